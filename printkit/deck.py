@@ -1,0 +1,125 @@
+"""The expanded deck: concrete cards and components, the one thing layout and rules read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+Scalar = str | int | float | bool
+
+
+@dataclass(frozen=True)
+class CardSize:
+    """A card's trim size, bleed and safe margin, all in millimetres."""
+
+    width_mm: float
+    height_mm: float
+    bleed_mm: float = 3.0
+    safe_mm: float = 3.0
+    corner_radius_mm: float = 3.0
+    name: str | None = None
+
+    @property
+    def bleed_width_mm(self) -> float:
+        return self.width_mm + 2 * self.bleed_mm
+
+    @property
+    def bleed_height_mm(self) -> float:
+        return self.height_mm + 2 * self.bleed_mm
+
+
+@dataclass(frozen=True)
+class Art:
+    """Resolved art settings for one card (deck < group < card, later wins).
+
+    ``colors`` is a palette of named colours (``#rrggbb``) that card templates look up by name
+    (e.g. ``plus``, ``ruby``, ``hearts``, ``background``). Image and font values are absolute paths
+    already checked to lie inside the spec's folder or printkit's ``fonts/``.
+    """
+
+    colors: Mapping[str, str] = field(default_factory=dict)
+    font: Path | None = None
+    font_bold: Path | None = None
+    background_image: Path | None = None
+    foreground_image: Path | None = None
+    back_image: Path | None = None
+    back_color: str | None = None
+    back_label: str | None = None
+
+    def color(self, name: str, default: str) -> str:
+        return self.colors.get(name, default)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card: its attributes (``symbol``, ``number``, ``suit`` …) and its art."""
+
+    uid: str
+    group: str
+    attrs: Mapping[str, Any]
+    art: Art
+    size: CardSize
+    copy: int = 1  # 1-based copy number among identical cards
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.attrs.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.attrs[key]
+
+    @property
+    def label(self) -> str:
+        """A short human name, e.g. ``numbers[symbol=plus, number=7]#2``."""
+        inner = ", ".join(f"{k}={_fmt(v)}" for k, v in self.attrs.items())
+        return f"{self.group}[{inner}]#{self.copy}"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "+".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck expanded from a spec for one variant: the playing cards and the extra components."""
+
+    game: str
+    name: str
+    deck_id: str
+    variant: str | None
+    spec_path: Path
+    size: CardSize
+    art: Art
+    cards: tuple[Card, ...]
+    components: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    count_by: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def groups(self) -> dict[str, int]:
+        return dict(Counter(card.group for card in self.cards))
+
+    def counts(self, attrs: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
+        """Cards per value of each attribute; a list-valued attribute counts each element."""
+        return count_cards(self.cards, attrs if attrs is not None else self.count_by)
+
+
+def count_cards(cards: Iterable[Card], attrs: Iterable[str]) -> dict[str, dict[str, int]]:
+    cards = list(cards)
+    result: dict[str, dict[str, int]] = {}
+    for attr in attrs:
+        counter: Counter[str] = Counter()
+        for card in cards:
+            if attr not in card.attrs:
+                continue
+            value = card.attrs[attr]
+            values = value if isinstance(value, (list, tuple)) else [value]
+            for v in values:
+                counter[str(v)] += 1
+        result[attr] = dict(counter)
+    return result

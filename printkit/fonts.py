@@ -1,0 +1,66 @@
+"""Fonts: printkit loads TrueType fonts only from its own ``fonts/`` folder or a path a spec names."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from printkit.errors import PrintkitError
+
+FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+
+# Hangul and Latin text; its bold cut for headings and card titles.
+KOREAN = FONTS_DIR / "NanumGothic.ttf"
+KOREAN_BOLD = FONTS_DIR / "NanumGothicBold.ttf"
+# Latin, digits and symbols that Nanum lacks (U+2212 minus, U+2666 diamond, ...).
+SYMBOLS = FONTS_DIR / "DejaVuSans.ttf"
+SYMBOLS_BOLD = FONTS_DIR / "DejaVuSans-Bold.ttf"
+
+
+class FontError(PrintkitError):
+    """A font is missing, unreadable or lacks glyphs the text needs."""
+
+
+def font_path(name: str | Path) -> Path:
+    """Resolve a bundled font by file name (``NanumGothic.ttf``) or return an absolute path."""
+    path = Path(name)
+    if not path.is_absolute():
+        path = FONTS_DIR / path
+    if not path.is_file():
+        raise FontError(f"font not found: {path}")
+    return path
+
+
+@lru_cache(maxsize=None)
+def _ttfont(path: Path):
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    try:
+        return TTFont(font_name(path), str(path))
+    except Exception as exc:  # reportlab raises bare TTFError / struct errors for bad files
+        raise FontError(f"cannot read font {path}: {exc}") from None
+
+
+def font_name(path: Path) -> str:
+    """The name a font is registered under in PDFs: its file stem."""
+    return Path(path).stem
+
+
+@lru_cache(maxsize=None)
+def glyph_set(path: Path) -> frozenset[int]:
+    """Unicode code points the font has glyphs for."""
+    face = _ttfont(Path(path)).face
+    return frozenset(cp for cp, glyph in face.charToGlyph.items() if glyph)
+
+
+def missing_glyphs(text: str, path: Path) -> str:
+    """Characters of ``text`` (other than whitespace) that the font cannot draw."""
+    have = glyph_set(Path(path))
+    return "".join(sorted({ch for ch in text if not ch.isspace() and ord(ch) not in have}))
+
+
+def text_width_mm(text: str, path: Path, size_mm: float) -> float:
+    """Advance width of ``text`` set in the font at ``size_mm`` (em size in millimetres)."""
+    font = _ttfont(Path(path))
+    # stringWidth works in the unit of the size it is given, so mm in gives mm out.
+    return font.stringWidth(text, size_mm)

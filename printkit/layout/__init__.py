@@ -1,0 +1,1 @@
+"""Layout: card faces and sheets as pure geometry and drawing operations, in millimetres."""

@@ -1,0 +1,102 @@
+"""Drawing operations: the only language between layout and the PDF/PNG backends.
+
+Coordinates are millimetres in the *card frame*: origin at the top-left corner of the trim box,
+x to the right, y downwards. The bleed area lies at negative coordinates and beyond the trim size.
+Colours are ``#rrggbb`` strings. Backends translate these to points (PDF) or pixels (PNG) and
+never decide positions themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Union
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle, optionally with rounded corners."""
+
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_mm: float = 0.3
+    radius_mm: float = 0.0
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed polygon; curves are flattened into points by the layout code."""
+
+    points: tuple[Point, ...]
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_mm: float = 0.3
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    cx_mm: float
+    cy_mm: float
+    rx_mm: float
+    ry_mm: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_mm: float = 0.3
+
+
+@dataclass(frozen=True)
+class Line:
+    x1_mm: float
+    y1_mm: float
+    x2_mm: float
+    y2_mm: float
+    color: str = "#000000"
+    width_mm: float = 0.3
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text. ``(x_mm, y_mm)`` is the anchor point on the baseline.
+
+    ``anchor`` aligns the text's start, middle or end to x. ``rotate_deg`` turns the text
+    counter-clockwise about the anchor point (180 for an upside-down corner index).
+    ``size_mm`` is the font size (em height) in millimetres.
+    """
+
+    x_mm: float
+    y_mm: float
+    text: str
+    font: Path
+    size_mm: float
+    color: str = "#000000"
+    anchor: Literal["start", "middle", "end"] = "start"
+    rotate_deg: float = 0.0
+
+
+@dataclass(frozen=True)
+class Image:
+    """A raster image (PNG/JPEG) scaled to cover or fit inside its box."""
+
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    path: Path
+    fit: Literal["cover", "contain", "stretch"] = "cover"
+
+
+Op = Union[Rect, Polygon, Ellipse, Line, Text, Image]
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of a card laid out: its drawing ops and any layout warnings (e.g. text too long)."""
+
+    ops: tuple[Op, ...]
+    warnings: tuple[str, ...] = ()

@@ -1,0 +1,82 @@
+"""What every game engine offers, so `check`, `simulate` and the rulebooks can drive any of them.
+
+An engine module (``printkit.rules.calc`` …) exposes a module-level ``ENGINE`` object that follows
+the :class:`Engine` protocol. A game is a mutable state object owned by the caller: ``apply``
+validates a move completely before changing anything, so an illegal move raises
+:class:`~printkit.errors.IllegalMoveError` and leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Protocol, Sequence
+
+from printkit.deck import Deck
+from printkit.errors import DeckError
+
+# game name (the spec's ``game:``) -> module holding ENGINE
+ENGINE_MODULES = {
+    "calc": "printkit.rules.calc",
+    "stack": "printkit.rules.stack",
+    "clag": "printkit.rules.clag",
+}
+
+
+class InvariantError(AssertionError):
+    """A game state broke a rule-engine invariant (a bug in the engine, never a user error)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: final scores per seat, the winning seats and why it ended."""
+
+    scores: tuple[int | Fraction, ...]
+    winners: tuple[int, ...]
+    reason: str
+    turns: int
+
+
+# A player is a function (state, rng) -> move, choosing among engine.legal_moves(state).
+Player = Callable[[Any, Any], Any]
+
+
+class Engine(Protocol):
+    name: str
+    min_players: int
+    max_players: int
+
+    def validate_deck(self, deck: Deck) -> None:
+        """Raise DeckError saying why the rules cannot be played with ``deck``."""
+
+    def new_game(self, deck: Deck, players: int, seed: int, **options: Any) -> Any:
+        """A fresh, dealt game state; all randomness comes from ``random.Random(seed)``."""
+
+    def current_player(self, state: Any) -> int:
+        """The seat that must move now."""
+
+    def legal_moves(self, state: Any) -> Sequence[Any]:
+        """Every legal move for the current player; empty only when the game is over."""
+
+    def apply(self, state: Any, move: Any) -> None:
+        """Play ``move``; raise IllegalMoveError (state untouched) if it is not legal."""
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def outcome(self, state: Any) -> Outcome: ...
+
+    def check_invariants(self, state: Any) -> None:
+        """Raise InvariantError naming the invariant if the state is inconsistent."""
+
+    def players(self) -> dict[str, Player]:
+        """Simulation players by name: at least ``random`` and ``greedy``."""
+
+
+def engine_for(game: str) -> Engine:
+    """The engine for a spec's ``game`` name."""
+    try:
+        module_name = ENGINE_MODULES[game]
+    except KeyError:
+        raise DeckError(f"no rule engine for game {game!r} (known: {', '.join(sorted(ENGINE_MODULES))})")
+    return importlib.import_module(module_name).ENGINE
