@@ -1,0 +1,98 @@
+"""Text fitting: largest size that fits, warnings instead of silent clipping, glyph checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from printkit import fonts
+from printkit.fonts import text_width_mm
+from printkit.layout.text import Box, fit_block, fit_line, font_metrics, wrap_lines
+
+BOX = Box(5.0, 10.0, 40.0, 8.0)
+
+
+def _height(size_mm, font):
+    m = font_metrics(font)
+    return size_mm * (m.ascent + m.descent)
+
+
+def test_fit_line_uses_max_size_when_it_fits():
+    fitted = fit_line("7", fonts.SYMBOLS_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0, where="card title")
+    assert fitted.size_mm == 5.0
+    assert fitted.warning is None
+    (op,) = fitted.ops
+    assert op.anchor == "middle" and op.x_mm == pytest.approx(BOX.cx_mm)
+
+
+def test_fit_line_shrinks_to_width():
+    text = "A rather long heading"
+    fitted = fit_line(text, fonts.KOREAN, BOX, max_size_mm=20.0, min_size_mm=1.0, where="c t")
+    assert fitted.warning is None
+    assert text_width_mm(text, fonts.KOREAN, fitted.size_mm) == pytest.approx(BOX.w_mm, rel=1e-6)
+
+
+def test_fit_line_shrinks_to_height_and_stays_inside_box():
+    fitted = fit_line("Ag", fonts.SYMBOLS, BOX, max_size_mm=50.0, min_size_mm=1.0, where="c t", valign="top")
+    (op,) = fitted.ops
+    m = font_metrics(fonts.SYMBOLS)
+    assert _height(fitted.size_mm, fonts.SYMBOLS) <= BOX.h_mm + 1e-9
+    assert op.y_mm - op.size_mm * m.ascent == pytest.approx(BOX.y_mm)
+    assert op.y_mm + op.size_mm * m.descent <= BOX.bottom_mm + 1e-9
+
+
+def test_fit_line_warns_naming_card_and_field_when_too_long():
+    fitted = fit_line("x" * 200, fonts.SYMBOLS, BOX, max_size_mm=5.0, min_size_mm=2.0,
+                      where="numbers[symbol=plus]#1 title")
+    assert fitted.size_mm == 2.0  # drawn at the minimum, never dropped
+    assert fitted.ops[0].text == "x" * 200
+    assert "numbers[symbol=plus]#1 title" in fitted.warning
+    assert "does not fit" in fitted.warning
+
+
+def test_fit_line_warns_on_missing_glyph():
+    fitted = fit_line("5 − 3", fonts.KOREAN, BOX, max_size_mm=5.0, min_size_mm=2.0, where="aid body")
+    assert fitted.warning and "−" in fitted.warning and "NanumGothic" in fitted.warning
+
+
+def test_fit_block_wraps_and_fits():
+    text = "Play one card onto any pay, or draw one card from the deck."
+    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 30, 30), max_size_mm=10, min_size_mm=1.5, where="aid")
+    assert fitted.warning is None
+    assert len(fitted.ops) > 1
+    assert " ".join(op.text for op in fitted.ops) == text
+    for op in fitted.ops:
+        assert text_width_mm(op.text, fonts.KOREAN, op.size_mm) <= 30 + 1e-9
+    m = font_metrics(fonts.KOREAN)
+    assert fitted.ops[0].y_mm - fitted.size_mm * m.ascent >= -1e-9
+    assert fitted.ops[-1].y_mm + fitted.size_mm * m.descent <= 30 + 1e-9
+    # One step larger would not fit: the size is the largest on the grid.
+    bigger = fit_block(text, fonts.KOREAN, Box(0, 0, 30, 30), max_size_mm=10,
+                       min_size_mm=fitted.size_mm + 0.05, where="aid")
+    assert bigger.warning is not None
+
+
+def test_fit_block_korean_and_newlines():
+    text = "카드 한 장을 아무 페이에 낸다.\n또는 덱에서 한 장을 뽑는다."
+    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 50, 20), max_size_mm=4, min_size_mm=1.5, where="aid")
+    assert fitted.warning is None
+    assert len(fitted.ops) >= 2
+    assert fitted.ops[0].text.startswith("카드")
+
+
+def test_fit_block_warns_when_too_long():
+    fitted = fit_block("word " * 300, fonts.KOREAN, Box(0, 0, 20, 10), max_size_mm=4, min_size_mm=2,
+                       where="terrain[eldorado]#1 effect")
+    assert fitted.size_mm == 2
+    assert "terrain[eldorado]#1 effect" in fitted.warning
+
+
+def test_wrap_breaks_overlong_word():
+    lines = wrap_lines("abcdefghijklmnopqrstuvwxyz", fonts.SYMBOLS, 5.0, 20.0)
+    assert len(lines) > 1
+    assert "".join(lines) == "abcdefghijklmnopqrstuvwxyz"
+    assert all(text_width_mm(line, fonts.SYMBOLS, 5.0) <= 20.0 for line in lines)
+
+
+def test_bad_sizes_raise():
+    with pytest.raises(ValueError):
+        fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=1, min_size_mm=2, where="c")
