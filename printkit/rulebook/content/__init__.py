@@ -1,0 +1,105 @@
+"""The content registry: per-game figures, worked examples and tables for the rulebooks.
+
+A rule text names content with block directives (``::: figure NAME``, ``::: example NAME``,
+``::: table NAME``) and inline values (``{{ example.NAME.FIELD }}``). Each game has a module
+``printkit.rulebook.content.<game>`` exposing three dicts, ``FIGURES``, ``EXAMPLES`` and
+``TABLES``, that map a name to a function ``(deck, lang) -> Figure | Example | Table``.
+
+Content functions return plain data, never flowables, so they are tested without rendering.
+They take every count from the deck and every score or legality verdict from the rule engine, so
+the book cannot disagree with the spec or the engine. ``lang`` is ``"ko"`` or ``"en"``; strings
+in the returned data (captions, table cells) are already in that language and may use the same
+inline markup as the rule text (``**bold**``, ``*italic*``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Mapping
+
+from printkit.deck import Card, Deck
+from printkit.errors import BuildError
+
+LANGS = ("ko", "en")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Cards drawn side by side at print size (or scaled down to fit the text width).
+
+    ``labels`` (optional) has one short line per card, set under it (e.g. "1", "2", ... for the
+    order of a pile, or a running score). ``scale`` shrinks the cards (1.0 = actual size); the
+    book shrinks further if the row does not fit the text width.
+    """
+
+    cards: tuple[Card, ...]
+    caption: str | None = None
+    labels: tuple[str, ...] = ()
+    scale: float = 0.6
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table: a header row and body rows of cell strings (inline markup allowed)."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example computed by a rule engine.
+
+    ``values`` are the named results a rule text may quote inline as ``{{ example.NAME.FIELD }}``
+    (e.g. ``score``); they are formatted with ``str()``. ``::: example NAME`` sets the example as
+    a block: its ``cards`` as a figure (if any), then a table of ``header`` + ``rows`` (the steps),
+    then ``caption``.
+    """
+
+    values: Mapping[str, Any]
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    cards: tuple[Card, ...] = ()
+    card_labels: tuple[str, ...] = ()
+    caption: str | None = None
+
+
+ContentFn = Callable[[Deck, str], Any]
+
+
+@dataclass(frozen=True)
+class GameContent:
+    """The three registries of one game's content module."""
+
+    figures: Mapping[str, Callable[[Deck, str], Figure]] = field(default_factory=dict)
+    examples: Mapping[str, Callable[[Deck, str], Example]] = field(default_factory=dict)
+    tables: Mapping[str, Callable[[Deck, str], Table]] = field(default_factory=dict)
+
+    def registry(self, kind: str) -> Mapping[str, ContentFn]:
+        """The dict for a directive kind: ``figure``, ``example`` or ``table``."""
+        return {"figure": self.figures, "example": self.examples, "table": self.tables}[kind]
+
+
+def content_for(game: str) -> GameContent:
+    """The content registries of ``game`` (empty when the game has no content module)."""
+    try:
+        module: ModuleType = importlib.import_module(f"printkit.rulebook.content.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"printkit.rulebook.content.{game}":
+            raise
+        return GameContent()
+    return GameContent(
+        figures=dict(getattr(module, "FIGURES", {})),
+        examples=dict(getattr(module, "EXAMPLES", {})),
+        tables=dict(getattr(module, "TABLES", {})),
+    )
+
+
+def pick(lang: str, ko: str, en: str) -> str:
+    """The string for ``lang``: a small helper for content functions."""
+    if lang not in LANGS:
+        raise BuildError(f"unknown rulebook language {lang!r} (known: {', '.join(LANGS)})")
+    return ko if lang == "ko" else en
