@@ -1,0 +1,122 @@
+"""Card and paper geometry in millimetres: the named sizes table and small rectangle helpers.
+
+``CARD_SIZES_MM`` is the one place printkit knows what "poker" or "bridge" means. Sizes that the
+trade defines in inches are stored exactly (2.5 x 3.5 in is 63.5 x 88.9 mm), so 300 DPI images
+come out at whole pixel counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printkit.deck import CardSize
+from printkit.units import MM_PER_INCH
+
+
+@dataclass(frozen=True)
+class Size:
+    """A width and a height in millimetres."""
+
+    width_mm: float
+    height_mm: float
+
+    def rotated(self) -> "Size":
+        return Size(self.height_mm, self.width_mm)
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle: top-left corner ``(x_mm, y_mm)`` (y downwards) and its size."""
+
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+
+    @property
+    def right_mm(self) -> float:
+        return self.x_mm + self.w_mm
+
+    @property
+    def bottom_mm(self) -> float:
+        return self.y_mm + self.h_mm
+
+    @property
+    def cx_mm(self) -> float:
+        return self.x_mm + self.w_mm / 2
+
+    @property
+    def cy_mm(self) -> float:
+        return self.y_mm + self.h_mm / 2
+
+    def grow(self, left_mm: float, top_mm: float | None = None, right_mm: float | None = None,
+             bottom_mm: float | None = None) -> "Box":
+        """The box grown outwards on each side (negative values shrink it); CSS-like shorthand."""
+        top_mm = left_mm if top_mm is None else top_mm
+        right_mm = left_mm if right_mm is None else right_mm
+        bottom_mm = top_mm if bottom_mm is None else bottom_mm
+        return Box(self.x_mm - left_mm, self.y_mm - top_mm, self.w_mm + left_mm + right_mm,
+                   self.h_mm + top_mm + bottom_mm)
+
+    def shift(self, dx_mm: float, dy_mm: float) -> "Box":
+        return Box(self.x_mm + dx_mm, self.y_mm + dy_mm, self.w_mm, self.h_mm)
+
+    def intersects(self, other: "Box") -> bool:
+        """True when the two boxes share interior area (touching edges do not count)."""
+        return (self.x_mm < other.right_mm and other.x_mm < self.right_mm
+                and self.y_mm < other.bottom_mm and other.y_mm < self.bottom_mm)
+
+    def contains(self, other: "Box", tolerance_mm: float = 1e-9) -> bool:
+        return (other.x_mm >= self.x_mm - tolerance_mm and other.y_mm >= self.y_mm - tolerance_mm
+                and other.right_mm <= self.right_mm + tolerance_mm
+                and other.bottom_mm <= self.bottom_mm + tolerance_mm)
+
+
+def _inches(width_in: float, height_in: float) -> Size:
+    return Size(width_in * MM_PER_INCH, height_in * MM_PER_INCH)
+
+
+# Trim sizes of the named card formats (portrait). Poker, bridge and mini are inch formats.
+CARD_SIZES_MM: dict[str, Size] = {
+    "poker": _inches(2.5, 3.5),    # 63.5 x 88.9 (nominally 63 x 88)
+    "bridge": _inches(2.25, 3.5),  # 57.15 x 88.9 (nominally 57 x 88)
+    "mini": _inches(1.75, 2.5),    # 44.45 x 63.5 (nominally 44 x 63)
+    "tarot": Size(70.0, 120.0),
+    "square": Size(70.0, 70.0),
+}
+
+PAPER_SIZES_MM: dict[str, Size] = {
+    "a4": Size(210.0, 297.0),
+    "letter": _inches(8.5, 11.0),  # 215.9 x 279.4
+}
+
+
+def named_card_size(name: str) -> Size:
+    """The trim size of a named card format; ValueError naming the choices otherwise."""
+    try:
+        return CARD_SIZES_MM[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown card size {name!r} (expected one of: {', '.join(CARD_SIZES_MM)})") from None
+
+
+def paper_size(name: str) -> Size:
+    """The size of a named paper (``a4`` or ``letter``, portrait)."""
+    try:
+        return PAPER_SIZES_MM[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper {name!r} (expected one of: {', '.join(PAPER_SIZES_MM)})") from None
+
+
+def trim_box(size: CardSize) -> Box:
+    """The trim box in the card frame (origin at the trim's top-left corner)."""
+    return Box(0.0, 0.0, size.width_mm, size.height_mm)
+
+
+def bleed_box(size: CardSize) -> Box:
+    """The bleed box in the card frame: the trim box grown by the bleed on every side."""
+    return trim_box(size).grow(size.bleed_mm)
+
+
+def safe_box(size: CardSize) -> Box:
+    """The safe zone in the card frame: the trim box shrunk by the safe margin."""
+    return trim_box(size).grow(-size.safe_mm)
