@@ -1,0 +1,55 @@
+"""Deck specs: YAML files in decks/ → validated Spec → expanded Deck per variant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from printkit.deck import Deck
+from printkit.errors import SpecError
+from printkit.spec.expand import expand, variant_names
+from printkit.spec.load import LoadedSpec, load_spec
+
+_REPO_DECKS = Path(__file__).resolve().parent.parent.parent / "decks"
+
+__all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "load_spec", "expand",
+           "load_deck", "load_all_variants", "variant_names", "LoadedSpec"]
+
+
+def decks_dir() -> Path:
+    """``./decks`` when run inside a project folder, else the decks shipped with printkit."""
+    local = Path.cwd() / "decks"
+    return local if local.is_dir() else _REPO_DECKS
+
+
+DECKS_DIR = _REPO_DECKS
+
+
+def find_spec(name_or_path: str | Path) -> Path:
+    """A deck name in decks/ (``calc``) or a path to a spec file."""
+    text = str(name_or_path)
+    candidate = Path(text)
+    if candidate.suffix in (".yaml", ".yml") or "/" in text or "\\" in text:
+        return candidate
+    for suffix in (".yaml", ".yml"):
+        path = decks_dir() / f"{text}{suffix}"
+        if path.is_file():
+            return path
+    known = ", ".join(p.stem for p in all_spec_paths()) or "none"
+    raise SpecError(text, None, None, f"no deck named {text!r} in {decks_dir()} (known: {known})")
+
+
+def all_spec_paths() -> list[Path]:
+    """Every spec in the decks folder, sorted by name."""
+    folder = decks_dir()
+    return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+
+
+def load_deck(name_or_path: str | Path, variant: str | None = None) -> Deck:
+    """Load and expand one deck (the default variant when ``variant`` is None)."""
+    return expand(load_spec(find_spec(name_or_path)), variant)
+
+
+def load_all_variants(name_or_path: str | Path) -> list[Deck]:
+    """One expanded Deck per variant of the spec, in file order."""
+    loaded = load_spec(find_spec(name_or_path))
+    return [expand(loaded, v) for v in variant_names(loaded)]

@@ -1,0 +1,177 @@
+"""Safe YAML reading that remembers where every key and value came from.
+
+Spec files are shared and downloaded, so reading one is bounded: file size, nesting depth and the
+number of nodes after alias expansion are all limited, and only plain data (no tags, no merge keys)
+is accepted. Every problem is a SpecError with the file, line and column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from printkit.errors import SpecError
+
+MAX_SPEC_BYTES = 1_000_000
+MAX_DEPTH = 32
+MAX_NODES = 100_000
+
+PathKey = tuple[str | int, ...]
+
+
+@dataclass
+class Located:
+    """A YAML document as plain Python data, plus positions (1-based line, column) by key path."""
+
+    data: Any
+    path: Path
+    values: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, key_path: PathKey, *, key: bool = False) -> tuple[int, int] | tuple[None, None]:
+        """Position of the value (or, with ``key``, of the key) at ``key_path`` or its nearest parent."""
+        table = self.keys if key else self.values
+        if key_path in table:
+            return table[key_path]
+        for end in range(len(key_path), -1, -1):
+            prefix = key_path[:end]
+            if prefix in self.values:
+                return self.values[prefix]
+        return (None, None)
+
+    def error(self, key_path: PathKey, message: str, *, key: bool = False) -> SpecError:
+        line, column = self.position(key_path, key=key)
+        return SpecError(self.path, line, column, message)
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def read_yaml(path: Path) -> Located:
+    """Read and parse a spec file into plain data with positions; raise SpecError on any problem."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise SpecError(path, None, None, "spec file not found") from None
+    except OSError as exc:
+        raise SpecError(path, None, None, f"cannot read spec file: {exc.strerror or exc}") from None
+    if path.is_dir():
+        raise SpecError(path, None, None, "is a folder, not a spec file")
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(path, None, None, f"spec file is {size} bytes; the limit is {MAX_SPEC_BYTES}")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(path, None, None, f"cannot read spec file: {exc.strerror or exc}") from None
+    return parse_yaml(raw, path)
+
+
+def parse_yaml(raw: bytes, path: Path) -> Located:
+    """Parse spec bytes (UTF-8) into a Located document."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SpecError(path, line, column, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip() or all(
+        not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
+    ):
+        raise SpecError(path, 1, 1, "spec file is empty")
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "\t" in problem or "tab" in problem.lower():
+            problem = "tab character where YAML allows only spaces for indentation"
+        line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise SpecError(path, line, column, f"YAML syntax error: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(path, None, None, f"YAML error: {exc}") from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise SpecError(path, 1, 1, "spec file is empty")
+
+    located = Located(data=None, path=path)
+    builder = _Builder(located, loader)
+    located.data = builder.build(node, (), 0)
+    if not isinstance(located.data, dict):
+        line, column = _mark(node)
+        kind = type(located.data).__name__
+        raise SpecError(path, line, column, f"a spec must be a mapping of keys (game, name, groups …), not a {kind}")
+    return located
+
+
+class _Builder:
+    """Turns composed YAML nodes into plain data, checking duplicates, depth and alias expansion."""
+
+    def __init__(self, located: Located, loader: yaml.SafeLoader):
+        self.located = located
+        self.loader = loader
+        self.nodes = 0
+
+    def fail(self, node: yaml.Node, message: str) -> SpecError:
+        line, column = _mark(node)
+        return SpecError(self.located.path, line, column, message)
+
+    def build(self, node: yaml.Node, key_path: PathKey, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.fail(node, f"document expands to more than {MAX_NODES} values (an alias bomb?)")
+        if depth > MAX_DEPTH:
+            raise self.fail(node, f"nesting deeper than {MAX_DEPTH} levels")
+        self.located.values.setdefault(key_path, _mark(node))
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            self.check_tag(node, "tag:yaml.org,2002:seq")
+            return [self.build(item, key_path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            self.check_tag(node, "tag:yaml.org,2002:map")
+            result: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise self.fail(key_node, "merge keys ('<<') are not supported; write the keys out")
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self.fail(key_node, "a key must be a plain value, not a list or mapping")
+                key = self.scalar(key_node)
+                if isinstance(key, (int, float, bool)) or key is None:
+                    key = key_node.value  # '7:' or 'yes:' as keys mean the text the user typed
+                if key in result:
+                    first = self.located.keys[key_path + (key,)]
+                    raise self.fail(key_node, f"duplicate key {key!r} (first defined on line {first[0]})")
+                self.located.keys[key_path + (key,)] = _mark(key_node)
+                result[key] = self.build(value_node, key_path + (key,), depth + 1)
+            return result
+        raise self.fail(node, "unsupported YAML node")
+
+    def check_tag(self, node: yaml.Node, expected: str) -> None:
+        if node.tag != expected:
+            raise self.fail(node, f"YAML tag {node.tag!r} is not allowed in a spec")
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        allowed = {
+            "tag:yaml.org,2002:str",
+            "tag:yaml.org,2002:int",
+            "tag:yaml.org,2002:float",
+            "tag:yaml.org,2002:bool",
+            "tag:yaml.org,2002:null",
+        }
+        if node.tag not in allowed:
+            raise self.fail(node, f"YAML tag {node.tag!r} is not allowed in a spec")
+        if node.tag == "tag:yaml.org,2002:int" and len(node.value) > 30:
+            raise self.fail(node, f"number {node.value[:20]}… is too long")
+        try:
+            return self.loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            raise self.fail(node, f"bad value {node.value!r}: {exc}") from None
