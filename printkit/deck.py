@@ -10,24 +10,6 @@ from typing import Any, Iterable, Mapping
 Scalar = str | int | float | bool
 
 
-# Trim sizes in millimetres (width, height), portrait.
-CARD_SIZES_MM: Mapping[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "bridge": (57.15, 88.9),
-    "mini": (44.45, 63.5),
-    "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
-}
-
-
-def named_size_mm(name: str) -> tuple[float, float]:
-    """Trim size of a named card size; KeyError with a readable message for unknown names."""
-    try:
-        return CARD_SIZES_MM[name]
-    except KeyError:
-        raise KeyError(f"unknown card size {name!r} (known: {', '.join(CARD_SIZES_MM)})") from None
-
-
 @dataclass(frozen=True)
 class CardSize:
     """A card's trim size, bleed and safe margin, all in millimetres."""
