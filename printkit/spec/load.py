@@ -68,6 +68,14 @@ def _located_error(err: dict[str, Any], source: Located):
     elif kind in ("string_type", "int_type", "float_type", "bool_type", "dict_type", "list_type",
                   "model_type", "model_attributes_type"):
         msg = f"{_expected(kind)}, got {_describe(value)}"
+    elif kind in ("too_short", "too_long"):
+        ctx = err.get("ctx", {})
+        if kind == "too_short":
+            msg = f"needs at least {ctx.get('min_length')} item(s), got {ctx.get('actual_length')}"
+        else:
+            msg = f"may have at most {ctx.get('max_length')} items, got {ctx.get('actual_length')}"
+    elif kind in _BOUNDS:
+        msg = f"{_BOUNDS[kind]} {next(iter(err['ctx'].values()))}, got {value!r}"
     elif value is not _MISSING and not isinstance(value, (dict, list)):
         msg = f"{msg} (got {value!r})"
     prefix = f"{dotted}: " if dotted else ""
@@ -75,6 +83,12 @@ def _located_error(err: dict[str, Any], source: Located):
 
 
 _MISSING = object()
+_BOUNDS = {
+    "less_than_equal": "must be at most",
+    "greater_than_equal": "must be at least",
+    "less_than": "must be less than",
+    "greater_than": "must be more than",
+}
 
 
 def _expected(kind: str) -> str:

@@ -56,17 +56,17 @@ def read_yaml(path: Path) -> Located:
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        raise SpecError(path, None, None, "spec file not found") from None
+        raise SpecError(path, 1, 1, "spec file not found") from None
     except OSError as exc:
-        raise SpecError(path, None, None, f"cannot read spec file: {exc.strerror or exc}") from None
+        raise SpecError(path, 1, 1, f"cannot read spec file: {exc.strerror or exc}") from None
     if path.is_dir():
-        raise SpecError(path, None, None, "is a folder, not a spec file")
+        raise SpecError(path, 1, 1, "is a folder, not a spec file")
     if size > MAX_SPEC_BYTES:
-        raise SpecError(path, None, None, f"spec file is {size} bytes; the limit is {MAX_SPEC_BYTES}")
+        raise SpecError(path, 1, 1, f"spec file is {size} bytes; the limit is {MAX_SPEC_BYTES}")
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise SpecError(path, None, None, f"cannot read spec file: {exc.strerror or exc}") from None
+        raise SpecError(path, 1, 1, f"cannot read spec file: {exc.strerror or exc}") from None
     return parse_yaml(raw, path)
 
 
@@ -91,12 +91,12 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        if "\t" in problem or "tab" in problem.lower():
+        if "\t" in problem or "\\t" in problem:
             problem = "tab character where YAML allows only spaces for indentation"
         line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
         raise SpecError(path, line, column, f"YAML syntax error: {problem}") from None
     except yaml.YAMLError as exc:
-        raise SpecError(path, None, None, f"YAML error: {exc}") from None
+        raise SpecError(path, 1, 1, f"YAML error: {exc}") from None
     finally:
         loader.dispose()
     if node is None:

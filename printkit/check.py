@@ -1,0 +1,131 @@
+"""`printkit check`: expand every variant of a spec, count its cards, compare with what it expects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from printkit.deck import Deck, count_cards
+from printkit.spec import LoadedSpec, expand, load_spec, variant_names
+from printkit.spec.models import ExpectSpec
+
+# (deck) -> problems; the rule engines' playability check plugs in here.
+PlayCheck = Callable[[Deck], list[str]]
+
+
+@dataclass(frozen=True)
+class ComponentReport:
+    name: str
+    total: int
+    expected: int | None
+
+    @property
+    def ok(self) -> bool:
+        return self.expected is None or self.expected == self.total
+
+
+@dataclass(frozen=True)
+class DeckReport:
+    """Counts of one deck variant compared with the spec's expectations."""
+
+    deck: str
+    variant: str | None
+    total: int
+    expected: int | None
+    counts: dict[str, dict[str, int]]
+    groups: dict[str, int]
+    mismatches: tuple[str, ...]
+    components: tuple[ComponentReport, ...] = ()
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.problems and all(c.ok for c in self.components)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deck": self.deck,
+            "variant": self.variant,
+            "total": self.total,
+            "expected": self.expected,
+            "ok": self.ok,
+            "counts": self.counts,
+            "groups": self.groups,
+            "mismatches": list(self.mismatches),
+            "components": [
+                {"name": c.name, "total": c.total, "expected": c.expected, "ok": c.ok} for c in self.components
+            ],
+            "problems": list(self.problems),
+        }
+
+
+def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
+    """One report per variant of the spec at ``path``."""
+    loaded = load_spec(path)
+    return [check_deck(loaded, expand(loaded, v), play_check) for v in variant_names(loaded)]
+
+
+def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
+    spec = loaded.spec
+    if variant is not None and spec.variants[variant].expect is not None:
+        return spec.variants[variant].expect
+    return spec.expect or ExpectSpec()
+
+
+def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None) -> DeckReport:
+    expect = expectation(loaded, deck.variant)
+    attrs = list(dict.fromkeys([*deck.count_by, *expect.by]))
+    counts = count_cards(deck.cards, attrs)
+    groups = deck.groups()
+    mismatches: list[str] = []
+    if expect.total is not None and expect.total != len(deck):
+        mismatches.append(f"total: expected {expect.total}, found {len(deck)}")
+    for name, want in expect.groups.items():
+        have = groups.get(name, 0)
+        if have != want:
+            mismatches.append(f"group {name}: expected {want}, found {have}")
+    for attr, wanted in expect.by.items():
+        have_counts = counts.get(attr, {})
+        for value in sorted(set(wanted) | set(have_counts), key=str):
+            want, have = wanted.get(value, 0), have_counts.get(value, 0)
+            if want != have:
+                mismatches.append(f"{attr}={value}: expected {want}, found {have}")
+    components = tuple(
+        ComponentReport(
+            name=group.name,
+            total=len(deck.components.get(group.name, ())),
+            expected=group.expect.total if group.expect else None,
+        )
+        for group in loaded.spec.components
+    )
+    problems = tuple(play_check(deck)) if play_check else ()
+    return DeckReport(
+        deck=deck.deck_id,
+        variant=deck.variant,
+        total=len(deck),
+        expected=expect.total,
+        counts={attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts,
+        groups=groups,
+        mismatches=tuple(mismatches),
+        components=components,
+        problems=problems,
+    )
+
+
+def format_report(report: DeckReport) -> str:
+    """A readable block: the headline, counts by attribute, groups, components and any problems."""
+    title = report.deck + (f" ({report.variant})" if report.variant else "")
+    expected = "—" if report.expected is None else str(report.expected)
+    status = "ok" if report.ok else "FAILED"
+    lines = [f"{title:<22} {report.total:>5} cards   expected {expected:>5}   {status}"]
+    rows = [("groups", report.groups), *report.counts.items()]
+    for label, values in rows:
+        cells = "  ".join(f"{value} {count}" for value, count in values.items())
+        lines.append(f"  {label + ':':<10} {cells}")
+    for comp in report.components:
+        exp = "" if comp.expected is None else f" (expected {comp.expected})"
+        mark = "" if comp.ok else "  MISMATCH"
+        lines.append(f"  component {comp.name}: {comp.total}{exp}{mark}")
+    lines += [f"  mismatch: {m}" for m in report.mismatches]
+    lines += [f"  problem: {p}" for p in report.problems]
+    return "\n".join(lines)
