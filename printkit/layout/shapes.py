@@ -1,0 +1,285 @@
+"""Vector shapes for card faces, as polygons in millimetres (card frame: y downwards).
+
+Game symbols are drawn as shapes rather than glyphs, so they print the same whatever the font
+(NanumGothic lacks U+2212 and U+2666) and keep their meaning in greyscale. Each shape function
+returns an :data:`Outline` set: one or more closed point lists that together form the shape when
+all are filled in the same colour (a club is three discs, a joint and a stem). Curves are cubic
+Béziers flattened into short straight segments.
+
+``size_mm`` is the height of the shape's bounding box; shapes are centred on ``(cx, cy)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+from printkit.layout.ops import Ellipse, Image, Line, Op, Point, Polygon, Rect, Text
+
+Outline = tuple[Point, ...]
+Shape = tuple[Outline, ...]
+
+# Points per flattened Bézier segment; at 30 mm a segment of 16 chords deviates < 0.05 mm.
+_BEZIER_STEPS = 16
+_CIRCLE_STEPS = 48
+
+
+def cubic(p0: Point, p1: Point, p2: Point, p3: Point, steps: int = _BEZIER_STEPS) -> list[Point]:
+    """Points along a cubic Bézier from ``p0`` to ``p3`` (``p0`` excluded, ``p3`` included)."""
+    points = []
+    for i in range(1, steps + 1):
+        t = i / steps
+        u = 1 - t
+        a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+        points.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
+    return points
+
+
+def _path(start: Point, segments: Sequence[tuple[Point, Point, Point]]) -> list[Point]:
+    """A start point followed by cubic segments given as (control 1, control 2, end)."""
+    points = [start]
+    for c1, c2, end in segments:
+        points.extend(cubic(points[-1], c1, c2, end))
+    return points
+
+
+def _mirror_closed(right_half: list[Point]) -> list[Point]:
+    """Close a shape symmetric about x = 0 from its right half, drawn top to bottom."""
+    left = [(-x, y) for x, y in reversed(right_half)]
+    # Drop points on the axis that the mirror would duplicate.
+    return right_half + [p for p in left if abs(p[0]) > 1e-12]
+
+
+def _place(outlines: Iterable[Sequence[Point]], cx: float, cy: float, size_mm: float) -> Shape:
+    """Scale unit outlines (height 1, centred on 0, 0) to ``size_mm`` and move them to (cx, cy)."""
+    return tuple(tuple((cx + x * size_mm, cy + y * size_mm) for x, y in outline) for outline in outlines)
+
+
+def circle(cx: float, cy: float, r_mm: float, steps: int = _CIRCLE_STEPS) -> Outline:
+    """A circle as a polygon."""
+    return tuple(
+        (cx + r_mm * math.cos(2 * math.pi * i / steps), cy + r_mm * math.sin(2 * math.pi * i / steps))
+        for i in range(steps)
+    )
+
+
+# --- the four suits -------------------------------------------------------------------------
+
+def _unit_heart() -> list[Point]:
+    right = _path(
+        (0.0, -0.26),
+        [
+            ((0.02, -0.44), (0.14, -0.5), (0.26, -0.5)),
+            ((0.42, -0.5), (0.5, -0.38), (0.5, -0.22)),
+            ((0.5, 0.0), (0.22, 0.22), (0.0, 0.5)),
+        ],
+    )
+    return _mirror_closed(right)
+
+
+def _unit_stem(top: float, bottom: float, half_width: float) -> list[Point]:
+    """A flared foot for spades and clubs, from a narrow neck at ``top`` to the base at ``bottom``."""
+    neck = 0.035
+    right = _path((0.0, top), [])
+    right.append((neck, top))
+    right.extend(cubic((neck, top), (neck, bottom - 0.06), (half_width * 0.5, bottom), (half_width, bottom)))
+    return _mirror_closed(right)
+
+
+def heart(cx: float, cy: float, size_mm: float) -> Shape:
+    """♥: two lobes meeting in a point at the bottom."""
+    return _place([_unit_heart()], cx, cy, size_mm)
+
+
+def spade(cx: float, cy: float, size_mm: float) -> Shape:
+    """♠: an upturned heart on a flared stem."""
+    body_h = 0.8  # the body takes the top 80 %, the stem reaches the bottom
+    body = [(x * body_h * 1.05, -y * body_h - 0.5 + body_h / 2) for x, y in _unit_heart()]
+    stem = _unit_stem(0.05, 0.5, 0.2)
+    return _place([body, stem], cx, cy, size_mm)
+
+
+def diamond(cx: float, cy: float, size_mm: float) -> Shape:
+    """♦: a lozenge with slightly curved sides."""
+    right = _path(
+        (0.0, -0.5),
+        [
+            ((0.12, -0.3), (0.28, -0.12), (0.37, 0.0)),
+            ((0.28, 0.12), (0.12, 0.3), (0.0, 0.5)),
+        ],
+    )
+    return _place([_mirror_closed(right)], cx, cy, size_mm)
+
+
+def club(cx: float, cy: float, size_mm: float) -> Shape:
+    """♣: three discs joined in the middle, on a flared stem."""
+    r = 0.215
+    discs = [circle(0.0, -0.5 + r, r), circle(-0.255, 0.02, r), circle(0.255, 0.02, r)]
+    joint = [(0.0, -0.2), (0.17, 0.02), (0.0, 0.14), (-0.17, 0.02)]
+    stem = _unit_stem(0.0, 0.5, 0.2)
+    return _place([*discs, joint, stem], cx, cy, size_mm)
+
+
+SUITS = {"spades": spade, "hearts": heart, "diamonds": diamond, "clubs": club}
+
+
+def suit(name: str, cx: float, cy: float, size_mm: float) -> Shape:
+    """The suit shape for ``spades``, ``hearts``, ``diamonds`` or ``clubs``."""
+    try:
+        return SUITS[name](cx, cy, size_mm)
+    except KeyError:
+        raise ValueError(f"unknown suit {name!r} (expected one of {', '.join(SUITS)})") from None
+
+
+# --- Calc symbols ---------------------------------------------------------------------------
+
+# Stroke thickness of the arithmetic symbols as a fraction of their size.
+SYMBOL_STROKE = 0.24
+
+
+def _bar(length: float, thickness: float) -> list[Point]:
+    h, t = length / 2, thickness / 2
+    return [(-h, -t), (h, -t), (h, t), (-h, t)]
+
+
+def _cross(half_length: float, thickness: float) -> list[Point]:
+    h, t = half_length, thickness / 2
+    return [(-t, -h), (t, -h), (t, -t), (h, -t), (h, t), (t, t), (t, h), (-t, h), (-t, t), (-h, t), (-h, -t), (-t, -t)]
+
+
+def plus(cx: float, cy: float, size_mm: float) -> Shape:
+    """+ : a cross of two equal bars."""
+    return _place([_cross(0.5, SYMBOL_STROKE)], cx, cy, size_mm)
+
+
+def minus(cx: float, cy: float, size_mm: float) -> Shape:
+    """− : one horizontal bar, as long as the plus is wide."""
+    return _place([_bar(1.0, SYMBOL_STROKE)], cx, cy, size_mm)
+
+
+def times(cx: float, cy: float, size_mm: float) -> Shape:
+    """× : a cross turned 45°, its arms as long as fit the same square as the plus."""
+    t = SYMBOL_STROKE * 0.92  # diagonal strokes look heavier; thin them a little
+    # The turned arm's far corners reach (half_length + t/2) / sqrt(2) from the centre.
+    half_length = 0.5 * math.sqrt(2) - t / 2
+    return _place([rotate_points(_cross(half_length, t), 0.0, 0.0, 45.0)], cx, cy, size_mm)
+
+
+def power(cx: float, cy: float, size_mm: float) -> Shape:
+    """^ : a thick chevron (caret) pointing up, its legs cut level at the bottom."""
+    w, top, bottom = 0.5, -0.38, 0.3
+    t = SYMBOL_STROKE
+    apex, left, right = (0.0, top), (-w, bottom), (w, bottom)
+    # The inner edge is each leg's outer edge moved inwards (downwards) by the stroke thickness.
+    inner_right = _offset_line(apex, right, t)
+    inner_left = _offset_line(left, apex, t)
+    inner_apex = _intersect(inner_left, inner_right)
+    inner_r = _intersect(inner_right, ((0.0, bottom), (1.0, bottom)))
+    inner_l = _intersect(inner_left, ((0.0, bottom), (1.0, bottom)))
+    outline = [left, apex, right, inner_r, inner_apex, inner_l]
+    # Centre the chevron vertically on its own bounding box.
+    shift = -(top + bottom) / 2
+    return _place([[(x, y + shift) for x, y in outline]], cx, cy, size_mm)
+
+
+def _offset_line(a: Point, b: Point, dist: float) -> tuple[Point, Point]:
+    """The line a-b moved by ``dist`` to its right-hand side (in a y-down frame: clockwise normal)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    nx, ny = -dy / length, dx / length
+    return (a[0] + nx * dist, a[1] + ny * dist), (b[0] + nx * dist, b[1] + ny * dist)
+
+
+def _intersect(l1: tuple[Point, Point], l2: tuple[Point, Point]) -> Point:
+    (x1, y1), (x2, y2) = l1
+    (x3, y3), (x4, y4) = l2
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    a = x1 * y2 - y1 * x2
+    b = x3 * y4 - y3 * x4
+    return ((a * (x3 - x4) - (x1 - x2) * b) / den, (a * (y3 - y4) - (y1 - y2) * b) / den)
+
+
+def star(cx: float, cy: float, size_mm: float, points: int = 5, inner: float = 0.45) -> Shape:
+    """A star with ``points`` tips, one pointing up; ``inner`` is the inner/outer radius ratio."""
+    r_out = 0.5
+    outline = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_out * inner
+        angle = -math.pi / 2 + math.pi * i / points
+        outline.append((r * math.cos(angle), r * math.sin(angle)))
+    # Centre on the bounding box: a five-point star is lower at its bottom tips than at its top.
+    ys = [y for _, y in outline]
+    shift = -(min(ys) + max(ys)) / 2
+    scale = 1.0 / (max(ys) - min(ys))
+    return _place([[(x * scale, (y + shift) * scale) for x, y in outline]], cx, cy, size_mm)
+
+
+SYMBOLS = {"plus": plus, "minus": minus, "times": times, "power": power}
+
+
+def symbol(name: str, cx: float, cy: float, size_mm: float) -> Shape:
+    """The Calc symbol shape for ``plus``, ``minus``, ``times`` or ``power``."""
+    try:
+        return SYMBOLS[name](cx, cy, size_mm)
+    except KeyError:
+        raise ValueError(f"unknown symbol {name!r} (expected one of {', '.join(SYMBOLS)})") from None
+
+
+# --- helpers on points and ops --------------------------------------------------------------
+
+def polygons(shape: Shape, fill: str) -> tuple[Polygon, ...]:
+    """Drawing ops that fill every outline of ``shape`` in ``fill``."""
+    return tuple(Polygon(points=outline, fill=fill) for outline in shape)
+
+
+def rotate_points(points: Iterable[Point], cx: float, cy: float, deg: float) -> list[Point]:
+    """Turn points about (cx, cy) by ``deg`` degrees, clockwise as seen on the page (y down)."""
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    return [(cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) for x, y in points]
+
+
+def turn_180(ops: Iterable[Op], cx: float, cy: float) -> tuple[Op, ...]:
+    """The ops turned half a turn about (cx, cy): the lower, upside-down copy of a corner or pip."""
+
+    def px(x: float) -> float:
+        return 2 * cx - x
+
+    def py(y: float) -> float:
+        return 2 * cy - y
+
+    turned: list[Op] = []
+    for op in ops:
+        if isinstance(op, Polygon):
+            turned.append(Polygon(tuple((px(x), py(y)) for x, y in op.points), op.fill, op.stroke, op.stroke_mm))
+        elif isinstance(op, Text):
+            # Half a turn about the card point equals half a turn about the moved anchor.
+            turned.append(Text(px(op.x_mm), py(op.y_mm), op.text, op.font, op.size_mm, op.color, op.anchor,
+                               (op.rotate_deg + 180.0) % 360.0))
+        elif isinstance(op, Rect):
+            turned.append(Rect(px(op.x_mm + op.w_mm), py(op.y_mm + op.h_mm), op.w_mm, op.h_mm,
+                               op.fill, op.stroke, op.stroke_mm, op.radius_mm))
+        elif isinstance(op, Ellipse):
+            turned.append(Ellipse(px(op.cx_mm), py(op.cy_mm), op.rx_mm, op.ry_mm, op.fill, op.stroke, op.stroke_mm))
+        elif isinstance(op, Line):
+            turned.append(Line(px(op.x1_mm), py(op.y1_mm), px(op.x2_mm), py(op.y2_mm), op.color, op.width_mm))
+        elif isinstance(op, Image):
+            # Images cannot be drawn rotated by the backends; keep them upright in the turned box.
+            turned.append(Image(px(op.x_mm + op.w_mm), py(op.y_mm + op.h_mm), op.w_mm, op.h_mm, op.path, op.fit))
+        else:  # pragma: no cover - a new op type must be taught here
+            raise TypeError(f"cannot turn {type(op).__name__}")
+    return tuple(turned)
+
+
+def bounds(shape: Shape) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) over every outline of ``shape``."""
+    xs = [x for outline in shape for x, _ in outline]
+    ys = [y for outline in shape for _, y in outline]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+__all__ = [
+    "Outline", "Shape", "cubic", "circle", "heart", "spade", "diamond", "club", "suit", "SUITS",
+    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_STROKE",
+    "polygons", "rotate_points", "turn_180", "bounds",
+]
