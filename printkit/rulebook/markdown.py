@@ -1,0 +1,401 @@
+"""A small Markdown subset for rule texts, parsed into a flat list of blocks.
+
+The subset is documented in docs/rulebook-format.md: front matter or a first ``# `` line for the
+title; ``#``/``##``/``###`` headings; paragraphs; ``- `` and ``1. `` lists (not nested); pipe
+tables with a separator row; ``> `` notes; ``::: kind name`` directives; inline ``**bold**``,
+``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values.
+
+Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
+values, so errors can name the exact line of a bad key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Union
+
+from printkit.errors import BuildError
+
+
+class RulebookError(BuildError):
+    """A rule text is malformed or names something unknown; knows its file and line."""
+
+    def __init__(self, path: str | Path | None, line: int | None, message: str):
+        self.path = str(path) if path is not None else "<rulebook>"
+        self.line = line
+        self.message = message
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+# ---------------------------------------------------------------- inline
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text with one style."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    code: bool = False
+
+
+def parse_inline(text: str, path: str | Path | None = None, line: int | None = None) -> tuple[Span, ...]:
+    """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors."""
+    spans: list[Span] = []
+    buf: list[str] = []
+    bold = italic = False
+    open_at: dict[str, int] = {}
+
+    def flush() -> None:
+        if buf:
+            spans.append(Span("".join(buf), bold, italic))
+            buf.clear()
+
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            buf.append(text[i + 1])
+            i += 2
+        elif ch == "`":
+            end = text.find("`", i + 1)
+            if end < 0:
+                raise RulebookError(path, line, f"unclosed ` in {text!r}")
+            flush()
+            spans.append(Span(text[i + 1 : end], bold, italic, code=True))
+            i = end + 1
+        elif text.startswith("**", i):
+            flush()
+            bold = not bold
+            open_at["**"] = i
+            i += 2
+        elif ch == "*":
+            flush()
+            italic = not italic
+            open_at["*"] = i
+            i += 1
+        else:
+            buf.append(ch)
+            i += 1
+    flush()
+    if bold or italic:
+        marker = "**" if bold else "*"
+        raise RulebookError(path, line, f"unclosed {marker} in {text!r} (write \\* for a literal star)")
+    return _merge(spans)
+
+
+def _merge(spans: list[Span]) -> tuple[Span, ...]:
+    out: list[Span] = []
+    for span in spans:
+        if not span.text:
+            continue
+        if out and (out[-1].bold, out[-1].italic, out[-1].code) == (span.bold, span.italic, span.code):
+            out[-1] = Span(out[-1].text + span.text, span.bold, span.italic, span.code)
+        else:
+            out.append(span)
+    return tuple(out)
+
+
+def plain(text: str) -> str:
+    """The text of inline markup without styling (for the contents and PDF outline)."""
+    return "".join(span.text for span in parse_inline(text))
+
+
+_MARKUP_CHARS = re.compile(r"([\\*`{}|])")
+
+
+def escape(text: str) -> str:
+    """Backslash-escape characters that inline markup would interpret."""
+    return _MARKUP_CHARS.sub(r"\\\1", text)
+
+
+# ---------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int  # 1, 2 or 3 after normalising (the body's shallowest heading is 1)
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    ordered: bool
+    items: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class TableBlock:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Note:
+    paragraphs: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Directive:
+    kind: str  # figure | example | table | pagebreak
+    name: str
+    line: int
+
+
+Block = Union[Heading, Paragraph, ListBlock, TableBlock, Note, Directive]
+
+DIRECTIVE_KINDS = ("figure", "example", "table", "pagebreak")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed rule text: title, subtitle and body blocks (inline markup still unparsed)."""
+
+    title: str
+    subtitle: str | None
+    blocks: tuple[Block, ...]
+    path: str
+
+
+Resolver = Callable[[str], str]
+
+_VALUE_RE = re.compile(r"(?<!\\)\{\{\s*([^{}]*?)\s*\}\}")
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
+_NUMBERED_RE = re.compile(r"^\d+[.)]\s+(.*)$")
+_DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*?))?\s*$")
+_SEPARATOR_CELL_RE = re.compile(r"^:?-{3,}:?$")
+
+
+def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
+    """Replace every ``{{ key }}`` in one line; the resolver raises KeyError with a message."""
+
+    def one(match: re.Match[str]) -> str:
+        key = match.group(1)
+        try:
+            return escape(str(resolve(key)))
+        except KeyError as exc:
+            message = exc.args[0] if exc.args else f"unknown value {key!r}"
+            raise RulebookError(path, lineno, str(message)) from None
+        except RulebookError:
+            raise
+        except BuildError as exc:
+            raise RulebookError(path, lineno, f"{{{{ {key} }}}}: {exc}") from None
+
+    return _VALUE_RE.sub(one, line)
+
+
+def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None) -> Document:
+    """Parse a rule text into a Document; ``resolve`` maps ``{{ key }}`` to its value."""
+    path = str(path)
+    lines = text.splitlines()
+    numbered = list(enumerate(lines, start=1))
+    title: str | None = None
+    subtitle: str | None = None
+
+    if lines and lines[0].strip() == "---":
+        try:
+            end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+        except StopIteration:
+            raise RulebookError(path, 1, "front matter opened with '---' is never closed") from None
+        for lineno, raw in numbered[1:end]:
+            if not raw.strip():
+                continue
+            key, sep, value = raw.partition(":")
+            key, value = key.strip(), value.strip()
+            if not sep or key not in ("title", "subtitle"):
+                raise RulebookError(path, lineno, f"front matter takes 'title: …' and 'subtitle: …', got {raw!r}")
+            if resolve is not None:
+                value = substitute(value, resolve, path, lineno)
+            if key == "title":
+                title = value
+            else:
+                subtitle = value
+        numbered = numbered[end + 1 :]
+
+    blocks: list[Block] = []
+    para: list[str] = []
+    para_line = 0
+    items: list[str] = []
+    items_ordered = False
+    items_line = 0
+    table: list[tuple[int, str]] = []
+    note: list[list[str]] = []
+    note_line = 0
+    in_comment = False
+
+    def close_para() -> None:
+        nonlocal para
+        if para:
+            blocks.append(Paragraph(" ".join(para), para_line))
+            para = []
+
+    def close_items() -> None:
+        nonlocal items
+        if items:
+            blocks.append(ListBlock(items_ordered, tuple(items), items_line))
+            items = []
+
+    def close_table() -> None:
+        nonlocal table
+        if table:
+            blocks.append(_table(table, path))
+            table = []
+
+    def close_note() -> None:
+        nonlocal note
+        if note:
+            paragraphs = tuple(" ".join(p) for p in note if p)
+            if paragraphs:
+                blocks.append(Note(paragraphs, note_line))
+            note = []
+
+    def close_all() -> None:
+        close_para()
+        close_items()
+        close_table()
+        close_note()
+
+    for lineno, raw in numbered:
+        stripped = raw.strip()
+        if in_comment:
+            if stripped.endswith("-->"):
+                in_comment = False
+            continue
+        if stripped.startswith("<!--"):
+            in_comment = not stripped.endswith("-->")
+            continue
+        directive = _DIRECTIVE_RE.match(raw)
+        if directive:
+            close_all()
+            kind, name = directive.group(1), (directive.group(2) or "")
+            if kind not in DIRECTIVE_KINDS:
+                raise RulebookError(path, lineno, f"unknown directive {kind!r} (known: {', '.join(DIRECTIVE_KINDS)})")
+            if kind == "pagebreak" and name:
+                raise RulebookError(path, lineno, f"'::: pagebreak' takes no name, got {name!r}")
+            if kind != "pagebreak" and not re.fullmatch(r"[A-Za-z0-9_\-]+", name):
+                raise RulebookError(path, lineno, f"'::: {kind}' needs one name, got {name!r}")
+            blocks.append(Directive(kind, name, lineno))
+            continue
+        line = substitute(raw, resolve, path, lineno) if resolve is not None else raw
+        stripped = line.strip()
+        if not stripped:
+            close_all()
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading:
+            close_all()
+            level = len(heading.group(1))
+            if title is None and level == 1 and not blocks:
+                title = heading.group(2)
+            else:
+                blocks.append(Heading(level, heading.group(2), lineno))
+            continue
+        if stripped.startswith(">"):
+            close_para()
+            close_items()
+            close_table()
+            content = stripped[1:].strip()
+            if not note:
+                note = [[]]
+                note_line = lineno
+            if content:
+                note[-1].append(content)
+            elif note[-1]:
+                note.append([])
+            continue
+        close_note()
+        if stripped.startswith("|"):
+            close_para()
+            close_items()
+            table.append((lineno, stripped))
+            continue
+        close_table()
+        bullet = _BULLET_RE.match(line) if not line[:1].isspace() else None
+        number = _NUMBERED_RE.match(line) if not line[:1].isspace() else None
+        if bullet or number:
+            close_para()
+            ordered = number is not None
+            if items and items_ordered != ordered:
+                close_items()
+            if not items:
+                items_ordered = ordered
+                items_line = lineno
+            items.append((number or bullet).group(1).strip())
+            continue
+        if items and raw[:2] == "  ":
+            items[-1] += " " + stripped
+            continue
+        close_items()
+        if not para:
+            para_line = lineno
+        para.append(stripped)
+    if in_comment:
+        raise RulebookError(path, None, "a '<!--' comment is never closed with '-->'")
+    close_all()
+
+    if title is None:
+        raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
+    return Document(title, subtitle, _normalise_levels(tuple(blocks), path), path)
+
+
+def _split_row(row: str) -> tuple[str, ...]:
+    body = row.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    cells = re.split(r"(?<!\\)\|", body)
+    return tuple(cell.strip() for cell in cells)
+
+
+def _table(rows: list[tuple[int, str]], path: str) -> TableBlock:
+    first_line = rows[0][0]
+    if len(rows) < 2 or not all(_SEPARATOR_CELL_RE.match(c) for c in _split_row(rows[1][1])):
+        raise RulebookError(path, first_line, "a table needs a header row and then a separator row like |---|---|")
+    header = _split_row(rows[0][1])
+    body = []
+    for lineno, row in rows[2:]:
+        cells = _split_row(row)
+        if len(cells) != len(header):
+            raise RulebookError(path, lineno, f"table row has {len(cells)} cells, the header has {len(header)}: {row!r}")
+        body.append(cells)
+    return TableBlock(header, tuple(body), first_line)
+
+
+def _normalise_levels(blocks: tuple[Block, ...], path: str) -> tuple[Block, ...]:
+    """Make the shallowest body heading level 1 and refuse skipped levels or more than three."""
+    levels = [b.level for b in blocks if isinstance(b, Heading)]
+    if not levels:
+        return blocks
+    top = min(levels)
+    out: list[Block] = []
+    depth = 0
+    for block in blocks:
+        if isinstance(block, Heading):
+            level = block.level - top + 1
+            if level > 3:
+                raise RulebookError(path, block.line, f"headings go three levels deep at most: {block.text!r}")
+            if level > depth + 1:
+                raise RulebookError(path, block.line, f"heading {block.text!r} skips a level")
+            depth = level
+            block = Heading(level, block.text, block.line)
+        out.append(block)
+    return tuple(out)
