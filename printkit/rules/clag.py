@@ -1,0 +1,1004 @@
+"""Clag: a trick-taking game for 4-7 players over 22 rounds with a standard 52-card deck.
+
+The engine follows GAMES.md exactly. A game is a :class:`ClagState` (mutable, owned by the caller);
+moves are the small frozen values :class:`Bid`, :class:`Play` and :class:`ChooseTrump`.
+:data:`ROUNDS` is the round table (hand sizes and special rules, in English and Korean) that the
+rulebook and the score sheet read. The pure helpers :func:`dealer_bid_range`, :func:`trick_winner`
+and :func:`parse_trick` let a rulebook work out hand-built examples without playing a game.
+
+Seats are numbered clockwise; "left" is the next seat. Card notation is ``QH``, ``10S``, ``2C=KH``
+(a wild two naming the king of hearts, round 12 only).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
+
+from printkit.deck import Deck
+from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
+from printkit.rules.base import InvariantError, Outcome, Player
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 7
+CONTRACT_BONUS = 10  # points for a completed contract, and for the sole top taker in round 15
+
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+SUIT_LETTERS = MappingProxyType({"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"})
+SUIT_SYMBOLS = MappingProxyType({"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"})
+# Ranks as the deck spec writes them, lowest first (ace high in every round but 13).
+RANKS: tuple[int | str, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A")
+_VALUE_OF_RANK = MappingProxyType({rank: value for value, rank in enumerate(RANKS, start=2)})
+_RANK_OF_VALUE = MappingProxyType({value: rank for rank, value in _VALUE_OF_RANK.items()})
+_SUIT_OF_LETTER = MappingProxyType({letter: suit for suit, letter in SUIT_LETTERS.items()})
+_SUIT_INDEX = MappingProxyType({suit: i for i, suit in enumerate(SUITS)})
+ACE = 14
+TWO = 2
+
+
+# --------------------------------------------------------------------------------------------
+# Cards and moves
+
+
+@dataclass(frozen=True, slots=True)
+class PlayingCard:
+    """A card of the standard deck: ``suit`` and ``value`` 2..14 (J=11, Q=12, K=13, A=14)."""
+
+    suit: str
+    value: int
+    # 0..51, suit-major; lets the engine index lookup tables instead of hashing.
+    index: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.suit not in _SUIT_INDEX:
+            raise InvalidMoveError(f"unknown suit {self.suit!r} (known: {', '.join(SUITS)})")
+        if type(self.value) is not int or not TWO <= self.value <= ACE:
+            raise InvalidMoveError(f"card value {self.value!r} is not an integer 2..14")
+        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 13 + self.value - TWO)
+
+    @property
+    def rank(self) -> int | str:
+        """The rank as the deck spec writes it: 2..10, ``J``, ``Q``, ``K`` or ``A``."""
+        return _RANK_OF_VALUE[self.value]
+
+    def __str__(self) -> str:
+        return f"{self.rank}{SUIT_LETTERS[self.suit]}"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, e.g. ``Q♥`` (needs a font with ♠♥♦♣)."""
+        return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+
+    @classmethod
+    def parse(cls, text: str) -> PlayingCard:
+        """``QH``, ``10s``, ``A♠`` -> the card; InvalidMoveError for anything else."""
+        raw = text.strip()
+        if len(raw) < 2:
+            raise InvalidMoveError(f"cannot read card {text!r}: expected rank then suit, e.g. 'QH'")
+        rank_text, suit_text = raw[:-1].upper(), raw[-1]
+        suit = _SUIT_OF_LETTER.get(suit_text.upper()) or next(
+            (s for s, sym in SUIT_SYMBOLS.items() if sym == suit_text), None
+        )
+        rank: int | str | None = int(rank_text) if rank_text.isdigit() else rank_text
+        if suit is None or rank not in _VALUE_OF_RANK:
+            raise InvalidMoveError(f"cannot read card {text!r}: expected rank then suit, e.g. 'QH', '10S'")
+        return CARDS[_SUIT_INDEX[suit] * 13 + _VALUE_OF_RANK[rank] - TWO]
+
+
+# The 52 cards in canonical order (spades 2..A, hearts, diamonds, clubs); index == card.index.
+CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(s, v) for s in SUITS for v in range(TWO, ACE + 1))
+# Cards a wild two may name: every card that is not a two, all suits, and per suit.
+NAMEABLE: tuple[PlayingCard, ...] = tuple(c for c in CARDS if c.value != TWO)
+NAMEABLE_BY_SUIT = MappingProxyType({s: tuple(c for c in NAMEABLE if c.suit == s) for s in SUITS})
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Contract to take exactly ``tricks`` tricks this round."""
+
+    tricks: int
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card``; in round 12 a two also ``names`` the non-two card it copies."""
+
+    card: PlayingCard
+    names: PlayingCard | None = None
+
+    def __str__(self) -> str:
+        return f"play {self.card}" + (f"={self.names}" if self.names is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """Round 14: the dealer names the trump suit after seeing their hand."""
+
+    suit: str
+
+    def __str__(self) -> str:
+        return f"trump {self.suit}"
+
+
+Move = Bid | Play | ChooseTrump
+
+BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(8))
+_PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
+# _WILD[two's suit index][named card index] -> Play (None where the named card is a two).
+_WILD: tuple[tuple[Play | None, ...], ...] = tuple(
+    tuple(Play(CARDS[i * 13], c) if c.value != TWO else None for c in CARDS) for i in range(4)
+)
+
+
+def parse_move(text: str) -> Move:
+    """``bid 3``, ``play QH``, ``play 2C=KH``, ``trump hearts`` (also bare ``QH``) -> a move."""
+    words = text.strip().split()
+    if len(words) == 1:
+        words = ["play", words[0]]
+    if len(words) != 2:
+        raise InvalidMoveError(f"cannot read move {text!r}: expected e.g. 'bid 2', 'play QH', 'trump hearts'")
+    verb, arg = words[0].lower(), words[1]
+    if verb == "bid":
+        if not arg.isdigit():
+            raise InvalidMoveError(f"cannot read move {text!r}: a bid is a whole number of tricks")
+        return Bid(int(arg))
+    if verb == "trump":
+        suit = _SUIT_OF_LETTER.get(arg.upper(), arg.lower())
+        if suit not in _SUIT_INDEX:
+            raise InvalidMoveError(f"cannot read move {text!r}: unknown suit {arg!r}")
+        return ChooseTrump(suit)
+    if verb == "play":
+        card_text, _, named_text = arg.partition("=")
+        card = PlayingCard.parse(card_text)
+        return Play(card, PlayingCard.parse(named_text) if named_text else None)
+    raise InvalidMoveError(f"cannot read move {text!r}: unknown verb {words[0]!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# The round table
+
+
+class Special(str, Enum):
+    """What makes a round special (rounds 8-15); ``NORMAL`` everywhere else."""
+
+    NORMAL = "normal"
+    NO_TRUMP = "no_trump"  # 8
+    ZERO_CONTRACTS = "zero_contracts"  # 9
+    TRUMP_AFTER_BIDS = "trump_after_bids"  # 10
+    BIDS_BEFORE_DEAL = "bids_before_deal"  # 11
+    WILD_TWOS = "wild_twos"  # 12
+    ACE_LOW = "ace_low"  # 13
+    DEALER_CHOOSES_TRUMP = "dealer_chooses_trump"  # 14
+    NO_BIDS = "no_bids"  # 15
+
+
+@dataclass(frozen=True)
+class RoundRule:
+    """One row of the round table: number (1-22), cards per player and the special rule."""
+
+    number: int
+    hand_size: int
+    special: Special
+    title_en: str
+    title_ko: str
+    text_en: str
+    text_ko: str
+
+    @property
+    def has_bids(self) -> bool:
+        """Players bid (and the dealer rule applies): every round but 9 and 15."""
+        return self.special not in (Special.ZERO_CONTRACTS, Special.NO_BIDS)
+
+    @property
+    def turns_up_trump(self) -> bool:
+        """A card is turned up for trump (before or, in round 10, after the bids)."""
+        return self.special not in (Special.NO_TRUMP, Special.DEALER_CHOOSES_TRUMP)
+
+    @property
+    def ace_low(self) -> bool:
+        return self.special is Special.ACE_LOW
+
+    @property
+    def wild_twos(self) -> bool:
+        return self.special is Special.WILD_TWOS
+
+
+_NORMAL_TEXT = (
+    "Normal round",
+    "일반 라운드",
+    "A card is turned up for trump; everyone bids, the dealer last.",
+    "카드 한 장을 뒤집어 트럼프를 정하고, 모두 계약을 부르며 딜러가 마지막에 부릅니다.",
+)
+_SPECIAL_TEXT = {
+    Special.NO_TRUMP: (
+        "No trump",
+        "노 트럼프",
+        "No card is turned up: there is no trump this round.",
+        "카드를 뒤집지 않습니다. 이 라운드에는 트럼프가 없습니다.",
+    ),
+    Special.ZERO_CONTRACTS: (
+        "Contracts are zero",
+        "계약은 0",
+        "Nobody bids: every contract is 0, so a player who takes no trick scores 10 more.",
+        "아무도 계약을 부르지 않습니다. 모든 계약이 0이므로 트릭을 하나도 얻지 못한 플레이어가 10점을 더 얻습니다.",
+    ),
+    Special.TRUMP_AFTER_BIDS: (
+        "Trump after bids",
+        "계약 뒤 트럼프",
+        "The trump card is turned up only after everyone has bid.",
+        "모두 계약을 부른 뒤에야 트럼프 카드를 뒤집습니다.",
+    ),
+    Special.BIDS_BEFORE_DEAL: (
+        "Bids before the deal",
+        "딜 전에 계약",
+        "Everyone bids before any card is dealt.",
+        "카드를 나눠 주기 전에 모두 계약을 부릅니다.",
+    ),
+    Special.WILD_TWOS: (
+        "Twos are wild",
+        "2는 와일드",
+        "A two is played as a named copy of any other card and ranks just above that card.",
+        "2를 낼 때 2가 아닌 카드 하나의 이름을 대면 그 카드의 사본이 되며, 원래 카드 바로 위 순위가 됩니다.",
+    ),
+    Special.ACE_LOW: (
+        "Aces low",
+        "에이스가 가장 낮음",
+        "Aces rank lowest: K Q J 10 9 8 7 6 5 4 3 2 A.",
+        "에이스가 가장 낮습니다: K Q J 10 9 8 7 6 5 4 3 2 A.",
+    ),
+    Special.DEALER_CHOOSES_TRUMP: (
+        "Dealer chooses trump",
+        "딜러가 트럼프 선택",
+        "Instead of turning a card, the dealer looks at their hand and names trump before the bids.",
+        "카드를 뒤집는 대신, 딜러가 자기 패를 보고 계약 전에 트럼프 무늬를 정합니다.",
+    ),
+    Special.NO_BIDS: (
+        "No contracts",
+        "계약 없음",
+        "Nobody bids; only the player who alone takes the most tricks scores, 10 points.",
+        "아무도 계약을 부르지 않습니다. 트릭을 혼자 가장 많이 얻은 플레이어만 10점을 얻습니다(동점이면 아무도 없음).",
+    ),
+}
+_HAND_SIZES = (1, 2, 3, 4, 5, 6, 7) + (7,) * 9 + (6, 5, 4, 3, 2, 1)
+_SPECIAL_BY_ROUND = dict(zip(range(8, 16), list(_SPECIAL_TEXT)))
+
+ROUNDS: tuple[RoundRule, ...] = tuple(
+    RoundRule(
+        number,
+        hand_size,
+        _SPECIAL_BY_ROUND.get(number, Special.NORMAL),
+        *_SPECIAL_TEXT.get(_SPECIAL_BY_ROUND.get(number, Special.NORMAL), _NORMAL_TEXT),
+    )
+    for number, hand_size in enumerate(_HAND_SIZES, start=1)
+)
+
+
+def round_rule(number: int) -> RoundRule:
+    """The rule for round ``number`` (1-22)."""
+    if not 1 <= number <= len(ROUNDS):
+        raise DeckError(f"Clag has rounds 1-{len(ROUNDS)}, not {number!r}")
+    return ROUNDS[number - 1]
+
+
+# --------------------------------------------------------------------------------------------
+# Pure rule helpers
+
+
+def dealer_bid_range(hand_size: int, other_bids: Iterable[int], hook: bool = False) -> tuple[int, ...]:
+    """The bids the dealer may make after the others bid ``other_bids``.
+
+    Default rule: at least ``H + 1 - S`` and at most ``H`` (S = sum of the others' bids), so the
+    total exceeds the hand size; when that minimum is above H the dealer bids H. With ``hook``
+    (Oh Hell's rule) any bid 0..H except the one that would make the total exactly H.
+    """
+    total = sum(other_bids)
+    if hook:
+        return tuple(b for b in range(hand_size + 1) if total + b != hand_size)
+    low = max(0, hand_size + 1 - total)
+    if low > hand_size:
+        return (hand_size,)
+    return tuple(range(low, hand_size + 1))
+
+
+def _ranking_value(value: int, ace_low: bool) -> int:
+    return 1 if ace_low and value == ACE else value
+
+
+def effective_card(play: Play | PlayingCard, round_number: int) -> tuple[PlayingCard, bool]:
+    """The card a play counts as and whether it is a wild copy (a named two in round 12)."""
+    if isinstance(play, PlayingCard):
+        play = Play(play)
+    wild = ROUNDS[round_number - 1].wild_twos
+    if play.names is not None:
+        if not wild:
+            raise IllegalMoveError(f"{play!r}: only in round 12 may a two name another card")
+        if play.card.value != TWO:
+            raise IllegalMoveError(f"{play!r}: only a two can name another card")
+        if play.names.value == TWO:
+            raise IllegalMoveError(f"{play!r}: a two must name a card that is not a two")
+        return play.names, True
+    if wild and play.card.value == TWO:
+        raise IllegalMoveError(f"{play!r}: in round 12 a two must name the card it copies")
+    return play.card, False
+
+
+def _strength(suit: str, value: int, wild: bool, trump: str | None, led: str, ace_low: bool) -> int:
+    """Orders cards within one trick: trumps over the led suit over the rest (which never win)."""
+    tier = 2 if suit == trump else 1 if suit == led else 0
+    # A wild copy ranks just above the card it names: the doubled value leaves room for it.
+    return tier * 100 + 2 * _ranking_value(value, ace_low) + wild if tier else 0
+
+
+def trick_winner(plays: Sequence[Play | PlayingCard], trump: str | None, round_number: int) -> int:
+    """The index (in playing order) of the play that wins a hand-built trick.
+
+    ``plays`` are :class:`Play` values or bare cards; ``trump`` is a suit or None. The round number
+    decides ace-low (13) and wild twos (12, where two twos may not name the same card).
+    """
+    if not plays:
+        raise IllegalMoveError("an empty trick has no winner")
+    rule = round_rule(round_number)
+    effective = [effective_card(p, round_number) for p in plays]
+    named = [card for card, wild in effective if wild]
+    if len(set(named)) != len(named):
+        raise IllegalMoveError(f"two twos in one trick name the same card: {[str(c) for c in named]}")
+    led = effective[0][0].suit
+    keys = [_strength(c.suit, c.value, w, trump, led, rule.ace_low) for c, w in effective]
+    return keys.index(max(keys))
+
+
+def parse_trick(text: str) -> tuple[Play, ...]:
+    """A hand-built trick from notation, e.g. ``"5H 2C=KH AH"`` (round 12: the two copies K♥)."""
+    return tuple(Play(c, n) for c, n in (_parse_play(w) for w in text.split()))
+
+
+def _parse_play(word: str) -> tuple[PlayingCard, PlayingCard | None]:
+    card, _, named = word.partition("=")
+    return PlayingCard.parse(card), (PlayingCard.parse(named) if named else None)
+
+
+# --------------------------------------------------------------------------------------------
+# Game state
+
+
+PHASE_CHOOSE_TRUMP = "choose_trump"
+PHASE_BID = "bid"
+PHASE_PLAY = "play"
+PHASE_OVER = "over"
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """What one finished round leaves on the score sheet."""
+
+    number: int
+    dealer: int
+    trump: str | None
+    bids: tuple[int, ...] | None  # None in round 15; all 0 in round 9
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    completed: tuple[bool, ...]
+
+
+@dataclass(eq=False, slots=True)
+class ClagState:
+    """A game in progress. Mutated only by :meth:`ClagEngine.apply` (and round set-up)."""
+
+    players: int
+    deck: tuple[PlayingCard, ...]  # the game's cards in canonical order
+    hook: bool
+    seed: int
+    rng: random.Random
+    first_dealer: int
+    round_index: int = 0  # 0-based; ROUNDS[round_index] is the current round
+    phase: str = PHASE_BID
+    to_move: int = 0
+    stock: list[PlayingCard] = field(default_factory=list)  # undealt cards, next card first
+    hands: list[list[PlayingCard]] = field(default_factory=list)
+    trump_card: PlayingCard | None = None
+    trump: str | None = None
+    bids: list[int | None] = field(default_factory=list)
+    trick: list[Play] = field(default_factory=list)
+    trick_seats: list[int] = field(default_factory=list)
+    led_suit: str | None = None
+    best_key: int = -1
+    best_seat: int = -1
+    tricks_won: list[int] = field(default_factory=list)
+    taken: list[list[PlayingCard]] = field(default_factory=list)  # cards of won tricks, per seat
+    tricks_played: int = 0
+    scores: list[int] = field(default_factory=list)
+    contracts: list[int] = field(default_factory=list)  # completed contracts per seat
+    initial_scores: tuple[int, ...] = ()
+    initial_contracts: tuple[int, ...] = ()
+    history: list[RoundRecord] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+
+    @property
+    def round(self) -> RoundRule:
+        return ROUNDS[min(self.round_index, len(ROUNDS) - 1)]
+
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + self.round_index) % self.players
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the current trick (or leads the next one)."""
+        return self.trick_seats[0] if self.trick_seats else self.to_move
+
+    def snapshot(self) -> tuple:
+        """Everything observable about the state, as a comparable value (for before/after tests)."""
+        return (
+            self.round_index, self.phase, self.to_move, tuple(self.stock),
+            tuple(tuple(h) for h in self.hands), self.trump_card, self.trump, tuple(self.bids),
+            tuple(self.trick), tuple(self.trick_seats), self.led_suit, self.best_key, self.best_seat,
+            tuple(self.tricks_won), tuple(tuple(t) for t in self.taken), self.tricks_played,
+            tuple(self.scores), tuple(self.contracts), tuple(self.history), tuple(self.moves),
+            self.rng.getstate(),
+        )
+
+
+def _canonical_deck(deck: Deck) -> tuple[PlayingCard, ...]:
+    """The deck's cards as PlayingCards in canonical order (so shuffles ignore spec order)."""
+    return tuple(sorted((_card_of(c.attrs, c.label) for c in deck.cards), key=lambda c: c.index))
+
+
+def _card_of(attrs: Mapping[str, Any], label: str) -> PlayingCard:
+    suit, rank = attrs.get("suit"), attrs.get("rank")
+    if suit not in _SUIT_INDEX:
+        raise DeckError(f"card {label}: unknown suit {suit!r} (Clag needs {', '.join(SUITS)})")
+    if isinstance(rank, str) and rank.isdigit():
+        rank = int(rank)
+    if isinstance(rank, bool) or rank not in _VALUE_OF_RANK:
+        raise DeckError(f"card {label}: unknown rank {rank!r} (Clag needs 2-10, J, Q, K, A)")
+    return CARDS[_SUIT_INDEX[suit] * 13 + _VALUE_OF_RANK[rank] - TWO]
+
+
+def _new_state(cards: tuple[PlayingCard, ...], players: int, seed: int, hook: bool) -> ClagState:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise DeckError(f"Clag is played by {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players!r}")
+    rng = random.Random(seed)
+    return ClagState(
+        players=players, deck=cards, hook=bool(hook), seed=seed, rng=rng,
+        first_dealer=rng.randrange(players),
+        scores=[0] * players, contracts=[0] * players,
+        initial_scores=(0,) * players, initial_contracts=(0,) * players,
+    )
+
+
+def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
+    """Begin the current round with the shuffled cards ``order`` (next card to deal first)."""
+    n = state.players
+    rule = state.round
+    state.stock = list(order)
+    state.hands = [[] for _ in range(n)]
+    state.taken = [[] for _ in range(n)]
+    state.tricks_won = [0] * n
+    state.tricks_played = 0
+    state.trick, state.trick_seats = [], []
+    state.led_suit, state.best_key, state.best_seat = None, -1, -1
+    state.trump_card = state.trump = None
+    state.bids = [None] * n
+    first = (state.dealer + 1) % n
+    if rule.special is Special.BIDS_BEFORE_DEAL:
+        state.phase, state.to_move = PHASE_BID, first
+        return
+    _deal(state)
+    if rule.turns_up_trump and rule.special is not Special.TRUMP_AFTER_BIDS:
+        _turn_up_trump(state)
+    if rule.special is Special.DEALER_CHOOSES_TRUMP:
+        state.phase, state.to_move = PHASE_CHOOSE_TRUMP, state.dealer
+    elif rule.has_bids:
+        state.phase, state.to_move = PHASE_BID, first
+    else:
+        if rule.special is Special.ZERO_CONTRACTS:
+            state.bids = [0] * n
+        state.phase, state.to_move = PHASE_PLAY, first
+
+
+def _deal(state: ClagState) -> None:
+    """One card at a time, clockwise from the dealer's left."""
+    n, size = state.players, state.round.hand_size
+    dealt, state.stock = state.stock[: n * size], state.stock[n * size :]
+    for offset in range(n):
+        seat = (state.dealer + 1 + offset) % n
+        state.hands[seat] = sorted(dealt[offset::n], key=lambda c: c.index)
+
+
+def _turn_up_trump(state: ClagState) -> None:
+    state.trump_card = state.stock.pop(0)
+    state.trump = state.trump_card.suit
+
+
+def _finish_bidding(state: ClagState) -> None:
+    special = state.round.special
+    if special is Special.BIDS_BEFORE_DEAL:
+        _deal(state)
+        _turn_up_trump(state)
+    elif special is Special.TRUMP_AFTER_BIDS:
+        _turn_up_trump(state)
+    state.phase, state.to_move = PHASE_PLAY, (state.dealer + 1) % state.players
+
+
+def _finish_round(state: ClagState) -> None:
+    rule = state.round
+    tricks = tuple(state.tricks_won)
+    if rule.special is Special.NO_BIDS:
+        top = max(tricks)
+        sole = tricks.count(top) == 1
+        completed = tuple(sole and t == top for t in tricks)
+        points = tuple(CONTRACT_BONUS if c else 0 for c in completed)
+        bids = None
+    else:
+        bids = tuple(state.bids)  # type: ignore[arg-type]
+        completed = tuple(t == b for t, b in zip(tricks, bids))
+        points = tuple(t + (CONTRACT_BONUS if c else 0) for t, c in zip(tricks, completed))
+    for seat in range(state.players):
+        state.scores[seat] += points[seat]
+        state.contracts[seat] += completed[seat]
+    state.history.append(RoundRecord(rule.number, state.dealer, state.trump, bids, tricks, points, completed))
+    if state.round_index + 1 == len(ROUNDS):
+        # Game over: the last round's cards stay where they are, so every card is still accounted for.
+        state.phase, state.to_move = PHASE_OVER, -1
+        return
+    state.round_index += 1
+    order = list(state.deck)
+    state.rng.shuffle(order)
+    _start_round(state, order)
+
+
+def start_round(
+    hands: Sequence[Sequence[PlayingCard | str]],
+    round_number: int,
+    dealer: int,
+    trump_card: PlayingCard | str | None = None,
+    *,
+    hook: bool = False,
+    seed: int = 0,
+    deck: Deck | None = None,
+) -> ClagState:
+    """A hand-made position: round ``round_number`` begins with these ``hands`` (one per seat).
+
+    The cards are stacked so that the real deal (one at a time from the dealer's left, then the
+    trump card, if the round turns one up) produces exactly these hands; round 11 bids first and
+    round 10 turns ``trump_card`` up after the bids. Later rounds are shuffled from ``seed``.
+    """
+    cards = _canonical_deck(deck) if deck is not None else CARDS
+    rule = round_rule(round_number)
+    n = len(hands)
+    state = _new_state(cards, n, seed, hook)
+    parsed = [[PlayingCard.parse(c) if isinstance(c, str) else c for c in h] for h in hands]
+    trump = PlayingCard.parse(trump_card) if isinstance(trump_card, str) else trump_card
+    for seat, hand in enumerate(parsed):
+        if len(hand) != rule.hand_size:
+            raise DeckError(f"round {round_number} deals {rule.hand_size} cards; seat {seat} has {len(hand)}")
+    if (trump is not None) != rule.turns_up_trump:
+        raise DeckError(f"round {round_number} {'needs' if rule.turns_up_trump else 'has no'} trump card")
+    used = [c for h in parsed for c in h] + ([trump] if trump is not None else [])
+    if len(set(used)) != len(used) or not set(used) <= set(cards):
+        raise DeckError(f"position uses a card twice or one the deck lacks: {[str(c) for c in used]}")
+    dealt = [parsed[(dealer + 1 + k % n) % n][k // n] for k in range(n * rule.hand_size)]
+    used_set = set(used)
+    rest = [c for c in cards if c not in used_set]
+    state.first_dealer = (dealer - (round_number - 1)) % n
+    state.round_index = round_number - 1
+    _start_round(state, dealt + ([trump] if trump is not None else []) + rest)
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Moves: legality and application
+
+
+def _holds_led_non_two(hand: list[PlayingCard], led: str) -> bool:
+    for c in hand:
+        if c.suit == led and c.value != TWO:
+            return True
+    return False
+
+
+def legal_moves(state: ClagState) -> list[Move]:
+    """Every legal move for the seat to move; empty when the game is over."""
+    phase = state.phase
+    if phase == PHASE_PLAY:
+        hand = state.hands[state.to_move]
+        if state.round.wild_twos:
+            return _wild_round_moves(state, hand)
+        led = state.led_suit
+        if led is not None:
+            follow = [c for c in hand if c.suit == led]
+            if follow:
+                hand = follow
+        return [_PLAYS[c.index] for c in hand]
+    if phase == PHASE_BID:
+        size = state.round.hand_size
+        if state.to_move != state.dealer:
+            return list(BIDS[: size + 1])
+        others = [b for seat, b in enumerate(state.bids) if seat != state.dealer]
+        return [BIDS[b] for b in dealer_bid_range(size, others, state.hook)]  # type: ignore[arg-type]
+    if phase == PHASE_CHOOSE_TRUMP:
+        return [ChooseTrump(s) for s in SUITS]
+    return []
+
+
+def _wild_round_moves(state: ClagState, hand: list[PlayingCard]) -> list[Move]:
+    led = state.led_suit
+    named = {p.names for p in state.trick if p.names is not None}
+    must_follow = led is not None and _holds_led_non_two(hand, led)
+    pool = NAMEABLE_BY_SUIT[led] if must_follow else NAMEABLE  # type: ignore[index]
+    moves: list[Move] = []
+    for c in hand:
+        if c.value != TWO:
+            if not must_follow or c.suit == led:
+                moves.append(_PLAYS[c.index])
+    for c in hand:
+        if c.value == TWO:
+            row = _WILD[_SUIT_INDEX[c.suit]]
+            moves.extend(row[n.index] for n in pool if n not in named)  # type: ignore[misc]
+    return moves
+
+
+def why_illegal(state: ClagState, move: Any) -> str | None:
+    """Why ``move`` is not legal now, or None if it is."""
+    phase = state.phase
+    seat = state.to_move
+    if phase == PHASE_OVER:
+        return f"{move!r}: the game is over"
+    if phase == PHASE_PLAY:
+        if not isinstance(move, Play):
+            return f"{move!r}: seat {seat} must play a card now"
+        return _why_illegal_play(state, seat, move)
+    if phase == PHASE_BID:
+        if not isinstance(move, Bid):
+            return f"{move!r}: seat {seat} must bid now"
+        size = state.round.hand_size
+        if type(move.tricks) is not int or not 0 <= move.tricks <= size:
+            return f"{move!r}: a bid is 0-{size} tricks in round {state.round.number}"
+        if seat == state.dealer:
+            others = [b for s, b in enumerate(state.bids) if s != seat]
+            allowed = dealer_bid_range(size, others, state.hook)  # type: ignore[arg-type]
+            if move.tricks not in allowed:
+                rule = "the total of bids may not equal" if state.hook else "the total of bids must exceed"
+                return (f"{move!r}: {rule} the hand size {size} (others bid {sum(others)}); "  # type: ignore
+                        f"the dealer may bid {', '.join(map(str, allowed))}")
+        return None
+    if phase == PHASE_CHOOSE_TRUMP:
+        if not isinstance(move, ChooseTrump):
+            return f"{move!r}: the dealer (seat {seat}) must choose trump now"
+        if move.suit not in _SUIT_INDEX:
+            return f"{move!r}: unknown suit (choose one of {', '.join(SUITS)})"
+        return None
+    return f"{move!r}: unknown phase {phase!r}"
+
+
+def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
+    card, names = move.card, move.names
+    hand = state.hands[seat]
+    if card not in hand:
+        return f"{move!r}: seat {seat} does not hold {card}"
+    led = state.led_suit
+    if state.round.wild_twos:
+        must_follow = led is not None and _holds_led_non_two(hand, led)
+        if card.value == TWO:
+            if names is None:
+                return f"{move!r}: in round 12 a two must name the card it copies"
+            if names.value == TWO:
+                return f"{move!r}: a two must name a card that is not a two"
+            if any(p.names == names for p in state.trick):
+                return f"{move!r}: another two in this trick already names {names}"
+            if must_follow and names.suit != led:
+                return f"{move!r}: holding a {led} card, a two must name a {led} card"
+            return None
+        if names is not None:
+            return f"{move!r}: only a two can name another card"
+        if must_follow and card.suit != led:
+            return f"{move!r}: seat {seat} holds {led} and must follow suit"
+        return None
+    if names is not None:
+        return f"{move!r}: only in round 12 may a two name another card"
+    if led is not None and card.suit != led:
+        for c in hand:
+            if c.suit == led:
+                return f"{move!r}: seat {seat} holds {led} and must follow suit"
+    return None
+
+
+def apply(state: ClagState, move: Move) -> None:
+    """Play ``move`` for the seat to move; IllegalMoveError (state untouched) if not legal."""
+    reason = why_illegal(state, move)
+    if reason is not None:
+        raise IllegalMoveError(reason)
+    state.moves.append(move)
+    n = state.players
+    seat = state.to_move
+    if isinstance(move, Play):
+        _apply_play(state, seat, move)
+    elif isinstance(move, Bid):
+        state.bids[seat] = move.tricks
+        if seat == state.dealer:
+            _finish_bidding(state)
+        else:
+            state.to_move = (seat + 1) % n
+    else:
+        state.trump = move.suit
+        state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
+
+
+def _apply_play(state: ClagState, seat: int, move: Play) -> None:
+    state.hands[seat].remove(move.card)
+    rule = state.round
+    if move.names is not None:
+        card, wild = move.names, True
+    else:
+        card, wild = move.card, False
+    if not state.trick:
+        state.led_suit = card.suit
+    state.trick.append(move)
+    state.trick_seats.append(seat)
+    key = _strength(card.suit, card.value, wild, state.trump, state.led_suit, rule.ace_low)  # type: ignore
+    if key > state.best_key:
+        state.best_key, state.best_seat = key, seat
+    n = state.players
+    if len(state.trick) < n:
+        state.to_move = (seat + 1) % n
+        return
+    winner = state.best_seat
+    state.tricks_won[winner] += 1
+    state.taken[winner].extend(p.card for p in state.trick)
+    state.trick, state.trick_seats = [], []
+    state.led_suit, state.best_key, state.best_seat = None, -1, -1
+    state.tricks_played += 1
+    state.to_move = winner
+    if state.tricks_played == rule.hand_size:
+        _finish_round(state)
+
+
+# --------------------------------------------------------------------------------------------
+# Outcome, invariants, records
+
+
+def winners(scores: Sequence[int], contracts: Sequence[int]) -> tuple[int, ...]:
+    """Highest score wins; a tie goes to more completed contracts; still tied, the win is shared."""
+    best = max(zip(scores, contracts))
+    return tuple(seat for seat, pair in enumerate(zip(scores, contracts)) if pair == best)
+
+
+def outcome(state: ClagState) -> Outcome:
+    if state.phase != PHASE_OVER:
+        raise IllegalMoveError(f"the game is not over (round {state.round.number}, {state.phase})")
+    return Outcome(
+        scores=tuple(state.scores),
+        winners=winners(state.scores, state.contracts),
+        reason="22 rounds played",
+        turns=len(state.moves),
+    )
+
+
+def recompute_scores(history: Sequence[RoundRecord], players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Scores and completed contracts from the recorded bids and tricks alone (a second opinion)."""
+    scores, contracts = [0] * players, [0] * players
+    for record in history:
+        special = ROUNDS[record.number - 1].special
+        for seat in range(players):
+            took = record.tricks[seat]
+            if special is Special.NO_BIDS:
+                made = took == max(record.tricks) and record.tricks.count(took) == 1
+                scores[seat] += CONTRACT_BONUS * made
+            else:
+                contract = 0 if special is Special.ZERO_CONTRACTS else record.bids[seat]  # type: ignore
+                made = took == contract
+                scores[seat] += took + CONTRACT_BONUS * made
+            contracts[seat] += made
+    return tuple(scores), tuple(contracts)
+
+
+def check_invariants(state: ClagState) -> None:
+    """Raise InvariantError naming the broken invariant."""
+    n = state.players
+    rule = state.round
+    # 1. no card created or lost
+    places = list(state.stock)
+    for hand in state.hands:
+        places.extend(hand)
+    places.extend(p.card for p in state.trick)
+    for pile in state.taken:
+        places.extend(pile)
+    if state.trump_card is not None:
+        places.append(state.trump_card)
+    if len(places) != len(state.deck) or set(places) != set(state.deck):
+        extra = Counter(places) - Counter(state.deck)
+        missing = Counter(state.deck) - Counter(places)
+        raise InvariantError(
+            f"cards: stock+hands+trick+won+trump hold {len(places)} cards for a {len(state.deck)}-card deck"
+            f" (extra {[str(c) for c in extra.elements()]}, missing {[str(c) for c in missing.elements()]})"
+        )
+    # 2. hand sizes as the round says
+    dealt = not (rule.special is Special.BIDS_BEFORE_DEAL and state.phase == PHASE_BID)
+    for seat, hand in enumerate(state.hands):
+        expected = rule.hand_size - state.tricks_played - (seat in state.trick_seats) if dealt else 0
+        if state.phase == PHASE_OVER:
+            expected = 0
+        if len(hand) != expected:
+            raise InvariantError(f"hand size: seat {seat} holds {len(hand)} cards, round {rule.number} expects {expected}")
+    # 3. trick counts sum to tricks played
+    if state.phase != PHASE_OVER and sum(state.tricks_won) != state.tricks_played:
+        raise InvariantError(f"tricks: won {state.tricks_won} do not sum to {state.tricks_played} played")
+    for seat, pile in enumerate(state.taken):
+        if len(pile) != n * state.tricks_won[seat]:
+            raise InvariantError(f"tricks: seat {seat} holds {len(pile)} cards for {state.tricks_won[seat]} tricks")
+    # 4. trump as the round says
+    if rule.special is Special.NO_TRUMP and state.trump is not None:
+        raise InvariantError(f"trump: round 8 has no trump, found {state.trump!r}")
+    if state.phase == PHASE_PLAY and rule.special is not Special.NO_TRUMP and state.trump is None:
+        raise InvariantError(f"trump: round {rule.number} is being played without trump")
+    # 5. bids: the dealer rule held in every finished round
+    for record in state.history:
+        if ROUNDS[record.number - 1].has_bids:
+            size = ROUNDS[record.number - 1].hand_size
+            others = [b for s, b in enumerate(record.bids) if s != record.dealer]  # type: ignore[arg-type]
+            if record.bids[record.dealer] not in dealer_bid_range(size, others, state.hook):  # type: ignore
+                raise InvariantError(f"bids: round {record.number} dealer bid breaks the dealer rule: {record.bids}")
+    # 6. scores equal an independent recomputation from the record
+    scores, contracts = recompute_scores(state.history, n)
+    scores = tuple(a + b for a, b in zip(scores, state.initial_scores))
+    contracts = tuple(a + b for a, b in zip(contracts, state.initial_contracts))
+    if scores != tuple(state.scores) or contracts != tuple(state.contracts):
+        raise InvariantError(
+            f"scores: kept {state.scores}/{state.contracts}, recomputed {list(scores)}/{list(contracts)}"
+        )
+
+
+def record(state: ClagState) -> dict[str, Any]:
+    """A game record (seed, options, moves in notation, scores) that :func:`replay` reproduces."""
+    return {
+        "game": "clag",
+        "seed": state.seed,
+        "players": state.players,
+        "hook": state.hook,
+        "moves": [str(m) for m in state.moves],
+        "scores": list(state.scores),
+        "contracts": list(state.contracts),
+        "winners": list(winners(state.scores, state.contracts)),
+    }
+
+
+def replay(deck: Deck, game: Mapping[str, Any]) -> ClagState:
+    """Play a recorded game's moves from its seed; raises IllegalMoveError at the first bad move."""
+    state = ENGINE.new_game(deck, game["players"], game["seed"], hook=game.get("hook", False))
+    for number, text in enumerate(game["moves"], start=1):
+        try:
+            apply(state, parse_move(text))
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number} ({text!r}): {exc}") from None
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Players
+
+
+def random_player(state: ClagState, rng: random.Random) -> Move:
+    """A uniformly random legal move."""
+    moves = legal_moves(state)
+    return moves[rng.randrange(len(moves))]
+
+
+def greedy_player(state: ClagState, rng: random.Random) -> Move:
+    """A simple heuristic: bid the high cards and trumps held, then play to meet the contract."""
+    moves = legal_moves(state)
+    first = moves[0]
+    seat = state.to_move
+    hand = state.hands[seat]
+    rule = state.round
+    if isinstance(first, ChooseTrump):
+        # The longest suit, strongest on ties.
+        def suit_weight(suit: str) -> tuple[int, int]:
+            held = [c.value for c in hand if c.suit == suit]
+            return len(held), sum(held)
+
+        return max(moves, key=lambda m: suit_weight(m.suit))  # type: ignore[union-attr]
+    if isinstance(first, Bid):
+        if hand:
+            high = 12 if rule.ace_low else 13  # K and A count; with aces low, Q and K
+            estimate = sum(
+                1 for c in hand
+                if (state.trump is not None and c.suit == state.trump and c.value >= 10)
+                or _ranking_value(c.value, rule.ace_low) >= high
+            )
+        else:  # round 11: no cards seen yet
+            estimate = round(rule.hand_size / state.players)
+        return min(moves, key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
+    want = rule.special is Special.NO_BIDS or state.tricks_won[seat] < (state.bids[seat] or 0)
+    led = state.led_suit
+
+    def key(move: Play) -> int:
+        card, wild = (move.names, True) if move.names is not None else (move.card, False)
+        return _strength(card.suit, card.value, wild, state.trump, led or card.suit, rule.ace_low)
+
+    def weight(move: Play) -> int:  # how valuable a card is to keep, for discards
+        card = move.names or move.card
+        return 100 * (card.suit == state.trump) + 2 * _ranking_value(card.value, rule.ace_low)
+
+    plays = [m for m in moves if isinstance(m, Play)]
+    if not state.trick:
+        return max(plays, key=key) if want else min(plays, key=weight)
+    winning = [m for m in plays if key(m) > state.best_key]
+    losing = [m for m in plays if key(m) <= state.best_key]
+    if want:
+        return min(winning, key=key) if winning else min(plays, key=weight)
+    return max(losing, key=weight) if losing else min(winning, key=key)
+
+
+# --------------------------------------------------------------------------------------------
+# The engine object
+
+
+def validate_cards(deck: Deck) -> tuple[PlayingCard, ...]:
+    """The deck's cards, or DeckError if Clag cannot be played with them."""
+    cards = [_card_of(c.attrs, c.label) for c in deck.cards]
+    seen: dict[PlayingCard, str] = {}
+    for card, source in zip(cards, deck.cards):
+        if card in seen:
+            raise DeckError(f"deck {deck.name!r}: duplicate card {card} ({seen[card]} and {source.label})")
+        seen[card] = source.label
+    need = MAX_PLAYERS * max(_HAND_SIZES) + 1
+    if len(cards) < need:
+        raise DeckError(
+            f"deck {deck.name!r} has {len(cards)} cards; Clag needs at least {need} "
+            f"({MAX_PLAYERS} players x {max(_HAND_SIZES)} cards + 1 trump card)"
+        )
+    return tuple(sorted(cards, key=lambda c: c.index))
+
+
+class ClagEngine:
+    """The Clag rules behind the protocol in :mod:`printkit.rules.base`."""
+
+    name = "clag"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = ("hook",)
+
+    def validate_deck(self, deck: Deck) -> None:
+        validate_cards(deck)
+
+    def new_game(self, deck: Deck, players: int, seed: int, **options: Any) -> ClagState:
+        """Options: ``hook=True`` replaces the dealer rule by Oh Hell's (total of bids is not H)."""
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise DeckError(f"unknown Clag option(s) {', '.join(map(repr, unknown))} (known: hook)")
+        state = _new_state(validate_cards(deck), players, seed, options.get("hook", False))
+        order = list(state.deck)
+        state.rng.shuffle(order)
+        _start_round(state, order)
+        return state
+
+    def current_player(self, state: ClagState) -> int:
+        """The seat to move (-1 once the game is over)."""
+        return state.to_move
+
+    def legal_moves(self, state: ClagState) -> list[Move]:
+        return legal_moves(state)
+
+    def apply(self, state: ClagState, move: Move) -> None:
+        apply(state, move)
+
+    def is_over(self, state: ClagState) -> bool:
+        return state.phase == PHASE_OVER
+
+    def outcome(self, state: ClagState) -> Outcome:
+        return outcome(state)
+
+    def check_invariants(self, state: ClagState) -> None:
+        check_invariants(state)
+
+    def players(self) -> dict[str, Player]:
+        return {"random": random_player, "greedy": greedy_player}
+
+
+ENGINE = ClagEngine()
