@@ -73,7 +73,8 @@ class Box:
 
 
 def _inches(width_in: float, height_in: float) -> Size:
-    return Size(width_in * MM_PER_INCH, height_in * MM_PER_INCH)
+    # Rounded to a micrometre so 2.5 in prints as 63.5, not 63.49999999999999.
+    return Size(round(width_in * MM_PER_INCH, 6), round(height_in * MM_PER_INCH, 6))
 
 
 # Trim sizes of the named card formats (portrait). Poker, bridge and mini are inch formats.
