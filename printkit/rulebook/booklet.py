@@ -1,0 +1,115 @@
+"""Saddle-stitch booklets: book pages imposed two-up on sheets (A5 on A4, half-Letter on Letter).
+
+The book is set page by page as usual, but each page is captured as a PDF form XObject instead of
+being emitted; at the end the forms are placed two per sheet side in saddle-stitch order, so the
+printed sheets, printed double-sided (flip on the short edge), folded and stapled in the middle,
+read in order. Blank pages are added at the end to reach a multiple of four.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from printkit.errors import BuildError
+from printkit.units import mm_to_pt
+
+
+@dataclass(frozen=True)
+class SheetSide:
+    """One side of a sheet: the book pages (1-based, None = blank) on the left and right half."""
+
+    left: int | None
+    right: int | None
+
+
+def padded_count(pages: int) -> int:
+    """The page count rounded up to a multiple of four (a folded sheet holds four pages)."""
+    if pages < 1:
+        raise BuildError(f"a booklet needs at least one page, got {pages}")
+    return -(-pages // 4) * 4
+
+
+def saddle_stitch_order(pages: int) -> list[SheetSide]:
+    """Sheet sides in printing order (front, back, front, back …) for a book of ``pages`` pages.
+
+    Sheet ``i`` (from the outside in) carries pages ``n−2i`` | ``2i+1`` on its front and
+    ``2i+2`` | ``n−2i−1`` on its back, ``n`` being the padded count; pages past ``pages`` are blank.
+    """
+    n = padded_count(pages)
+
+    def page(number: int) -> int | None:
+        return number if number <= pages else None
+
+    sides = []
+    for i in range(n // 4):
+        sides.append(SheetSide(page(n - 2 * i), page(2 * i + 1)))
+        sides.append(SheetSide(page(2 * i + 2), page(n - 2 * i - 1)))
+    return sides
+
+
+@dataclass(frozen=True)
+class Imposition:
+    """A booklet's page and sheet sizes in millimetres (the sheet is landscape, two pages wide)."""
+
+    page_paper: str
+    page_width_mm: float
+    page_height_mm: float
+    sheet_width_mm: float
+    sheet_height_mm: float
+
+
+IMPOSITIONS = {
+    # Two A5 pages side by side fill a landscape A4 sheet exactly; likewise half-Letter on Letter.
+    "a4": Imposition("a5", 148.0, 210.0, 297.0, 210.0),
+    "a5": Imposition("a5", 148.0, 210.0, 297.0, 210.0),
+    "letter": Imposition("half-letter", 139.7, 215.9, 279.4, 215.9),
+}
+
+
+def imposition_for(paper: str) -> Imposition:
+    try:
+        return IMPOSITIONS[paper]
+    except KeyError:
+        raise BuildError(f"no booklet imposition for paper {paper!r} (known: {', '.join(IMPOSITIONS)})") from None
+
+
+def booklet_canvas(imposition: Imposition):
+    """A canvas class for platypus's ``canvasmaker`` that imposes the pages it is given."""
+
+    sheet_pt = (mm_to_pt(imposition.sheet_width_mm), mm_to_pt(imposition.sheet_height_mm))
+    page_w_pt = mm_to_pt(imposition.page_width_mm)
+
+    class BookletCanvas(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._book_pages = 0
+            self._begin_book_page()
+
+        def _begin_book_page(self) -> None:
+            self._book_pages += 1
+            self.beginForm(f"bookpage{self._book_pages}")
+
+        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+            self.endForm()
+            self._begin_book_page()
+
+        def save(self) -> None:
+            # The form opened after the last page stays empty; it is never ended or used.
+            pages = self._book_pages - 1
+            self._restartAccumulators()
+            self.pop_state_stack()
+            self.setPageSize(sheet_pt)
+            for side in saddle_stitch_order(pages):
+                for slot, number in enumerate((side.left, side.right)):
+                    if number is None:
+                        continue
+                    self.saveState()
+                    self.translate(slot * page_w_pt, 0)
+                    self.doForm(f"bookpage{number}")
+                    self.restoreState()
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    return BookletCanvas
