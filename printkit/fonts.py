@@ -38,7 +38,7 @@ def _ttfont(path: Path):
     try:
         return TTFont(font_name(path), str(path))
     except Exception as exc:  # reportlab raises bare TTFError / struct errors for bad files
-        raise FontError(f"cannot read font {path}: {exc}") from None
+        raise FontError(f"{path.name} is not a usable TrueType font ({exc})") from None
 
 
 def font_name(path: Path) -> str:

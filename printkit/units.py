@@ -26,7 +26,8 @@ def parse_length_mm(value: str | int | float) -> float:
     if not match:
         raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
     number, unit = match.groups()
-    return float(number) * _UNITS_MM[unit or "mm"]
+    # Rounded to a micrometre so 3in reads as 76.2, not 76.19999999999999.
+    return round(float(number) * _UNITS_MM[unit or "mm"], 6)
 
 
 def mm_to_pt(mm: float) -> float:

@@ -308,5 +308,9 @@ def check_image(path: Path, error) -> None:
             img.verify()
     except SpecError:
         raise
+    except UnidentifiedImageError:
+        raise error(f"image {path.name!r} is not a PNG or JPEG image") from None
+    except Image.DecompressionBombError:
+        raise error(f"image {path.name!r} has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         raise error(f"image {path.name!r} cannot be read: {exc}") from None

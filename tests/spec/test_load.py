@@ -1,0 +1,52 @@
+from pathlib import Path
+
+import pytest
+
+from printkit.errors import SpecError
+from printkit.spec import find_spec, load_all_variants, load_deck, load_spec
+from printkit.spec.yamlread import parse_yaml
+
+
+def test_real_decks_expand_to_their_counts():
+    totals = {(d.deck_id, d.variant): len(d) for name in ("calc", "stack", "clag") for d in load_all_variants(name)}
+    assert totals == {("calc", "standard"): 133, ("calc", "expert"): 177, ("stack", None): 52, ("clag", None): 52}
+
+
+def test_default_variant_is_the_first():
+    assert load_deck("calc").variant == "standard"
+    assert load_deck("calc", "expert").variant == "expert"
+
+
+def test_unknown_variant_is_a_spec_error():
+    with pytest.raises(SpecError, match="unknown variant 'hard'.*standard, expert"):
+        load_deck("calc", "hard")
+
+
+def test_positions_are_recorded_for_keys_and_values():
+    doc = parse_yaml(b"game: calc\nname: X\ngroups:\n  - name: a\n    copies: 3\n", Path("x.yaml"))
+    assert doc.values[("groups", 0, "copies")] == (5, 13)
+    assert doc.keys[("groups", 0, "copies")] == (5, 5)
+    assert doc.position(("groups", 0, "nothere")) == (4, 5)
+
+
+def test_numeric_keys_keep_the_text_typed():
+    doc = parse_yaml(b"expect: {by: {number: {7: 4, -1: 4}}}\n", Path("x.yaml"))
+    assert doc.data["expect"]["by"]["number"] == {"7": 4, "-1": 4}
+
+
+def test_find_spec_by_name_and_path(repo):
+    assert find_spec("calc") == repo / "decks" / "calc.yaml"
+    assert find_spec("some/where.yaml") == Path("some/where.yaml")
+    with pytest.raises(SpecError, match="no deck named 'nope'"):
+        find_spec("nope")
+
+
+def test_spec_error_message_names_file_line_and_column(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("game: calc\nname: X\ngroups:\n  - name: a\n    cards: [{a: 1}]\n    colour: red\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert info.value.line == 6 and info.value.column == 5
+    assert str(info.value) == f"{path}:6:5: unknown key 'colour' (expected one of: " + ", ".join(
+        ["name", "attrs", "generate", "combine", "cards", "copies", "exclude", "overrides", "art", "variants", "size", "expect"]
+    ) + ")"
