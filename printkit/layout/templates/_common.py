@@ -1,0 +1,170 @@
+"""Pieces the card templates share: bleed background, images, colour tints, backs, font choice, aids.
+
+Every function is pure: it takes a card (and numbers in millimetres) and returns drawing ops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from printkit import fonts
+from printkit.deck import Card
+from printkit.errors import DeckError
+from printkit.layout.ops import Face, Image, Op, Rect
+from printkit.layout.text import Box, fit_block, fit_line
+
+DEFAULT_BACKGROUND = "#ffffff"
+DEFAULT_INK = "#1d1d1f"
+DEFAULT_BACK = "#1f3b5a"
+
+
+def mix(color: str, other: str, t: float) -> str:
+    """``color`` moved a fraction ``t`` of the way towards ``other`` (both ``#rrggbb``)."""
+    a = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
+
+
+def luminance(color: str) -> float:
+    """Relative luminance (0 black .. 1 white), to choose light or dark text on a colour."""
+
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(color[i : i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def on_color(color: str) -> str:
+    """Black or white, whichever reads better on ``color``."""
+    return "#ffffff" if luminance(color) < 0.35 else DEFAULT_INK
+
+
+def bleed_box(card: Card) -> Box:
+    s = card.size
+    return Box(-s.bleed_mm, -s.bleed_mm, s.bleed_width_mm, s.bleed_height_mm)
+
+
+def safe_box(card: Card) -> Box:
+    s = card.size
+    return Box(s.safe_mm, s.safe_mm, s.width_mm - 2 * s.safe_mm, s.height_mm - 2 * s.safe_mm)
+
+
+def background(card: Card, color: str | None = None) -> tuple[Op, ...]:
+    """The background colour over the whole bleed box, then the spec's background image if any."""
+    box = bleed_box(card)
+    fill = color or card.art.color("background", DEFAULT_BACKGROUND)
+    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill)]
+    if card.art.background_image is not None:
+        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.background_image, fit="cover"))
+    return tuple(ops)
+
+
+def foreground(card: Card) -> tuple[Op, ...]:
+    """The spec's foreground image over the whole bleed box (drawn last), if any."""
+    if card.art.foreground_image is None:
+        return ()
+    box = bleed_box(card)
+    return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.foreground_image, fit="cover"),)
+
+
+def text_font(card: Card, text: str, bold: bool = True) -> Path:
+    """A font that can draw every character of ``text``: the spec's own first, then the bundled ones.
+
+    Korean text on a deck whose font is Latin-only (Clag uses DejaVu) falls back to NanumGothic.
+    """
+    own = card.art.font_bold if bold and card.art.font_bold else card.art.font
+    bundled = (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if bold else (fonts.KOREAN, fonts.SYMBOLS)
+    candidates = ([own] if own else []) + list(bundled)
+    for font in candidates:
+        if not fonts.missing_glyphs(text, font):
+            return font
+    return candidates[0]  # the fitter will warn about the missing glyphs
+
+
+def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
+    """A card back: the back colour (or image) to the bleed edge, a frame, an emblem and the label.
+
+    ``emblem(cx, cy, size_mm, color)`` draws the game's motif; the design looks the same either
+    way up so a back never tells which way its card is held.
+    """
+    s = card.size
+    w, h = s.width_mm, s.height_mm
+    color = card.art.back_color or DEFAULT_BACK
+    box = bleed_box(card)
+    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=color)]
+    warnings: list[str] = []
+    if card.art.back_image is not None:
+        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.back_image, fit="cover"))
+        return Face(tuple(ops))
+    light = mix(color, "#ffffff", 0.55)
+    inset = s.safe_mm + 1.0
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=light, stroke_mm=0.8,
+                    radius_mm=max(s.corner_radius_mm, 1.0)))
+    ops.append(Rect(inset + 1.6, inset + 1.6, w - 2 * inset - 3.2, h - 2 * inset - 3.2, stroke=light,
+                    stroke_mm=0.3, radius_mm=max(s.corner_radius_mm - 1.0, 0.5)))
+    unit = min(w, h)
+    ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
+    label = card.art.back_label if card.art.back_label is not None else default_label
+    if label:
+        font = text_font(card, label)
+        band_h = unit * 0.2
+        band = Box(inset + 4, h / 2 - band_h / 2, w - 2 * inset - 8, band_h)
+        ops.append(Rect(band.x_mm, band.y_mm, band.w_mm, band.h_mm, fill=color, stroke=light, stroke_mm=0.5,
+                        radius_mm=1.5))
+        inner = Box(band.x_mm + 2, band.y_mm + band_h * 0.18, band.w_mm - 4, band_h * 0.64)
+        fitted = fit_line(label, font, inner, max_size_mm=band_h * 0.62, min_size_mm=2.0,
+                          where=f"{card.label} back label", color="#ffffff")
+        ops.extend(fitted.ops)
+        warnings.extend(fitted.warnings)
+    return Face(tuple(ops), tuple(warnings))
+
+
+@dataclass(frozen=True)
+class AidText:
+    """The words of a player aid card in one language."""
+
+    title: str
+    body: str
+
+
+def aid_face(card: Card, text: AidText, accent: str, *, extra: Sequence[Op] = (), body_box: Box | None = None) -> Face:
+    """A player aid: a title band in the accent colour and the body text fitted below it.
+
+    ``extra`` ops (e.g. a drawn example) are added after the text; ``body_box`` narrows the body
+    to leave room for them.
+    """
+    s = card.size
+    w = s.width_mm
+    safe = safe_box(card)
+    ink = card.art.color("ink", DEFAULT_INK)
+    ops: list[Op] = list(background(card))
+    warnings: list[str] = []
+    band_h = min(w, s.height_mm) * 0.2
+    band_top = -s.bleed_mm
+    band_bottom = safe.y_mm + band_h
+    ops.append(Rect(-s.bleed_mm, band_top, s.bleed_width_mm, band_bottom - band_top, fill=accent))
+    title_font = text_font(card, text.title, bold=True)
+    title = fit_line(text.title, title_font, Box(safe.x_mm + 1, safe.y_mm + band_h * 0.12, safe.w_mm - 2, band_h * 0.76),
+                     max_size_mm=band_h * 0.6, min_size_mm=2.5, where=f"{card.label} title", color=on_color(accent))
+    ops.extend(title.ops)
+    warnings.extend(title.warnings)
+    box = body_box or Box(safe.x_mm + 1, band_bottom + 2.5, safe.w_mm - 2, safe.bottom_mm - band_bottom - 3.5)
+    body_font = text_font(card, text.body, bold=False)
+    body = fit_block(text.body, body_font, box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
+                     color=ink, leading=1.3)
+    ops.extend(body.ops)
+    warnings.extend(body.warnings)
+    ops.extend(extra)
+    ops.extend(foreground(card))
+    return Face(tuple(ops), tuple(warnings))
+
+
+def aid_lang(card: Card) -> str:
+    lang = card.get("lang", "en")
+    if lang not in ("en", "ko"):
+        raise DeckError(f"{card.label}: unknown aid language {lang!r} (expected 'en' or 'ko')")
+    return lang

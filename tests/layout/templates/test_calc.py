@@ -1,0 +1,172 @@
+"""Calc faces: corners, colours, 6/9 marks, the -1 bar, joker, aids and back."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from printkit.deck import Art, Card, CardSize
+from printkit.errors import DeckError
+from printkit.layout.ops import Ellipse, Image, Polygon, Rect, Text
+from printkit.layout.templates import calc
+from printkit.spec import load_deck
+
+from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, op_bounds, texts
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck("calc", "expert")
+
+
+def _card(deck, symbol, number):
+    return next(c for c in deck.cards if c.get("symbol") == symbol and c.get("number") == number)
+
+
+def _unique_faces(deck):
+    seen = {}
+    for card in list(deck.cards) + [c for comp in deck.components.values() for c in comp]:
+        key = tuple(sorted(card.attrs.items()))
+        seen.setdefault(key, card)
+    return list(seen.values())
+
+
+def test_every_face_inside_bleed_without_warnings_and_with_glyphs(deck):
+    cards = _unique_faces(deck)
+    assert len(cards) >= 45  # 44 number cards, the joker, aids
+    for card in cards:
+        for face in (calc.front(card), calc.back(card)):
+            assert_inside_bleed(face, card)
+            assert_glyphs(face)
+            assert face.warnings == (), card.label
+
+
+def test_background_fills_bleed(deck):
+    card = _card(deck, "plus", 3)
+    first = calc.front(card).ops[0]
+    s = card.size
+    assert isinstance(first, Rect)
+    assert (first.x_mm, first.y_mm) == (-s.bleed_mm, -s.bleed_mm)
+    assert first.w_mm == pytest.approx(s.bleed_width_mm) and first.h_mm == pytest.approx(s.bleed_height_mm)
+    assert first.fill == card.art.colors["background"]
+
+
+@pytest.mark.parametrize("number", [-1, 0, 3, 6, 9])
+def test_index_top_right_and_turned_bottom_left(deck, number):
+    card = _card(deck, "times", number)
+    s = card.size
+    digits = [t for t in texts(calc.front(card)) if t.text == str(abs(number))]
+    upright = [t for t in digits if t.rotate_deg == 0]
+    turned = [t for t in digits if t.rotate_deg == 180]
+    assert len(upright) == 1 and len(turned) == 1
+    x0, y0, x1, y1 = op_bounds(upright[0])
+    assert x0 > s.width_mm / 2 and y1 < s.height_mm / 4
+    assert x1 <= s.width_mm - s.safe_mm and y0 >= s.safe_mm
+    x0, y0, x1, y1 = op_bounds(turned[0])
+    assert x1 < s.width_mm / 2 and y0 > s.height_mm * 3 / 4
+    assert x0 >= s.safe_mm and y1 <= s.height_mm - s.safe_mm
+
+
+def _ink_rects(face, card):
+    ink = card.art.colors["ink"]
+    return [op for op in face.ops if isinstance(op, Rect) and op.fill == ink]
+
+
+@pytest.mark.parametrize("number", [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+def test_six_and_nine_underlined_minus_one_has_a_bar(deck, number):
+    card = _card(deck, "plus", number)
+    face = calc.front(card)
+    marks = _ink_rects(face, card)
+    # One mark per corner for -1 (the minus bar), 6 and 9 (the underline); none otherwise.
+    assert len(marks) == (2 if number in (-1, 6, 9) else 0)
+    digit = next(t for t in texts(face) if t.rotate_deg == 0)
+    dx0, dy0, dx1, dy1 = op_bounds(digit)
+    top_mark = min(marks, key=lambda r: r.y_mm) if marks else None
+    if number in (6, 9):
+        assert top_mark.y_mm > digit.y_mm  # below the baseline
+        assert top_mark.x_mm == pytest.approx(dx0) and top_mark.x_mm + top_mark.w_mm == pytest.approx(dx1)
+    if number == -1:
+        assert top_mark.x_mm + top_mark.w_mm < dx0  # left of the digit
+        assert dy0 < top_mark.y_mm < digit.y_mm
+
+
+@pytest.mark.parametrize("symbol", ["plus", "minus", "times", "power"])
+def test_symbol_colour_and_big_central_shape(deck, symbol):
+    card = _card(deck, symbol, 5)
+    face = calc.front(card)
+    color = card.art.colors[symbol]
+    polys = [op for op in face.ops if isinstance(op, Polygon) and op.fill == color]
+    biggest = max(polys, key=lambda p: op_bounds(p)[2] - op_bounds(p)[0])
+    x0, y0, x1, y1 = op_bounds(biggest)
+    s = card.size
+    assert (x0 + x1) / 2 == pytest.approx(s.width_mm / 2)
+    assert (y0 + y1) / 2 == pytest.approx(s.height_mm / 2)
+    assert x1 - x0 > s.width_mm * 0.4
+    # The frame is in the symbol's colour too.
+    assert any(isinstance(op, Rect) and op.stroke == color for op in face.ops)
+    # No other symbol's colour appears on the card.
+    others = {card.art.colors[n] for n in ("plus", "minus", "times", "power") if n != symbol}
+    fills = {getattr(op, "fill", None) for op in face.ops} | {getattr(op, "stroke", None) for op in face.ops}
+    assert not fills & others
+
+
+def test_joker_shows_all_four_symbols(deck):
+    card = next(c for c in deck.cards if c.get("kind") == "joker")
+    face = calc.front(card)
+    fills = {op.fill for op in face.ops if isinstance(op, Polygon)}
+    for name in ("plus", "minus", "times", "power", "joker"):
+        assert card.art.colors[name] in fills
+    assert [t.rotate_deg for t in texts(face) if t.text == "JOKER"] == [0.0, 180.0]
+
+
+def test_aids_cover_both_languages_and_fit(deck):
+    aids = deck.components["player_aids"]
+    assert {(c["aid"], c["lang"]) for c in aids} == {(k, l) for k in ("turn", "scoring") for l in ("en", "ko")}
+    for card in aids:
+        face = calc.front(card)
+        assert face.warnings == ()
+        body = " ".join(t.text for t in texts(face))
+        if card["lang"] == "ko":
+            assert any("\uac00" <= ch <= "\ud7a3" for ch in body)
+    scoring = next(c for c in aids if c["aid"] == "scoring" and c["lang"] == "en")
+    totals = [t.text for t in texts(calc.front(scoring))][-5:]
+    assert totals[-1] == "52"
+
+
+def test_aid_text_too_long_warns(deck, monkeypatch):
+    card = next(c for c in deck.components["player_aids"] if c["aid"] == "turn" and c["lang"] == "en")
+    long_text = calc.AidText("Your turn", "word " * 400)
+    monkeypatch.setitem(calc.AID_TEXT, ("turn", "en"), long_text)
+    face = calc.front(card)
+    assert any(card.label in w and "body" in w for w in face.warnings)
+
+
+def test_back_colour_label_and_image(deck, tmp_path):
+    card = deck.cards[0]
+    face = calc.back(card)
+    assert face.ops[0].fill == card.art.back_color
+    assert any(t.text == "CALC" for t in texts(face))
+    image = tmp_path / "back.png"
+    image.write_bytes(b"")
+    art = dataclasses.replace(card.art, back_image=image)
+    face = calc.back(dataclasses.replace(card, art=art))
+    assert any(isinstance(op, Image) and op.path == image for op in face.ops)
+    assert_inside_bleed(face, card)
+
+
+def test_art_images_and_defaults():
+    size = CardSize(63.0, 88.0, 3.0, 3.0)
+    card = Card("c1", "numbers", {"symbol": "minus", "number": 9}, Art(), size)
+    face = calc.front(card)  # no colours or fonts in the spec: defaults apply
+    assert any(isinstance(op, Polygon) and op.fill == calc.DEFAULT_COLORS["minus"] for op in face.ops)
+    assert_glyphs(face)
+    assert_inside(face.ops, -3, -3, 66, 91)
+
+
+def test_unknown_card_raises():
+    size = CardSize(63.0, 88.0)
+    with pytest.raises(DeckError, match="divide"):
+        calc.front(Card("c1", "numbers", {"symbol": "divide", "number": 1}, Art(), size))
+    with pytest.raises(DeckError, match="not a Calc card"):
+        calc.front(Card("c1", "numbers", {"suit": "hearts"}, Art(), size))

@@ -1,0 +1,96 @@
+"""Vector shapes: sizes, centres, symmetry, and the half-turn helper."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from printkit.layout import shapes
+from printkit.layout.ops import Ellipse, Line, Polygon, Rect, Text
+
+ALL = [shapes.spade, shapes.heart, shapes.diamond, shapes.club, shapes.plus, shapes.minus, shapes.times,
+       shapes.power, shapes.star]
+
+
+def _area(outline):
+    return 0.5 * abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(outline, outline[1:] + outline[:1])))
+
+
+@pytest.mark.parametrize("fn", ALL, ids=lambda f: f.__name__)
+def test_shape_fits_its_size_and_is_centred(fn):
+    shape = fn(10.0, 20.0, 8.0)
+    x0, y0, x1, y1 = shapes.bounds(shape)
+    assert x1 - x0 <= 8.0 * 1.06 and y1 - y0 <= 8.0 + 1e-9
+    assert (x0 + x1) / 2 == pytest.approx(10.0, abs=1e-9)
+    assert (y0 + y1) / 2 == pytest.approx(20.0, abs=1e-9)
+    assert all(len(outline) >= 3 for outline in shape)
+    assert sum(_area(list(o)) for o in shape) > 0.1 * 64
+
+
+@pytest.mark.parametrize("name", ["spades", "hearts", "diamonds", "clubs"])
+def test_suits_are_full_height_and_mirror_symmetric(name):
+    shape = shapes.suit(name, 0.0, 0.0, 10.0)
+    x0, y0, x1, y1 = shapes.bounds(shape)
+    assert y1 - y0 == pytest.approx(10.0)
+    assert x0 == pytest.approx(-x1)
+    points = {(round(x, 6), round(y, 6)) for o in shape for x, y in o}
+    assert all((round(-x, 6), y) in points for x, y in points)
+
+
+def test_heart_points_down_spade_points_up():
+    heart = shapes.heart(0, 0, 10)[0]
+    spade_body = shapes.spade(0, 0, 10)[0]
+    assert max(heart, key=lambda p: p[1])[0] == pytest.approx(0.0)  # lowest point on the axis
+    assert min(spade_body, key=lambda p: p[1])[0] == pytest.approx(0.0)  # highest point on the axis
+
+
+def test_symbols_differ_in_shape():
+    areas = {name: sum(_area(list(o)) for o in shapes.symbol(name, 0, 0, 10)) for name in shapes.SYMBOLS}
+    assert areas["minus"] < areas["plus"]
+    heights = {name: shapes.bounds(shapes.symbol(name, 0, 0, 10)) for name in shapes.SYMBOLS}
+    assert heights["minus"][3] - heights["minus"][1] == pytest.approx(10 * shapes.SYMBOL_STROKE)
+
+
+def test_unknown_names_raise():
+    with pytest.raises(ValueError, match="'cups'"):
+        shapes.suit("cups", 0, 0, 1)
+    with pytest.raises(ValueError, match="'divide'"):
+        shapes.symbol("divide", 0, 0, 1)
+
+
+def test_cubic_ends_at_endpoint():
+    points = shapes.cubic((0, 0), (1, 0), (1, 1), (2, 1))
+    assert points[-1] == (2, 1)
+    assert len(points) == 16
+
+
+def test_rotate_points_quarter_turn():
+    ((x, y),) = shapes.rotate_points([(1.0, 0.0)], 0.0, 0.0, 90.0)
+    assert (x, y) == pytest.approx((0.0, 1.0))
+
+
+def test_turn_180_maps_every_op():
+    font = Path("x.ttf")
+    ops = (
+        Polygon(((1, 2), (3, 2), (2, 4)), fill="#000000"),
+        Text(5, 6, "A", font, 3.0, anchor="end"),
+        Rect(1, 1, 2, 3, fill="#ffffff"),
+        Ellipse(2, 3, 1, 1),
+        Line(0, 0, 1, 1),
+    )
+    turned = shapes.turn_180(ops, 10, 20)
+    assert turned[0].points == ((19, 38), (17, 38), (18, 36))
+    assert (turned[1].x_mm, turned[1].y_mm, turned[1].rotate_deg, turned[1].anchor) == (15, 34, 180.0, "end")
+    assert (turned[2].x_mm, turned[2].y_mm, turned[2].w_mm, turned[2].h_mm) == (17, 36, 2, 3)
+    assert (turned[3].cx_mm, turned[3].cy_mm) == (18, 37)
+    assert (turned[4].x1_mm, turned[4].y2_mm) == (20, 39)
+    assert shapes.turn_180(turned, 10, 20) == tuple(
+        op if not isinstance(op, Text) else op.__class__(**{**op.__dict__, "rotate_deg": 0.0}) for op in ops
+    )
+
+
+def test_circle_radius():
+    outline = shapes.circle(1, 1, 2)
+    assert all(math.hypot(x - 1, y - 1) == pytest.approx(2) for x, y in outline)
