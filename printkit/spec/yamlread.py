@@ -7,6 +7,7 @@ is accepted. Every problem is a SpecError with the file, line and column.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ MAX_DEPTH = 32
 MAX_NODES = 100_000
 
 PathKey = tuple[str | int, ...]
+
+# Characters YAML refuses (it allows tab, newlines and printable Unicode only).
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
 @dataclass
@@ -85,6 +89,11 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
     ):
         raise SpecError(path, 1, 1, "spec file is empty")
 
+    bad = _NON_PRINTABLE.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise SpecError(path, line, column, f"control character U+{ord(bad.group()):04X} is not allowed")
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()

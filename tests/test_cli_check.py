@@ -1,0 +1,54 @@
+import json
+
+from click.testing import CliRunner
+
+from printkit.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_check_every_deck_counts_ok():
+    result = run("check", "--no-play", "--json")
+    assert result.exit_code == 0, result.output
+    decks = {(d["deck"], d["variant"]): d for d in json.loads(result.stdout)["decks"]}
+    assert {k: (d["total"], d["expected"], d["ok"]) for k, d in decks.items()} == {
+        ("calc", "standard"): (133, 133, True),
+        ("calc", "expert"): (177, 177, True),
+        ("stack", None): (52, 52, True),
+        ("clag", None): (52, 52, True),
+    }
+    assert decks[("calc", "expert")]["counts"]["symbol"] == {"plus": 44, "minus": 44, "times": 44, "power": 44}
+    assert decks[("stack", None)]["counts"]["cost"] == {"1": 12, "2": 24, "3": 16}
+    assert decks[("clag", None)]["counts"]["suit"]["hearts"] == 13
+
+
+def test_check_table_names_each_variant():
+    result = run("check", "--no-play", "calc")
+    assert result.exit_code == 0
+    assert "calc (standard)" in result.stdout and "calc (expert)" in result.stdout
+    assert "plus 44" in result.stdout
+
+
+def test_check_fails_on_a_count_mismatch(tmp_path):
+    spec = tmp_path / "d.yaml"
+    spec.write_text("game: custom\nname: D\ngroups:\n  - name: n\n    generate: {a: [1, 2]}\nexpect: {total: 3, by: {a: {'1': 2}}}\n")
+    result = run("check", "--json", str(spec))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)["decks"][0]
+    assert report["ok"] is False and report["variant"] is None
+    assert report["mismatches"] == ["total: expected 3, found 2", "a=1: expected 2, found 1", "a=2: expected 0, found 1"]
+
+
+def test_schema_is_json_schema_of_the_spec():
+    result = run("schema")
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "printkit deck spec"
+    assert {"game", "name", "groups"} <= set(schema["required"])
+    assert "variants" in schema["properties"]
+
+
+def test_every_command_has_help_with_an_example():
+    for name, command in main.commands.items():
+        assert command.help and "Example" in command.help, name
