@@ -84,3 +84,69 @@ def schema() -> None:
     from printkit.spec.models import json_schema
 
     click.echo(json.dumps(json_schema(), indent=2))
+
+
+def _length_mm(ctx, param, value):
+    """Click callback: a length such as ``2``, ``2mm`` or ``0.1in`` in millimetres."""
+    from printkit.units import parse_length_mm
+
+    try:
+        return parse_length_mm(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _offset_mm(ctx, param, value):
+    """Click callback: ``X,Y`` lengths in millimetres (``0.5,-1`` or ``0.5mm,-1mm``)."""
+    from printkit.units import parse_length_mm
+
+    parts = value.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError(f"expected X,Y such as '0.5,-1', got {value!r}")
+        return (parse_length_mm(parts[0]), parse_length_mm(parts[1]))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@click.option("--variant", help="Build only this variant (default: every variant of each deck).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
+              help="Output folder (created if needed); nothing is written outside it.")
+@click.option("--per-card", is_flag=True, help="Also write one PDF and one 300 DPI PNG per distinct card.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="How the paper turns for duplex backs: over its long or its short edge.")
+@click.option("--back-offset", default="0,0", show_default=True, callback=_offset_mm,
+              help="Move the backs X right and Y down (mm, as seen from the front) to fix duplex misalignment.")
+@click.option("--gap", default="0", show_default=True, callback=_length_mm,
+              help="Space between cards on sheets (mm); bleed fills up to half of it.")
+@reports_errors
+def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap) -> None:
+    """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
+
+    DECK is a name in decks/ or a path to a spec; none means every deck. Writes duplex sheets
+    (backs interleaved), fronts-only sheets and a duplex alignment test page.
+
+    Example: printkit build calc --variant expert --paper letter --per-card
+    """
+    from pathlib import Path
+
+    from printkit.build import BuildOptions, build as run_build, work_units
+    from printkit.spec import all_spec_paths, load_all_variants, load_deck
+
+    names = list(decks) or [str(p) for p in all_spec_paths()]
+    loaded = [load_deck(n, variant) for n in names] if variant else [d for n in names for d in load_all_variants(n)]
+    options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
+                           back_offset_mm=back_offset, gap_mm=gap)
+    if sys.stderr.isatty():
+        with click.progressbar(length=work_units(loaded, options), label="Rendering", file=sys.stderr) as bar:
+            result = run_build(loaded, options, progress=bar.update)
+    else:
+        result = run_build(loaded, options)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for entry in result.entries:
+        click.echo(str(Path(out_dir) / entry.path))
+    click.echo(f"{len(result.entries)} files; manifest: {result.manifest}")

@@ -1,0 +1,349 @@
+"""The build pipeline: expanded decks in, print-ready files and ``manifest.json`` out.
+
+:func:`build` runs every *producer* in :data:`PRODUCERS` over the decks. A producer is a function
+``producer(decks, ctx) -> Iterable[ManifestEntry]`` that renders something and saves each file
+with ``ctx.write(relative_path, data, deck=..., kind=..., ...)``, which writes atomically inside
+the output folder and returns the manifest entry to yield. Layout warnings go to ``ctx.warn``.
+To add an output (the rulebooks, for instance), write such a function and add it to
+:data:`PRODUCERS`; nothing else changes.
+
+Output layout (``OUT`` is ``--out``)::
+
+    OUT/manifest.json                      every file of the build, with its sha256 (written last)
+    OUT/alignment-a4.pdf                   the duplex alignment test (front and back page)
+    OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
+    OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
+    OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card
+
+A deck without variants writes to ``OUT/<deck>/``. Per-card files exist once per distinct card
+(identical copies share one file; the manifest's ``cards`` says how many copies it stands for);
+card backs as PNG once per distinct back (``back-1.png`` …).
+
+Files are written to a temporary name and renamed into place, and a file whose bytes would not
+change is not touched, so rebuilding changes nothing. printkit never deletes files it did not
+write; files of earlier builds stay until their owner removes them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from printkit import fonts
+from printkit.deck import Card, Deck
+from printkit.errors import BuildError
+from printkit.layout import templates
+from printkit.layout.geometry import Size, paper_size
+from printkit.layout.imposition import (
+    Flip,
+    Page,
+    alignment_pages,
+    card_page,
+    full_page,
+    impose,
+    sheet_pages,
+)
+from printkit.layout.ops import Face
+from printkit.outputs import inside, safe_part, sha256_hex, write_atomic
+
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What to build and how; lengths in millimetres."""
+
+    out_dir: Path = Path("output")
+    paper: str = "a4"
+    per_card: bool = False
+    flip: Flip = "long"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    gap_mm: float = 0.0
+
+    @property
+    def paper_size(self) -> Size:
+        try:
+            return paper_size(self.paper)
+        except ValueError as exc:
+            raise BuildError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    """One written file as listed in ``manifest.json``."""
+
+    path: str
+    kind: str
+    sha256: str
+    deck: str | None = None
+    variant: str | None = None
+    paper: str | None = None
+    pages: int | None = None
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    entries: tuple[ManifestEntry, ...]
+    warnings: tuple[str, ...]
+    manifest: Path
+
+
+@dataclass
+class BuildContext:
+    """What a producer gets: the options, a safe writer, a warning sink and progress reporting."""
+
+    options: BuildOptions
+    progress: Callable[[int], None] = lambda n: None
+    warnings: list[str] = field(default_factory=list)
+
+    def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
+              paper: str | None = None, pages: int | None = None, cards: int | None = None) -> ManifestEntry:
+        """Write ``data`` to ``OUT/relative`` atomically and describe it for the manifest."""
+        write_atomic(inside(self.options.out_dir, relative), data)
+        return ManifestEntry(
+            path=relative, kind=kind, sha256=sha256_hex(data),
+            deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
+            paper=paper, pages=pages, cards=cards,
+        )
+
+    def warn(self, deck: Deck, message: str) -> None:
+        text = f"{deck_folder(deck)}: {message}"
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+
+def deck_folder(deck: Deck) -> str:
+    """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
+    parts = [safe_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
+    return "/".join(parts)
+
+
+# --- faces ------------------------------------------------------------------------------------
+
+
+class Faces:
+    """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
+
+    def __init__(self, deck: Deck, ctx: BuildContext) -> None:
+        self.deck, self.ctx = deck, ctx
+        self._cache: dict[tuple[str, str], Face] = {}
+
+    def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face]) -> Face:
+        key = (side, card_key(card))
+        face = self._cache.get(key)
+        if face is None:
+            try:
+                face = make(card, self.deck)
+            except BuildError:
+                raise
+            except Exception as exc:  # a template bug must still name the card it failed on
+                raise BuildError(f"{deck_folder(self.deck)}: cannot lay out the {side} of {card.label}: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+            for warning in face.warnings:
+                self.ctx.warn(self.deck, warning)
+            self._cache[key] = face
+        return face
+
+    def front(self, card: Card) -> Face:
+        return self._get("front", card, templates.front)
+
+    def back(self, card: Card) -> Face:
+        return self._get("back", card, templates.back)
+
+    def page(self, card: Card, paper: Size) -> Face:
+        return self._get(f"page {paper}", card,
+                         lambda c, d: templates.page(c, d, paper.width_mm, paper.height_mm))
+
+
+def card_key(card: Card) -> str:
+    """Identical for copies of one card (same group, attributes, art and size)."""
+    return repr((card.group, sorted(card.attrs.items()), card.art, card.size))
+
+
+def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:
+    """The deck's cards, then each component, as (name, cards) in print order."""
+    return [("cards", deck.cards)] + [(name, cards) for name, cards in deck.components.items()]
+
+
+def all_cards(deck: Deck) -> list[Card]:
+    return [card for _, cards in print_runs(deck) for card in cards]
+
+
+# --- producers --------------------------------------------------------------------------------
+
+
+def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
+    """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``.
+
+    Each component starts on a new sheet; cards of another size get their own grid; full-page
+    components (score sheets) get a page each, with a blank back in the duplex file.
+    """
+    opts = ctx.options
+    paper = opts.paper_size
+    for deck in decks:
+        faces = Faces(deck, ctx)
+        duplex: list[Page] = []
+        fronts_only: list[Page] = []
+        count = 0
+        for _, cards in print_runs(deck):
+            for chunk in _same_size_chunks([c for c in cards if not templates.is_page(c)]):
+                layout = impose(paper, chunk[0].size, opts.gap_mm)
+                fronts = [faces.front(c) for c in chunk]
+                backs = [faces.back(c) for c in chunk]
+                duplex += sheet_pages(layout, fronts, backs, opts.flip, opts.back_offset_mm)
+                fronts_only += sheet_pages(layout, fronts, None)
+                count += len(chunk)
+                ctx.progress(len(chunk))
+            for card in (c for c in cards if templates.is_page(c)):
+                page = full_page(faces.page(card, paper), paper)
+                duplex += [page, Page(paper)]
+                fronts_only.append(page)
+                count += 1
+                ctx.progress(1)
+        if not fronts_only:
+            continue
+        folder = deck_folder(deck)
+        title = f"{deck.name}" + (f" ({deck.variant})" if deck.variant else "")
+        from printkit.render.pdf import render_pages
+
+        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", render_pages(duplex, f"{title}: duplex sheets"),
+                        kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
+        yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
+                        render_pages(fronts_only, f"{title}: fronts"),
+                        kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
+
+
+def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
+    """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
+    from printkit.render.pdf import render_pages
+
+    opts = ctx.options
+    pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
+    yield ctx.write(f"alignment-{opts.paper}.pdf", render_pages(pages, "printkit duplex alignment test"),
+                    kind="alignment", paper=opts.paper, pages=2)
+
+
+def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
+    """With ``--per-card``: one PDF (front and back, bleed-sized page) and one PNG per distinct card."""
+    if not ctx.options.per_card:
+        return
+    from printkit.render.pdf import render_pages
+    from printkit.render.png import png_bytes, render_face
+
+    paper = ctx.options.paper_size
+    for deck in decks:
+        faces = Faces(deck, ctx)
+        folder = f"{deck_folder(deck)}/cards"
+        distinct: dict[str, list[Card]] = {}
+        for card in all_cards(deck):
+            distinct.setdefault(card_key(card), []).append(card)
+        backs: dict[tuple[Face, object], str] = {}
+        for number, copies in enumerate(distinct.values(), start=1):
+            card = copies[0]
+            stem = f"{folder}/{number:03d}-{card_slug(card)}"
+            if templates.is_page(card):
+                pdf = render_pages([full_page(faces.page(card, paper), paper)], card.label)
+                yield ctx.write(f"{stem}-{ctx.options.paper}.pdf", pdf, kind="page-pdf", deck=deck,
+                                paper=ctx.options.paper, pages=1, cards=len(copies))
+                ctx.progress(len(copies))
+                continue
+            front, back = faces.front(card), faces.back(card)
+            pdf = render_pages([card_page(front, card.size), card_page(back, card.size)], card.label)
+            yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=2, cards=len(copies))
+            yield ctx.write(f"{stem}.png", png_bytes(render_face(front, card.size)), kind="card-png",
+                            deck=deck, cards=len(copies))
+            back_key = (back, card.size)
+            if back_key not in backs:
+                backs[back_key] = f"{folder}/back-{len(backs) + 1}.png"
+                yield ctx.write(backs[back_key], png_bytes(render_face(back, card.size)), kind="card-back-png",
+                                deck=deck)
+            ctx.progress(len(copies))
+
+
+# Every output of a build, in order. Add a producer here to add an output.
+PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]], ...] = (
+    produce_sheets,
+    produce_alignment,
+    produce_cards,
+)
+
+
+def _same_size_chunks(cards: Sequence[Card]) -> list[list[Card]]:
+    chunks: list[list[Card]] = []
+    for card in cards:
+        if chunks and chunks[-1][0].size == card.size:
+            chunks[-1].append(card)
+        else:
+            chunks.append([card])
+    return chunks
+
+
+def card_slug(card: Card) -> str:
+    """A readable file-name part: ``numbers-number-plus-m1``, ``standard-hearts-q`` …"""
+    parts = [card.group]
+    for value in card.attrs.values():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            if isinstance(v, bool):
+                continue
+            parts.append(f"m{-v}" if isinstance(v, (int, float)) and v < 0 else str(v))
+    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return slug[:60].rstrip("-") or "card"
+
+
+def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    """How many progress steps a build reports (one per card per card-rendering producer)."""
+    per_deck = sum(len(all_cards(d)) for d in decks)
+    return per_deck * (2 if options.per_card else 1)
+
+
+def build(decks: Sequence[Deck], options: BuildOptions,
+          progress: Callable[[int], None] | None = None,
+          producers: Sequence[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]] = PRODUCERS,
+          ) -> BuildResult:
+    """Render ``decks`` into ``options.out_dir`` and write the manifest last.
+
+    The manifest lists this build's files plus those of earlier builds into the same folder that
+    are still there unchanged (so building one deck keeps the others listed).
+    """
+    if not decks:
+        raise BuildError("nothing to build: no decks given")
+    options.paper_size  # fail early on an unknown paper
+    ctx = BuildContext(options, progress or (lambda n: None))
+    entries: list[ManifestEntry] = []
+    for producer in producers:
+        entries.extend(producer(decks, ctx))
+    paths = [e.path for e in entries]
+    duplicates = sorted({p for p in paths if paths.count(p) > 1})
+    if duplicates:
+        raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
+    kept = [e for e in _earlier_entries(options.out_dir) if e.path not in set(paths)]
+    listed = sorted(entries + kept, key=lambda e: e.path)
+    manifest = {"files": [asdict(e) for e in listed]}
+    data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    target = inside(options.out_dir, MANIFEST)
+    write_atomic(target, data)
+    return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+
+
+def _earlier_entries(out_dir: Path) -> list[ManifestEntry]:
+    """Entries of an existing manifest whose files are still there with the same contents."""
+    path = out_dir / MANIFEST
+    try:
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        entries = [ManifestEntry(**item) for item in files]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # no manifest, or one printkit cannot read: list only this build's files
+    kept = []
+    for entry in entries:
+        try:
+            file = inside(out_dir, entry.path)
+            if file.is_file() and sha256_hex(file.read_bytes()) == entry.sha256:
+                kept.append(entry)
+        except (OSError, BuildError):
+            continue
+    return kept
