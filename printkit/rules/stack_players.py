@@ -1,0 +1,102 @@
+"""Simulation players for Stack Original: ``random`` and ``greedy``.
+
+``random`` first picks a kind of action uniformly (done, match, swap one, synthesise, invest …),
+then one move of that kind uniformly. A flat uniform choice would almost never pick "done" among
+dozens of investments and syntheses, so turns would drag on; with the kinds weighted equally every
+turn ends after a handful of actions and every game ends (at the latest at the turn cap).
+
+``greedy`` plays towards the field: it matches whatever it can, synthesises or decomposes cards
+into field types it lacks, collects stacks with triple swaps, swaps away cards the field does not
+need, invests to trigger a terrain, and otherwise says done.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from printkit.rules.stack import (
+    DONE, STOP, StackState, _move_groups,
+)
+from printkit.rules.stack_moves import (
+    GENERATED, GOLD, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne, SwapThree,
+    SwapTwo, Synthesize, Take, TakeBack, Trigger,
+)
+
+
+def random_player(state: StackState, rng: random.Random) -> Any:
+    """A kind of action uniformly at random, then a move of that kind uniformly at random."""
+    groups = _move_groups(state)
+    group = groups[rng.randrange(len(groups))]
+    return group[rng.randrange(len(group))]
+
+
+def _wanted(state: StackState, p: int) -> set[int]:
+    """Field types (masks) that seat ``p`` has not matched yet."""
+    return {slot[0] for slot in state.field if slot[1 + p] < 0}
+
+
+def greedy_player(state: StackState, rng: random.Random) -> Any:
+    """A simple heuristic; ties are broken by ``rng`` so games still vary."""
+    groups = _move_groups(state)
+    moves = [m for g in groups for m in g]
+    p = state.to_move
+    wanted = _wanted(state, p)
+    hand = state.hands[p]
+
+    def useless(code: int) -> bool:
+        # a card is useless when the field does not need it, or it is a spare copy of a needed type
+        mask = code & 15
+        return mask not in wanted or hand[mask] + hand[mask | GENERATED] > 1
+
+    def pick(cands: list) -> Any:
+        return cands[rng.randrange(len(cands))] if cands else None
+
+    if state.pending is not None:
+        kind = state.pending[0]
+        if kind == "sapphire":
+            return pick([m for m in moves if isinstance(m, Take) and m.card.mask in wanted]) or STOP
+        if kind == "ruby":
+            return pick([m for m in moves if isinstance(m, Pick) and useless(m.card.code)]) or STOP
+        if kind == "settle":
+            return (pick([m for m in moves if isinstance(m, SettleDiscard) and useless(m.card.code)])
+                    or pick(moves))
+        return pick([m for m in moves if isinstance(m, Pick) and useless(m.card.code)]) or pick(moves)
+
+    held = {c & 15 for c in range(32) if hand[c]}
+    missing = wanted - held
+    choice = pick([m for m in moves if isinstance(m, Match)])
+    if choice:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, TakeBack) and m.card.mask in missing])
+    if choice:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, Synthesize)
+                   and (m.first.mask | m.second.mask) in missing
+                   and useless(m.first.code) and useless(m.second.code)])
+    if choice:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, Decompose) and useless(m.card.code)
+                   and m.card.cost > 1 and any(part.mask in missing for part in m.parts)])
+    if choice:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, (SwapThree, CoalDiscard))
+                   and all(useless(c.code) for c in m.cards)])
+    if choice and state.stacks[p] < 4:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, Trigger) and m.terrain != "red_rye_field"])
+    if choice:
+        return choice
+    choice = pick([m for m in moves if isinstance(m, (SwapOne, SwapTwo))
+                   and all(useless(c.code) for c in getattr(m, "cards", (getattr(m, "card", None),)))])
+    if choice:
+        return choice
+    if not state.triggered[p] and state.inv_n[p][1] <= state.inv_n[1 - p][1]:
+        choice = pick([m for m in moves if isinstance(m, Invest) and m.terrain == "eldorado"
+                       and m.card.code & GOLD and useless(m.card.code)])
+        if choice:
+            return choice
+    return DONE
+
+
+PLAYERS = {"random": random_player, "greedy": greedy_player}
