@@ -861,6 +861,12 @@ def record(state: ClagState) -> dict[str, Any]:
         "seed": state.seed,
         "players": state.players,
         "hook": state.hook,
+        "rounds": [
+            {"round": r.number, "dealer": r.dealer, "trump": r.trump,
+             "bids": list(r.bids) if r.bids is not None else None,
+             "tricks": list(r.tricks), "points": list(r.points)}
+            for r in state.history
+        ],
         "moves": [str(m) for m in state.moves],
         "scores": list(state.scores),
         "contracts": list(state.contracts),
