@@ -682,6 +682,8 @@ def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
     hand = state.hands[seat]
     if card not in hand:
         return f"{move!r}: seat {seat} does not hold {card}"
+    if names is not None and not isinstance(names, PlayingCard):
+        return f"{move!r}: a two names a card, e.g. Play(two, names=PlayingCard.parse('KH'))"
     led = state.led_suit
     if state.round.wild_twos:
         must_follow = led is not None and _holds_led_non_two(hand, led)
@@ -811,7 +813,8 @@ def check_invariants(state: ClagState) -> None:
         places.extend(pile)
     if state.trump_card is not None:
         places.append(state.trump_card)
-    if len(places) != len(state.deck) or set(places) != set(state.deck):
+    # Compare card indices, not cards: this runs after every move in checked games.
+    if sorted(c.index for c in places) != [c.index for c in state.deck]:
         extra = Counter(places) - Counter(state.deck)
         missing = Counter(state.deck) - Counter(places)
         raise InvariantError(

@@ -331,6 +331,7 @@ def test_round_12_two_must_name_a_led_suit_card_when_holding_that_suit():
     assert_refused(state, parse_move("play 2C"), "must name the card it copies")
     assert_refused(state, parse_move("play 2C=2H"), "not a two")
     assert_refused(state, parse_move("play 9H=AH"), "only a two can name")
+    assert_refused(state, Play(PlayingCard.parse("2C"), "AH"), "a two names a card")
     run(state, "play 2C=AH")
     # seat 3 holds no heart: its two may name any non-two card, but not one already named
     moves = legal_moves(state)
