@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
-from printkit.fonts import _ttfont, font_name
+from printkit.fonts import SYMBOLS, _ttfont, font_name
 from printkit.layout.geometry import Box
 from printkit.layout.imposition import Page
 from printkit.layout.ops import Ellipse, Image, Line, Op, Polygon, Rect, Text
@@ -28,8 +28,10 @@ PT_PER_MM = mm_to_pt(1.0)
 
 def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str = "") -> Canvas:
     """A reportlab canvas with reproducible output (no dates or random IDs in the file)."""
+    # A TrueType initial font: reportlab's default (Helvetica) would be referenced on every page
+    # without being embedded, which print shops' preflight checks reject.
     canvas = Canvas(target, pagesize=(mm_to_pt(page_width_mm), mm_to_pt(page_height_mm)),
-                    invariant=1, pageCompression=1)
+                    invariant=1, pageCompression=1, initialFontName=register_font(SYMBOLS))
     canvas.setCreator("printkit")
     canvas.setProducer("printkit (reportlab)")
     if title:

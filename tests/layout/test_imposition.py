@@ -1,0 +1,169 @@
+"""Sheet imposition: grid fit, positions, bleed allowance, crop marks, duplex mirroring."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from printkit.deck import CardSize
+from printkit.errors import BuildError
+from printkit.layout.geometry import Box, Size, paper_size
+from printkit.layout.imposition import (
+    MIN_MARGIN_MM,
+    alignment_pages,
+    card_page,
+    grid_fit,
+    impose,
+    mirror_box,
+    sheet_pages,
+)
+from printkit.layout.ops import Face, Line, Rect
+from printkit.fonts import SYMBOLS
+
+POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
+A4, LETTER = paper_size("a4"), paper_size("letter")
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_nine_poker_cards_fit_a4_and_letter(paper):
+    layout = impose(paper, POKER)
+    assert (layout.columns, layout.rows, layout.per_page) == (3, 3, 9)
+
+
+def test_grid_is_centred_and_cards_touch_without_gap():
+    layout = impose(A4, POKER)
+    first, last = layout.slots[0].trim, layout.slots[-1].trim
+    assert first.x_mm == pytest.approx(A4.width_mm - last.right_mm)
+    assert first.y_mm == pytest.approx(A4.height_mm - last.bottom_mm)
+    assert first.x_mm == pytest.approx((210 - 3 * 63.5) / 2)
+    assert layout.slots[1].trim.x_mm == pytest.approx(first.right_mm)
+
+
+def test_gap_separates_cards_and_bleed_fills_half_of_it():
+    layout = impose(A4, POKER, gap_mm=4.0)
+    a, b = layout.slots[0], layout.slots[1]
+    assert b.trim.x_mm - a.trim.right_mm == pytest.approx(4.0)
+    assert a.paint.right_mm == pytest.approx(a.trim.right_mm + 2.0)
+    assert b.paint.x_mm == pytest.approx(b.trim.x_mm - 2.0)
+    wide = impose(A4, POKER, gap_mm=10.0).slots[0]
+    assert wide.paint.right_mm == pytest.approx(wide.trim.right_mm + 3.175)  # never more than the bleed
+
+
+def test_no_gap_means_shared_cut_lines_and_outer_bleed_only():
+    layout = impose(A4, POKER)
+    middle = layout.slots[4]
+    assert middle.paint == middle.trim
+    corner = layout.slots[0]
+    assert corner.paint.x_mm == pytest.approx(corner.trim.x_mm - 3.175)
+    assert corner.paint.right_mm == pytest.approx(corner.trim.right_mm)
+
+
+def test_paint_boxes_never_overlap():
+    for gap in (0.0, 2.0, 6.35):
+        slots = impose(LETTER, POKER, gap_mm=gap).slots
+        for a, b in itertools.combinations(slots, 2):
+            assert not a.paint.intersects(b.paint)
+
+
+def test_cards_stay_inside_the_printable_margin():
+    for paper, card, gap in [(A4, POKER, 0), (LETTER, POKER, 3), (A4, CardSize(70, 120), 0), (A4, CardSize(25, 25), 2)]:
+        layout = impose(paper, card, gap)
+        printable = Box(MIN_MARGIN_MM, MIN_MARGIN_MM, paper.width_mm - 2 * MIN_MARGIN_MM, paper.height_mm - 2 * MIN_MARGIN_MM)
+        assert all(printable.contains(s.trim) for s in layout.slots)
+
+
+def test_grid_fit_counts():
+    assert grid_fit(210, 63.5, 0) == 3
+    assert grid_fit(210, 63.5, 7) == 2  # 3 * 63.5 + 2 * 7 = 204.5 > 202
+    assert impose(A4, CardSize(25, 25), 2).per_page == 7 * 10
+    assert impose(A4, CardSize(70, 120)).per_page == 4
+
+
+def test_card_too_big_for_the_paper_is_an_error():
+    with pytest.raises(BuildError, match="does not fit"):
+        impose(A4, CardSize(250, 300))
+    with pytest.raises(BuildError, match="negative"):
+        impose(A4, POKER, gap_mm=-1)
+
+
+@pytest.mark.parametrize("gap", [0.0, 3.0])
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_crop_marks_lie_in_the_margins_only(paper, gap):
+    layout = impose(paper, POKER, gap)
+    grid = Box(
+        min(s.paint.x_mm for s in layout.slots), min(s.paint.y_mm for s in layout.slots),
+        max(s.paint.right_mm for s in layout.slots) - min(s.paint.x_mm for s in layout.slots),
+        max(s.paint.bottom_mm for s in layout.slots) - min(s.paint.y_mm for s in layout.slots),
+    )
+    assert layout.crop_marks
+    for mark in layout.crop_marks:
+        box = Box(min(mark.x1_mm, mark.x2_mm), min(mark.y1_mm, mark.y2_mm),
+                  abs(mark.x2_mm - mark.x1_mm), abs(mark.y2_mm - mark.y1_mm)).grow(mark.width_mm / 2)
+        assert not box.intersects(grid)
+        assert Box(0, 0, paper.width_mm, paper.height_mm).contains(box.grow(-mark.width_mm / 2))
+
+
+def test_every_cut_line_gets_marks_on_both_sides():
+    layout = impose(A4, POKER)
+    vertical = [m for m in layout.crop_marks if m.x1_mm == m.x2_mm]
+    horizontal = [m for m in layout.crop_marks if m.y1_mm == m.y2_mm]
+    assert len(vertical) == 2 * 4 and len(horizontal) == 2 * 4  # 4 cut lines each way, top+bottom / left+right
+    assert {round(m.x1_mm, 6) for m in vertical} == {round(layout.slots[0].trim.x_mm + i * 63.5, 6) for i in range(4)}
+
+
+def test_mirror_box_long_and_short_edge():
+    box = Box(10, 20, 30, 40)
+    assert mirror_box(box, A4, "long") == Box(210 - 40, 20, 30, 40)
+    assert mirror_box(box, A4, "short") == Box(10, 297 - 60, 30, 40)
+    assert mirror_box(mirror_box(box, A4, "long"), A4, "long") == box
+    with pytest.raises(ValueError):
+        mirror_box(box, A4, "diagonal")
+
+
+def test_back_slots_sit_behind_their_fronts():
+    layout = impose(A4, POKER)
+    backs = layout.back_slots("long")
+    for front, back in zip(layout.slots, backs):
+        assert back.trim == mirror_box(front.trim, A4, "long")
+    # Long-edge flip swaps the columns: the back of slot 0 (top-left) is printed top-right.
+    assert backs[0].trim.x_mm == pytest.approx(layout.slots[2].trim.x_mm)
+    short = layout.back_slots("short")
+    assert short[0].trim.y_mm == pytest.approx(layout.slots[6].trim.y_mm)
+
+
+def test_back_offset_is_measured_as_seen_from_the_front():
+    layout = impose(A4, POKER)
+    plain = layout.back_slots("long")[0].trim
+    shifted = layout.back_slots("long", (1.0, 2.0))[0].trim
+    # Seen from the front, "1 mm right" is 1 mm left on the back page of a long-edge flip.
+    assert shifted.x_mm == pytest.approx(plain.x_mm - 1.0)
+    assert shifted.y_mm == pytest.approx(plain.y_mm + 2.0)
+
+
+def test_sheet_pages_interleave_fronts_and_backs():
+    layout = impose(A4, POKER)
+    fronts = [Face((Rect(0, 0, 1, 1, fill="#000000"),)) for _ in range(10)]
+    backs = [Face(()) for _ in range(10)]
+    pages = sheet_pages(layout, fronts, backs)
+    assert [len(p.placements) for p in pages] == [9, 9, 1, 1]
+    assert pages[0].ops == layout.crop_marks and pages[1].ops == ()
+    assert len(sheet_pages(layout, fronts, None)) == 2
+    with pytest.raises(ValueError):
+        sheet_pages(layout, fronts, backs[:3])
+
+
+def test_card_page_boxes():
+    page = card_page(Face(()), POKER)
+    assert page.size.width_mm == pytest.approx(69.85) and page.size.height_mm == pytest.approx(95.25)
+    assert page.trim == Box(3.175, 3.175, 63.5, 88.9)
+    assert page.placements[0].x_mm == 3.175 and page.placements[0].clip is None
+
+
+def test_alignment_back_crosses_mirror_the_front_scales():
+    front, back = alignment_pages(A4, SYMBOLS, "long", (0.0, 0.0))
+    centre_lines = [op for op in back.ops if isinstance(op, Line)]
+    # The middle point is on the flip axis, so its cross is at the page centre.
+    assert any(op.x1_mm == op.x2_mm == pytest.approx(105.0) for op in centre_lines)
+    _, shifted = alignment_pages(A4, SYMBOLS, "long", (2.0, 0.0))
+    assert any(op.x1_mm == op.x2_mm == pytest.approx(103.0) for op in shifted.ops if isinstance(op, Line))

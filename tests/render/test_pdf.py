@@ -1,0 +1,142 @@
+"""The reportlab backend, checked on rendered pixels (pypdfium2) and on the PDF's structure (pypdf)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image as PILImage
+from pypdf import PdfReader
+
+from printkit.deck import CardSize
+from printkit.fonts import KOREAN_BOLD, SYMBOLS
+from printkit.layout.geometry import Box, Size
+from printkit.layout.imposition import Page, Placement, card_page
+from printkit.layout.ops import Ellipse, Face, Image, Line, Polygon, Rect, Text
+from printkit.render.pdf import draw_ops, fit_image, new_canvas, render_pages
+
+DPI = 144
+RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
+
+
+def rasterise(pdf: bytes, index: int = 0) -> PILImage.Image:
+    page = pdfium.PdfDocument(pdf)[index]
+    return page.render(scale=DPI / 72).to_pil().convert("RGB")
+
+
+def px(image: PILImage.Image, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+    return image.getpixel((int(x_mm * DPI / 25.4), int(y_mm * DPI / 25.4)))
+
+
+def close(a, b, tol=40):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+def one_page(ops, x_mm=0.0, y_mm=0.0, clip=None, size=Size(100, 100)) -> bytes:
+    return render_pages([Page(size, (Placement(Face(tuple(ops)), x_mm, y_mm, clip),))])
+
+
+def test_draw_ops_places_the_card_frame_origin_at_top_left_offset():
+    image = rasterise(one_page([Rect(0, 0, 20, 10, fill="#ff0000")], 30, 40))
+    assert close(px(image, 35, 42), RED)
+    assert close(px(image, 49, 49), RED)
+    assert close(px(image, 28, 42), WHITE)
+    assert close(px(image, 35, 52), WHITE)
+
+
+def test_draw_ops_scale_and_clip_on_a_plain_canvas():
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, 100, 100)
+    draw_ops(canvas, [Rect(0, 0, 20, 10, fill="#0000ff")], 10, 10, 100, scale=2.0)
+    draw_ops(canvas, [Rect(0, 0, 20, 20, fill="#ff0000")], 10, 60, 100, clip_mm=Box(0, 0, 5, 5))
+    canvas.showPage()
+    canvas.save()
+    image = rasterise(buffer.getvalue())
+    assert close(px(image, 48, 28), BLUE)  # 20 mm wide at scale 2 reaches x = 50
+    assert close(px(image, 52, 28), WHITE)
+    assert close(px(image, 12, 62), RED)
+    assert close(px(image, 17, 62), WHITE)  # clipped at 5 mm
+
+
+def test_shapes_land_where_the_ops_say():
+    ops = [
+        Ellipse(50, 50, 10, 5, fill="#0000ff"),
+        Polygon(((10, 80), (30, 80), (20, 95)), fill="#ff0000"),
+        Line(70, 10, 90, 10, color="#ff0000", width_mm=2),
+        Rect(70, 70, 20, 20, stroke="#0000ff", stroke_mm=2, radius_mm=3),
+    ]
+    image = rasterise(one_page(ops))
+    assert close(px(image, 50, 50), BLUE) and close(px(image, 50, 57), WHITE)
+    assert close(px(image, 20, 84), RED) and close(px(image, 12, 93), WHITE)
+    assert close(px(image, 80, 10), RED)
+    assert close(px(image, 80, 70), BLUE) and close(px(image, 80, 80), WHITE)
+
+
+def test_text_anchor_and_rotation():
+    def dark_rows(image, x_mm):
+        return [y for y in range(image.height) if sum(image.getpixel((int(x_mm * DPI / 25.4), y))) < 300]
+
+    upright = rasterise(one_page([Text(50, 50, "H", SYMBOLS, 10, anchor="middle")]))
+    turned = rasterise(one_page([Text(50, 50, "H", SYMBOLS, 10, anchor="middle", rotate_deg=180)]))
+    baseline = 50 * DPI / 25.4
+    # "H" stands on its baseline; turned by 180 degrees it hangs below it.
+    x_stem = 50 - 0.25 * 10  # left stem of an H centred on x=50 (mirrored when turned)
+    assert dark_rows(upright, x_stem) and max(dark_rows(upright, x_stem)) <= baseline + 1
+    assert dark_rows(turned, 100 - x_stem) and min(dark_rows(turned, 100 - x_stem)) >= baseline - 1
+
+
+def test_fonts_are_embedded_as_subsets():
+    pdf = one_page([Text(10, 20, "카드 Calc", KOREAN_BOLD, 5), Text(10, 40, "♦ − ×", SYMBOLS, 5)])
+    reader = PdfReader(io.BytesIO(pdf))
+    fonts = {}
+    for font in reader.pages[0]["/Resources"]["/Font"].values():
+        font = font.get_object()
+        descriptor = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font)["/FontDescriptor"]
+        fonts[str(font["/BaseFont"])] = "/FontFile2" in descriptor.get_object()
+    assert fonts and all(fonts.values())
+    assert any("NanumGothicBold" in name for name in fonts) and any("DejaVuSans" in name for name in fonts)
+    assert all("+" in name for name in fonts)  # subset tag, e.g. AAAAAA+NanumGothicBold
+
+
+def test_each_image_is_embedded_once(tmp_path):
+    path = tmp_path / "dot.png"
+    PILImage.new("RGB", (40, 20), "#00ff00").save(path)
+    other = tmp_path / "other.jpg"
+    PILImage.new("RGB", (10, 10), "#0000ff").save(other)
+    ops = [Image(x, 5, 10, 10, path) for x in (5, 20, 35, 50)] + [Image(5, 50, 20, 20, other, fit="contain")]
+    faces = [Placement(Face(tuple(ops)), 0, 0)]
+    pdf = render_pages([Page(Size(100, 100), tuple(faces)), Page(Size(100, 100), tuple(faces))])
+    reader = PdfReader(io.BytesIO(pdf))
+    images = set()
+    for page in reader.pages:
+        for xobject in page["/Resources"]["/XObject"].values():
+            if xobject.get_object()["/Subtype"] == "/Image":
+                images.add(xobject.idnum)
+    assert len(images) == 2
+    image = rasterise(pdf)
+    assert close(px(image, 10, 10), (0, 255, 0))
+    assert close(px(image, 15, 60), BLUE)
+
+
+def test_fit_image_modes():
+    box = Box(0, 0, 20, 10)
+    assert fit_image(100, 100, box, "cover") == Box(0, -5, 20, 20)
+    assert fit_image(100, 100, box, "contain") == Box(5, 0, 10, 10)
+    assert fit_image(100, 100, box, "stretch") == box
+
+
+def test_output_is_reproducible():
+    ops = [Rect(0, 0, 10, 10, fill="#123456"), Text(5, 30, "같은 바이트", KOREAN_BOLD, 4)]
+    assert one_page(ops) == one_page(ops)
+
+
+def test_card_page_sets_media_trim_and_bleed_boxes():
+    size = CardSize(63.5, 88.9, bleed_mm=3.175)
+    reader = PdfReader(io.BytesIO(render_pages([card_page(Face(()), size)])))
+    page = reader.pages[0]
+    pt = 72 / 25.4
+    assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, 69.85 * pt, 95.25 * pt], abs=0.01)
+    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, 69.85 * pt, 95.25 * pt], abs=0.01)
+    assert [float(v) for v in page.trimbox] == pytest.approx([9, 9, 9 + 180, 9 + 252], abs=0.01)
