@@ -1,0 +1,296 @@
+"""Stack Original faces: mineral icons, cost, generated markers, terrains, tokens, aids and backs."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from printkit import fonts
+from printkit.deck import Art, Card, CardSize
+from printkit.errors import DeckError
+from printkit.layout import minerals
+from printkit.layout.minerals import MINERALS, OUTLINES, mineral_icon
+from printkit.layout.ops import Image, Polygon, Rect
+from printkit.layout.templates import stack
+from printkit.layout.text import Box
+from printkit.spec import load_deck
+
+from ._ops import assert_glyphs, assert_inside_bleed, texts
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck("stack")
+
+
+def _unique(cards):
+    seen = {}
+    for card in cards:
+        seen.setdefault(tuple(sorted(card.attrs.items())), card)
+    return list(seen.values())
+
+
+def _all_cards(deck):
+    return _unique(list(deck.cards) + [c for comp in deck.components.values() for c in comp])
+
+
+def _deck_card(deck, *wanted):
+    return next(c for c in deck.cards if tuple(c["minerals"]) == wanted)
+
+
+def _marker(deck, *wanted):
+    return next(c for c in deck.components["generated_markers"] if tuple(c["minerals"]) == wanted)
+
+
+def _silhouettes(face, card, min_size_mm):
+    """Mineral silhouettes on a face at least ``min_size_mm`` wide, as (mineral, width) pairs."""
+    colors = {card.art.color(m, ""): m for m in MINERALS}
+    found = []
+    for op in face.ops:
+        if isinstance(op, Polygon) and op.fill in colors:
+            xs = [x for x, _ in op.points]
+            width = max(xs) - min(xs)
+            if width >= min_size_mm and _is_outline_of(op, colors[op.fill]):
+                found.append((colors[op.fill], width))
+    return found
+
+
+def _is_outline_of(op, mineral):
+    """Whether the polygon is the mineral's outline scaled and moved, upright or turned 180°."""
+    unit = OUTLINES[mineral]
+    if len(op.points) != len(unit):
+        return False
+    (ux0, uy0), (ux1, uy1) = unit[0], unit[1]
+    (px0, py0), (px1, py1) = op.points[0], op.points[1]
+    scale = ((px1 - px0) ** 2 + (py1 - py0) ** 2) ** 0.5 / ((ux1 - ux0) ** 2 + (uy1 - uy0) ** 2) ** 0.5
+    for k in (scale, -scale):
+        dx, dy = px0 - ux0 * k, py0 - uy0 * k
+        if all(abs(dx + u * k - x) < 1e-6 and abs(dy + v * k - y) < 1e-6 for (u, v), (x, y) in zip(unit, op.points)):
+            return True
+    return False
+
+
+def test_deck_has_every_kind_of_card(deck):
+    kinds = {stack.kind_of(c) for c in _all_cards(deck)}
+    assert kinds == {"deck", "generated", "terrain", "token", "reference", "aid"}
+    assert len(deck.components["stack_tokens"]) == 8
+    assert len(deck.components["terrains"]) == 4
+    assert {tuple(c["minerals"]) for c in deck.components["generated_markers"]} == {tuple(c["minerals"]) for c in deck.cards}
+
+
+def test_every_face_inside_bleed_without_warnings_and_with_glyphs(deck):
+    for card in _all_cards(deck):
+        for face in (stack.front(card), stack.back(card)):
+            assert_inside_bleed(face, card)
+            assert_glyphs(face)
+            assert face.warnings == (), (card.label, face.warnings)
+            # The bleed is filled: the first op covers the whole bleed box.
+            first = face.ops[0]
+            s = card.size
+            assert isinstance(first, Rect) and first.fill
+            assert (first.x_mm, first.y_mm, first.w_mm, first.h_mm) == (-s.bleed_mm, -s.bleed_mm, s.bleed_width_mm, s.bleed_height_mm)
+
+
+@pytest.mark.parametrize("generated", [False, True])
+def test_one_big_icon_per_mineral(deck, generated):
+    cards = deck.components["generated_markers"] if generated else deck.cards
+    for card in _unique(cards):
+        face = stack.front(card)
+        big = _silhouettes(face, card, min_size_mm=7.0)
+        assert sorted(m for m, _ in big) == sorted(card["minerals"]), card.label
+        # The corner index repeats each mineral small, at the top and upside down at the bottom.
+        small = [m for m, w in _silhouettes(face, card, 2.0) if w < 7.0]
+        assert sorted(small) == sorted(list(card["minerals"]) * 2), card.label
+
+
+def test_cost_shown_equals_number_of_minerals(deck):
+    for card in _unique(list(deck.cards) + list(deck.components["generated_markers"])):
+        face = stack.front(card)
+        cost = len(card["minerals"])
+        badges = [t for t in texts(face) if t.text.isdigit()]
+        assert [t.text for t in badges] == [str(cost)] * 2, card.label
+        assert sorted(t.rotate_deg for t in badges) == [0.0, 180.0]
+
+
+def test_cost_disagreeing_with_minerals_warns(deck):
+    card = _deck_card(deck, "ruby", "gold")
+    wrong = dataclasses.replace(card, attrs={**card.attrs, "cost": 3})
+    warnings = stack.front(wrong).warnings
+    assert len(warnings) == 1 and wrong.label in warnings[0] and "cost" in warnings[0]
+
+
+def test_korean_and_english_names_under_the_icons(deck):
+    card = _deck_card(deck, "ruby", "sapphire", "coal")
+    words = [t.text for t in texts(stack.front(card))]
+    for ko, en in (("루비", "RUBY"), ("사파이어", "SAPPHIRE"), ("석탄", "COAL")):
+        assert ko in words and en in words
+    assert "황금" not in words
+
+
+def test_markers_are_unmistakably_different_from_deck_cards(deck):
+    for minerals_ in [("ruby",), ("gold", "coal"), ("ruby", "gold", "sapphire")]:
+        card, marker = _deck_card(deck, *minerals_), _marker(deck, *minerals_)
+        front, marker_front = stack.front(card), stack.front(marker)
+        # Inverted paper: dark marker, light deck card.
+        assert minerals.luminance(front.ops[0].fill) > 0.6 > 0.2 > minerals.luminance(marker_front.ops[0].fill)
+        marker_words = " ".join(t.text for t in texts(marker_front))
+        assert "생성" in marker_words and "GENERATED" in marker_words
+        assert "생성" not in " ".join(t.text for t in texts(front))
+        # A hatched frame: many stripes, none of them on the deck card.
+        stripes = [op for op in marker_front.ops if isinstance(op, Polygon) and op.fill == card.art.color("background", "")]
+        assert len(stripes) > 40
+        # The backs differ too, so a marker is spotted face down and kept out of the deck.
+        assert stack.back(marker).ops != stack.back(card).ops
+        assert "생성" in " ".join(t.text for t in texts(stack.back(marker)))
+
+
+def test_deck_backs_are_identical(deck):
+    backs = {stack.back(c).ops for c in deck.cards}
+    assert len(backs) == 1
+    # Terrains, references and aids share the deck's back; tokens are the same on both sides.
+    for name in ("terrains", "reference", "player_aids"):
+        for card in deck.components[name]:
+            assert stack.back(card).ops in backs
+    token = deck.components["stack_tokens"][0]
+    assert stack.back(token) == stack.front(token)
+
+
+@pytest.mark.parametrize(
+    "terrain, name, mineral, effect_word",
+    [
+        ("red_rye_field", "붉은 호밀밭", "ruby", "루비"),
+        ("eldorado", "엘도라도", "gold", "황금"),
+        ("pale_blue_dot", "창백한 푸른 점", "sapphire", "사파이어"),
+        ("coal_mine", "탄광", "coal", "석탄"),
+    ],
+)
+def test_terrain_cards_in_korean(deck, terrain, name, mineral, effect_word):
+    card = next(c for c in deck.components["terrains"] if c["terrain"] == terrain)
+    face = stack.front(card)
+    lines = [t.text for t in texts(face)]
+    assert name in lines
+    body = " ".join(lines)
+    assert effect_word in body and len(HANGUL.findall(body)) > 40
+    # The terrain's own mineral appears as an icon, large in the scene.
+    big = _silhouettes(face, card, min_size_mm=10.0)
+    assert [m for m, _ in big] == [mineral]
+
+
+def test_reference_lists_every_action_with_korean_names(deck):
+    face = stack.front(deck.components["reference"][0])
+    body = " ".join(t.text for t in texts(face))
+    for action in ("합성", "분해", "순환", "출력", "같은 카드 3장 바꾸기", "최대 4개"):
+        assert action in body
+
+
+def test_aids_in_both_languages(deck):
+    aids = {c["lang"]: c for c in deck.components["player_aids"]}
+    assert set(aids) == {"ko", "en"}
+    ko = " ".join(t.text for t in texts(stack.front(aids["ko"])))
+    en = " ".join(t.text for t in texts(stack.front(aids["en"])))
+    assert "정산" in ko and "①" in ko and "③" in ko
+    assert "Settle" in en and "win" in en
+
+
+def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
+    card = next(c for c in deck.components["terrains"] if c["terrain"] == "eldorado")
+    monkeypatch.setitem(stack.TERRAIN_EFFECTS_KO, "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
+    face = stack.front(card)
+    assert any(card.label in w and "effect" in w for w in face.warnings)
+    # Nothing is dropped: every word still printed (at the minimum size).
+    assert sum(t.text.count("여정의") for t in texts(face)) == 20
+
+
+def test_latin_only_font_falls_back_for_hangul(deck):
+    card = _deck_card(deck, "gold")
+    latin = dataclasses.replace(card.art, font=fonts.SYMBOLS_BOLD)
+    face = stack.front(dataclasses.replace(card, art=latin))
+    assert_glyphs(face)
+    assert face.warnings == ()
+    fonts_used = {t.text: t.font for t in texts(face)}
+    assert fonts_used["GOLD"] == fonts.SYMBOLS_BOLD and fonts_used["황금"] != fonts.SYMBOLS_BOLD
+
+
+def test_images_from_the_spec_become_image_ops(deck, tmp_path):
+    picture = tmp_path / "paper.png"
+    picture.write_bytes(b"")  # layout only passes the path on; backends read it
+    card = _deck_card(deck, "coal")
+    art = dataclasses.replace(card.art, background_image=picture, back_image=picture, foreground_image=picture)
+    custom = dataclasses.replace(card, art=art)
+    front = stack.front(custom)
+    assert [op.path for op in front.ops if isinstance(op, Image)] == [picture, picture]
+    assert isinstance(front.ops[-1], Image)  # the foreground lies over everything
+    back = stack.back(custom)
+    assert [op.path for op in back.ops if isinstance(op, Image)] == [picture]
+
+
+@pytest.mark.parametrize("size", [CardSize(57.15, 88.9, 3.175), CardSize(70.0, 120.0, 3.0), CardSize(70.0, 70.0, 3.0)])
+def test_other_card_sizes_stay_inside_bleed(deck, size):
+    for card in _all_cards(deck):
+        if card.get("token"):
+            continue
+        resized = dataclasses.replace(card, size=size)
+        for face in (stack.front(resized), stack.back(resized)):
+            assert_inside_bleed(face, resized)
+            assert_glyphs(face)
+
+
+def test_unknown_cards_are_refused(deck):
+    art = Art(colors={})
+    size = CardSize(63.5, 88.9)
+    with pytest.raises(DeckError, match="no Stack Original layout"):
+        stack.front(Card("x", "odd", {"colour": "red"}, art, size))
+    with pytest.raises(DeckError, match="'diamond'"):
+        stack.front(Card("x", "odd", {"cost": 1, "minerals": ("diamond",)}, art, size))
+    with pytest.raises(DeckError, match="'swamp'"):
+        stack.front(Card("x", "odd", {"terrain": "swamp", "mineral": "coal"}, art, size))
+
+
+def _rasterise(outline, n=48):
+    """Cells of an n x n grid over the unit square whose centres lie inside the outline."""
+
+    def inside(x, y):
+        hit = False
+        for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                hit = not hit
+        return hit
+
+    return {(i, j) for i in range(n) for j in range(n) if inside((i + 0.5) / n - 0.5, (j + 0.5) / n - 0.5)}
+
+
+def test_mineral_silhouettes_differ_by_shape_alone():
+    cells = {m: _rasterise(list(OUTLINES[m])) for m in MINERALS}
+    for i, a in enumerate(MINERALS):
+        for b in MINERALS[i + 1 :]:
+            overlap = len(cells[a] & cells[b]) / len(cells[a] | cells[b])
+            assert overlap < 0.75, (a, b, overlap)
+
+
+def test_icon_first_op_is_the_silhouette_and_unknown_minerals_fail():
+    ops = mineral_icon("sapphire", 10, 20, 12, "#0057b8")
+    assert isinstance(ops[0], Polygon) and ops[0].fill == "#0057b8" and len(ops) > 1
+    assert len(mineral_icon("sapphire", 10, 20, 4, "#0057b8")) == 1  # no facets when tiny
+    with pytest.raises(ValueError, match="'diamond'"):
+        mineral_icon("diamond", 0, 0, 10, "#000000")
+
+
+def test_clip_to_box():
+    square = [(-1.0, -1.0), (3.0, -1.0), (3.0, 3.0), (-1.0, 3.0)]
+    clipped = stack.clip_to_box(square, Box(0, 0, 2, 2))
+    assert sorted(clipped) == [(0.0, 0.0), (0.0, 2.0), (2.0, 0.0), (2.0, 2.0)]
+    assert stack.clip_to_box([(5, 5), (6, 5), (6, 6)], Box(0, 0, 2, 2)) == []
+
+
+def test_icon_column_rows_do_not_overlap():
+    box = Box(10, 5, 40, 78)
+    for count in (1, 2, 3):
+        placed = stack.icon_column(["ruby", "gold", "coal"][:count], box)
+        for (_, _, cy, size) in placed:
+            assert box.y_mm <= cy - size * 0.62 and cy + size * 0.62 <= box.bottom_mm
+        for (_, _, cy1, s1), (_, _, cy2, s2) in zip(placed, placed[1:]):
+            assert cy2 - cy1 > (s1 + s2) * 0.62
