@@ -117,7 +117,7 @@ def fit_line(
     warnings.extend(_glyph_warning(text, font, where))
     op = Text(
         x_mm=_anchor_x(box, align),
-        y_mm=_baseline_y(box, size, metrics, valign, lines=1, leading=1.0),
+        y_mm=_baseline_y(box, size, metrics, valign, 0.0),
         text=text,
         font=Path(font),
         size_mm=size,
@@ -139,19 +139,21 @@ def fit_block(
     align: Align = "start",
     valign: VAlign = "top",
     leading: float = 1.25,
+    paragraph_gap: float = 0.0,
 ) -> FittedText:
     """Wrap ``text`` into lines at the largest size in [min, max] at which all lines fit ``box``.
 
-    Lines break at spaces (Korean and English alike); explicit newlines are kept; a word wider
-    than the box is broken between characters. ``leading`` is the baseline distance in em.
+    Lines break at spaces (Korean and English alike); newlines start paragraphs; a word wider
+    than the box is broken between characters. ``leading`` is the baseline distance in em and
+    ``paragraph_gap`` the extra space between paragraphs, in em.
     """
     _check_sizes(max_size_mm, min_size_mm, where)
     metrics = font_metrics(font)
 
-    def layout(size: float) -> tuple[list[str], bool]:
-        lines = wrap_lines(text, font, size, box.w_mm)
-        height = _block_height(len(lines), size, metrics, leading)
-        wide = any(text_width_mm(line, font, size) > box.w_mm + 1e-9 for line in lines)
+    def layout(size: float) -> tuple[list[tuple[str, float]], bool]:
+        lines = _wrap_with_offsets(text, font, size, box.w_mm, leading, paragraph_gap)
+        height = size * (metrics.ascent + metrics.descent + lines[-1][1])
+        wide = any(text_width_mm(line, font, size) > box.w_mm + 1e-9 for line, _ in lines)
         return lines, height <= box.h_mm + 1e-9 and not wide
 
     # Candidate sizes on a grid from the minimum up, ending exactly at the maximum.
@@ -180,18 +182,19 @@ def fit_block(
             f"even at the minimum size {min_size_mm:g} mm ({len(lines)} lines)"
         )
     warnings.extend(_glyph_warning(text, font, where))
-    first_baseline = _baseline_y(box, size, metrics, valign, lines=len(lines), leading=leading)
+    first_baseline = _baseline_y(box, size, metrics, valign, lines[-1][1])
     ops = tuple(
         Text(
             x_mm=_anchor_x(box, align),
-            y_mm=first_baseline + i * size * leading,
+            y_mm=first_baseline + offset * size,
             text=line,
             font=Path(font),
             size_mm=size,
             color=color,
             anchor=align,
         )
-        for i, line in enumerate(lines)
+        for line, offset in lines
+        if line  # a blank line only moves the next one down
     )
     return FittedText(ops=ops, size_mm=size, warning="; ".join(warnings) or None)
 
@@ -219,13 +222,23 @@ def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float) -> list[s
     return lines
 
 
-def _block_height(lines: int, size_mm: float, metrics: FontMetrics, leading: float) -> float:
-    return size_mm * (metrics.ascent + metrics.descent + (lines - 1) * leading)
+def _wrap_with_offsets(
+    text: str, font: Path, size_mm: float, width_mm: float, leading: float, paragraph_gap: float
+) -> list[tuple[str, float]]:
+    """Wrapped lines with each baseline's distance below the first, in em."""
+    out: list[tuple[str, float]] = []
+    offset = 0.0
+    for paragraph in text.split("\n"):
+        for i, line in enumerate(wrap_lines(paragraph, font, size_mm, width_mm)):
+            if out:
+                offset += leading + (paragraph_gap if i == 0 else 0.0)
+            out.append((line, offset))
+    return out
 
 
-def _baseline_y(box: Box, size_mm: float, metrics: FontMetrics, valign: VAlign, lines: int, leading: float) -> float:
+def _baseline_y(box: Box, size_mm: float, metrics: FontMetrics, valign: VAlign, last_offset_em: float) -> float:
     """Baseline of the first line for the block to sit at the top, middle or bottom of ``box``."""
-    height = _block_height(lines, size_mm, metrics, leading)
+    height = size_mm * (metrics.ascent + metrics.descent + last_offset_em)
     if valign == "top":
         top = box.y_mm
     elif valign == "bottom":

@@ -96,3 +96,21 @@ def test_wrap_breaks_overlong_word():
 def test_bad_sizes_raise():
     with pytest.raises(ValueError):
         fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=1, min_size_mm=2, where="c")
+
+
+def test_paragraph_gap_adds_space_between_paragraphs_only():
+    text = "one two\nthree"
+    plain = fit_block(text, fonts.SYMBOLS, Box(0, 0, 100, 50), max_size_mm=4, min_size_mm=4, where="aid")
+    gapped = fit_block(text, fonts.SYMBOLS, Box(0, 0, 100, 50), max_size_mm=4, min_size_mm=4, where="aid",
+                       paragraph_gap=0.5)
+    assert [op.text for op in gapped.ops] == ["one two", "three"]
+    step_plain = plain.ops[1].y_mm - plain.ops[0].y_mm
+    step_gapped = gapped.ops[1].y_mm - gapped.ops[0].y_mm
+    assert step_plain == pytest.approx(4 * 1.25)
+    assert step_gapped == pytest.approx(4 * 1.75)
+
+
+def test_blank_lines_make_no_ops():
+    fitted = fit_block("a\n\nb", fonts.SYMBOLS, Box(0, 0, 50, 50), max_size_mm=4, min_size_mm=4, where="x")
+    assert [op.text for op in fitted.ops] == ["a", "b"]
+    assert fitted.ops[1].y_mm - fitted.ops[0].y_mm == pytest.approx(2 * 4 * 1.25)

@@ -71,12 +71,17 @@ def foreground(card: Card) -> tuple[Op, ...]:
     return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.foreground_image, fit="cover"),)
 
 
+_REGULAR_OF = {fonts.KOREAN_BOLD: fonts.KOREAN, fonts.SYMBOLS_BOLD: fonts.SYMBOLS}
+
+
 def text_font(card: Card, text: str, bold: bool = True) -> Path:
     """A font that can draw every character of ``text``: the spec's own first, then the bundled ones.
 
     Korean text on a deck whose font is Latin-only (Clag uses DejaVu) falls back to NanumGothic.
     """
     own = card.art.font_bold if bold and card.art.font_bold else card.art.font
+    if not bold and own in _REGULAR_OF:
+        own = _REGULAR_OF[own]  # body text in the regular cut of a bundled bold font
     bundled = (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if bold else (fonts.KOREAN, fonts.SYMBOLS)
     candidates = ([own] if own else []) + list(bundled)
     for font in candidates:
@@ -155,7 +160,7 @@ def aid_face(card: Card, text: AidText, accent: str, *, extra: Sequence[Op] = ()
     box = body_box or Box(safe.x_mm + 1, band_bottom + 2.5, safe.w_mm - 2, safe.bottom_mm - band_bottom - 3.5)
     body_font = text_font(card, text.body, bold=False)
     body = fit_block(text.body, body_font, box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
-                     color=ink, leading=1.3)
+                     color=ink, leading=1.25, paragraph_gap=0.45)
     ops.extend(body.ops)
     warnings.extend(body.warnings)
     ops.extend(extra)
