@@ -121,8 +121,8 @@ class _Style:
 
     @property
     def scale(self) -> float:
-        """Layout unit: 1.0 on a poker card's width; other sizes scale every length with it."""
-        return self.w_mm / 63.5
+        """Layout unit: 1.0 on a poker card; other sizes scale lengths by the tighter dimension."""
+        return min(self.w_mm / 63.5, self.h_mm / 88.9)
 
 
 def _style(card: Card) -> _Style:
@@ -285,7 +285,7 @@ def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[
     rows = len(minerals)
     row_h = box.h_mm / rows
     names_h = (_NAME_GAP + _NAME_H + _ENGLISH_H) * scale
-    size = max(0.0, min(box.w_mm * 0.62, (row_h - names_h) / 1.3))
+    size = max(0.0, min(box.w_mm * 0.66, (row_h - names_h) / 1.3))
     group_h = size * 1.24 + names_h
     top_gap = max(0.0, (row_h - group_h) / 2)
     return tuple(
