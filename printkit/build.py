@@ -62,6 +62,8 @@ class BuildOptions:
     flip: Flip = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     gap_mm: float = 0.0
+    rulebook_paper: str = "a4"  # a4, a5 or letter: the rulebooks' page size
+    booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
 
     @property
     def paper_size(self) -> Size:
@@ -83,6 +85,7 @@ class ManifestEntry:
     paper: str | None = None
     pages: int | None = None
     cards: int | None = None
+    lang: str | None = None  # rulebooks: "ko" or "en"
 
 
 @dataclass(frozen=True)
@@ -101,13 +104,14 @@ class BuildContext:
     warnings: list[str] = field(default_factory=list)
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
-              paper: str | None = None, pages: int | None = None, cards: int | None = None) -> ManifestEntry:
+              paper: str | None = None, pages: int | None = None, cards: int | None = None,
+              lang: str | None = None) -> ManifestEntry:
         """Write ``data`` to ``OUT/relative`` atomically and describe it for the manifest."""
         write_atomic(inside(self.options.out_dir, relative), data)
         return ManifestEntry(
             path=relative, kind=kind, sha256=sha256_hex(data),
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
-            paper=paper, pages=pages, cards=cards,
+            paper=paper, pages=pages, cards=cards, lang=lang,
         )
 
     def warn(self, deck: Deck, message: str) -> None:
@@ -264,6 +268,13 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             ctx.progress(len(copies))
 
 
+def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
+    """One rulebook PDF per spec and language (see printkit.rulebook.producer)."""
+    from printkit.rulebook.producer import produce_rulebooks as produce
+
+    return produce(decks, ctx)
+
+
 # Every output of a build, in order. Add a producer here to add an output.
 PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]], ...] = (
     produce_sheets,
@@ -323,11 +334,19 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
     kept = [e for e in _earlier_entries(options.out_dir) if e.path not in set(paths)]
     listed = sorted(entries + kept, key=lambda e: e.path)
-    manifest = {"files": [asdict(e) for e in listed]}
+    manifest = {"files": [_manifest_item(e) for e in listed]}
     data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     target = inside(options.out_dir, MANIFEST)
     write_atomic(target, data)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+
+
+def _manifest_item(entry: ManifestEntry) -> dict:
+    """An entry as listed in the manifest; ``lang`` appears only on files that have one (rulebooks)."""
+    item = asdict(entry)
+    if item["lang"] is None:
+        del item["lang"]
+    return item
 
 
 def _earlier_entries(out_dir: Path) -> list[ManifestEntry]:

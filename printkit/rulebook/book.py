@@ -202,7 +202,7 @@ def make_styles(p: Paper) -> Styles:
         cell=ParagraphStyle("cell", parent=body, fontSize=base * 0.92, leading=base * 1.3, spaceAfter=0),
         header_cell=ParagraphStyle("header_cell", parent=body, fontName=bold, fontSize=base * 0.92,
                                    leading=base * 1.3, spaceAfter=0),
-        caption=ParagraphStyle("caption", parent=body, fontSize=base * 0.88, leading=base * 1.3,
+        caption=ParagraphStyle("caption", parent=body, fontSize=base * 0.88, leading=base * 1.3, spaceBefore=base * 0.4,
                                alignment=TA_CENTER, textColor=colors.HexColor("#444444")),
         footer_pt=base * 0.85,
     )
@@ -400,8 +400,8 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
 
 
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
-           canvasmaker=None, cover: Figure | None = None) -> bytes:
-    """Set the whole book and return the PDF bytes (reproducible: reportlab's invariant mode)."""
+           canvasmaker=None, cover: Figure | None = None) -> tuple[bytes, int]:
+    """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count."""
     register_fonts()
     styles = make_styles(p)
     buffer = io.BytesIO()
@@ -413,7 +413,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover)
     kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
     rdoc.multiBuild(flowables, **kwargs)
-    return buffer.getvalue()
+    return buffer.getvalue(), rdoc.page
 
 
 def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> ContentLookup:

@@ -75,9 +75,16 @@ def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Ma
         return simple[head]()
     if head == "groups":
         groups = deck.groups()
-        if len(rest) != 1 or rest[0] not in groups:
+        if not rest or rest[0] not in groups:
             raise _unknown(key, f"{prefix}.groups", groups)
-        return groups[rest[0]]
+        members = tuple(card for card in deck.cards if card.group == rest[0])
+        if len(rest) == 1:
+            return groups[rest[0]]
+        if rest[1:] == ["types"]:
+            return _types(members)
+        if rest[1:] == ["copies"]:
+            return _copies(members, key)
+        raise _unknown(key, f"{prefix}.groups.{rest[0]}", ["copies", "types"])
     if head == "by":
         attrs = sorted({a for card in deck.cards for a in card.attrs})
         if not rest or rest[0] not in attrs:

@@ -1,0 +1,159 @@
+"""Building rulebooks: from a spec and its rule texts to PDFs, and the hook into ``printkit build``.
+
+A spec ``decks/<stem>.yaml`` has rule texts ``decks/<stem>.rules.<lang>.md`` (see
+docs/rulebook-format.md). :func:`render_rulebook` sets one of them as a PDF; the producer
+:func:`produce_rulebooks` writes one per spec and language into the build's output folder::
+
+    OUT/<deck>/rulebook-<lang>-<paper>.pdf            kind "rulebook"
+    OUT/<deck>/rulebook-<lang>-booklet-<sheet>.pdf    kind "rulebook-booklet" (with --booklet)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from printkit.deck import Deck
+from printkit.errors import BuildError, PrintkitError
+from printkit.rulebook import booklet as bk
+from printkit.rulebook import book
+from printkit.rulebook import markdown as md
+from printkit.rulebook.content import LANGS, GameContent, content_for
+from printkit.rulebook.values import ValueContext, resolver
+
+PAPERS = ("a4", "a5", "letter")
+
+
+def rule_texts(spec_path: Path) -> dict[str, Path]:
+    """The rule texts next to a spec, by language, in the order of LANGS."""
+    spec_path = Path(spec_path)
+    found = {}
+    for lang in LANGS:
+        path = spec_path.with_name(f"{spec_path.stem}.rules.{lang}.md")
+        if path.is_file():
+            found[lang] = path
+    return found
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """A set rulebook: PDF bytes and its page count (sheet sides for a booklet)."""
+
+    data: bytes
+    pages: int
+    paper: str
+
+
+def _players(game: str) -> tuple[int, int] | None:
+    from printkit.rules.base import engine_for
+
+    try:
+        engine = engine_for(game)
+    except (PrintkitError, ImportError):
+        return None  # a game without an engine simply has no {{ engine.* }} values
+    return engine.min_players, engine.max_players
+
+
+def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[md.Document, Deck, GameContent]:
+    """Parse a rule text with its values resolved; the deck is the spec's first variant."""
+    from printkit.spec import load_all_variants
+
+    variants = load_all_variants(spec_path)
+    deck = variants[0]
+    content = content_for(deck.game)
+    text_path = Path(text_path) if text_path else rule_texts(spec_path).get(lang)
+    if text_path is None:
+        raise BuildError(f"no {lang!r} rule text for {spec_path} (expected {Path(spec_path).stem}.rules.{lang}.md)")
+    display = _display_path(text_path)
+
+    @lru_cache(maxsize=None)
+    def example_values(name: str):
+        if name not in content.examples:
+            known = ", ".join(sorted(content.examples)) or "none"
+            raise KeyError(f"unknown example {name!r} for game {deck.game!r} (known: {known})")
+        try:
+            return content.examples[name](deck, lang).values
+        except BuildError as exc:
+            raise BuildError(f"example {name!r}: {exc}") from None
+
+    context = ValueContext(
+        deck=deck,
+        variants={v.variant: v for v in variants if v.variant},
+        example_values=example_values,
+        players=_players(deck.game),
+    )
+    try:
+        text = text_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError(f"cannot read rule text {display}: {exc}") from None
+    return md.parse(text, display, resolver(context)), deck, content
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool = False,
+                    text_path: Path | None = None) -> Rulebook:
+    """Set the rulebook of ``spec_path`` in ``lang`` as a PDF.
+
+    ``paper`` is the page size (a4, a5, letter). With ``booklet`` the pages are A5 (half-Letter
+    for letter) imposed two-up in saddle-stitch order on A4 (Letter) sheets.
+    """
+    if paper not in PAPERS:
+        raise BuildError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
+    doc, deck, content = prepare(Path(spec_path), lang, text_path)
+    lookup = book.lookup_in(content, deck, lang, doc.path)
+
+    def figure(fig, width_pt: float) -> Any:
+        from printkit.rulebook.figures import CardRow
+
+        return CardRow(fig, deck)
+
+    cover = content.figures["cover"](deck, lang) if "cover" in content.figures else None
+    if not booklet:
+        data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover)
+        return Rulebook(data, pages, paper)
+    imposition = bk.imposition_for(paper)
+    data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
+                              canvasmaker=bk.booklet_canvas(imposition), cover=cover)
+    return Rulebook(data, bk.padded_count(pages) // 2, "letter" if paper == "letter" else "a4")
+
+
+def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
+    """Build producer: one rulebook per spec and language (and a booklet with ``--booklet``)."""
+    paper = getattr(ctx.options, "rulebook_paper", "a4")
+    booklet = getattr(ctx.options, "booklet", False)
+    seen: set[Path] = set()
+    for deck in decks:
+        spec = Path(deck.spec_path)
+        if spec in seen:
+            continue
+        seen.add(spec)
+        # A rulebook covers every variant: it is listed under the deck, not one of its variants.
+        book_deck = dataclasses.replace(deck, variant=None)
+        folder = _folder(deck)
+        for lang in rule_texts(spec):
+            result = render_rulebook(spec, lang, paper)
+            yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
+            if booklet:
+                result = render_rulebook(spec, lang, paper, booklet=True)
+                yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{result.paper}.pdf", result,
+                             "rulebook-booklet", book_deck, lang)
+
+
+def _folder(deck: Deck) -> str:
+    from printkit.outputs import safe_part
+
+    return safe_part(deck.deck_id)
+
+
+def _write(ctx, relative: str, result: Rulebook, kind: str, deck: Deck, lang: str):
+    return ctx.write(relative, result.data, kind=kind, deck=deck, paper=result.paper, pages=result.pages,
+                     lang=lang)
