@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printkit.layout.ops import Ellipse, Line, Op, Point, Polygon
+from printkit.layout.ops import Line, Op, Point, Polygon
 
 MINERALS = ("ruby", "gold", "sapphire", "coal")
 
@@ -183,6 +183,3 @@ def stack_glyph(cx_mm: float, cy_mm: float, size_mm: float, colors: tuple[str, s
         ops.append(Polygon(tuple((cx_mm + x * size_mm, cy_mm + v * size_mm) for x, v in top), fill=color, stroke=edge, stroke_mm=size_mm * 0.02))
     return tuple(ops)
 
-
-def dot(cx_mm: float, cy_mm: float, r_mm: float, fill: str) -> Ellipse:
-    return Ellipse(cx_mm, cy_mm, r_mm, r_mm, fill=fill)

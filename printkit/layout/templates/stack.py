@@ -30,6 +30,7 @@ from printkit.layout.minerals import (
     DEFAULT_COLORS,
     ENGLISH_NAMES,
     KOREAN_NAMES,
+    IconPlacement,
     MINERALS,
     luminance,
     mineral_icon,
@@ -265,7 +266,7 @@ def _minerals_of(card: Card) -> tuple[str, ...]:
     if isinstance(minerals, str):
         minerals = (minerals,)
     unknown = [m for m in minerals if m not in MINERALS]
-    if unknown or not minerals:
+    if unknown or not 1 <= len(set(minerals)) == len(minerals) <= 3:
         raise DeckError(f"{card.label}: minerals {tuple(minerals)!r} must be 1-3 of {', '.join(MINERALS)}")
     return tuple(minerals)
 
@@ -276,11 +277,11 @@ _ENGLISH_H = 2.8
 _NAME_GAP = 0.6
 
 
-def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[tuple[str, float, float, float], ...]:
-    """Centre positions and sizes of the big icons: one row per mineral down ``box``.
+def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[IconPlacement, ...]:
+    """Where the big icons go: one row per mineral down ``box``.
 
     Each row holds an icon on its disc (1.24 icon sizes across) with the names below it, the
-    group centred in the row; returns (mineral, cx, cy, size) per mineral.
+    group centred in the row. ``scale`` is the card's layout unit (see ``_Style.scale``).
     """
     rows = len(minerals)
     row_h = box.h_mm / rows
@@ -289,7 +290,7 @@ def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[
     group_h = size * 1.24 + names_h
     top_gap = max(0.0, (row_h - group_h) / 2)
     return tuple(
-        (m, box.cx_mm, box.y_mm + row_h * i + top_gap + size * 0.62, size) for i, m in enumerate(minerals)
+        IconPlacement(m, box.cx_mm, box.y_mm + row_h * i + top_gap + size * 0.62, size) for i, m in enumerate(minerals)
     )
 
 
@@ -332,7 +333,8 @@ def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
     canvas.add(index)
     canvas.add(shapes.turn_180(index, s.w_mm / 2, s.h_mm / 2))
 
-    for mineral, cx, cy, size in icon_column(minerals, middle, k):
+    for place in icon_column(minerals, middle, k):
+        mineral, cx, cy, size = place.mineral, place.cx_mm, place.cy_mm, place.size_mm
         color = s.minerals[mineral]
         disc = size * 0.62
         if generated:

@@ -290,7 +290,15 @@ def test_icon_column_rows_do_not_overlap():
     box = Box(10, 5, 40, 78)
     for count in (1, 2, 3):
         placed = stack.icon_column(["ruby", "gold", "coal"][:count], box)
-        for (_, _, cy, size) in placed:
-            assert box.y_mm <= cy - size * 0.62 and cy + size * 0.62 <= box.bottom_mm
-        for (_, _, cy1, s1), (_, _, cy2, s2) in zip(placed, placed[1:]):
-            assert cy2 - cy1 > (s1 + s2) * 0.62
+        assert [p.mineral for p in placed] == ["ruby", "gold", "coal"][:count]
+        for p in placed:
+            assert box.y_mm <= p.cy_mm - p.size_mm * 0.62 and p.cy_mm + p.size_mm * 0.62 <= box.bottom_mm
+        for a, b in zip(placed, placed[1:]):
+            assert b.cy_mm - a.cy_mm > (a.size_mm + b.size_mm) * 0.62
+
+
+def test_bad_mineral_sets_are_refused():
+    art, size = Art(colors={}), CardSize(63.5, 88.9)
+    for bad in [(), ("ruby", "ruby"), ("ruby", "gold", "sapphire", "coal")]:
+        with pytest.raises(DeckError, match="must be 1-3"):
+            stack.front(Card("x", "odd", {"minerals": bad}, art, size))
