@@ -136,34 +136,43 @@ class AidText:
     body: str
 
 
-def aid_face(card: Card, text: AidText, accent: str, *, extra: Sequence[Op] = (), body_box: Box | None = None) -> Face:
+def aid_face(
+    card: Card,
+    text: AidText,
+    accent: str,
+    *,
+    footer: Callable[[Box], Sequence[Op]] | None = None,
+    footer_h_mm: float = 0.0,
+) -> Face:
     """A player aid: a title band in the accent colour and the body text fitted below it.
 
-    ``extra`` ops (e.g. a drawn example) are added after the text; ``body_box`` narrows the body
-    to leave room for them.
+    ``footer(box)`` may draw something (e.g. a worked example) in a box of ``footer_h_mm`` at the
+    bottom of the safe zone; the body text then fits in the space above it.
     """
     s = card.size
-    w = s.width_mm
     safe = safe_box(card)
     ink = card.art.color("ink", DEFAULT_INK)
     ops: list[Op] = list(background(card))
     warnings: list[str] = []
-    band_h = min(w, s.height_mm) * 0.2
-    band_top = -s.bleed_mm
+    band_h = min(s.width_mm, s.height_mm) * 0.2
     band_bottom = safe.y_mm + band_h
-    ops.append(Rect(-s.bleed_mm, band_top, s.bleed_width_mm, band_bottom - band_top, fill=accent))
+    ops.append(Rect(-s.bleed_mm, -s.bleed_mm, s.bleed_width_mm, band_bottom + s.bleed_mm, fill=accent))
     title_font = text_font(card, text.title, bold=True)
-    title = fit_line(text.title, title_font, Box(safe.x_mm + 1, safe.y_mm + band_h * 0.12, safe.w_mm - 2, band_h * 0.76),
-                     max_size_mm=band_h * 0.6, min_size_mm=2.5, where=f"{card.label} title", color=on_color(accent))
+    title_box = Box(safe.x_mm + 1, safe.y_mm + band_h * 0.12, safe.w_mm - 2, band_h * 0.76)
+    title = fit_line(text.title, title_font, title_box, max_size_mm=band_h * 0.6, min_size_mm=2.5,
+                     where=f"{card.label} title", color=on_color(accent))
     ops.extend(title.ops)
     warnings.extend(title.warnings)
-    box = body_box or Box(safe.x_mm + 1, band_bottom + 2.5, safe.w_mm - 2, safe.bottom_mm - band_bottom - 3.5)
+    footer_gap = 3.0 if footer else 0.0
+    body_top = band_bottom + 2.5
+    body_box = Box(safe.x_mm + 1, body_top, safe.w_mm - 2, safe.bottom_mm - 1.0 - footer_h_mm - footer_gap - body_top)
     body_font = text_font(card, text.body, bold=False)
-    body = fit_block(text.body, body_font, box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
+    body = fit_block(text.body, body_font, body_box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
                      color=ink, leading=1.25, paragraph_gap=0.45)
     ops.extend(body.ops)
     warnings.extend(body.warnings)
-    ops.extend(extra)
+    if footer:
+        ops.extend(footer(Box(safe.x_mm + 1, safe.bottom_mm - 1.0 - footer_h_mm, safe.w_mm - 2, footer_h_mm)))
     ops.extend(foreground(card))
     return Face(tuple(ops), tuple(warnings))
 

@@ -219,14 +219,8 @@ def aid(card: Card) -> Face:
     if kind != "scoring":
         return aid_face(card, text, accent)
     # The scoring aid also shows the worked example as a row of small cards with running totals.
-    safe = safe_box(card)
     row_h = min(card.size.width_mm, card.size.height_mm) * 0.3
-    row_top = safe.bottom_mm - row_h - 1.0
-    unit = min(card.size.width_mm, card.size.height_mm)
-    band_bottom = safe.y_mm + unit * 0.2
-    body_box = Box(safe.x_mm + 1, band_bottom + 2.5, safe.w_mm - 2, row_top - band_bottom - 4.5)
-    return aid_face(card, text, accent, extra=_example_row(card, Box(safe.x_mm + 1, row_top, safe.w_mm - 2, row_h)),
-                    body_box=body_box)
+    return aid_face(card, text, accent, footer=lambda box: _example_row(card, box), footer_h_mm=row_h)
 
 
 def _example_row(card: Card, box: Box) -> list[Op]:

@@ -316,7 +316,7 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
                         max_size_mm=3.4, min_size_mm=2.0, where=f"{where} scoring", color=ink)
     ops.extend(scoring.ops)
     warnings.extend(scoring.warnings)
-    y += 9.0
+    y += 10.5
 
     # Columns: round, cards, rule, then bid / tricks / score for each player.
     legend_h = 40.0
