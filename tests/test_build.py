@@ -1,0 +1,284 @@
+"""The build pipeline end to end: files, manifest, duplex alignment on pixels, reproducibility, safety."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+from PIL import Image as PILImage
+from pypdf import PdfReader
+
+from printkit.build import (
+    BuildOptions,
+    card_slug,
+    deck_folder,
+    produce_alignment,
+    produce_cards,
+    produce_sheets,
+)
+from printkit.build import build as run_build
+from printkit.cli import main
+from printkit.deck import Art, Card, CardSize, Deck
+from printkit.errors import BuildError
+from printkit.layout.geometry import paper_size
+from printkit.layout.imposition import impose
+from printkit.layout.ops import Face, Rect
+
+POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
+DPI = 72
+# Nine clearly different colours: card i shows colour i on its front and on its back.
+COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#000075",
+          "#800000", "#aaffc3"]
+
+
+def build(decks, options, producers=(produce_sheets, produce_alignment, produce_cards)):
+    """The card outputs only: the synthetic decks here have no rulebook."""
+    return run_build(decks, options, producers=producers)
+
+
+def colour_deck(n: int = 11, size: CardSize = POKER, variant: str | None = "v1", components=None) -> Deck:
+    cards = tuple(
+        Card(f"c-{i:03d}", "cards", {"n": i},
+             Art(colors={"background": COLORS[i % len(COLORS)]}, back_color=COLORS[i % len(COLORS)]), size)
+        for i in range(n)
+    )
+    return Deck(game="colourtest", name="Colour test", deck_id="colours", variant=variant,
+                spec_path=Path("colours.yaml"), size=size, art=Art(), cards=cards, components=components or {})
+
+
+def rgb(color: str) -> tuple[int, int, int]:
+    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def page_image(path: Path, index: int) -> PILImage.Image:
+    return pdfium.PdfDocument(path)[index].render(scale=DPI / 72).to_pil().convert("RGB")
+
+
+def sample(image: PILImage.Image, x_mm: float, y_mm: float):
+    return image.getpixel((int(x_mm * DPI / 25.4), int(y_mm * DPI / 25.4)))
+
+
+def near(a, b, tol=30):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    result = build([colour_deck()], BuildOptions(out_dir=out, per_card=True))
+    return out, result
+
+
+def test_build_writes_sheets_alignment_cards_and_manifest(built):
+    out, result = built
+    paths = {e.path for e in result.entries}
+    assert {"colours/v1/sheets-a4.pdf", "colours/v1/sheets-fronts-a4.pdf", "alignment-a4.pdf"} <= paths
+    assert "colours/v1/cards/001-cards-0.pdf" in paths and "colours/v1/cards/001-cards-0.png" in paths
+    sheets = next(e for e in result.entries if e.kind == "sheets")
+    assert (sheets.pages, sheets.cards, sheets.paper, sheets.deck, sheets.variant) == (4, 11, "a4", "colours", "v1")
+    fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
+    assert fronts.pages == 2
+    assert len(PdfReader(out / sheets.path).pages) == 4
+
+
+def test_manifest_lists_every_file_with_its_hash(built):
+    out, result = built
+    manifest = json.loads((out / "manifest.json").read_text())
+    listed = {f["path"]: f for f in manifest["files"]}
+    on_disk = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {"manifest.json"}
+    assert set(listed) == on_disk
+    for path, entry in listed.items():
+        assert hashlib.sha256((out / path).read_bytes()).hexdigest() == entry["sha256"]
+        assert {"path", "deck", "variant", "kind", "paper", "pages", "cards", "sha256"} <= set(entry)
+    assert not [p for p in out.rglob("*.tmp")]
+
+
+def _slot_colours(layout, image, slots, count):
+    # A point in the card's lower part, inside the safe zone, where the generic template draws nothing.
+    return [sample(image, s.trim.x_mm + 20, s.trim.y_mm + 80) for s in slots[:count]]
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_backs_sit_behind_their_fronts_after_the_flip(tmp_path, flip):
+    result = build([colour_deck()], BuildOptions(out_dir=tmp_path, flip=flip), producers=(produce_sheets,))
+    sheets = tmp_path / next(e.path for e in result.entries if e.kind == "sheets")
+    paper = paper_size("a4")
+    layout = impose(paper, POKER)
+    front, back = page_image(sheets, 0), page_image(sheets, 1)
+    # Turn the back page over the chosen edge: then each back must show its own front's colour.
+    turned = back.transpose(PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM)
+    fronts = _slot_colours(layout, front, layout.slots, 9)
+    behind = _slot_colours(layout, turned, layout.slots, 9)
+    assert [near(f, rgb(COLORS[i])) for i, f in enumerate(fronts)] == [True] * 9
+    assert [near(b, rgb(COLORS[i])) for i, b in enumerate(behind)] == [True] * 9
+    # The second sheet holds cards 9 and 10 in slots 0 and 1; the back page follows it.
+    second_front, second_back = page_image(sheets, 2), page_image(sheets, 3)
+    turned = second_back.transpose(PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM)
+    assert near(_slot_colours(layout, turned, layout.slots, 2)[1], rgb(COLORS[10]))
+    assert near(_slot_colours(layout, second_front, layout.slots, 2)[1], rgb(COLORS[10]))
+
+
+def test_back_offset_moves_the_backs(tmp_path):
+    build([colour_deck(1)], BuildOptions(out_dir=tmp_path / "a"), producers=(produce_sheets,))
+    build([colour_deck(1)], BuildOptions(out_dir=tmp_path / "b", back_offset_mm=(5.0, 0.0)), producers=(produce_sheets,))
+    layout = impose(paper_size("a4"), POKER)
+    slot = layout.back_slots("long")[0].trim
+    plain = page_image(tmp_path / "a/colours/v1/sheets-a4.pdf", 1)
+    moved = page_image(tmp_path / "b/colours/v1/sheets-a4.pdf", 1)
+    # 5 mm right as seen from the front is 5 mm left on the back page of a long-edge flip.
+    probe = (slot.right_mm - 1.0, slot.cy_mm)  # the moved card's outer bleed ends 1.8 mm before this
+    assert near(sample(plain, *probe), rgb(COLORS[0]))
+    assert not near(sample(moved, *probe), rgb(COLORS[0]))
+    assert near(sample(moved, slot.x_mm - 2.5, slot.cy_mm), rgb(COLORS[0]))
+
+
+def test_crop_marks_print_in_the_margins_and_nowhere_else(tmp_path):
+    white = colour_deck(9)
+    white = Deck(**{**white.__dict__, "cards": tuple(
+        Card(c.uid, c.group, {}, Art(colors={"background": "#ffffff", "ink": "#ffffff"}), POKER) for c in white.cards)})
+    build([white], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    image = page_image(tmp_path / "colours/v1/sheets-fronts-a4.pdf", 0).convert("L")
+    layout = impose(paper_size("a4"), POKER)
+    scale = DPI / 25.4
+    dark = [(x, y) for y in range(image.height) for x in range(image.width) if image.getpixel((x, y)) < 128]
+    assert dark, "crop marks are missing"
+    grid_left = min(s.paint.x_mm for s in layout.slots) * scale
+    grid_right = max(s.paint.right_mm for s in layout.slots) * scale
+    grid_top = min(s.paint.y_mm for s in layout.slots) * scale
+    grid_bottom = max(s.paint.bottom_mm for s in layout.slots) * scale
+    for x, y in dark:
+        inside = grid_left + 1 < x < grid_right - 1 and grid_top + 1 < y < grid_bottom - 1
+        assert not inside, f"dark pixel at {(x, y)} inside the card area"
+    # Marks are in all four margins.
+    assert any(y < grid_top for _, y in dark) and any(y > grid_bottom for _, y in dark)
+    assert any(x < grid_left for x, _ in dark) and any(x > grid_right for x, _ in dark)
+
+
+def test_cards_are_clipped_to_their_slot_on_sheets(tmp_path):
+    # Without a gap, a card's bleed must not paint over its neighbour.
+    build([colour_deck(9)], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    image = page_image(tmp_path / "colours/v1/sheets-fronts-a4.pdf", 0)
+    layout = impose(paper_size("a4"), POKER)
+    a, b = layout.slots[0].trim, layout.slots[1].trim
+    assert near(sample(image, a.right_mm - 1, a.cy_mm + 30), rgb(COLORS[0]))
+    assert near(sample(image, b.x_mm + 1, b.cy_mm + 30), rgb(COLORS[1]))
+
+
+def test_per_card_pdf_boxes_and_png_size(built):
+    out, _ = built
+    reader = PdfReader(out / "colours/v1/cards/001-cards-0.pdf")
+    page = reader.pages[0]
+    pt = 72 / 25.4
+    assert len(reader.pages) == 2  # front and back
+    assert float(page.mediabox.width) == pytest.approx(69.85 * pt, abs=0.01)
+    assert float(page.trimbox.left) == pytest.approx(3.175 * pt, abs=0.01)
+    assert float(page.trimbox.width) == pytest.approx(63.5 * pt, abs=0.01)
+    assert [float(v) for v in page.bleedbox] == pytest.approx([float(v) for v in page.mediabox], abs=0.01)
+    assert PILImage.open(out / "colours/v1/cards/001-cards-0.png").size == (825, 1125)
+    assert PILImage.open(out / "colours/v1/cards/back-1.png").size == (825, 1125)
+
+
+def test_identical_copies_share_one_per_card_file(tmp_path):
+    deck = colour_deck(3)
+    twins = tuple(Card(f"t-{i}", "twins", {"n": 1}, Art(colors={"background": "#00ff00"}), POKER, copy=i + 1)
+                  for i in range(3))
+    deck = Deck(**{**deck.__dict__, "cards": deck.cards + twins})
+    result = build([deck], BuildOptions(out_dir=tmp_path, per_card=True))
+    pngs = [e for e in result.entries if e.kind == "card-png"]
+    assert [e.cards for e in pngs] == [1, 1, 1, 3]
+
+
+def test_components_follow_on_their_own_sheets_and_pages(tmp_path):
+    token = CardSize(25, 25, bleed_mm=3.175)
+    components = {
+        "tokens": tuple(Card(f"tok-{i}", "tokens", {"token": "x"}, Art(), token) for i in range(8)),
+        "sheet": (Card("sheet-1", "sheet", {"sheet": "score"}, Art(), POKER),),
+    }
+    result = build([colour_deck(2, components=components)], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    sheets = next(e for e in result.entries if e.kind == "sheets")
+    fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
+    # cards page + tokens page + score sheet page; duplex doubles each (blank back for the sheet).
+    assert (fronts.pages, sheets.pages, sheets.cards) == (3, 6, 11)
+    reader = PdfReader(tmp_path / sheets.path)
+    assert "score" in reader.pages[4].extract_text()
+
+
+def test_rebuild_is_byte_identical_and_leaves_files_untouched(tmp_path):
+    first = build([colour_deck(3)], BuildOptions(out_dir=tmp_path / "one", per_card=True))
+    second = build([colour_deck(3)], BuildOptions(out_dir=tmp_path / "two", per_card=True))
+    assert [(e.path, e.sha256) for e in first.entries] == [(e.path, e.sha256) for e in second.entries]
+    target = tmp_path / "one/colours/v1/sheets-a4.pdf"
+    os.utime(target, (1_000_000, 1_000_000))
+    build([colour_deck(3)], BuildOptions(out_dir=tmp_path / "one", per_card=True))
+    assert target.stat().st_mtime == 1_000_000  # unchanged bytes: not rewritten
+
+
+def test_manifest_keeps_other_decks_files_and_drops_changed_ones(tmp_path):
+    build([colour_deck(variant="a")], BuildOptions(out_dir=tmp_path))
+    build([colour_deck(variant="b")], BuildOptions(out_dir=tmp_path))
+    paths = {f["path"] for f in json.loads((tmp_path / "manifest.json").read_text())["files"]}
+    assert {"colours/a/sheets-a4.pdf", "colours/b/sheets-a4.pdf"} <= paths
+    (tmp_path / "colours/a/sheets-a4.pdf").write_bytes(b"edited by hand")
+    build([colour_deck(variant="b")], BuildOptions(out_dir=tmp_path))
+    paths = {f["path"] for f in json.loads((tmp_path / "manifest.json").read_text())["files"]}
+    assert "colours/a/sheets-a4.pdf" not in paths and "colours/a/sheets-fronts-a4.pdf" in paths
+    assert (tmp_path / "colours/a/sheets-a4.pdf").read_bytes() == b"edited by hand"  # never deleted
+
+
+def test_build_refuses_names_that_leave_the_output_folder(tmp_path):
+    evil = Deck(**{**colour_deck().__dict__, "deck_id": "../escape"})
+    with pytest.raises(BuildError, match="refusing"):
+        build([evil], BuildOptions(out_dir=tmp_path / "out"))
+    assert not (tmp_path / "escape").exists()
+
+
+def test_text_overflow_warnings_name_the_card(tmp_path):
+    long = Card("long-1", "cards", {"text": "an extremely long value " * 400}, Art(), POKER)
+    deck = Deck(**{**colour_deck(0).__dict__, "cards": (long,)})
+    result = build([deck], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    assert result.warnings and "colours/v1" in result.warnings[0] and "cards[text=" in result.warnings[0]
+
+
+def test_card_slug_and_folder():
+    card = Card("x", "numbers", {"kind": "number", "symbol": "minus", "number": -1}, Art(), POKER)
+    assert card_slug(card) == "numbers-number-minus-m1"
+    assert card_slug(Card("x", "cost2", {"cost": 2, "minerals": ("ruby", "gold")}, Art(), POKER)) == "cost2-2-ruby-gold"
+    assert deck_folder(colour_deck(variant=None)) == "colours"
+
+
+def test_cli_builds_every_deck_by_default(tmp_path, monkeypatch):
+    """The one full build: every shipped deck and variant, default options, through the CLI."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "output/manifest.json").read_text())
+    kinds = {(f["deck"], f["variant"], f["kind"]) for f in manifest["files"]}
+    for deck, variant in [("calc", "standard"), ("calc", "expert"), ("stack", None), ("clag", None)]:
+        assert (deck, variant, "sheets") in kinds and (deck, variant, "sheets-fronts") in kinds
+    expert = next(f for f in manifest["files"] if f["variant"] == "expert" and f["kind"] == "sheets-fronts")
+    assert expert["cards"] >= 177
+    reader = PdfReader(tmp_path / "output" / expert["path"])
+    fonts = reader.pages[0]["/Resources"]["/Font"].values()
+    assert fonts
+    for font in fonts:
+        font = font.get_object()
+        holder = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        assert "/FontFile2" in holder["/FontDescriptor"].get_object(), font["/BaseFont"]
+
+
+def test_cli_options_and_errors(tmp_path):
+    runner = CliRunner()
+    bad = runner.invoke(main, ["build", "calc", "--back-offset", "1", "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "X,Y" in bad.output
+    missing = runner.invoke(main, ["build", "nosuchdeck", "--out", str(tmp_path)])
+    assert missing.exit_code == 1 and "nosuchdeck" in missing.output
+    ok = runner.invoke(main, ["build", "clag", "--paper", "letter", "--flip", "short", "--gap", "2mm",
+                              "--back-offset", "0.5,-0.5", "--out", str(tmp_path)])
+    assert ok.exit_code == 0, ok.output
+    assert (tmp_path / "clag/sheets-letter.pdf").is_file() and (tmp_path / "alignment-letter.pdf").is_file()
