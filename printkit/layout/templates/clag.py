@@ -148,16 +148,20 @@ def _court(card: Card, suit: str, rank: str, color: str) -> tuple[list[Op], list
     ]
     half: list[Op] = []
     font = text_font(card, rank)
-    letter_box = Box(panel.x_mm + 4, panel.y_mm + panel.h_mm * 0.2, panel.w_mm - 8, panel.h_mm * 0.27)
+    big = unit * 0.12
+    # The letter sits right of the big pip, so wide letters (K, Q) never run into it.
+    letter_left = panel.x_mm + 3.0 + big + 1.0
+    letter_box = Box(letter_left, panel.y_mm + panel.h_mm * 0.2, panel.right_mm - 2.5 - letter_left, panel.h_mm * 0.27)
     letter = fit_line(rank, font, letter_box, max_size_mm=unit * 0.4, min_size_mm=4.0, where=f"{card.label} court",
                       color=color, valign="bottom")
     half.extend(letter.ops)
-    # A row of three small suit shapes above the letter, like a crown, and one big pip beside it.
+    # A crown of small suit shapes above the letter (one for J, two for Q, three for K) and one
+    # big pip beside it.
     crown = unit * 0.07
-    for i in (-1, 0, 1):
-        half.extend(shapes.polygons(shapes.suit(suit, w / 2 + i * crown * 1.6, panel.y_mm + 4.0 + crown / 2, crown),
-                                    color))
-    big = unit * 0.12
+    count = COURTS.index(rank) + 1
+    for i in range(count):
+        x = w / 2 + (i - (count - 1) / 2) * crown * 1.6
+        half.extend(shapes.polygons(shapes.suit(suit, x, panel.y_mm + 4.0 + crown / 2, crown), color))
     half.extend(shapes.polygons(shapes.suit(suit, panel.x_mm + 3.0 + big / 2, h / 2 - 2.5 - big / 2, big), color))
     ops.extend(half)
     ops.extend(shapes.turn_180(half, w / 2, h / 2))
