@@ -93,8 +93,8 @@ def text_font(card: Card, text: str, bold: bool = True) -> Path:
 def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
     """A card back: the back colour (or image) to the bleed edge, a frame, an emblem and the label.
 
-    ``emblem(cx, cy, size_mm, color)`` draws the game's motif; the design looks the same either
-    way up so a back never tells which way its card is held.
+    ``emblem(cx, cy, size_mm, color)`` draws the game's motif, symmetric under a half turn, so
+    the pattern of a back does not show which way up its card is held.
     """
     s = card.size
     w, h = s.width_mm, s.height_mm
