@@ -170,3 +170,22 @@ def test_unknown_card_raises():
         calc.front(Card("c1", "numbers", {"symbol": "divide", "number": 1}, Art(), size))
     with pytest.raises(DeckError, match="not a Calc card"):
         calc.front(Card("c1", "numbers", {"suit": "hearts"}, Art(), size))
+
+
+def test_back_motif_is_symmetric_under_half_turn(deck):
+    from printkit.layout import shapes
+
+    card = deck.cards[0]
+    s = card.size
+    polys = [op for op in calc.back(card).ops if isinstance(op, Polygon)]
+    assert polys
+
+    def key(ops):
+        # Each outline by its centroid and its point count; exact point lists differ in rounding.
+        return sorted(
+            (round(sum(x for x, _ in op.points) / len(op.points), 3),
+             round(sum(y for _, y in op.points) / len(op.points), 3), len(op.points))
+            for op in ops
+        )
+
+    assert key(polys) == key(shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))

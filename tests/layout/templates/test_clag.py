@@ -206,3 +206,21 @@ def test_unknown_page_raises(deck):
     card = dataclasses.replace(deck.components["score_sheet"][0], attrs={"sheet": "tally"})
     with pytest.raises(DeckError, match="'tally'"):
         clag.page(card, 210.0, 297.0)
+
+
+def test_back_motif_is_symmetric_under_half_turn(deck):
+    card = deck.cards[0]
+    s = card.size
+    polys = [op for op in clag.back(card).ops if isinstance(op, Polygon)]
+    assert polys
+
+    def key(ops):
+        # Each outline by its centroid and its point count; exact point lists differ in rounding.
+        return sorted(
+            (round(sum(x for x, _ in op.points) / len(op.points), 3),
+             round(sum(y for _, y in op.points) / len(op.points), 3), len(op.points))
+            for op in ops
+        )
+
+    # The row of suits below the label is the row above turned: the set of shapes maps onto itself.
+    assert key(polys) == key(clag.shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))
