@@ -329,3 +329,74 @@ def parse_move(text: str) -> Move:
     if verb == "synth":
         return Synthesize(gems[0], gems[1])
     return {"swap2": SwapTwo, "swap3": SwapThree, "coal": CoalDiscard}[verb](gems)
+
+
+# --- pure helpers (the rulebook computes its worked examples with them) -------------------------------------------------------------
+
+def _mask(card: Gem | str | Iterable[str]) -> int:
+    if isinstance(card, Gem):
+        return card.mask
+    if isinstance(card, str):
+        return Gem.parse(card).mask
+    return mask_of(card)
+
+
+def synthesize(a: Gem | str | Iterable[str], b: Gem | str | Iterable[str]) -> tuple[str, ...]:
+    """The minerals of the card synthesised from ``a`` and ``b``; IllegalMoveError past 3 minerals."""
+    union = _mask(a) | _mask(b)
+    if POPCOUNT[union] > MAX_MINERALS:
+        raise IllegalMoveError(f"cannot synthesise {'+'.join(minerals_of(_mask(a)))} with "
+                               f"{'+'.join(minerals_of(_mask(b)))}: the union {'+'.join(minerals_of(union))} "
+                               f"holds more than {MAX_MINERALS} minerals")
+    return minerals_of(union)
+
+
+def _splits(mask: int) -> tuple[tuple[int, int], ...]:
+    if POPCOUNT[mask] == 1:
+        return ((mask, mask),)
+    found = []
+    sub = (mask - 1) & mask
+    while sub:
+        rest = mask ^ sub
+        if sub < rest:
+            found.append((sub, rest))
+        sub = (sub - 1) & mask
+    return tuple(sorted(found))
+
+
+def decompositions(card: Gem | str | Iterable[str]) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Every way to decompose ``card``: pairs of mineral sets (a cost-1 card gives itself twice)."""
+    return tuple((minerals_of(a), minerals_of(b)) for a, b in _splits(_mask(card)))
+
+
+# --- every move value, built once (read-only tables indexed by card code, or a * 32 + b) ---------------------------
+
+DONE, CYCLE, DRAW5, DISCARD5, STOP = Done(), Cycle(), OutputDraw(), OutputDiscard(), Stop()
+MATCH = tuple(Match(g) if g else None for g in GEMS)
+SWAP1 = tuple(SwapOne(g) if g else None for g in GEMS)
+PICK = tuple(Pick(g) if g else None for g in GEMS)
+TAKE = tuple(Take(g) if g else None for g in GEMS)
+SETTLE = tuple(tuple(SettleDiscard(g, t) if g else None for g in GEMS) for t in (None,) + TERRAINS)
+INVEST = tuple(tuple(Invest(t, g) if g else None for g in GEMS) for t in TERRAINS)
+TAKEBACK = tuple(tuple(TakeBack(t, g) if g else None for g in GEMS) for t in TERRAINS)
+TRIGGER = tuple(Trigger(t) for t in TERRAINS)
+SYNTH = tuple(Synthesize(GEMS[a], GEMS[b]) if GEMS[a] and GEMS[b] and a <= b
+              and POPCOUNT[(a | b) & 15] <= MAX_MINERALS else None
+              for a in range(32) for b in range(32))
+COAL_PAIR = tuple(CoalDiscard((GEMS[a], GEMS[b])) if GEMS[a] and GEMS[b] and a <= b and a & b & COAL
+                  else None for a in range(32) for b in range(32))
+DECOMPOSE = tuple(tuple(Decompose(GEMS[c], (GEMS[x | GENERATED], GEMS[y | GENERATED]))
+                        for x, y in _splits(c & 15)) if GEMS[c] else () for c in range(32))
+SWAP2 = tuple(SwapTwo((GEMS[a], GEMS[b])) if GEMS[a] and GEMS[b] and a <= b and a & 15 == b & 15 else None
+              for a in range(32) for b in range(32))
+
+
+def _swap3_moves(mask: int) -> tuple[SwapThree, ...]:
+    d, g = GEMS[mask], GEMS[mask | GENERATED]
+    return (SwapThree((d, d, d)), SwapThree((d, d, g)), SwapThree((d, g, g)), SwapThree((g, g, g)))
+
+
+SWAP3 = tuple(_swap3_moves(m) if GEMS[m] else None for m in range(16))
+TERRAIN_BIT = (RUBY, GOLD, SAPPHIRE, COAL)  # terrain i takes cards holding mineral i
+TERRAIN_CODES = tuple(tuple(c for c in CODES if c & bit) for bit in TERRAIN_BIT)
+SWAP3_NEEDS = ((3, 0), (2, 1), (1, 2), (0, 3))  # (deck cards, generated cards) for each SWAP3 move

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from printkit.rules.stack import (
-    DONE, STOP, StackState, _move_groups,
-)
+from printkit.rules.stack_moves import DONE, STOP
+from printkit.rules.stack_rules import move_groups
+from printkit.rules.stack_state import StackState
 from printkit.rules.stack_moves import (
     GENERATED, GOLD, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne, SwapThree,
     SwapTwo, Synthesize, Take, TakeBack, Trigger,
@@ -26,7 +26,7 @@ from printkit.rules.stack_moves import (
 
 def random_player(state: StackState, rng: random.Random) -> Any:
     """A kind of action uniformly at random, then a move of that kind uniformly at random."""
-    groups = _move_groups(state)
+    groups = move_groups(state)
     group = groups[rng.randrange(len(groups))]
     return group[rng.randrange(len(group))]
 
@@ -38,7 +38,7 @@ def _wanted(state: StackState, p: int) -> set[int]:
 
 def greedy_player(state: StackState, rng: random.Random) -> Any:
     """A simple heuristic; ties are broken by ``rng`` so games still vary."""
-    groups = _move_groups(state)
+    groups = move_groups(state)
     moves = [m for g in groups for m in g]
     p = state.to_move
     wanted = _wanted(state, p)

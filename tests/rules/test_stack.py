@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
-from printkit.rules import stack
+from printkit.rules import stack_moves as tables
+from printkit.rules.stack_state import census
 from printkit.rules.base import InvariantError, engine_for
 from printkit.rules.stack import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
 from printkit.rules.stack_moves import Done, SwapOne, Synthesize
@@ -450,10 +451,11 @@ def test_players_and_options_are_checked(deck):
 
 def universe() -> list:
     """Every move value the engine can offer, plus a few out-of-order spellings."""
-    moves = [stack.DONE, stack.CYCLE, stack.DRAW5, stack.DISCARD5, stack.STOP, *stack.TRIGGER]
-    for table in (stack.MATCH, stack.SWAP1, stack.PICK, stack.TAKE, stack.SYNTH, stack.COAL_PAIR, stack.SWAP2):
+    moves = [tables.DONE, tables.CYCLE, tables.DRAW5, tables.DISCARD5, tables.STOP, *tables.TRIGGER]
+    for table in (tables.MATCH, tables.SWAP1, tables.PICK, tables.TAKE, tables.SYNTH, tables.COAL_PAIR,
+                  tables.SWAP2):
         moves += [m for m in table if m is not None]
-    for rows in (stack.SETTLE, stack.INVEST, stack.TAKEBACK, stack.DECOMPOSE, stack.SWAP3):
+    for rows in (tables.SETTLE, tables.INVEST, tables.TAKEBACK, tables.DECOMPOSE, tables.SWAP3):
         moves += [m for row in rows if row for m in row if m is not None]
     moves += [Synthesize(Gem.parse("coal"), Gem.parse("ruby")), SwapOne("ruby")]
     return moves
@@ -574,7 +576,7 @@ def test_check_invariants_catches_too_many_stacks_and_duplicate_field_types():
     s = pos("ruby", "coal")
     s.field[1][0] = s.field[0][0]
     # re-base conservation so that the field check is the one that fails
-    s.totals = tuple(stack._census(s)[0])
+    s.totals = tuple(census(s)[0])
     with pytest.raises(InvariantError, match="field types distinct"):
         ENGINE.check_invariants(s)
 
