@@ -229,7 +229,9 @@ class RulebookDoc(BaseDocTemplate):
         margin = mm_to_pt(p.margin_mm)
         size = (mm_to_pt(p.width_mm), mm_to_pt(p.height_mm))
         super().__init__(buffer, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
-                         bottomMargin=margin * 1.2, title=title, invariant=1, **kw)
+                         bottomMargin=margin * 1.2, title=title, invariant=1,
+                         # reportlab's default initial font is Helvetica, which is never embedded
+                         initialFontName=fonts.font_name(fonts.KOREAN), **kw)
         frame = Frame(margin, margin * 1.2, size[0] - 2 * margin, size[1] - margin * 2.2, id="text",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
@@ -282,7 +284,12 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
         flow += [Spacer(1, styles.body.fontSize * 3), figure(cover, text_width_pt)]
     flow += [NextPageTemplate("body"), PageBreak()]
 
-    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0)
+    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
+        *TABLE_FONT,
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+    ]))
     flow += [Paragraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
              PageBreak()]
 
@@ -323,6 +330,11 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     return flow
 
 
+# platypus tables set a cell font (Helvetica by default) even around paragraphs; name ours so no
+# unembedded standard font ends up in the PDF.
+TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
+
+
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
     items = [ListItem(Paragraph(inline(item, where), styles.body)) for item in block.items]
     size = styles.body.fontSize
@@ -346,6 +358,7 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
     widths = [w * scale for w in natural]
     table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
+        *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e3e9f0")),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.HexColor("#1f3b5a")),
         ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.HexColor("#c8c8c8")),
@@ -363,6 +376,7 @@ def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
     size = styles.body.fontSize
     box = Table([[paras]], colWidths=[width_pt], hAlign="LEFT")
     box.setStyle(TableStyle([
+        *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#fdf3dc")),
         ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor("#e69f00")),
         ("LEFTPADDING", (0, 0), (-1, -1), size),

@@ -353,7 +353,23 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
 
     if title is None:
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
+    for block in blocks:
+        for text in block_texts(block):
+            parse_inline(text, path, block.line)  # report bad inline markup now, with its line
     return Document(title, subtitle, _normalise_levels(tuple(blocks), path), path)
+
+
+def block_texts(block: Block) -> tuple[str, ...]:
+    """Every inline-markup string of a block (for checks such as fonts and markup)."""
+    if isinstance(block, (Heading, Paragraph)):
+        return (block.text,)
+    if isinstance(block, ListBlock):
+        return block.items
+    if isinstance(block, TableBlock):
+        return block.header + tuple(cell for row in block.rows for cell in row)
+    if isinstance(block, Note):
+        return block.paragraphs
+    return ()
 
 
 def _split_row(row: str) -> tuple[str, ...]:

@@ -1,0 +1,56 @@
+"""Card figures: row geometry, and cards drawn with the layout templates' art."""
+
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from printkit.errors import BuildError
+from printkit.rulebook.content import Figure
+from printkit.rulebook.content.calc import find_cards
+from printkit.rulebook.figures import GAP_MM, CardRow, card_row
+from printkit.spec import DECKS_DIR, load_deck
+from printkit.units import mm_to_pt
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck(DECKS_DIR / "calc.yaml")
+
+
+def test_row_is_centred_and_shrinks_to_fit(deck):
+    cards = find_cards(deck, [("plus", 1), ("minus", 2), ("times", 3)])
+    wide = card_row(Figure(cards, scale=0.5), 170.0)
+    w = deck.size.width_mm * 0.5
+    assert [p.scale for p in wide.cards] == [0.5] * 3
+    assert wide.cards[0].x_mm == pytest.approx((170 - 3 * w - 2 * GAP_MM) / 2)
+    assert wide.cards[1].x_mm - wide.cards[0].x_mm == pytest.approx(w + GAP_MM)
+    narrow = card_row(Figure(cards, scale=1.0), 100.0)
+    right = narrow.cards[-1].x_mm + deck.size.width_mm * narrow.cards[-1].scale
+    assert narrow.cards[0].x_mm == pytest.approx(0) and right == pytest.approx(100)
+    assert narrow.height_mm == pytest.approx(deck.size.height_mm * narrow.cards[0].scale)
+    labelled = card_row(Figure(cards, labels=("a", "b", "c"), scale=0.5), 170.0)
+    assert labelled.height_mm > wide.height_mm
+
+
+def test_cards_are_drawn_in_their_colours(deck):
+    cards = find_cards(deck, [("plus", 7)])
+    flowable = CardRow(Figure(cards, labels=("7",), scale=1.0), deck)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(mm_to_pt(100), mm_to_pt(120)))
+    w, h = flowable.wrap(mm_to_pt(100), mm_to_pt(120))
+    flowable.drawOn(canvas, 0, mm_to_pt(120) - h)
+    canvas.save()
+    image = pdfium.PdfDocument(buffer.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+    plus = tuple(int(deck.art.colors["plus"][i:i + 2], 16) for i in (1, 3, 5))
+    hits = sum(1 for px in image.get_flattened_data() if all(abs(a - b) < 40 for a, b in zip(px, plus)))
+    assert hits > 300, "the plus card's colour appears in the figure"
+
+
+def test_a_label_no_font_can_set_fails_early(deck):
+    cards = find_cards(deck, [("plus", 7)])
+    with pytest.raises(BuildError, match="figure label"):
+        CardRow(Figure(cards, labels=("🀄",)), deck)

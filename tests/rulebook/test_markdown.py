@@ -1,0 +1,104 @@
+"""The rule-text Markdown subset: blocks, inline spans, values and located errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from printkit.rulebook import markdown as md
+from printkit.rulebook.markdown import RulebookError, Span
+
+
+def test_blocks_of_every_kind():
+    text = """---
+title: Calc
+subtitle: A **card** game
+---
+
+# Overview
+
+First line
+second line.
+
+- one
+- two
+  continued
+
+1. first
+2. second
+
+| A | B |
+|---|:---:|
+| 1 | x \\| y |
+
+> note one
+>
+> note two
+
+::: figure symbols
+::: pagebreak
+## Details
+"""
+    doc = md.parse(text, "rules.md")
+    assert doc.title == "Calc" and doc.subtitle == "A **card** game"
+    assert doc.blocks == (
+        md.Heading(1, "Overview", 6),
+        md.Paragraph("First line second line.", 8),
+        md.ListBlock(False, ("one", "two continued"), 11),
+        md.ListBlock(True, ("first", "second"), 15),
+        md.TableBlock(("A", "B"), (("1", "x \\| y"),), 18),
+        md.Note(("note one", "note two"), 22),
+        md.Directive("figure", "symbols", 26),
+        md.Directive("pagebreak", "", 27),
+        md.Heading(2, "Details", 28),
+    )
+
+
+def test_first_heading_is_the_title_and_levels_are_normalised():
+    doc = md.parse("# Stack\n\n## Intro\n\ntext\n\n### Sub\n\n## Next\n", "s.md")
+    assert doc.title == "Stack" and doc.subtitle is None
+    assert [(b.level, b.text) for b in doc.blocks if isinstance(b, md.Heading)] == [(1, "Intro"), (2, "Sub"), (1, "Next")]
+
+
+def test_comments_are_dropped():
+    doc = md.parse("# T\n\n<!-- a\nhidden\n-->\nshown\n", "c.md")
+    assert doc.blocks == (md.Paragraph("shown", 6),)
+
+
+def test_inline_spans_and_escapes():
+    assert md.parse_inline("a **b** *c* `d *e*` \\*f\\*") == (
+        Span("a "), Span("b", bold=True), Span(" "), Span("c", italic=True), Span(" "),
+        Span("d *e*", code=True), Span(" *f*"),
+    )
+    assert md.plain("**1.** *x*") == "1. x"
+
+
+def test_values_are_substituted_per_line_and_escaped():
+    values = {"deck.total": "133", "deck.name": "A*B"}
+    doc = md.parse("# T\n\n{{ deck.total }} cards, {{deck.name}}, \\{{ literal }}\n", "v.md", values.__getitem__)
+    (para,) = doc.blocks
+    assert md.plain(para.text) == "133 cards, A*B, {{ literal }}"
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ("# T\n\nsome **bold\n", 3, "unclosed **"),
+    ("# T\n\n| a | b |\n| 1 | 2 |\n", 3, "separator row"),
+    ("# T\n\n| a | b |\n|---|---|\n| 1 |\n", 5, "1 cells, the header has 2"),
+    ("# T\n\n::: movie intro\n", 3, "unknown directive 'movie'"),
+    ("# T\n\n::: figure\n", 3, "needs one name"),
+    ("# T\n\n# A\n\n### C\n", 5, "skips a level"),
+    ("---\ntitle: T\ncolour: red\n---\n", 3, "front matter"),
+    ("just text\n", 1, "no title"),
+])
+def test_errors_name_file_and_line(text, line, fragment):
+    with pytest.raises(RulebookError) as info:
+        md.parse(text, "decks/x.rules.en.md")
+    assert str(info.value).startswith(f"decks/x.rules.en.md:{line}: ")
+    assert fragment in str(info.value)
+
+
+def test_unknown_value_names_file_and_line():
+    def resolve(key):
+        raise KeyError(f"unknown value {key!r}")
+
+    with pytest.raises(RulebookError, match=r"^r\.md:4: unknown value 'deck\.nope'"):
+        md.parse("# T\n\nok\n{{ deck.nope }}\n", "r.md", resolve)

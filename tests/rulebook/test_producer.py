@@ -1,0 +1,155 @@
+"""Whole Calc rulebooks: headings, computed values, figures on their pages, sizes, the build hook."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from printkit.build import BuildOptions, build, produce_rulebooks
+from printkit.rulebook.content import calc as calc_content
+from printkit.rulebook.markdown import RulebookError
+from printkit.rulebook.producer import render_rulebook, rule_texts
+from printkit.spec import DECKS_DIR, load_all_variants, load_deck
+from printkit.units import mm_to_pt
+
+CALC = DECKS_DIR / "calc.yaml"
+HEADINGS = {
+    "ko": ["게임 소개", "구성물", "게임 준비", "차례 진행", "특수 규칙", "7 잠금", "조커", "게임의 끝", "점수 계산",
+           "기본 게임과 전문가용 게임", "자주 묻는 질문"],
+    "en": ["Overview", "Components", "Setup", "Playing a turn", "Special rules", "The 7-lock", "The joker",
+           "End of the game", "Scoring", "Standard and expert games", "Frequently asked questions"],
+}
+# Figure captions (from the content module) and the pages that must therefore show cards.
+FIGURE_CAPTIONS = {"ko": ["왼쪽부터 덧셈", "맨 아래(왼쪽)부터", "끝난 뒤 지우의 페이"],
+                   "en": ["From the left: plus", "Scored from the bottom", "Ana's pay afterwards"]}
+
+
+@pytest.fixture(scope="module", params=["ko", "en"])
+def rulebook(request):
+    lang = request.param
+    result = render_rulebook(CALC, lang, "a4")
+    reader = PdfReader(io.BytesIO(result.data))
+    texts = [page.extract_text() for page in reader.pages]
+    return lang, result, reader, texts
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_headings_are_numbered_and_listed_in_the_contents(rulebook):
+    lang, _, _, texts = rulebook
+    body = flat(" ".join(texts[2:]))
+    contents = flat(texts[1])
+    chapter = 0
+    for heading in HEADINGS[lang]:
+        assert re.search(rf"\d+(\.\d+)? {re.escape(heading)}", body), heading
+        assert heading in contents, heading
+    assert "1 " + HEADINGS[lang][0] in body
+    assert ("차례" if lang == "ko" else "Contents") in contents
+
+
+def test_title_page_and_page_numbers(rulebook):
+    _, result, reader, texts = rulebook
+    assert "Calc" in texts[0]
+    assert result.pages == len(reader.pages) >= 6
+    for number, text in enumerate(texts[1:], start=2):
+        assert re.search(rf"(^|\n){number}(\n|$)", text), f"page {number} shows no page number"
+    assert reader.outline, "headings are in the PDF outline"
+
+
+def test_computed_example_values_appear(rulebook):
+    lang, _, _, texts = rulebook
+    deck = load_deck(CALC)
+    text = flat(" ".join(texts))
+    seed = calc_content.seed(deck, lang)
+    lock = calc_content.lock_joker(deck, lang)
+    final = calc_content.final(deck, lang)
+    power = calc_content.power(deck, lang)
+    assert seed.values["score"] == "52"
+    for expected in ["9 × 5 = 45", "45 − 2 = 43", "43 + 1 = 44", "44 + 8 = 52", f"{power.values['score']}"]:
+        assert expected in text
+    assert lock.values["locked"] == "63" and lock.values["final"] == "−4"
+    for value in (lock.values["locked"], lock.values["after_joker"], lock.values["final"],
+                  final.values["winner_score"], final.values["runner_up_score"]):
+        assert value in text
+    assert "1/9" in text and "133" in text and "177" in text
+
+
+def _coloured_pixels(pdf: pdfium.PdfDocument, index: int) -> int:
+    image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
+    # Card art is saturated colour; text, rules and table shading are grey or pale.
+    return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
+
+
+def test_figures_are_drawn_on_the_pages_that_promise_them(rulebook):
+    lang, result, _, texts = rulebook
+    pdf = pdfium.PdfDocument(result.data)
+    assert _coloured_pixels(pdf, 1) < 50, "the contents page has no figure"
+    assert _coloured_pixels(pdf, 0) > 800, "the title page shows cards"
+    for caption in FIGURE_CAPTIONS[lang]:
+        index = next(i for i, t in enumerate(texts) if caption in flat(t))
+        assert _coloured_pixels(pdf, index) > 800, f"no cards drawn on page {index + 1} ({caption!r})"
+
+
+def test_fonts_are_embedded(rulebook):
+    _, _, reader, _ = rulebook
+    names = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            names.add(str(font["/BaseFont"]))
+            if "/DescendantFonts" in font:
+                font = font["/DescendantFonts"][0].get_object()
+            assert "/FontFile2" in font["/FontDescriptor"].get_object(), font["/BaseFont"]
+    assert any("NanumGothic" in n for n in names) and any("DejaVuSans" in n for n in names)
+
+
+def test_reproducible_bytes():
+    assert render_rulebook(CALC, "en", "a5").data == render_rulebook(CALC, "en", "a5").data
+
+
+@pytest.mark.parametrize("paper, size_mm", [("a5", (148, 210)), ("letter", (215.9, 279.4))])
+def test_paper_sizes(paper, size_mm):
+    page = PdfReader(io.BytesIO(render_rulebook(CALC, "ko", paper).data)).pages[0]
+    assert float(page.mediabox.width) == pytest.approx(mm_to_pt(size_mm[0]), abs=0.1)
+    assert float(page.mediabox.height) == pytest.approx(mm_to_pt(size_mm[1]), abs=0.1)
+
+
+def test_unknown_value_in_a_rule_text_is_a_located_build_error(tmp_path):
+    text = tmp_path / "calc.rules.en.md"
+    text.write_text("# Calc\n\n## Cards\n\nThere are {{ deck.total }} cards\nand {{ deck.by.symbol.divide }}.\n")
+    with pytest.raises(RulebookError, match=r"calc\.rules\.en\.md:6: unknown value 'deck\.by\.symbol\.divide'"):
+        render_rulebook(CALC, "en", text_path=text)
+
+
+def test_unknown_figure_is_a_located_build_error(tmp_path):
+    text = tmp_path / "calc.rules.en.md"
+    text.write_text("# Calc\n\n## Cards\n\n::: figure unicorns\n")
+    with pytest.raises(RulebookError, match=r"calc\.rules\.en\.md:5: unknown figure 'unicorns' for game 'calc'"):
+        render_rulebook(CALC, "en", text_path=text)
+
+
+def test_build_writes_rulebooks_and_booklets_with_manifest_entries(tmp_path):
+    assert set(rule_texts(CALC)) == {"ko", "en"}
+    decks = load_all_variants(CALC)
+    options = BuildOptions(out_dir=tmp_path, rulebook_paper="a4", booklet=True)
+    result = build(decks, options, producers=(produce_rulebooks,))
+    manifest = json.loads(result.manifest.read_text())
+    books = {(f["kind"], f["lang"]): f for f in manifest["files"]}
+    assert set(books) == {("rulebook", "ko"), ("rulebook", "en"), ("rulebook-booklet", "ko"), ("rulebook-booklet", "en")}
+    for entry in books.values():
+        assert entry["deck"] == "calc" and entry["variant"] is None
+        reader = PdfReader(tmp_path / entry["path"])
+        assert len(reader.pages) == entry["pages"]
+    booklet = books[("rulebook-booklet", "ko")]
+    assert booklet["path"] == "calc/rulebook-ko-booklet-a4.pdf" and booklet["pages"] % 2 == 0
+    page = PdfReader(tmp_path / booklet["path"]).pages[0]
+    assert float(page.mediabox.width) == pytest.approx(mm_to_pt(297), abs=0.1)
+    assert books[("rulebook", "en")]["path"] == "calc/rulebook-en-a4.pdf"
+    assert not list(tmp_path.rglob("*.tmp"))

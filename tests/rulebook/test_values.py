@@ -1,0 +1,85 @@
+"""Inline values come from the expanded spec, never from hand-typed numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from printkit.errors import BuildError
+from printkit.rulebook.values import ValueContext, format_value, resolver
+from printkit.spec import DECKS_DIR, load_all_variants
+
+
+@pytest.fixture(scope="module")
+def calc():
+    variants = load_all_variants(DECKS_DIR / "calc.yaml")
+    return resolver(ValueContext(variants[0], {v.variant: v for v in variants},
+                                 example_values=lambda name: {"score": 52} if name == "seed" else {}, players=(2, 8)))
+
+
+@pytest.mark.parametrize("key, value", [
+    ("deck.name", "Calc"),
+    ("deck.total", "133"),
+    ("deck.groups.numbers", "132"),
+    ("deck.groups.joker", "1"),
+    ("deck.groups.numbers.copies", "4"),
+    ("deck.groups.numbers.types", "33"),
+    ("deck.by.symbol.plus", "44"),
+    ("deck.by.number.-1", "12"),
+    ("deck.by.number.7.types", "3"),
+    ("deck.types", "34"),
+    ("deck.variants.expert.total", "177"),
+    ("deck.variants.expert.by.symbol.power", "44"),
+    ("deck.variants.standard.total", "133"),
+    ("engine.min_players", "2"),
+    ("engine.max_players", "8"),
+    ("example.seed.score", "52"),
+])
+def test_calc_values_from_the_spec(calc, key, value):
+    assert calc(key) == value
+
+
+def test_the_spec_decides_the_counts():
+    """Counts follow the spec: the expert deck as the book's deck gives the expert numbers."""
+    variants = load_all_variants(DECKS_DIR / "calc.yaml")
+    expert = next(v for v in variants if v.variant == "expert")
+    resolve = resolver(ValueContext(expert))
+    assert resolve("deck.total") == str(len(expert.cards)) == "177"
+    assert resolve("deck.by.symbol.power") == "44"
+
+
+def test_component_counts():
+    (stack,) = load_all_variants(DECKS_DIR / "stack.yaml")
+    resolve = resolver(ValueContext(stack))
+    assert resolve("deck.total") == "52"
+    for name, cards in stack.components.items():
+        assert resolve(f"deck.components.{name}") == str(len(cards))
+    assert resolve("deck.components.terrains.types") == "4"
+
+
+@pytest.mark.parametrize("key, fragment", [
+    ("deck.totl", "known under deck: "),
+    ("deck.by.symbol.divide", "known under deck.by.symbol: minus, plus, times"),
+    ("deck.groups.nope", "known under deck.groups: joker, numbers"),
+    ("deck.variants.hard.total", "known under deck.variants: expert, standard"),
+    ("deck.components.tokens", "deck.components"),
+    ("example.seed.nope", "known under example.seed: score"),
+    ("colour", "known under the top level: deck, engine, example"),
+])
+def test_unknown_keys_say_what_is_known(calc, key, fragment):
+    with pytest.raises(KeyError) as info:
+        calc(key)
+    assert repr(key) in info.value.args[0] and fragment in info.value.args[0]
+
+
+def test_copies_must_agree():
+    variants = load_all_variants(DECKS_DIR / "calc.yaml")
+    with pytest.raises(BuildError, match="different numbers of copies"):
+        resolver(ValueContext(variants[0]))("deck.copies")
+
+
+def test_format_value():
+    assert format_value(Fraction(1, 9)) == "1/9"
+    assert format_value(Fraction(52)) == "52"
+    assert format_value(3.0) == "3"
