@@ -200,8 +200,8 @@ def synthesis(deck: Deck, lang: str) -> Example:
         },
         header=(pick(lang, "합성하는 카드", "Cards synthesised"), pick(lang, "결과", "Result")),
         rows=(
-            (f"{first} + {second}", pick(lang, f"{result_name} (생성 카드)", f"{result_name} (generated)")),
-            (f"{refused_first} + {refused_second}", refused),
+            (f"{first}, {second}", pick(lang, f"{result_name} (생성 카드)", f"{result_name} (generated)")),
+            (f"{refused_first}, {refused_second}", refused),
         ),
     )
 
@@ -323,7 +323,7 @@ def synthesis_figure(deck: Deck, lang: str) -> Figure:
     first, second, made = (minerals_name(g.minerals, lang) for g in (move.first, move.second, result))
     return Figure(
         cards=cards,
-        labels=(first, f"+ {second}", f"= {made}"),
+        labels=(first, second, pick(lang, f"결과: {made}", f"Result: {made}")),
         caption=pick(lang, "합성: 카드 2장이 생성 카드 1장이 됩니다.", "Synthesis: two cards become one generated card."),
     )
 

@@ -1,0 +1,213 @@
+"""Stack Original rulebook: content computed by the engine, and rule texts that resolve and match."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from printkit import fonts
+from printkit.errors import BuildError
+from printkit.rulebook import markdown as md
+from printkit.rulebook.content import Example, Figure, Table, content_for
+from printkit.rulebook.content import stack as content
+from printkit.rulebook.values import ValueContext, resolver
+from printkit.rules import stack as engine
+from printkit.rules.base import engine_for
+from printkit.spec import DECKS_DIR, load_deck
+
+LANGS = ("ko", "en")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck("stack")
+
+
+# ---------------------------------------------------------------- content from the engine
+
+
+def test_synthesis_is_the_engines_union(deck):
+    ko = content.synthesis(deck, "ko").values
+    en = content.synthesis(deck, "en").values
+    union = engine.synthesize(*content.SYNTHESIS)
+    assert set(union) == {"ruby", "gold", "coal"}
+    assert en["result"] == "+".join(union) == "ruby+gold+coal"
+    assert ko["result"] == "루비+황금+석탄"
+    assert (ko["first"], ko["second"]) == ("루비+황금", "황금+석탄")
+    # one stack spent, two cards out, one generated card in
+    assert (en["stacks_before"], en["stacks_after"]) == (1, 0)
+    assert (en["hand_before"], en["hand_after"]) == (7, 6)
+
+
+def test_four_mineral_synthesis_is_refused(deck):
+    example = content.synthesis(deck, "en")
+    assert example.values["refused"] == "not allowed (4 minerals)"
+    assert (example.values["refused_first"], example.values["refused_second"]) == ("ruby+gold", "sapphire+coal")
+    assert example.rows[-1] == ("ruby+gold, sapphire+coal", "not allowed (4 minerals)")
+
+
+def test_decomposition_uses_the_chosen_split_and_lists_every_split(deck):
+    example = content.decomposition(deck, "en")
+    values = example.values
+    assert values["card"] == "ruby+gold+coal"
+    assert set(values["parts"].split(", ")) == {"gold", "ruby+coal"}
+    assert values["ways"] == len(engine.decompositions("ruby+gold+coal")) == 3
+    assert (values["hand_before"], values["hand_after"]) == (7, 8)
+    assert (values["stacks_before"], values["stacks_after"]) == (1, 0)
+    splits = [row[1] for row in example.rows]
+    assert splits == ["ruby | gold+coal", "gold | ruby+coal", "ruby+gold | coal", "ruby | ruby (copy)"]
+
+
+def test_settlement_case_one(deck):
+    example = content.settlement(deck, "ko")
+    values = example.values
+    assert (values["p1_matches"], values["p2_matches"]) == (3, 1)
+    # three matches earn a stack, one does not
+    assert (values["p1_stacks_before"], values["p1_stacks_after"]) == (1, 2)
+    assert (values["p2_stacks_before"], values["p2_stacks_after"]) == (1, 1)
+    # hands go back to seven: 7 - 3 and 7 - 1 cards after matching
+    assert (values["p1_drawn"], values["p2_drawn"]) == (3, 1)
+    assert values["returned"] == 2 * (3 + 1)
+    field = values["field_after"].split(", ")
+    assert len(field) == len(set(field)) == engine.FIELD_SIZE
+    assert example.header == ("", "1번 플레이어", "2번 플레이어")
+    assert example.rows[1] == ("스택", "1 → 2", "1 → 1")
+
+
+def test_rules_values_come_from_the_engine(deck):
+    values = content.rules(deck, "en").values
+    assert values == {"turn_cap": engine.DEFAULT_TURN_CAP, "max_stacks": engine.MAX_STACKS,
+                      "hand_size": engine.HAND_SIZE, "field_size": engine.FIELD_SIZE}
+
+
+def test_card_types_table_counts_the_spec(deck):
+    table = content.card_types(deck, "en")
+    body, total = table.rows[:-1], table.rows[-1]
+    assert len(body) == 14
+    assert sum(int(row[2]) for row in body) == len(deck.cards) == 52
+    assert total == ("Total", "14 types", "52")
+    assert {row[2] for row in body if row[0] == "1"} == {"3"}
+    assert {row[2] for row in body if row[0] in ("2", "3")} == {"4"}
+
+
+def test_terrain_table_follows_the_components(deck):
+    table = content.terrains(deck, "ko")
+    assert table.rows == (("붉은 호밀밭", "루비"), ("엘도라도", "황금"), ("창백한 푸른 점", "사파이어"), ("탄광", "석탄"))
+
+
+def test_synthesis_figure_shows_two_deck_cards_and_a_generated_marker(deck):
+    figure = content.synthesis_figure(deck, "en")
+    first, second, result = figure.cards
+    assert first in deck.cards and second in deck.cards
+    assert result in deck.components["generated_markers"]
+    assert set(first["minerals"]) | set(second["minerals"]) == set(result["minerals"])
+    assert figure.labels[-1] == "Result: ruby+gold+coal"
+
+
+def test_examples_need_the_cards_they_show(deck):
+    small = dataclasses.replace(deck, cards=deck.cards[:12])  # only cost-1 cards
+    with pytest.raises(BuildError, match="too few"):
+        content.synthesis(small, "en")
+
+
+def test_every_registered_function_returns_its_kind(deck):
+    for lang in LANGS:
+        for function in content.FIGURES.values():
+            assert isinstance(function(deck, lang), Figure)
+        for function in content.EXAMPLES.values():
+            assert isinstance(function(deck, lang), Example)
+        for function in content.TABLES.values():
+            assert isinstance(function(deck, lang), Table)
+
+
+# ---------------------------------------------------------------- the rule texts
+
+
+def parse_text(deck, lang: str) -> md.Document:
+    """Parse decks/stack.rules.LANG.md resolving every value, as the book does."""
+    registry = content_for(deck.game)
+    game_engine = engine_for(deck.game)
+    context = ValueContext(
+        deck=deck,
+        example_values=lambda name: registry.examples[name](deck, lang).values,
+        players=(game_engine.min_players, game_engine.max_players),
+    )
+    path = DECKS_DIR / f"stack.rules.{lang}.md"
+    return md.parse(path.read_text(encoding="utf-8"), path, resolver(context))
+
+
+def shape(doc: md.Document) -> list[tuple]:
+    """The structure of a document without its words."""
+    out: list[tuple] = []
+    for block in doc.blocks:
+        if isinstance(block, md.Heading):
+            out.append(("heading", block.level))
+        elif isinstance(block, md.Directive):
+            out.append(("directive", block.kind, block.name))
+        elif isinstance(block, md.ListBlock):
+            out.append(("list", block.ordered, len(block.items)))
+        elif isinstance(block, md.TableBlock):
+            out.append(("table", len(block.header), len(block.rows)))
+        else:
+            out.append((type(block).__name__,))
+    return out
+
+
+def all_strings(deck, lang: str, doc: md.Document) -> str:
+    """Every string the book sets: the resolved text and the content it pulls in."""
+    parts = [doc.title, doc.subtitle or ""]
+    registry = content_for(deck.game)
+    for block in doc.blocks:
+        if isinstance(block, (md.Heading, md.Paragraph)):
+            parts.append(block.text)
+        elif isinstance(block, md.ListBlock):
+            parts.extend(block.items)
+        elif isinstance(block, md.Directive) and block.kind != "pagebreak":
+            data = registry.registry(block.kind)[block.name](deck, lang)
+            parts.extend(str(v) for v in getattr(data, "values", {}).values())
+            parts.extend(getattr(data, "header", ()))
+            parts.extend(cell for row in getattr(data, "rows", ()) for cell in row)
+            parts.extend(getattr(data, "labels", ()) or getattr(data, "card_labels", ()))
+            parts.append(data.caption or "")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_value_and_directive_resolves(deck, lang):
+    doc = parse_text(deck, lang)
+    registry = content_for(deck.game)
+    directives = [b for b in doc.blocks if isinstance(b, md.Directive)]
+    assert {(d.kind, d.name) for d in directives} >= {("example", "synthesis"), ("example", "decomposition"),
+                                                      ("example", "settlement"), ("figure", "synthesis")}
+    for directive in directives:
+        assert directive.name in registry.registry(directive.kind), directive
+    text = " ".join(b.text for b in doc.blocks if isinstance(b, md.Paragraph))
+    assert "{{" not in text
+    # computed values reach the text
+    synthesis = content.synthesis(deck, lang).values
+    assert synthesis["result"] in text
+    assert content.settlement(deck, lang).values["field_before"] in text
+
+
+def test_both_languages_have_the_same_structure(deck):
+    ko, en = parse_text(deck, "ko"), parse_text(deck, "en")
+    assert shape(ko) == shape(en)
+    assert ko.title == "스택 오리지널" and en.title == "Stack Original"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_character_is_in_the_bundled_fonts(deck, lang):
+    text = all_strings(deck, lang, parse_text(deck, lang))
+    for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
+        missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
+        assert not missing, f"no bundled font has {sorted(missing)}"
+    if lang == "ko":
+        # the Korean text needs no fallback at all: every character is in NanumGothic
+        assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
+
+
+def test_texts_sit_next_to_the_spec():
+    for lang in LANGS:
+        assert Path(DECKS_DIR / f"stack.rules.{lang}.md").is_file()
