@@ -45,7 +45,7 @@ from typing import Any, Iterable, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError
-from printkit.rules.base import InvariantError, Outcome
+from printkit.rules.base import InvariantError, Outcome, Player
 from printkit.rules.stack_moves import (
     CODES, GEMS, GENERATED, MAX_MINERALS, MINERALS, TERRAIN_INDEX, TERRAINS, CoalDiscard, Cycle,
     Decompose, Done, Gem, Invest, Match, Move, OutputDiscard, OutputDraw, Pick, SettleDiscard, Stop,
@@ -56,6 +56,7 @@ from printkit.rules.stack_rules import (
     DEFAULT_TURN_CAP, FIELD_SIZE, HAND_SIZE, MAX_STACKS, MODES, apply_move, draw, move_groups, refill,
     settle_now,
 )
+from printkit.rules.stack_players import PLAYERS
 from printkit.rules.stack_state import StackState, blank_state, census
 
 __all__ = [
@@ -131,6 +132,8 @@ def position(hands: Sequence[Iterable[Gem | str]], field: Iterable[Gem | str], d
             s.hands[p][code(card)] += 1
             s.loose[p] += 1
         for name, cards in invested[p].items():
+            if name not in TERRAIN_INDEX:
+                raise IllegalMoveError(f"unknown terrain {name!r} (known: {', '.join(TERRAINS)})")
             t = TERRAIN_INDEX[name]
             for card in cards:
                 c = code(card)
@@ -231,8 +234,7 @@ class StackEngine:
     def check_invariants(self, state: StackState) -> None:
         check_invariants(state)
 
-    def players(self) -> dict:
-        from printkit.rules.stack_players import PLAYERS
+    def players(self) -> dict[str, Player]:
         return dict(PLAYERS)
 
     def parse_move(self, text: str) -> Move:
@@ -271,5 +273,6 @@ def check_invariants(s: StackState) -> None:
             raise InvariantError(f"field slot {slot}: generated field card or a match of another type")
     if s.phase != "over" and not move_groups(s):
         raise InvariantError("no legal move although the game is not over")
+
 
 ENGINE = StackEngine()

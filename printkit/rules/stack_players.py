@@ -15,13 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from printkit.rules.stack_moves import DONE, STOP
-from printkit.rules.stack_rules import move_groups
-from printkit.rules.stack_state import StackState
 from printkit.rules.stack_moves import (
-    GENERATED, GOLD, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne, SwapThree,
-    SwapTwo, Synthesize, Take, TakeBack, Trigger,
+    DONE, GENERATED, GOLD, STOP, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne,
+    SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
+from printkit.rules.stack_rules import MAX_STACKS, move_groups
+from printkit.rules.stack_state import StackState
 
 
 def random_player(state: StackState, rng: random.Random) -> Any:
@@ -82,13 +81,13 @@ def greedy_player(state: StackState, rng: random.Random) -> Any:
         return choice
     choice = pick([m for m in moves if isinstance(m, (SwapThree, CoalDiscard))
                    and all(useless(c.code) for c in m.cards)])
-    if choice and state.stacks[p] < 4:
+    if choice and state.stacks[p] < MAX_STACKS:
         return choice
     choice = pick([m for m in moves if isinstance(m, Trigger) and m.terrain != "red_rye_field"])
     if choice:
         return choice
-    choice = pick([m for m in moves if isinstance(m, (SwapOne, SwapTwo))
-                   and all(useless(c.code) for c in getattr(m, "cards", (getattr(m, "card", None),)))])
+    choice = pick([m for m in moves if isinstance(m, SwapOne) and useless(m.card.code)]
+                  + [m for m in moves if isinstance(m, SwapTwo) and all(useless(c.code) for c in m.cards)])
     if choice:
         return choice
     if not state.triggered[p] and state.inv_n[p][1] <= state.inv_n[1 - p][1]:

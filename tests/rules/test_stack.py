@@ -587,6 +587,14 @@ def test_players_are_deterministic_and_random_games_end(deck):
         assert play(deck, 11, bot)[1] == first
 
 
+def test_the_shared_game_driver_plays_and_checks_stack(deck):
+    play = pytest.importorskip("printkit.rules.play")
+    check_playable, play_game = play.check_playable, play.play_game
+    assert check_playable(deck, games_per_count=2) == []
+    record = play_game(ENGINE, deck, 2, 4, "greedy")
+    assert record.outcome.turns >= 1
+
+
 if __name__ == "__main__":  # regenerate the golden records: python tests/rules/test_stack.py
     real = load_deck("stack")
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
