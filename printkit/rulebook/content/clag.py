@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from printkit.deck import Card, Deck
-from printkit.errors import BuildError
+from printkit.errors import BuildError, DeckError
 from printkit.rulebook.content import Example, Figure, Table, pick
 from printkit.rules import clag as engine_module
 from printkit.rules.clag import ENGINE, Bid, ClagState, Play, PlayingCard, Special
@@ -113,7 +113,10 @@ def _position(deck: Deck, round_number: int, hands: Sequence[Sequence[str]] | No
         cards = _deck_cards(deck)
         hands = [[str(c) for c in cards[seat * size:(seat + 1) * size]] for seat in range(PLAYERS)]
         trump = str(cards[PLAYERS * size])
-    return engine_module.start_round(hands, round_number, DEALER, trump, hook=hook, deck=deck)
+    try:
+        return engine_module.start_round(hands, round_number, DEALER, trump, hook=hook, deck=deck)
+    except DeckError as exc:
+        raise BuildError(f"Clag rulebook example for round {round_number}: {exc}") from None
 
 
 def _apply(state: ClagState, seat: int, move) -> None:

@@ -1,0 +1,208 @@
+"""Clag rulebook: the round table and examples computed by the engine, and texts that resolve and match."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from printkit import fonts
+from printkit.errors import BuildError
+from printkit.rulebook import markdown as md
+from printkit.rulebook.content import Example, Figure, Table, content_for
+from printkit.rulebook.content import clag as content
+from printkit.rulebook.values import ValueContext, resolver
+from printkit.rules import clag as engine
+from printkit.rules.base import engine_for
+from printkit.spec import DECKS_DIR, load_deck
+
+LANGS = ("ko", "en")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck("clag")
+
+
+# ---------------------------------------------------------------- content from the engine
+
+
+def test_round_table_is_the_engines(deck):
+    table = content.rounds_table(deck, "en")
+    assert len(table.rows) == len(engine.ROUNDS) == 22
+    assert [int(row[1]) for row in table.rows] == [1, 2, 3, 4, 5, 6, 7] + [7] * 9 + [6, 5, 4, 3, 2, 1]
+    assert [row[2] for row in table.rows] == [rule.title_en for rule in engine.ROUNDS]
+    bidding = {int(row[0]): row[3] for row in table.rows}
+    assert bidding[9] == "all 0" and bidding[15] == "none"
+    assert {bidding[n] for n in range(1, 23) if n not in (9, 15)} == {"dealer rule"}
+    ko = content.rounds_table(deck, "ko")
+    assert [row[2] for row in ko.rows] == [rule.title_ko for rule in engine.ROUNDS]
+    assert ko.header == ("라운드", "카드 수", "규칙", "계약")
+
+
+def test_round_figures(deck):
+    assert content.rounds(deck, "en").values == {"count": 22, "max_hand": 7, "max_dealt": 49}
+
+
+def test_dealer_must_bid_five_after_three_ones(deck):
+    example = content.dealer_bid(deck, "ko")
+    values = example.values
+    assert values["hand_size"] == 7
+    assert values["others"] == "1, 1, 1" and values["others_total"] == 3
+    assert values["minimum"] == 5 and values["maximum"] == 7
+    assert values["allowed"] == "5, 6, 7"
+    assert values["total"] == 8  # one more than the hand size
+    assert values["allowed"] == ", ".join(map(str, engine.dealer_bid_range(7, [1, 1, 1])))
+    assert example.rows[-1] == ("4번 플레이어 (딜러)", "5, 6, 7")
+
+
+def test_hook_variant_forbids_only_the_exact_total(deck):
+    values = content.dealer_bid(deck, "en").values
+    assert values["hook_forbidden"] == "4"
+    assert 4 not in engine.dealer_bid_range(7, [1, 1, 1], hook=True)
+
+
+def test_trump_wins_the_trick(deck):
+    example = content.trump_trick(deck, "en")
+    values = example.values
+    assert values["trump"] == "spades" and values["led"] == "hearts"
+    assert values["winning_card"] == "3 of spades"
+    assert values["winner"] == "Player 3"
+    assert values["best_led"] == "ace of hearts"
+    # the engine's pure helper agrees with the played-out trick
+    plays = [engine.PlayingCard.parse(hand[0]) for hand in content.TRUMP_TRICK_HANDS]
+    assert engine.trick_winner(plays, "spades", content.TRUMP_TRICK_ROUND) == 2
+    assert [row[2] for row in example.rows] == ["leads", "follows suit", "trumps, wins the trick", "follows suit"]
+    ko = content.trump_trick(deck, "ko").values
+    assert (ko["winner"], ko["winning_card"], ko["trump"]) == ("3번 플레이어", "스페이드 3", "스페이드")
+
+
+def test_wild_two_ranks_just_above_the_card_it_names(deck):
+    example = content.wild_two(deck, "en")
+    values = example.values
+    assert values["two"] == "2 of hearts"
+    assert values["named"] == "ace of clubs"
+    assert values["winner"] == values["player"] == "Player 3"
+    assert values["held"] == "4 of clubs"
+    assert values["refused"] == "ace of diamonds"
+    assert [row[2] for row in example.rows] == ["queen of clubs", "ace of clubs", "ace of clubs", "3 of clubs"]
+    assert example.rows[2][3] == "wins the trick"
+    assert [card.get("rank") for card in example.cards] == ["Q", "A", 2, 3]
+    assert example.card_labels[2] == "Player 3 = ace of clubs"
+
+
+def test_trick_figure_shows_the_printed_cards(deck):
+    figure = content.trick_figure(deck, "ko")
+    assert all(card in deck.cards for card in figure.cards)
+    assert [(c["suit"], c["rank"]) for c in figure.cards] == [
+        ("hearts", "K"), ("hearts", "A"), ("spades", 3), ("hearts", 5)]
+    assert figure.labels == ("1번 플레이어", "2번 플레이어", "3번 플레이어", "4번 플레이어")
+
+
+def test_a_deck_without_the_cards_cannot_show_them(deck):
+    no_hearts = dataclasses.replace(deck, cards=tuple(c for c in deck.cards if c["suit"] != "hearts"))
+    with pytest.raises(BuildError):
+        content.trick_figure(no_hearts, "en")
+
+
+def test_every_registered_function_returns_its_kind(deck):
+    for lang in LANGS:
+        for function in content.FIGURES.values():
+            assert isinstance(function(deck, lang), Figure)
+        for function in content.EXAMPLES.values():
+            assert isinstance(function(deck, lang), Example)
+        for function in content.TABLES.values():
+            assert isinstance(function(deck, lang), Table)
+
+
+# ---------------------------------------------------------------- the rule texts
+
+
+def parse_text(deck, lang: str) -> md.Document:
+    """Parse decks/clag.rules.LANG.md resolving every value, as the book does."""
+    registry = content_for(deck.game)
+    game_engine = engine_for(deck.game)
+    context = ValueContext(
+        deck=deck,
+        example_values=lambda name: registry.examples[name](deck, lang).values,
+        players=(game_engine.min_players, game_engine.max_players),
+    )
+    path = DECKS_DIR / f"clag.rules.{lang}.md"
+    return md.parse(path.read_text(encoding="utf-8"), path, resolver(context))
+
+
+def shape(doc: md.Document) -> list[tuple]:
+    """The structure of a document without its words."""
+    out: list[tuple] = []
+    for block in doc.blocks:
+        if isinstance(block, md.Heading):
+            out.append(("heading", block.level))
+        elif isinstance(block, md.Directive):
+            out.append(("directive", block.kind, block.name))
+        elif isinstance(block, md.ListBlock):
+            out.append(("list", block.ordered, len(block.items)))
+        elif isinstance(block, md.TableBlock):
+            out.append(("table", len(block.header), len(block.rows)))
+        else:
+            out.append((type(block).__name__,))
+    return out
+
+
+def all_strings(deck, lang: str, doc: md.Document) -> str:
+    """Every string the book sets: the resolved text and the content it pulls in."""
+    parts = [doc.title, doc.subtitle or ""]
+    registry = content_for(deck.game)
+    for block in doc.blocks:
+        if isinstance(block, (md.Heading, md.Paragraph)):
+            parts.append(block.text)
+        elif isinstance(block, md.ListBlock):
+            parts.extend(block.items)
+        elif isinstance(block, md.Directive) and block.kind != "pagebreak":
+            data = registry.registry(block.kind)[block.name](deck, lang)
+            parts.extend(str(v) for v in getattr(data, "values", {}).values())
+            parts.extend(getattr(data, "header", ()))
+            parts.extend(cell for row in getattr(data, "rows", ()) for cell in row)
+            parts.extend(getattr(data, "labels", ()) or getattr(data, "card_labels", ()))
+            parts.append(data.caption or "")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_value_and_directive_resolves(deck, lang):
+    doc = parse_text(deck, lang)
+    registry = content_for(deck.game)
+    directives = [b for b in doc.blocks if isinstance(b, md.Directive)]
+    assert {(d.kind, d.name) for d in directives} >= {
+        ("table", "rounds"), ("example", "dealer_bid"), ("example", "trump_trick"), ("example", "wild_two"),
+        ("figure", "trick")}
+    for directive in directives:
+        assert directive.name in registry.registry(directive.kind), directive
+    text = " ".join(b.text for b in doc.blocks if isinstance(b, md.Paragraph))
+    assert "{{" not in text
+    # the engine's verdicts reach the prose
+    assert "5" in text and content.trump_trick(deck, lang).values["winner"] in text
+    assert content.wild_two(deck, lang).values["named"] in text
+
+
+def test_player_counts_come_from_the_engine(deck):
+    ko = " ".join(b.text for b in parse_text(deck, "ko").blocks if isinstance(b, md.Paragraph))
+    en = " ".join(b.text for b in parse_text(deck, "en").blocks if isinstance(b, md.Paragraph))
+    assert f"{engine.MIN_PLAYERS}명에서 {engine.MAX_PLAYERS}명이" in ko
+    assert f"for {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} players" in en
+
+
+def test_both_languages_have_the_same_structure(deck):
+    ko, en = parse_text(deck, "ko"), parse_text(deck, "en")
+    assert shape(ko) == shape(en)
+    assert ko.title == "클래그" and en.title == "Clag"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_character_is_in_the_bundled_fonts(deck, lang):
+    text = all_strings(deck, lang, parse_text(deck, lang))
+    for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
+        missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
+        assert not missing, f"no bundled font has {sorted(missing)}"
+    if lang == "ko":
+        # suits are written as words, so the Korean book needs no fallback glyphs
+        assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
