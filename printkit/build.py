@@ -14,6 +14,8 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
     OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
     OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card
+    OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (printkit.rulebook)
+    OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
 
 A deck without variants writes to ``OUT/<deck>/``. Per-card files exist once per distinct card
 (identical copies share one file; the manifest's ``cards`` says how many copies it stands for);
@@ -280,6 +282,7 @@ PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry
     produce_sheets,
     produce_alignment,
     produce_cards,
+    produce_rulebooks,
 )
 
 

@@ -122,14 +122,20 @@ def _offset_mm(ctx, param, value):
               help="Move the backs X right and Y down (mm, as seen from the front) to fix duplex misalignment.")
 @click.option("--gap", default="0", show_default=True, callback=_length_mm,
               help="Space between cards on sheets (mm); bleed fills up to half of it.")
+@click.option("--rulebook-paper", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
+              help="Page size of the rulebooks (one per deck and language).")
+@click.option("--booklet", is_flag=True,
+              help="Also write each rulebook as a saddle-stitch booklet: A5 pages two-up on A4 "
+                   "(half-Letter on Letter with --rulebook-paper letter).")
 @reports_errors
-def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap) -> None:
+def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck. Writes duplex sheets
-    (backs interleaved), fronts-only sheets and a duplex alignment test page.
+    (backs interleaved), fronts-only sheets, a duplex alignment test page and a rulebook PDF per
+    deck and language (and saddle-stitch booklets with --booklet).
 
-    Example: printkit build calc --variant expert --paper letter --per-card
+    Example: printkit build calc --variant expert --paper letter --per-card --booklet
     """
     from pathlib import Path
 
@@ -139,7 +145,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap) -> N
     names = list(decks) or [str(p) for p in all_spec_paths()]
     loaded = [load_deck(n, variant) for n in names] if variant else [d for n in names for d in load_all_variants(n)]
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
-                           back_offset_mm=back_offset, gap_mm=gap)
+                           back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet)
     if sys.stderr.isatty():
         with click.progressbar(length=work_units(loaded, options), label="Rendering", file=sys.stderr) as bar:
             result = run_build(loaded, options, progress=bar.update)

@@ -153,3 +153,19 @@ def test_build_writes_rulebooks_and_booklets_with_manifest_entries(tmp_path):
     assert float(page.mediabox.width) == pytest.approx(mm_to_pt(297), abs=0.1)
     assert books[("rulebook", "en")]["path"] == "calc/rulebook-en-a4.pdf"
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_cli_build_options(tmp_path):
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    result = CliRunner().invoke(main, ["build", "calc", "--rulebook-paper", "letter", "--booklet", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for name in ("rulebook-ko-letter.pdf", "rulebook-en-letter.pdf", "rulebook-ko-booklet-letter.pdf",
+                 "rulebook-en-booklet-letter.pdf"):
+        assert (tmp_path / "calc" / name).is_file(), name
+    page = PdfReader(tmp_path / "calc/rulebook-en-booklet-letter.pdf").pages[0]
+    assert float(page.mediabox.width) == pytest.approx(mm_to_pt(279.4), abs=0.1)
+    bad = CliRunner().invoke(main, ["build", "calc", "--rulebook-paper", "b5", "--out", str(tmp_path)])
+    assert bad.exit_code == 2
