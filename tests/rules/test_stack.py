@@ -142,6 +142,12 @@ def test_a_generated_card_is_destroyed_instead_of_returning_to_the_deck():
     assert (s.created, s.destroyed) == (1, 1)
 
 
+def test_swapping_a_generated_card_with_an_empty_deck_draws_nothing():
+    s = pos("ruby* gold", "coal", deck="")
+    run(s, "swap1 ruby*")
+    assert names(s.hand(0)) == ["gold"] and s.destroyed == 1
+
+
 # --- synthesis and decomposition ----------------------------------------------------------------
 
 def test_synthesize_helper_follows_the_seed_examples():
@@ -163,6 +169,12 @@ def test_synthesis_past_three_minerals_is_refused_and_costs_nothing():
     s = pos("ruby+gold sapphire+coal", "gold")
     illegal(s, "synth ruby+gold sapphire+coal", "nothing would be created")
     assert s.stacks[0] == 1 and len(s.hand(0)) == 2
+
+
+def test_synthesis_of_two_identical_cards_is_allowed():
+    s = pos("ruby ruby", "gold")
+    run(s, "synth ruby ruby")
+    assert names(s.hand(0)) == ["ruby*"]
 
 
 def test_synthesis_needs_a_stack():
@@ -233,6 +245,19 @@ def test_output_draws_five_for_two_stacks():
     illegal(s, "draw5", "needs 2 stack")
 
 
+def test_output_draws_what_is_left_and_not_from_an_empty_deck():
+    s = pos("ruby", "coal", stacks=(2, 1), deck="gold coal")
+    run(s, "draw5")
+    assert names(s.hand(0)) == ["ruby", "gold", "coal"]
+    s = pos("ruby", "coal", stacks=(2, 1), deck="")
+    illegal(s, "draw5", "the deck is empty")
+
+
+def test_output_discard_needs_five_loose_cards():
+    s = pos("ruby gold coal sapphire", "coal", stacks=(2, 1))
+    illegal(s, "discard5", "needs 5 loose cards")
+
+
 def test_output_discards_five_picked_cards():
     s = pos("ruby gold coal sapphire ruby+gold gold+coal", "coal", stacks=(2, 1), deck="coal")
     run(s, "discard5", "pick ruby", "pick gold", "pick coal", "pick sapphire", "pick gold+coal")
@@ -248,6 +273,12 @@ def test_investing_needs_the_terrain_mineral_and_set_cards_count_as_in_hand():
     run(s, "invest eldorado gold+coal")
     assert s.hand_size(0) == 3 and len(s.hand(0)) == 2
     assert names(s.invested(0, "eldorado")) == ["gold+coal"]
+
+
+def test_generated_cards_can_be_set():
+    s = pos("gold+coal*", "coal")
+    run(s, "invest coal_mine gold+coal*")
+    assert names(s.invested(0, "coal_mine")) == ["gold+coal*"]
 
 
 def test_a_set_card_comes_back_only_on_a_later_turn_and_is_not_loose():
@@ -278,6 +309,13 @@ def test_red_rye_field_replaces_unmatched_ruby_field_cards_then_swaps_up_to_thre
     run(s, "pick ruby", "stop")
     assert names(s.hand(0)) == ["gold", "ruby+sapphire", "gold+coal"]
     assert s.to_move == 1
+
+
+def test_red_rye_field_swaps_end_by_themselves_after_three():
+    s = pos("ruby ruby ruby ruby+gold", "coal", deck="gold gold gold", invested=({"red_rye_field": ["ruby"]}, {}))
+    run(s, "trigger red_rye_field", "pick ruby", "pick ruby", "pick ruby")
+    assert s.pending is None and s.to_move == 1
+    assert names(s.hand(0)) == ["gold", "gold", "gold", "ruby+gold"]
 
 
 def test_eldorado_draws_five_and_keeps_the_gold_ones():
@@ -392,6 +430,16 @@ def test_case_three_long_settles_as_case_one():
     s = both_match_all(mode="long")
     run(s, "done", "done")
     assert not s.deciding and s.stacks == [2, 2] and len(s.field_cards()) == 4
+
+
+def test_case_three_quick_without_a_new_type_settles_as_case_one_and_refill_stops_short():
+    s = pos("ruby gold sapphire coal ruby+gold", "ruby gold sapphire coal ruby+gold", deck="ruby gold")
+    for card in ("ruby", "gold", "sapphire", "coal"):
+        run(s, f"match {card}", f"match {card}")
+    run(s, "done", "done")
+    assert not s.deciding and s.stacks == [2, 2]
+    assert [s.hand_size(0), s.hand_size(1)] == [7, 7]
+    assert names(s.field_cards()) == ["coal"]  # only coal cards were left to turn up
 
 
 def test_turn_cap_ends_in_a_draw():
