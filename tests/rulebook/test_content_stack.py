@@ -52,7 +52,7 @@ def test_decomposition_uses_the_chosen_split_and_lists_every_split(deck):
     example = content.decomposition(deck, "en")
     values = example.values
     assert values["card"] == "ruby+gold+coal"
-    assert set(values["parts"].split(", ")) == {"gold", "ruby+coal"}
+    assert set(values["parts"].split(" and ")) == {"gold", "ruby+coal"}
     assert values["ways"] == len(engine.decompositions("ruby+gold+coal")) == 3
     assert (values["hand_before"], values["hand_after"]) == (7, 8)
     assert (values["stacks_before"], values["stacks_after"]) == (1, 0)

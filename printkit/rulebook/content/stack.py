@@ -234,7 +234,7 @@ def decomposition(deck: Deck, lang: str) -> Example:
     return Example(
         values={
             "card": minerals_name(move.card.minerals, lang),
-            "parts": _gems_name(move.parts, lang),
+            "parts": pick(lang, ", ", " and ").join(minerals_name(g.minerals, lang) for g in move.parts),
             "ways": len(engine_module.decompositions(DECOMPOSED)),
             "stacks_before": stacks_before,
             "stacks_after": state.stacks[0],
