@@ -256,10 +256,10 @@ def check_invariants(s: StackState) -> None:
         if min(s.hands[p]) < 0 or s.loose[p] != sum(s.hands[p]):
             raise InvariantError(f"hand count: seat {p}")
         for t in range(4):
-            cards = [c for c in CODES if s.invest[p][t][c] or s.fresh[p][t][c]]
-            if s.inv_n[p][t] != sum(s.invest[p][t]) + sum(s.fresh[p][t]):
+            old, new = s.invest[p][t], s.fresh[p][t]
+            if s.inv_n[p][t] != sum(old) + sum(new):
                 raise InvariantError(f"investment count: seat {p} on {TERRAINS[t]}")
-            if any(not c & (1 << t) for c in cards):
+            if any(old[c] or new[c] for c in CODES if not c & (1 << t)):
                 raise InvariantError(f"investment: seat {p} set a card without {MINERALS[t]} on {TERRAINS[t]}")
         if s.fresh_deal and s.phase == "play" and s.hand_size(p) != HAND_SIZE:
             raise InvariantError(f"hand size after settlement: seat {p} holds {s.hand_size(p)}, not {HAND_SIZE}")

@@ -102,28 +102,15 @@ def blank_state(mode: str, turn_cap: int) -> StackState:
 
 def census(s: StackState) -> tuple[list[int], int]:
     """Deck cards per type in every zone, and the number of generated cards in play."""
-    types = [0] * 16
-    generated = 0
-
-    def add(code: int, n: int = 1) -> None:
-        nonlocal generated
-        if code & GENERATED:
-            generated += n
-        else:
-            types[code] += n
-
+    zones = [s.hands[0], s.hands[1], *s.invest[0], *s.invest[1], *s.fresh[0], *s.fresh[1]]
+    counts = [sum(per_zone) for per_zone in zip(*zones)]
     for c in s.deck:
-        add(c)
+        counts[c] += 1
     for slot in s.field:
         for c in slot:
             if c >= 0:
-                add(c)
-    for p in range(2):
-        for c in CODES:
-            n = s.hands[p][c] + sum(s.invest[p][t][c] + s.fresh[p][t][c] for t in range(4))
-            if n:
-                add(c, n)
+                counts[c] += 1
     if s.pending and s.pending[0] == "sapphire":
         for c in s.pending[2]:
-            add(c)
-    return types, generated
+            counts[c] += 1
+    return counts[:GENERATED], sum(counts[GENERATED:])
