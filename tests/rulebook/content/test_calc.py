@@ -99,3 +99,23 @@ def test_missing_cards_are_reported(deck):
     # Five copies of one card do not exist (four per pair).
     with pytest.raises(BuildError):
         calc.find_cards(deck, [("plus", 1)] * 5)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_content_string_exists_in_its_font(deck, lang):
+    from printkit import fonts
+    from printkit.rulebook import book
+    from printkit.rulebook import markdown as md
+
+    content = content_for("calc")
+    strings = []
+    for registry in (content.figures, content.examples, content.tables):
+        for make in registry.values():
+            result = make(deck, lang)
+            strings += [result.caption or ""] + list(getattr(result, "labels", ())) + list(getattr(result, "card_labels", ()))
+            strings += list(getattr(result, "header", ())) + [cell for row in getattr(result, "rows", ()) for cell in row]
+            strings += [str(v) for v in getattr(result, "values", {}).values()]
+    for text in strings:
+        for span in md.parse_inline(text):
+            for font, run in book.font_runs(span.text, book.BOLD if span.bold else book.REGULAR):
+                assert fonts.missing_glyphs(run, font) == "", (text, font.name)
