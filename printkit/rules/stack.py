@@ -19,7 +19,8 @@ Decisions taken here where the seed and GAMES.md leave a detail open (the rulebo
   for any other action until taken back. Investment is counted in cards.
 - Red rye field: only field cards nobody has matched are replaced; each goes to the deck bottom and
   cards are turned from the top until one holds no ruby and is of a type not on the field (others go
-  to the bottom); then the player may swap up to 3 loose ruby cards, picked one at a time.
+  to the bottom; if none qualifies the field is one card short until the settlement refill); then
+  the player may swap up to 3 loose ruby cards, picked one at a time.
 - Eldorado: the top 5 cards are drawn at once; those without gold go to the bottom of the deck.
 - Pale blue dot: the count is the sapphire cards on the field plus those in the player's hand
   (loose and set); that many top cards are revealed, the player takes up to 2 of them one at a time,
@@ -34,7 +35,11 @@ Decisions taken here where the seed and GAMES.md leave a detail open (the rulebo
 - Quick variant (case 3): a fifth field card of a new type is added and the game goes on without a
   hand reset; after each turn, a player who alone has matched every field card wins, both → case 1,
   neither → the next turn starts unchanged. If no fifth type can be turned, case 1 applies.
+- A win is decided only at the settlement: a player who has matched everything may keep acting
+  (or say done) until both are done.
 - The game ends in a draw when ``turn_cap`` turns (default 100) pass without a winner.
+- Options (the spec's ``options:`` or keywords to ``new_game``): ``mode`` ``quick`` (default) or
+  ``long``, and ``turn_cap``.
 - Outcome scores: 1 for the winner, 0 otherwise; a draw has no winners.
 """
 

@@ -7,7 +7,9 @@ wraps that code for display and for moves.
 
 Every move is a small frozen dataclass whose ``str`` is its notation (``swap1 ruby+gold``,
 ``invest eldorado gold*``); :func:`parse_move` reads that notation back. A ``*`` after a card marks a
-generated card.
+generated card. A move naming several cards lists them in code order (deck cards by mask, then
+generated ones), so each legal move has exactly one spelling: ``synth ruby+gold coal``, not
+``synth coal ruby+gold``.
 """
 
 from __future__ import annotations
