@@ -169,3 +169,12 @@ def test_cli_build_options(tmp_path):
     assert float(page.mediabox.width) == pytest.approx(mm_to_pt(279.4), abs=0.1)
     bad = CliRunner().invoke(main, ["build", "calc", "--rulebook-paper", "b5", "--out", str(tmp_path)])
     assert bad.exit_code == 2
+
+
+def test_every_shipped_game_gets_a_rulebook_in_both_languages(tmp_path):
+    from printkit.spec import all_spec_paths
+
+    decks = [load_all_variants(spec)[0] for spec in all_spec_paths()]
+    result = build(decks, BuildOptions(out_dir=tmp_path), producers=(produce_rulebooks,))
+    books = {(e.deck, e.lang) for e in result.entries if e.kind == "rulebook"}
+    assert books == {(game, lang) for game in ("calc", "stack", "clag") for lang in ("ko", "en")}
