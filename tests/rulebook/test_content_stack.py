@@ -211,3 +211,18 @@ def test_every_character_is_in_the_bundled_fonts(deck, lang):
 def test_texts_sit_next_to_the_spec():
     for lang in LANGS:
         assert Path(DECKS_DIR / f"stack.rules.{lang}.md").is_file()
+
+
+def test_example_figures_use_printed_cards(deck):
+    decomposition = content.decomposition(deck, "en")
+    card, *parts = decomposition.cards
+    assert card in deck.cards and set(card["minerals"]) == {"ruby", "gold", "coal"}
+    assert all(part in deck.components["generated_markers"] for part in parts)
+    assert {frozenset(p["minerals"]) for p in parts} == {frozenset({"gold"}), frozenset({"ruby", "coal"})}
+    settlement = content.settlement(deck, "en")
+    assert [tuple(c["minerals"]) for c in settlement.cards] == [
+        ("ruby", "gold"), ("sapphire",), ("gold", "coal"), ("ruby", "sapphire", "coal")]
+    assert settlement.card_labels == ("Player 1 matched",) * 3 + ("Player 2 matched",)
+    terrains = content.terrain_figure(deck, "en")
+    assert terrains.cards == deck.components["terrains"]
+    assert terrains.labels == ("Red Rye Field", "Eldorado", "Pale Blue Dot", "Coal Mine")

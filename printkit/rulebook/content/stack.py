@@ -243,6 +243,12 @@ def decomposition(deck: Deck, lang: str) -> Example:
         },
         header=(pick(lang, "분해할 카드", "Card decomposed"), pick(lang, "나누는 방법", "Split")),
         rows=rows,
+        cards=(_card(deck, move.card.minerals), *(_card(deck, g.minerals, generated=True) for g in move.parts)),
+        card_labels=(
+            minerals_name(move.card.minerals, lang),
+            *(pick(lang, f"생성: {minerals_name(g.minerals, lang)}", f"generated: {minerals_name(g.minerals, lang)}")
+              for g in move.parts),
+        ),
     )
 
 
@@ -257,7 +263,8 @@ def settlement(deck: Deck, lang: str) -> Example:
     """A turn where player 1 matches three field cards and player 2 one: case 1 of the settlement."""
     state = example_position(deck)
     stacks_before = tuple(state.stacks)
-    field_before = _gems_name(state.field_cards(), lang)
+    field_cards = state.field_cards()
+    field_before = _gems_name(field_cards, lang)
     for seat, move in SETTLEMENT_MOVES:
         if ENGINE.current_player(state) != seat:
             raise BuildError(f"settlement example: expected seat {seat} to move before {move}")
@@ -297,9 +304,18 @@ def settlement(deck: Deck, lang: str) -> Example:
         },
         header=("", *players),
         rows=rows,
+        cards=tuple(_card(deck, g.minerals) for g in field_cards),
+        card_labels=tuple(_matched_by(g, matched, lang) for g in field_cards),
         caption=pick(lang, f"새 필드: {_gems_name(state.field_cards(), lang)}",
                      f"New field: {_gems_name(state.field_cards(), lang)}"),
     )
+
+
+def _matched_by(field_card: Gem, matched: tuple[tuple[Gem, ...], ...], lang: str) -> str:
+    seats = [str(seat + 1) for seat, cards in enumerate(matched) if field_card in cards]
+    if not seats:
+        return pick(lang, "매칭 없음", "not matched")
+    return pick(lang, f"{', '.join(seats)}번 플레이어 매칭", f"Player {' and '.join(seats)} matched")
 
 
 def rules(deck: Deck, lang: str) -> Example:
@@ -328,8 +344,15 @@ def synthesis_figure(deck: Deck, lang: str) -> Figure:
     )
 
 
+def terrain_figure(deck: Deck, lang: str) -> Figure:
+    """The four terrain cards as printed, each named."""
+    cards = _component(deck, "terrains")
+    return Figure(cards=cards, labels=tuple(terrain_name(card["terrain"], lang) for card in cards))
+
+
 FIGURES = {
     "synthesis": synthesis_figure,
+    "terrains": terrain_figure,
 }
 EXAMPLES = {
     "synthesis": synthesis,
