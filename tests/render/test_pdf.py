@@ -109,11 +109,21 @@ def test_each_image_is_embedded_once(tmp_path):
     faces = [Placement(Face(tuple(ops)), 0, 0)]
     pdf = render_pages([Page(Size(100, 100), tuple(faces)), Page(Size(100, 100), tuple(faces))])
     reader = PdfReader(io.BytesIO(pdf))
-    images = set()
+    images, seen = set(), set()
+
+    def walk(resources):
+        for ref in resources.get("/XObject", {}).values():
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            xobject = ref.get_object()
+            if xobject["/Subtype"] == "/Image":
+                images.add(ref.idnum)
+            elif "/Resources" in xobject:  # a form: faces are drawn once as forms
+                walk(xobject["/Resources"])
+
     for page in reader.pages:
-        for xobject in page["/Resources"]["/XObject"].values():
-            if xobject.get_object()["/Subtype"] == "/Image":
-                images.add(xobject.idnum)
+        walk(page["/Resources"])
     assert len(images) == 2
     image = rasterise(pdf)
     assert close(px(image, 10, 10), (0, 255, 0))
@@ -125,6 +135,18 @@ def test_fit_image_modes():
     assert fit_image(100, 100, box, "cover") == Box(0, -5, 20, 20)
     assert fit_image(100, 100, box, "contain") == Box(5, 0, 10, 10)
     assert fit_image(100, 100, box, "stretch") == box
+
+
+def test_repeated_faces_are_drawn_once_as_forms():
+    face = Face((Rect(0, 0, 10, 10, fill="#ff0000"), Text(2, 8, "A", SYMBOLS, 5)))
+    other = Face((Rect(0, 0, 10, 10, fill="#0000ff"),))
+    placements = tuple(Placement(face, x, 10) for x in (10, 30, 50)) + (Placement(other, 70, 10),)
+    pdf = render_pages([Page(Size(100, 100), placements), Page(Size(100, 100), placements)])
+    reader = PdfReader(io.BytesIO(pdf))
+    forms = {ref.idnum for page in reader.pages for ref in page["/Resources"]["/XObject"].values()}
+    assert len(forms) == 2
+    image = rasterise(pdf, 1)
+    assert close(px(image, 35, 12), RED) and close(px(image, 75, 12), BLUE) and close(px(image, 25, 12), WHITE)
 
 
 def test_output_is_reproducible():
