@@ -590,10 +590,13 @@ def test_a_move_applies_exactly_when_it_is_listed_as_legal(deck, seed, stops):
     s = ENGINE.new_game(deck, 2, seed, turn_cap=30)
     rng = random.Random(seed)
     moves = universe()
+    seen = set()  # kinds of pending choice already tried: the first of each kind is tried too
     for step in range(max(stops) + 1):
         if ENGINE.is_over(s):
             break
-        if step in stops:
+        kind = s.pending[0] if s.pending else None
+        if step in stops or kind not in seen:
+            seen.add(kind)
             legal = ENGINE.legal_moves(s)
             before = s.snapshot()
             for move in moves:
