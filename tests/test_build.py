@@ -282,3 +282,26 @@ def test_cli_options_and_errors(tmp_path):
                               "--back-offset", "0.5,-0.5", "--out", str(tmp_path)])
     assert ok.exit_code == 0, ok.output
     assert (tmp_path / "clag/sheets-letter.pdf").is_file() and (tmp_path / "alignment-letter.pdf").is_file()
+
+
+@pytest.mark.parametrize("flip, offset", [("long", (0.0, 0.0)), ("long", (2.0, -1.0)), ("short", (0.0, 0.0))])
+def test_alignment_crosses_land_on_the_scale_centres(tmp_path, flip, offset):
+    build([colour_deck(1)], BuildOptions(out_dir=tmp_path, flip=flip, back_offset_mm=offset),
+          producers=(produce_alignment,))
+    scale = 144 / 25.4
+    pdf = pdfium.PdfDocument(tmp_path / "alignment-a4.pdf")
+    back = pdf[1].render(scale=144 / 72).to_pil().convert("RGB")
+    turned = back.transpose(PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM)
+    cx, cy = 105.0, 148.5  # the page centre point of the test
+
+    def red(x, y):
+        r, g, b = turned.getpixel((x, y))
+        return r > 150 and g < 100 and b < 100
+
+    row = int((cy - 9.5) * scale)  # where the vertical arm crosses the horizontal scale
+    xs = [x for x in range(turned.width) if red(x, row)]
+    column = int((cx - 9.5) * scale)  # where the horizontal arm crosses the vertical scale
+    ys = [y for y in range(turned.height) if red(column, y)]
+    assert xs and ys
+    assert sum(xs) / len(xs) / scale == pytest.approx(cx + offset[0], abs=0.3)
+    assert sum(ys) / len(ys) / scale == pytest.approx(cy + offset[1], abs=0.3)

@@ -234,7 +234,7 @@ def alignment_pages(paper: Size, font, flip: Flip = "long",
                     back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Page, Page]:
     """The two-page duplex alignment test for ``paper`` (``font``: a TrueType path for the labels)."""
     w, h = paper.width_mm, paper.height_mm
-    points = [(w / 2, h / 2), (w * 0.25, h * 0.2), (w * 0.75, h * 0.8)]
+    points = [(w / 2, h / 2), (w * 0.25, h * 0.3), (w * 0.75, h * 0.75)]  # clear of the text
     front: list[Op] = []
     for cx, cy in points:
         front.extend(_scale_ops(cx, cy))
@@ -267,7 +267,7 @@ def _mirror_point(x: float, y: float, paper: Size, flip: Flip) -> tuple[float, f
 def _scale_ops(cx: float, cy: float) -> Iterable[Op]:
     yield Rect(cx - 0.4, cy - 0.4, 0.8, 0.8, fill=ALIGN_COLOR, stroke=None)
     for i in range(-_SCALE_HALF_MM, _SCALE_HALF_MM + 1):
-        tick = 3.0 if i % 5 == 0 else 1.5
+        tick = 5.0 if i == 0 else 3.0 if i % 5 == 0 else 1.5  # the long tick is the centre
         yield Line(cx + i, cy - 8 - tick, cx + i, cy - 8, ALIGN_COLOR, 0.15)  # horizontal scale above
         yield Line(cx - 8 - tick, cy + i, cx - 8, cy + i, ALIGN_COLOR, 0.15)  # vertical scale at left
     yield Line(cx - _SCALE_HALF_MM, cy - 8, cx + _SCALE_HALF_MM, cy - 8, ALIGN_COLOR, 0.15)
