@@ -206,3 +206,53 @@ def test_every_character_is_in_the_bundled_fonts(deck, lang):
     if lang == "ko":
         # suits are written as words, so the Korean book needs no fallback glyphs
         assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
+
+
+# ---------------------------------------------------------------- the built books
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def coloured_pixels(pdf, index: int) -> int:
+    image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
+    # Card art is saturated colour; text, rules and table shading are grey or pale.
+    return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
+
+
+@pytest.fixture(scope="module", params=LANGS)
+def book(request, deck):
+    import io
+
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    from printkit.rulebook.producer import render_rulebook
+
+    lang = request.param
+    result = render_rulebook(DECKS_DIR / "clag.yaml", lang, "a4")
+    texts = [flat(page.extract_text()) for page in PdfReader(io.BytesIO(result.data)).pages]
+    return lang, pdfium.PdfDocument(result.data), texts
+
+
+def test_book_has_the_chapters_and_the_engine_values(book, deck):
+    lang, _, texts = book
+    body = " ".join(texts[2:])
+    chapters = [b.text for b in parse_text(deck, lang).blocks if isinstance(b, md.Heading) and b.level == 1]
+    for number, chapter in enumerate(chapters, start=1):
+        assert f"{number} {md.plain(chapter)}" in body, chapter
+    dealer = content.dealer_bid(deck, lang)
+    assert dealer.rows[-1][1] == "5, 6, 7" and "5, 6, 7" in body
+    trick = content.trump_trick(deck, lang)
+    assert trick.rows[2][2] in body  # "trumps, wins the trick"
+    for rule in engine.ROUNDS:
+        assert (rule.title_ko if lang == "ko" else rule.title_en) in body
+
+
+def test_book_draws_cards_where_figures_are_promised(book, deck):
+    lang, pdf, texts = book
+    assert coloured_pixels(pdf, 0) > 800, "the title page shows the aces"
+    caption = content.trick_figure(deck, lang).caption[:12]
+    page = next(i for i, text in enumerate(texts) if caption in text)
+    assert coloured_pixels(pdf, page) > 800

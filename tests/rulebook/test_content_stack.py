@@ -226,3 +226,52 @@ def test_example_figures_use_printed_cards(deck):
     terrains = content.terrain_figure(deck, "en")
     assert terrains.cards == deck.components["terrains"]
     assert terrains.labels == ("Red Rye Field", "Eldorado", "Pale Blue Dot", "Coal Mine")
+
+
+# ---------------------------------------------------------------- the built books
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def coloured_pixels(pdf, index: int) -> int:
+    image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
+    # Card art is saturated colour; text, rules and table shading are grey or pale.
+    return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
+
+
+@pytest.fixture(scope="module", params=LANGS)
+def book(request, deck):
+    import io
+
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    from printkit.rulebook.producer import render_rulebook
+
+    lang = request.param
+    result = render_rulebook(DECKS_DIR / "stack.yaml", lang, "a4")
+    texts = [flat(page.extract_text()) for page in PdfReader(io.BytesIO(result.data)).pages]
+    return lang, pdfium.PdfDocument(result.data), texts
+
+
+def test_book_has_the_chapters_and_the_engine_values(book, deck):
+    lang, _, texts = book
+    body = " ".join(texts[2:])
+    chapters = [b.text for b in parse_text(deck, lang).blocks if isinstance(b, md.Heading) and b.level == 1]
+    for number, chapter in enumerate(chapters, start=1):
+        assert f"{number} {md.plain(chapter)}" in body, chapter
+    synthesis = content.synthesis(deck, lang)
+    assert synthesis.rows[0][1] in body  # e.g. "ruby+gold+coal (generated)"
+    assert synthesis.values["refused"] in body
+    settlement = content.settlement(deck, lang)
+    assert settlement.rows[1][1] in body  # player 1's stacks "1 → 2"
+
+
+def test_book_draws_cards_where_figures_are_promised(book):
+    lang, pdf, texts = book
+    assert coloured_pixels(pdf, 0) > 800, "the title page shows cards"
+    caption = "합성: 카드 2장이" if lang == "ko" else "Synthesis: two cards"
+    page = next(i for i, text in enumerate(texts) if caption in text)
+    assert coloured_pixels(pdf, page) > 800

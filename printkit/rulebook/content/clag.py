@@ -324,7 +324,14 @@ def trick_figure(deck: Deck, lang: str) -> Figure:
     )
 
 
+def cover(deck: Deck, lang: str) -> Figure:
+    """The title page: the four aces."""
+    return Figure(tuple(find_card(deck, PlayingCard.parse(f"A{engine_module.SUIT_LETTERS[suit]}"))
+                        for suit in engine_module.SUITS), scale=0.75)
+
+
 FIGURES = {
+    "cover": cover,
     "trick": trick_figure,
 }
 EXAMPLES = {

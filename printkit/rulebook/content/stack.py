@@ -350,7 +350,15 @@ def terrain_figure(deck: Deck, lang: str) -> Figure:
     return Figure(cards=cards, labels=tuple(terrain_name(card["terrain"], lang) for card in cards))
 
 
+def cover(deck: Deck, lang: str) -> Figure:
+    """The title page: one card of each cost and a generated-card marker."""
+    cards = (_card(deck, ("ruby",)), _card(deck, ("gold", "sapphire")), _card(deck, ("ruby", "gold", "coal")),
+             _card(deck, ("sapphire", "coal"), generated=True))
+    return Figure(cards, scale=0.75)
+
+
 FIGURES = {
+    "cover": cover,
     "synthesis": synthesis_figure,
     "terrains": terrain_figure,
 }
