@@ -16,7 +16,7 @@ from printkit.rules import stack as engine_module
 from printkit.rules.stack import ENGINE, Gem, StackState
 from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize
 
-MINERALS = ("ruby", "gold", "sapphire", "coal")
+MINERALS = engine_module.MINERALS  # the canonical order: ruby, gold, sapphire, coal
 
 MINERAL_NAMES = {
     "ruby": ("루비", "ruby"),
@@ -41,7 +41,7 @@ def mineral_name(mineral: str, lang: str) -> str:
     return pick(lang, ko, en)
 
 
-def minerals_name(minerals, lang: str) -> str:
+def minerals_name(minerals: Iterable[str], lang: str) -> str:
     """A mineral set as players say it, in canonical order: ``루비+황금`` / ``ruby+gold``."""
     ordered = sorted(minerals, key=_mineral_order)
     return "+".join(mineral_name(m, lang) for m in ordered)
