@@ -267,3 +267,26 @@ def parse_card(token: str) -> PayCard:
     if not MIN_NUMBER <= number <= MAX_NUMBER:
         raise InvalidMoveError(f"cannot read card {token!r}: numbers run from {MIN_NUMBER} to {MAX_NUMBER}")
     return PayCard(signs[text[-1]], number)
+
+
+def score_lines(tokens: Iterable[str]) -> list[str]:
+    """``printkit score``'s output: one line per card, then the final score alone on the last line.
+
+    The last line is the exact value (``52``, ``7/3``); a non-integer or a very large value is
+    followed by a decimal, and a value that went through a limit says which.
+    """
+    cards = [parse_card(token) for token in tokens]
+    if not cards:
+        raise InvalidMoveError("no cards to score: give the pay bottom to top, e.g. '9- 5x 2- 1+ 8+'")
+    steps = score_pay(cards)
+    width = max(len(card.text) for card in cards)
+    lines = [f"{step.position + 1:>3}. {step.card.text:<{width}}  {step.expression}" for step in steps]
+    value = steps[-1].after
+    final = format_value(value)
+    if value.denominator != 1 or (abs(value) >= 10**16 and not is_saturated(value)):
+        final += f" = {format_decimal(value)}"
+    limits = sorted({step.limit for step in steps if step.counted and step.limit != EXACT})
+    if limits:
+        final += " (" + "; ".join(describe_limit(limit) for limit in limits) + ")"
+    lines.append(final)
+    return lines

@@ -340,3 +340,8 @@ def check_playable(deck: Deck, games_per_count: int = 3, seed: int = 0) -> list[
                     f"{where}, {players} players, game seed {game_seed} ({bot}): {type(exc).__name__}: {exc}"
                 )
     return failures
+
+
+def default_players(engine: Engine, preferred: int = 4) -> int:
+    """The player count used when none is given: ``preferred`` within the engine's range."""
+    return min(max(preferred, engine.min_players), engine.max_players)
