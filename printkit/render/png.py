@@ -127,7 +127,9 @@ class _Painter:
         reach = int(max(abs(left), abs(top), abs(right), abs(bottom))) + 2
         layer = PILImage.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
         ImageDraw.Draw(layer).text((reach, reach), op.text, font=font, fill=op.color, anchor=anchor)
-        layer = layer.rotate(op.rotate_deg, resample=PILImage.BICUBIC, center=(reach, reach))
+        # The layer is square around the anchor, so turning about its centre turns about the
+        # anchor; Pillow turns by multiples of 90 degrees exactly and fast.
+        layer = layer.rotate(op.rotate_deg, resample=PILImage.BICUBIC)
         self.image.paste(layer, (round(x) - reach, round(y) - reach), layer)
 
     def _image(self, op: Image) -> None:
