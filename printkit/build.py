@@ -309,6 +309,27 @@ def card_slug(card: Card) -> str:
     return slug[:60].rstrip("-") or "card"
 
 
+def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
+    """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
+
+    Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
+    """
+    from printkit.spec import all_spec_paths, expand, find_spec, load_spec, variant_names
+
+    paths = [find_spec(n) for n in names] if names else all_spec_paths()
+    decks: list[Deck] = []
+    for path in paths:
+        loaded = load_spec(path)
+        variants = variant_names(loaded)
+        if variant is None:
+            decks.extend(expand(loaded, v) for v in variants)
+        elif variant in variants or names:
+            decks.append(expand(loaded, variant))  # a named spec without it raises a located error
+    if not decks:
+        raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
+    return decks
+
+
 def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     """How many progress steps a build reports (one per card per card-rendering producer)."""
     per_deck = sum(len(all_cards(d)) for d in decks)

@@ -139,11 +139,9 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     """
     from pathlib import Path
 
-    from printkit.build import BuildOptions, build as run_build, work_units
-    from printkit.spec import all_spec_paths, load_all_variants, load_deck
+    from printkit.build import BuildOptions, build as run_build, load_decks, work_units
 
-    names = list(decks) or [str(p) for p in all_spec_paths()]
-    loaded = [load_deck(n, variant) for n in names] if variant else [d for n in names for d in load_all_variants(n)]
+    loaded = load_decks(decks, variant)
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet)
     if sys.stderr.isatty():

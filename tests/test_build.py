@@ -305,3 +305,26 @@ def test_alignment_crosses_land_on_the_scale_centres(tmp_path, flip, offset):
     assert xs and ys
     assert sum(xs) / len(xs) / scale == pytest.approx(cx + offset[0], abs=0.3)
     assert sum(ys) / len(ys) / scale == pytest.approx(cy + offset[1], abs=0.3)
+
+
+def test_load_decks_selects_variants():
+    from printkit.build import load_decks
+
+    every = load_decks([])
+    assert {(d.deck_id, d.variant) for d in every} >= {("calc", "standard"), ("calc", "expert"), ("clag", None)}
+    assert [(d.deck_id, d.variant) for d in load_decks([], "expert")] == [("calc", "expert")]
+    assert [(d.deck_id, d.variant) for d in load_decks(["calc"])] == [("calc", "standard"), ("calc", "expert")]
+    with pytest.raises(Exception, match="unknown variant 'expert'"):
+        load_decks(["clag"], "expert")
+    with pytest.raises(BuildError, match="no deck has a variant 'nope'"):
+        load_decks([], "nope")
+
+
+def test_progress_reports_every_unit_of_work(tmp_path):
+    from printkit.build import work_units
+
+    deck = colour_deck(5, components={"sheet": (Card("s-1", "sheet", {"sheet": "score"}, Art(), POKER),)})
+    options = BuildOptions(out_dir=tmp_path, per_card=True)
+    steps = []
+    run_build([deck], options, progress=steps.append, producers=(produce_sheets, produce_alignment, produce_cards))
+    assert sum(steps) == work_units([deck], options) == 12
