@@ -328,3 +328,16 @@ def test_progress_reports_every_unit_of_work(tmp_path):
     steps = []
     run_build([deck], options, progress=steps.append, producers=(produce_sheets, produce_alignment, produce_cards))
     assert sum(steps) == work_units([deck], options) == 12
+
+
+def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):
+    long_text = "much too long for one small card " * 120
+    (tmp_path / "demo.yaml").write_text(
+        "game: demo\nname: Demo\ncard:\n  size: mini\ngroups:\n  - name: notes\n    cards:\n"
+        f"      - {{ text: short }}\n      - {{ text: \"{long_text}\" }}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "demo.yaml"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert "demo: notes[text=much too long" in warnings[0] and "attributes" in warnings[0]
+    assert "does not fit" in warnings[0]
