@@ -106,8 +106,8 @@ def test_simulate_summary(standard):
 
 
 def test_simulate_is_the_same_whatever_the_number_of_jobs(standard):
-    one = simulate(standard, 60, 3, seed=2, bot="greedy", jobs=1)
-    three = simulate(standard, 60, 3, seed=2, bot="greedy", jobs=3)
+    one = simulate(standard, 60, 3, seed=2, jobs=1)
+    three = simulate(standard, 60, 3, seed=2, jobs=3)
     assert one == three
 
 
@@ -179,4 +179,4 @@ def test_the_machinery_drives_the_other_engines(game):
         pytest.skip(f"no {game} engine yet")
     deck = load_deck(game)
     record = play_game(engine, deck, default_players(engine), 1, "random")
-    assert record.moves and record.outcome.winners
+    assert record.moves  # a game may end without a winner (e.g. a Stack draw)
