@@ -74,7 +74,7 @@ def test_simulate_text_summary():
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "calc (standard): 20 games, 4 players, bot random, seed 3" in out
-    for part in ("finished: 20/20", "length (moves)", "scores:", "win rate by seat", "endings:"):
+    for part in ("finished: 20/20", "length (turns)", "scores:", "win rate by seat", "endings:"):
         assert part in out
 
 
@@ -108,3 +108,8 @@ def test_simulate_and_score_have_help_with_an_example():
         result = run(command, "--help")
         assert result.exit_code == 0
         assert "Example:" in result.stdout
+
+
+def test_simulate_without_checks_gives_the_same_figures():
+    args = ["simulate", "calc", "--games", "15", "--seed", "4", "--json"]
+    assert run(*args, "--no-check").stdout == run(*args).stdout

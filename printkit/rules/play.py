@@ -170,7 +170,7 @@ class Summary:
         if self.finished:
             ln, sc = self.length, self.scores
             out += [
-                f"length (moves): mean {ln['mean']:.2f}, stdev {ln['stdev']:.2f}, min {ln['min']:g}, "
+                f"length (turns): mean {ln['mean']:.2f}, stdev {ln['stdev']:.2f}, min {ln['min']:g}, "
                 f"median {ln['median']:g}, max {ln['max']:g}",
                 f"scores: mean {_num(sc['mean'])}, stdev {_num(sc['stdev'])}, min {_num(sc['min'])}, "
                 f"p25 {_num(sc['p25'])}, median {_num(sc['median'])}, p75 {_num(sc['p75'])}, max {_num(sc['max'])}",
