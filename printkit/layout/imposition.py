@@ -5,8 +5,10 @@ corner, y downwards). The result is a list of :class:`Page` plans that a backend
 
 Cards sit in a centred grid. With no gap, neighbours share their cut lines and each card paints
 only its trim box towards a neighbour; with a gap, a card's bleed may fill up to half the gap.
-Towards the paper margin every card keeps its bleed where the margin has room for it. Crop marks
-are short lines in the margins on the extension of every cut line; they never touch a card.
+Towards the paper margin every card keeps its bleed where the margin has room for it besides a
+printable crop mark (on Letter, three poker cards high leave room for marks but not for bleed at
+the top and bottom). Crop marks are short lines in the margins on the extension of every cut
+line; they never touch a card.
 
 Duplex: the back page of a sheet puts the back of each card behind its front. Turning the paper
 over its long edge mirrors left and right (``flip="long"``); over its short edge it mirrors top and
@@ -33,8 +35,8 @@ MIN_MARGIN_MM = 4.0
 # Crop marks start this far outside the painted card area and are at most this long.
 MARK_OFFSET_MM = 1.0
 MARK_LENGTH_MM = 6.0
-# Bleed towards the margin is cut back so at least this much crop mark stays visible.
-MIN_MARK_MM = 3.0
+# Bleed towards the margin is cut back so at least this much crop mark lies in the printable area.
+MIN_MARK_MM = 2.0
 MARK_WIDTH_MM = 0.2
 MARK_COLOR = "#000000"
 
@@ -112,9 +114,10 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
     left = (paper.width_mm - grid_w) / 2
     top = (paper.height_mm - grid_h) / 2
     inner = min(card.bleed_mm, gap_mm / 2)
-    # Outer bleed: as much as the margin allows while keeping MIN_MARK_MM of crop mark visible.
-    outer_x = max(0.0, min(card.bleed_mm, left - MARK_OFFSET_MM - MIN_MARK_MM))
-    outer_y = max(0.0, min(card.bleed_mm, top - MARK_OFFSET_MM - MIN_MARK_MM))
+    # Outer bleed: as much as the margin allows while MIN_MARK_MM of crop mark stays printable
+    # (outside the printer's unprintable border); cutting needs the marks more than the bleed.
+    outer_x = max(0.0, min(card.bleed_mm, left - MARK_OFFSET_MM - margin_mm - MIN_MARK_MM))
+    outer_y = max(0.0, min(card.bleed_mm, top - MARK_OFFSET_MM - margin_mm - MIN_MARK_MM))
     slots = []
     for row in range(rows):
         for column in range(columns):

@@ -10,7 +10,9 @@ from printkit.deck import CardSize
 from printkit.errors import BuildError
 from printkit.layout.geometry import Box, Size, paper_size
 from printkit.layout.imposition import (
+    MARK_OFFSET_MM,
     MIN_MARGIN_MM,
+    MIN_MARK_MM,
     alignment_pages,
     card_page,
     grid_fit,
@@ -55,7 +57,9 @@ def test_no_gap_means_shared_cut_lines_and_outer_bleed_only():
     middle = layout.slots[4]
     assert middle.paint == middle.trim
     corner = layout.slots[0]
-    assert corner.paint.x_mm == pytest.approx(corner.trim.x_mm - 3.175)
+    assert corner.paint.y_mm == pytest.approx(corner.trim.y_mm - 3.175)  # 15 mm top margin: full bleed
+    # 9.75 mm side margin: 1 mm gap, 2 mm of mark and the 4 mm border leave 2.75 mm of bleed.
+    assert corner.paint.x_mm == pytest.approx(corner.trim.x_mm - 2.75)
     assert corner.paint.right_mm == pytest.approx(corner.trim.right_mm)
 
 
@@ -167,3 +171,29 @@ def test_alignment_back_crosses_mirror_the_front_scales():
     assert any(op.x1_mm == op.x2_mm == pytest.approx(105.0) for op in centre_lines)
     _, shifted = alignment_pages(A4, SYMBOLS, "long", (2.0, 0.0))
     assert any(op.x1_mm == op.x2_mm == pytest.approx(103.0) for op in shifted.ops if isinstance(op, Line))
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("gap", [0.0, 3.0])
+def test_every_cut_line_keeps_a_printable_crop_mark(paper, gap):
+    layout = impose(paper, POKER, gap)
+    printable = Box(MIN_MARGIN_MM, MIN_MARGIN_MM, paper.width_mm - 2 * MIN_MARGIN_MM, paper.height_mm - 2 * MIN_MARGIN_MM)
+    left = layout.slots[0].trim.x_mm
+    top = layout.slots[0].trim.y_mm
+    for mark in layout.crop_marks:
+        if mark.x1_mm == mark.x2_mm:
+            inside = min(max(mark.y1_mm, mark.y2_mm), printable.bottom_mm) - max(min(mark.y1_mm, mark.y2_mm), printable.y_mm)
+            room = top - MARK_OFFSET_MM - MIN_MARGIN_MM  # what a mark could have with no bleed at all
+        else:
+            inside = min(max(mark.x1_mm, mark.x2_mm), printable.right_mm) - max(min(mark.x1_mm, mark.x2_mm), printable.x_mm)
+            room = left - MARK_OFFSET_MM - MIN_MARGIN_MM
+        assert inside >= min(MIN_MARK_MM, room) - 1e-6, mark
+
+
+def test_letter_trades_top_and_bottom_bleed_for_visible_marks():
+    layout = impose(LETTER, POKER)
+    top = layout.slots[0]
+    assert top.paint.y_mm == pytest.approx(top.trim.y_mm)  # no room for bleed and a mark
+    assert top.paint.x_mm == pytest.approx(top.trim.x_mm - 3.175)  # the side margins have room
+    a4 = impose(A4, POKER).slots[0]
+    assert a4.paint.y_mm == pytest.approx(a4.trim.y_mm - 3.175)
