@@ -84,7 +84,12 @@ def test_build_writes_sheets_alignment_cards_and_manifest(built):
     assert (sheets.pages, sheets.cards, sheets.paper, sheets.deck, sheets.variant) == (4, 11, "a4", "colours", "v1")
     fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
     assert fronts.pages == 2
-    assert len(PdfReader(out / sheets.path).pages) == 4
+    reader = PdfReader(out / sheets.path)
+    assert len(reader.pages) == 4
+    page = reader.pages[0]
+    a4_pt = [0, 0, 210 * 72 / 25.4, 297 * 72 / 25.4]
+    for box in (page.mediabox, page.trimbox, page.bleedbox):  # a sheet is printed, not trimmed, whole
+        assert [float(v) for v in box] == pytest.approx(a4_pt, abs=0.01)
 
 
 def test_manifest_lists_every_file_with_its_hash(built):
