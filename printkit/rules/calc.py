@@ -108,7 +108,7 @@ class CalcState:
         )
 
     def describe(self, move: Move) -> str:
-        """A move in words, e.g. ``seat 1 plays 5x (numbers-033) on seat 0's pay``."""
+        """A move in words, e.g. ``play 5x (numbers-033) on seat 0's pay`` or ``draw``."""
         if isinstance(move, Draw):
             return "draw"
         return f"play {self.cards[move.card].text} ({self.uids[move.card]}) on seat {move.pay}'s pay"
@@ -194,6 +194,7 @@ def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
 
 
 def _pay_card(card: Any) -> PayCard:
+    # validate_deck has checked every card already: skip calc_score.pay_card's second check.
     if card.get("kind") == "joker":
         return JOKER
     return PayCard(card.get("symbol"), card.get("number"))
@@ -341,7 +342,10 @@ def is_over(state: CalcState) -> bool:
 
 
 def final_scores(state: CalcState) -> tuple[int | Fraction, ...]:
-    """Each seat's pay score, plus 5 for every seat tied for the fewest cards in hand."""
+    """Each seat's pay score, plus 5 for every seat tied for the fewest cards in hand.
+
+    The bonus is added after the pay's own arithmetic, so a pay saturated at 10^100 still gains it.
+    """
     fewest = min(len(hand) for hand in state.hands)
     scores = []
     for seat in range(state.players):
