@@ -73,6 +73,12 @@ class SheetLayout:
     def per_page(self) -> int:
         return len(self.slots)
 
+    def marks_for(self, count: int) -> tuple[Line, ...]:
+        """Crop marks for a page holding only the first ``count`` slots (no marks for empty ones)."""
+        if count >= len(self.slots):
+            return self.crop_marks
+        return _crop_marks(self.paper, self.slots, self.slots[:count])
+
     def back_slots(self, flip: Flip = "long", offset_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Slot, ...]:
         """The slots of the back page: slot i lies behind front slot i once the paper is turned."""
         return tuple(
@@ -130,18 +136,18 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
                 outer_y if row == rows - 1 else inner,
             )
             slots.append(Slot(len(slots), column, row, trim, paint))
-    marks = _crop_marks(paper, slots, outer_x, outer_y)
+    marks = _crop_marks(paper, slots, slots)
     return SheetLayout(paper, card, columns, rows, gap_mm, tuple(slots), marks)
 
 
-def _crop_marks(paper: Size, slots: Sequence[Slot], outer_x: float, outer_y: float) -> tuple[Line, ...]:
-    """Marks on every cut line, in the four margins only."""
-    xs = sorted({round(v, 6) for s in slots for v in (s.trim.x_mm, s.trim.right_mm)})
-    ys = sorted({round(v, 6) for s in slots for v in (s.trim.y_mm, s.trim.bottom_mm)})
-    top = min(s.trim.y_mm for s in slots) - outer_y - MARK_OFFSET_MM
-    bottom = max(s.trim.bottom_mm for s in slots) + outer_y + MARK_OFFSET_MM
-    left = min(s.trim.x_mm for s in slots) - outer_x - MARK_OFFSET_MM
-    right = max(s.trim.right_mm for s in slots) + outer_x + MARK_OFFSET_MM
+def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot]) -> tuple[Line, ...]:
+    """Marks on the cut lines of the ``used`` slots, in the four margins around the whole ``grid``."""
+    xs = sorted({round(v, 6) for s in used for v in (s.trim.x_mm, s.trim.right_mm)})
+    ys = sorted({round(v, 6) for s in used for v in (s.trim.y_mm, s.trim.bottom_mm)})
+    top = min(s.paint.y_mm for s in grid) - MARK_OFFSET_MM
+    bottom = max(s.paint.bottom_mm for s in grid) + MARK_OFFSET_MM
+    left = min(s.paint.x_mm for s in grid) - MARK_OFFSET_MM
+    right = max(s.paint.right_mm for s in grid) + MARK_OFFSET_MM
     marks: list[Line] = []
 
     def add(x1: float, y1: float, x2: float, y2: float) -> None:
@@ -199,7 +205,7 @@ def sheet_pages(
     for start in range(0, len(fronts), layout.per_page):
         chunk = range(start, min(start + layout.per_page, len(fronts)))
         pages.append(Page(layout.paper, tuple(
-            _place(fronts[i], layout.slots[i - start]) for i in chunk), layout.crop_marks))
+            _place(fronts[i], layout.slots[i - start]) for i in chunk), layout.marks_for(len(chunk))))
         if backs is not None:
             pages.append(Page(layout.paper, tuple(_place(backs[i], back_slots[i - start]) for i in chunk)))
     return pages

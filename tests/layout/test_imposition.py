@@ -197,3 +197,18 @@ def test_letter_trades_top_and_bottom_bleed_for_visible_marks():
     assert top.paint.x_mm == pytest.approx(top.trim.x_mm - 3.175)  # the side margins have room
     a4 = impose(A4, POKER).slots[0]
     assert a4.paint.y_mm == pytest.approx(a4.trim.y_mm - 3.175)
+
+
+def test_a_part_filled_sheet_marks_only_its_cards_cut_lines():
+    layout = impose(A4, POKER)
+    marks = layout.marks_for(1)
+    first = layout.slots[0].trim
+    xs = {round(m.x1_mm, 6) for m in marks if m.x1_mm == m.x2_mm}
+    ys = {round(m.y1_mm, 6) for m in marks if m.y1_mm == m.y2_mm}
+    assert xs == {round(first.x_mm, 6), round(first.right_mm, 6)}
+    assert ys == {round(first.y_mm, 6), round(first.bottom_mm, 6)}
+    # Still in the margins of the whole grid, not in the empty slots.
+    assert max(max(m.y1_mm, m.y2_mm) for m in marks if m.x1_mm == m.x2_mm) > layout.slots[-1].trim.bottom_mm
+    assert set(layout.marks_for(9)) == set(layout.crop_marks)
+    pages = sheet_pages(layout, [Face(())] * 10, None)
+    assert pages[0].ops == layout.crop_marks and pages[1].ops == marks
