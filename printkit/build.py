@@ -185,8 +185,10 @@ def all_cards(deck: Deck) -> list[Card]:
 def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``.
 
-    Each component starts on a new sheet; cards of another size get their own grid; full-page
-    components (score sheets) get a page each, with a blank back in the duplex file.
+    Components follow the deck's cards on the same sheets while they have the same size (paper
+    is precious at home); cards of another size (tokens) start sheets of their own grid, and
+    full-page components (score sheets) come last, a page each, with a blank back in the duplex
+    file so the pages after them still pair up.
     """
     opts = ctx.options
     paper = opts.paper_size
@@ -194,22 +196,20 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         faces = Faces(deck, ctx)
         duplex: list[Page] = []
         fronts_only: list[Page] = []
-        count = 0
-        for _, cards in print_runs(deck):
-            for chunk in _same_size_chunks([c for c in cards if not templates.is_page(c)]):
-                layout = impose(paper, chunk[0].size, opts.gap_mm)
-                fronts = [faces.front(c) for c in chunk]
-                backs = [faces.back(c) for c in chunk]
-                duplex += sheet_pages(layout, fronts, backs, opts.flip, opts.back_offset_mm)
-                fronts_only += sheet_pages(layout, fronts, None)
-                count += len(chunk)
-                ctx.progress(len(chunk))
-            for card in (c for c in cards if templates.is_page(c)):
-                page = full_page(faces.page(card, paper), paper)
-                duplex += [page, Page(paper)]
-                fronts_only.append(page)
-                count += 1
-                ctx.progress(1)
+        cards = all_cards(deck)
+        for chunk in _same_size_chunks([c for c in cards if not templates.is_page(c)]):
+            layout = impose(paper, chunk[0].size, opts.gap_mm)
+            fronts = [faces.front(c) for c in chunk]
+            backs = [faces.back(c) for c in chunk]
+            duplex += sheet_pages(layout, fronts, backs, opts.flip, opts.back_offset_mm)
+            fronts_only += sheet_pages(layout, fronts, None)
+            ctx.progress(len(chunk))
+        for card in (c for c in cards if templates.is_page(c)):
+            page = full_page(faces.page(card, paper), paper)
+            duplex += [page, Page(paper)]
+            fronts_only.append(page)
+            ctx.progress(1)
+        count = len(cards)
         if not fronts_only:
             continue
         folder = deck_folder(deck)

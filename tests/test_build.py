@@ -199,7 +199,17 @@ def test_identical_copies_share_one_per_card_file(tmp_path):
     assert [e.cards for e in pngs] == [1, 1, 1, 3]
 
 
-def test_components_follow_on_their_own_sheets_and_pages(tmp_path):
+def test_same_size_components_share_the_decks_sheets(tmp_path):
+    aids = tuple(Card(f"aid-{i}", "aids", {"aid": i}, Art(colors={"background": "#00ff00"}), POKER) for i in range(3))
+    result = build([colour_deck(5, components={"aids": aids})], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
+    assert (fronts.pages, fronts.cards) == (1, 8)
+    image = page_image(tmp_path / fronts.path, 0)
+    slot = impose(paper_size("a4"), POKER).slots[5]  # the first aid follows the fifth deck card
+    assert near(sample(image, slot.trim.x_mm + 20, slot.trim.y_mm + 80), (0, 255, 0))
+
+
+def test_other_sizes_and_pages_get_their_own_sheets(tmp_path):
     token = CardSize(25, 25, bleed_mm=3.175)
     components = {
         "tokens": tuple(Card(f"tok-{i}", "tokens", {"token": "x"}, Art(), token) for i in range(8)),
