@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 from pathlib import Path
@@ -28,7 +27,6 @@ from printkit.deck import Art, Card, CardSize, Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
 from printkit.layout.imposition import impose
-from printkit.layout.ops import Face, Rect
 
 POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
 DPI = 72

@@ -8,7 +8,7 @@ import pytest
 
 from printkit.deck import CardSize
 from printkit.errors import BuildError
-from printkit.layout.geometry import Box, Size, paper_size
+from printkit.layout.geometry import Box, paper_size
 from printkit.layout.imposition import (
     MARK_OFFSET_MM,
     MIN_MARGIN_MM,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import pypdfium2 as pdfium
-import pytest
 from PIL import Image as PILImage
 from PIL import ImageChops, ImageStat
 
