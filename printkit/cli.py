@@ -112,7 +112,8 @@ def _offset_mm(ctx, param, value):
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--variant", help="Build only this variant (default: every variant of each deck).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper of the card sheets and the alignment test.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
               help="Output folder (created if needed); nothing is written outside it.")
 @click.option("--per-card", is_flag=True, help="Also write one PDF and one 300 DPI PNG per distinct card.")
@@ -131,9 +132,10 @@ def _offset_mm(ctx, param, value):
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
-    DECK is a name in decks/ or a path to a spec; none means every deck. Writes duplex sheets
-    (backs interleaved), fronts-only sheets, a duplex alignment test page and a rulebook PDF per
-    deck and language (and saddle-stitch booklets with --booklet).
+    DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
+    deck that has that variant). Writes duplex sheets (backs interleaved), fronts-only sheets, a
+    duplex alignment test page and a rulebook PDF per deck and language (and saddle-stitch
+    booklets with --booklet).
 
     Example: printkit build calc --variant expert --paper letter --per-card --booklet
     """
