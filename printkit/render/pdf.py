@@ -2,9 +2,11 @@
 
 Only this module speaks points. :func:`draw_ops` sets up a transform so that one user-space unit is
 one millimetre with y pointing down (the card frame of :mod:`printkit.layout.ops`), then draws each
-op literally. Documents are made with reportlab's ``invariant`` mode, so the same pages give the
-same bytes. Images are drawn by file name, which reportlab embeds once per document however often
-they are drawn.
+op literally. :func:`render_pages` draws each distinct face once, as a form XObject, and places it
+wherever it appears. Documents are made with reportlab's ``invariant`` mode, so the same pages
+give the same bytes. Images are drawn by file name, which reportlab embeds once per document
+however often they are drawn. Fonts are TrueType, registered with reportlab once per process and
+embedded as a subset in every document that uses them.
 """
 
 from __future__ import annotations
