@@ -161,3 +161,13 @@ def test_card_page_sets_media_trim_and_bleed_boxes():
     assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, 69.85 * pt, 95.25 * pt], abs=0.01)
     assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, 69.85 * pt, 95.25 * pt], abs=0.01)
     assert [float(v) for v in page.trimbox] == pytest.approx([9, 9, 9 + 180, 9 + 252], abs=0.01)
+
+
+def test_transparent_images_let_the_background_through(tmp_path):
+    path = tmp_path / "half.png"
+    picture = PILImage.new("RGBA", (20, 10), (0, 0, 255, 255))
+    picture.paste((0, 0, 0, 0), (10, 0, 20, 10))  # right half fully transparent
+    picture.save(path)
+    image = rasterise(one_page([Rect(0, 0, 100, 100, fill="#ff0000"), Image(10, 10, 40, 20, path, fit="stretch")]))
+    assert close(px(image, 20, 20), BLUE)
+    assert close(px(image, 40, 20), RED)

@@ -93,3 +93,14 @@ def test_generic_template_renders_in_both_backends():
     image = render_face(face, POKER)
     assert at(image, -2, -2) == (238, 238, 238)
     assert render_pages([card_page(face, POKER)]).startswith(b"%PDF")
+
+
+def test_transparent_images_let_the_background_through(tmp_path):
+    path = tmp_path / "half.png"
+    picture = PILImage.new("RGBA", (20, 10), (0, 0, 255, 255))
+    picture.paste((0, 0, 0, 0), (10, 0, 20, 10))
+    picture.save(path)
+    face = Face((Rect(-3.175, -3.175, 69.85, 95.25, fill="#ff0000"), Image(10, 10, 40, 20, path, fit="stretch")))
+    image = render_face(face, POKER)
+    assert at(image, 20, 20) == (0, 0, 255)
+    assert at(image, 40, 20) == (255, 0, 0)
