@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
 from printkit.deck import Card, Deck
-from printkit.errors import BuildError
+from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
@@ -144,8 +144,8 @@ class Faces:
         if face is None:
             try:
                 face = make(card, self.deck)
-            except BuildError:
-                raise
+            except PrintkitError:
+                raise  # already says which card and why
             except Exception as exc:  # a template bug must still name the card it failed on
                 raise BuildError(f"{deck_folder(self.deck)}: cannot lay out the {side} of {card.label}: "
                                  f"{type(exc).__name__}: {exc}") from exc

@@ -354,3 +354,14 @@ def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):
     assert len(warnings) == 1
     assert "demo: notes[text=much too long" in warnings[0] and "attributes" in warnings[0]
     assert "does not fit" in warnings[0]
+
+
+def test_a_template_failure_names_the_deck_and_card(tmp_path, monkeypatch):
+    from printkit.layout import templates
+
+    def broken(card):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(templates.generic, "front", broken)
+    with pytest.raises(BuildError, match=r"colours/v1: cannot lay out the front of cards\[n=0\]#1: ZeroDivisionError"):
+        build([colour_deck(2)], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
