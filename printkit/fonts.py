@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,7 +33,8 @@ def font_path(name: str | Path) -> Path:
 
 
 @lru_cache(maxsize=None)
-def _ttfont(path: Path):
+def ttfont(path: Path):
+    """The font parsed by reportlab, once per process: metrics for layout, embedding for PDFs."""
     from reportlab.pdfbase.ttfonts import TTFont
 
     try:
@@ -41,15 +43,24 @@ def _ttfont(path: Path):
         raise FontError(f"{path.name} is not a usable TrueType font ({exc})") from None
 
 
+@lru_cache(maxsize=None)
 def font_name(path: Path) -> str:
-    """The name a font is registered under in PDFs: its file stem."""
-    return Path(path).stem
+    """The name a font is registered under in PDFs.
+
+    Bundled fonts go by their file stem; any other font also carries a digest of its bytes, so a
+    spec's own ``NanumGothic.ttf`` can never be mistaken for the bundled one.
+    """
+    path = Path(path)
+    if path.parent.resolve() == FONTS_DIR:
+        return path.stem
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+    return f"{path.stem}-{digest}"
 
 
 @lru_cache(maxsize=None)
 def glyph_set(path: Path) -> frozenset[int]:
     """Unicode code points the font has glyphs for."""
-    face = _ttfont(Path(path)).face
+    face = ttfont(Path(path)).face
     return frozenset(cp for cp, glyph in face.charToGlyph.items() if glyph)
 
 
@@ -61,6 +72,6 @@ def missing_glyphs(text: str, path: Path) -> str:
 
 def text_width_mm(text: str, path: Path, size_mm: float) -> float:
     """Advance width of ``text`` set in the font at ``size_mm`` (em size in millimetres)."""
-    font = _ttfont(Path(path))
+    font = ttfont(Path(path))
     # stringWidth works in the unit of the size it is given, so mm in gives mm out.
     return font.stringWidth(text, size_mm)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from printkit.fonts import _ttfont, missing_glyphs, text_width_mm
+from printkit.fonts import ttfont, missing_glyphs, text_width_mm
 from printkit.layout.ops import Text
 
 Align = Literal["start", "middle", "end"]
@@ -74,7 +74,7 @@ class FontMetrics:
 
 def font_metrics(font: Path) -> FontMetrics:
     """Ascent, descent and cap height of a TrueType font, per unit of font size."""
-    face = _ttfont(Path(font)).face
+    face = ttfont(Path(font)).face
     return FontMetrics(
         ascent=face.ascent / 1000.0,
         descent=-face.descent / 1000.0,

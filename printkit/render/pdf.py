@@ -22,7 +22,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
-from printkit.fonts import SYMBOLS, _ttfont, font_name
+from printkit.fonts import SYMBOLS, ttfont, font_name
 from printkit.layout.geometry import Box
 from printkit.layout.imposition import Page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
@@ -312,7 +312,7 @@ def register_font(path: Path) -> str:
     """
     name = font_name(Path(path))
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(_ttfont(Path(path)))
+        pdfmetrics.registerFont(ttfont(Path(path)))
     return name
 
 
