@@ -21,9 +21,14 @@ A deck without variants writes to ``OUT/<deck>/``. Per-card files exist once per
 (identical copies share one file; the manifest's ``cards`` says how many copies it stands for);
 card backs as PNG once per distinct back (``back-1.png`` …).
 
-Files are written to a temporary name and renamed into place, and a file whose bytes would not
-change is not touched, so rebuilding changes nothing. printkit never deletes files it did not
-write; files of earlier builds stay until their owner removes them.
+Every file is first written to a temporary name beside its target (``.NAME.PID.tmp``) and
+fsynced; only when the whole build has rendered are they renamed into place, and the manifest
+comes last. A build that fails or is killed at any moment leaves each output either the previous
+complete file or the new one, and ``manifest.json`` lists only files that match it (before the
+renames it is rewritten without the files about to change). A file whose bytes would not change
+is not touched, so rebuilding changes nothing. printkit never writes outside the output folder and
+never deletes files it did not write (only its own stale temporaries); files of earlier builds
+stay until their owner removes them.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from printkit.layout.imposition import (
     sheet_pages,
 )
 from printkit.layout.ops import Face
-from printkit.outputs import inside, safe_part, sha256_hex, write_atomic
+from printkit.outputs import Staging, inside, safe_part, sha256_hex
 
 MANIFEST = "manifest.json"
 
@@ -104,12 +109,17 @@ class BuildContext:
     options: BuildOptions
     progress: Callable[[int], None] = lambda n: None
     warnings: list[str] = field(default_factory=list)
+    staging: Staging | None = None  # where write() puts files until the build commits them
+
+    def __post_init__(self) -> None:
+        if self.staging is None:
+            self.staging = Staging(self.options.out_dir)
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
               paper: str | None = None, pages: int | None = None, cards: int | None = None,
               lang: str | None = None) -> ManifestEntry:
-        """Write ``data`` to ``OUT/relative`` atomically and describe it for the manifest."""
-        write_atomic(inside(self.options.out_dir, relative), data)
+        """Stage ``data`` for ``OUT/relative`` (renamed into place when the build ends) and describe it."""
+        self.staging.stage(relative, data)
         return ManifestEntry(
             path=relative, kind=kind, sha256=sha256_hex(data),
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
@@ -348,21 +358,49 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
+    _check_out_dir(options.out_dir)
     ctx = BuildContext(options, progress or (lambda n: None))
     entries: list[ManifestEntry] = []
-    for producer in producers:
-        entries.extend(producer(decks, ctx))
-    paths = [e.path for e in entries]
-    duplicates = sorted({p for p in paths if paths.count(p) > 1})
-    if duplicates:
-        raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
-    kept = [e for e in _earlier_entries(options.out_dir) if e.path not in set(paths)]
-    listed = sorted(entries + kept, key=lambda e: e.path)
+    try:
+        for producer in producers:
+            entries.extend(producer(decks, ctx))
+        paths = [e.path for e in entries]
+        duplicates = sorted({p for p in paths if paths.count(p) > 1})
+        if duplicates:
+            raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
+        earlier = _earlier_entries(options.out_dir)
+        changing = {target for _, target in ctx.staging.staged}
+        if any(inside(options.out_dir, e.path) in changing for e in earlier):
+            # While files are swapped the manifest must not vouch for any of them.
+            _write_manifest(options.out_dir, [e for e in earlier if inside(options.out_dir, e.path) not in changing])
+        ctx.staging.commit()
+    except BaseException:
+        ctx.staging.abort()
+        raise
+    kept = [e for e in earlier if e.path not in set(paths)]
+    target = _write_manifest(options.out_dir, entries + kept)
+    return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+
+
+def _check_out_dir(out_dir: Path) -> None:
+    """Refuse an output folder that is a file (or a link to one) before anything is rendered."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BuildError(f"output folder {str(out_dir)!r} is not a folder")
+
+
+def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry]) -> Path:
+    """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path."""
+    listed = sorted(entries, key=lambda e: e.path)
     manifest = {"files": [_manifest_item(e) for e in listed]}
     data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-    target = inside(options.out_dir, MANIFEST)
-    write_atomic(target, data)
-    return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+    staging = Staging(out_dir)
+    try:
+        staging.stage(MANIFEST, data)
+        staging.commit()
+    except BaseException:
+        staging.abort()
+        raise
+    return inside(out_dir, MANIFEST)
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:

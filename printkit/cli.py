@@ -114,7 +114,7 @@ def _offset_mm(ctx, param, value):
 @click.option("--variant", help="Build only this variant (default: every variant of each deck).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper of the card sheets and the alignment test.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="output", show_default=True,
+@click.option("--out", "out_dir", type=click.Path(), default="output", show_default=True,
               help="Output folder (created if needed); nothing is written outside it.")
 @click.option("--per-card", is_flag=True, help="Also write one PDF and one 300 DPI PNG per distinct card.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,

@@ -1,10 +1,18 @@
-"""Writing output files safely: inside the output folder only, atomically, untouched when unchanged."""
+"""Writing output files safely: inside the output folder only, atomically, untouched when unchanged.
+
+A build stages its files (:class:`Staging`): each is written to a temporary ``.NAME.PID.tmp``
+beside its target and fsynced, and only when every file of the build is staged are they renamed
+into place. A build that fails or is killed before that leaves the previous files as they were;
+the temporaries a killed build leaves behind are removed by the next build that writes the same
+paths (only those of processes that no longer run, and only names of that exact form).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from printkit.errors import BuildError
@@ -72,3 +80,114 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>[0-9]+)\.tmp$")
+
+
+def temp_path(path: Path, pid: int | None = None) -> Path:
+    """Where ``path`` is written before it is renamed into place: ``.NAME.PID.tmp`` beside it."""
+    return path.with_name(f".{path.name}.{pid if pid is not None else os.getpid()}.tmp")
+
+
+def _process_gone(pid: int) -> bool:
+    """Whether no process ``pid`` runs (so its temporaries are stale). Unsure means no."""
+    if pid == os.getpid() or os.name != "posix":
+        return False  # on Windows os.kill(pid, 0) would end the process, not probe it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _create_new(path: Path) -> int:
+    """A new file opened for writing; whatever held the name (even a symlink) is replaced, never followed."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        return os.open(path, flags, 0o666)
+    except FileExistsError:
+        path.unlink()  # removes a link itself, not what it points to
+        return os.open(path, flags, 0o666)
+
+
+@dataclass
+class Staging:
+    """The files of one build: written to temporaries first, renamed into place together."""
+
+    root: Path
+    staged: list[tuple[Path, Path]] = field(default_factory=list)  # (temporary, target)
+    created: list[Path] = field(default_factory=list)  # folders this build made
+    _stale: dict[Path, dict[str, list[Path]]] = field(default_factory=dict)  # folder -> name -> stale temps
+
+    def stage(self, relative: str | Path, data: bytes) -> bool:
+        """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
+        target = inside(self.root, relative)
+        try:
+            self._sweep(target)
+            if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
+                return False
+            self._make_folder(target.parent)
+            temp = temp_path(target)
+            self.staged.append((temp, target))
+            with os.fdopen(_create_new(temp), "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+        return True
+
+    def commit(self) -> None:
+        """Rename every staged file into place, then make the renames durable."""
+        try:
+            for temp, target in self.staged:
+                os.replace(temp, target)
+        except OSError as exc:
+            raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+        for folder in dict.fromkeys(target.parent for _, target in self.staged):
+            _fsync_dir(folder)
+        self.staged = []
+
+    def abort(self) -> None:
+        """Remove the temporaries not yet renamed and the folders this build made that stayed empty."""
+        for temp, _ in self.staged:
+            try:
+                temp.unlink(missing_ok=True)
+            except OSError:
+                pass
+        self.staged = []
+        for folder in reversed(self.created):
+            try:
+                folder.rmdir()  # only succeeds while empty: files of others stay
+            except OSError:
+                pass
+
+    def _make_folder(self, folder: Path) -> None:
+        missing = []
+        while not folder.exists():
+            missing.append(folder)
+            folder = folder.parent
+        for path in reversed(missing):
+            path.mkdir()
+            self.created.append(path)
+
+    def _sweep(self, target: Path) -> None:
+        """Remove ``target``'s stale temporaries: those of printkit processes killed while writing it."""
+        folder = target.parent
+        if folder not in self._stale:
+            found: dict[str, list[Path]] = {}
+            if folder.is_dir():
+                for entry in folder.iterdir():
+                    match = _TEMP.match(entry.name)
+                    if match and _process_gone(int(match["pid"])):
+                        found.setdefault(match["name"], []).append(entry)
+            self._stale[folder] = found
+        for entry in self._stale[folder].pop(target.name, []):
+            try:
+                if entry.is_file() and not entry.is_symlink():
+                    entry.unlink()
+            except OSError:
+                pass
