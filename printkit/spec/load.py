@@ -6,13 +6,14 @@ import difflib
 import types
 import typing
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from printkit.spec.models import Spec
-from printkit.spec.yamlread import Located, PathKey, read_yaml
+from printkit.spec.yamlread import Located, PathKey, parse_yaml, read_spec_bytes
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,20 @@ class LoadedSpec:
 
 
 def load_spec(path: str | Path) -> LoadedSpec:
-    """Read, parse and validate one spec file."""
-    source = read_yaml(Path(path))
+    """Read, parse and validate one spec file.
+
+    The file is read on every call; parsing and validation happen once per distinct content,
+    so a build that loads the same spec for its sheets and its rulebooks parses it once.
+    """
+    path = Path(path)
+    return _parse_and_validate(path, read_spec_bytes(path))
+
+
+# Keyed by the path as given (it appears in error messages) and the file's bytes; LoadedSpec and
+# what it holds are only read after loading, so callers can share one.
+@lru_cache(maxsize=16)
+def _parse_and_validate(path: Path, raw: bytes) -> LoadedSpec:
+    source = parse_yaml(raw, path)
     try:
         spec = Spec.model_validate(source.data)
     except ValidationError as exc:

@@ -57,6 +57,11 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 
 def read_yaml(path: Path) -> Located:
     """Read and parse a spec file into plain data with positions; raise SpecError on any problem."""
+    return parse_yaml(read_spec_bytes(path), path)
+
+
+def read_spec_bytes(path: Path) -> bytes:
+    """The bytes of a spec file, refusing folders, missing files and files over the size limit."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -71,7 +76,7 @@ def read_yaml(path: Path) -> Located:
         raw = path.read_bytes()
     except OSError as exc:
         raise SpecError(path, 1, 1, f"cannot read spec file: {exc.strerror or exc}") from None
-    return parse_yaml(raw, path)
+    return raw
 
 
 def parse_yaml(raw: bytes, path: Path) -> Located:

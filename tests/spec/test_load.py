@@ -50,3 +50,15 @@ def test_spec_error_message_names_file_line_and_column(tmp_path):
     assert str(info.value) == f"{path}:6:5: unknown key 'colour' (expected one of: " + ", ".join(
         ["name", "attrs", "generate", "combine", "cards", "copies", "exclude", "overrides", "art", "variants", "size", "expect"]
     ) + ")"
+
+
+def test_a_spec_changed_on_disk_is_read_again(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text("game: g\nname: First\ngroups:\n  - name: n\n    cards: [{a: 1}]\n")
+    first = load_spec(path)
+    assert load_spec(path) is first  # the same bytes are parsed and validated once per process
+    path.write_text("game: g\nname: Second\ngroups:\n  - name: n\n    cards: [{a: 1}, {a: 2}]\n")
+    assert load_spec(path).spec.name == "Second"
+    path.write_text("game: g\nname: [broken\n")
+    with pytest.raises(SpecError):
+        load_spec(path)
