@@ -66,12 +66,17 @@ def glyph_set(path: Path) -> frozenset[int]:
 
 def missing_glyphs(text: str, path: Path) -> str:
     """Characters of ``text`` (other than whitespace) that the font cannot draw."""
-    have = glyph_set(Path(path))
+    have = glyph_set(_as_path(path))
     return "".join(sorted({ch for ch in text if not ch.isspace() and ord(ch) not in have}))
 
 
 def text_width_mm(text: str, path: Path, size_mm: float) -> float:
     """Advance width of ``text`` set in the font at ``size_mm`` (em size in millimetres)."""
-    font = ttfont(Path(path))
+    font = ttfont(_as_path(path))
     # stringWidth works in the unit of the size it is given, so mm in gives mm out.
     return font.stringWidth(text, size_mm)
+
+
+def _as_path(path: str | Path) -> Path:
+    # Layout measures text thousands of times per deck: skip rebuilding a Path it already has.
+    return path if isinstance(path, Path) else Path(path)

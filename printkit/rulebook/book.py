@@ -19,7 +19,6 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -97,7 +96,7 @@ def register_fonts() -> None:
     for path in (fonts.KOREAN, fonts.KOREAN_BOLD, fonts.SYMBOLS, fonts.SYMBOLS_BOLD):
         name = fonts.font_name(path)
         if name not in have:
-            pdfmetrics.registerFont(TTFont(name, str(fonts.font_path(path))))
+            pdfmetrics.registerFont(fonts.ttfont(fonts.font_path(path)))  # parsed once, shared with the cards
     pdfmetrics.registerFontFamily(
         fonts.font_name(fonts.KOREAN),
         normal=fonts.font_name(fonts.KOREAN),
