@@ -71,6 +71,7 @@ class BuildOptions:
     gap_mm: float = 0.0
     rulebook_paper: str = "a4"  # a4, a5 or letter: the rulebooks' page size
     booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
+    rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
 
     @property
     def paper_size(self) -> Size:
@@ -282,6 +283,8 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
 
 def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """One rulebook PDF per spec and language (see printkit.rulebook.producer)."""
+    if not ctx.options.rulebooks:
+        return iter(())  # and without importing the rulebook machinery (platypus) at all
     from printkit.rulebook.producer import produce_rulebooks as produce
 
     return produce(decks, ctx)

@@ -128,8 +128,11 @@ def _offset_mm(ctx, param, value):
 @click.option("--booklet", is_flag=True,
               help="Also write each rulebook as a saddle-stitch booklet: A5 pages two-up on A4 "
                    "(half-Letter on Letter with --rulebook-paper letter).")
+@click.option("--rulebooks/--no-rulebooks", default=True, show_default=True,
+              help="Write the rulebooks; --no-rulebooks builds the card outputs only (faster).")
 @reports_errors
-def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet) -> None:
+def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
+          rulebooks) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -145,7 +148,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
 
     loaded = load_decks(decks, variant)
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
-                           back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet)
+                           back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet,
+                           rulebooks=rulebooks)
     if sys.stderr.isatty():
         with click.progressbar(length=work_units(loaded, options), label="Rendering", file=sys.stderr) as bar:
             result = run_build(loaded, options, progress=bar.update)

@@ -365,3 +365,12 @@ def test_a_template_failure_names_the_deck_and_card(tmp_path, monkeypatch):
     monkeypatch.setattr(templates.generic, "front", broken)
     with pytest.raises(BuildError, match=r"colours/v1: cannot lay out the front of cards\[n=0\]#1: ZeroDivisionError"):
         build([colour_deck(2)], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+
+
+def test_no_rulebooks_writes_the_card_outputs_only(tmp_path):
+    result = CliRunner().invoke(main, ["build", "calc", "--variant", "standard", "--no-rulebooks",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    kinds = {f["kind"] for f in json.loads((tmp_path / "manifest.json").read_text())["files"]}
+    assert kinds == {"sheets", "sheets-fronts", "alignment"}
+    assert not list(tmp_path.rglob("rulebook*"))
