@@ -1,0 +1,286 @@
+"""Builds under bad input and bad luck: broken specs, killed processes, failing and hostile output folders.
+
+Whatever happens, every file listed in ``manifest.json`` matches its hash, no partial file sits at
+an output path, nothing is written outside ``--out`` and no file printkit did not write is deleted.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from printkit.cli import main
+
+BAD = Path(__file__).resolve().parent / "data" / "bad"
+EXPECTED = json.loads((BAD / "expected.json").read_text(encoding="utf-8"))
+TEMP = re.compile(r"^\..+\.[0-9]+\.tmp$")  # printkit's temporaries: .NAME.PID.tmp
+
+TINY = """\
+game: demo
+name: Tiny
+groups:
+  - name: a
+    cards: [{n: 1}, {n: 2}, {n: 3}]
+"""
+
+
+def files_under(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def assert_consistent(out: Path) -> list[dict]:
+    """The manifest parses and every file it lists is complete: hash matches, PDFs open."""
+    listed = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
+    for item in listed:
+        data = (out / item["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == item["sha256"], item["path"]
+        if item["path"].endswith(".pdf"):
+            assert len(PdfReader(out / item["path"]).pages) >= 1
+    return listed
+
+
+def temporaries(out: Path) -> set[str]:
+    return {name for name in files_under(out) if TEMP.match(Path(name).name)}
+
+
+def build(args: list[str], cwd: Path):
+    """``printkit build`` in-process from ``cwd`` (CliRunner does not change folders itself)."""
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, ["build", *args])
+    finally:
+        os.chdir(here)
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    """A three-card spec and a complete earlier build of it in ``out/`` (with a different back offset)."""
+    (tmp_path / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    result = build(["tiny.yaml", "--per-card", "--back-offset", "1,0", "--out", "out"], tmp_path)
+    assert result.exit_code == 0, result.output
+    return tmp_path
+
+
+# --- 1. the corpus of bad specs through build ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_spec_builds_nothing_and_says_where(name, tmp_path):
+    want = EXPECTED[name]
+    out = tmp_path / "out"
+    result = build(["--out", str(out), name], BAD)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [f"{name}:{want['line']}:{want['column']}: {want['message']}"]
+    assert not out.exists()  # not even the folder or its manifest
+
+
+def test_bad_specs_build_without_traceback_in_a_real_process(tmp_path):
+    out = tmp_path / "out"
+    for name in ("billion_laughs.yaml", "image_bomb.yaml", "deep_nesting.yaml"):
+        proc = subprocess.run([sys.executable, "-m", "printkit", "build", "--out", str(out), name],
+                              cwd=BAD, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 1
+        assert "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith(f"{name}:")
+    assert not out.exists()
+
+
+# --- 3. killed builds ------------------------------------------------------------------------
+
+
+def test_killed_builds_leave_complete_files_and_a_true_manifest(tmp_path):
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "printkit", "build", "clag", "--out", str(out)]
+    first = subprocess.run(command + ["--back-offset", "1,0"], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    (out / "notes.txt").write_text("the user's own file")
+    complete = set(files_under(out))
+    # Each killed build would change the sheets and the alignment test (the offset alternates),
+    # so a kill can land while files are being staged, renamed or the manifest written.
+    for i, delay in enumerate([0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3, 1.7]):
+        proc = subprocess.Popen(command + ["--back-offset", f"{i % 2},0"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        assert_consistent(out)
+        assert (out / "notes.txt").read_text() == "the user's own file"
+        stray = files_under(out) - complete
+        assert stray == temporaries(out) & stray, stray  # only printkit's temporaries may be new
+    final = subprocess.run(command + ["--back-offset", "1,0"], capture_output=True, text=True, timeout=120)
+    assert final.returncode == 0, final.stderr
+    assert files_under(out) == complete  # stale temporaries of killed builds removed, nothing else
+    listed = assert_consistent(out)
+    assert {item["path"] for item in listed} == complete - {"manifest.json", "notes.txt"}
+
+
+def test_a_build_that_fails_while_renaming_leaves_a_true_manifest(tiny, monkeypatch):
+    """A crash between two renames (simulated: the n-th rename fails) never leaves a lying manifest."""
+    out = tiny / "out"
+    before = snapshot(out)
+    real_replace = os.replace
+    for fail_at in range(1, 20):  # until the build has fewer renames than fail_at
+        calls = []
+
+        def replace(src, dst, *args, **kwargs):
+            calls.append(dst)
+            if len(calls) == fail_at:
+                raise OSError(errno.EIO, "Input/output error")
+            return real_replace(src, dst, *args, **kwargs)
+
+        monkeypatch.setattr(os, "replace", replace)
+        result = build(["tiny.yaml", "--per-card", "--back-offset", f"{fail_at / 10},0", "--out", "out"], tiny)
+        monkeypatch.setattr(os, "replace", real_replace)
+        if len(calls) < fail_at:
+            assert result.exit_code == 0, result.output
+            break
+        assert result.exit_code == 1
+        assert result.stderr.startswith("error: cannot write ") and "Input/output error" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert_consistent(out)
+        assert temporaries(out) == set()
+        assert set(snapshot(out)) == set(before)
+    assert fail_at > 3  # the interim manifest, the changed files and the final manifest were all hit
+    assert build(["tiny.yaml", "--per-card", "--out", "out"], tiny).exit_code == 0
+    assert_consistent(out)
+
+
+# --- 4. output folder problems ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("error", [PermissionError(errno.EACCES, "Permission denied"),
+                                   OSError(errno.ENOSPC, "No space left on device")])
+def test_unwritable_or_full_output_folder_is_one_line_and_changes_nothing(tiny, monkeypatch, error):
+    out = tiny / "out"
+    before = snapshot(out)
+    real_open = os.open
+
+    def failing_open(path, flags, *args, **kwargs):
+        if str(path).endswith(".tmp"):
+            raise error
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", failing_open)
+    result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
+    monkeypatch.undo()
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot write ") and error.strerror in lines[0]
+    assert "Traceback" not in result.output
+    assert snapshot(out) == before
+
+
+def test_rename_refused_changes_nothing(tiny, monkeypatch):
+    out = tiny / "out"
+    before = snapshot(out)
+
+    def refuse(src, dst, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
+    monkeypatch.undo()
+    assert result.exit_code == 1 and "Permission denied" in result.stderr
+    assert snapshot(out) == before
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_output_folder(tiny):
+    out = tiny / "out"
+    before = snapshot(out)
+    for folder in [out, *(p for p in out.rglob("*") if p.is_dir())]:
+        folder.chmod(0o555)
+    try:
+        result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
+    finally:
+        for folder in [out, *(p for p in out.rglob("*") if p.is_dir())]:
+            folder.chmod(0o755)
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert snapshot(out) == before
+
+
+def test_out_that_is_a_file_is_one_line_and_left_alone(tiny):
+    (tiny / "afile").write_text("keep me")
+    result = build(["tiny.yaml", "--out", "afile"], tiny)
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == ["error: output folder 'afile' is not a folder"]
+    assert (tiny / "afile").read_text() == "keep me"
+    below = build(["tiny.yaml", "--out", "afile/sub"], tiny)
+    assert below.exit_code == 1 and len(below.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in below.output
+    assert (tiny / "afile").read_text() == "keep me"
+
+
+def test_a_link_out_of_the_output_folder_is_never_followed(tiny):
+    out = tiny / "out"
+    elsewhere = tiny / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(out / "tiny")
+    (out / "tiny").symlink_to(elsewhere, target_is_directory=True)
+    before = snapshot(out)
+    result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "outside the output folder" in lines[0]
+    assert list(elsewhere.iterdir()) == []
+    assert snapshot(out) == before
+
+
+def test_a_linked_file_or_temporary_is_replaced_never_written_through(tiny):
+    """Links at a file's own path or at its temporary's name: the target outside stays untouched."""
+    out = tiny / "out"
+    secret = tiny / "secret.txt"
+    secret.write_text("outside")
+    sheet = out / "tiny" / "sheets-a4.pdf"
+    sheet.unlink()
+    sheet.symlink_to(secret)
+    assert build(["tiny.yaml", "--out", "out"], tiny).exit_code == 1  # resolves outside: refused
+    sheet.unlink()
+    # A planted link where this very process will put its temporary (pid known in-process).
+    (out / "tiny" / f".sheets-a4.pdf.{os.getpid()}.tmp").symlink_to(secret)
+    result = build(["tiny.yaml", "--out", "out"], tiny)
+    assert result.exit_code == 0, result.output
+    assert secret.read_text() == "outside"
+    assert_consistent(out)
+
+
+def test_user_files_survive_and_only_own_stale_temporaries_go(tiny):
+    out = tiny / "out"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    mine = {
+        "notes.txt": "a note",
+        "tiny/extra.pdf": "not printkit's",
+        "tiny/.notes.txt.1.tmp": "looks like a temporary but names no printkit output",
+        f"tiny/.unrelated.{dead.pid}.tmp": "a stale-looking name that printkit does not write",
+    }
+    for name, text in mine.items():
+        (out / name).write_text(text)
+    stale = out / "tiny" / f".sheets-a4.pdf.{dead.pid}.tmp"
+    stale.write_bytes(b"%PDF-1.4 half a file")
+    result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
+    assert result.exit_code == 0, result.output
+    for name, text in mine.items():
+        assert (out / name).read_text() == text, name
+    assert not stale.exists()
+    listed = {item["path"] for item in assert_consistent(out)}
+    assert not listed & set(mine)
