@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import io
 from functools import lru_cache
 from pathlib import Path
 
 from printkit.errors import PrintkitError
+from printkit.safe_read import UnsafeFileError, read_limited
+
+MAX_FONT_BYTES = 40_000_000
 
 FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
 
@@ -38,7 +42,11 @@ def ttfont(path: Path):
     from reportlab.pdfbase.ttfonts import TTFont
 
     try:
-        return TTFont(font_name(path), str(path))
+        data = read_limited(Path(path), MAX_FONT_BYTES)
+    except (OSError, UnsafeFileError) as exc:
+        raise FontError(f"{Path(path).name} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return TTFont(font_name(path), io.BytesIO(data))
     except Exception as exc:  # reportlab raises bare TTFError / struct errors for bad files
         raise FontError(f"{path.name} is not a usable TrueType font ({exc})") from None
 
@@ -53,7 +61,7 @@ def font_name(path: Path) -> str:
     path = Path(path)
     if path.parent.resolve() == FONTS_DIR:
         return path.stem
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+    digest = hashlib.sha256(read_limited(path, MAX_FONT_BYTES)).hexdigest()[:10]
     return f"{path.stem}-{digest}"
 
 

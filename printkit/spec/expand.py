@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 from pathlib import Path
@@ -13,6 +14,7 @@ from printkit.layout.geometry import named_card_size
 from printkit.errors import SpecError
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
+from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
@@ -33,8 +35,9 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     if variant is None and spec.variants:
         variant = spec.default_variant or next(iter(spec.variants))
     if variant is not None and variant not in spec.variants:
-        known = ", ".join(spec.variants) or "none"
-        raise SpecError(loaded.path, None, None, f"unknown variant {variant!r} (this spec has: {known})")
+        where = ("variants",) if spec.variants else ()
+        line, column = loaded.source.position(where, key=bool(spec.variants)) if where else (1, 1)
+        raise SpecError(loaded.path, line or 1, column or 1, f"unknown variant {variant!r}{_known(spec.variants)}")
     variant_spec = spec.variants.get(variant) if variant else None
 
     base_size = _card_size(loaded, spec.card.size, ("card", "size"))
@@ -288,29 +291,37 @@ def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
 
 def _image(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
     resolved = _inside_spec_folder(loaded, value, path, "image")
-    check_image(resolved, lambda message: loaded.source.error(path, message))
+    check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
     return resolved
 
 
-def check_image(path: Path, error) -> None:
-    """Refuse anything but a sane PNG or JPEG: not an image, corrupt, or too many pixels."""
+def check_image(path: Path, error, shown: str | None = None) -> None:
+    """Refuse anything but a sane PNG or JPEG: not an image, corrupt, truncated or too many pixels.
+
+    ``error(message)`` builds the exception to raise; ``shown`` is how the path is named in it.
+    """
     from PIL import Image, UnidentifiedImageError
 
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise error(f"image {path.name!r} is larger than {MAX_IMAGE_BYTES // 1_000_000} MB")
+    name = shown or path.name
     try:
-        with Image.open(path) as img:
+        data = read_limited(path, MAX_IMAGE_BYTES)
+    except UnsafeFileError as exc:
+        raise error(f"image {name!r} {exc}") from None
+    except OSError as exc:
+        raise error(f"image {name!r} cannot be read: {exc.strerror or exc}") from None
+    try:
+        with Image.open(io.BytesIO(data)) as img:
             if img.format not in ("PNG", "JPEG"):
-                raise error(f"image {path.name!r} is {img.format}, not PNG or JPEG")
+                raise error(f"image {name!r} is {img.format}, not PNG or JPEG")
             width, height = img.size
             if width * height > MAX_IMAGE_PIXELS:
-                raise error(f"image {path.name!r} is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
-            img.verify()
+                raise error(f"image {name!r} is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
+            img.load()  # decodes fully: catches truncated and corrupt data that verify() lets through
     except SpecError:
         raise
     except UnidentifiedImageError:
-        raise error(f"image {path.name!r} is not a PNG or JPEG image") from None
+        raise error(f"image {name!r} is not a PNG or JPEG image") from None
     except Image.DecompressionBombError:
-        raise error(f"image {path.name!r} has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
-        raise error(f"image {path.name!r} cannot be read: {exc}") from None
+        raise error(f"image {name!r} has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise error(f"image {name!r} cannot be read: {exc}") from None

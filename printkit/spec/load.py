@@ -51,7 +51,18 @@ def _parse_and_validate(path: Path, raw: bytes) -> LoadedSpec:
 
 
 def _first_error(exc: ValidationError, source: Located):
-    errors = [_located_error(err, source) for err in exc.errors(include_url=False)]
+    """The first problem in file order, preferring the most specific one at each place.
+
+    A value that fits none of a union's branches (``size: poker`` or ``size: {width, height}``)
+    yields one error per branch; the one that reaches deepest into the value says what is wrong.
+    """
+    raw = exc.errors(include_url=False)
+    paths = [_data_path(tuple(err["loc"]), source) for err in raw]
+    specific = [
+        err for err, path in zip(raw, paths)
+        if not any(len(other) > len(path) and other[:len(path)] == path for other in paths)
+    ]
+    errors = [_located_error(err, source) for err in specific]
     errors.sort(key=lambda e: (e.line or 0, e.column or 0))
     return errors[0]
 
@@ -60,6 +71,9 @@ def _located_error(err: dict[str, Any], source: Located):
     loc = _data_path(tuple(err["loc"]), source)
     kind = err["type"]
     dotted = _dotted(loc)
+    if "[key]" in err["loc"]:
+        key = loc[-1] if loc else "?"
+        return source.error(loc, f"{key!r} is not a valid name: use letters, digits, '_' and '-', starting with a letter", key=True)
     if kind == "extra_forbidden":
         key = loc[-1]
         allowed = _allowed_keys(loc[:-1])

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from printkit.errors import SpecError
+from printkit.safe_read import UnsafeFileError, read_limited
 
 MAX_SPEC_BYTES = 1_000_000
 MAX_DEPTH = 32
@@ -61,22 +62,15 @@ def read_yaml(path: Path) -> Located:
 
 
 def read_spec_bytes(path: Path) -> bytes:
-    """The bytes of a spec file, refusing folders, missing files and files over the size limit."""
+    """The bytes of a spec file, refusing folders, devices, missing files and files over the limit."""
     try:
-        size = path.stat().st_size
+        return read_limited(path, MAX_SPEC_BYTES)
     except FileNotFoundError:
         raise SpecError(path, 1, 1, "spec file not found") from None
+    except UnsafeFileError as exc:
+        raise SpecError(path, 1, 1, f"spec file {exc}") from None
     except OSError as exc:
         raise SpecError(path, 1, 1, f"cannot read spec file: {exc.strerror or exc}") from None
-    if path.is_dir():
-        raise SpecError(path, 1, 1, "is a folder, not a spec file")
-    if size > MAX_SPEC_BYTES:
-        raise SpecError(path, 1, 1, f"spec file is {size} bytes; the limit is {MAX_SPEC_BYTES}")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(path, 1, 1, f"cannot read spec file: {exc.strerror or exc}") from None
-    return raw
 
 
 def parse_yaml(raw: bytes, path: Path) -> Located:

@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -61,4 +62,19 @@ def test_a_spec_changed_on_disk_is_read_again(tmp_path):
     assert load_spec(path).spec.name == "Second"
     path.write_text("game: g\nname: [broken\n")
     with pytest.raises(SpecError):
+        load_spec(path)
+
+
+def test_devices_pipes_and_folders_are_refused_without_reading(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    for path, reason in [(Path("/dev/zero"), "not a regular file"), (fifo, "not a regular file"), (tmp_path, "folder")]:
+        with pytest.raises(SpecError, match=reason):
+            load_spec(path)
+
+
+def test_oversized_spec_is_refused(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"#" * 1_000_001)
+    with pytest.raises(SpecError, match="limit is 1000000"):
         load_spec(path)

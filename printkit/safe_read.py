@@ -1,0 +1,35 @@
+"""Reading files a spec points at: regular files only, never more than a size limit."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+class UnsafeFileError(ValueError):
+    """The path is not a regular file or is over the size limit; the message says which."""
+
+
+def read_limited(path: Path, limit_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path``, refusing devices, pipes, folders and big files.
+
+    The file is opened non-blocking and checked with fstat before any read, so a FIFO cannot hang
+    printkit and ``/dev/zero`` cannot exhaust its memory.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnsafeFileError("is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFileError("is not a regular file")
+        if info.st_size > limit_bytes:
+            raise UnsafeFileError(f"is {info.st_size} bytes; the limit is {limit_bytes}")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit_bytes + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit_bytes:
+        raise UnsafeFileError(f"is larger than the limit of {limit_bytes} bytes")
+    return data
