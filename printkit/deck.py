@@ -10,6 +10,26 @@ from typing import Any, Iterable, Mapping
 Scalar = str | int | float | bool
 
 
+# Trim sizes of the named card formats in millimetres (width, height), portrait. Poker, bridge and
+# mini are inch formats, stored exactly (2.5 x 3.5 in is 63.5 x 88.9 mm) so 300 DPI images come
+# out at whole pixel counts.
+CARD_SIZES_MM: Mapping[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),    # 2.5 x 3.5 in (nominally 63 x 88 mm)
+    "bridge": (57.15, 88.9),  # 2.25 x 3.5 in
+    "mini": (44.45, 63.5),    # 1.75 x 2.5 in
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+
+
+def named_card_size_mm(name: str) -> tuple[float, float]:
+    """The trim size of a named card format; ValueError naming the choices otherwise."""
+    try:
+        return CARD_SIZES_MM[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown card size {name!r} (expected one of: {', '.join(CARD_SIZES_MM)})") from None
+
+
 @dataclass(frozen=True)
 class CardSize:
     """A card's trim size, bleed and safe margin, all in millimetres."""

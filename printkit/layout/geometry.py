@@ -1,14 +1,14 @@
 """Card and paper geometry in millimetres: the named sizes table and small rectangle helpers.
 
-``CARD_SIZES_MM`` is the one place printkit knows what "poker" or "bridge" means. Sizes that the
-trade defines in inches are stored exactly (2.5 x 3.5 in is 63.5 x 88.9 mm), so 300 DPI images
-come out at whole pixel counts.
+Named card sizes come from ``printkit.deck.CARD_SIZES_MM``, the one place printkit knows what
+"poker" or "bridge" means; paper sizes are defined here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printkit import deck
 from printkit.deck import CardSize
 from printkit.units import MM_PER_INCH
 
@@ -77,14 +77,8 @@ def _inches(width_in: float, height_in: float) -> Size:
     return Size(round(width_in * MM_PER_INCH, 6), round(height_in * MM_PER_INCH, 6))
 
 
-# Trim sizes of the named card formats (portrait). Poker, bridge and mini are inch formats.
-CARD_SIZES_MM: dict[str, Size] = {
-    "poker": _inches(2.5, 3.5),    # 63.5 x 88.9 (nominally 63 x 88)
-    "bridge": _inches(2.25, 3.5),  # 57.15 x 88.9 (nominally 57 x 88)
-    "mini": _inches(1.75, 2.5),    # 44.45 x 63.5 (nominally 44 x 63)
-    "tarot": Size(70.0, 120.0),
-    "square": Size(70.0, 70.0),
-}
+# Trim sizes of the named card formats (the table lives with the deck model, which specs read).
+CARD_SIZES_MM: dict[str, Size] = {name: Size(*size) for name, size in deck.CARD_SIZES_MM.items()}
 
 PAPER_SIZES_MM: dict[str, Size] = {
     "a4": Size(210.0, 297.0),
@@ -94,10 +88,7 @@ PAPER_SIZES_MM: dict[str, Size] = {
 
 def named_card_size(name: str) -> Size:
     """The trim size of a named card format; ValueError naming the choices otherwise."""
-    try:
-        return CARD_SIZES_MM[name.lower()]
-    except KeyError:
-        raise ValueError(f"unknown card size {name!r} (expected one of: {', '.join(CARD_SIZES_MM)})") from None
+    return Size(*deck.named_card_size_mm(name))
 
 
 def paper_size(name: str) -> Size:

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from printkit import fonts
-from printkit.deck import Art, Card, CardSize, Deck
-from printkit.layout.geometry import named_card_size
+from printkit.deck import Art, Card, CardSize, Deck, named_card_size_mm
 from printkit.errors import SpecError
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
@@ -106,10 +105,9 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey) -> CardS
     fmt = loaded.spec.card
     if isinstance(size, str):
         try:
-            trim = named_card_size(size)
+            width, height = named_card_size_mm(size)
         except ValueError as exc:
             raise loaded.source.error(path, str(exc)) from None
-        width, height = trim.width_mm, trim.height_mm
         name = size
     else:
         width, height = parse_length_mm(size.width), parse_length_mm(size.height)
