@@ -13,6 +13,31 @@ from printkit.spec.models import ExpectSpec
 PlayCheck = Callable[[Deck], list[str]]
 
 
+GAMES_PER_PLAYER_COUNT = 3
+
+
+def engine_play_check(deck: Deck) -> list[str]:
+    """Seeded games by the deck's rule engine; no problems for a game printkit has no engine for."""
+    from printkit.rules.base import ENGINE_MODULES
+    from printkit.rules.play import check_playable
+
+    if deck.game not in ENGINE_MODULES:
+        return []
+    return check_playable(deck, games_per_count=GAMES_PER_PLAYER_COUNT)
+
+
+def play_summary(deck: Deck) -> str | None:
+    """What the rule check plays for this deck, e.g. ``3 seeded games each for 2-8 players``."""
+    from printkit.rules.base import ENGINE_MODULES, engine_for
+
+    if deck.game not in ENGINE_MODULES:
+        return None
+    engine = engine_for(deck.game)
+    low, high = engine.min_players, engine.max_players
+    players = f"{low} players" if low == high else f"{low}-{high} players"
+    return f"{GAMES_PER_PLAYER_COUNT} seeded games each for {players} by the {deck.game} engine"
+
+
 @dataclass(frozen=True)
 class ComponentReport:
     name: str
@@ -37,6 +62,7 @@ class DeckReport:
     mismatches: tuple[str, ...]
     components: tuple[ComponentReport, ...] = ()
     problems: tuple[str, ...] = field(default=())
+    played: str | None = None  # what the rule check played, when it ran
 
     @property
     def ok(self) -> bool:
@@ -56,6 +82,7 @@ class DeckReport:
                 {"name": c.name, "total": c.total, "expected": c.expected, "ok": c.ok} for c in self.components
             ],
             "problems": list(self.problems),
+            "played": self.played,
         }
 
 
@@ -99,6 +126,7 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         for group in loaded.spec.components
     )
     problems = tuple(play_check(deck)) if play_check else ()
+    played = play_summary(deck) if play_check is engine_play_check else None
     return DeckReport(
         deck=deck.deck_id,
         variant=deck.variant,
@@ -109,6 +137,7 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         mismatches=tuple(mismatches),
         components=components,
         problems=problems,
+        played=played,
     )
 
 
@@ -127,5 +156,7 @@ def format_report(report: DeckReport) -> str:
         mark = "" if comp.ok else "  MISMATCH"
         lines.append(f"  component {comp.name}: {comp.total}{exp}{mark}")
     lines += [f"  mismatch: {m}" for m in report.mismatches]
+    if report.played:
+        lines.append(f"  rules:     {report.played}: {'all finished, invariants intact' if not report.problems else 'FAILED'}")
     lines += [f"  problem: {p}" for p in report.problems]
     return "\n".join(lines)
