@@ -52,3 +52,23 @@ def test_schema_is_json_schema_of_the_spec():
 def test_every_command_has_help_with_an_example():
     for name, command in main.commands.items():
         assert command.help and "Example" in command.help, name
+
+
+def test_check_plays_the_real_decks_with_their_engines():
+    result = run("check", "calc", "stack")
+    assert result.exit_code == 0, result.output
+    assert "3 seeded games each for 2-8 players by the calc engine: all finished" in result.stdout
+    assert "for 2 players by the stack engine" in result.stdout
+
+
+def test_check_fails_when_the_engine_cannot_play_the_deck(tmp_path):
+    spec = tmp_path / "nojoker.yaml"
+    spec.write_text(
+        "game: calc\nname: No joker\ngroups:\n  - name: numbers\n    attrs: {kind: number}\n"
+        "    generate: {symbol: [plus, minus], number: [1, 2, 3]}\n    copies: 4\n"
+    )
+    result = run("check", "--json", str(spec))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)["decks"][0]
+    assert report["mismatches"] == [] and report["ok"] is False
+    assert any("joker" in problem for problem in report["problems"])
