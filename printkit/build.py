@@ -155,10 +155,13 @@ class Faces:
         if face is None:
             try:
                 face = make(card, self.deck)
-            except PrintkitError:
-                raise  # already says which card and why
+            except PrintkitError as exc:  # already says which card and why; add where it came from
+                if card.source is None:
+                    raise
+                raise BuildError(f"{card.source}: {exc}") from None
             except Exception as exc:  # a template bug must still name the card it failed on
-                raise BuildError(f"{deck_folder(self.deck)}: cannot lay out the {side} of {card.label}: "
+                where = card.source or deck_folder(self.deck)
+                raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
                                  f"{type(exc).__name__}: {exc}") from exc
             for warning in face.warnings:
                 self.ctx.warn(self.deck, warning)

@@ -82,6 +82,7 @@ class Card:
     art: Art
     size: CardSize
     copy: int = 1  # 1-based copy number among identical cards
+    source: str | None = None  # "spec.yaml:LINE:COLUMN" of the spec entry that made this card
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrs.get(key, default)

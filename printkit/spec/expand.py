@@ -148,7 +148,9 @@ def _expand_groups(
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
         in_group = 0
-        for attrs in prototypes:
+        for index, attrs in enumerate(prototypes):
+            line, column = source.position(gpath + (("cards", index) if group.cards is not None else ()))
+            origin = f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
             if any(_matches(m, attrs) and _mark(excluded_by_group, i) for i, m in enumerate(group.exclude)):
                 continue
             if any(_matches(m, attrs) and _mark(used_excludes, i) for i, (m, _) in enumerate(variant_excludes)):
@@ -167,7 +169,7 @@ def _expand_groups(
             for copy in range(1, copies + 1):
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
-                cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy))
+                cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin))
         for i, used in enumerate(excluded_by_group):
             if not used:
                 raise source.error(gpath + ("exclude", i), f"exclusion {dict(group.exclude[i])!r} matches no card in group {group.name!r}")
