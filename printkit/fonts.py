@@ -8,11 +8,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from printkit.errors import PrintkitError
+from printkit.resources import bundled_dir
 from printkit.safe_read import UnsafeFileError, read_limited
 
 MAX_FONT_BYTES = 40_000_000
 
-FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONTS_DIR = bundled_dir("fonts")
 
 # Hangul and Latin text; its bold cut for headings and card titles.
 KOREAN = FONTS_DIR / "NanumGothic.ttf"

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from printkit.deck import Deck
 from printkit.errors import SpecError
+from printkit.resources import bundled_dir
 from printkit.spec.expand import expand, variant_names
 from printkit.spec.load import LoadedSpec, load_spec
 
-_REPO_DECKS = Path(__file__).resolve().parent.parent.parent / "decks"
+_REPO_DECKS = bundled_dir("decks")
 
 __all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "load_spec", "expand",
            "load_deck", "load_all_variants", "variant_names", "LoadedSpec"]
