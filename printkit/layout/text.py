@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Sequence
 
 from printkit.fonts import ttfont, missing_glyphs, text_width_mm
+from printkit.layout.geometry import Box
 from printkit.layout.ops import Text
 
 Align = Literal["start", "middle", "end"]
@@ -22,32 +23,6 @@ VAlign = Literal["top", "middle", "bottom"]
 
 # Sizes are searched to this precision; finer steps change nothing visible in print.
 _SIZE_STEP_MM = 0.05
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle in millimetres: top-left corner ``(x_mm, y_mm)``, y downwards."""
-
-    x_mm: float
-    y_mm: float
-    w_mm: float
-    h_mm: float
-
-    @property
-    def right_mm(self) -> float:
-        return self.x_mm + self.w_mm
-
-    @property
-    def bottom_mm(self) -> float:
-        return self.y_mm + self.h_mm
-
-    @property
-    def cx_mm(self) -> float:
-        return self.x_mm + self.w_mm / 2
-
-    @property
-    def cy_mm(self) -> float:
-        return self.y_mm + self.h_mm / 2
 
 
 @dataclass(frozen=True)
@@ -93,15 +68,19 @@ def fit_line(
     color: str = "#000000",
     align: Align = "middle",
     valign: VAlign = "middle",
+    fallbacks: Sequence[Path] = (),
 ) -> FittedText:
     """One line of ``text`` at the largest size in [min, max] whose width and height fit ``box``.
 
     ``where`` names the card and field for the warning, e.g. ``"numbers[...]#1 title"``.
     The line's height is the font's ascent plus descent, so accents and descenders stay inside.
+    Characters ``font`` lacks are set in the first of ``fallbacks`` that has them (one Text op
+    per run); characters no font has are named in a warning.
     """
     _check_sizes(max_size_mm, min_size_mm, where)
-    metrics = font_metrics(font)
-    width_per_mm = text_width_mm(text, font, 1.0)
+    chain = _chain(font, fallbacks)
+    metrics = _chain_metrics(text, chain)
+    width_per_mm = _width_mm(text, chain, 1.0)
     height_per_mm = metrics.ascent + metrics.descent
     fits = max_size_mm
     if width_per_mm > 0:
@@ -114,17 +93,9 @@ def fit_line(
             f"{where}: text {text!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm "
             f"even at the minimum size {min_size_mm:g} mm (it would need {max(fits, 0):.2f} mm)"
         )
-    warnings.extend(_glyph_warning(text, font, where))
-    op = Text(
-        x_mm=_anchor_x(box, align),
-        y_mm=_baseline_y(box, size, metrics, valign, 0.0),
-        text=text,
-        font=Path(font),
-        size_mm=size,
-        color=color,
-        anchor=align,
-    )
-    return FittedText(ops=(op,), size_mm=size, warning="; ".join(warnings) or None)
+    warnings.extend(_glyph_warning(text, chain, where))
+    ops = _line_ops(text, chain, box, _baseline_y(box, size, metrics, valign, 0.0), size, color, align)
+    return FittedText(ops=ops, size_mm=size, warning="; ".join(warnings) or None)
 
 
 def fit_block(
@@ -140,20 +111,23 @@ def fit_block(
     valign: VAlign = "top",
     leading: float = 1.25,
     paragraph_gap: float = 0.0,
+    fallbacks: Sequence[Path] = (),
 ) -> FittedText:
     """Wrap ``text`` into lines at the largest size in [min, max] at which all lines fit ``box``.
 
     Lines break at spaces (Korean and English alike); newlines start paragraphs; a word wider
     than the box is broken between characters. ``leading`` is the baseline distance in em and
-    ``paragraph_gap`` the extra space between paragraphs, in em.
+    ``paragraph_gap`` the extra space between paragraphs, in em. ``fallbacks`` as for
+    :func:`fit_line`.
     """
     _check_sizes(max_size_mm, min_size_mm, where)
-    metrics = font_metrics(font)
+    chain = _chain(font, fallbacks)
+    metrics = _chain_metrics(text, chain)
 
     def layout(size: float) -> tuple[list[tuple[str, float]], bool]:
-        lines = _wrap_with_offsets(text, font, size, box.w_mm, leading, paragraph_gap)
+        lines = _wrap_with_offsets(text, chain, size, box.w_mm, leading, paragraph_gap)
         height = size * (metrics.ascent + metrics.descent + lines[-1][1])
-        wide = any(text_width_mm(line, font, size) > box.w_mm + 1e-9 for line, _ in lines)
+        wide = any(_width_mm(line, chain, size) > box.w_mm + 1e-9 for line, _ in lines)
         return lines, height <= box.h_mm + 1e-9 and not wide
 
     # Candidate sizes on a grid from the minimum up, ending exactly at the maximum.
@@ -181,32 +155,57 @@ def fit_block(
             f"{where}: text {_short(text)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm "
             f"even at the minimum size {min_size_mm:g} mm ({len(lines)} lines)"
         )
-    warnings.extend(_glyph_warning(text, font, where))
+    warnings.extend(_glyph_warning(text, chain, where))
     first_baseline = _baseline_y(box, size, metrics, valign, lines[-1][1])
     ops = tuple(
-        Text(
-            x_mm=_anchor_x(box, align),
-            y_mm=first_baseline + offset * size,
-            text=line,
-            font=Path(font),
-            size_mm=size,
-            color=color,
-            anchor=align,
-        )
+        op
         for line, offset in lines
         if line  # a blank line only moves the next one down
+        for op in _line_ops(line, chain, box, first_baseline + offset * size, size, color, align)
     )
     return FittedText(ops=ops, size_mm=size, warning="; ".join(warnings) or None)
 
 
-def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float) -> list[str]:
+def font_runs(text: str, fonts: Sequence[Path]) -> list[tuple[str, Path]]:
+    """``text`` cut into runs, each set in the first of ``fonts`` that can draw its characters.
+
+    Spaces stay in the run they follow. Characters that no font has stay with the first font
+    (they print as nothing; :func:`undrawable` lists them for a warning).
+    """
+    chain = [Path(f) for f in fonts]
+    if not missing_glyphs(text, chain[0]):
+        return [(text, chain[0])] if text else []
+    runs: list[tuple[str, Path]] = []
+    for ch in text:
+        if ch.isspace():
+            font = runs[-1][1] if runs else chain[0]
+        else:
+            font = next((f for f in chain if not missing_glyphs(ch, f)), chain[0])
+        if runs and runs[-1][1] == font:
+            runs[-1] = (runs[-1][0] + ch, font)
+        else:
+            runs.append((ch, font))
+    return runs
+
+
+def undrawable(text: str, fonts: Sequence[Path]) -> str:
+    """Characters of ``text`` (other than whitespace) that none of ``fonts`` can draw."""
+    missing = set(missing_glyphs(text, Path(fonts[0])))
+    for font in fonts[1:]:
+        missing &= set(missing_glyphs(text, Path(font)))
+    return "".join(sorted(missing))
+
+
+def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float,
+               fallbacks: Sequence[Path] = ()) -> list[str]:
     """Greedy word wrap of ``text`` to ``width_mm`` at ``size_mm``; keeps explicit newlines."""
+    chain = _chain(font, fallbacks)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
         for word in paragraph.split():
             candidate = f"{current} {word}" if current else word
-            if text_width_mm(candidate, font, size_mm) <= width_mm:
+            if _width_mm(candidate, chain, size_mm) <= width_mm:
                 current = candidate
                 continue
             if current:
@@ -214,7 +213,7 @@ def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float) -> list[s
             current = ""
             # A word wider than the line is broken between characters rather than overflowing.
             for ch in word:
-                if current and text_width_mm(current + ch, font, size_mm) > width_mm:
+                if current and _width_mm(current + ch, chain, size_mm) > width_mm:
                     lines.append(current)
                     current = ""
                 current += ch
@@ -223,13 +222,13 @@ def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float) -> list[s
 
 
 def _wrap_with_offsets(
-    text: str, font: Path, size_mm: float, width_mm: float, leading: float, paragraph_gap: float
+    text: str, chain: tuple[Path, ...], size_mm: float, width_mm: float, leading: float, paragraph_gap: float
 ) -> list[tuple[str, float]]:
     """Wrapped lines with each baseline's distance below the first, in em."""
     out: list[tuple[str, float]] = []
     offset = 0.0
     for paragraph in text.split("\n"):
-        for i, line in enumerate(wrap_lines(paragraph, font, size_mm, width_mm)):
+        for i, line in enumerate(wrap_lines(paragraph, chain[0], size_mm, width_mm, chain[1:])):
             if out:
                 offset += leading + (paragraph_gap if i == 0 else 0.0)
             out.append((line, offset))
@@ -252,11 +251,49 @@ def _anchor_x(box: Box, align: Align) -> float:
     return {"start": box.x_mm, "middle": box.cx_mm, "end": box.right_mm}[align]
 
 
-def _glyph_warning(text: str, font: Path, where: str) -> list[str]:
-    missing = missing_glyphs(text, font)
+def _chain(font: Path, fallbacks: Sequence[Path]) -> tuple[Path, ...]:
+    """The font and its fallbacks, each once, the font first."""
+    return tuple(dict.fromkeys(Path(f) for f in (font, *fallbacks)))
+
+
+def _width_mm(text: str, chain: tuple[Path, ...], size_mm: float) -> float:
+    return sum(text_width_mm(run, font, size_mm) for run, font in font_runs(text, chain))
+
+
+def _chain_metrics(text: str, chain: tuple[Path, ...]) -> FontMetrics:
+    """The metrics of the first font, or the largest of every font ``text`` needs from the chain."""
+    used = list(dict.fromkeys(font for _, font in font_runs(text, chain))) or [chain[0]]
+    if len(used) == 1:
+        return font_metrics(used[0])
+    each = [font_metrics(f) for f in used]
+    return FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), max(m.cap_height for m in each))
+
+
+def _line_ops(text: str, chain: tuple[Path, ...], box: Box, baseline_mm: float, size_mm: float, color: str,
+              align: Align) -> tuple[Text, ...]:
+    """One line as Text ops: a single op when one font draws it all, else one op per font run."""
+    runs = font_runs(text, chain)
+    if len(runs) <= 1:
+        font = runs[0][1] if runs else chain[0]
+        return (Text(_anchor_x(box, align), baseline_mm, text, font, size_mm, color, align),)
+    width = sum(text_width_mm(run, font, size_mm) for run, font in runs)
+    x = {"start": box.x_mm, "middle": box.cx_mm - width / 2, "end": box.right_mm - width}[align]
+    ops = []
+    for run, font in runs:
+        ops.append(Text(x, baseline_mm, run, font, size_mm, color, "start"))
+        x += text_width_mm(run, font, size_mm)
+    return tuple(ops)
+
+
+def _glyph_warning(text: str, chain: tuple[Path, ...], where: str) -> list[str]:
+    missing = undrawable(text, chain)
     if not missing:
         return []
-    return [f"{where}: font {Path(font).name} has no glyph for {missing!r} in {_short(text)!r}"]
+    if len(chain) == 1:
+        return [f"{where}: font {chain[0].name} has no glyph for {missing!r} in {_short(text)!r}"]
+    names = ", ".join(f.name for f in chain)
+    return [f"{where}: no font can draw the character(s) {missing!r} in {_short(text)!r} "
+            f"(tried {names}); they would print as nothing"]
 
 
 def _check_sizes(max_size_mm: float, min_size_mm: float, where: str) -> None:

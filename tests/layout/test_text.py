@@ -114,3 +114,37 @@ def test_blank_lines_make_no_ops():
     fitted = fit_block("a\n\nb", fonts.SYMBOLS, Box(0, 0, 50, 50), max_size_mm=4, min_size_mm=4, where="x")
     assert [op.text for op in fitted.ops] == ["a", "b"]
     assert fitted.ops[1].y_mm - fitted.ops[0].y_mm == pytest.approx(2 * 4 * 1.25)
+
+
+def test_fit_line_sets_characters_the_font_lacks_in_a_fallback():
+    text = "내 계산 ♦ −"
+    fitted = fit_line(text, fonts.KOREAN_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0, where="back label",
+                      fallbacks=(fonts.SYMBOLS_BOLD,))
+    assert fitted.warning is None
+    assert "".join(op.text for op in fitted.ops) == text
+    assert [op.font for op in fitted.ops] == [fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD]
+    for op in fitted.ops:
+        assert fonts.missing_glyphs(op.text, op.font) == ""
+    # The runs follow each other and the line stays centred in the box.
+    first, second = fitted.ops
+    assert second.x_mm == pytest.approx(first.x_mm + text_width_mm(first.text, first.font, first.size_mm))
+    end = second.x_mm + text_width_mm(second.text, second.font, second.size_mm)
+    assert (first.x_mm + end) / 2 == pytest.approx(BOX.cx_mm)
+
+
+def test_fit_line_with_fallbacks_warns_only_about_characters_no_font_has():
+    fitted = fit_line("내 ♦ 🧩", fonts.KOREAN_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0,
+                      where="numbers#1 back label", fallbacks=(fonts.SYMBOLS_BOLD,))
+    assert fitted.warning and "numbers#1 back label" in fitted.warning and "🧩" in fitted.warning
+    assert "♦" not in fitted.warning.split("in '")[0]  # the diamond is drawable, only the puzzle piece is named
+
+
+def test_fit_block_wraps_runs_of_fallback_fonts():
+    text = "점수 − 3 × 4 ♦ 다음 차례 ♠ 끝"
+    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 20, 30), max_size_mm=4.0, min_size_mm=1.5, where="aid",
+                       fallbacks=(fonts.SYMBOLS,))
+    assert fitted.warning is None
+    assert " ".join(op.text for op in fitted.ops).split() == text.split()
+    for op in fitted.ops:
+        assert fonts.missing_glyphs(op.text, op.font) == ""
+        assert op.x_mm + text_width_mm(op.text, op.font, op.size_mm) <= 20 + 1e-9

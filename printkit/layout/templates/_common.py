@@ -13,49 +13,17 @@ from printkit import fonts
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.layout.ops import Face, Image, Op, Rect
-from printkit.layout.text import Box, fit_block, fit_line
+from printkit.layout.color import DEFAULT_INK, mix, on_color
+from printkit.layout.geometry import Box, bleed_box, safe_box
+from printkit.layout.text import fit_block, fit_line
 
 DEFAULT_BACKGROUND = "#ffffff"
-DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACK = "#1f3b5a"
-
-
-def mix(color: str, other: str, t: float) -> str:
-    """``color`` moved a fraction ``t`` of the way towards ``other`` (both ``#rrggbb``)."""
-    a = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
-
-
-def luminance(color: str) -> float:
-    """Relative luminance (0 black .. 1 white), to choose light or dark text on a colour."""
-
-    def channel(c: int) -> float:
-        v = c / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(int(color[i : i + 2], 16)) for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def on_color(color: str) -> str:
-    """Black or white, whichever reads better on ``color``."""
-    return "#ffffff" if luminance(color) < 0.35 else DEFAULT_INK
-
-
-def bleed_box(card: Card) -> Box:
-    s = card.size
-    return Box(-s.bleed_mm, -s.bleed_mm, s.bleed_width_mm, s.bleed_height_mm)
-
-
-def safe_box(card: Card) -> Box:
-    s = card.size
-    return Box(s.safe_mm, s.safe_mm, s.width_mm - 2 * s.safe_mm, s.height_mm - 2 * s.safe_mm)
 
 
 def background(card: Card, color: str | None = None) -> tuple[Op, ...]:
     """The background colour over the whole bleed box, then the spec's background image if any."""
-    box = bleed_box(card)
+    box = bleed_box(card.size)
     fill = color or card.art.color("background", DEFAULT_BACKGROUND)
     ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill)]
     if card.art.background_image is not None:
@@ -67,27 +35,35 @@ def foreground(card: Card) -> tuple[Op, ...]:
     """The spec's foreground image over the whole bleed box (drawn last), if any."""
     if card.art.foreground_image is None:
         return ()
-    box = bleed_box(card)
+    box = bleed_box(card.size)
     return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.foreground_image, fit="cover"),)
 
 
 _REGULAR_OF = {fonts.KOREAN_BOLD: fonts.KOREAN, fonts.SYMBOLS_BOLD: fonts.SYMBOLS}
 
 
-def text_font(card: Card, text: str, bold: bool = True) -> Path:
-    """A font that can draw every character of ``text``: the spec's own first, then the bundled ones.
-
-    Korean text on a deck whose font is Latin-only (Clag uses DejaVu) falls back to NanumGothic.
-    """
+def font_chain(card: Card, bold: bool = True) -> tuple[Path, ...]:
+    """The fonts text on ``card`` may use, preferred first: the spec's own, then the bundled ones."""
     own = card.art.font_bold if bold and card.art.font_bold else card.art.font
     if not bold and own in _REGULAR_OF:
         own = _REGULAR_OF[own]  # body text in the regular cut of a bundled bold font
     bundled = (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if bold else (fonts.KOREAN, fonts.SYMBOLS)
-    candidates = ([own] if own else []) + list(bundled)
+    return tuple(dict.fromkeys(([own] if own else []) + list(bundled)))
+
+
+def text_font(card: Card, text: str, bold: bool = True) -> Path:
+    """A font that can draw every character of ``text``: the spec's own first, then the bundled ones.
+
+    Korean text on a deck whose font is Latin-only (Clag uses DejaVu) falls back to NanumGothic.
+    When no one font has every character, the preferred one is returned: pass
+    ``fallbacks=font_chain(card, bold)`` to the fitter, which then sets the rest in the fonts
+    that have them and warns about characters none has.
+    """
+    candidates = font_chain(card, bold)
     for font in candidates:
         if not fonts.missing_glyphs(text, font):
             return font
-    return candidates[0]  # the fitter will warn about the missing glyphs
+    return candidates[0]
 
 
 def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
@@ -99,7 +75,7 @@ def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[
     s = card.size
     w, h = s.width_mm, s.height_mm
     color = card.art.back_color or DEFAULT_BACK
-    box = bleed_box(card)
+    box = bleed_box(card.size)
     ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=color)]
     warnings: list[str] = []
     if card.art.back_image is not None:
@@ -122,7 +98,7 @@ def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[
                         radius_mm=1.5))
         inner = Box(band.x_mm + 2, band.y_mm + band_h * 0.18, band.w_mm - 4, band_h * 0.64)
         fitted = fit_line(label, font, inner, max_size_mm=band_h * 0.62, min_size_mm=2.0,
-                          where=f"{card.label} back label", color="#ffffff")
+                          where=f"{card.label} back label", color="#ffffff", fallbacks=font_chain(card))
         ops.extend(fitted.ops)
         warnings.extend(fitted.warnings)
     return Face(tuple(ops), tuple(warnings))
@@ -150,7 +126,7 @@ def aid_face(
     bottom of the safe zone; the body text then fits in the space above it.
     """
     s = card.size
-    safe = safe_box(card)
+    safe = safe_box(card.size)
     ink = card.art.color("ink", DEFAULT_INK)
     ops: list[Op] = list(background(card))
     warnings: list[str] = []
@@ -160,7 +136,7 @@ def aid_face(
     title_font = text_font(card, text.title, bold=True)
     title_box = Box(safe.x_mm + 1, safe.y_mm + band_h * 0.12, safe.w_mm - 2, band_h * 0.76)
     title = fit_line(text.title, title_font, title_box, max_size_mm=band_h * 0.6, min_size_mm=2.5,
-                     where=f"{card.label} title", color=on_color(accent))
+                     where=f"{card.label} title", color=on_color(accent), fallbacks=font_chain(card))
     ops.extend(title.ops)
     warnings.extend(title.warnings)
     footer_gap = 3.0 if footer else 0.0
@@ -168,7 +144,7 @@ def aid_face(
     body_box = Box(safe.x_mm + 1, body_top, safe.w_mm - 2, safe.bottom_mm - 1.0 - footer_h_mm - footer_gap - body_top)
     body_font = text_font(card, text.body, bold=False)
     body = fit_block(text.body, body_font, body_box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
-                     color=ink, leading=1.25, paragraph_gap=0.45)
+                     color=ink, leading=1.25, paragraph_gap=0.45, fallbacks=font_chain(card, bold=False))
     ops.extend(body.ops)
     warnings.extend(body.warnings)
     if footer:

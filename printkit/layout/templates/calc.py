@@ -13,6 +13,7 @@ from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.fonts import text_width_mm
 from printkit.layout import shapes
+from printkit.layout.geometry import Box, safe_box
 from printkit.layout.ops import Ellipse, Face, Op, Rect, Text
 from printkit.layout.templates._common import (
     DEFAULT_INK,
@@ -23,16 +24,17 @@ from printkit.layout.templates._common import (
     background,
     foreground,
     mix,
-    safe_box,
     text_font,
 )
-from printkit.layout.text import Box, font_metrics
+from printkit.layout.text import font_metrics
 
 SYMBOL_ORDER = ("plus", "minus", "times", "power")
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
 # Digits that read as another digit upside down get an underline.
 UNDERLINED = frozenset({6, 9})
+# Space between the joker's corner index and the frame drawn on the safe line.
+JOKER_MARGIN_MM = 2.5
 
 
 def front(card: Card) -> Face:
@@ -96,14 +98,17 @@ def joker(card: Card) -> Face:
                        stroke_mm=0.8))
     ops.extend(shapes.polygons(shapes.star(w / 2, h / 2 - disc_r * 0.05, disc_r * 1.35), accent))
     # Corner index: a star and the word, turned for the opposite corner.
-    safe = safe_box(card)
+    safe = safe_box(card.size)
     size = unit * 0.16
-    cx = safe.right_mm - 2.5 - size / 2
-    index: list[Op] = list(shapes.polygons(shapes.star(cx, safe.y_mm + 2.5 + size / 2, size), accent))
     word = "JOKER"
     font = text_font(card, word)
     word_size = unit * 0.07
-    index.append(Text(cx, safe.y_mm + 2.5 + size + word_size * 1.2, word, font, word_size, ink, anchor="middle"))
+    # Star and word share a column wide enough for the wider of the two, kept clear of the frame.
+    column_w = max(size, text_width_mm(word, font, word_size))
+    cx = safe.right_mm - JOKER_MARGIN_MM - column_w / 2
+    index: list[Op] = list(shapes.polygons(shapes.star(cx, safe.y_mm + JOKER_MARGIN_MM + size / 2, size), accent))
+    index.append(Text(cx, safe.y_mm + JOKER_MARGIN_MM + size + word_size * 1.2, word, font, word_size, ink,
+                      anchor="middle"))
     ops.extend(index)
     ops.extend(shapes.turn_180(index, w / 2, h / 2))
     ops.extend(foreground(card))
@@ -112,7 +117,7 @@ def joker(card: Card) -> Face:
 
 def _panel(card: Card, color: str) -> tuple[Op, ...]:
     """A tinted rounded panel inside the safe zone, framed in the card's colour."""
-    safe = safe_box(card)
+    safe = safe_box(card.size)
     bg = card.art.color("background", "#ffffff")
     return (
         Rect(safe.x_mm, safe.y_mm, safe.w_mm, safe.h_mm, fill=mix(color, bg, 0.88), stroke=color, stroke_mm=0.9,
@@ -124,7 +129,7 @@ def _index(card: Card, number: int, symbol: str, color: str) -> tuple[Op, ...]:
     """The top-right corner index: the number, right-aligned, and the small symbol below it."""
     w, h = card.size.width_mm, card.size.height_mm
     unit = min(w, h)
-    safe = safe_box(card)
+    safe = safe_box(card.size)
     ink = card.art.color("ink", DEFAULT_INK)
     digits = str(abs(number))
     font = text_font(card, digits)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.layout import shapes
+from printkit.layout.geometry import Box, safe_box
 from printkit.layout.ops import Face, Line, Op, Rect, Text
 from printkit.layout.templates._common import (
     DEFAULT_INK,
@@ -20,12 +21,12 @@ from printkit.layout.templates._common import (
     aid_lang,
     back_face,
     background,
+    font_chain,
     foreground,
     mix,
-    safe_box,
     text_font,
 )
-from printkit.layout.text import Box, fit_block, fit_line, font_metrics
+from printkit.layout.text import fit_block, fit_line, font_metrics
 from printkit.rules.clag import ROUNDS, Special
 
 SUIT_ORDER = ("spades", "hearts", "diamonds", "clubs")
@@ -114,7 +115,7 @@ def _pips(card: Card, suit: str, rank: int, color: str) -> list[Op]:
 def _index(card: Card, suit: str, rank: int | str, color: str) -> tuple[tuple[Op, ...], list[str]]:
     """Top-left corner index: the rank over a small suit shape, centred on one column."""
     unit = min(card.size.width_mm, card.size.height_mm)
-    safe = safe_box(card)
+    safe = safe_box(card.size)
     text = str(rank)
     font = text_font(card, text)
     col_w = unit * 0.15
@@ -304,7 +305,7 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
 
     def put(text: str, box: Box, size: float, bold: bool = True, align="middle", color=ink, min_size=1.6):
         fitted = fit_line(text, font_for(text, bold), box, max_size_mm=size, min_size_mm=min(min_size, size),
-                          where=f"{where} {text!r}", color=color, align=align)
+                          where=f"{where} {text!r}", color=color, align=align, fallbacks=font_chain(card, bold))
         ops.extend(fitted.ops)
         warnings.extend(fitted.warnings)
 

@@ -26,21 +26,19 @@ from printkit import fonts
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.layout import shapes
+from printkit.layout.color import luminance, mix, on_color, shade, tint
 from printkit.layout.minerals import (
     DEFAULT_COLORS,
     ENGLISH_NAMES,
     KOREAN_NAMES,
     IconPlacement,
     MINERALS,
-    luminance,
     mineral_icon,
-    mix,
-    shade,
     stack_glyph,
-    tint,
 )
+from printkit.layout.geometry import Box
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
-from printkit.layout.text import Box, fit_block, fit_line, wrap_lines
+from printkit.layout.text import fit_block, fit_line, wrap_lines
 
 TERRAINS = {
     # terrain: (Korean name, English name, mineral)
@@ -164,9 +162,10 @@ class _Canvas:
     def line(self, field: str, text: str, box: Box, *, max_mm: float, min_mm: float, color: str,
              bold: bool = True, align: str = "middle", valign: str = "middle") -> float:
         """One line of text fitted to ``box``; returns the size used."""
-        font = _font_for(text, self.style.bold if bold else self.style.regular)
-        fitted = fit_line(text, font, box, max_size_mm=max_mm, min_size_mm=min_mm,
-                          where=f"{self.card.label} {field}", color=color, align=align, valign=valign)
+        chain = self.style.bold if bold else self.style.regular
+        fitted = fit_line(text, _font_for(text, chain), box, max_size_mm=max_mm, min_size_mm=min_mm,
+                          where=f"{self.card.label} {field}", color=color, align=align, valign=valign,
+                          fallbacks=chain)
         self.ops.extend(fitted.ops)
         self.warnings.extend(fitted.warnings)
         return fitted.size_mm
@@ -174,10 +173,10 @@ class _Canvas:
     def block(self, field: str, text: str, box: Box, *, max_mm: float, min_mm: float, color: str,
               bold: bool = False, align: str = "start", valign: str = "top", leading: float = 1.3) -> float:
         """Wrapped text fitted to ``box``; returns the size used."""
-        font = _font_for(text, self.style.bold if bold else self.style.regular)
-        fitted = fit_block(text, font, box, max_size_mm=max_mm, min_size_mm=min_mm,
+        chain = self.style.bold if bold else self.style.regular
+        fitted = fit_block(text, _font_for(text, chain), box, max_size_mm=max_mm, min_size_mm=min_mm,
                            where=f"{self.card.label} {field}", color=color, align=align, valign=valign,
-                           leading=leading)
+                           leading=leading, fallbacks=chain)
         self.ops.extend(fitted.ops)
         self.warnings.extend(fitted.warnings)
         return fitted.size_mm
@@ -188,7 +187,7 @@ class _Canvas:
 
 def _font_for(text: str, candidates: Sequence[Path]) -> Path:
     """The first font that has every glyph of ``text``; the preferred one if none has them all
-    (the text fitter then warns about the missing glyphs)."""
+    (the fitter then sets the rest in the fallbacks and warns about characters none has)."""
     for font in candidates:
         if not fonts.missing_glyphs(text, font):
             return font
@@ -455,7 +454,7 @@ def _terrain(canvas: _Canvas) -> None:
     if mineral not in MINERALS:
         raise DeckError(f"{card.label}: unknown mineral {mineral!r} (expected one of {', '.join(MINERALS)})")
     color = s.minerals[mineral]
-    on_color = "#ffffff" if luminance(color) < 0.5 else s.ink
+    text_on = on_color(color, s.ink)
 
     canvas.add(Rect(*s.bleed_box, fill=s.background))
     if card.art.background_image:
@@ -464,11 +463,11 @@ def _terrain(canvas: _Canvas) -> None:
     band_h = 17.0 * k
     canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=color))
     canvas.line("kind", "지형 · TERRAIN", Box(s.safe_mm + 1 * k, s.safe_mm, s.w_mm - 2 * s.safe_mm - 2 * k, 3.0 * k),
-                max_mm=2.4 * k, min_mm=1.6 * k, color=mix(on_color, color, 0.3))
+                max_mm=2.4 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.3))
     canvas.line("name", name_ko, Box(s.safe_mm + 1 * k, s.safe_mm + 3.0 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 7.5 * k),
-                max_mm=7.0 * k, min_mm=3.5 * k, color=on_color)
+                max_mm=7.0 * k, min_mm=3.5 * k, color=text_on)
     canvas.line("name_en", name_en, Box(s.safe_mm + 1 * k, s.safe_mm + 10.5 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 3.0 * k),
-                max_mm=2.6 * k, min_mm=1.6 * k, color=mix(on_color, color, 0.2))
+                max_mm=2.6 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.2))
 
     scene = Box(s.safe_mm + 1 * k, band_h + 2.0 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 29.0 * k)
     canvas.add(_scene(terrain, scene, color, s))
@@ -669,7 +668,7 @@ def _aid(canvas: _Canvas) -> None:
         h += spare
         color = (s.minerals["ruby"], s.minerals["gold"], s.minerals["sapphire"], s.minerals["coal"])[i % 4]
         canvas.add(Rect(x, y + 0.6 * k, label_w, h - 1.2 * k, fill=color, radius_mm=1.0 * k))
-        on = "#ffffff" if luminance(color) < 0.5 else s.ink
+        on = on_color(color, s.ink)
         canvas.line(f"aid[{label}] label", label, Box(x + 0.5 * k, y + 0.6 * k, label_w - 1.0 * k, min(h - 1.2 * k, 5 * k)),
                     max_mm=3.2 * k, min_mm=1.6 * k, color=on)
         canvas.block(f"aid[{label}]", text, Box(x + label_w + 1.5 * k, y + 0.8 * k, text_w, h - 1.2 * k),

@@ -189,3 +189,29 @@ def test_back_motif_is_symmetric_under_half_turn(deck):
         )
 
     assert key(polys) == key(shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))
+
+
+def test_back_label_sets_symbols_in_a_fallback_and_names_undrawable_characters(deck):
+    card = deck.cards[0]
+    art = dataclasses.replace(card.art, back_label="내 계산 ♦ −")
+    face = calc.back(dataclasses.replace(card, art=art))
+    assert face.warnings == ()
+    assert "".join(t.text for t in texts(face)) == "내 계산 ♦ −"  # nothing dropped
+    assert_glyphs(face)
+    art = dataclasses.replace(card.art, back_label="내 계산 ♦ − 🧩")
+    face = calc.back(dataclasses.replace(card, art=art))
+    (warning,) = face.warnings
+    assert card.label in warning and "back label" in warning and "🧩" in warning
+
+
+def test_joker_index_clear_of_the_frame(deck):
+    card = next(c for c in deck.cards if c.get("kind") == "joker")
+    s = card.size
+    face = calc.front(card)
+    inner = s.safe_mm + calc.JOKER_MARGIN_MM - 1e-6
+    words = [t for t in texts(face) if t.text == "JOKER"]
+    stars = [op for op in face.ops if isinstance(op, Polygon) and op.fill == card.art.colors["joker"]]
+    # Both index words and the two corner stars (not the big central one) stay inside the frame by the margin.
+    corner_stars = sorted(stars, key=lambda p: op_bounds(p)[2] - op_bounds(p)[0])[:2]
+    assert len(words) == 2
+    assert_inside(words + corner_stars, inner, inner, s.width_mm - inner, s.height_mm - inner)
