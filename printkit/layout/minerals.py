@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printkit.layout.color import luminance, shade, tint
 from printkit.layout.ops import Line, Op, Point, Polygon
 
 MINERALS = ("ruby", "gold", "sapphire", "coal")
@@ -33,34 +34,6 @@ class IconPlacement:
     cx_mm: float
     cy_mm: float
     size_mm: float
-
-
-def mix(color: str, other: str, t: float) -> str:
-    """``color`` moved a fraction ``t`` (0..1) towards ``other``; both ``#rrggbb``."""
-    a = _rgb(color)
-    b = _rgb(other)
-    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
-
-
-def tint(color: str, t: float) -> str:
-    return mix(color, "#ffffff", t)
-
-
-def shade(color: str, t: float) -> str:
-    return mix(color, "#000000", t)
-
-
-def luminance(color: str) -> float:
-    """Relative luminance (0 black .. 1 white), to pick legible text or outlines on a fill."""
-    r, g, b = (c / 255 for c in _rgb(color))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _rgb(color: str) -> tuple[int, int, int]:
-    value = color.lstrip("#")
-    if len(value) != 6:
-        raise ValueError(f"expected a colour '#rrggbb', got {color!r}")
-    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
 
 
 # Silhouettes in the unit square. Kept as data so tests and other icons can reuse them.

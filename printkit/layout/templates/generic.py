@@ -10,9 +10,9 @@ from pathlib import Path
 
 from printkit import fonts
 from printkit.deck import Card
-from printkit.layout.geometry import bleed_box, safe_box
+from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.ops import Face, Image, Op, Rect
-from printkit.layout.text import Box, fit_block, fit_line
+from printkit.layout.text import fit_block, fit_line
 
 BACKGROUND = "#ffffff"
 INK = "#1d1d1f"

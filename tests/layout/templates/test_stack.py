@@ -11,6 +11,7 @@ from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout import minerals
+from printkit.layout.color import luminance
 from printkit.layout.minerals import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.ops import Image, Polygon, Rect
 from printkit.layout.templates import stack
@@ -136,7 +137,7 @@ def test_markers_are_unmistakably_different_from_deck_cards(deck):
         card, marker = _deck_card(deck, *minerals_), _marker(deck, *minerals_)
         front, marker_front = stack.front(card), stack.front(marker)
         # Inverted paper: dark marker, light deck card.
-        assert minerals.luminance(front.ops[0].fill) > 0.6 > 0.2 > minerals.luminance(marker_front.ops[0].fill)
+        assert luminance(front.ops[0].fill) > 0.6 > 0.2 > luminance(marker_front.ops[0].fill)
         marker_words = " ".join(t.text for t in texts(marker_front))
         assert "생성" in marker_words and "GENERATED" in marker_words
         assert "생성" not in " ".join(t.text for t in texts(front))
