@@ -77,7 +77,7 @@ def fit_line(
     Characters ``font`` lacks are set in the first of ``fallbacks`` that has them (one Text op
     per run); characters no font has are named in a warning.
     """
-    _check_sizes(max_size_mm, min_size_mm, where)
+    min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     chain = _chain(font, fallbacks)
     metrics = _chain_metrics(text, chain)
     width_per_mm = _width_mm(text, chain, 1.0)
@@ -87,7 +87,7 @@ def fit_line(
         fits = min(fits, box.w_mm / width_per_mm)
     fits = min(fits, box.h_mm / height_per_mm)
     size = max(fits, min_size_mm)
-    warnings = []
+    warnings = list(size_warnings)
     if fits < min_size_mm:
         warnings.append(
             f"{where}: text {text!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm "
@@ -120,7 +120,7 @@ def fit_block(
     ``paragraph_gap`` the extra space between paragraphs, in em. ``fallbacks`` as for
     :func:`fit_line`.
     """
-    _check_sizes(max_size_mm, min_size_mm, where)
+    min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     chain = _chain(font, fallbacks)
     metrics = _chain_metrics(text, chain)
 
@@ -149,7 +149,7 @@ def fit_block(
                 hi = mid - 1
         best = lo
     size = sizes[best]
-    warnings = []
+    warnings = list(size_warnings)
     if not fits:
         warnings.append(
             f"{where}: text {_short(text)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm "
@@ -296,9 +296,18 @@ def _glyph_warning(text: str, chain: tuple[Path, ...], where: str) -> list[str]:
             f"(tried {names}); they would print as nothing"]
 
 
-def _check_sizes(max_size_mm: float, min_size_mm: float, where: str) -> None:
-    if not 0 < min_size_mm <= max_size_mm:
-        raise ValueError(f"{where}: need 0 < min_size_mm <= max_size_mm, got {min_size_mm!r}, {max_size_mm!r}")
+def _usable_sizes(max_size_mm: float, min_size_mm: float, where: str) -> tuple[float, list[str]]:
+    """The minimum size to search from, and a warning when it had to come down to the maximum.
+
+    Templates scale their maximum sizes with the card while minimums stay legible; on a tiny
+    card the maximum falls below the minimum, and the text is then set at the maximum.
+    """
+    if not (min_size_mm > 0 and max_size_mm > 0):
+        raise ValueError(f"{where}: text sizes must be positive, got min {min_size_mm!r} mm, max {max_size_mm!r} mm")
+    if min_size_mm <= max_size_mm:
+        return min_size_mm, []
+    return max_size_mm, [f"{where}: the box allows at most {max_size_mm:.2f} mm, below the minimum text size "
+                         f"{min_size_mm:g} mm; set at {max_size_mm:.2f} mm"]
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -93,9 +93,18 @@ def test_wrap_breaks_overlong_word():
     assert all(text_width_mm(line, fonts.SYMBOLS, 5.0) <= 20.0 for line in lines)
 
 
-def test_bad_sizes_raise():
-    with pytest.raises(ValueError):
-        fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=1, min_size_mm=2, where="c")
+@pytest.mark.parametrize("max_mm, min_mm", [(0, 1), (2, 0), (-1, -2)])
+def test_sizes_that_are_not_positive_raise(max_mm, min_mm):
+    with pytest.raises(ValueError, match="text sizes must be positive"):
+        fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=max_mm, min_size_mm=min_mm, where="c")
+
+
+@pytest.mark.parametrize("fit", [fit_line, fit_block])
+def test_a_maximum_below_the_minimum_sets_the_text_at_the_maximum_and_warns(fit):
+    fitted = fit("x", fonts.SYMBOLS, BOX, max_size_mm=1.0, min_size_mm=2.0, where="tiny[1] title")
+    assert fitted.size_mm == 1.0
+    assert all(op.size_mm == 1.0 for op in fitted.ops)
+    assert fitted.warning.startswith("tiny[1] title: the box allows at most 1.00 mm")
 
 
 def test_paragraph_gap_adds_space_between_paragraphs_only():
