@@ -34,6 +34,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from printkit import fonts
@@ -178,7 +179,9 @@ class Styles:
 def make_styles(p: Paper) -> Styles:
     base = p.body_pt
     regular, bold = fonts.font_name(fonts.KOREAN), fonts.font_name(fonts.KOREAN_BOLD)
-    body = ParagraphStyle("body", fontName=regular, fontSize=base, leading=base * 1.55, spaceAfter=base * 0.6)
+    # No paragraph leaves a single line at the foot of a page or carries one over to the next.
+    body = ParagraphStyle("body", fontName=regular, fontSize=base, leading=base * 1.55, spaceAfter=base * 0.6,
+                          allowWidows=0, allowOrphans=0)
     h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=base * 1.7, leading=base * 2.1,
                         spaceBefore=base * 1.2, spaceAfter=base * 0.8, textColor=colors.HexColor("#1f3b5a"))
     h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=base * 1.3, leading=base * 1.7,
@@ -272,8 +275,8 @@ LABELS = {"ko": BookLabels(contents="차례"), "en": BookLabels(contents="Conten
 
 
 def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, figure: FigureMaker,
-          text_width_pt: float, cover: Figure | None = None) -> list:
-    """The flowables of the whole book."""
+          text_width_pt: float, cover: Figure | None = None, frame_height_pt: float | None = None) -> list:
+    """The flowables of the whole book (``frame_height_pt``: the text area's height)."""
     path = doc.path
     flow: list = [Spacer(1, styles.body.fontSize * 12)]
     flow.append(Paragraph(inline(doc.title, (path, 1), bold=True), styles.title))
@@ -294,7 +297,8 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
 
     numbers = [0, 0, 0]
     first_chapter = True
-    for block in doc.blocks:
+    body_start = len(flow)
+    for index, block in enumerate(doc.blocks):
         where = (path, block.line)
         if isinstance(block, md.Heading):
             i = block.level - 1
@@ -314,6 +318,9 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
             flow[-1].keepWithNext = True
         elif isinstance(block, md.Paragraph):
             flow.append(Paragraph(inline(block.text, where), styles.body))
+            following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
+            if _shows_something(following):
+                flow[-1].keepWithNext = True  # a paragraph introduces the table or figure after it
         elif isinstance(block, md.ListBlock):
             flow.append(_list(block, styles, where))
         elif isinstance(block, md.TableBlock):
@@ -326,7 +333,68 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
                 flow.append(PageBreak())
                 continue
             flow += _directive(block, lookup(block), styles, figure, text_width_pt, where)
-    return flow
+    height_pt = frame_height_pt if frame_height_pt is not None else text_width_pt * 1.4
+    return flow[:body_start] + keep_with_next(flow[body_start:], text_width_pt, height_pt, styles.body.leading)
+
+
+def _shows_something(block: md.Block | None) -> bool:
+    """Whether a block is a table, figure or example (which the text before it introduces)."""
+    return isinstance(block, md.TableBlock) or (isinstance(block, md.Directive) and block.kind != "pagebreak")
+
+
+SHORT_TABLE_ROWS = 8  # a table of at most this many rows (header included) starts on the page of its heading
+LEAD_LINES = 3  # lines of a paragraph or list that must fit under a heading on the same page
+
+
+def keep_with_next(flow: list, width_pt: float, frame_height_pt: float, line_pt: float) -> list:
+    """Bind every run of flowables marked keepWithNext (headings, lead-in paragraphs) to the next one.
+
+    reportlab's own keepWithNext cannot bind to a KeepTogether (figures, examples and notes are
+    kept whole that way), so the groups are made here: a KeepTogether takes the run in. Text,
+    lists and tables that may split are not moved whole; a CondPageBreak before the run asks for
+    room for the run and the start of what follows (a few lines, a table's header and first rows,
+    or all of a short table).
+    """
+    out: list = []
+    i = 0
+    while i < len(flow):
+        run: list = []
+        while i < len(flow) and getattr(flow[i], "keepWithNext", False):
+            run.append(flow[i])
+            i += 1
+        if not run:
+            out.append(flow[i])
+            i += 1
+            continue
+        following = flow[i] if i < len(flow) else None
+        if following is None or isinstance(following, (PageBreak, CondPageBreak, ActionFlowable)):
+            out += run  # nothing to keep with (the end, or a page break the text asked for)
+            continue
+        i += 1
+        for f in run:
+            f.keepWithNext = False  # the group below does the keeping
+        if isinstance(following, KeepTogether):
+            out.append(KeepTogether(run + list(following._content)))
+            continue
+        needed = sum(_height_pt(f, width_pt, frame_height_pt) for f in run)
+        if isinstance(following, Table):
+            following.wrap(width_pt, frame_height_pt)
+            rows = following._rowHeights
+            needed += sum(rows if len(rows) <= SHORT_TABLE_ROWS else rows[:4])
+        elif isinstance(following, Paragraph):
+            needed += min(_height_pt(following, width_pt, frame_height_pt), LEAD_LINES * line_pt)
+        elif isinstance(following, ListFlowable):
+            needed += LEAD_LINES * line_pt  # (a list measures itself only on a canvas)
+        else:
+            out.append(KeepTogether(run + [following]))
+            continue
+        out += [CondPageBreak(needed), *run, following]
+    return out
+
+
+def _height_pt(flowable, width_pt: float, frame_height_pt: float) -> float:
+    """Height of a flowable set at the text width, with the space before and after it."""
+    return flowable.wrap(width_pt, frame_height_pt)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
 
 
 # platypus tables set a cell font (Helvetica by default) even around paragraphs; name ours so no
@@ -423,7 +491,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
                        author="printkit", subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width
-    flowables = story(doc, styles, lang, lookup, figure, width_pt, cover)
+    flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height)
     kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
     rdoc.multiBuild(flowables, **kwargs)
     return buffer.getvalue(), rdoc.page

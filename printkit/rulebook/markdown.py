@@ -202,8 +202,13 @@ def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
     return _VALUE_RE.sub(one, line)
 
 
-def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None) -> Document:
-    """Parse a rule text into a Document; ``resolve`` maps ``{{ key }}`` to its value."""
+def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None,
+          default_title: str | None = None) -> Document:
+    """Parse a rule text into a Document; ``resolve`` maps ``{{ key }}`` to its value.
+
+    ``default_title`` (inline markup) is the title of a text with neither front matter title nor
+    a first ``# `` line; without it such a text is an error.
+    """
     path = str(path)
     lines = text.splitlines()
     numbered = list(enumerate(lines, start=1))
@@ -351,6 +356,8 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         raise RulebookError(path, None, "a '<!--' comment is never closed with '-->'")
     close_all()
 
+    if title is None:
+        title = default_title
     if title is None:
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
     for block in blocks:

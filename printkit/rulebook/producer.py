@@ -1,7 +1,7 @@
 """Building rulebooks: from a spec and its rule texts to PDFs, and the hook into ``printkit build``.
 
 A spec ``decks/<stem>.yaml`` has rule texts ``decks/<stem>.rules.<lang>.md`` (see
-docs/rulebook-format.md). :func:`render_rulebook` sets one of them as a PDF; the producer
+docs/rulebook-format.md), or else printkit's texts for its game. :func:`render_rulebook` sets one of them as a PDF; the producer
 :func:`produce_rulebooks` writes one per spec and language into the build's output folder::
 
     OUT/<deck>/rulebook-<lang>-<paper>.pdf            kind "rulebook"
@@ -27,12 +27,31 @@ from printkit.rulebook.values import ValueContext, resolver
 PAPERS = ("a4", "a5", "letter")
 
 
-def rule_texts(spec_path: Path) -> dict[str, Path]:
-    """The rule texts next to a spec, by language, in the order of LANGS."""
+def rule_texts(spec_path: Path, game: str | None = None) -> dict[str, Path]:
+    """The rule texts of a spec, by language, in the order of LANGS.
+
+    These are ``<spec stem>.rules.<lang>.md`` beside the spec. When there is none and ``game`` is
+    given, printkit's own texts for that game (``decks/<game>.rules.<lang>.md``) stand in, so a
+    copied or edited spec still gets a rulebook; a spec with any text of its own gets only those.
+    """
     spec_path = Path(spec_path)
+    found = _texts(spec_path.parent, spec_path.stem)
+    if not found and game is not None:
+        found = bundled_rule_texts(game)
+    return found
+
+
+def bundled_rule_texts(game: str) -> dict[str, Path]:
+    """printkit's own rule texts for ``game``, by language (empty for a game it has none for)."""
+    from printkit.spec import DECKS_DIR
+
+    return _texts(DECKS_DIR, game)
+
+
+def _texts(folder: Path, stem: str) -> dict[str, Path]:
     found = {}
     for lang in LANGS:
-        path = spec_path.with_name(f"{spec_path.stem}.rules.{lang}.md")
+        path = folder / f"{stem}.rules.{lang}.md"
         if path.is_file():
             found[lang] = path
     return found
@@ -64,7 +83,7 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[
     variants = load_all_variants(spec_path)
     deck = variants[0]
     content = content_for(deck.game)
-    text_path = Path(text_path) if text_path else rule_texts(spec_path).get(lang)
+    text_path = Path(text_path) if text_path else rule_texts(spec_path, deck.game).get(lang)
     if text_path is None:
         raise BuildError(f"no {lang!r} rule text for {spec_path} (expected {Path(spec_path).stem}.rules.{lang}.md)")
     display = _display_path(text_path)
@@ -89,7 +108,14 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[
         text = text_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BuildError(f"cannot read rule text {display}: {exc}") from None
-    return md.parse(text, display, resolver(context)), deck, content
+    try:
+        return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
+    except md.RulebookError as exc:
+        if text_path.parent.resolve() == Path(spec_path).parent.resolve():
+            raise
+        # A bundled text quotes the bundled spec's groups; an edited spec may lack them.
+        raise md.RulebookError(exc.path, exc.line, f"{exc.message} (printkit's {deck.game} rules do not fit "
+                               f"{Path(spec_path).name}; write {Path(spec_path).stem}.rules.{lang}.md beside it)") from None
 
 
 def _display_path(path: Path) -> str:
@@ -139,7 +165,11 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
         # A rulebook covers every variant: it is listed under the deck, not one of its variants.
         book_deck = dataclasses.replace(deck, variant=None)
         folder = _folder(deck)
-        for lang in rule_texts(spec):
+        texts = rule_texts(spec, deck.game)
+        if not texts:
+            ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
+                                f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
+        for lang in texts:
             result = render_rulebook(spec, lang, paper)
             yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
             if booklet:

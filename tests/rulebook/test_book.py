@@ -60,3 +60,45 @@ def test_paper_sizes():
     assert book.paper("a4").width_mm == 210 and book.paper("letter").height_mm == pytest.approx(279.4)
     with pytest.raises(Exception, match="'b5'"):
         book.paper("b5")
+
+
+def _pages(text: str) -> list[str]:
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    doc = md.parse(text, "t.md")
+    data, _ = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"))
+    pages = PdfReader(io.BytesIO(data)).pages[2:]  # after the title page and the contents
+    return [re.sub(r"\s+", " ", page.extract_text()) for page in pages]
+
+
+FILLER = "A line of filler text."
+
+
+@pytest.mark.parametrize("follower, marker", [
+    ("> A highlighted note under the heading.", "A highlighted note"),  # kept whole: a KeepTogether
+    ("| Head | Other |\n|---|---|\n| cell one | x |\n| cell two | y |", "cell two"),  # a short table
+    ("Lead-in text before a table.\n\n| Head | Other |\n|---|---|\n| cell one | x |", "cell one"),
+])
+def test_a_heading_never_ends_a_page(follower, marker):
+    # One more line at a time before the heading, so that it passes the foot of the page.
+    for fillers in range(20, 34):
+        text = "# T\n\n## First\n\n" + "\n\n".join([FILLER] * fillers) + f"\n\n### Last heading\n\n{follower}\n"
+        pages = _pages(text)
+        on = [i for i, page in enumerate(pages) if "1.1 Last heading" in page]
+        assert len(on) == 1 and marker in pages[on[0]], (fillers, pages[on[0]][-200:])
+
+
+def test_a_long_table_after_a_heading_splits_instead_of_moving_whole():
+    rows = "\n".join(f"| row {n} | value {n} |" for n in range(40))
+    text = "# T\n\n## First\n\n" + "\n\n".join([FILLER] * 8) + f"\n\n### Table\n\n| A | B |\n|---|---|\n{rows}\n"
+    pages = _pages(text)
+    heading_page = next(i for i, page in enumerate(pages) if "1.1 Table" in page)
+    assert "row 0 " in pages[heading_page] and "First" in pages[heading_page]
+
+
+def test_body_paragraphs_leave_no_single_line_behind():
+    assert book.make_styles(book.paper("a4")).body.allowWidows == 0
+    assert book.make_styles(book.paper("a4")).body.allowOrphans == 0

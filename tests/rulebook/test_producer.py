@@ -178,3 +178,65 @@ def test_every_shipped_game_gets_a_rulebook_in_both_languages(tmp_path):
     result = build(decks, BuildOptions(out_dir=tmp_path), producers=(produce_rulebooks,))
     books = {(e.deck, e.lang) for e in result.entries if e.kind == "rulebook"}
     assert books == {(game, lang) for game in ("calc", "stack", "clag") for lang in ("ko", "en")}
+
+
+def _copy_spec(folder, stem: str, name: str):
+    """A copy of the bundled Calc spec under another file name and deck name."""
+    text = CALC.read_text(encoding="utf-8").replace("name: Calc\n", f"name: {name}\n")
+    assert f"name: {name}\n" in text
+    path = folder / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_copied_spec_falls_back_to_the_bundled_texts_titled_with_its_own_name(tmp_path):
+    spec = _copy_spec(tmp_path, "mycalc", "My Calc")
+    assert rule_texts(spec) == {}  # nothing of its own beside it
+    assert rule_texts(spec, "calc") == {"ko": DECKS_DIR / "calc.rules.ko.md", "en": DECKS_DIR / "calc.rules.en.md"}
+    for lang in ("ko", "en"):
+        reader = PdfReader(io.BytesIO(render_rulebook(spec, lang, "a5").data))
+        assert "My Calc" in reader.pages[0].extract_text()
+        assert reader.metadata.title == "My Calc"
+    result = build(load_all_variants(spec), BuildOptions(out_dir=tmp_path / "out"), producers=(produce_rulebooks,))
+    assert {e.path for e in result.entries} == {"mycalc/rulebook-ko-a4.pdf", "mycalc/rulebook-en-a4.pdf"}
+    assert result.warnings == ()
+
+
+def test_texts_beside_a_spec_replace_all_bundled_ones(tmp_path):
+    spec = _copy_spec(tmp_path, "mycalc", "My Calc")
+    (tmp_path / "mycalc.rules.en.md").write_text("# Rules of {{ deck.name }}\n\n## Cards\n\n{{ deck.total }} cards.\n")
+    assert rule_texts(spec, "calc") == {"en": tmp_path / "mycalc.rules.en.md"}
+    texts = [p.extract_text() for p in PdfReader(io.BytesIO(render_rulebook(spec, "en", "a5").data)).pages]
+    assert "Rules of My Calc" in texts[0] and "133 cards." in flat(" ".join(texts))
+
+
+def test_a_text_without_a_title_takes_the_spec_name(tmp_path):
+    spec = _copy_spec(tmp_path, "mycalc", "My *Calc*")  # markup characters in a name are literal
+    (tmp_path / "mycalc.rules.en.md").write_text("## Cards\n\n{{ deck.total }} cards.\n")
+    assert "My *Calc*" in PdfReader(io.BytesIO(render_rulebook(spec, "en", "a5").data)).pages[0].extract_text()
+
+
+def test_bundled_texts_that_do_not_fit_an_edited_spec_say_how_to_write_ones_own(tmp_path):
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text("game: calc\nname: Tiny\ncard:\n  size: poker\ngroups:\n  - name: numbers\n"
+                    "    attrs: { kind: number }\n    generate:\n      symbol: [plus]\n      number: [1, 2]\n")
+    with pytest.raises(RulebookError, match=r"unknown value .*write tiny\.rules\.en\.md beside it"):
+        render_rulebook(spec, "en")
+
+
+def test_build_warns_about_a_deck_without_any_rule_text(tmp_path):
+    spec = tmp_path / "demo.yaml"
+    spec.write_text("game: demo\nname: Demo\ncard:\n  size: mini\ngroups:\n  - name: notes\n"
+                    "    cards:\n      - { text: short }\n")
+    result = build(load_all_variants(spec), BuildOptions(out_dir=tmp_path / "out"), producers=(produce_rulebooks,))
+    assert result.entries == ()
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("demo: no rulebook") and "demo.rules.<lang>.md" in result.warnings[0]
+
+
+def test_a_section_heading_shares_its_page_with_the_example_it_leads_to(rulebook):
+    lang, _, _, texts = rulebook
+    heading = "7.3 승리" if lang == "ko" else "7.3 Winning"
+    caption = calc_content.final(load_deck(CALC), lang).caption
+    pages = [i for i, text in enumerate(texts[2:], start=2) if heading in flat(text)]
+    assert pages and caption in flat(texts[pages[0]])
