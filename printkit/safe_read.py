@@ -27,7 +27,12 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
         if info.st_size > limit_bytes:
             raise UnsafeFileError(f"is {info.st_size} bytes; the limit is {limit_bytes}")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit_bytes + 1)
+            # Ask for the size fstat gave (plus one byte to see the end): a read of the whole
+            # limit makes Python set aside that much memory first, ~5 ms per file for a 40 MB
+            # limit. Only a file longer than it said (growing, or /proc) reads on to the limit.
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += handle.read(limit_bytes + 1 - len(data))
     finally:
         os.close(fd)
     if len(data) > limit_bytes:
