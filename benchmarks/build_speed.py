@@ -18,6 +18,9 @@ The duplex sheets file is compared with the floor's PDF, which holds the same pa
 backs interleaved); the sheets also carry the player aids, so bytes are divided by the cards each
 file holds.
 
+Each run starts without its outputs, so every file is written (and fsynced) afresh, as in a
+first build; a rebuild that finds identical files in place writes nothing and is faster.
+
 Every process runs with byte-code caching on (in a temporary PYTHONPYCACHEPREFIX, filled by the
 untimed runs), as an installed printkit runs; an environment that disables it
 (PYTHONDONTWRITEBYTECODE) would otherwise make every run recompile printkit's modules.
@@ -43,8 +46,15 @@ FULL_BUILD = "printkit build calc --variant expert"
 FLOOR = "floor (plain reportlab)"
 
 
-def run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one child process."""
+def run(argv: list[str], cwd: Path, env: dict[str, str], output: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one child process.
+
+    ``output`` (the command's output file or folder) is removed first, so every run writes all
+    its files afresh rather than finding them already in place.
+    """
+    if output.is_dir():
+        shutil.rmtree(output)
+    output.unlink(missing_ok=True)
     start = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -67,18 +77,18 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
         build = [printkit, "build", "calc", "--variant", "expert"]
-        commands = {
-            CARD_BUILD: build + ["--no-rulebooks", "--out", str(work / "cards")],
-            FULL_BUILD: build + ["--out", str(work / "full")],
-            FLOOR: [sys.executable, str(HERE / "floor_calc.py"), str(work / "floor.pdf")],
+        commands = {  # name: (argv, output)
+            CARD_BUILD: (build + ["--no-rulebooks", "--out", str(work / "cards")], work / "cards"),
+            FULL_BUILD: (build + ["--out", str(work / "full")], work / "full"),
+            FLOOR: ([sys.executable, str(HERE / "floor_calc.py"), str(work / "floor.pdf")], work / "floor.pdf"),
         }
-        for argv in commands.values():  # one untimed run each: byte-code cache, first outputs
-            run(argv, work, env)
+        for argv, output in commands.values():  # one untimed run each: fills the byte-code cache
+            run(argv, work, env, output)
         load_before = os.getloadavg()[0]
         samples: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
         for _ in range(args.runs):
-            for name, argv in commands.items():
-                samples[name].append(run(argv, work, env))
+            for name, (argv, output) in commands.items():
+                samples[name].append(run(argv, work, env, output))
         load_after = os.getloadavg()[0]
         manifest = json.loads((work / "cards/manifest.json").read_text())
         sheets = next(f for f in manifest["files"] if f["kind"] == "sheets" and f["variant"] == "expert")
