@@ -39,6 +39,22 @@ def foreground(card: Card) -> tuple[Op, ...]:
     return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.foreground_image, fit="cover"),)
 
 
+def has_background_image(card: Card) -> bool:
+    """Whether the card's art shows through: panels then stay unfilled and text sits on plates."""
+    return card.art.background_image is not None
+
+
+def plate(card: Card, box: Box, color: str | None = None, radius_mm: float = 1.2) -> tuple[Op, ...]:
+    """A plate of the background colour under text, but only over a background image.
+
+    Without an image the card's own background already is that colour, so nothing is drawn.
+    """
+    if not has_background_image(card):
+        return ()
+    fill = color or card.art.color("background", DEFAULT_BACKGROUND)
+    return (Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, radius_mm=radius_mm),)
+
+
 _REGULAR_OF = {fonts.KOREAN_BOLD: fonts.KOREAN, fonts.SYMBOLS_BOLD: fonts.SYMBOLS}
 
 
@@ -143,12 +159,15 @@ def aid_face(
     body_top = band_bottom + 2.5
     body_box = Box(safe.x_mm + 1, body_top, safe.w_mm - 2, safe.bottom_mm - 1.0 - footer_h_mm - footer_gap - body_top)
     body_font = text_font(card, text.body, bold=False)
+    ops.extend(plate(card, body_box.grow(0.8)))
     body = fit_block(text.body, body_font, body_box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
                      color=ink, leading=1.25, paragraph_gap=0.45, fallbacks=font_chain(card, bold=False))
     ops.extend(body.ops)
     warnings.extend(body.warnings)
     if footer:
-        ops.extend(footer(Box(safe.x_mm + 1, safe.bottom_mm - 1.0 - footer_h_mm, safe.w_mm - 2, footer_h_mm)))
+        footer_box = Box(safe.x_mm + 1, safe.bottom_mm - 1.0 - footer_h_mm, safe.w_mm - 2, footer_h_mm)
+        ops.extend(plate(card, footer_box.grow(0.8)))
+        ops.extend(footer(footer_box))
     ops.extend(foreground(card))
     return Face(tuple(ops), tuple(warnings))
 

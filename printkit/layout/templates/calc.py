@@ -23,7 +23,9 @@ from printkit.layout.templates._common import (
     back_face,
     background,
     foreground,
+    has_background_image,
     mix,
+    plate,
     text_font,
 )
 from printkit.layout.text import font_metrics
@@ -106,9 +108,12 @@ def joker(card: Card) -> Face:
     # Star and word share a column wide enough for the wider of the two, kept clear of the frame.
     column_w = max(size, text_width_mm(word, font, word_size))
     cx = safe.right_mm - JOKER_MARGIN_MM - column_w / 2
-    index: list[Op] = list(shapes.polygons(shapes.star(cx, safe.y_mm + JOKER_MARGIN_MM + size / 2, size), accent))
-    index.append(Text(cx, safe.y_mm + JOKER_MARGIN_MM + size + word_size * 1.2, word, font, word_size, ink,
-                      anchor="middle"))
+    top = safe.y_mm + JOKER_MARGIN_MM
+    word_baseline = top + size + word_size * 1.2
+    index: list[Op] = list(plate(card, Box(cx - column_w / 2 - 1.0, top - 1.0, column_w + 2.0,
+                                           word_baseline + word_size * 0.3 + 1.0 - (top - 1.0))))
+    index.extend(shapes.polygons(shapes.star(cx, top + size / 2, size), accent))
+    index.append(Text(cx, word_baseline, word, font, word_size, ink, anchor="middle"))
     ops.extend(index)
     ops.extend(shapes.turn_180(index, w / 2, h / 2))
     ops.extend(foreground(card))
@@ -116,11 +121,15 @@ def joker(card: Card) -> Face:
 
 
 def _panel(card: Card, color: str) -> tuple[Op, ...]:
-    """A tinted rounded panel inside the safe zone, framed in the card's colour."""
+    """A tinted rounded panel inside the safe zone, framed in the card's colour.
+
+    Over a background image the panel is only the frame, so the image shows behind the art.
+    """
     safe = safe_box(card.size)
     bg = card.art.color("background", "#ffffff")
+    fill = None if has_background_image(card) else mix(color, bg, 0.88)
     return (
-        Rect(safe.x_mm, safe.y_mm, safe.w_mm, safe.h_mm, fill=mix(color, bg, 0.88), stroke=color, stroke_mm=0.9,
+        Rect(safe.x_mm, safe.y_mm, safe.w_mm, safe.h_mm, fill=fill, stroke=color, stroke_mm=0.9,
              radius_mm=max(card.size.corner_radius_mm, 1.0)),
     )
 
@@ -153,8 +162,12 @@ def _index(card: Card, number: int, symbol: str, color: str) -> tuple[Op, ...]:
         ops.append(Rect(right - digit_w, baseline + size * 0.08, digit_w, line_h, fill=ink))
     # The small symbol sits white on a disc of its colour, so it never reads as an underline.
     badge_r = unit * 0.085
-    badge_cy = baseline + size * 0.2 + badge_r + 0.8
+    badge_cy = badge_top = baseline + size * 0.2 + badge_r + 0.8
     badge_cx = (left + right) / 2
+    # Over a background image the index gets a plate (put first, so it lies under the digits).
+    pad = 1.0
+    plate_left = min(left, badge_cx - badge_r) - pad
+    ops[:0] = plate(card, Box(plate_left, top - pad, right + pad - plate_left, badge_top + badge_r + pad - (top - pad)))
     ops.append(Ellipse(badge_cx, badge_cy, badge_r, badge_r, fill=color))
     ops.extend(shapes.polygons(shapes.symbol(symbol, badge_cx, badge_cy, badge_r * 1.15), "#ffffff"))
     return tuple(ops)

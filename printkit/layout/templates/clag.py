@@ -23,7 +23,9 @@ from printkit.layout.templates._common import (
     background,
     font_chain,
     foreground,
+    has_background_image,
     mix,
+    plate,
     text_font,
 )
 from printkit.layout.text import fit_block, fit_line, font_metrics
@@ -132,6 +134,9 @@ def _index(card: Card, suit: str, rank: int | str, color: str) -> tuple[tuple[Op
     pip = unit * 0.1
     pip_cy = baseline + metrics.descent * op.size_mm * 0.4 + pip / 2 + 1.0
     ops.extend(shapes.polygons(shapes.suit(suit, cx, pip_cy, pip), color))
+    # Over a background image the index sits on a plate (first, so under the rank and pip).
+    top = safe.y_mm + 0.4
+    ops[:0] = plate(card, Box(cx - col_w / 2 - 0.6, top, col_w + 1.2, pip_cy + pip / 2 + 0.8 - top))
     return tuple(ops), list(fitted.warnings)
 
 
@@ -140,7 +145,8 @@ def _court(card: Card, suit: str, rank: str, color: str) -> tuple[list[Op], list
     w, h = card.size.width_mm, card.size.height_mm
     unit = min(w, h)
     panel = Box(w * 0.245, h * 0.13, w * 0.51, h * 0.74)
-    tint = mix(color, "#ffffff", 0.88)
+    # Over a background image the panel is only its frame, so the image shows through.
+    tint = None if has_background_image(card) else mix(color, "#ffffff", 0.88)
     ops: list[Op] = [
         Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=tint, stroke=color, stroke_mm=0.8, radius_mm=2.0),
         Rect(panel.x_mm + 1.5, panel.y_mm + 1.5, panel.w_mm - 3, panel.h_mm - 3, stroke=color, stroke_mm=0.3,

@@ -181,6 +181,13 @@ class _Canvas:
         self.warnings.extend(fitted.warnings)
         return fitted.size_mm
 
+    def plate(self, box: Box) -> None:
+        """A plate of the background colour under text, drawn only over the spec's background image
+        (elsewhere the card already has that colour), so the image shows and the text reads."""
+        if self.card.art.background_image:
+            self.add(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=self.style.background,
+                          radius_mm=1.0 * self.style.scale))
+
     def face(self) -> Face:
         return Face(ops=tuple(self.ops), warnings=tuple(self.warnings))
 
@@ -320,9 +327,11 @@ def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
         corner = Box(panel.x_mm + 1.5 * k, panel.y_mm + 9.5 * k, 9 * k, panel.h_mm - 19 * k)
         middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 17 * k)
     else:
-        # A soft panel behind the icons keeps the middle calm and the corners readable.
+        # A soft panel behind the icons keeps the middle calm and the corners readable; over a
+        # background image it is only an outline, so the image shows.
         panel = Box(12 * k, s.safe_mm + 1.0 * k, s.w_mm - 24 * k, s.h_mm - 2 * s.safe_mm - 2.0 * k)
-        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=tint(s.background, 0.6),
+        fill = None if card.art.background_image else tint(s.background, 0.6)
+        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=fill,
                         stroke=mix(s.background, s.ink, 0.18), stroke_mm=0.3 * k, radius_mm=3.0 * k))
         corner = Box(s.safe_mm, s.safe_mm, 9 * k, s.h_mm - 2 * s.safe_mm)
         middle = Box(panel.x_mm, panel.y_mm + 2 * k, panel.w_mm, panel.h_mm - 4 * k)
@@ -344,6 +353,9 @@ def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
         canvas.add(Ellipse(cx, cy, disc, disc, fill=disc_fill))
         canvas.add(mineral_icon(mineral, cx, cy, size, color, halo=halo))
         name_top = cy + disc + _NAME_GAP * k
+        if not generated:
+            plate_w = min(middle.w_mm, max(size * 1.24, 26 * k))
+            canvas.plate(Box(middle.cx_mm - plate_w / 2, name_top - 0.3 * k, plate_w, (_NAME_H + _ENGLISH_H + 0.6) * k))
         canvas.line(f"name[{mineral}]", KOREAN_NAMES[mineral], Box(middle.x_mm, name_top, middle.w_mm, _NAME_H * k),
                     max_mm=5.2 * k, min_mm=2.6 * k, color=text)
         canvas.line(f"english[{mineral}]", ENGLISH_NAMES[mineral],

@@ -53,3 +53,32 @@ def assert_glyphs(face):
 def texts(face):
     return [op for op in face.ops if isinstance(op, Text)]
 
+
+
+MAGENTA = (255, 0, 255)
+
+
+def with_background_image(card, tmp_path):
+    """The card with a plain magenta background image, easy to find in a rendering."""
+    import dataclasses
+
+    from PIL import Image as PILImage
+
+    path = tmp_path / "magenta.png"
+    if not path.exists():
+        PILImage.new("RGB", (83, 113), MAGENTA).save(path)
+    return dataclasses.replace(card, art=dataclasses.replace(card.art, background_image=path))
+
+
+def image_share(face, card, x0, y0, x1, y1, color=MAGENTA, dpi=60):
+    """The share of pixels of ``color`` in the region (fractions of the trim size) of the rendered face."""
+    from printkit.render.png import render_face
+
+    image = render_face(face, card.size, dpi=dpi).convert("RGB")
+    s = card.size
+    px_per_mm = image.width / s.bleed_width_mm
+    box = [round((s.bleed_mm + f * d) * px_per_mm) for f, d in
+           ((x0, s.width_mm), (y0, s.height_mm), (x1, s.width_mm), (y1, s.height_mm))]
+    region = image.crop(box)
+    pixels = list(region.getdata())
+    return sum(1 for p in pixels if all(abs(a - b) < 8 for a, b in zip(p, color))) / len(pixels)

@@ -215,3 +215,30 @@ def test_joker_index_clear_of_the_frame(deck):
     corner_stars = sorted(stars, key=lambda p: op_bounds(p)[2] - op_bounds(p)[0])[:2]
     assert len(words) == 2
     assert_inside(words + corner_stars, inner, inner, s.width_mm - inner, s.height_mm - inner)
+
+
+def test_background_image_shows_behind_the_card_art(deck, tmp_path):
+    from ._ops import image_share, with_background_image
+
+    for card in (_card(deck, "plus", 3), next(c for c in deck.cards if c.get("kind") == "joker")):
+        plain = calc.front(card)
+        assert image_share(plain, card, 0.2, 0.2, 0.8, 0.8) == 0
+        face = calc.front(with_background_image(card, tmp_path))
+        # Much of the middle of the card shows the image (the rest is the symbols); none did before.
+        assert image_share(face, card, 0.2, 0.2, 0.8, 0.8) > 0.15, card.label
+        # The corner index keeps a plate of the background colour under its text.
+        word = next(t for t in texts(face) if t.rotate_deg == 0)
+        wx0, wy0, wx1, wy1 = op_bounds(word)
+        plates = [op for op in face.ops[:face.ops.index(word)] if isinstance(op, Rect)
+                  and op.fill == card.art.colors["background"] and op.x_mm <= wx0 and op.y_mm <= wy0
+                  and op.x_mm + op.w_mm >= wx1 and op.y_mm + op.h_mm >= wy1]
+        assert plates, card.label
+
+
+def test_aid_text_sits_on_a_plate_over_a_background_image(deck, tmp_path):
+    from ._ops import image_share, with_background_image
+
+    card = next(c for c in deck.components["player_aids"] if c["aid"] == "turn")
+    face = calc.front(with_background_image(card, tmp_path))
+    assert image_share(face, card, 0.0, 0.0, 1.0, 1.0) > 0.02  # the image shows round the plate
+    assert image_share(face, card, 0.3, 0.4, 0.7, 0.6) == 0  # not behind the text

@@ -224,3 +224,14 @@ def test_back_motif_is_symmetric_under_half_turn(deck):
 
     # The row of suits below the label is the row above turned: the set of shapes maps onto itself.
     assert key(polys) == key(clag.shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))
+
+
+def test_background_image_shows_behind_pips_and_courts(deck, tmp_path):
+    from ._ops import image_share, with_background_image
+
+    for rank in (7, "K"):
+        card = next(c for c in deck.cards if c["suit"] == "hearts" and c["rank"] == rank)
+        face = clag.front(with_background_image(card, tmp_path))
+        assert image_share(face, card, 0.3, 0.3, 0.7, 0.7) > 0.3, card.label
+        # The corner index is on a plate: no image right round the rank.
+        assert image_share(face, card, 0.05, 0.04, 0.12, 0.1) == 0, card.label

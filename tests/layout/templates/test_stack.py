@@ -303,3 +303,13 @@ def test_bad_mineral_sets_are_refused():
     for bad in [(), ("ruby", "ruby"), ("ruby", "gold", "sapphire", "coal")]:
         with pytest.raises(DeckError, match="must be 1-3"):
             stack.front(Card("x", "odd", {"minerals": bad}, art, size))
+
+
+def test_background_image_shows_behind_the_icons(deck, tmp_path):
+    from ._ops import image_share, with_background_image
+
+    card = _deck_card(deck, "ruby", "gold")
+    assert image_share(stack.front(card), card, 0.25, 0.1, 0.75, 0.9) == 0
+    face = stack.front(with_background_image(card, tmp_path))
+    assert image_share(face, card, 0.25, 0.1, 0.75, 0.9) > 0.15
+    assert face.warnings == ()
