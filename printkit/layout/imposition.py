@@ -5,16 +5,32 @@ corner, y downwards). The result is a list of :class:`Page` plans that a backend
 
 Cards sit in a centred grid. With no gap, neighbours share their cut lines and each card paints
 only its trim box towards a neighbour; with a gap, a card's bleed may fill up to half the gap.
-Towards the paper margin every card keeps its bleed where the margin has room for it besides a
-printable crop mark (on Letter, three poker cards high leave room for marks but not for bleed at
-the top and bottom). Crop marks are short lines in the margins on the extension of every cut
-line; they never touch a card.
+Crop marks are short lines in the margins on the extension of every cut line; they never touch a
+card and never enter the printer's unprintable border (``MIN_MARGIN_MM`` from every paper edge).
+
+Printable crop marks come first. Home printers cannot print the outer ~4 mm of a sheet, so a mark
+is only useful where the margin holds that border, a small gap and at least ``MIN_MARK_MM`` of
+line: ``MARK_MARGIN_MM`` in all. :func:`impose` tries the cards upright and turned a quarter turn
+and keeps whichever puts more cards on the sheet with that margin on all four sides (upright on a
+tie). Poker cards on A4 stay 3 x 3 upright; on Letter, three poker cards high leave 6.35 mm at the
+top and bottom, where marks would be at most 1.35 mm of printable line, so Letter gets 2 x 4
+quarter-turned cards (8 a sheet, full bleed, 6 mm marks all round) instead. The alternatives were
+worse: squeezing 3 x 3 onto Letter keeps marks a printer draws barely or not at all (and cards
+whose edge touches the border of many printers), and falling back to 3 x 2 upright wastes a third
+of the sheet. Bleed towards the margin gives way where a margin has room for a printable mark but
+not for the full bleed too (cutting needs the marks more than the bleed). Only a card too big for
+any such grid is laid out with the plain ``MIN_MARGIN_MM`` margin, and its marks shrink to what
+fits in the printable area (or are left out).
+
+A quarter-turned card is drawn with its top towards the page's right edge (``clockwise_deg`` 90).
 
 Duplex: the back page of a sheet puts the back of each card behind its front. Turning the paper
 over its long edge mirrors left and right (``flip="long"``); over its short edge it mirrors top and
-bottom (``flip="short"``). ``back_offset_mm`` = (dx, dy) moves everything on the back side by dx
-to the right and dy down *as seen through the paper from the front*, for printers that print the
-second side slightly off; the alignment test page measures how far off (use the negative).
+bottom (``flip="short"``). A turned card's back is turned the other way (270 degrees), so that the
+card, flipped over the same axis of its own as an upright card would be, shows its back upright.
+``back_offset_mm`` = (dx, dy) moves everything on the back side by dx to the right and dy down *as
+seen through the paper from the front*, for printers that print the second side slightly off; the
+alignment test page measures how far off (use the negative).
 """
 
 from __future__ import annotations
@@ -33,28 +49,40 @@ Flip = Literal["long", "short"]
 # Cards stay this far inside the paper edge: home printers cannot print closer.
 MIN_MARGIN_MM = 4.0
 # Crop marks start this far outside the painted card area and are at most this long.
-MARK_OFFSET_MM = 1.0
+MARK_OFFSET_MM = 0.5
 MARK_LENGTH_MM = 6.0
-# Bleed towards the margin is cut back so at least this much crop mark lies in the printable area.
-MIN_MARK_MM = 2.0
+# A crop mark shorter than this is hard to find and to line a blade up with.
+MIN_MARK_MM = 3.0
+# The margin a grid needs on every side for printable marks (border, gap, shortest mark).
+MARK_MARGIN_MM = MIN_MARGIN_MM + MARK_OFFSET_MM + MIN_MARK_MM
 MARK_WIDTH_MM = 0.2
 MARK_COLOR = "#000000"
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One card position: its trim box and the box it may paint (trim plus allowed bleed)."""
+    """One card position: its trim box and the box it may paint (trim plus allowed bleed), page frame.
+
+    ``clockwise_deg`` (0, 90, 180 or 270) is how far the card is turned on the page; the boxes
+    are the turned card's footprint.
+    """
 
     index: int
     column: int
     row: int
     trim: Box
     paint: Box
+    clockwise_deg: int = 0
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Where the card's own trim top-left corner lands on the page."""
+        return card_origin(self.trim, self.clockwise_deg)
 
     @property
     def clip_in_card_frame(self) -> Box:
-        """The paint box relative to the card's trim origin (what backends clip a face to)."""
-        return self.paint.shift(-self.trim.x_mm, -self.trim.y_mm)
+        """The paint box in the card's own frame (what backends clip a face to)."""
+        return to_card_frame(self.paint, self.origin, self.clockwise_deg)
 
 
 @dataclass(frozen=True)
@@ -68,6 +96,8 @@ class SheetLayout:
     gap_mm: float
     slots: tuple[Slot, ...]
     crop_marks: tuple[Line, ...]
+    margin_mm: float = MIN_MARGIN_MM  # the printer's unprintable border: no mark goes there
+    clockwise_deg: int = 0  # 90: every card quarter-turned (see the module docstring)
 
     @property
     def per_page(self) -> int:
@@ -77,15 +107,43 @@ class SheetLayout:
         """Crop marks for a page holding only the first ``count`` slots (no marks for empty ones)."""
         if count >= len(self.slots):
             return self.crop_marks
-        return _crop_marks(self.paper, self.slots, self.slots[:count])
+        return _crop_marks(self.paper, self.slots, self.slots[:count], self.margin_mm)
 
     def back_slots(self, flip: Flip = "long", offset_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Slot, ...]:
-        """The slots of the back page: slot i lies behind front slot i once the paper is turned."""
+        """The slots of the back page: slot i lies behind front slot i once the paper is turned.
+
+        Mirroring a turn gives the opposite turn: a card turned 90 degrees has its back at 270.
+        """
         return tuple(
             Slot(s.index, s.column, s.row, mirror_box(s.trim.shift(*offset_mm), self.paper, flip),
-                 mirror_box(s.paint.shift(*offset_mm), self.paper, flip))
+                 mirror_box(s.paint.shift(*offset_mm), self.paper, flip), (-s.clockwise_deg) % 360)
             for s in self.slots
         )
+
+
+def _turn(u: float, v: float, clockwise_deg: int) -> tuple[float, float]:
+    """A card-frame vector turned clockwise on the page (y downwards) by a multiple of 90 degrees."""
+    quarter = (clockwise_deg // 90) % 4
+    for _ in range(quarter):
+        u, v = -v, u
+    return u, v
+
+
+def card_origin(footprint: Box, clockwise_deg: int) -> tuple[float, float]:
+    """The page point of a card's trim top-left corner when the turned card fills ``footprint``."""
+    if clockwise_deg % 90:
+        raise ValueError(f"cards turn in quarter turns only, not {clockwise_deg!r} degrees")
+    size_w, size_h = (footprint.w_mm, footprint.h_mm) if clockwise_deg % 180 == 0 else (footprint.h_mm, footprint.w_mm)
+    corners = [_turn(u, v, clockwise_deg) for u, v in ((0, 0), (size_w, 0), (0, size_h), (size_w, size_h))]
+    return footprint.x_mm - min(x for x, _ in corners), footprint.y_mm - min(y for _, y in corners)
+
+
+def to_card_frame(box: Box, origin: tuple[float, float], clockwise_deg: int) -> Box:
+    """A page-frame box in the frame of a card whose trim corner is at ``origin``, turned as given."""
+    corners = [_turn(x - origin[0], y - origin[1], -clockwise_deg % 360)
+               for x in (box.x_mm, box.right_mm) for y in (box.y_mm, box.bottom_mm)]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def mirror_box(box: Box, paper: Size, flip: Flip) -> Box:
@@ -104,19 +162,33 @@ def grid_fit(paper_mm: float, card_mm: float, gap_mm: float, margin_mm: float = 
 
 
 def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = MIN_MARGIN_MM) -> SheetLayout:
-    """Lay out as many cards as fit on ``paper``, centred, with ``gap_mm`` between neighbours."""
+    """Lay out as many cards as fit on ``paper`` with printable crop marks, centred, ``gap_mm`` apart.
+
+    ``margin_mm`` is the printer's unprintable border. Cards are quarter-turned when that fits
+    more of them (see the module docstring).
+    """
     if gap_mm < 0:
         raise BuildError(f"gap must not be negative, got {gap_mm!r} mm")
-    columns = grid_fit(paper.width_mm, card.width_mm, gap_mm, margin_mm)
-    rows = grid_fit(paper.height_mm, card.height_mm, gap_mm, margin_mm)
+    mark_margin = margin_mm + MARK_OFFSET_MM + MIN_MARK_MM
+    upright = _grid_size(paper, card.width_mm, card.height_mm, gap_mm, mark_margin)
+    turned = _grid_size(paper, card.height_mm, card.width_mm, gap_mm, mark_margin)
+    if upright[0] * upright[1] == 0 and turned[0] * turned[1] == 0:
+        # Too big for marks that print: the card itself comes first, the marks shrink.
+        columns, rows = _grid_size(paper, card.width_mm, card.height_mm, gap_mm, margin_mm)
+        clockwise = 0
+    elif turned[0] * turned[1] > upright[0] * upright[1]:
+        (columns, rows), clockwise = turned, 90
+    else:
+        (columns, rows), clockwise = upright, 0
     if columns == 0 or rows == 0:
         raise BuildError(
             f"a {card.width_mm:g}x{card.height_mm:g} mm card does not fit on "
             f"{paper.width_mm:g}x{paper.height_mm:g} mm paper with a {margin_mm:g} mm margin"
             + (f" and a {gap_mm:g} mm gap" if gap_mm else "")
         )
-    grid_w = columns * card.width_mm + (columns - 1) * gap_mm
-    grid_h = rows * card.height_mm + (rows - 1) * gap_mm
+    card_w, card_h = (card.width_mm, card.height_mm) if clockwise == 0 else (card.height_mm, card.width_mm)
+    grid_w = columns * card_w + (columns - 1) * gap_mm
+    grid_h = rows * card_h + (rows - 1) * gap_mm
     left = (paper.width_mm - grid_w) / 2
     top = (paper.height_mm - grid_h) / 2
     inner = min(card.bleed_mm, gap_mm / 2)
@@ -127,21 +199,36 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
     slots = []
     for row in range(rows):
         for column in range(columns):
-            trim = Box(left + column * (card.width_mm + gap_mm), top + row * (card.height_mm + gap_mm),
-                       card.width_mm, card.height_mm)
+            trim = Box(left + column * (card_w + gap_mm), top + row * (card_h + gap_mm), card_w, card_h)
             paint = trim.grow(
                 outer_x if column == 0 else inner,
                 outer_y if row == 0 else inner,
                 outer_x if column == columns - 1 else inner,
                 outer_y if row == rows - 1 else inner,
             )
-            slots.append(Slot(len(slots), column, row, trim, paint))
-    marks = _crop_marks(paper, slots, slots)
-    return SheetLayout(paper, card, columns, rows, gap_mm, tuple(slots), marks)
+            slots.append(Slot(len(slots), column, row, _micrometres(trim), _micrometres(paint), clockwise))
+    marks = _crop_marks(paper, slots, slots, margin_mm)
+    return SheetLayout(paper, card, columns, rows, gap_mm, tuple(slots), marks, margin_mm, clockwise)
 
 
-def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot]) -> tuple[Line, ...]:
-    """Marks on the cut lines of the ``used`` slots, in the four margins around the whole ``grid``."""
+def _micrometres(box: Box) -> Box:
+    # Rounded so neighbours whose bleeds meet in a gap touch exactly instead of overlapping by 1e-14.
+    return Box(*(round(v, 6) for v in (box.x_mm, box.y_mm, box.w_mm, box.h_mm)))
+
+
+def _grid_size(paper: Size, card_w_mm: float, card_h_mm: float, gap_mm: float,
+               margin_mm: float) -> tuple[int, int]:
+    """(columns, rows) of cards ``card_w_mm`` wide and ``card_h_mm`` high that fit inside ``margin_mm``."""
+    return (grid_fit(paper.width_mm, card_w_mm, gap_mm, margin_mm),
+            grid_fit(paper.height_mm, card_h_mm, gap_mm, margin_mm))
+
+
+def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot],
+                margin_mm: float = MIN_MARGIN_MM) -> tuple[Line, ...]:
+    """Marks on the cut lines of the ``used`` slots, in the four margins around the whole ``grid``.
+
+    Each mark ends ``margin_mm`` before the paper edge: a printer would drop anything beyond.
+    """
     xs = sorted({round(v, 6) for s in used for v in (s.trim.x_mm, s.trim.right_mm)})
     ys = sorted({round(v, 6) for s in used for v in (s.trim.y_mm, s.trim.bottom_mm)})
     top = min(s.paint.y_mm for s in grid) - MARK_OFFSET_MM
@@ -154,12 +241,18 @@ def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot]) -> tupl
         if abs(x2 - x1) + abs(y2 - y1) > 0.5:  # no stubs where the margin has no room
             marks.append(Line(x1, y1, x2, y2, MARK_COLOR, MARK_WIDTH_MM))
 
+    low_x, high_x = margin_mm, paper.width_mm - margin_mm
+    low_y, high_y = margin_mm, paper.height_mm - margin_mm
     for x in xs:
-        add(x, top, x, max(0.0, top - MARK_LENGTH_MM))
-        add(x, bottom, x, min(paper.height_mm, bottom + MARK_LENGTH_MM))
+        if top > low_y:
+            add(x, top, x, max(low_y, top - MARK_LENGTH_MM))
+        if bottom < high_y:
+            add(x, bottom, x, min(high_y, bottom + MARK_LENGTH_MM))
     for y in ys:
-        add(left, y, max(0.0, left - MARK_LENGTH_MM), y)
-        add(right, y, min(paper.width_mm, right + MARK_LENGTH_MM), y)
+        if left > low_x:
+            add(left, y, max(low_x, left - MARK_LENGTH_MM), y)
+        if right < high_x:
+            add(right, y, min(high_x, right + MARK_LENGTH_MM), y)
     return tuple(marks)
 
 
@@ -168,12 +261,14 @@ class Placement:
     """A face drawn with its trim top-left at ``(x_mm, y_mm)`` on the page, clipped to ``clip``.
 
     ``clip`` is in the card frame (None: no clipping, the face may paint its whole bleed).
+    ``clockwise_deg`` turns the face about that corner, clockwise as seen on the page.
     """
 
     face: Face
     x_mm: float
     y_mm: float
     clip: Box | None = None
+    clockwise_deg: int = 0
 
 
 @dataclass(frozen=True)
@@ -212,7 +307,8 @@ def sheet_pages(
 
 
 def _place(face: Face, slot: Slot) -> Placement:
-    return Placement(face, slot.trim.x_mm, slot.trim.y_mm, slot.clip_in_card_frame)
+    x_mm, y_mm = slot.origin
+    return Placement(face, x_mm, y_mm, slot.clip_in_card_frame, slot.clockwise_deg)
 
 
 def full_page(face: Face, paper: Size) -> Page:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
-from printkit.layout.geometry import Box
+from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
 from printkit.units import mm_to_pt
@@ -86,7 +86,8 @@ def _render(pages: Sequence[Page], title: str) -> bytes:
         for placement in page.placements:
             name = _form(canvas, placement.face, forms, images)
             canvas.saveState()
-            _enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip)
+            _enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip,
+                              placement.clockwise_deg)
             canvas.doForm(name)
             canvas.restoreState()
         if page.ops:
@@ -141,10 +142,12 @@ def draw_ops(canvas: Canvas, ops: Iterable[Op], x_mm: float, y_mm: float, page_h
 
 
 def _enter_card_frame(canvas: Canvas, x_mm: float, y_mm: float, page_height_mm: float, scale: float,
-                      clip_mm: Box | None) -> None:
-    """Make one user unit a millimetre, y downwards, origin at the card's trim corner; clip."""
+                      clip_mm: Box | None, clockwise_deg: float = 0) -> None:
+    """Make one user unit a millimetre, y downwards, origin at the card's trim corner; turn; clip."""
     canvas.translate(mm_to_pt(x_mm), mm_to_pt(page_height_mm - y_mm))
     canvas.scale(PT_PER_MM * scale, -PT_PER_MM * scale)
+    if clockwise_deg:
+        canvas.rotate(clockwise_deg)  # in this y-down frame a positive angle turns clockwise
     if clip_mm is not None:
         path = canvas.beginPath()
         path.rect(clip_mm.x_mm, clip_mm.y_mm, clip_mm.w_mm, clip_mm.h_mm)
@@ -274,17 +277,6 @@ def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
     canvas.scale(1, -1)
     canvas.drawImage(str(op.path), 0, 0, drawn.w_mm, drawn.h_mm, mask="auto")
     canvas.restoreState()
-
-
-def fit_image(px_w: int, px_h: int, box: Box, fit: str) -> Box:
-    """Where an image of ``px_w`` x ``px_h`` pixels goes to ``cover``, ``contain`` or ``stretch`` ``box``."""
-    if fit == "stretch" or px_w <= 0 or px_h <= 0:
-        return box
-    ratio = px_w / px_h
-    scale = max if fit == "cover" else min
-    w = scale(box.w_mm, box.h_mm * ratio)
-    h = w / ratio
-    return Box(box.cx_mm - w / 2, box.cy_mm - h / 2, w, h)
 
 
 class _ImageSizes:

@@ -10,15 +10,18 @@ from printkit.deck import CardSize
 from printkit.errors import BuildError
 from printkit.layout.geometry import Box, paper_size
 from printkit.layout.imposition import (
+    MARK_MARGIN_MM,
     MARK_OFFSET_MM,
     MIN_MARGIN_MM,
     MIN_MARK_MM,
     alignment_pages,
+    card_origin,
     card_page,
     grid_fit,
     impose,
     mirror_box,
     sheet_pages,
+    to_card_frame,
 )
 from printkit.layout.ops import Face, Line, Rect
 from printkit.fonts import SYMBOLS
@@ -27,10 +30,13 @@ POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
 A4, LETTER = paper_size("a4"), paper_size("letter")
 
 
-@pytest.mark.parametrize("paper", [A4, LETTER])
-def test_nine_poker_cards_fit_a4_and_letter(paper):
-    layout = impose(paper, POKER)
-    assert (layout.columns, layout.rows, layout.per_page) == (3, 3, 9)
+def test_nine_upright_poker_cards_on_a4_eight_turned_on_letter():
+    a4 = impose(A4, POKER)
+    assert (a4.columns, a4.rows, a4.per_page, a4.clockwise_deg) == (3, 3, 9, 0)
+    # 3 x 3 upright would leave Letter 6.35 mm top and bottom: no room for a mark that prints.
+    letter = impose(LETTER, POKER)
+    assert (letter.columns, letter.rows, letter.per_page, letter.clockwise_deg) == (2, 4, 8, 90)
+    assert letter.slots[0].trim.w_mm == pytest.approx(88.9) and letter.slots[0].trim.h_mm == pytest.approx(63.5)
 
 
 def test_grid_is_centred_and_cards_touch_without_gap():
@@ -58,8 +64,8 @@ def test_no_gap_means_shared_cut_lines_and_outer_bleed_only():
     assert middle.paint == middle.trim
     corner = layout.slots[0]
     assert corner.paint.y_mm == pytest.approx(corner.trim.y_mm - 3.175)  # 15 mm top margin: full bleed
-    # 9.75 mm side margin: 1 mm gap, 2 mm of mark and the 4 mm border leave 2.75 mm of bleed.
-    assert corner.paint.x_mm == pytest.approx(corner.trim.x_mm - 2.75)
+    # 9.75 mm side margin: 0.5 mm gap, 3 mm of mark and the 4 mm border leave 2.25 mm of bleed.
+    assert corner.paint.x_mm == pytest.approx(corner.trim.x_mm - 2.25)
     assert corner.paint.right_mm == pytest.approx(corner.trim.right_mm)
 
 
@@ -71,7 +77,8 @@ def test_paint_boxes_never_overlap():
 
 
 def test_cards_stay_inside_the_printable_margin():
-    for paper, card, gap in [(A4, POKER, 0), (LETTER, POKER, 3), (A4, CardSize(70, 120), 0), (A4, CardSize(25, 25), 2)]:
+    for paper, card, gap in [(A4, POKER, 0), (LETTER, POKER, 3), (A4, CardSize(70, 120), 0), (A4, CardSize(25, 25), 2),
+                             (A4, CardSize(200, 100), 0)]:
         layout = impose(paper, card, gap)
         printable = Box(MIN_MARGIN_MM, MIN_MARGIN_MM, paper.width_mm - 2 * MIN_MARGIN_MM, paper.height_mm - 2 * MIN_MARGIN_MM)
         assert all(printable.contains(s.trim) for s in layout.slots)
@@ -190,13 +197,78 @@ def test_every_cut_line_keeps_a_printable_crop_mark(paper, gap):
         assert inside >= min(MIN_MARK_MM, room) - 1e-6, mark
 
 
-def test_letter_trades_top_and_bottom_bleed_for_visible_marks():
+def test_letter_keeps_full_bleed_and_long_marks_with_turned_cards():
     layout = impose(LETTER, POKER)
-    top = layout.slots[0]
-    assert top.paint.y_mm == pytest.approx(top.trim.y_mm)  # no room for bleed and a mark
-    assert top.paint.x_mm == pytest.approx(top.trim.x_mm - 3.175)  # the side margins have room
+    corner = layout.slots[0]
+    expected = corner.trim.grow(3.175, 3.175, 0, 0)  # full outer bleed, none between cards
+    assert [corner.paint.x_mm, corner.paint.y_mm, corner.paint.w_mm, corner.paint.h_mm] == pytest.approx(
+        [expected.x_mm, expected.y_mm, expected.w_mm, expected.h_mm])
+    assert min(_length(m) for m in layout.crop_marks) > 5.0  # 12.7 mm margin - bleed - 4 mm border
     a4 = impose(A4, POKER).slots[0]
     assert a4.paint.y_mm == pytest.approx(a4.trim.y_mm - 3.175)
+
+
+def _length(mark: Line) -> float:
+    return abs(mark.x2_mm - mark.x1_mm) + abs(mark.y2_mm - mark.y1_mm)
+
+
+CARDS = {"poker": POKER, "bridge": CardSize(57.15, 88.9, bleed_mm=3.175), "mini": CardSize(44.45, 63.5, bleed_mm=3),
+         "tarot": CardSize(70, 120, bleed_mm=3), "token": CardSize(25, 25, bleed_mm=3.175),
+         "huge": CardSize(200, 100, bleed_mm=3)}
+
+
+@pytest.mark.parametrize("card", list(CARDS))
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("gap", [0.0, 3.0])
+def test_crop_marks_stay_off_the_printers_border_and_off_every_card(paper, card, gap):
+    layout = impose(paper, CARDS[card], gap)
+    printable = Box(4.0, 4.0, paper.width_mm - 8.0, paper.height_mm - 8.0)
+    for count in range(1, layout.per_page + 1):
+        for mark in layout.marks_for(count):
+            line = Box(min(mark.x1_mm, mark.x2_mm), min(mark.y1_mm, mark.y2_mm),
+                       abs(mark.x2_mm - mark.x1_mm), abs(mark.y2_mm - mark.y1_mm))
+            assert printable.contains(line), (card, mark)  # the line itself is at least 4 mm from every edge
+            assert not any(line.grow(mark.width_mm / 2).intersects(s.paint) for s in layout.slots), (card, mark)
+    if card != "huge":  # grids that fit with room for marks: every mark is a full-size printable one
+        assert layout.crop_marks and min(_length(m) for m in layout.crop_marks) >= MIN_MARK_MM - 1e-9
+        assert all(min(s.trim.x_mm, s.trim.y_mm) >= MARK_MARGIN_MM - 1e-9 for s in layout.slots)
+
+
+def test_turned_slots_place_the_card_frame_on_its_footprint():
+    layout = impose(LETTER, POKER)
+    slot = layout.slots[0]
+    # Turned clockwise, the card's top-left corner is the footprint's top-right corner.
+    assert slot.origin == pytest.approx((slot.trim.right_mm, slot.trim.y_mm))
+    # The clip is the paint box in the card's own frame: trim plus the bleed it keeps on each side.
+    # Page left (outer bleed) is the card's bottom; page top (outer bleed) is the card's left.
+    clip = slot.clip_in_card_frame
+    assert (clip.x_mm, clip.y_mm) == pytest.approx((-3.175, 0.0))
+    assert (clip.w_mm, clip.h_mm) == pytest.approx((63.5 + 3.175, 88.9 + 3.175))
+    page = sheet_pages(layout, [Face(())], [Face(())])
+    front, back = page[0].placements[0], page[1].placements[0]
+    assert (front.x_mm, front.y_mm, front.clockwise_deg) == pytest.approx((*slot.origin, 90))
+    # The back, mirrored for a long-edge flip, is turned the other way round.
+    back_slot = layout.back_slots("long")[0]
+    assert back.clockwise_deg == 270 and back_slot.trim == mirror_box(slot.trim, LETTER, "long")
+    assert (back.x_mm, back.y_mm) == pytest.approx((back_slot.trim.x_mm, back_slot.trim.bottom_mm))
+    assert back_slot.clip_in_card_frame.w_mm == pytest.approx(63.5 + 3.175)
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_card_frame_round_trip(turn):
+    footprint = Box(10, 20, 30, 40)
+    origin = card_origin(footprint, turn)
+    inner = to_card_frame(footprint, origin, turn)
+    assert (inner.x_mm, inner.y_mm) == pytest.approx((0, 0))
+    assert {round(inner.w_mm, 9), round(inner.h_mm, 9)} == {30, 40}
+    with pytest.raises(ValueError):
+        card_origin(footprint, 45)
+
+
+def test_mini_cards_turn_on_a4_when_that_fits_more():
+    layout = impose(A4, CardSize(44.45, 63.5))
+    assert (layout.per_page, layout.clockwise_deg) == (18, 90)  # upright: 4 x 4 = 16
+    assert impose(A4, CardSize(70, 120)).clockwise_deg == 0  # 4 either way: upright wins the tie
 
 
 def test_a_part_filled_sheet_marks_only_its_cards_cut_lines():
