@@ -80,9 +80,12 @@ def _inches(width_in: float, height_in: float) -> Size:
 # Trim sizes of the named card formats (the table lives with the deck model, which specs read).
 CARD_SIZES_MM: dict[str, Size] = {name: Size(*size) for name, size in deck.CARD_SIZES_MM.items()}
 
+# Papers, portrait: card sheets print on A4 or Letter, rulebooks also on A5 and half-Letter.
 PAPER_SIZES_MM: dict[str, Size] = {
     "a4": Size(210.0, 297.0),
+    "a5": Size(148.0, 210.0),
     "letter": _inches(8.5, 11.0),  # 215.9 x 279.4
+    "half-letter": _inches(5.5, 8.5),  # 139.7 x 215.9
 }
 
 
@@ -92,7 +95,7 @@ def named_card_size(name: str) -> Size:
 
 
 def paper_size(name: str) -> Size:
-    """The size of a named paper (``a4`` or ``letter``, portrait)."""
+    """The size of a named paper (``a4``, ``a5``, ``letter`` or ``half-letter``, portrait)."""
     try:
         return PAPER_SIZES_MM[name.lower()]
     except KeyError:
@@ -112,3 +115,17 @@ def bleed_box(size: CardSize) -> Box:
 def safe_box(size: CardSize) -> Box:
     """The safe zone in the card frame: the trim box shrunk by the safe margin."""
     return trim_box(size).grow(-size.safe_mm)
+
+
+def fit_image(px_w: int, px_h: int, box: Box, fit: str) -> Box:
+    """Where an image of ``px_w`` x ``px_h`` pixels goes to ``cover``, ``contain`` or ``stretch`` ``box``.
+
+    Both backends draw the image into the box returned (clipped to ``box`` for ``cover``).
+    """
+    if fit == "stretch" or px_w <= 0 or px_h <= 0:
+        return box
+    ratio = px_w / px_h
+    scale = max if fit == "cover" else min
+    w = scale(box.w_mm, box.h_mm * ratio)
+    h = w / ratio
+    return Box(box.cx_mm - w / 2, box.cy_mm - h / 2, w, h)

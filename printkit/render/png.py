@@ -16,9 +16,8 @@ from PIL import ImageDraw, ImageFont
 
 from printkit.deck import CardSize
 from printkit.errors import BuildError
-from printkit.layout.geometry import Box
+from printkit.layout.geometry import Box, fit_image
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
-from printkit.render.pdf import fit_image
 from printkit.units import mm_to_px
 
 DPI = 300

@@ -40,6 +40,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
+from printkit.layout.geometry import paper_size
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import Example, Figure, GameContent
 from printkit.rulebook.content import Table as ContentTable
@@ -59,11 +60,17 @@ class Paper:
     body_pt: float
 
 
+def _paper(name: str, margin_mm: float, body_pt: float) -> Paper:
+    size = paper_size(name)
+    return Paper(name, size.width_mm, size.height_mm, margin_mm, body_pt)
+
+
+# Sizes from the one paper table (layout.geometry); margins and type sizes suit each page.
 PAPERS = {
-    "a4": Paper("a4", 210.0, 297.0, 20.0, 10.5),
-    "a5": Paper("a5", 148.0, 210.0, 14.0, 9.0),
-    "letter": Paper("letter", 215.9, 279.4, 19.0, 10.5),
-    "half-letter": Paper("half-letter", 139.7, 215.9, 13.0, 9.0),
+    "a4": _paper("a4", 20.0, 10.5),
+    "a5": _paper("a5", 14.0, 9.0),
+    "letter": _paper("letter", 19.0, 10.5),
+    "half-letter": _paper("half-letter", 13.0, 9.0),
 }
 
 

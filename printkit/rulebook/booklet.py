@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
+from printkit.layout.geometry import paper_size
 from printkit.units import mm_to_pt
 
 
@@ -58,13 +59,20 @@ class Imposition:
     page_height_mm: float
     sheet_width_mm: float
     sheet_height_mm: float
+    sheet_paper: str
+
+
+def two_up(page_paper: str, sheet_paper: str) -> Imposition:
+    """Pages of ``page_paper`` two side by side on ``sheet_paper`` turned landscape."""
+    page, sheet = paper_size(page_paper), paper_size(sheet_paper).rotated()
+    return Imposition(page_paper, page.width_mm, page.height_mm, sheet.width_mm, sheet.height_mm, sheet_paper)
 
 
 IMPOSITIONS = {
     # Two A5 pages side by side fill a landscape A4 sheet exactly; likewise half-Letter on Letter.
-    "a4": Imposition("a5", 148.0, 210.0, 297.0, 210.0),
-    "a5": Imposition("a5", 148.0, 210.0, 297.0, 210.0),
-    "letter": Imposition("half-letter", 139.7, 215.9, 279.4, 215.9),
+    "a4": two_up("a5", "a4"),
+    "a5": two_up("a5", "a4"),
+    "letter": two_up("half-letter", "letter"),
 }
 
 

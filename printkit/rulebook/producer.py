@@ -24,7 +24,8 @@ from printkit.rulebook import markdown as md
 from printkit.rulebook.content import LANGS, GameContent, content_for
 from printkit.rulebook.values import ValueContext, resolver
 
-PAPERS = ("a4", "a5", "letter")
+# The papers a rulebook is set on: those a booklet can also be imposed for.
+PAPERS = tuple(bk.IMPOSITIONS)
 
 
 def rule_texts(spec_path: Path, game: str | None = None) -> dict[str, Path]:
@@ -149,7 +150,7 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
     imposition = bk.imposition_for(paper)
     data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
                               canvasmaker=bk.booklet_canvas(imposition), cover=cover)
-    return Rulebook(data, bk.padded_count(pages) // 2, "letter" if paper == "letter" else "a4")
+    return Rulebook(data, bk.padded_count(pages) // 2, imposition.sheet_paper)
 
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:

@@ -10,6 +10,7 @@ from printkit.layout.geometry import (
     Box,
     Size,
     bleed_box,
+    fit_image,
     named_card_size,
     paper_size,
     safe_box,
@@ -37,9 +38,19 @@ def test_unknown_card_size_names_the_choices():
 
 def test_paper_sizes():
     assert paper_size("a4") == Size(210, 297)
+    assert paper_size("a5") == Size(148, 210)
     assert paper_size("Letter") == Size(215.9, 279.4)
-    with pytest.raises(ValueError, match="'a5'"):
-        paper_size("a5")
+    assert paper_size("half-letter") == Size(139.7, 215.9)
+    with pytest.raises(ValueError, match="'b5'"):
+        paper_size("b5")
+
+
+def test_fit_image_modes():
+    box = Box(0, 0, 20, 10)
+    assert fit_image(100, 100, box, "cover") == Box(0, -5, 20, 20)
+    assert fit_image(100, 100, box, "contain") == Box(5, 0, 10, 10)
+    assert fit_image(100, 100, box, "stretch") == box
+    assert fit_image(0, 100, box, "cover") == box  # an empty image has no shape to keep
 
 
 def test_trim_bleed_and_safe_boxes_in_the_card_frame():

@@ -14,7 +14,7 @@ from printkit.fonts import KOREAN_BOLD, SYMBOLS
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Polygon, Rect, Text
-from printkit.render.pdf import draw_ops, fit_image, new_canvas, render_pages
+from printkit.render.pdf import draw_ops, new_canvas, render_pages
 
 DPI = 144
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
@@ -127,13 +127,6 @@ def test_each_image_is_embedded_once(tmp_path):
     image = rasterise(pdf)
     assert close(px(image, 10, 10), (0, 255, 0))
     assert close(px(image, 15, 60), BLUE)
-
-
-def test_fit_image_modes():
-    box = Box(0, 0, 20, 10)
-    assert fit_image(100, 100, box, "cover") == Box(0, -5, 20, 20)
-    assert fit_image(100, 100, box, "contain") == Box(5, 0, 10, 10)
-    assert fit_image(100, 100, box, "stretch") == box
 
 
 def test_repeated_faces_are_drawn_once_as_forms():
