@@ -15,6 +15,7 @@ from printkit.errors import DeckError
 from printkit.layout.ops import Face, Image, Op, Rect
 from printkit.layout.color import DEFAULT_INK, mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
+from printkit.layout.shapes import turn_180
 from printkit.layout.text import fit_block, fit_line
 
 DEFAULT_BACKGROUND = "#ffffff"
@@ -82,12 +83,55 @@ def text_font(card: Card, text: str, bold: bool = True) -> Path:
     return candidates[0]
 
 
+# What the back of a component that is not a playing card says, so it stays out of the deck.
+COMPONENT_LABELS = {
+    "aid": "AID / 도움말",
+    "terrain": "TERRAIN / 지형",
+    "reference": "REFERENCE / 행동표",
+}
+
+
+def component_bands(card: Card, label: str, base: str) -> tuple[tuple[Op, ...], tuple[str, ...]]:
+    """Light bands across the top and bottom of a back, naming what kind of component it is.
+
+    The bands run to the bleed edge and the lower one is the upper one turned, so a player aid or
+    a terrain face down is told from a deck card at a glance, either way up. Returns the ops and
+    any text-fitting warnings.
+    """
+    s = card.size
+    box = bleed_box(s)
+    safe = safe_box(s)
+    text_h = min(s.width_mm, s.height_mm) * 0.14
+    light = mix(base, "#ffffff", 0.82)
+    top: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, safe.y_mm + text_h - box.y_mm, fill=light)]
+    inner = Box(safe.x_mm + 1.0, safe.y_mm + text_h * 0.12, safe.w_mm - 2.0, text_h * 0.76)
+    fitted = fit_line(label, text_font(card, label), inner, max_size_mm=text_h * 0.55, min_size_mm=2.0,
+                      where=f"{card.label} back kind", color=base, fallbacks=font_chain(card))
+    top.extend(fitted.ops)
+    return tuple(top) + turn_180(top, s.width_mm / 2, s.height_mm / 2), fitted.warnings
+
+
+def component_kind(card: Card) -> str | None:
+    """Which non-deck component a card is (a key of ``COMPONENT_LABELS``), or None for deck cards."""
+    return next((kind for kind in COMPONENT_LABELS if kind in card.attrs), None)
+
+
 def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
     """A card back: the back colour (or image) to the bleed edge, a frame, an emblem and the label.
 
     ``emblem(cx, cy, size_mm, color)`` draws the game's motif, symmetric under a half turn, so
-    the pattern of a back does not show which way up its card is held.
+    the pattern of a back does not show which way up its card is held. Components that are not
+    playing cards (``component_kind``) get :func:`component_bands` over it, image or not.
     """
+    face = _deck_back(card, emblem, default_label)
+    kind = component_kind(card)
+    if kind is None:
+        return face
+    bands, warnings = component_bands(card, COMPONENT_LABELS[kind], card.art.back_color or DEFAULT_BACK)
+    return Face(face.ops + bands, face.warnings + warnings)
+
+
+def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
     s = card.size
     w, h = s.width_mm, s.height_mm
     color = card.art.back_color or DEFAULT_BACK

@@ -37,6 +37,7 @@ from printkit.layout.minerals import (
     stack_glyph,
 )
 from printkit.layout.geometry import Box
+from printkit.layout.templates._common import COMPONENT_LABELS, component_bands
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, wrap_lines
 
@@ -245,7 +246,7 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """The back: one design for the deck and the other cards, hatched for markers, tokens two-faced."""
+    """The back: the deck's design; markers hatched; terrains, reference and aids banded; tokens two-faced."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
@@ -256,11 +257,15 @@ def back(card: Card) -> Face:
         if kind == "generated":
             # Even over a custom back image a marker must say what it is.
             _generated_banner(canvas, y_mm=style.h_mm / 2 - 5 * style.scale)
-        return canvas.face()
-    if kind == "generated":
+    elif kind == "generated":
         _generated_back(canvas)
     else:
         _standard_back(canvas)
+    if kind in COMPONENT_LABELS:
+        # Terrains, the reference and aids must not pass for deck cards when face down.
+        bands, warnings = component_bands(card, COMPONENT_LABELS[kind], style.back_color)
+        canvas.add(bands)
+        canvas.warnings.extend(warnings)
     return canvas.face()
 
 

@@ -242,3 +242,20 @@ def test_aid_text_sits_on_a_plate_over_a_background_image(deck, tmp_path):
     face = calc.front(with_background_image(card, tmp_path))
     assert image_share(face, card, 0.0, 0.0, 1.0, 1.0) > 0.02  # the image shows round the plate
     assert image_share(face, card, 0.3, 0.4, 0.7, 0.6) == 0  # not behind the text
+
+
+def test_aid_backs_differ_from_deck_backs(deck):
+    from ._ops import image_share
+
+    card = deck.cards[0]
+    deck_back = calc.back(card)
+    for aid in deck.components["player_aids"]:
+        face = calc.back(aid)
+        assert face.warnings == ()
+        assert_inside_bleed(face, aid)
+        assert [t.text for t in texts(face) if "AID" in t.text] == ["AID / 도움말"] * 2  # upright and turned
+        # The top and bottom strips are a light band, where a deck card's back is its back colour.
+        back_rgb = tuple(int(card.art.back_color[i:i + 2], 16) for i in (1, 3, 5))
+        assert image_share(deck_back, card, 0.0, 0.0, 1.0, 0.03, color=back_rgb) > 0.9
+        assert image_share(face, aid, 0.0, 0.0, 1.0, 0.03, color=back_rgb) == 0
+        assert image_share(face, aid, 0.0, 0.97, 1.0, 1.0, color=back_rgb) == 0

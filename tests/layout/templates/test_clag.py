@@ -235,3 +235,16 @@ def test_background_image_shows_behind_pips_and_courts(deck, tmp_path):
         assert image_share(face, card, 0.3, 0.3, 0.7, 0.7) > 0.3, card.label
         # The corner index is on a plate: no image right round the rank.
         assert image_share(face, card, 0.05, 0.04, 0.12, 0.1) == 0, card.label
+
+
+def test_aid_backs_differ_from_deck_backs(deck, tmp_path):
+    card = deck.cards[0]
+    for aid in deck.components["player_aids"]:
+        face = clag.back(aid)
+        assert face.warnings == ()
+        assert sum(t.text == "AID / 도움말" for t in texts(face)) == 2
+        assert "AID / 도움말" not in [t.text for t in texts(clag.back(card))]
+        # Even over a back image the aid says what it is.
+        image = tmp_path / "back.png"
+        art = dataclasses.replace(aid.art, back_image=image)
+        assert sum(t.text == "AID / 도움말" for t in texts(clag.back(dataclasses.replace(aid, art=art)))) == 2
