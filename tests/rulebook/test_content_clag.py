@@ -11,10 +11,10 @@ from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import Example, Figure, Table, content_for
 from printkit.rulebook.content import clag as content
-from printkit.rulebook.values import ValueContext, resolver
 from printkit.rules import clag as engine
-from printkit.rules.base import engine_for
 from printkit.spec import DECKS_DIR, load_deck
+
+from ._books import all_strings, coloured_pixels, flat, parse_text, shape
 
 LANGS = ("ko", "en")
 
@@ -118,55 +118,6 @@ def test_every_registered_function_returns_its_kind(deck):
 # ---------------------------------------------------------------- the rule texts
 
 
-def parse_text(deck, lang: str) -> md.Document:
-    """Parse decks/clag.rules.LANG.md resolving every value, as the book does."""
-    registry = content_for(deck.game)
-    game_engine = engine_for(deck.game)
-    context = ValueContext(
-        deck=deck,
-        example_values=lambda name: registry.examples[name](deck, lang).values,
-        players=(game_engine.min_players, game_engine.max_players),
-    )
-    path = DECKS_DIR / f"clag.rules.{lang}.md"
-    return md.parse(path.read_text(encoding="utf-8"), path, resolver(context))
-
-
-def shape(doc: md.Document) -> list[tuple]:
-    """The structure of a document without its words."""
-    out: list[tuple] = []
-    for block in doc.blocks:
-        if isinstance(block, md.Heading):
-            out.append(("heading", block.level))
-        elif isinstance(block, md.Directive):
-            out.append(("directive", block.kind, block.name))
-        elif isinstance(block, md.ListBlock):
-            out.append(("list", block.ordered, len(block.items)))
-        elif isinstance(block, md.TableBlock):
-            out.append(("table", len(block.header), len(block.rows)))
-        else:
-            out.append((type(block).__name__,))
-    return out
-
-
-def all_strings(deck, lang: str, doc: md.Document) -> str:
-    """Every string the book sets: the resolved text and the content it pulls in."""
-    parts = [doc.title, doc.subtitle or ""]
-    registry = content_for(deck.game)
-    for block in doc.blocks:
-        if isinstance(block, (md.Heading, md.Paragraph)):
-            parts.append(block.text)
-        elif isinstance(block, md.ListBlock):
-            parts.extend(block.items)
-        elif isinstance(block, md.Directive) and block.kind != "pagebreak":
-            data = registry.registry(block.kind)[block.name](deck, lang)
-            parts.extend(str(v) for v in getattr(data, "values", {}).values())
-            parts.extend(getattr(data, "header", ()))
-            parts.extend(cell for row in getattr(data, "rows", ()) for cell in row)
-            parts.extend(getattr(data, "labels", ()) or getattr(data, "card_labels", ()))
-            parts.append(data.caption or "")
-    return "\n".join(parts)
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_value_and_directive_resolves(deck, lang):
     doc = parse_text(deck, lang)
@@ -210,16 +161,6 @@ def test_every_character_is_in_the_bundled_fonts(deck, lang):
 
 
 # ---------------------------------------------------------------- the built books
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-def coloured_pixels(pdf, index: int) -> int:
-    image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
-    # Card art is saturated colour; text, rules and table shading are grey or pale.
-    return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
 
 
 @pytest.fixture(scope="module", params=LANGS)

@@ -1,0 +1,60 @@
+"""Helpers the per-game rulebook tests share: the parsed rule texts, their shape and their strings."""
+
+from __future__ import annotations
+
+from printkit.deck import Deck
+from printkit.rulebook import markdown as md
+from printkit.rulebook.content import content_for
+from printkit.rulebook.producer import prepare
+
+
+def parse_text(deck: Deck, lang: str) -> md.Document:
+    """The spec's rule text in ``lang`` with every value resolved, exactly as the book parses it."""
+    doc, _, _ = prepare(deck.spec_path, lang)
+    return doc
+
+
+def shape(doc: md.Document) -> list[tuple]:
+    """The structure of a document without its words."""
+    out: list[tuple] = []
+    for block in doc.blocks:
+        if isinstance(block, md.Heading):
+            out.append(("heading", block.level))
+        elif isinstance(block, md.Directive):
+            out.append(("directive", block.kind, block.name))
+        elif isinstance(block, md.ListBlock):
+            out.append(("list", block.ordered, len(block.items)))
+        elif isinstance(block, md.TableBlock):
+            out.append(("table", len(block.header), len(block.rows)))
+        else:
+            out.append((type(block).__name__,))
+    return out
+
+
+def all_strings(deck: Deck, lang: str, doc: md.Document) -> str:
+    """Every string the book sets: the resolved text and the content it pulls in."""
+    parts = [doc.title, doc.subtitle or ""]
+    registry = content_for(deck.game)
+    for block in doc.blocks:
+        if isinstance(block, (md.Heading, md.Paragraph)):
+            parts.append(block.text)
+        elif isinstance(block, md.ListBlock):
+            parts.extend(block.items)
+        elif isinstance(block, md.Directive) and block.kind != "pagebreak":
+            data = registry.registry(block.kind)[block.name](deck, lang)
+            parts.extend(str(v) for v in getattr(data, "values", {}).values())
+            parts.extend(getattr(data, "header", ()))
+            parts.extend(cell for row in getattr(data, "rows", ()) for cell in row)
+            parts.extend(getattr(data, "labels", ()) or getattr(data, "card_labels", ()))
+            parts.append(data.caption or "")
+    return "\n".join(parts)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def coloured_pixels(pdf, index: int) -> int:
+    image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
+    # Card art is saturated colour; text, rules and table shading are grey or pale.
+    return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
