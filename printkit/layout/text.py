@@ -172,7 +172,8 @@ def font_runs(text: str, fonts: Sequence[Path]) -> list[tuple[str, Path]]:
     Spaces stay in the run they follow. Characters that no font has stay with the first font
     (they print as nothing; :func:`undrawable` lists them for a warning).
     """
-    chain = [Path(f) for f in fonts]
+    # Called for every width measured while wrapping: keep the Paths the caller already has.
+    chain = [f if isinstance(f, Path) else Path(f) for f in fonts]
     if not missing_glyphs(text, chain[0]):
         return [(text, chain[0])] if text else []
     runs: list[tuple[str, Path]] = []
