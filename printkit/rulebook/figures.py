@@ -23,6 +23,7 @@ from printkit.units import MM_PER_POINT, mm_to_pt
 
 GAP_MM = 4.0
 LABEL_GAP_MM = 1.5
+MIN_LABEL_MM = 2.2  # labels shrink to fit under their card (small pages, many cards) down to this size
 OUTLINE = "#9a9a9a"  # a hairline around each trimmed card, so light cards stand out from the paper
 
 
@@ -64,8 +65,21 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2) ->
         placed.append(PlacedCard(card, x, y, scale, label))
         x += card.size.width_mm * scale + GAP_MM
     has_labels = any(p.label for p in placed)
+    for p in placed:
+        if p.label:
+            # A label may reach a little into the gaps beside its card, never near the next label.
+            room_mm = p.card.size.width_mm * p.scale + GAP_MM * 0.4
+            label_size_mm = max(MIN_LABEL_MM, min(label_size_mm, room_mm / _label_width_mm(p.label, 1.0)))
     height = row_h + (LABEL_GAP_MM + label_size_mm * 1.3 if has_labels else 0.0)
     return RowLayout(tuple(placed), max_width_mm, height, label_size_mm)
+
+
+def _label_width_mm(label: str, size_mm: float) -> float:
+    try:
+        runs = font_runs(label, REGULAR)
+    except KeyError as exc:
+        raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
+    return max(sum(fonts.text_width_mm(text, font, size_mm) for font, text in runs), 1e-6)
 
 
 def faces(figure: Figure, deck: Deck) -> tuple[Face, ...]:

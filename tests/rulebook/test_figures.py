@@ -8,6 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
+from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook.content import Figure
 from printkit.rulebook.content.calc import find_cards
@@ -54,3 +55,15 @@ def test_a_label_no_font_can_set_fails_early(deck):
     cards = find_cards(deck, [("plus", 7)])
     with pytest.raises(BuildError, match="figure label"):
         CardRow(Figure(cards, labels=("🀄",)), deck)
+
+
+def test_labels_shrink_to_stay_under_their_cards(deck):
+    cards = find_cards(deck, [("plus", 1), ("minus", 2), ("times", 3), ("plus", 4), ("minus", 5)])
+    short = card_row(Figure(cards, labels=("a",) * 5), 170.0)
+    assert short.label_size_mm == 3.2
+    long_labels = ("a rather long label",) * 5
+    narrow = card_row(Figure(cards, labels=long_labels), 110.0)
+    card_w = deck.size.width_mm * narrow.cards[0].scale
+    assert 2.2 < narrow.label_size_mm < 3.2
+    width = fonts.text_width_mm(long_labels[0], fonts.KOREAN, narrow.label_size_mm)
+    assert width == pytest.approx(card_w + GAP_MM * 0.4)  # a little into the gaps, clear of the next label
