@@ -145,19 +145,20 @@ def symbols(deck: Deck, lang: str) -> Figure:
 # ---------------------------------------------------------------- examples
 
 
+def _scored_pay(cards: Sequence[Card], lang: str, values: dict, caption: str) -> Example:
+    """A pay scored card by card: the engine's steps as the table, each card labelled with the running score."""
+    rows, _, labels = _step_rows(cards, lang)
+    return Example(values=values, header=_score_header(lang), rows=tuple(rows), cards=tuple(cards),
+                   card_labels=tuple(labels), caption=caption)
+
+
 def seed(deck: Deck, lang: str) -> Example:
     """The scoring example of the original rules: 9−, 5×, 2−, 1+, 8+ scores 52."""
     cards = find_cards(deck, [("minus", 9), ("times", 5), ("minus", 2), ("plus", 1), ("plus", 8)])
-    rows, final, labels = _step_rows(cards, lang)
-    return Example(
-        values={"score": number_text(final), "cards": len(cards)},
-        header=_score_header(lang),
-        rows=tuple(rows),
-        cards=cards,
-        card_labels=tuple(labels),
-        caption=pick(lang, f"맨 아래(왼쪽)부터 계산합니다. 최종 점수 {number_text(final)}점.",
-                     f"Scored from the bottom (left) card up. Final score: {number_text(final)}."),
-    )
+    score = number_text(pay_value(cards))
+    return _scored_pay(cards, lang, values={"score": score, "cards": len(cards)},
+                       caption=pick(lang, f"맨 아래(왼쪽)부터 계산합니다. 최종 점수 {score}점.",
+                                    f"Scored from the bottom (left) card up. Final score: {score}."))
 
 
 def matching(deck: Deck, lang: str) -> Example:
@@ -255,14 +256,11 @@ def power(deck: Deck, lang: str) -> Example:
     """Expert game: powers, a fraction, and 0 ^ −1."""
     expert = expert_deck(deck)
     cards = find_cards(expert, [("power", 3), ("power", 2), ("power", -1)])
-    rows, final, labels = _step_rows(cards, lang)
+    final = pay_value(cards)
     zero = pay_value(find_cards(expert, [("power", 0), ("power", -1)]))
-    return Example(
+    return _scored_pay(
+        cards, lang,
         values={"score": number_text(final), "decimal": format_decimal(final, 6), "zero_inverse": number_text(zero)},
-        header=_score_header(lang),
-        rows=tuple(rows),
-        cards=cards,
-        card_labels=tuple(labels),
         caption=pick(lang, f"전문가용 게임의 페이. 점수는 분수 {number_text(final)}(약 {format_decimal(final, 6)})입니다.",
                      f"An expert-game pay. It scores the fraction {number_text(final)} (about {format_decimal(final, 6)})."),
     )
