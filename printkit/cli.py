@@ -6,6 +6,7 @@ Library code raises PrintkitError; only this module prints messages and chooses 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import gc
 import sys
@@ -27,6 +28,16 @@ def reports_errors(func):
             sys.exit(1)
 
     return wrapper
+
+
+@contextlib.contextmanager
+def progress_bar(length: int, label: str):
+    """A progress callback for a library call: a bar on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -148,11 +159,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet,
                            rulebooks=rulebooks)
-    if sys.stderr.isatty():
-        with click.progressbar(length=work_units(loaded, options), label="Rendering", file=sys.stderr) as bar:
-            result = run_build(loaded, options, progress=bar.update)
-    else:
-        result = run_build(loaded, options)
+    with progress_bar(work_units(loaded, options), "Rendering") as progress:
+        result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for entry in result.entries:
@@ -207,11 +215,8 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check) 
 
     deck = load_deck(game, variant)
     players = players if players is not None else default_players(engine_for(deck.game))
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            summary = run_simulation(deck, games, players, seed, bot, jobs, check=not no_check, progress=bar.update)
-    else:
-        summary = run_simulation(deck, games, players, seed, bot, jobs, check=not no_check)
+    with progress_bar(games, "Playing") as progress:
+        summary = run_simulation(deck, games, players, seed, bot, jobs, check=not no_check, progress=progress)
     if as_json:
         click.echo(json.dumps(summary.as_dict(), indent=2))
     else:
