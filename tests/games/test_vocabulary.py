@@ -1,0 +1,34 @@
+"""Each game's vocabulary: complete name tables, and nothing heavy behind the import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from printkit.games import calc, clag, stack
+
+
+def test_every_word_has_a_korean_and_an_english_name():
+    for words, names in ((calc.SYMBOLS, calc.SYMBOL_NAMES), (stack.MINERALS, stack.MINERAL_NAMES),
+                         (stack.TERRAINS, stack.TERRAIN_NAMES), (clag.SUITS, clag.SUIT_NAMES)):
+        assert tuple(names) == words
+        assert all(len(pair) == 2 and all(pair) for pair in names.values())
+    assert tuple(calc.SIGNS) == calc.SYMBOLS
+    assert tuple(clag.SUIT_LETTERS) == tuple(clag.SUIT_SYMBOLS) == clag.SUITS
+
+
+def test_terrains_follow_the_mineral_order():
+    assert [stack.TERRAIN_MINERAL[t] for t in stack.TERRAINS] == list(stack.MINERALS)
+    assert stack.TERRAIN_MINERAL["coal_mine"] == "coal"
+
+
+def test_clag_ranks_run_from_two_to_the_ace():
+    assert len(clag.RANKS) == 13 and clag.RANKS[0] == 2 and clag.RANKS[-1] == "A"
+    assert set(clag.COURTS) | set(clag.RANK_NAMES_EN) == {"J", "Q", "K", "A"}
+
+
+def test_importing_the_vocabularies_loads_no_engine_or_layout():
+    code = ("import sys, printkit.games.calc, printkit.games.stack, printkit.games.clag; "
+            "print(sorted(m for m in sys.modules if m.startswith('printkit.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "rules" not in loaded and "layout" not in loaded and "rulebook" not in loaded
