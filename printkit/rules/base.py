@@ -30,7 +30,10 @@ class InvariantError(AssertionError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: final scores per seat, the winning seats and why it ended."""
+    """How a finished game ended: final scores per seat, the winning seats and why it ended.
+
+    ``turns`` is the game's length in the engine's ``length_unit`` (turns or moves, see Engine).
+    """
 
     scores: tuple[int | Fraction, ...]
     winners: tuple[int, ...]
@@ -46,12 +49,18 @@ class Engine(Protocol):
     name: str
     min_players: int
     max_players: int
+    # What Outcome.turns counts, in words for summaries: "turns" or "moves".
+    length_unit: str
 
     def validate_deck(self, deck: Deck) -> None:
-        """Raise DeckError saying why the rules cannot be played with ``deck``."""
+        """Raise DeckError saying why the rules cannot be played with ``deck`` (its options included)."""
 
     def new_game(self, deck: Deck, players: int, seed: int, **options: Any) -> Any:
-        """A fresh, dealt game state; all randomness comes from ``random.Random(seed)``."""
+        """A fresh, dealt game state; all randomness comes from ``random.Random(seed)``.
+
+        ``options`` override the spec's ``deck.options``; an unknown name or a bad value raises
+        DeckError naming the option and the allowed ones.
+        """
 
     def current_player(self, state: Any) -> int:
         """The seat that must move now."""

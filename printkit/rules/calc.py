@@ -149,7 +149,15 @@ def _deck_name(deck: Deck) -> str:
     return f"deck {deck.name!r}" + (f" (variant {deck.variant!r})" if deck.variant else "")
 
 
+def check_options(deck_options: Any, options: Any = ()) -> None:
+    """Refuse every option: Calc has none (``deck_options`` from the spec, ``options`` as keywords)."""
+    names = sorted({*dict(deck_options), *dict(options)}, key=str)
+    if names:
+        raise DeckError(f"unknown Calc option(s) {', '.join(map(repr, names))}: Calc takes no options")
+
+
 def validate_deck(deck: Deck) -> None:
+    check_options(deck.options)
     problems = deck_problems(deck)
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
@@ -161,8 +169,7 @@ def validate_deck(deck: Deck) -> None:
 
 def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
     """Shuffle ``deck`` with ``random.Random(seed)`` and deal 7 cards to each of ``players`` seats."""
-    if options:
-        raise DeckError(f"Calc has no options {sorted(options)!r}")
+    check_options(deck.options, options)
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise DeckError(f"Calc is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
     validate_deck(deck)
@@ -344,12 +351,14 @@ def is_over(state: CalcState) -> bool:
 def final_scores(state: CalcState) -> tuple[int | Fraction, ...]:
     """Each seat's pay score, plus 5 for every seat tied for the fewest cards in hand.
 
-    The bonus is added after the pay's own arithmetic, so a pay saturated at 10^100 still gains it.
+    The total goes through the same limits as every scoring step: a pay saturated at 10^100 plus the
+    bonus is still 10^100 (so two such players tie), and -10^100 plus the bonus is -10^100 + 5.
     """
     fewest = min(len(hand) for hand in state.hands)
     scores = []
     for seat in range(state.players):
-        score = state.values[seat] + (FEWEST_CARDS_BONUS if len(state.hands[seat]) == fewest else 0)
+        bonus = FEWEST_CARDS_BONUS if len(state.hands[seat]) == fewest else 0
+        score = bound(state.values[seat] + bonus)[0]
         scores.append(score.numerator if score.denominator == 1 else score)
     return tuple(scores)
 
@@ -474,6 +483,7 @@ class CalcEngine:
     name = "calc"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    length_unit = "turns"  # Outcome.turns counts moves, and every Calc turn is one move (a play or a draw)
 
     validate_deck = staticmethod(validate_deck)
     new_game = staticmethod(new_game)

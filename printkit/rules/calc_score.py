@@ -273,7 +273,8 @@ def score_lines(tokens: Iterable[str]) -> list[str]:
     """``printkit score``'s output: one line per card, then the final score alone on the last line.
 
     The last line is the exact value (``52``, ``7/3``); a non-integer or a very large value is
-    followed by a decimal, and a value that went through a limit says which.
+    followed by a decimal. A step whose own result went through a limit says which, and so does the
+    last line when the final value did (a limit met earlier and left behind is not repeated there).
     """
     cards = [parse_card(token) for token in tokens]
     if not cards:
@@ -285,8 +286,8 @@ def score_lines(tokens: Iterable[str]) -> list[str]:
     final = format_value(value)
     if value.denominator != 1 or (abs(value) >= 10**16 and not is_saturated(value)):
         final += f" = {format_decimal(value)}"
-    limits = sorted({step.limit for step in steps if step.counted and step.limit != EXACT})
-    if limits:
-        final += " (" + "; ".join(describe_limit(limit) for limit in limits) + ")"
+    last = steps[-1]
+    if last.counted and last.limit != EXACT:
+        final += f" ({describe_limit(last.limit)})"
     lines.append(final)
     return lines

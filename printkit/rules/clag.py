@@ -671,7 +671,7 @@ def why_illegal(state: ClagState, move: Any) -> str | None:
     if phase == PHASE_CHOOSE_TRUMP:
         if not isinstance(move, ChooseTrump):
             return f"{move!r}: the dealer (seat {seat}) must choose trump now"
-        if move.suit not in _SUIT_INDEX:
+        if not isinstance(move.suit, str) or move.suit not in _SUIT_INDEX:
             return f"{move!r}: unknown suit (choose one of {', '.join(SUITS)})"
         return None
     return f"{move!r}: unknown phase {phase!r}"
@@ -680,6 +680,8 @@ def why_illegal(state: ClagState, move: Any) -> str | None:
 def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
     card, names = move.card, move.names
     hand = state.hands[seat]
+    if not isinstance(card, PlayingCard):
+        return f"{move!r}: a play names a card, e.g. Play(PlayingCard.parse('QH'))"
     if card not in hand:
         return f"{move!r}: seat {seat} does not hold {card}"
     if names is not None and not isinstance(names, PlayingCard):
@@ -965,23 +967,37 @@ def validate_cards(deck: Deck) -> tuple[PlayingCard, ...]:
     return tuple(sorted(cards, key=lambda c: c.index))
 
 
+def game_options(deck_options: Mapping[str, Any], options: Mapping[str, Any] = MappingProxyType({})) -> bool:
+    """The ``hook`` option from the spec's ``options`` overridden by keyword ``options``; DeckError
+    for an unknown name or a value that is not true or false."""
+    merged = {**deck_options, **options}
+    unknown = sorted(set(merged) - {"hook"}, key=str)
+    if unknown:
+        raise DeckError(f"unknown Clag option(s) {', '.join(map(repr, unknown))} (known: 'hook')")
+    hook = merged.get("hook", False)
+    if not isinstance(hook, bool):
+        raise DeckError(f"Clag option hook must be true or false, not {hook!r}")
+    return hook
+
+
 class ClagEngine:
     """The Clag rules behind the protocol in :mod:`printkit.rules.base`."""
 
     name = "clag"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    length_unit = "moves"  # Outcome.turns counts every bid, trump choice and card played
     options = ("hook",)
 
     def validate_deck(self, deck: Deck) -> None:
+        game_options(deck.options)
         validate_cards(deck)
 
     def new_game(self, deck: Deck, players: int, seed: int, **options: Any) -> ClagState:
-        """Options: ``hook=True`` replaces the dealer rule by Oh Hell's (total of bids is not H)."""
-        unknown = sorted(set(options) - set(self.options))
-        if unknown:
-            raise DeckError(f"unknown Clag option(s) {', '.join(map(repr, unknown))} (known: hook)")
-        state = _new_state(validate_cards(deck), players, seed, options.get("hook", False))
+        """Options (the spec's ``options:``, overridden by keywords): ``hook=True`` replaces the
+        dealer rule by Oh Hell's (the total of bids is not H)."""
+        hook = game_options(deck.options, options)
+        state = _new_state(validate_cards(deck), players, seed, hook)
         order = list(state.deck)
         state.rng.shuffle(order)
         _start_round(state, order)

@@ -142,6 +142,7 @@ class Summary:
     shared_wins: int
     endings: dict[str, int]
     failures: tuple[str, ...] = field(default_factory=tuple)
+    length_unit: str = "turns"  # what ``length`` counts: the engine's length_unit
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -153,6 +154,7 @@ class Summary:
             "games": self.games,
             "finished": self.finished,
             "length": self.length,
+            "length_unit": self.length_unit,
             "scores": self.scores,
             "win_rate_by_seat": list(self.win_rate_by_seat),
             "shared_wins": self.shared_wins,
@@ -170,7 +172,7 @@ class Summary:
         if self.finished:
             ln, sc = self.length, self.scores
             out += [
-                f"length (turns): mean {ln['mean']:.2f}, stdev {ln['stdev']:.2f}, min {ln['min']:g}, "
+                f"length ({self.length_unit}): mean {ln['mean']:.2f}, stdev {ln['stdev']:.2f}, min {ln['min']:g}, "
                 f"median {ln['median']:g}, max {ln['max']:g}",
                 f"scores: mean {_num(sc['mean'])}, stdev {_num(sc['stdev'])}, min {_num(sc['min'])}, "
                 f"p25 {_num(sc['p25'])}, median {_num(sc['median'])}, p75 {_num(sc['p75'])}, max {_num(sc['max'])}",
@@ -222,7 +224,7 @@ def simulate(
     if games < 1:
         raise DeckError(f"the number of games must be at least 1, not {games!r}")
     if not engine.min_players <= players <= engine.max_players:
-        raise DeckError(f"{engine.name} is played by {engine.min_players} to {engine.max_players} players, not {players}")
+        raise DeckError(f"{engine.name} is played by {player_range(engine)}, not {players}")
     _bots(engine, bot, players)
     seeds = list(range(seed, seed + games))
     tasks = [
@@ -245,11 +247,24 @@ def simulate(
                 results.extend(batch)
                 if progress:
                     progress(len(batch))
-    return summarise(engine.name, deck.variant, players, bot, seed, results)
+    return summarise(engine.name, deck.variant, players, bot, seed, results, engine.length_unit)
+
+
+def player_range(engine: Engine) -> str:
+    """The engine's player counts in words: ``2 to 8 players`` or ``exactly 2 players``."""
+    if engine.min_players == engine.max_players:
+        return f"exactly {engine.min_players} players"
+    return f"{engine.min_players} to {engine.max_players} players"
 
 
 def summarise(
-    game: str, variant: str | None, players: int, bot: str, seed: int, results: Sequence[GameResult]
+    game: str,
+    variant: str | None,
+    players: int,
+    bot: str,
+    seed: int,
+    results: Sequence[GameResult],
+    length_unit: str = "turns",
 ) -> Summary:
     done = [r for r in results if r.failure is None]
     lengths = [r.turns for r in done]
@@ -273,11 +288,12 @@ def summarise(
         shared_wins=sum(1 for r in done if len(r.winners) > 1),
         endings=dict(sorted(endings.items(), key=lambda item: (-item[1], item[0]))),
         failures=tuple(r.failure for r in results if r.failure is not None),
+        length_unit=length_unit,
     )
 
 
 def _as_float(value: Any) -> float:
-    # Calc scores are Fractions bounded by 10^100 (+5): floats hold them for statistics.
+    # Calc scores are Fractions bounded by ±10^100: floats hold them for statistics.
     return float(Fraction(value)) if not isinstance(value, (int, float)) else float(value)
 
 
@@ -312,7 +328,9 @@ def check_playable(deck: Deck, games_per_count: int = 3, seed: int = 0) -> list[
 
     Games alternate the random and greedy bots; each is checked move by move (see ``play_game``).
     Returns one message per failure naming deck, variant, player count, game seed and the invariant;
-    an empty list means the deck is playable.
+    an empty list means the deck is playable. A deck-level refusal (DeckError, e.g. a bad option or
+    too few cards to deal) is reported once: no games are played for a player count it refuses, and
+    the same refusal is not repeated for other counts.
     """
     where = f"deck {deck.name!r}" + (f" variant {deck.variant!r}" if deck.variant else "")
     try:
@@ -326,6 +344,7 @@ def check_playable(deck: Deck, games_per_count: int = 3, seed: int = 0) -> list[
     except PrintkitError as exc:
         return [f"{where}: {exc}"]
     failures = []
+    refusals: set[str] = set()
     bots = ("random", "greedy")
     for players in range(engine.min_players, engine.max_players + 1):
         for i in range(games_per_count):
@@ -333,6 +352,12 @@ def check_playable(deck: Deck, games_per_count: int = 3, seed: int = 0) -> list[
             bot = bots[i % len(bots)]
             try:
                 play_game(engine, deck, players, game_seed, bot)
+            except DeckError as exc:
+                # The deck (not this game) is refused: every other seed would say the same.
+                if str(exc) not in refusals:
+                    refusals.add(str(exc))
+                    failures.append(f"{where}, {players} players: {exc}")
+                break
             except InvariantError as exc:
                 failures.append(f"{where}, {players} players, game seed {game_seed} ({bot}): invariant broken: {exc}")
             except Exception as exc:  # an engine crash is a failure to report, not a traceback

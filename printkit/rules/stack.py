@@ -98,8 +98,9 @@ def _deck_codes(deck: Deck) -> list[int]:
 
 
 def _options(deck_options: dict, options: dict) -> tuple[str, int]:
+    """``mode`` and ``turn_cap`` from the spec's options overridden by keyword ``options``."""
     merged = {**deck_options, **options}
-    unknown = sorted(set(merged) - {"mode", "turn_cap"})
+    unknown = sorted(set(merged) - {"mode", "turn_cap"}, key=str)
     if unknown:
         raise DeckError(f"unknown Stack option(s) {', '.join(map(repr, unknown))} (known: 'mode', 'turn_cap')")
     mode = merged.get("mode", "quick")
@@ -184,8 +185,10 @@ class StackEngine:
     name = "stack"
     min_players = 2
     max_players = 2
+    length_unit = "turns"  # Outcome.turns counts turns, in each of which both players act
 
     def validate_deck(self, deck: Deck) -> None:
+        _options(dict(deck.options), {})
         codes = _deck_codes(deck)
         types = len(set(codes))
         if types < FIELD_SIZE:

@@ -97,7 +97,9 @@ class Gem:
         return type_name(self.code & 15) + ("*" if self.code & GENERATED else "")
 
     def __repr__(self) -> str:
-        return f"Gem({str(self)!r})"
+        # A code outside CODES (only ever hand-made) shows as such, never as the card it resembles.
+        valid = type(self.code) is int and self.code in CODES
+        return f"Gem({str(self)!r})" if valid else f"Gem(code={self.code!r})"
 
 
 GEMS = tuple(Gem(c) if c in CODES else None for c in range(32))

@@ -277,9 +277,16 @@ def _illegal(move: Any, why: str) -> IllegalMoveError:
 
 
 def _code(move: Any, gem: Any) -> int:
-    if not isinstance(gem, Gem) or gem.code not in CODES:
+    if not isinstance(gem, Gem) or type(gem.code) is not int or gem.code not in CODES:
         raise _illegal(move, f"{gem!r} is not a Stack card")
     return gem.code
+
+
+def _codes(move: Any, cards: Any, n: int) -> list[int]:
+    """The codes of a move's ``cards``, which must be a tuple of exactly ``n`` Stack cards."""
+    if not isinstance(cards, tuple) or len(cards) != n:
+        raise _illegal(move, f"{type(move).__name__} names a tuple of {n} cards, not {cards!r}")
+    return [_code(move, g) for g in cards]
 
 
 def _need_loose(s: StackState, p: int, move: Any, codes: Sequence[int]) -> None:
@@ -303,7 +310,7 @@ def _spend(s: StackState, p: int, move: Any, n: int) -> None:
 
 
 def _terrain_index(move: Any, name: Any) -> int:
-    if name not in TERRAIN_INDEX:
+    if not isinstance(name, str) or name not in TERRAIN_INDEX:
         raise _illegal(move, f"unknown terrain {name!r} (known: {', '.join(TERRAINS)})")
     return TERRAIN_INDEX[name]
 
@@ -452,7 +459,7 @@ def apply_move(s: StackState, move: Any) -> None:
         s.loose[p] -= 1
         slot[1 + p] = c
     elif kind is SwapOne or kind is SwapTwo or kind is SwapThree:
-        codes = [_code(move, move.card)] if kind is SwapOne else [_code(move, g) for g in move.cards]
+        codes = [_code(move, move.card)] if kind is SwapOne else _codes(move, move.cards, 2 if kind is SwapTwo else 3)
         if kind is not SwapOne and len({c & 15 for c in codes}) != 1:
             raise _illegal(move, "the cards must be identical (same minerals)")
         if kind is SwapOne and s.used_one[p]:
@@ -549,7 +556,7 @@ def apply_move(s: StackState, move: Any) -> None:
         _trigger(s, p, t)
         return
     elif kind is CoalDiscard:
-        codes = [_code(move, g) for g in move.cards]
+        codes = _codes(move, move.cards, 2)
         if not s.coal_on[p]:
             raise _illegal(move, f"seat {p} has not triggered the coal mine this turn")
         if not all(c & COAL for c in codes):

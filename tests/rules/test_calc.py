@@ -241,6 +241,19 @@ def test_fractional_scores_are_exact():
     assert out.scores[0] == Fraction(7, 3)
 
 
+def test_the_final_score_saturates_like_every_step_bonus_included():
+    # Both pays sit at +10^100; seat 1 holds the fewest cards, but 10^100 + 5 is still 10^100.
+    state = position(["1x 2x", "3x"], ["9^ 9^ 9^ 9^", "9^ 9^ 9^ 9^"], deck="5+")
+    ENGINE.apply(state, DRAW)
+    out = ENGINE.outcome(state)
+    assert out.scores == (LIMIT, LIMIT)
+    assert out.winners == (0, 1)
+    # At -10^100 the bonus is ordinary arithmetic inside the limits.
+    state = position(["1x 2x", "3x"], ["", "-1x 9x 9^ 9^ 9^"], deck="5+")
+    ENGINE.apply(state, DRAW)
+    assert ENGINE.outcome(state).scores == (0, -LIMIT + 5)
+
+
 def test_outcome_refused_before_the_end(standard):
     with pytest.raises(IllegalMoveError):
         ENGINE.outcome(ENGINE.new_game(standard, 2, 0))
@@ -272,6 +285,29 @@ def test_real_decks_are_valid(standard, expert):
 def test_player_count_out_of_range(standard, players):
     with pytest.raises(DeckError, match="2 to 8 players"):
         ENGINE.new_game(standard, players, 0)
+
+
+def test_calc_takes_no_options_from_the_spec_or_keywords(standard):
+    with_option = replace(standard, options={"hook": True})
+    for call in (lambda: ENGINE.validate_deck(with_option), lambda: ENGINE.new_game(with_option, 2, 0),
+                 lambda: ENGINE.new_game(standard, 2, 0, jokers=2)):
+        with pytest.raises(DeckError, match="unknown Calc option.*Calc takes no options"):
+            call()
+    with pytest.raises(DeckError, match="'hook'"):
+        ENGINE.validate_deck(with_option)
+
+
+def test_outcome_turns_count_turns_of_one_move_each():
+    assert ENGINE.length_unit == "turns"
+
+
+@pytest.mark.parametrize("move", [
+    None, 0, "draw", (0, 0), [0, 0], {"card": 0}, object(), Play, Draw, Play(None, None), Play("0", 0),
+    Play(0, "0"), Play([0], 0), Play(0, [0]), Play(1.0, 0), Play(True, 0), Play(0, False), Play(-1, 0), Play(0, 9),
+])
+def test_malformed_moves_are_refused_without_change(move):
+    state = position(["1+ 2+", "1x 2x"], ["5+", ""], deck="9+")
+    assert_illegal(state, move)
 
 
 def _with_cards(deck: Deck, cards) -> Deck:

@@ -255,6 +255,22 @@ def test_score_lines_says_when_saturated():
     assert last.startswith("10^100") and "saturated" in last
 
 
+def test_score_lines_marks_only_the_steps_whose_own_value_hit_a_limit():
+    lines = score_lines("2^ -1^ -1^ 9^ 9^ 9^ 0^ -1^".split())
+    marked = [i for i, line in enumerate(lines[:-1]) if "(" in line.split("=")[-1]]
+    assert marked == [5]  # 2^729 saturates; ^0 then gives an exact 1
+    assert "saturated at the ±10^100 limit" in lines[5]
+    assert lines[-1] == "1"
+
+
+def test_score_lines_final_line_keeps_the_note_when_the_final_value_hit_the_limit():
+    lines = score_lines("9^ 9^ 9^ 9^ 1+".split())
+    assert "saturated" in lines[-2] and lines[-1] == "10^100 (saturated at the ±10^100 limit)"
+    lines = score_lines("9^ 9^ 9^ 9^ 1-".split())
+    assert "saturated" not in lines[-2] and "saturated" not in lines[-1]
+    assert score_lines("9^ 9^ 9^ 9^ J".split())[-1] == "0"
+
+
 def test_format_decimal():
     assert format_decimal(Fraction(1, 4)) == "0.25"
     assert format_decimal(Fraction(-7, 2)) == "-3.5"

@@ -106,6 +106,32 @@ def test_unknown_option_refused(deck):
         ENGINE.new_game(deck, 4, 0, trumps=True)
 
 
+def test_spec_options_reach_the_game_and_keywords_override_them(deck):
+    hooked = dataclasses.replace(deck, options={"hook": True})
+    assert ENGINE.new_game(hooked, 4, 0).hook is True
+    assert ENGINE.new_game(hooked, 4, 0, hook=False).hook is False
+    assert ENGINE.new_game(deck, 4, 0).hook is False
+    ENGINE.validate_deck(hooked)
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"trumps": True}, ["unknown Clag option(s) 'trumps'", "known: 'hook'"]),
+    ({"hook": "yes"}, ["option hook", "true or false", "'yes'"]),
+    ({"hook": 1}, ["option hook", "true or false", "1"]),
+])
+def test_bad_spec_options_are_refused_by_validate_deck_and_new_game(deck, options, words):
+    bad = dataclasses.replace(deck, options=options)
+    for call in (lambda: ENGINE.validate_deck(bad), lambda: ENGINE.new_game(bad, 4, 0)):
+        with pytest.raises(DeckError) as info:
+            call()
+        for word in words:
+            assert word in str(info.value)
+
+
+def test_outcome_turns_count_moves_and_the_engine_says_so(deck):
+    assert ENGINE.length_unit == "moves"
+
+
 def test_first_dealer_is_random_from_the_seed_and_the_deal_goes_one_at_a_time_from_the_left(deck):
     seen = set()
     for seed in range(30):
@@ -226,6 +252,27 @@ def test_must_follow_suit_when_able():
     assert legal_moves(state) == [Play(PlayingCard.parse("KS"))]
     assert_refused(state, Play(PlayingCard.parse("3H")), "holds spades and must follow suit")
     assert_refused(state, Play(PlayingCard.parse("AD")), "does not hold AD")
+
+
+class NotAMove:
+    """An object the engine does not know."""
+
+
+MALFORMED = [None, 3, "play KS", ("bid", 1), NotAMove(), Bid("1"), Bid(None), Bid([1]), Bid(1.0), Bid(True),
+             Play("KS"), Play(None), Play(["KS"]), Play(PlayingCard.parse("KS"), names="AS"),
+             Play(PlayingCard.parse("KS"), names=[]), ChooseTrump([]), ChooseTrump({"suit": "hearts"})]
+
+
+@pytest.mark.parametrize("phase_moves", [(), ("bid 0", "bid 0", "bid 0", "bid 2")], ids=["bid", "play"])
+def test_malformed_moves_are_refused_without_change(phase_moves):
+    hands = hands_for(2, {1: "AS 3D", 2: "KS 3H"}, trump="2H", filler_suits="DC")
+    state = start_round(hands, 2, dealer=0, trump_card="2H")
+    run(state, *phase_moves)
+    for move in MALFORMED:
+        before = state.snapshot()
+        with pytest.raises((IllegalMoveError, InvalidMoveError)):
+            ENGINE.apply(state, move)
+        assert state.snapshot() == before, move
 
 
 def test_void_player_may_play_any_card_and_need_not_trump():
@@ -391,6 +438,8 @@ def test_round_14_dealer_chooses_trump_after_seeing_the_hand_before_the_bids():
     assert legal_moves(state) == [ChooseTrump(s) for s in clag.SUITS]  # no "no trump" choice
     assert_refused(state, Bid(1), "must choose trump")
     assert_refused(state, ChooseTrump("stars"), "unknown suit")
+    for malformed in ([], ["hearts"], None, 3):
+        assert_refused(state, ChooseTrump(malformed), "unknown suit")
     run(state, "trump hearts")
     assert state.trump == "hearts" and state.phase == "bid" and state.to_move == 3
 

@@ -10,7 +10,7 @@ import pytest
 
 from printkit.errors import DeckError
 from printkit.rules import calc, play
-from printkit.rules.base import ENGINE_MODULES, InvariantError
+from printkit.rules.base import ENGINE_MODULES, InvariantError, engine_for
 from printkit.rules.play import check_playable, default_players, play_game, replay, simulate
 from printkit.spec import load_deck
 
@@ -166,6 +166,44 @@ def test_check_playable_reports_a_deck_too_small_for_some_player_counts(standard
     assert all("too few to deal" in f for f in failures)
 
 
+class RefusesEveryGame(calc.CalcEngine):
+    """An engine that accepts the deck but refuses to deal any game with it."""
+
+    @staticmethod
+    def new_game(deck, players, seed, **options):
+        raise DeckError("no table is big enough")
+
+
+def test_check_playable_reports_a_bad_spec_option_once(standard):
+    failures = check_playable(replace(standard, options={"hook": True}))
+    assert len(failures) == 1
+    assert "'hook'" in failures[0] and "Calc takes no options" in failures[0]
+    assert "variant 'standard'" in failures[0]
+
+
+def test_check_playable_reports_a_refusal_once_not_per_seed_or_player_count(standard, monkeypatch):
+    monkeypatch.setattr(play, "engine_for", lambda game: RefusesEveryGame())
+    failures = check_playable(standard, games_per_count=3)
+    assert failures == ["deck 'Calc' variant 'standard', 2 players: no table is big enough"]
+
+
+def test_simulate_names_exactly_the_player_count_when_there_is_one():
+    with pytest.raises(DeckError, match=r"stack is played by exactly 2 players, not 3"):
+        simulate(load_deck("stack"), 1, 3)
+    assert play.player_range(calc.ENGINE) == "2 to 8 players"
+
+
+@pytest.mark.parametrize("game, unit", [("calc", "turns"), ("stack", "turns"), ("clag", "moves")])
+def test_summary_length_says_what_the_engine_counts(game, unit):
+    deck = load_deck(game)
+    summary = simulate(deck, 1, default_players(engine_for(game)), seed=1, check=False)
+    assert summary.length_unit == unit and summary.as_dict()["length_unit"] == unit
+    assert any(line.startswith(f"length ({unit}): ") for line in summary.lines())
+    record = play_game(engine_for(game), deck, default_players(engine_for(game)), 1, check=False)
+    if unit == "moves":
+        assert record.outcome.turns == len(record.moves)
+
+
 def test_default_players():
     assert default_players(calc.ENGINE) == 4
     assert default_players(calc.ENGINE, preferred=12) == 8
@@ -173,10 +211,7 @@ def test_default_players():
 
 @pytest.mark.parametrize("game", sorted(set(ENGINE_MODULES) - {"calc"}))
 def test_the_machinery_drives_the_other_engines(game):
-    try:
-        engine = importlib.import_module(ENGINE_MODULES[game]).ENGINE
-    except ImportError:
-        pytest.skip(f"no {game} engine yet")
+    engine = importlib.import_module(ENGINE_MODULES[game]).ENGINE
     deck = load_deck(game)
     record = play_game(engine, deck, default_players(engine), 1, "random")
     assert record.moves  # a game may end without a winner (e.g. a Stack draw)

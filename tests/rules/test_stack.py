@@ -14,6 +14,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules import stack_moves as tables
 from printkit.rules.stack_state import census
 from printkit.rules.base import InvariantError, engine_for
+from printkit.rules.play import check_playable, play_game
 from printkit.rules.stack import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
 from printkit.rules.stack_moves import Done, SwapOne, Synthesize
 from printkit.spec import load_deck
@@ -119,6 +120,53 @@ def test_swap_two_needs_identical_cards_once_per_turn():
     illegal(s, "swap2 ruby gold", "identical")
     run(s, "swap2 ruby ruby", "done")
     illegal(s, "swap2 gold gold", "already swapped two")
+
+
+def test_swaps_and_coal_discards_name_exactly_their_number_of_cards():
+    ruby = Gem.parse("ruby")
+    s = pos("ruby ruby ruby ruby coal coal", "gold", invested=({"coal_mine": ["coal"]}, {}))
+    run(s, "trigger coal_mine", "done")
+    before = s.snapshot()
+    for move in [tables.SwapTwo((ruby,)), tables.SwapTwo((ruby, ruby, ruby)), tables.SwapThree((ruby, ruby)),
+                 tables.SwapThree((ruby,) * 4), tables.CoalDiscard((Gem.parse("coal"),)),
+                 tables.SwapTwo([ruby, ruby]), tables.SwapTwo(ruby), tables.SwapThree(None), tables.SwapTwo(3),
+                 tables.CoalDiscard("coal coal")]:
+        with pytest.raises(IllegalMoveError):
+            ENGINE.apply(s, move)
+        assert s.snapshot() == before, move
+    assert s.stacks[0] == 1
+
+
+@pytest.mark.parametrize("move", [
+    None, 3, "done", object(), tables.Match(None), tables.Match("ruby"), tables.SwapOne(Gem(0)),
+    tables.Synthesize(Gem.parse("ruby"), None), tables.Decompose(Gem.parse("ruby+gold"), [Gem.parse("ruby")]),
+    tables.Decompose("ruby", "ruby|ruby"), tables.Invest(["eldorado"], Gem.parse("gold")),
+    tables.Invest({"eldorado": 1}, Gem.parse("gold")), tables.TakeBack(None, Gem.parse("gold")),
+    tables.Trigger(["eldorado"]), tables.Trigger(1), tables.Invest("eldorado", "gold"), tables.SwapOne(Gem(1.0)),
+    tables.SwapOne(Gem(True)), tables.Invest("eldorado", Gem(2.0)),
+])
+def test_malformed_moves_are_refused_without_change(move):
+    s = pos("ruby gold ruby+gold", "coal", invested=({"eldorado": ["gold"]}, {}))
+    before = s.snapshot()
+    with pytest.raises((IllegalMoveError, InvalidMoveError)):
+        ENGINE.apply(s, move)
+    assert s.snapshot() == before
+
+
+def test_malformed_settle_discards_are_refused_without_change():
+    s = pos("ruby gold coal ruby+gold ruby+coal gold+coal sapphire gold+sapphire", "ruby")
+    run(s, "done", "done")
+    before = s.snapshot()
+    for move in [tables.SettleDiscard(Gem.parse("ruby"), ["eldorado"]), tables.SettleDiscard(None),
+                 tables.SettleDiscard(Gem.parse("gold"), 1), tables.SettleDiscard("ruby")]:
+        with pytest.raises(IllegalMoveError):
+            ENGINE.apply(s, move)
+        assert s.snapshot() == before, move
+
+
+def test_an_invalid_card_code_does_not_pass_for_a_card_in_its_repr():
+    assert repr(Gem(99)) == "Gem(code=99)" and repr(Gem(0)) == "Gem(code=0)" and repr(Gem(1.0)) == "Gem(code=1.0)"
+    assert repr(Gem.parse("ruby+gold")) == "Gem('ruby+gold')"
 
 
 def test_swap_three_identical_gains_a_stack_any_number_of_times():
@@ -495,6 +543,32 @@ def test_players_and_options_are_checked(deck):
     assert ENGINE.new_game(deck, 2, 0, mode="long", turn_cap=5).turn_cap == 5
 
 
+def test_spec_options_reach_the_game_and_keywords_override_them(deck):
+    long = dataclasses.replace(deck, options={"mode": "long", "turn_cap": 7})
+    ENGINE.validate_deck(long)
+    s = ENGINE.new_game(long, 2, 0)
+    assert (s.mode, s.turn_cap) == ("long", 7)
+    s = ENGINE.new_game(long, 2, 0, mode="quick")
+    assert (s.mode, s.turn_cap) == ("quick", 7)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"settlement": "long"}, "unknown Stack option(s) 'settlement' (known: 'mode', 'turn_cap')"),
+    ({"mode": "slow"}, "mode must be one of quick, long, not 'slow'"),
+    ({"turn_cap": 0}, "turn_cap must be a positive whole number, not 0"),
+])
+def test_bad_spec_options_are_refused_by_validate_deck(deck, options, message):
+    bad = dataclasses.replace(deck, options=options)
+    for call in (lambda: ENGINE.validate_deck(bad), lambda: ENGINE.new_game(bad, 2, 0)):
+        with pytest.raises(DeckError) as info:
+            call()
+        assert message in str(info.value)
+
+
+def test_outcome_turns_count_turns_and_the_engine_says_so():
+    assert ENGINE.length_unit == "turns"
+
+
 # --- notation -----------------------------------------------------------------------------------
 
 def universe() -> list:
@@ -639,8 +713,6 @@ def test_players_are_deterministic_and_random_games_end(deck):
 
 
 def test_the_shared_game_driver_plays_and_checks_stack(deck):
-    play = pytest.importorskip("printkit.rules.play")
-    check_playable, play_game = play.check_playable, play.play_game
     assert check_playable(deck, games_per_count=2) == []
     record = play_game(ENGINE, deck, 2, 4, "greedy")
     assert record.outcome.turns >= 1
