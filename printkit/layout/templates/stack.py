@@ -6,9 +6,10 @@
   per mineral with its Korean and English name down the middle;
 - generated marker ``{generated: True, minerals}``: the same content in inverted colours inside a
   hatched frame with a "생성 / GENERATED" banner, so it never passes for a deck card, face or back;
-- terrain ``{terrain, mineral}``: name band in the mineral's colour, a small scene, the effect;
+- terrain ``{terrain, mineral}``: name band in the mineral's colour, a small scene, the effect
+  and its trigger in Korean and in English (never below 6.5 pt on a poker card);
 - stack token ``{token: "stack"}``: a round badge with the stack glyph, the same on both sides;
-- reference ``{reference: "actions"}``: the actions with their limits and stack costs;
+- reference ``{reference: "actions", lang: "ko" | "en"}``: the actions with their limits and stack costs;
 - player aid ``{aid: "turn", lang: "ko" | "en"}``: a turn, matching, terrains, the settlement.
 
 Layouts scale with the card's trim size; text is fitted with :mod:`printkit.layout.text`, so text
@@ -39,7 +40,7 @@ from printkit.layout.minerals import (
 from printkit.layout.geometry import Box
 from printkit.layout.templates._common import COMPONENT_LABELS, component_bands
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
-from printkit.layout.text import fit_block, fit_line, wrap_lines
+from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
 TERRAINS = {
     # terrain: (Korean name, English name, mineral)
@@ -63,6 +64,9 @@ TERRAIN_EFFECTS_EN = {
     "coal_mine": "This turn, each time you discard 2 cards with coal, gain a stack. Any number of times.",
 }
 TERRAIN_TRIGGER_KO = "상대보다 많이 세팅했다면 발동 · 턴마다 지형 1곳"
+TERRAIN_TRIGGER_EN = "Trigger it if you set more cards here than your opponent · one terrain a turn"
+# English on the bilingual cards is never set smaller than this on a poker card (6.5 pt).
+EN_MIN_MM = 2.3
 
 # The reference card: (action, stack cost or None, limit / what it does).
 ACTIONS_KO: tuple[tuple[str, int | None, str], ...] = (
@@ -75,10 +79,26 @@ ACTIONS_KO: tuple[tuple[str, int | None, str], ...] = (
     ("출력", 2, "스택 2 · 카드 5장 뽑기 또는 5장 버리기"),
 )
 REFERENCE_FOOTER_KO = "바꾸기: 덱 맨 밑에 넣고 그만큼 뽑기 · 스택은 최대 4개 · 생성 카드는 덱 대신 파괴"
+ACTIONS_EN: tuple[tuple[str, int | None, str], ...] = (
+    ("Swap 1 card", None, "Once a turn"),
+    ("Swap 2 identical cards", None, "Once a turn"),
+    ("Swap 3 identical cards", None, "Any number of times · gain 1 stack"),
+    ("Synthesis", 1, "1 stack · 2 cards into 1 (3 minerals max.)"),
+    ("Decomposition", 1, "1 stack · 1 card into 2 (cost 1: a copy)"),
+    ("Cycle", 1, "1 stack · swap 3 cards"),
+    ("Output", 2, "2 stacks · draw 5 or discard 5 cards"),
+)
+REFERENCE_FOOTER_EN = ("Swap: put the cards under the deck, draw as many · 4 stacks at most · "
+                       "generated cards are destroyed instead")
+# The reference card ``{reference: "actions", lang: "ko" | "en"}``: (title, subtitle, actions, footer).
+REFERENCES: dict[str, tuple[str, str, tuple[tuple[str, int | None, str], ...], str]] = {
+    "ko": ("행동과 비용", "ACTIONS & STACK COSTS", ACTIONS_KO, REFERENCE_FOOTER_KO),
+    "en": ("Actions & costs", "행동과 비용", ACTIONS_EN, REFERENCE_FOOTER_EN),
+}
 
 # Player aid ``{aid: "turn", lang: "ko" | "en"}``: (title, subtitle, sections of (label, text)).
 AIDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
-    "ko": ("턴과 정산", "TURN · MATCHING · SETTLEMENT", (
+    "ko": ("턴과 정산", "TURN · MATCHING · TERRAINS · SETTLEMENT", (
         ("턴", "두 사람이 한 가지씩 번갈아 행동합니다. 할 일을 마치면 '끝'을 선언하고, 둘 다 끝나면 정산합니다."),
         ("매칭", "필드 카드와 같은 카드를 그 위에 놓습니다. 한 종류는 한 번만. 한 턴에 4장을 모두 매칭하면 승리!"),
         ("지형", "상대보다 많이 세팅한 지형 1곳의 효과를 턴마다 한 번 발동합니다. 세팅한 카드도 손의 카드입니다."),
@@ -86,7 +106,7 @@ AIDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
                 "② 한 명만 4장: 그 사람이 승리.\n"
                 "③ 둘 다 4장: 필드에 1장을 더 놓고 그것을 매칭한 사람이 승리 (둘 다 맞추면 ①). 진득한 게임은 곧바로 ①."),
     )),
-    "en": ("Turn & settlement", "턴과 정산", (
+    "en": ("Turn, matching, settlement", "턴 · 매칭 · 지형 · 정산", (
         ("Turn", "Players take one action at a time, in turn. Say 'done' when finished; when both are done, settle."),
         ("Match", "Put a card identical to a field card on it, each type once. Match all 4 in one turn to win!"),
         ("Terrain", "Once a turn, trigger one terrain where you set more cards than your opponent. Set cards are still in hand."),
@@ -476,42 +496,72 @@ def _terrain(canvas: _Canvas) -> None:
     canvas.add(Rect(*s.bleed_box, fill=s.background))
     if card.art.background_image:
         canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-    # Name band, bled off the top edge.
-    band_h = 17.0 * k
+    # Name band, bled off the top edge: kind, Korean name, English name.
+    band_h = 17.5 * k
+    inner_x, inner_w = s.safe_mm + 1 * k, s.w_mm - 2 * s.safe_mm - 2 * k
     canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=color))
-    canvas.line("kind", "지형 · TERRAIN", Box(s.safe_mm + 1 * k, s.safe_mm, s.w_mm - 2 * s.safe_mm - 2 * k, 3.0 * k),
+    canvas.line("kind", "지형 · TERRAIN", Box(inner_x, s.safe_mm - 0.4 * k, inner_w, 3.0 * k),
                 max_mm=2.4 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.3))
-    canvas.line("name", name_ko, Box(s.safe_mm + 1 * k, s.safe_mm + 3.0 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 7.5 * k),
+    canvas.line("name", name_ko, Box(inner_x, s.safe_mm + 2.6 * k, inner_w, 7.5 * k),
                 max_mm=7.0 * k, min_mm=3.5 * k, color=text_on)
-    canvas.line("name_en", name_en, Box(s.safe_mm + 1 * k, s.safe_mm + 10.5 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 3.0 * k),
-                max_mm=2.6 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.2))
+    canvas.line("name_en", name_en, Box(inner_x, s.safe_mm + 10.1 * k, inner_w, 3.6 * k),
+                max_mm=EN_MIN_MM * k + 0.5 * k, min_mm=EN_MIN_MM * k, color=mix(text_on, color, 0.15))
 
-    scene = Box(s.safe_mm + 1 * k, band_h + 2.0 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 29.0 * k)
+    scene = Box(inner_x, band_h + 1.5 * k, inner_w, 21.0 * k)
     canvas.add(_scene(terrain, scene, color, s))
-    canvas.add(mineral_icon(mineral, scene.cx_mm, scene.cy_mm, 17 * k, color, halo="#ffffff"))
+    canvas.add(mineral_icon(mineral, scene.cx_mm, scene.cy_mm, 15 * k, color, halo="#ffffff"))
 
-    # What may be set here, then the effect in Korean and English.
-    y = scene.bottom_mm + 2.0 * k
-    canvas.add(mineral_icon(mineral, s.safe_mm + 3.5 * k, y + 2.2 * k, 4.4 * k, color))
-    canvas.line("setting", f"세팅: {KOREAN_NAMES[mineral]}가 든 카드" if _ends_in_vowel(KOREAN_NAMES[mineral])
-                else f"세팅: {KOREAN_NAMES[mineral]}이 든 카드",
-                Box(s.safe_mm + 7 * k, y, s.w_mm - 2 * s.safe_mm - 8 * k, 4.4 * k),
+    # What may be set here, in Korean and English, then the effect in both.
+    y = scene.bottom_mm + 1.5 * k
+    english = mix(s.ink, s.background, 0.25)
+    canvas.plate(Box(inner_x - 0.5 * k, y - 0.3 * k, inner_w + 1 * k, 7.9 * k))
+    canvas.add(mineral_icon(mineral, s.safe_mm + 3.5 * k, y + 3.7 * k, 5.0 * k, color))
+    setting_ko = f"세팅: {KOREAN_NAMES[mineral]}{'가' if _ends_in_vowel(KOREAN_NAMES[mineral]) else '이'} 든 카드"
+    canvas.line("setting", setting_ko, Box(s.safe_mm + 7 * k, y, s.w_mm - 2 * s.safe_mm - 8 * k, 4.2 * k),
                 max_mm=3.2 * k, min_mm=2.0 * k, color=s.ink, align="start")
-    y += 5.6 * k
-    canvas.add(Line(s.safe_mm + 1 * k, y, s.w_mm - s.safe_mm - 1 * k, y, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
-    text_x = s.safe_mm + 1.0 * k
-    text_w = s.w_mm - 2 * text_x
-    footer_h = 4.0 * k
-    bottom = s.h_mm - s.safe_mm - footer_h - 0.8 * k
-    ko_h = (bottom - y) * 0.6
-    canvas.block("effect", TERRAIN_EFFECTS_KO[terrain], Box(text_x, y + 1.2 * k, text_w, ko_h - 1.2 * k),
-                 max_mm=3.3 * k, min_mm=2.2 * k, color=s.ink, bold=True, leading=1.35)
-    canvas.block("effect_en", TERRAIN_EFFECTS_EN[terrain], Box(text_x, y + ko_h + 0.6 * k, text_w, bottom - y - ko_h - 0.6 * k),
-                 max_mm=2.4 * k, min_mm=1.6 * k, color=mix(s.ink, s.background, 0.35), leading=1.3)
+    canvas.line("setting_en", f"Set here: cards with {ENGLISH_NAMES[mineral].lower()}",
+                Box(s.safe_mm + 7 * k, y + 4.2 * k, s.w_mm - 2 * s.safe_mm - 8 * k, 3.3 * k),
+                max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=english, bold=False, align="start")
+    y += 8.4 * k
+    canvas.add(Line(inner_x, y, s.w_mm - s.safe_mm - 1 * k, y, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
+    text_x = inner_x
+    text_w = inner_w
+
+    # The trigger rule along the bottom: Korean on one line, English wrapped below it.
+    trigger_en_h = _block_height(TERRAIN_TRIGGER_EN, s.regular, EN_MIN_MM * k, text_w, 1.2)
+    footer_h = 4.0 * k + trigger_en_h + 0.6 * k
     foot = Box(-s.bleed_mm, s.h_mm - s.safe_mm - footer_h, s.w_mm + 2 * s.bleed_mm, s.safe_mm + footer_h + s.bleed_mm)
+    trigger_color = shade(color, 0.45) if luminance(color) > 0.3 else color
     canvas.add(Rect(foot.x_mm, foot.y_mm, foot.w_mm, foot.h_mm, fill=tint(color, 0.8)))
-    canvas.line("trigger", TERRAIN_TRIGGER_KO, Box(text_x, foot.y_mm + 0.5 * k, text_w, footer_h - 1.0 * k),
-                max_mm=2.6 * k, min_mm=1.6 * k, color=shade(color, 0.45) if luminance(color) > 0.3 else color)
+    canvas.line("trigger", TERRAIN_TRIGGER_KO, Box(text_x, foot.y_mm + 0.5 * k, text_w, 3.3 * k),
+                max_mm=2.6 * k, min_mm=1.8 * k, color=trigger_color)
+    canvas.block("trigger_en", TERRAIN_TRIGGER_EN, Box(text_x, foot.y_mm + 4.0 * k, text_w, trigger_en_h + 0.01 * k),
+                 max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=trigger_color, align="middle", leading=1.2)
+
+    # The effect: English at a fixed readable size, the Korean as large as the rest allows.
+    bottom = foot.y_mm - 0.8 * k
+    en_h = _block_height(TERRAIN_EFFECTS_EN[terrain], s.regular, EN_MIN_MM * k, text_w, 1.3)
+    ko_box = Box(text_x, y + 1.2 * k, text_w, bottom - en_h - 1.6 * k - (y + 1.2 * k))
+    under = len(canvas.ops)  # the plate goes under both texts once their extent is known
+    ko_size = canvas.block("effect", TERRAIN_EFFECTS_KO[terrain], ko_box,
+                           max_mm=3.3 * k, min_mm=2.2 * k, color=s.ink, bold=True, leading=1.35)
+    # The English follows the Korean closely, however many lines the Korean took.
+    ko_h = _block_height(TERRAIN_EFFECTS_KO[terrain], s.bold, ko_size, text_w, 1.35)
+    en_top = min(ko_box.y_mm + ko_h + 1.6 * k, bottom - en_h)
+    en_box = Box(text_x, en_top, text_w, en_h + 0.01 * k)
+    plate = _Canvas(card, s)
+    plate.plate(Box(text_x - 0.5 * k, ko_box.y_mm - 0.5 * k, text_w + 1 * k, en_box.bottom_mm - ko_box.y_mm + 1 * k))
+    canvas.ops[under:under] = plate.ops
+    canvas.block("effect_en", TERRAIN_EFFECTS_EN[terrain], en_box,
+                 max_mm=EN_MIN_MM * k + 0.3 * k, min_mm=EN_MIN_MM * k, color=english, leading=1.3)
+
+
+def _block_height(text: str, chain: Sequence[Path], size_mm: float, width_mm: float, leading: float) -> float:
+    """The height ``fit_block`` needs for ``text`` at ``size_mm`` in a box ``width_mm`` wide."""
+    font = _font_for(text, chain)
+    lines = len(wrap_lines(text, font, size_mm, width_mm, tuple(chain)))
+    m = font_metrics(font)
+    return size_mm * (m.ascent + m.descent + (lines - 1) * leading)
 
 
 def _ends_in_vowel(word: str) -> bool:
@@ -627,16 +677,22 @@ def _stack_chips(s: _Style, count: int, right_mm: float, cy_mm: float) -> list[O
 
 
 def _reference(canvas: _Canvas) -> None:
-    s, k = canvas.style, canvas.style.scale
+    card, s, k = canvas.card, canvas.style, canvas.style.scale
+    lang = card.get("lang", "ko")
+    if card["reference"] != "actions" or lang not in REFERENCES:
+        raise DeckError(f"{card.label}: no Stack reference card {card['reference']!r} in language {lang!r} "
+                        f"(have: actions in {', '.join(REFERENCES)})")
+    title, subtitle, actions, footer = REFERENCES[lang]
     canvas.add(Rect(*s.bleed_box, fill=s.background))
-    if canvas.card.art.background_image:
-        canvas.add(Image(*s.bleed_box, path=canvas.card.art.background_image))
-    y = _header(canvas, "행동과 비용", "ACTIONS & STACK COSTS")
+    if card.art.background_image:
+        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
+    y = _header(canvas, title, subtitle)
     x = s.safe_mm + 0.5 * k
     w = s.w_mm - 2 * x
     footer_h = 9.0 * k
-    row_h = (s.h_mm - s.safe_mm - footer_h - y) / len(ACTIONS_KO)
-    for i, (name, stacks, note) in enumerate(ACTIONS_KO):
+    canvas.plate(Box(x - 0.5 * k, y - 0.5 * k, w + 1.0 * k, s.h_mm - s.safe_mm - y + 0.5 * k))
+    row_h = (s.h_mm - s.safe_mm - footer_h - y) / len(actions)
+    for i, (name, stacks, note) in enumerate(actions):
         top = y + i * row_h
         if i % 2 == 0:
             canvas.add(Rect(x - 0.5 * k, top, w + 1.0 * k, row_h, fill=tint(s.background, 0.7), radius_mm=1.0 * k))
@@ -649,7 +705,7 @@ def _reference(canvas: _Canvas) -> None:
                     max_mm=2.6 * k, min_mm=1.7 * k, color=mix(s.ink, s.background, 0.3), bold=False, align="start")
     foot = Box(x, s.h_mm - s.safe_mm - footer_h + 0.8 * k, w, footer_h - 0.8 * k)
     canvas.add(Line(x, foot.y_mm - 0.4 * k, x + w, foot.y_mm - 0.4 * k, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
-    canvas.block("footer", REFERENCE_FOOTER_KO, foot, max_mm=2.4 * k, min_mm=1.6 * k, color=s.ink, align="middle", leading=1.3)
+    canvas.block("footer", footer, foot, max_mm=2.4 * k, min_mm=1.6 * k, color=s.ink, align="middle", leading=1.3)
 
 
 def _aid(canvas: _Canvas) -> None:
@@ -688,6 +744,7 @@ def _aid(canvas: _Canvas) -> None:
         on = on_color(color, s.ink)
         canvas.line(f"aid[{label}] label", label, Box(x + 0.5 * k, y + 0.6 * k, label_w - 1.0 * k, min(h - 1.2 * k, 5 * k)),
                     max_mm=3.2 * k, min_mm=1.6 * k, color=on)
+        canvas.plate(Box(x + label_w + 0.8 * k, y + 0.4 * k, text_w + 1.2 * k, h - 0.8 * k))
         canvas.block(f"aid[{label}]", text, Box(x + label_w + 1.5 * k, y + 0.8 * k, text_w, h - 1.2 * k),
                      max_mm=size, min_mm=min(size, 1.7 * k), color=s.ink, leading=leading, bold=False)
         y += h

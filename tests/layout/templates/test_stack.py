@@ -187,11 +187,39 @@ def test_terrain_cards_in_korean(deck, terrain, name, mineral, effect_word):
     assert [m for m, _ in big] == [mineral]
 
 
-def test_reference_lists_every_action_with_korean_names(deck):
-    face = stack.front(deck.components["reference"][0])
-    body = " ".join(t.text for t in texts(face))
+PT_MM = 25.4 / 72
+
+
+def test_reference_cards_one_per_language(deck):
+    refs = {c["lang"]: c for c in deck.components["reference"]}
+    assert len(deck.components["reference"]) == 2 and set(refs) == {"ko", "en"}
+    ko = " ".join(t.text for t in texts(stack.front(refs["ko"])))
     for action in ("합성", "분해", "순환", "출력", "같은 카드 3장 바꾸기", "최대 4개"):
-        assert action in body
+        assert action in ko
+    en_face = stack.front(refs["en"])
+    assert en_face.warnings == ()
+    en = " ".join(t.text for t in texts(en_face))
+    for action in ("Synthesis", "Decomposition", "Cycle", "Output", "Swap 3 identical cards", "4 stacks at most"):
+        assert action in en
+    # The English card is English: Hangul only in its small subtitle.
+    assert [t.text for t in texts(en_face) if HANGUL.search(t.text)] == ["행동과 비용"]
+    # Action names and notes read as well as on the Korean card.
+    assert min(t.size_mm for t in texts(en_face)) >= 2.2
+
+
+def test_terrain_english_is_readable_and_on_the_trigger_line(deck):
+    for card in deck.components["terrains"]:
+        face = stack.front(card)
+        english = [t for t in texts(face) if re.search("[A-Za-z]{3}", t.text) and not HANGUL.search(t.text)]
+        assert english, card.label
+        for t in english:
+            assert t.size_mm >= 6.5 * PT_MM, (card.label, t.text, t.size_mm / PT_MM)
+        body = " ".join(t.text for t in english)
+        assert stack.TERRAIN_EFFECTS_EN[card["terrain"]].split()[0] in body
+        assert "opponent" in body and "Set here" in body  # the trigger and what may be set, in English
+        # The trigger sits in the footer band under its Korean line.
+        trigger_ko = next(t for t in texts(face) if t.text == stack.TERRAIN_TRIGGER_KO)
+        assert any(t.y_mm > trigger_ko.y_mm and "opponent" in t.text for t in english)
 
 
 def test_aids_in_both_languages(deck):
@@ -201,6 +229,10 @@ def test_aids_in_both_languages(deck):
     en = " ".join(t.text for t in texts(stack.front(aids["en"])))
     assert "정산" in ko and "①" in ko and "③" in ko
     assert "Settle" in en and "win" in en
+    # The English aid has the Korean one's sections: turn, matching, terrains, settlement.
+    for word in ("Turn", "Match", "Terrain", "Settle"):
+        assert word in en
+    assert len(stack.AIDS["en"][2]) == len(stack.AIDS["ko"][2])
 
 
 def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
