@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from printkit.errors import InvalidMoveError
+from printkit.games.calc import SYMBOLS
 
 LIMIT = 10**100
 LIMIT_FRACTION = Fraction(LIMIT)
@@ -32,7 +33,6 @@ MAX_DENOMINATOR = LIMIT
 # 10^100 < 2^333: a power whose estimated size passes this many bits surely saturates.
 LIMIT_BITS = 333
 
-SYMBOLS = ("plus", "minus", "times", "power")
 MIN_NUMBER, MAX_NUMBER = -1, 9
 OPERATOR_SIGNS = {"plus": "+", "minus": "-", "times": "x", "power": "^"}
 

@@ -21,17 +21,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
+from printkit.games.clag import RANKS, SUIT_LETTERS, SUIT_SYMBOLS, SUITS
 from printkit.rules.base import InvariantError, Outcome, Player
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7
 CONTRACT_BONUS = 10  # points for a completed contract, and for the sole top taker in round 15
 
-SUITS = ("spades", "hearts", "diamonds", "clubs")
-SUIT_LETTERS = MappingProxyType({"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"})
-SUIT_SYMBOLS = MappingProxyType({"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"})
-# Ranks as the deck spec writes them, lowest first (ace high in every round but 13).
-RANKS: tuple[int | str, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A")
 _VALUE_OF_RANK = MappingProxyType({rank: value for value, rank in enumerate(RANKS, start=2)})
 _RANK_OF_VALUE = MappingProxyType({value: rank for rank, value in _VALUE_OF_RANK.items()})
 _SUIT_OF_LETTER = MappingProxyType({letter: suit for suit, letter in SUIT_LETTERS.items()})

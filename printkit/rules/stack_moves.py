@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from typing import Iterable, Union
 
 from printkit.errors import IllegalMoveError, InvalidMoveError
+from printkit.games.stack import MINERALS, TERRAINS
 
-MINERALS = ("ruby", "gold", "sapphire", "coal")
 MINERAL_BIT = {name: 1 << i for i, name in enumerate(MINERALS)}
 # terrain i belongs to mineral i
-TERRAINS = ("red_rye_field", "eldorado", "pale_blue_dot", "coal_mine")
 TERRAIN_INDEX = {name: i for i, name in enumerate(TERRAINS)}
 GENERATED = 16
 RUBY, GOLD, SAPPHIRE, COAL = 1, 2, 4, 8
