@@ -111,12 +111,20 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[
         raise BuildError(f"cannot read rule text {display}: {exc}") from None
     try:
         return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
-    except md.RulebookError as exc:
-        if text_path.parent.resolve() == Path(spec_path).parent.resolve():
-            raise
-        # A bundled text quotes the bundled spec's groups; an edited spec may lack them.
-        raise md.RulebookError(exc.path, exc.line, f"{exc.message} (printkit's {deck.game} rules do not fit "
-                               f"{Path(spec_path).name}; write {Path(spec_path).stem}.rules.{lang}.md beside it)") from None
+    except BuildError as exc:
+        raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+
+
+def _with_hint(exc: BuildError, spec_path: Path, text_path: Path, game: str, lang: str) -> BuildError:
+    """An error from a bundled text used for another spec says how to write the spec's own text."""
+    spec_path = Path(spec_path)
+    if text_path.parent.resolve() == spec_path.parent.resolve():
+        return exc
+    # A bundled text quotes the bundled spec's groups and cards; an edited spec may lack them.
+    hint = f" (printkit's {game} rules do not fit {spec_path.name}; write {spec_path.stem}.rules.{lang}.md beside it)"
+    if isinstance(exc, md.RulebookError):
+        return md.RulebookError(exc.path, exc.line, exc.message + hint)
+    return BuildError(f"{exc}{hint}")
 
 
 def _display_path(path: Path) -> str:
@@ -136,6 +144,14 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
     if paper not in PAPERS:
         raise BuildError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
     doc, deck, content = prepare(Path(spec_path), lang, text_path)
+    used = Path(text_path) if text_path else rule_texts(spec_path, deck.game)[lang]
+    try:
+        return _render(doc, deck, content, lang, paper, booklet)
+    except BuildError as exc:
+        raise _with_hint(exc, spec_path, used, deck.game, lang) from None
+
+
+def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool) -> Rulebook:
     lookup = book.lookup_in(content, deck, lang, doc.path)
 
     def figure(fig, width_pt: float) -> Any:

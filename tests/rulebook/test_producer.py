@@ -240,3 +240,18 @@ def test_a_section_heading_shares_its_page_with_the_example_it_leads_to(rulebook
     caption = calc_content.final(load_deck(CALC), lang).caption
     pages = [i for i, text in enumerate(texts[2:], start=2) if heading in flat(text)]
     assert pages and caption in flat(texts[pages[0]])
+
+
+def test_a_figure_failing_for_a_copied_spec_says_how_to_write_ones_own(tmp_path, monkeypatch):
+    from printkit.errors import BuildError
+    from printkit.rulebook import book
+
+    def failing(*args, **kwargs):
+        raise BuildError("figure 'symbols': no card with symbol 'power'")
+
+    monkeypatch.setattr(book, "render", failing)
+    spec = _copy_spec(tmp_path, "mycalc", "My Calc")
+    with pytest.raises(BuildError, match=r"'power' \(printkit's calc rules do not fit mycalc\.yaml; write mycalc\.rules\.ko\.md"):
+        render_rulebook(spec, "ko")
+    with pytest.raises(BuildError, match=r"'power'$"):  # the bundled spec's own book gets no hint
+        render_rulebook(CALC, "ko")
