@@ -284,3 +284,118 @@ def test_user_files_survive_and_only_own_stale_temporaries_go(tiny):
     assert not stale.exists()
     listed = {item["path"] for item in assert_consistent(out)}
     assert not listed & set(mine)
+
+
+# --- 2. fonts without the glyphs the text needs ------------------------------------------------
+
+
+def faces_of(deck, papers=("a4", "letter")):
+    """Every distinct face of a deck as the build lays it out: fronts, backs and full pages."""
+    from printkit.build import all_cards, card_key
+    from printkit.layout import templates
+    from printkit.layout.geometry import paper_size
+
+    seen = {}
+    for card in all_cards(deck):
+        if card_key(card) in seen:
+            continue
+        if templates.is_page(card):
+            sizes = [paper_size(p) for p in papers]
+            seen[card_key(card)] = [templates.page(card, deck, s.width_mm, s.height_mm) for s in sizes]
+        else:
+            seen[card_key(card)] = [templates.front(card, deck), templates.back(card, deck)]
+    return [face for faces in seen.values() for face in faces]
+
+
+def text_ops(faces):
+    from printkit.layout.ops import Text
+
+    return [op for face in faces for op in face.ops if isinstance(op, Text)]
+
+
+def glyph_warnings(faces) -> list[str]:
+    return [w for face in faces for w in face.warnings if "glyph" in w or "no font can draw" in w]
+
+
+def assert_every_character_drawable(faces):
+    from printkit.fonts import missing_glyphs
+
+    for op in text_ops(faces):
+        assert missing_glyphs(op.text, op.font) == "", (op.text, op.font.name)
+
+
+@pytest.mark.parametrize("name", ["calc", "stack", "clag"])
+def test_every_character_of_every_real_deck_exists_in_its_font(name):
+    from printkit.spec import load_all_variants
+
+    for deck in load_all_variants(name):
+        faces = faces_of(deck)
+        assert_every_character_drawable(faces)
+        assert glyph_warnings(faces) == []
+        assert text_ops(faces)
+
+
+def test_alignment_pages_draw_every_character():
+    from printkit import fonts
+    from printkit.layout.geometry import paper_size
+    from printkit.layout.imposition import alignment_pages
+    from printkit.layout.ops import Text
+
+    for paper in ("a4", "letter"):
+        for page in alignment_pages(paper_size(paper), fonts.SYMBOLS, "long", (0.0, 0.0)):
+            ops = [*page.ops, *(op for placed in page.placements for op in placed.face.ops)]
+            texts = [op for op in ops if isinstance(op, Text)]
+            assert texts or page is not None
+            for op in texts:
+                assert fonts.missing_glyphs(op.text, op.font) == "", op.text
+
+
+def latin_font_copy(folder: Path) -> Path:
+    """DejaVu Sans (no Hangul) as a spec's own font file."""
+    from printkit import fonts
+
+    (folder / "fonts").mkdir(exist_ok=True)
+    target = folder / "fonts" / "latin.ttf"
+    shutil.copyfile(fonts.SYMBOLS, target)
+    return target
+
+
+@pytest.mark.parametrize("name", ["calc", "stack", "clag"])
+def test_a_spec_font_without_hangul_falls_back_per_character(name, tmp_path, repo):
+    """Each real deck with its font replaced by a Latin-only one: Korean text comes from NanumGothic."""
+    from printkit import fonts
+    from printkit.spec import load_all_variants
+
+    latin = latin_font_copy(tmp_path)
+    text = (repo / "decks" / f"{name}.yaml").read_text(encoding="utf-8")
+    text, count = re.subn(r"(?m)^(\s*font(?:_bold)?:\s*)\S+\s*$", r"\1fonts/latin.ttf", text)
+    assert count >= 1
+    (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    for deck in load_all_variants(tmp_path / f"{name}.yaml"):
+        assert deck.art.font == latin.resolve()
+        faces = faces_of(deck)
+        assert_every_character_drawable(faces)
+        assert glyph_warnings(faces) == []
+        ops = text_ops(faces)
+        assert any(op.font == latin.resolve() for op in ops)  # the spec's font is used where it can draw
+        hangul = [op for op in ops if re.search("[\uac00-\ud7a3]", op.text)]
+        assert hangul and {op.font for op in hangul} <= {fonts.KOREAN, fonts.KOREAN_BOLD}
+
+
+def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
+    """Text no bundled font can draw (an emoji) prints as nothing, never as a box, and is named."""
+    latin_font_copy(tmp_path)
+    (tmp_path / "odd.yaml").write_text(
+        "game: demo\nname: Odd\nart: {font: fonts/latin.ttf, back: {label: \"Back \U0001F34E\"}}\n"
+        "groups:\n  - name: fruit\n    cards: [{word: \"사과 \U0001F34E\"}, {word: \"배\"}]\n",
+        encoding="utf-8")
+    result = build(["odd.yaml", "--per-card", "--out", "out"], tmp_path)
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert any("\U0001F34E" in w and "back label" in w for w in warnings), warnings
+    from printkit.spec import load_deck
+
+    faces = faces_of(load_deck(tmp_path / "odd.yaml"))
+    assert_every_character_drawable(faces)
+    assert glyph_warnings(faces)
+    assert_consistent(tmp_path / "out")
