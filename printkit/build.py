@@ -13,13 +13,18 @@ Output layout (``OUT`` is ``--out``)::
     OUT/alignment-a4.pdf                   the duplex alignment test (front and back page)
     OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
     OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
-    OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card
+    OUT/clag/score-sheet-a4.pdf            full-page components (Clag's score sheet), a page each
+    OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card: fronts ...
+    OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (printkit.rulebook)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
 
-A deck without variants writes to ``OUT/<deck>/``. Per-card files exist once per distinct card
-(identical copies share one file; the manifest's ``cards`` says how many copies it stands for);
-card backs as PNG once per distinct back (``back-1.png`` …).
+A deck without variants writes to ``OUT/<deck>/``. Card sheets hold cards only; full-page
+components (cards with a ``sheet`` attribute) go to ``<sheet>-sheet-<paper>.pdf``, one page per
+component card, single-sided. Per-card files exist once per distinct card (identical copies share
+one file; the manifest's ``cards`` says how many copies it stands for) and hold the front only;
+each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
+names its back file in the manifest's ``back``, as print services ask for a front and a back.
 
 Every file is first written to a temporary name beside its target (``.NAME.PID.tmp``) and
 fsynced; only when the whole build has rendered are they renamed into place, and the manifest
@@ -94,6 +99,7 @@ class ManifestEntry:
     pages: int | None = None
     cards: int | None = None
     lang: str | None = None  # rulebooks: "ko" or "en"
+    back: str | None = None  # per-card fronts: the path of the back printed behind it
 
 
 @dataclass(frozen=True)
@@ -118,13 +124,13 @@ class BuildContext:
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
               paper: str | None = None, pages: int | None = None, cards: int | None = None,
-              lang: str | None = None) -> ManifestEntry:
+              lang: str | None = None, back: str | None = None) -> ManifestEntry:
         """Stage ``data`` for ``OUT/relative`` (renamed into place when the build ends) and describe it."""
         self.staging.stage(relative, data)
         return ManifestEntry(
             path=relative, kind=kind, sha256=sha256_hex(data),
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
-            paper=paper, pages=pages, cards=cards, lang=lang,
+            paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
 
     def warn(self, deck: Deck, message: str) -> None:
@@ -200,9 +206,8 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
     """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``.
 
     Components follow the deck's cards on the same sheets while they have the same size (paper
-    is precious at home); cards of another size (tokens) start sheets of their own grid, and
-    full-page components (score sheets) come last, a page each, with a blank back in the duplex
-    file so the pages after them still pair up.
+    is precious at home); cards of another size (tokens) start sheets of their own grid.
+    Full-page components (score sheets) are not cards: :func:`produce_pages` writes them.
     """
     opts = ctx.options
     paper = opts.paper_size
@@ -218,12 +223,7 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
             duplex += sheet_pages(layout, fronts, backs, opts.flip, opts.back_offset_mm)
             fronts_only += sheet_pages(layout, fronts, None)
             ctx.progress(len(chunk))
-        for card in (c for c in cards if templates.is_page(c)):
-            page = full_page(faces.page(card, paper), paper)
-            duplex += [page, Page(paper)]
-            fronts_only.append(page)
-            ctx.progress(1)
-        count = len(cards)
+        count = sum(1 for c in cards if not templates.is_page(c))
         if not fronts_only:
             continue
         folder = deck_folder(deck)
@@ -237,6 +237,34 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
 
 
+def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
+    """Per deck and kind of full-page component: ``<sheet>-sheet-<paper>.pdf``, a page per card.
+
+    Clag's score sheet (``sheet: score``, in English and Korean) becomes ``score-sheet-a4.pdf``
+    with two pages. Pages are printed one-sided, so no backs.
+    """
+    from printkit.render.pdf import render_pages
+
+    opts = ctx.options
+    paper = opts.paper_size
+    for deck in decks:
+        by_sheet: dict[str, list[Card]] = {}
+        for card in all_cards(deck):
+            if templates.is_page(card):
+                by_sheet.setdefault(str(card.get("sheet")), []).append(card)
+        if not by_sheet:
+            continue
+        faces = Faces(deck, ctx)
+        title = f"{deck.name}" + (f" ({deck.variant})" if deck.variant else "")
+        for sheet, cards in by_sheet.items():
+            pages = [full_page(faces.page(card, paper), paper) for card in cards]
+            ctx.progress(len(cards))
+            name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
+            yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
+                            render_pages(pages, f"{title}: {sheet} sheet"),
+                            kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
+
+
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
     from printkit.render.pdf import render_pages
@@ -248,7 +276,12 @@ def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
 
 
 def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
-    """With ``--per-card``: one PDF (front and back, bleed-sized page) and one PNG per distinct card."""
+    """With ``--per-card``: a front PDF (bleed-sized page) and PNG per distinct card, a back of each kind.
+
+    Each front's manifest entry names its back (``back``): ``back-N.pdf`` for the PDF front,
+    ``back-N.png`` for the PNG front, one pair per distinct back. Full-page components get one
+    paper-sized PDF each (no back).
+    """
     if not ctx.options.per_card:
         return
     from printkit.render.pdf import render_pages
@@ -261,7 +294,7 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         distinct: dict[str, list[Card]] = {}
         for card in all_cards(deck):
             distinct.setdefault(card_key(card), []).append(card)
-        backs: dict[tuple[Face, object], str] = {}
+        backs: dict[tuple[Face, object], str] = {}  # back face and size -> "folder/back-N"
         for number, copies in enumerate(distinct.values(), start=1):
             card = copies[0]
             stem = f"{folder}/{number:03d}-{card_slug(card)}"
@@ -272,15 +305,19 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                 ctx.progress(len(copies))
                 continue
             front, back = faces.front(card), faces.back(card)
-            pdf = render_pages([card_page(front, card.size), card_page(back, card.size)], card.label)
-            yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=2, cards=len(copies))
-            yield ctx.write(f"{stem}.png", png_bytes(render_face(front, card.size)), kind="card-png",
-                            deck=deck, cards=len(copies))
             back_key = (back, card.size)
             if back_key not in backs:
-                backs[back_key] = f"{folder}/back-{len(backs) + 1}.png"
-                yield ctx.write(backs[back_key], png_bytes(render_face(back, card.size)), kind="card-back-png",
+                backs[back_key] = back_stem = f"{folder}/back-{len(backs) + 1}"
+                yield ctx.write(f"{back_stem}.pdf", render_pages([card_page(back, card.size)], f"{card.label}: back"),
+                                kind="card-back-pdf", deck=deck, pages=1)
+                yield ctx.write(f"{back_stem}.png", png_bytes(render_face(back, card.size)), kind="card-back-png",
                                 deck=deck)
+            back_stem = backs[back_key]
+            pdf = render_pages([card_page(front, card.size)], card.label)
+            yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
+                            back=f"{back_stem}.pdf")
+            yield ctx.write(f"{stem}.png", png_bytes(render_face(front, card.size)), kind="card-png",
+                            deck=deck, cards=len(copies), back=f"{back_stem}.png")
             ctx.progress(len(copies))
 
 
@@ -296,6 +333,7 @@ def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
 # Every output of a build, in order. Add a producer here to add an output.
 PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]], ...] = (
     produce_sheets,
+    produce_pages,
     produce_alignment,
     produce_cards,
     produce_rulebooks,
@@ -410,10 +448,11 @@ def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry]) -> Path:
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:
-    """An entry as listed in the manifest; ``lang`` appears only on files that have one (rulebooks)."""
+    """An entry as listed in the manifest; ``lang`` and ``back`` appear only on files that have one."""
     item = asdict(entry)
-    if item["lang"] is None:
-        del item["lang"]
+    for optional in ("lang", "back"):
+        if item[optional] is None:
+            del item[optional]
     return item
 
 

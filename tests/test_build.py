@@ -19,6 +19,7 @@ from printkit.build import (
     deck_folder,
     produce_alignment,
     produce_cards,
+    produce_pages,
     produce_sheets,
 )
 from printkit.build import build as run_build
@@ -26,7 +27,8 @@ from printkit.cli import main
 from printkit.deck import Art, Card, CardSize, Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
-from printkit.layout.imposition import impose
+from printkit.layout.imposition import impose, sheet_pages
+from printkit.layout.ops import Face, Rect
 
 POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
 DPI = 72
@@ -35,7 +37,7 @@ COLORS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#42
           "#800000", "#aaffc3"]
 
 
-def build(decks, options, producers=(produce_sheets, produce_alignment, produce_cards)):
+def build(decks, options, producers=(produce_sheets, produce_pages, produce_alignment, produce_cards)):
     """The card outputs only: the synthetic decks here have no rulebook."""
     return run_build(decks, options, producers=producers)
 
@@ -102,29 +104,49 @@ def test_manifest_lists_every_file_with_its_hash(built):
     assert not [p for p in out.rglob("*.tmp")]
 
 
-def _slot_colours(layout, image, slots, count):
-    # A point in the card's lower part, inside the safe zone, where the generic template draws nothing.
-    return [sample(image, s.trim.x_mm + 20, s.trim.y_mm + 80) for s in slots[:count]]
+def _card_point(slot, u_mm: float, v_mm: float) -> tuple[float, float]:
+    """The page point of card-frame point (u, v) in ``slot`` (cards may be quarter-turned)."""
+    x, y = slot.origin
+    return {0: (x + u_mm, y + v_mm), 90: (x - v_mm, y + u_mm), 270: (x + v_mm, y - u_mm)}[slot.clockwise_deg]
 
 
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_backs_sit_behind_their_fronts_after_the_flip(tmp_path, flip):
-    result = build([colour_deck()], BuildOptions(out_dir=tmp_path, flip=flip), producers=(produce_sheets,))
+def test_backs_sit_behind_their_fronts_after_the_flip(tmp_path, flip, paper_name):
+    result = build([colour_deck()], BuildOptions(out_dir=tmp_path, flip=flip, paper=paper_name),
+                   producers=(produce_sheets,))
     sheets = tmp_path / next(e.path for e in result.entries if e.kind == "sheets")
-    paper = paper_size("a4")
-    layout = impose(paper, POKER)
+    layout = impose(paper_size(paper_name), POKER)
+    n = layout.per_page  # 9 on A4, 8 (turned) on Letter
     front, back = page_image(sheets, 0), page_image(sheets, 1)
     # Turn the back page over the chosen edge: then each back must show its own front's colour.
-    turned = back.transpose(PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM)
-    fronts = _slot_colours(layout, front, layout.slots, 9)
-    behind = _slot_colours(layout, turned, layout.slots, 9)
-    assert [near(f, rgb(COLORS[i])) for i, f in enumerate(fronts)] == [True] * 9
-    assert [near(b, rgb(COLORS[i])) for i, b in enumerate(behind)] == [True] * 9
-    # The second sheet holds cards 9 and 10 in slots 0 and 1; the back page follows it.
-    second_front, second_back = page_image(sheets, 2), page_image(sheets, 3)
-    turned = second_back.transpose(PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM)
-    assert near(_slot_colours(layout, turned, layout.slots, 2)[1], rgb(COLORS[10]))
-    assert near(_slot_colours(layout, second_front, layout.slots, 2)[1], rgb(COLORS[10]))
+    flip_image = PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM
+    turned = back.transpose(flip_image)
+    # A point in the card's lower part, inside the safe zone, where the generic template draws nothing.
+    points = [_card_point(s, 20, 80) for s in layout.slots]
+    assert [near(sample(front, *points[i]), rgb(COLORS[i])) for i in range(n)] == [True] * n
+    assert [near(sample(turned, *points[i]), rgb(COLORS[i])) for i in range(n)] == [True] * n
+    # The second sheet holds the cards after the first n in its first slots; the back page follows it.
+    second_front, turned = page_image(sheets, 2), page_image(sheets, 3).transpose(flip_image)
+    assert near(sample(turned, *points[1]), rgb(COLORS[(n + 1) % len(COLORS)]))
+    assert near(sample(second_front, *points[1]), rgb(COLORS[(n + 1) % len(COLORS)]))
+
+
+def test_turned_cards_are_drawn_top_to_the_right_with_backs_the_other_way(tmp_path):
+    """On Letter a card's top-left corner lands at its footprint's top-right; its back's at the bottom-left."""
+    from printkit.render.pdf import render_pages
+
+    marked = Face((Rect(0, 0, 63.5, 88.9, fill="#ffffff", stroke=None), Rect(0, 0, 15, 15, fill="#ff0000", stroke=None)))
+    layout = impose(paper_size("letter"), POKER)
+    assert layout.clockwise_deg == 90
+    (tmp_path / "t.pdf").write_bytes(render_pages(sheet_pages(layout, [marked], [marked], "long")))
+    front, back = page_image(tmp_path / "t.pdf", 0), page_image(tmp_path / "t.pdf", 1)
+    trim = layout.slots[0].trim
+    assert near(sample(front, trim.right_mm - 5, trim.y_mm + 5), (255, 0, 0))
+    assert near(sample(front, trim.x_mm + 5, trim.y_mm + 5), (255, 255, 255))
+    behind = layout.back_slots("long")[0].trim
+    assert near(sample(back, behind.x_mm + 5, behind.bottom_mm - 5), (255, 0, 0))
+    assert near(sample(back, behind.right_mm - 5, behind.y_mm + 5), (255, 255, 255))
 
 
 def test_back_offset_moves_the_backs(tmp_path):
@@ -175,16 +197,42 @@ def test_cards_are_clipped_to_their_slot_on_sheets(tmp_path):
 
 def test_per_card_pdf_boxes_and_png_size(built):
     out, _ = built
-    reader = PdfReader(out / "colours/v1/cards/001-cards-0.pdf")
-    page = reader.pages[0]
     pt = 72 / 25.4
-    assert len(reader.pages) == 2  # front and back
-    assert float(page.mediabox.width) == pytest.approx(69.85 * pt, abs=0.01)
-    assert float(page.trimbox.left) == pytest.approx(3.175 * pt, abs=0.01)
-    assert float(page.trimbox.width) == pytest.approx(63.5 * pt, abs=0.01)
-    assert [float(v) for v in page.bleedbox] == pytest.approx([float(v) for v in page.mediabox], abs=0.01)
+    for name in ("001-cards-0.pdf", "back-1.pdf"):  # the front, and the back as a file of its own
+        reader = PdfReader(out / "colours/v1/cards" / name)
+        page = reader.pages[0]
+        assert len(reader.pages) == 1
+        assert float(page.mediabox.width) == pytest.approx(69.85 * pt, abs=0.01)
+        assert float(page.trimbox.left) == pytest.approx(3.175 * pt, abs=0.01)
+        assert float(page.trimbox.width) == pytest.approx(63.5 * pt, abs=0.01)
+        assert [float(v) for v in page.bleedbox] == pytest.approx([float(v) for v in page.mediabox], abs=0.01)
     assert PILImage.open(out / "colours/v1/cards/001-cards-0.png").size == (825, 1125)
     assert PILImage.open(out / "colours/v1/cards/back-1.png").size == (825, 1125)
+
+
+def test_every_per_card_front_names_its_back(built):
+    out, result = built
+    listed = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["files"]}
+    fronts = [f for f in listed.values() if f["kind"] in ("card-pdf", "card-png")]
+    assert len(fronts) == 2 * 11
+    for front in fronts:
+        back = listed[front["back"]]  # a file of this build, listed in the manifest
+        assert back["kind"] == {"card-pdf": "card-back-pdf", "card-png": "card-back-png"}[front["kind"]]
+        assert Path(back["path"]).suffix == Path(front["path"]).suffix
+    assert not [f for f in listed.values() if "back" in f and f["kind"] not in ("card-pdf", "card-png")]
+    # Card i has back colour i: the eleven cards have eleven different backs, each drawn in its colour.
+    assert len({f["back"] for f in fronts}) == 2 * 11
+    third = listed["colours/v1/cards/003-cards-2.png"]["back"]
+    assert near(PILImage.open(out / third).convert("RGB").getpixel((400, 560)), rgb(COLORS[2]))
+
+
+def test_cards_sharing_a_back_share_one_back_file(tmp_path):
+    cards = tuple(Card(f"c-{i}", "cards", {"n": i}, Art(back_color="#123456"), POKER) for i in range(3))
+    deck = Deck(**{**colour_deck(0).__dict__, "cards": cards})
+    result = build([deck], BuildOptions(out_dir=tmp_path, per_card=True), producers=(produce_cards,))
+    kinds = [e.kind for e in result.entries]
+    assert kinds.count("card-back-pdf") == kinds.count("card-back-png") == 1
+    assert {e.back for e in result.entries if e.kind == "card-pdf"} == {"colours/v1/cards/back-1.pdf"}
 
 
 def test_identical_copies_share_one_per_card_file(tmp_path):
@@ -207,19 +255,26 @@ def test_same_size_components_share_the_decks_sheets(tmp_path):
     assert near(sample(image, slot.trim.x_mm + 20, slot.trim.y_mm + 80), (0, 255, 0))
 
 
-def test_other_sizes_and_pages_get_their_own_sheets(tmp_path):
+def test_other_sizes_get_their_own_sheets_and_pages_their_own_file(tmp_path):
     token = CardSize(25, 25, bleed_mm=3.175)
     components = {
         "tokens": tuple(Card(f"tok-{i}", "tokens", {"token": "x"}, Art(), token) for i in range(8)),
-        "sheet": (Card("sheet-1", "sheet", {"sheet": "score"}, Art(), POKER),),
+        "sheet": tuple(Card(f"sheet-{lang}", "sheet", {"sheet": "score", "lang": lang}, Art(), POKER)
+                       for lang in ("en", "ko")),
     }
-    result = build([colour_deck(2, components=components)], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
+    result = build([colour_deck(2, components=components)], BuildOptions(out_dir=tmp_path),
+                   producers=(produce_sheets, produce_pages))
     sheets = next(e for e in result.entries if e.kind == "sheets")
     fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
-    # cards page + tokens page + score sheet page; duplex doubles each (blank back for the sheet).
-    assert (fronts.pages, sheets.pages, sheets.cards) == (3, 6, 11)
-    reader = PdfReader(tmp_path / sheets.path)
-    assert "score" in reader.pages[4].extract_text()
+    # A cards page and a tokens page, each with its back in the duplex file; no score sheet.
+    assert (fronts.pages, sheets.pages, sheets.cards, fronts.cards) == (2, 4, 10, 10)
+    for entry in (sheets, fronts):
+        assert "score" not in "".join(page.extract_text() for page in PdfReader(tmp_path / entry.path).pages)
+    page = next(e for e in result.entries if e.kind == "page")
+    assert (page.path, page.pages, page.cards, page.paper) == ("colours/v1/score-sheet-a4.pdf", 2, 2, "a4")
+    reader = PdfReader(tmp_path / page.path)
+    assert ["lang: en" in p.extract_text() for p in reader.pages] == [True, False]
+    assert [float(v) for v in reader.pages[1].mediabox] == pytest.approx([0, 0, 210 * 72 / 25.4, 297 * 72 / 25.4], abs=0.01)
 
 
 def test_rebuild_is_byte_identical_and_leaves_files_untouched(tmp_path):
@@ -274,6 +329,11 @@ def test_cli_builds_every_deck_by_default(tmp_path, monkeypatch):
     kinds = {(f["deck"], f["variant"], f["kind"]) for f in manifest["files"]}
     for deck, variant in [("calc", "standard"), ("calc", "expert"), ("stack", None), ("clag", None)]:
         assert (deck, variant, "sheets") in kinds and (deck, variant, "sheets-fronts") in kinds
+    # Clag's score sheets (English and Korean) are a file of their own; its card sheets hold cards only.
+    score = next(f for f in manifest["files"] if f["kind"] == "page")
+    assert (score["path"], score["deck"], score["pages"]) == ("clag/score-sheet-a4.pdf", "clag", 2)
+    clag = next(f for f in manifest["files"] if f["deck"] == "clag" and f["kind"] == "sheets-fronts")
+    assert clag["pages"] == -(-clag["cards"] // 9)
     expert = next(f for f in manifest["files"] if f["variant"] == "expert" and f["kind"] == "sheets-fronts")
     assert expert["cards"] >= 177
     reader = PdfReader(tmp_path / "output" / expert["path"])
@@ -339,7 +399,8 @@ def test_progress_reports_every_unit_of_work(tmp_path):
     deck = colour_deck(5, components={"sheet": (Card("s-1", "sheet", {"sheet": "score"}, Art(), POKER),)})
     options = BuildOptions(out_dir=tmp_path, per_card=True)
     steps = []
-    run_build([deck], options, progress=steps.append, producers=(produce_sheets, produce_alignment, produce_cards))
+    run_build([deck], options, progress=steps.append,
+              producers=(produce_sheets, produce_pages, produce_alignment, produce_cards))
     assert sum(steps) == work_units([deck], options) == 12
 
 
