@@ -181,8 +181,6 @@ def test_a_finished_game_refuses_every_move(game, variant, players):
         try_move(engine, state, move)
 
 
-@pytest.mark.xfail(strict=False, reason="passes once the Stack engine checks the number of cards a swap names; "
-                                        "drop this marker then")
 def test_stack_swaps_need_their_exact_number_of_cards():
     """Found by this fuzz: a one-card swap2 used to pass as a swap of one card."""
     engine = engine_for("stack")
