@@ -351,3 +351,15 @@ def test_background_image_shows_behind_the_icons(deck, tmp_path):
     face = stack.front(with_background_image(card, tmp_path))
     assert image_share(face, card, 0.25, 0.1, 0.75, 0.9) > 0.15
     assert face.warnings == ()
+
+
+def test_back_label_falls_back_per_character_and_names_undrawable_ones(deck):
+    card = deck.cards[0]
+    art = dataclasses.replace(card.art, back_label="스택 ♦ 🧩")
+    face = stack.back(dataclasses.replace(card, art=art))
+    drawn = "".join(t.text for t in texts(face))
+    assert "스택 ♦" in drawn
+    for t in texts(face):
+        assert set(fonts.missing_glyphs(t.text, t.font)) <= {"🧩"}, (t.text, t.font.name)
+    (warning,) = face.warnings
+    assert card.label in warning and "back_label" in warning and "🧩" in warning and "♦" not in warning.split(" in ")[0]
