@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printkit.games.stack import MINERAL_NAMES, MINERALS
 from printkit.layout.color import luminance, shade, tint
 from printkit.layout.ops import Line, Op, Point, Polygon
 
-MINERALS = ("ruby", "gold", "sapphire", "coal")
-
-# Korean names as the game calls them, and short English names for the small print.
-KOREAN_NAMES = {"ruby": "루비", "gold": "황금", "sapphire": "사파이어", "coal": "석탄"}
-ENGLISH_NAMES = {"ruby": "RUBY", "gold": "GOLD", "sapphire": "SAPPHIRE", "coal": "COAL"}
+# Korean names as the game calls them, and the English ones in capitals for the small print.
+KOREAN_NAMES = {mineral: ko for mineral, (ko, _) in MINERAL_NAMES.items()}
+ENGLISH_NAMES = {mineral: en.upper() for mineral, (_, en) in MINERAL_NAMES.items()}
 
 # Fallback colours when a spec does not name one (art.colors wins).
 DEFAULT_COLORS = {"ruby": "#c8102e", "gold": "#e0a800", "sapphire": "#0057b8", "coal": "#2b2b2b"}

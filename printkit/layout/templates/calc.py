@@ -12,6 +12,7 @@ from __future__ import annotations
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.fonts import text_width_mm
+from printkit.games.calc import SYMBOLS
 from printkit.layout import shapes
 from printkit.layout.geometry import Box, safe_box
 from printkit.layout.ops import Ellipse, Face, Op, Rect, Text
@@ -30,7 +31,6 @@ from printkit.layout.templates._common import (
 )
 from printkit.layout.text import font_metrics
 
-SYMBOL_ORDER = ("plus", "minus", "times", "power")
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
 # Digits that read as another digit upside down get an underline.
@@ -61,8 +61,8 @@ def symbol_color(card: Card, name: str) -> str:
 
 def number_card(card: Card) -> Face:
     symbol, number = card["symbol"], card["number"]
-    if symbol not in SYMBOL_ORDER:
-        raise DeckError(f"{card.label}: unknown symbol {symbol!r} (expected one of {', '.join(SYMBOL_ORDER)})")
+    if symbol not in SYMBOLS:
+        raise DeckError(f"{card.label}: unknown symbol {symbol!r} (expected one of {', '.join(SYMBOLS)})")
     if not isinstance(number, int) or isinstance(number, bool):
         raise DeckError(f"{card.label}: number must be an integer, got {number!r}")
     color = symbol_color(card, symbol)
@@ -88,7 +88,7 @@ def joker(card: Card) -> Face:
     # The four symbols on a 2x2 grid around the centre.
     step = unit * 0.35
     cell = unit * 0.21
-    for i, name in enumerate(SYMBOL_ORDER):
+    for i, name in enumerate(SYMBOLS):
         cx = w / 2 + (step / 2 if i % 2 else -step / 2)
         cy = h / 2 + (step / 2 if i // 2 else -step / 2)
         ops.append(Rect(cx - cell * 0.75, cy - cell * 0.75, cell * 1.5, cell * 1.5,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from printkit.deck import Card
 from printkit.errors import DeckError
+from printkit.games.clag import COURTS, RANKS, SUITS
 from printkit.layout import shapes
 from printkit.layout.geometry import Box, safe_box
 from printkit.layout.ops import Face, Line, Op, Rect, Text
@@ -31,10 +32,7 @@ from printkit.layout.templates._common import (
 from printkit.layout.text import fit_block, fit_line, font_metrics
 from printkit.rules.clag import ROUNDS, Special
 
-SUIT_ORDER = ("spades", "hearts", "diamonds", "clubs")
 DEFAULT_COLORS = {"spades": "#1d1d1f", "hearts": "#c8102e", "diamonds": "#0057b8", "clubs": "#007a33"}
-COURTS = ("J", "Q", "K")
-RANKS = (2, 3, 4, 5, 6, 7, 8, 9, 10, "J", "Q", "K", "A")
 
 # Pip positions for 2-10: (column, row); columns -1 left, 0 middle, 1 right; rows 0 (top) .. 1
 # (bottom). Pips below the middle row are drawn upside down, as on printed decks.
@@ -71,8 +69,8 @@ def suit_color(card: Card, suit: str) -> str:
 
 def playing_card(card: Card) -> Face:
     suit, rank = card["suit"], card["rank"]
-    if suit not in SUIT_ORDER:
-        raise DeckError(f"{card.label}: unknown suit {suit!r} (expected one of {', '.join(SUIT_ORDER)})")
+    if suit not in SUITS:
+        raise DeckError(f"{card.label}: unknown suit {suit!r} (expected one of {', '.join(SUITS)})")
     if rank not in RANKS:
         raise DeckError(f"{card.label}: unknown rank {rank!r} (expected 2-10, J, Q, K or A)")
     w, h = card.size.width_mm, card.size.height_mm
@@ -180,7 +178,7 @@ def _back_emblem(cx: float, cy: float, size_mm: float, color: str) -> list[Op]:
     s = size_mm * 0.2
     y = cy - size_mm * 0.55
     row: list[Op] = []
-    for i, suit in enumerate(SUIT_ORDER):
+    for i, suit in enumerate(SUITS):
         row.extend(shapes.polygons(shapes.suit(suit, cx + (i - 1.5) * s * 1.35, y, s), color))
     return row + list(shapes.turn_180(row, cx, cy))
 

@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 from printkit import fonts
 from printkit.deck import Card
 from printkit.errors import DeckError
+from printkit.games.stack import TERRAIN_MINERAL, TERRAIN_NAMES
 from printkit.layout import shapes
 from printkit.layout.color import luminance, mix, on_color, shade, tint
 from printkit.layout.minerals import (
@@ -43,11 +44,8 @@ from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, 
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
 TERRAINS = {
-    # terrain: (Korean name, English name, mineral)
-    "red_rye_field": ("붉은 호밀밭", "RED RYE FIELD", "ruby"),
-    "eldorado": ("엘도라도", "ELDORADO", "gold"),
-    "pale_blue_dot": ("창백한 푸른 점", "PALE BLUE DOT", "sapphire"),
-    "coal_mine": ("탄광", "COAL MINE", "coal"),
+    # terrain: (Korean name, English name in capitals, mineral)
+    terrain: (ko, en.upper(), TERRAIN_MINERAL[terrain]) for terrain, (ko, en) in TERRAIN_NAMES.items()
 }
 
 # Terrain effects in short, in both languages (the rules are in GAMES.md and the rulebooks).

@@ -13,18 +13,12 @@ from typing import Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.games.calc import SIGNS, SYMBOL_NAMES
 from printkit.rules import calc as engine
 from printkit.rules.calc_score import PayCard, format_decimal, pay_card, pay_value, score_pay
 from printkit.rulebook.content import Example, Figure, Table, pick
 from printkit.spec import load_deck
 
-SIGNS = {"plus": "+", "minus": "−", "times": "×", "power": "^"}
-SYMBOL_NAMES = {
-    "plus": ("덧셈", "plus"),
-    "minus": ("뺄셈", "minus"),
-    "times": ("곱셈", "times"),
-    "power": ("거듭제곱", "power"),
-}
 # The two players of the examples.
 # Korean names end in a vowel, so the particles 가/는/를 after them are always right.
 PLAYERS = {"ko": ("지우", "도하"), "en": ("Ana", "Ben")}

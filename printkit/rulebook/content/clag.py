@@ -10,19 +10,10 @@ from typing import Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, DeckError
+from printkit.games.clag import RANK_NAMES_EN, SUIT_NAMES
 from printkit.rulebook.content import Example, Figure, Table, pick
 from printkit.rules import clag as engine_module
 from printkit.rules.clag import ENGINE, Bid, ClagState, Play, PlayingCard, Special
-
-SUIT_NAMES = {
-    "spades": ("스페이드", "spades"),
-    "hearts": ("하트", "hearts"),
-    "diamonds": ("다이아몬드", "diamonds"),
-    "clubs": ("클럽", "clubs"),
-}
-
-RANK_NAMES_EN = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-
 
 def suit_name(suit: str, lang: str) -> str:
     try:

@@ -11,27 +11,11 @@ from typing import Iterable
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, IllegalMoveError
+from printkit.games.stack import MINERAL_NAMES, MINERALS, TERRAIN_NAMES
 from printkit.rulebook.content import Example, Figure, Table, pick
 from printkit.rules import stack as engine_module
 from printkit.rules.stack import ENGINE, Gem, StackState
 from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize
-
-MINERALS = engine_module.MINERALS  # the canonical order: ruby, gold, sapphire, coal
-
-MINERAL_NAMES = {
-    "ruby": ("루비", "ruby"),
-    "gold": ("황금", "gold"),
-    "sapphire": ("사파이어", "sapphire"),
-    "coal": ("석탄", "coal"),
-}
-
-TERRAIN_NAMES = {
-    "red_rye_field": ("붉은 호밀밭", "Red Rye Field"),
-    "eldorado": ("엘도라도", "Eldorado"),
-    "pale_blue_dot": ("창백한 푸른 점", "Pale Blue Dot"),
-    "coal_mine": ("탄광", "Coal Mine"),
-}
-
 
 def mineral_name(mineral: str, lang: str) -> str:
     try:
