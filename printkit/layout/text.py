@@ -2,8 +2,9 @@
 
 Card templates never clip text. When a text does not fit its box even at the smallest size
 allowed, the fitter still returns ops at that smallest size and a warning naming the card and the
-field, which templates put into :class:`~printkit.layout.ops.Face.warnings`. A text that uses
-characters missing from its font also gets a warning, since it would print as empty boxes.
+field, which templates put into :class:`~printkit.layout.ops.Face.warnings`. Characters the
+font lacks are set in the first of the given fallback fonts that has them (one Text op per run of
+one font); a character that no font has gets a warning, since it would print as nothing.
 
 Boxes are given by their top-left corner and size in millimetres (card frame: y downwards).
 """
