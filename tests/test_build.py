@@ -163,16 +163,19 @@ def test_back_offset_moves_the_backs(tmp_path):
     assert near(sample(moved, slot.x_mm - 2.5, slot.cy_mm), rgb(COLORS[0]))
 
 
-def test_crop_marks_print_in_the_margins_and_nowhere_else(tmp_path):
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_print_in_the_margins_and_nowhere_else(tmp_path, paper):
     white = colour_deck(9)
     white = Deck(**{**white.__dict__, "cards": tuple(
         Card(c.uid, c.group, {}, Art(colors={"background": "#ffffff", "ink": "#ffffff"}), POKER) for c in white.cards)})
-    build([white], BuildOptions(out_dir=tmp_path), producers=(produce_sheets,))
-    image = page_image(tmp_path / "colours/v1/sheets-fronts-a4.pdf", 0).convert("L")
-    layout = impose(paper_size("a4"), POKER)
+    build([white], BuildOptions(out_dir=tmp_path, paper=paper), producers=(produce_sheets,))
+    image = page_image(tmp_path / f"colours/v1/sheets-fronts-{paper}.pdf", 0).convert("L")
+    layout = impose(paper_size(paper), POKER)
     scale = DPI / 25.4
     dark = [(x, y) for y in range(image.height) for x in range(image.width) if image.getpixel((x, y)) < 128]
     assert dark, "crop marks are missing"
+    border = 4.0 * scale - 1  # what home printers cannot print: no mark may need it
+    assert all(border <= x <= image.width - 1 - border and border <= y <= image.height - 1 - border for x, y in dark)
     grid_left = min(s.paint.x_mm for s in layout.slots) * scale
     grid_right = max(s.paint.right_mm for s in layout.slots) * scale
     grid_top = min(s.paint.y_mm for s in layout.slots) * scale
