@@ -103,3 +103,12 @@ def pick(lang: str, ko: str, en: str) -> str:
     if lang not in LANGS:
         raise BuildError(f"unknown rulebook language {lang!r} (known: {', '.join(LANGS)})")
     return ko if lang == "ko" else en
+
+
+def name_in(names: Mapping[str, tuple[str, str]], key: str, lang: str, what: str) -> str:
+    """The name of ``key`` in ``lang`` from a table of (Korean, English) names, such as a game's suits."""
+    try:
+        ko, en = names[key]
+    except KeyError:
+        raise BuildError(f"unknown {what} {key!r} (known: {', '.join(names)})") from None
+    return pick(lang, ko, en)

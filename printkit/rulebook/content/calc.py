@@ -16,7 +16,7 @@ from printkit.errors import BuildError
 from printkit.games.calc import SIGNS, SYMBOL_NAMES
 from printkit.rules import calc as engine
 from printkit.rules.calc_score import PayCard, format_decimal, pay_card, pay_value, score_pay
-from printkit.rulebook.content import Example, Figure, Table, pick
+from printkit.rulebook.content import Example, Figure, Table, name_in, pick
 from printkit.spec import load_deck
 
 # The two players of the examples.
@@ -127,7 +127,7 @@ def symbols(deck: Deck, lang: str) -> Figure:
     expert = expert_deck(deck)
     cards = find_cards(expert, [("plus", 3), ("minus", 8), ("times", -1), ("power", 2), "joker"])
     labels = tuple(
-        pick(lang, SYMBOL_NAMES[c["symbol"]][0], SYMBOL_NAMES[c["symbol"]][1]) if c.get("symbol") else pick(lang, "조커", "joker")
+        name_in(SYMBOL_NAMES, c["symbol"], lang, "symbol") if c.get("symbol") else pick(lang, "조커", "joker")
         for c in cards
     )
     return Figure(cards, caption=pick(
@@ -313,7 +313,7 @@ def composition(deck: Deck, lang: str) -> Table:
         numbers = sorted({c["number"] for v in variants for c in v.cards if c.get("symbol") == symbol})
         if not numbers:
             continue
-        name = pick(lang, SYMBOL_NAMES[symbol][0], SYMBOL_NAMES[symbol][1])
+        name = name_in(SYMBOL_NAMES, symbol, lang, "symbol")
         counts = [sum(1 for c in v.cards if c.get("symbol") == symbol) for v in variants]
         rows.append((f"{name} {SIGNS[symbol]}", f"{number_text(numbers[0])} … {number_text(numbers[-1])}",
                      *(str(n) if n else "—" for n in counts)))

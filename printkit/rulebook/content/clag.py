@@ -11,16 +11,12 @@ from typing import Sequence
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, DeckError
 from printkit.games.clag import RANK_NAMES_EN, SUIT_NAMES
-from printkit.rulebook.content import Example, Figure, Table, pick
+from printkit.rulebook.content import Example, Figure, Table, name_in, pick
 from printkit.rules import clag as engine_module
 from printkit.rules.clag import ENGINE, Bid, ClagState, Play, PlayingCard, Special
 
 def suit_name(suit: str, lang: str) -> str:
-    try:
-        ko, en = SUIT_NAMES[suit]
-    except KeyError:
-        raise BuildError(f"unknown suit {suit!r} (known: {', '.join(SUIT_NAMES)})") from None
-    return pick(lang, ko, en)
+    return name_in(SUIT_NAMES, suit, lang, "suit")
 
 
 def card_name(suit: str, rank: int | str, lang: str) -> str:

@@ -12,17 +12,13 @@ from typing import Iterable
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, IllegalMoveError
 from printkit.games.stack import MINERAL_NAMES, MINERALS, TERRAIN_NAMES
-from printkit.rulebook.content import Example, Figure, Table, pick
+from printkit.rulebook.content import Example, Figure, Table, name_in, pick
 from printkit.rules import stack as engine_module
 from printkit.rules.stack import ENGINE, Gem, StackState
 from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize
 
 def mineral_name(mineral: str, lang: str) -> str:
-    try:
-        ko, en = MINERAL_NAMES[mineral]
-    except KeyError:
-        raise BuildError(f"unknown mineral {mineral!r} (known: {', '.join(MINERALS)})") from None
-    return pick(lang, ko, en)
+    return name_in(MINERAL_NAMES, mineral, lang, "mineral")
 
 
 def minerals_name(minerals: Iterable[str], lang: str) -> str:
@@ -36,11 +32,7 @@ def _mineral_order(mineral: str) -> int:
 
 
 def terrain_name(terrain: str, lang: str) -> str:
-    try:
-        ko, en = TERRAIN_NAMES[terrain]
-    except KeyError:
-        raise BuildError(f"unknown terrain {terrain!r} (known: {', '.join(TERRAIN_NAMES)})") from None
-    return pick(lang, ko, en)
+    return name_in(TERRAIN_NAMES, terrain, lang, "terrain")
 
 
 # ---------------------------------------------------------------- tables
