@@ -419,6 +419,9 @@ def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
                         bulletFontSize=size, leftIndent=size * 1.4, bulletDedent=size * 1.0)
 
 
+MAX_TABLE_STRETCH = 1.6  # how far a narrow table's natural column widths are widened
+
+
 def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
     head = [Paragraph(inline(c, where, bold=True), styles.header_cell) for c in header]
     body = [[Paragraph(inline(c, where), styles.cell) for c in row] for row in rows]
@@ -428,9 +431,11 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
         texts = [header[col]] + [row[col] for row in rows]
         widest = max(pdfmetrics.stringWidth(md.plain(t), styles.cell.fontName, styles.cell.fontSize) for t in texts)
         natural.append(min(widest, width_pt * 0.6) + 2 * pad + 2)
-    scale = width_pt / sum(natural)
+    # A table of short cells spreads over the text width only so far: rows stay easy to follow.
+    scale = min(width_pt / sum(natural), MAX_TABLE_STRETCH)
     widths = [w * scale for w in natural]
-    table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    full = sum(widths) > width_pt * 0.98
+    table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT" if full else "CENTER")
     table.setStyle(TableStyle([
         *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e3e9f0")),

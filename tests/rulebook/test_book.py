@@ -102,3 +102,12 @@ def test_a_long_table_after_a_heading_splits_instead_of_moving_whole():
 def test_body_paragraphs_leave_no_single_line_behind():
     assert book.make_styles(book.paper("a4")).body.allowWidows == 0
     assert book.make_styles(book.paper("a4")).body.allowOrphans == 0
+
+
+def test_narrow_tables_stay_compact_and_centred_wide_ones_fill_the_text_width():
+    styles = book.make_styles(book.paper("a4"))
+    narrow = book._table(("Player", "Bid"), [("Player 1", "1"), ("Player 4 (dealer)", "5, 6, 7")], styles, 480.0, ("t.md", 1))
+    assert sum(narrow._colWidths) < 480.0 * 0.6 and narrow.hAlign == "CENTER"
+    words = "a cell with a good many words in it, enough to need more than one line of the table"
+    wide = book._table(("Step", "What happens"), [("1", words), ("2", words)], styles, 480.0, ("t.md", 1))
+    assert sum(wide._colWidths) == pytest.approx(480.0) and wide.hAlign == "LEFT"
