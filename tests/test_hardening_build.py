@@ -110,13 +110,16 @@ def test_bad_specs_build_without_traceback_in_a_real_process(tmp_path):
 def test_killed_builds_leave_complete_files_and_a_true_manifest(tmp_path):
     out = tmp_path / "out"
     command = [sys.executable, "-m", "printkit", "build", "clag", "--out", str(out)]
+    started = time.monotonic()
     first = subprocess.run(command + ["--back-offset", "1,0"], capture_output=True, text=True, timeout=120)
+    duration = time.monotonic() - started  # only to spread the kills over a build on this machine
     assert first.returncode == 0, first.stderr
     (out / "notes.txt").write_text("the user's own file")
     complete = set(files_under(out))
     # Each killed build would change the sheets and the alignment test (the offset alternates),
     # so a kill can land while files are being staged, renamed or the manifest written.
-    for i, delay in enumerate([0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3, 1.7]):
+    delays = [0.05, 0.2] + [duration * f for f in (0.6, 0.85, 0.95, 1.0)]
+    for i, delay in enumerate(delays):
         proc = subprocess.Popen(command + ["--back-offset", f"{i % 2},0"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
