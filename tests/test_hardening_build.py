@@ -167,6 +167,34 @@ def test_a_build_that_fails_while_renaming_leaves_a_true_manifest(tiny, monkeypa
     assert_consistent(out)
 
 
+def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch):
+    """A failure after some files are rendered (here: a card template) leaves the folder as it was."""
+    from printkit.layout import templates
+
+    out = tiny / "out"
+    before = snapshot(out)
+    real_front = templates.front
+    calls, staged = [], []
+
+    def failing_front(card, deck):
+        calls.append(card)
+        if len(calls) == 5:  # in the per-card files, after the sheets were staged
+            staged.extend(p for p in tiny.rglob("*") if TEMP.match(p.name))
+            raise ValueError("template bug")
+        return real_front(card, deck)
+
+    monkeypatch.setattr(templates, "front", failing_front)
+    result = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny)
+    assert result.exit_code == 1 and "template bug" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert staged  # files were staged when it failed ...
+    assert snapshot(out) == before  # ... yet no temporary stays and nothing was replaced
+    calls.clear()
+    fresh = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "new/deeper"], tiny)
+    assert fresh.exit_code == 1
+    assert not (tiny / "new").exists()  # the folders this build made are gone again
+
+
 # --- 4. output folder problems ---------------------------------------------------------------
 
 
