@@ -420,6 +420,20 @@ def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
 
 
 MAX_TABLE_STRETCH = 1.6  # how far a narrow table's natural column widths are widened
+MIN_SPLIT_ROWS = 3
+
+
+class BookTable(Table):
+    """A table with a header row that, split over pages, keeps at least MIN_SPLIT_ROWS rows on each.
+
+    A shorter table moves to the next page whole. The parts of a split table are BookTables too.
+    """
+
+    def split(self, availWidth, availHeight):
+        # reportlab's rowSplitRange counts rows of the whole table and is dropped or shifted for a
+        # table's later parts; each part here is held to the same rule as a whole table.
+        self._rowSplitRange = (1 + MIN_SPLIT_ROWS, -MIN_SPLIT_ROWS)
+        return super().split(availWidth, availHeight)
 
 
 def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
@@ -435,7 +449,7 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
     scale = min(width_pt / sum(natural), MAX_TABLE_STRETCH)
     widths = [w * scale for w in natural]
     full = sum(widths) > width_pt * 0.98
-    table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT" if full else "CENTER")
+    table = BookTable([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT" if full else "CENTER")
     table.setStyle(TableStyle([
         *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e3e9f0")),

@@ -105,9 +105,20 @@ def test_body_paragraphs_leave_no_single_line_behind():
 
 
 def test_narrow_tables_stay_compact_and_centred_wide_ones_fill_the_text_width():
+    book.register_fonts()  # paragraph styles name the bundled fonts
     styles = book.make_styles(book.paper("a4"))
     narrow = book._table(("Player", "Bid"), [("Player 1", "1"), ("Player 4 (dealer)", "5, 6, 7")], styles, 480.0, ("t.md", 1))
     assert sum(narrow._colWidths) < 480.0 * 0.6 and narrow.hAlign == "CENTER"
     words = "a cell with a good many words in it, enough to need more than one line of the table"
     wide = book._table(("Step", "What happens"), [("1", words), ("2", words)], styles, 480.0, ("t.md", 1))
     assert sum(wide._colWidths) == pytest.approx(480.0) and wide.hAlign == "LEFT"
+
+
+def test_a_split_table_leaves_at_least_three_rows_on_each_page():
+    import re
+
+    rows = "\n".join(f"| row{n:02d} | value |" for n in range(10))
+    for fillers in range(14, 30):
+        text = "# T\n\n## First\n\n" + "\n\n".join([FILLER] * fillers) + f"\n\nSome text.\n\n| A | B |\n|---|---|\n{rows}\n"
+        counts = [len(re.findall(r"row\d\d", page)) for page in _pages(text)]
+        assert sum(counts) == 10 and all(c == 0 or c >= book.MIN_SPLIT_ROWS for c in counts), (fillers, counts)
