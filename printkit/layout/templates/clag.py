@@ -322,7 +322,8 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
         bold=False)
     y += 10.5
     scoring = fit_block(words["scoring"], font_for(words["scoring"], False), Box(x0, y, x1 - x0, 8.0),
-                        max_size_mm=3.4, min_size_mm=2.0, where=f"{where} scoring", color=ink)
+                        max_size_mm=3.4, min_size_mm=2.0, where=f"{where} scoring", color=ink,
+                        fallbacks=font_chain(card, False))
     ops.extend(scoring.ops)
     warnings.extend(scoring.warnings)
     y += 10.5
@@ -407,7 +408,8 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
         cy = y + (i % per_col) * item_h
         text = f"{r.number}. {r.text_ko if lang == 'ko' else r.text_en}"
         fitted = fit_block(text, font_for(text, False), Box(cx, cy, col_w, item_h - 0.6), max_size_mm=2.8,
-                           min_size_mm=1.6, where=f"{where} legend round {r.number}", color=ink, leading=1.15)
+                           min_size_mm=1.6, where=f"{where} legend round {r.number}", color=ink, leading=1.15,
+                           fallbacks=font_chain(card, False))
         ops.extend(fitted.ops)
         warnings.extend(fitted.warnings)
     return Face(tuple(ops), tuple(warnings))
