@@ -261,6 +261,19 @@ def test_out_that_is_a_file_is_one_line_and_left_alone(tiny):
     assert (tiny / "afile").read_text() == "keep me"
 
 
+def test_a_file_where_a_deck_folder_goes_is_one_line_and_left_alone(tmp_path):
+    (tmp_path / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "tiny").write_text("the user's file named like the deck")
+    result = build(["tiny.yaml", "--out", "out"], tmp_path)
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: cannot write '{(tmp_path / 'out' / 'tiny').resolve()}/")
+    assert line.endswith("': Not a directory")
+    assert files_under(tmp_path / "out") == {"tiny"}
+    assert (tmp_path / "out" / "tiny").read_text() == "the user's file named like the deck"
+
+
 def test_a_link_out_of_the_output_folder_is_never_followed(tiny):
     out = tiny / "out"
     elsewhere = tiny / "elsewhere"
