@@ -30,6 +30,7 @@ from printkit.layout.templates._common import (
     text_font,
 )
 from printkit.layout.text import font_metrics
+from printkit.rules.calc_score import PayCard, score_pay
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
@@ -249,21 +250,16 @@ def _example_row(card: Card, box: Box) -> list[Op]:
     cw = (box.w_mm - gap * (n - 1)) / n
     ch = box.h_mm * 0.62
     font = text_font(card, "0123456789")
+    # The running totals are the scorer's, so the aid can never teach a rule the engine does not play.
+    totals = [step.after for step in score_pay([PayCard(symbol, number) for symbol, number in EXAMPLE_PAY])]
     ops: list[Op] = []
-    total = 0
-    for i, (symbol, number) in enumerate(EXAMPLE_PAY):
+    for i, ((symbol, number), total) in enumerate(zip(EXAMPLE_PAY, totals)):
         x = box.x_mm + i * (cw + gap)
         color = symbol_color(card, symbol)
         ops.append(Rect(x, box.y_mm, cw, ch, fill=mix(color, "#ffffff", 0.85), stroke=color, stroke_mm=0.4,
                         radius_mm=1.0))
         ops.append(Text(x + cw / 2, box.y_mm + ch * 0.45, str(number), font, ch * 0.38, ink, anchor="middle"))
         ops.extend(shapes.polygons(shapes.symbol(symbol, x + cw / 2, box.y_mm + ch * 0.72, ch * 0.26), color))
-        total = number if i == 0 else _apply(symbol, total, number)
         ops.append(Text(x + cw / 2, box.y_mm + box.h_mm - 0.5, str(total), font, box.h_mm * 0.24, ink,
                         anchor="middle"))
     return ops
-
-
-def _apply(symbol: str, total: int, number: int) -> int:
-    """One step of the example (integers only: no power card in it)."""
-    return {"plus": total + number, "minus": total - number, "times": total * number}[symbol]
