@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from printkit import fonts
-from printkit.deck import Card
+from printkit.deck import Card, CardSize
 from printkit.errors import DeckError
 from printkit.games.stack import TERRAIN_MINERAL, TERRAIN_NAMES
 from printkit.layout import shapes
@@ -38,7 +38,7 @@ from printkit.layout.minerals import (
     mineral_icon,
     stack_glyph,
 )
-from printkit.layout.geometry import Box
+from printkit.layout.geometry import Box, bleed_box
 from printkit.layout.templates._common import COMPONENT_LABELS, component_bands
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
@@ -135,7 +135,9 @@ class _Style:
 
     @property
     def bleed_box(self) -> tuple[float, float, float, float]:
-        return (-self.bleed_mm, -self.bleed_mm, self.w_mm + 2 * self.bleed_mm, self.h_mm + 2 * self.bleed_mm)
+        """The bleed box as (x, y, width, height), ready to spread into a Rect or an Image."""
+        box = bleed_box(CardSize(self.w_mm, self.h_mm, self.bleed_mm, self.safe_mm))
+        return box.x_mm, box.y_mm, box.w_mm, box.h_mm
 
     @property
     def scale(self) -> float:
