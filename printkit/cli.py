@@ -40,6 +40,27 @@ def progress_bar(length: int, label: str):
         yield bar.update
 
 
+@contextlib.contextmanager
+def cycle_collector_paused():
+    """Run a build without Python's cycle collector; its survivors then go to the oldest generation.
+
+    A build allocates hundreds of thousands of objects that live until it ends (font tables,
+    faces, drawing ops) and little cyclic garbage (under a thousand objects for one deck's cards),
+    so the collector's passes over them are wasted: some 5% of a card build, 7% with rulebooks.
+    Freezing and unfreezing moves the survivors to the oldest generation without walking them;
+    a later full collection, if the process lives on, still frees any garbage among them.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if collecting:
+            gc.enable()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="printkit")
 def main() -> None:
@@ -155,12 +176,13 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
 
-    loaded = load_decks(decks, variant)
-    options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
-                           back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper, booklet=booklet,
-                           rulebooks=rulebooks)
-    with progress_bar(work_units(loaded, options), "Rendering") as progress:
-        result = run_build(loaded, options, progress=progress)
+    with cycle_collector_paused():
+        loaded = load_decks(decks, variant)
+        options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
+                               back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
+                               booklet=booklet, rulebooks=rulebooks)
+        with progress_bar(work_units(loaded, options), "Rendering") as progress:
+            result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for entry in result.entries:
