@@ -4,7 +4,7 @@ Number cards carry their pips in the classic positions (those in the lower half 
 down); aces have one large pip; jacks, queens and kings show a framed, double-ended panel with a
 large letter and their suit. Corner indices sit top-left and, turned, bottom-right. Suits are
 vector shapes, coloured from the spec (four colours by default) so hue and shape both tell them
-apart. The score sheet (``page``) takes the round table from :mod:`printkit.rules.clag`.
+apart. The score sheet (``page``) takes the round table from :mod:`printkit.games.clag`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from printkit.layout.templates._common import (
     text_font,
 )
 from printkit.layout.text import fit_block, fit_line, font_metrics
-from printkit.rules.clag import ROUNDS, Special
+from printkit.games.clag import ROUNDS, Special
 
 DEFAULT_COLORS = {"spades": "#1d1d1f", "hearts": "#c8102e", "diamonds": "#0057b8", "clubs": "#007a33"}
 
