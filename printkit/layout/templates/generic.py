@@ -12,6 +12,7 @@ from printkit import fonts
 from printkit.deck import Card
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.ops import Face, Image, Op, Rect
+from printkit.layout.templates._common import font_chain
 from printkit.layout.text import fit_block, fit_line
 
 BACKGROUND = "#ffffff"
@@ -52,11 +53,11 @@ def front(card: Card) -> Face:
     inner = Box(safe.x_mm + 1.5, safe.y_mm + 1.5, safe.w_mm - 3, safe.h_mm - 3)
     title_h = min(inner.h_mm * 0.2, 8.0)
     title = fit_line(card.group, _font(card), Box(inner.x_mm, inner.y_mm, inner.w_mm, title_h),
-                     max_size_mm=title_h * 0.8, min_size_mm=1.5, where=_where(card, "group"), color=ink)
+                     max_size_mm=title_h * 0.8, min_size_mm=1.5, where=_where(card, "group"), fallbacks=font_chain(card), color=ink)
     body_text = "\n".join(f"{k}: {_value(v)}" for k, v in card.attrs.items())
     body = fit_block(body_text, _font(card), Box(inner.x_mm, inner.y_mm + title_h + 1, inner.w_mm,
                                                  inner.h_mm - title_h - 1),
-                     max_size_mm=4.0, min_size_mm=1.2, where=_where(card, "attributes"), color=ink)
+                     max_size_mm=4.0, min_size_mm=1.2, where=_where(card, "attributes"), fallbacks=font_chain(card), color=ink)
     ops.extend(title.ops + body.ops)
     ops.extend(_cover(bleed, card.art.foreground_image))
     return Face(tuple(ops), title.warnings + body.warnings)
@@ -74,7 +75,7 @@ def back(card: Card) -> Face:
     if card.art.back_label:
         band = Box(safe.x_mm, safe.cy_mm - safe.h_mm * 0.1, safe.w_mm, safe.h_mm * 0.2)
         label = fit_line(card.art.back_label, _font(card), band, max_size_mm=band.h_mm, min_size_mm=1.5,
-                         where=_where(card, "back label"), color="#ffffff")
+                         where=_where(card, "back label"), fallbacks=font_chain(card), color="#ffffff")
         ops.extend(label.ops)
         warnings = label.warnings
     return Face(tuple(ops), warnings)
@@ -85,8 +86,8 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
     margin = 15.0
     ink = card.art.color("ink", INK)
     title = fit_line(card.group, _font(card), Box(margin, margin, width_mm - 2 * margin, 12.0),
-                     max_size_mm=9.0, min_size_mm=3.0, where=_where(card, "title"), color=ink)
+                     max_size_mm=9.0, min_size_mm=3.0, where=_where(card, "title"), fallbacks=font_chain(card), color=ink)
     body_text = "\n".join(f"{k}: {_value(v)}" for k, v in card.attrs.items())
     body = fit_block(body_text, _font(card), Box(margin, margin + 16, width_mm - 2 * margin, height_mm - 2 * margin - 16),
-                     max_size_mm=5.0, min_size_mm=2.0, where=_where(card, "attributes"), color=ink)
+                     max_size_mm=5.0, min_size_mm=2.0, where=_where(card, "attributes"), fallbacks=font_chain(card), color=ink)
     return Face(title.ops + body.ops, title.warnings + body.warnings)
