@@ -42,32 +42,6 @@ def inside(root: Path, relative: str | Path) -> Path:
     return target
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync and rename.
-
-    A file that already holds exactly ``data`` is left alone (its date too). Returns whether the
-    file was written. On failure the temporary file is removed and ``path`` is as before.
-    """
-    try:
-        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            with open(temp, "xb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-        _fsync_dir(path.parent)
-    except OSError as exc:
-        raise BuildError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    return True
-
-
 def _fsync_dir(folder: Path) -> None:
     # Makes the rename itself durable; not every platform lets a folder be opened for this.
     try:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
 from printkit.errors import BuildError
-from printkit.outputs import inside, safe_part, sha256_hex, write_atomic
+from printkit.outputs import inside, safe_part, sha256_hex
 
 
 def test_inside_accepts_plain_relative_paths(tmp_path):
@@ -36,28 +35,6 @@ def test_safe_part(name, ok):
     else:
         with pytest.raises(BuildError):
             safe_part(name)
-
-
-def test_write_atomic_creates_replaces_and_skips_identical(tmp_path):
-    target = tmp_path / "deep/folder/file.bin"
-    assert write_atomic(target, b"one") is True
-    assert target.read_bytes() == b"one"
-    os.utime(target, (1_000_000, 1_000_000))
-    assert write_atomic(target, b"one") is False
-    assert target.stat().st_mtime == 1_000_000
-    assert write_atomic(target, b"two") is True
-    assert target.read_bytes() == b"two"
-    assert sorted(p.name for p in target.parent.iterdir()) == ["file.bin"]  # no temporary left
-
-
-def test_write_atomic_failure_leaves_the_old_file(tmp_path):
-    target = tmp_path / "file.bin"
-    target.write_bytes(b"old")
-    blocker = tmp_path / ".file.bin.{}.tmp".format(os.getpid())
-    blocker.mkdir()  # the temporary name is taken: writing must fail cleanly
-    with pytest.raises(BuildError, match="cannot write"):
-        write_atomic(target, b"new")
-    assert target.read_bytes() == b"old" and blocker.is_dir()
 
 
 def test_sha256_hex():

@@ -29,7 +29,6 @@ def variant_names(loaded: LoadedSpec) -> list[str | None]:
 def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     """The deck for ``variant`` (None: the default variant, or the only form of a deck without any)."""
     spec = loaded.spec
-    source = loaded.source
     _check_references(loaded)
     if variant is None and spec.variants:
         variant = spec.default_variant or next(iter(spec.variants))

@@ -46,7 +46,6 @@ def test_headings_are_numbered_and_listed_in_the_contents(rulebook):
     lang, _, _, texts = rulebook
     body = flat(" ".join(texts[2:]))
     contents = flat(texts[1])
-    chapter = 0
     for heading in HEADINGS[lang]:
         assert re.search(rf"\d+(\.\d+)? {re.escape(heading)}", body), heading
         assert heading in contents, heading

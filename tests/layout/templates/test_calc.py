@@ -8,7 +8,7 @@ import pytest
 
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
-from printkit.layout.ops import Ellipse, Image, Polygon, Rect, Text
+from printkit.layout.ops import Image, Polygon, Rect
 from printkit.layout.templates import calc
 from printkit.spec import load_deck
 

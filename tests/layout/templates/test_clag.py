@@ -9,7 +9,7 @@ import pytest
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.geometry import paper_size
-from printkit.layout.ops import Line, Polygon, Rect, Text
+from printkit.layout.ops import Line, Polygon, Rect
 from printkit.layout.templates import clag
 from printkit.rules.clag import ROUNDS
 from printkit.spec import load_deck

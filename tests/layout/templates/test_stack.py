@@ -10,7 +10,6 @@ import pytest
 from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
-from printkit.layout import minerals
 from printkit.layout.color import luminance
 from printkit.layout.minerals import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.ops import Image, Polygon, Rect
