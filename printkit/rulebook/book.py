@@ -120,6 +120,8 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     Whitespace stays with the run it sits in. Raises KeyError listing characters neither has.
     """
     main, fallback = fonts.glyph_set(faces.main), fonts.glyph_set(faces.fallback)
+    if main.issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
+        return [(faces.main, text)] if text else []
     runs: list[tuple[Path, str]] = []
     missing = set()
     for ch in text:
