@@ -16,7 +16,7 @@ Output layout (``OUT`` is ``--out``)::
     OUT/clag/score-sheet-a4.pdf            full-page components (Clag's score sheet), a page each
     OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card: fronts ...
     OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
-    OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (printkit.rulebook)
+    OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
 
 A deck without variants writes to ``OUT/<deck>/``. Card sheets hold cards only; full-page
