@@ -118,6 +118,11 @@ class Deck:
     components: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
     count_by: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)  # the name in other languages, by code
+
+    def name_in(self, lang: str) -> str:
+        """The deck's name in ``lang``, or its ``name`` when the spec gives none for that language."""
+        return self.names.get(lang, self.name)
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -69,6 +69,8 @@ def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Ma
         "copies": lambda: _copies(deck.cards, key),
     }
     known = [*simple, "groups", "by", "components"] + (["variants"] if variants else [])
+    if head == "name" and len(rest) == 1:
+        return deck.name_in(rest[0])  # deck.name.ko: the name in Korean, if the spec gives one
     if head in simple:
         if rest:
             raise _unknown(key, f"{prefix}.{head}", [])

@@ -64,6 +64,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         components=components,
         count_by=tuple(spec.count_by),
         options=options,
+        names=dict(spec.names),
     )
 
 

@@ -153,6 +153,9 @@ class Spec(_Model):
 
     game: Name = Field(description="The rule engine: calc, stack or clag (others build but are not played).")
     name: StrictStr = Field(max_length=100)
+    names: dict[Annotated[StrictStr, Field(pattern=r"^[a-z]{2,3}$")], Annotated[StrictStr, Field(max_length=100)]] = Field(
+        default_factory=dict, description="The deck's name in other languages, e.g. {ko: 스택 오리지널}; rulebooks use it."
+    )
     description: StrictStr | None = None
     card: CardFormatSpec = Field(default_factory=CardFormatSpec)
     count_by: list[StrictStr] = Field(default_factory=list, description="Attributes `check` counts by.")
