@@ -58,3 +58,17 @@ def coloured_pixels(pdf, index: int) -> int:
     image = pdf[index].render(scale=0.5).to_pil().convert("HSV")
     # Card art is saturated colour; text, rules and table shading are grey or pale.
     return sum(1 for _, saturation, value in image.get_flattened_data() if saturation > 120 and value > 60)
+
+
+def built_book(spec_path, lang: str):
+    """The A4 rulebook for the spec in ``lang``: the PDF opened with pypdfium2, and each page's text."""
+    import io
+
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    from printkit.rulebook.producer import render_rulebook
+
+    result = render_rulebook(spec_path, lang, "a4")
+    texts = [flat(page.extract_text()) for page in PdfReader(io.BytesIO(result.data)).pages]
+    return pdfium.PdfDocument(result.data), texts

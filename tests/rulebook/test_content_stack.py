@@ -15,7 +15,7 @@ from printkit.rulebook.content import stack as content
 from printkit.rules import stack as engine
 from printkit.spec import DECKS_DIR, load_deck
 
-from ._books import all_strings, coloured_pixels, flat, parse_text, shape
+from ._books import all_strings, built_book, coloured_pixels, parse_text, shape
 
 LANGS = ("ko", "en")
 
@@ -185,17 +185,8 @@ def test_example_figures_use_printed_cards(deck):
 
 @pytest.fixture(scope="module", params=LANGS)
 def book(request, deck):
-    import io
-
-    import pypdfium2 as pdfium
-    from pypdf import PdfReader
-
-    from printkit.rulebook.producer import render_rulebook
-
-    lang = request.param
-    result = render_rulebook(DECKS_DIR / "stack.yaml", lang, "a4")
-    texts = [flat(page.extract_text()) for page in PdfReader(io.BytesIO(result.data)).pages]
-    return lang, pdfium.PdfDocument(result.data), texts
+    pdf, texts = built_book(DECKS_DIR / "stack.yaml", request.param)
+    return request.param, pdf, texts
 
 
 def test_book_has_the_chapters_and_the_engine_values(book, deck):
