@@ -74,7 +74,7 @@ class BuildOptions:
     flip: Flip = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     gap_mm: float = 0.0
-    rulebook_paper: str = "a4"  # a4, a5 or letter: the rulebooks' page size
+    rulebook_paper: str | None = None  # a4, a5 or letter: the rulebooks' page size (None: as --paper)
     booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
     rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
 

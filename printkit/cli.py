@@ -146,8 +146,8 @@ def _offset_mm(ctx, param, value):
               help="Move the backs X right and Y down (mm, as seen from the front) to fix duplex misalignment.")
 @click.option("--gap", default="0", show_default=True, callback=_length_mm,
               help="Space between cards on sheets (mm); bleed fills up to half of it.")
-@click.option("--rulebook-paper", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
-              help="Page size of the rulebooks (one per deck and language).")
+@click.option("--rulebook-paper", type=click.Choice(["a4", "a5", "letter"]), default=None,
+              help="Page size of the rulebooks, one per deck and language (default: as --paper).")
 @click.option("--booklet", is_flag=True,
               help="Also write each rulebook as a saddle-stitch booklet: A5 pages two-up on A4 "
                    "(half-Letter on Letter with --rulebook-paper letter).")

@@ -171,8 +171,8 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
     """Build producer: one rulebook per spec and language (and a booklet with ``--booklet``)."""
-    paper = getattr(ctx.options, "rulebook_paper", "a4")
-    booklet = getattr(ctx.options, "booklet", False)
+    paper = ctx.options.rulebook_paper or ctx.options.paper
+    booklet = ctx.options.booklet
     seen: set[Path] = set()
     for deck in decks:
         spec = Path(deck.spec_path)
@@ -186,12 +186,20 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
         if not texts:
             ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
                                 f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
+        own = all(path.parent.resolve() == spec.parent.resolve() for path in texts.values())
         for lang in texts:
-            result = render_rulebook(spec, lang, paper)
+            try:
+                result = render_rulebook(spec, lang, paper)
+                booklet_result = render_rulebook(spec, lang, paper, booklet=True) if booklet else None
+            except BuildError as exc:
+                if own:
+                    raise  # the designer's own text: its mistakes are theirs to fix
+                # printkit's text quotes cards an edited spec may lack: build the cards anyway.
+                ctx.warn(book_deck, f"no {lang} rulebook: {exc} (or build with --no-rulebooks)")
+                continue
             yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
-            if booklet:
-                result = render_rulebook(spec, lang, paper, booklet=True)
-                yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{result.paper}.pdf", result,
+            if booklet_result is not None:
+                yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{booklet_result.paper}.pdf", booklet_result,
                              "rulebook-booklet", book_deck, lang)
 
 
