@@ -145,10 +145,6 @@ def deck_problems(deck: Deck) -> list[str]:
     return problems
 
 
-def _deck_name(deck: Deck) -> str:
-    return f"deck {deck.name!r}" + (f" (variant {deck.variant!r})" if deck.variant else "")
-
-
 def check_options(deck_options: Any, options: Any = ()) -> None:
     """Refuse every option: Calc has none (``deck_options`` from the spec, ``options`` as keywords)."""
     names = sorted({*dict(deck_options), *dict(options)}, key=str)
@@ -161,7 +157,7 @@ def validate_deck(deck: Deck) -> None:
     problems = deck_problems(deck)
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-        raise DeckError(f"Calc cannot be played with {_deck_name(deck)}: {shown}")
+        raise DeckError(f"Calc cannot be played with this deck: {shown}")
 
 
 # ---------------------------------------------------------------- game setup
@@ -175,7 +171,7 @@ def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
     validate_deck(deck)
     if len(deck.cards) <= HAND_SIZE * players:
         raise DeckError(
-            f"{_deck_name(deck)} has {len(deck.cards)} cards: too few to deal {HAND_SIZE} to each of "
+            f"the deck has {len(deck.cards)} cards: too few to deal {HAND_SIZE} to each of "
             f"{players} players and keep a deck to draw from (needs at least {HAND_SIZE * players + 1})"
         )
     order = list(range(len(deck.cards)))

@@ -836,12 +836,12 @@ def validate_cards(deck: Deck) -> tuple[PlayingCard, ...]:
     seen: dict[PlayingCard, str] = {}
     for card, source in zip(cards, deck.cards):
         if card in seen:
-            raise DeckError(f"deck {deck.name!r}: duplicate card {card} ({seen[card]} and {source.label})")
+            raise DeckError(f"duplicate card {card} ({seen[card]} and {source.label})")
         seen[card] = source.label
     need = MAX_PLAYERS * max(rule.hand_size for rule in ROUNDS) + 1
     if len(cards) < need:
         raise DeckError(
-            f"deck {deck.name!r} has {len(cards)} cards; Clag needs at least {need} "
+            f"the deck has {len(cards)} cards; Clag needs at least {need} "
             f"({MAX_PLAYERS} players x {max(rule.hand_size for rule in ROUNDS)} cards + 1 trump card)"
         )
     return tuple(sorted(cards, key=lambda c: c.index))

@@ -81,17 +81,17 @@ def _deck_codes(deck: Deck) -> list[int]:
     for card in deck.cards:
         minerals = card.get("minerals")
         if isinstance(minerals, str) or not isinstance(minerals, (list, tuple)):
-            raise DeckError(f"{deck.name}: card {card.label} has no list of minerals (got {minerals!r})")
+            raise DeckError(f"card {card.label} has no list of minerals (got {minerals!r})")
         unknown = [m for m in minerals if m not in MINERALS]
         if unknown:
-            raise DeckError(f"{deck.name}: card {card.label} has unknown mineral(s) {unknown!r} "
+            raise DeckError(f"card {card.label} has unknown mineral(s) {unknown!r} "
                             f"(known: {', '.join(MINERALS)})")
         if len(set(minerals)) != len(minerals) or not 1 <= len(minerals) <= MAX_MINERALS:
-            raise DeckError(f"{deck.name}: card {card.label} must hold 1 to {MAX_MINERALS} different "
+            raise DeckError(f"card {card.label} must hold 1 to {MAX_MINERALS} different "
                             f"minerals, not {list(minerals)!r}")
         cost = card.get("cost")
         if cost != len(minerals):
-            raise DeckError(f"{deck.name}: card {card.label} has cost {cost!r}, but a card's cost is its "
+            raise DeckError(f"card {card.label} has cost {cost!r}, but a card's cost is its "
                             f"number of minerals ({len(minerals)})")
         codes.append(mask_of(minerals))
     return codes
@@ -192,11 +192,11 @@ class StackEngine:
         codes = _deck_codes(deck)
         types = len(set(codes))
         if types < FIELD_SIZE:
-            raise DeckError(f"{deck.name}: the field needs {FIELD_SIZE} different card types, the deck has "
+            raise DeckError(f"the field needs {FIELD_SIZE} different card types, the deck has "
                             f"only {types}")
         need = FIELD_SIZE + 2 * HAND_SIZE
         if len(codes) < need:
-            raise DeckError(f"{deck.name}: {len(codes)} cards are too few to deal: the field and two hands "
+            raise DeckError(f"{len(codes)} cards are too few to deal: the field and two hands "
                             f"of {HAND_SIZE} need {need}")
 
     def new_game(self, deck: Deck, players: int = 2, seed: int = 0, **options: Any) -> StackState:
