@@ -271,6 +271,8 @@ def _inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str
     resolved = (folder / candidate).resolve()
     if not resolved.is_relative_to(folder):
         raise loaded.source.error(path, f"{what} path {value!r} leaves the spec's folder")
+    if resolved.is_dir():
+        raise loaded.source.error(path, f"{what} path {value!r} is a folder, not a file")
     if not resolved.is_file():
         raise loaded.source.error(path, f"{what} file {value!r} not found")
     return resolved

@@ -73,7 +73,7 @@ def _located_error(err: dict[str, Any], source: Located):
     dotted = _dotted(loc)
     if "[key]" in err["loc"]:
         key = loc[-1] if loc else "?"
-        return source.error(loc, f"{key!r} is not a valid name: use letters, digits, '_' and '-', starting with a letter", key=True)
+        return source.error(loc, f"{key!r} is not a valid name: use ASCII letters, digits, '_' and '-', starting with a letter", key=True)
     if kind == "extra_forbidden":
         key = loc[-1]
         allowed = _allowed_keys(loc[:-1])
