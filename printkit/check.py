@@ -86,9 +86,28 @@ class DeckReport:
         }
 
 
+def check_engine_options(loaded: LoadedSpec) -> None:
+    """Refuse engine options the game's rule engine does not know, at their place in the spec."""
+    from printkit.errors import DeckError
+    from printkit.rules.base import ENGINE_MODULES, engine_for
+
+    spec = loaded.spec
+    if spec.game not in ENGINE_MODULES:
+        return
+    engine = engine_for(spec.game)
+    places = [(("options",), dict(spec.options))]
+    places += [(("variants", name, "options"), {**spec.options, **v.options}) for name, v in spec.variants.items()]
+    for path, options in places:
+        try:
+            engine.check_options(options)
+        except DeckError as exc:
+            raise loaded.source.error(path, str(exc)) from None
+
+
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
     """One report per variant of the spec at ``path``."""
     loaded = load_spec(path)
+    check_engine_options(loaded)
     return [check_deck(loaded, expand(loaded, v), play_check) for v in variant_names(loaded)]
 
 

@@ -72,3 +72,13 @@ def test_check_fails_when_the_engine_cannot_play_the_deck(tmp_path):
     report = json.loads(result.stdout)["decks"][0]
     assert report["mismatches"] == [] and report["ok"] is False
     assert any("joker" in problem for problem in report["problems"])
+
+
+def test_unknown_engine_options_are_located_in_the_spec(tmp_path, repo):
+    spec = tmp_path / "stack.yaml"
+    text = (repo / "decks" / "stack.yaml").read_text(encoding="utf-8")
+    spec.write_text(text.replace("count_by:", "options: { mode: bogus }\ncount_by:", 1), encoding="utf-8")
+    line = spec.read_text(encoding="utf-8").splitlines().index("options: { mode: bogus }") + 1
+    result = run("check", str(spec))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{spec}:{line}:10: Stack option mode must be one of quick, long, not 'bogus'"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError
@@ -51,6 +51,9 @@ class Engine(Protocol):
     max_players: int
     # What Outcome.turns counts, in words for summaries: "turns" or "moves".
     length_unit: str
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise DeckError naming an unknown option or a bad value (the spec's ``options:``)."""
 
     def validate_deck(self, deck: Deck) -> None:
         """Raise DeckError saying why the rules cannot be played with ``deck`` (its options included)."""

@@ -482,6 +482,7 @@ class CalcEngine:
     length_unit = "turns"  # Outcome.turns counts moves, and every Calc turn is one move (a play or a draw)
 
     validate_deck = staticmethod(validate_deck)
+    check_options = staticmethod(check_options)
     new_game = staticmethod(new_game)
     legal_moves = staticmethod(legal_moves)
     apply = staticmethod(apply)

@@ -869,6 +869,9 @@ class ClagEngine:
     length_unit = "moves"  # Outcome.turns counts every bid, trump choice and card played
     options = ("hook",)
 
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        game_options(options)
+
     def validate_deck(self, deck: Deck) -> None:
         game_options(deck.options)
         validate_cards(deck)

@@ -46,7 +46,7 @@ Decisions taken here where the seed and GAMES.md leave a detail open (the rulebo
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError
@@ -186,6 +186,9 @@ class StackEngine:
     min_players = 2
     max_players = 2
     length_unit = "turns"  # Outcome.turns counts turns, in each of which both players act
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        _options(dict(options), {})
 
     def validate_deck(self, deck: Deck) -> None:
         _options(dict(deck.options), {})
