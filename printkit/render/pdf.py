@@ -197,11 +197,16 @@ def _rgb(color: str) -> tuple[float, float, float]:
 
 def _rect(pen: _Pen, op: Rect, _images) -> None:
     canvas = pen.canvas
+    # Templates squeezed onto tiny cards can compute empty or inverted boxes: nothing to draw
+    # (reportlab would draw them mirrored), and corners round at most half the shorter side.
+    if not (op.w_mm > 0 and op.h_mm > 0):
+        return
     fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
     if not (fill or stroke):
         return
-    if op.radius_mm > 0:
-        canvas.roundRect(op.x_mm, op.y_mm, op.w_mm, op.h_mm, op.radius_mm, stroke=stroke, fill=fill)
+    radius_mm = min(op.radius_mm, op.w_mm / 2, op.h_mm / 2)
+    if radius_mm > 0:
+        canvas.roundRect(op.x_mm, op.y_mm, op.w_mm, op.h_mm, radius_mm, stroke=stroke, fill=fill)
     else:
         canvas.rect(op.x_mm, op.y_mm, op.w_mm, op.h_mm, stroke=stroke, fill=fill)
 
@@ -232,6 +237,8 @@ def _num(value: float) -> str:
 
 def _ellipse(pen: _Pen, op: Ellipse, _images) -> None:
     canvas = pen.canvas
+    if not (op.rx_mm > 0 and op.ry_mm > 0):
+        return
     fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
     if fill or stroke:
         canvas.ellipse(op.cx_mm - op.rx_mm, op.cy_mm - op.ry_mm, op.cx_mm + op.rx_mm, op.cy_mm + op.ry_mm,
@@ -265,6 +272,8 @@ def _text(pen: _Pen, op: Text, _images) -> None:
 def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
     canvas = pen.canvas
     px_w, px_h = images.size(op.path)
+    if not (op.w_mm > 0 and op.h_mm > 0):
+        return  # an empty box (a template squeezed onto a tiny card) shows nothing
     box = Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
     drawn = fit_image(px_w, px_h, box, op.fit)
     canvas.saveState()

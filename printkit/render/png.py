@@ -72,14 +72,17 @@ class _Painter:
 
     def _box(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float, stroke_mm: float) -> list[float]:
         # Pillow draws outlines inside the box; PDF centres them on the path. Grow by half a stroke.
+        # The last pixel is inclusive (hence -1); a box under one pixel still covers one.
         half = stroke_mm / 2
-        return [self.x(x_mm - half), self.y(y_mm - half), self.x(x_mm + w_mm + half) - 1,
-                self.y(y_mm + h_mm + half) - 1]
+        x0, y0 = self.x(x_mm - half), self.y(y_mm - half)
+        return [x0, y0, max(x0, self.x(x_mm + w_mm + half) - 1), max(y0, self.y(y_mm + h_mm + half) - 1)]
 
     def _rect(self, op: Rect) -> None:
-        if op.fill is None and op.stroke is None:
+        # Templates squeezed onto tiny cards can compute empty or inverted boxes: nothing to draw.
+        if (op.fill is None and op.stroke is None) or not (op.w_mm > 0 and op.h_mm > 0):
             return
-        radius = op.radius_mm * (self.sx + self.sy) / 2
+        # As in the PDF backend: corners at most half the shorter side round.
+        radius = max(0.0, min(op.radius_mm, op.w_mm / 2, op.h_mm / 2)) * (self.sx + self.sy) / 2
         if op.fill is not None:
             box = self._box(op.x_mm, op.y_mm, op.w_mm, op.h_mm, 0.0)
             self.draw_ctx.rounded_rectangle(box, radius, fill=op.fill) if radius else \
@@ -103,6 +106,8 @@ class _Painter:
             self.draw_ctx.line(points + [points[0]], fill=op.stroke, width=self.width(op.stroke_mm), joint="curve")
 
     def _ellipse(self, op: Ellipse) -> None:
+        if not (op.rx_mm > 0 and op.ry_mm > 0):
+            return
         if op.fill is not None:
             box = self._box(op.cx_mm - op.rx_mm, op.cy_mm - op.ry_mm, 2 * op.rx_mm, 2 * op.ry_mm, 0.0)
             self.draw_ctx.ellipse(box, fill=op.fill)
@@ -137,6 +142,8 @@ class _Painter:
                 picture = src.convert("RGBA")
         except OSError as exc:
             raise BuildError(f"cannot read image {str(op.path)!r}: {exc}") from None
+        if not (op.w_mm > 0 and op.h_mm > 0):
+            return
         box = Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
         drawn = fit_image(picture.width, picture.height, box, op.fit)
         left, top = round(self.x(drawn.x_mm)), round(self.y(drawn.y_mm))
@@ -146,6 +153,8 @@ class _Painter:
             # Crop to the box, as the PDF backend clips to it.
             bl, bt = round(self.x(box.x_mm)), round(self.y(box.y_mm))
             br, bb = round(self.x(box.right_mm)), round(self.y(box.bottom_mm))
+            if br <= bl or bb <= bt:
+                return  # a box under one pixel shows nothing of the picture
             picture = picture.crop((bl - left, bt - top, br - left, bb - top))
             left, top = bl, bt
         self.image.paste(picture, (left, top), picture)
