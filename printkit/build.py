@@ -30,15 +30,21 @@ Every file is first written to a temporary name beside its target (``.NAME.PID.t
 fsynced; only when the whole build has rendered are they renamed into place, and the manifest
 comes last. A build that fails or is killed at any moment leaves each output either the previous
 complete file or the new one, and ``manifest.json`` lists only files that match it (before the
-renames it is rewritten without the files about to change). A file whose bytes would not change
-is not touched, so rebuilding changes nothing. printkit never writes outside the output folder and
-never deletes files it did not write (only its own stale temporaries); files of earlier builds
-stay until their owner removes them.
+renames it is rewritten: the files about to change move from ``files`` to ``replacing``, each with
+its old and new entry, so a build stopped midway still knows either version as its own). A file
+whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
+outside the output folder and never deletes files it did not write (only its own stale
+temporaries); files of earlier builds stay until their owner removes them.
+
+A file already at an output path is replaced only if the previous manifest lists it with the hash
+it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
+``manifest.json`` that is not printkit's) refuses the whole build before any rename, naming the file.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,7 +65,7 @@ from printkit.layout.imposition import (
     sheet_pages,
 )
 from printkit.layout.ops import Face
-from printkit.outputs import Staging, inside, safe_part, sha256_hex
+from printkit.outputs import Staging, current_sha256, inside, safe_part, sha256_hex
 
 MANIFEST = "manifest.json"
 
@@ -403,6 +409,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
     _check_out_dir(options.out_dir)
+    _previous_files(options.out_dir)  # a manifest.json printkit did not write: refuse before rendering
     ctx = BuildContext(options, progress or (lambda n: None))
     entries: list[ManifestEntry] = []
     try:
@@ -412,11 +419,17 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         duplicates = sorted({p for p in paths if paths.count(p) > 1})
         if duplicates:
             raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
-        earlier = _earlier_entries(options.out_dir)
+        previous = _previous_files(options.out_dir)  # read again: files may have changed meanwhile
+        earlier = _earlier_entries(options.out_dir, previous)
+        ctx.staging.check_replaceable(_written(options.out_dir, previous))
         changing = {target for _, target in ctx.staging.staged}
-        if any(inside(options.out_dir, e.path) in changing for e in earlier):
-            # While files are swapped the manifest must not vouch for any of them.
-            _write_manifest(options.out_dir, [e for e in earlier if inside(options.out_dir, e.path) not in changing])
+        if changing:
+            # While files are swapped the manifest vouches for none of them, yet names both
+            # versions of each, so a build stopped midway leaves printkit's files known as its own.
+            old = {e.path: e for e in earlier}
+            _write_manifest(options.out_dir,
+                            [e for e in earlier if inside(options.out_dir, e.path) not in changing],
+                            [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing])
         ctx.staging.commit()
     except BaseException:
         ctx.staging.abort()
@@ -432,10 +445,18 @@ def _check_out_dir(out_dir: Path) -> None:
         raise BuildError(f"output folder {str(out_dir)!r} is not a folder")
 
 
-def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry]) -> Path:
-    """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path."""
+def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
+                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry]] = ()) -> Path:
+    """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path.
+
+    ``replacing`` (only while a build renames its files) pairs each file about to change with
+    the entry it replaces (None for a first write).
+    """
     listed = sorted(entries, key=lambda e: e.path)
-    manifest = {"files": [_manifest_item(e) for e in listed]}
+    manifest: dict = {"files": [_manifest_item(e) for e in listed]}
+    if replacing:
+        manifest["replacing"] = [{"old": _manifest_item(old) if old else None, "new": _manifest_item(new)}
+                                 for old, new in sorted(replacing, key=lambda pair: pair[1].path)]
     data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     staging = Staging(out_dir)
     try:
@@ -456,20 +477,60 @@ def _manifest_item(entry: ManifestEntry) -> dict:
     return item
 
 
-def _earlier_entries(out_dir: Path) -> list[ManifestEntry]:
-    """Entries of an existing manifest whose files are still there with the same contents."""
+def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
+    """What the existing manifest says printkit wrote: each path with the entries its file may match.
+
+    A path has two entries (old and new) when a build stopped while replacing it. No manifest:
+    nothing. A ``manifest.json`` that is not printkit's is refused, as the build would replace it.
+    """
     path = out_dir / MANIFEST
+    if not os.path.lexists(path):
+        return {}
+    refusal = f"refusing to replace {str(out_dir.resolve() / MANIFEST)!r}: "  # named as staged files are
+    advice = "; move it away or use another --out"
+    if path.is_symlink() or not path.is_file():
+        raise BuildError(f"{refusal}printkit did not write it{advice}")
     try:
-        files = json.loads(path.read_text(encoding="utf-8"))["files"]
-        entries = [ManifestEntry(**item) for item in files]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []  # no manifest, or one printkit cannot read: list only this build's files
-    kept = []
-    for entry in entries:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        listed = [_manifest_entry(item) for item in manifest["files"]]
+        for pair in manifest.get("replacing", []):
+            listed += [_manifest_entry(pair[side]) for side in ("old", "new") if pair[side] is not None]
+    except OSError as exc:
+        raise BuildError(f"{refusal}cannot read it ({exc.strerror or exc}) to tell whether printkit "
+                         f"wrote it{advice}") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BuildError(f"{refusal}it is not a manifest printkit wrote{advice}") from None
+    files: dict[str, list[ManifestEntry]] = {}
+    for entry in listed:
+        files.setdefault(entry.path, []).append(entry)
+    return files
+
+
+def _manifest_entry(item: dict) -> ManifestEntry:
+    entry = ManifestEntry(**item)
+    if not isinstance(entry.path, str) or not isinstance(entry.sha256, str):
+        raise TypeError("path and sha256 must be strings")
+    return entry
+
+
+def _written(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> dict[Path, frozenset[str]]:
+    """Each file printkit wrote (resolved, as staged) with the hashes it may hold."""
+    written = {}
+    for relative, entries in previous.items():
         try:
-            file = inside(out_dir, entry.path)
-            if file.is_file() and sha256_hex(file.read_bytes()) == entry.sha256:
-                kept.append(entry)
-        except (OSError, BuildError):
+            written[inside(out_dir, relative)] = frozenset(e.sha256 for e in entries)
+        except BuildError:
+            continue  # a path printkit would never write: owns nothing
+    return written
+
+
+def _earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> list[ManifestEntry]:
+    """Entries of the previous manifest whose files are still there with the same contents."""
+    kept = []
+    for relative, entries in previous.items():
+        try:
+            sha = current_sha256(inside(out_dir, relative))
+        except BuildError:
             continue
+        kept += [e for e in entries if e.sha256 == sha][:1]
     return kept

@@ -5,6 +5,9 @@ beside its target and fsynced, and only when every file of the build is staged a
 into place. A build that fails or is killed before that leaves the previous files as they were;
 the temporaries a killed build leaves behind are removed by the next build that writes the same
 paths (only those of processes that no longer run, and only names of that exact form).
+
+A file already at a target is replaced only when printkit wrote it (:meth:`Staging.check_replaceable`,
+given what the previous manifest lists); otherwise the build is refused before anything is renamed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Collection, Mapping
 
 from printkit.errors import BuildError
 
@@ -77,6 +81,16 @@ def _process_gone(pid: int) -> bool:
     return False
 
 
+def current_sha256(path: Path) -> str | None:
+    """The sha256 of the regular file at ``path``; None for a link, a folder, nothing or an unreadable file."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        return sha256_hex(path.read_bytes())
+    except OSError:
+        return None
+
+
 def _create_new(path: Path) -> int:
     """A new file opened for writing; whatever held the name (even a symlink) is replaced, never followed."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -99,6 +113,9 @@ class Staging:
     def stage(self, relative: str | Path, data: bytes) -> bool:
         """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
         target = inside(self.root, relative)
+        if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
+            raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
+                             "printkit did not make; move it away or use another --out")
         try:
             self._sweep(target)
             if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
@@ -113,6 +130,28 @@ class Staging:
         except OSError as exc:
             raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
         return True
+
+    def check_replaceable(self, written: Mapping[Path, Collection[str]]) -> None:
+        """Refuse (before any rename) to replace a file printkit did not write or that was changed since.
+
+        ``written`` maps each file printkit wrote earlier (resolved path, as staged) to the sha256
+        values it may hold. A staged target that already exists must be listed there and still hold
+        one of them; a link or folder never qualifies. The error names the first file refused.
+        """
+        refused: list[tuple[Path, str]] = []
+        for _, target in self.staged:
+            if not os.path.lexists(target):
+                continue  # a first write: nothing to lose
+            hashes = written.get(target)
+            if hashes is None:
+                refused.append((target, "printkit did not write it"))
+            elif current_sha256(target) not in hashes:
+                refused.append((target, "it was changed since printkit wrote it"))
+        if refused:
+            target, reason = refused[0]
+            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+            raise BuildError(f"refusing to replace {str(target)!r}{more}: {reason}; "
+                             "move it away or use another --out")
 
     def commit(self) -> None:
         """Rename every staged file into place, then make the renames durable."""
