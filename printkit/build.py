@@ -19,9 +19,11 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
 
-A deck without variants writes to ``OUT/<deck>/``. Card sheets hold cards only; full-page
-components (cards with a ``sheet`` attribute) go to ``<sheet>-sheet-<paper>.pdf``, one page per
-component card, single-sided. Per-card files exist once per distinct card (identical copies share
+A deck without variants writes to ``OUT/<deck>/``. ``<deck>`` is the spec's file name without
+its extension, made safe (:func:`printkit.outputs.safe_part`: ``my deck.yaml`` writes to
+``OUT/my-deck/``, ``카드.yaml`` to ``OUT/카드/``); two specs that would share a folder are refused.
+Card sheets hold cards only; full-page components (cards with a ``sheet`` attribute) go to
+``<sheet>-sheet-<paper>.pdf``, one page per component card, single-sided. Per-card files exist once per distinct card (identical copies share
 one file; the manifest's ``cards`` says how many copies it stands for) and hold the front only;
 each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
 names its back file in the manifest's ``back``, as print services ask for a front and a back.
@@ -377,6 +379,10 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     from printkit.spec import all_spec_paths, expand, find_spec, load_spec, variant_names
 
     paths = [find_spec(n) for n in names] if names else all_spec_paths()
+    by_file = {}  # a spec named twice (calc calc, calc decks/calc.yaml) is built once, where first named
+    for path in paths:
+        by_file.setdefault(_resolved(path), path)
+    paths = list(by_file.values())
     decks: list[Deck] = []
     for path in paths:
         loaded = load_spec(path)
@@ -388,6 +394,29 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:  # a loop of links: left for load_spec to report
+        return path
+
+
+def check_deck_folders(decks: Sequence[Deck]) -> None:
+    """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
+
+    Folders are compared ignoring case, as macOS and Windows do. The error names both specs.
+    """
+    owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
+    for deck in decks:
+        folder = safe_part(deck.deck_id)
+        spec = _resolved(Path(deck.spec_path))
+        other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
+        if other != spec:
+            same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"
+            raise BuildError(f"specs {str(other)!r} and {str(spec)!r} would both write to the output "
+                             f"folder {other_folder!r}{same}; rename one of them")
 
 
 def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
@@ -409,6 +438,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
     _check_out_dir(options.out_dir)
+    check_deck_folders(decks)
     _previous_files(options.out_dir)  # a manifest.json printkit did not write: refuse before rendering
     ctx = BuildContext(options, progress or (lambda n: None))
     entries: list[ManifestEntry] = []

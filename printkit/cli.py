@@ -120,16 +120,34 @@ def _length_mm(ctx, param, value):
 
 
 def _offset_mm(ctx, param, value):
-    """Click callback: ``X,Y`` lengths in millimetres (``0.5,-1`` or ``0.5mm,-1mm``)."""
+    """Click callback: ``X,Y`` lengths in millimetres (``0.5,-1`` or ``0.5mm,-1mm``), each within ±20 mm."""
     from printkit.units import parse_length_mm
 
     parts = value.split(",")
     try:
         if len(parts) != 2:
             raise ValueError(f"expected X,Y such as '0.5,-1', got {value!r}")
-        return (parse_length_mm(parts[0]), parse_length_mm(parts[1]))
+        offset = (parse_length_mm(parts[0]), parse_length_mm(parts[1]))
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+    # Duplex printers misalign by a few millimetres; beyond this the backs would leave their cards.
+    if not all(-MAX_BACK_OFFSET_MM <= v <= MAX_BACK_OFFSET_MM for v in offset):
+        raise click.BadParameter(f"{value!r} moves the backs more than {MAX_BACK_OFFSET_MM:g} mm; "
+                                 f"each of X and Y must lie within ±{MAX_BACK_OFFSET_MM:g} mm")
+    return offset
+
+
+def _gap_mm(ctx, param, value):
+    """Click callback: the gap between cards, a length from 0 to 20 mm."""
+    gap = _length_mm(ctx, param, value)
+    if not 0 <= gap <= MAX_GAP_MM:
+        raise click.BadParameter(f"{value!r} is not a gap printkit lays out: use 0 to {MAX_GAP_MM:g} mm")
+    return gap
+
+
+# Bounds of the sheet options (mm): wider settings only waste paper or misplace the backs.
+MAX_BACK_OFFSET_MM = 20.0
+MAX_GAP_MM = 20.0
 
 
 @main.command()
@@ -143,9 +161,10 @@ def _offset_mm(ctx, param, value):
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="How the paper turns for duplex backs: over its long or its short edge.")
 @click.option("--back-offset", default="0,0", show_default=True, callback=_offset_mm,
-              help="Move the backs X right and Y down (mm, as seen from the front) to fix duplex misalignment.")
-@click.option("--gap", default="0", show_default=True, callback=_length_mm,
-              help="Space between cards on sheets (mm); bleed fills up to half of it.")
+              help="Move the backs X right and Y down (mm, as seen from the front, each within ±20) "
+                   "to fix duplex misalignment.")
+@click.option("--gap", default="0", show_default=True, callback=_gap_mm,
+              help="Space between cards on sheets (0 to 20 mm); bleed fills up to half of it.")
 @click.option("--rulebook-paper", type=click.Choice(["a4", "a5", "letter"]), default=None,
               help="Page size of the rulebooks, one per deck and language (default: as --paper).")
 @click.option("--booklet", is_flag=True,

@@ -15,13 +15,16 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Collection, Mapping
 
 from printkit.errors import BuildError
 
-_SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Names Windows reserves in any folder, whatever the extension.
+_RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)])
+_MAX_PART = 80  # characters: well under the 255 bytes of a file name even in UTF-8 Hangul
 
 
 def sha256_hex(data: bytes) -> str:
@@ -29,10 +32,19 @@ def sha256_hex(data: bytes) -> str:
 
 
 def safe_part(name: str) -> str:
-    """``name`` checked as one path component printkit may create (no ``..``, no separators)."""
-    if not _SAFE_PART.match(name) or ".." in name:
-        raise BuildError(f"refusing to use {name!r} as a file or folder name in the output")
-    return name
+    """One path component printkit may create, derived from ``name`` (a spec's stem, a variant).
+
+    Letters and digits of any script are kept (``카드`` stays ``카드``), as are ``_``, ``-`` and
+    single dots; every run of anything else (spaces, separators, ``..``) becomes ``-``. The result
+    never starts or ends with ``-`` or ``.``, is never empty (``deck``) and is never a name Windows
+    reserves, so it is one plain component on every platform.
+    """
+    text = unicodedata.normalize("NFC", name)  # macOS spells Hangul file names decomposed
+    text = "".join(ch if ch in "_.-" or unicodedata.category(ch)[0] in "LNM" else "-" for ch in text)
+    text = re.sub(r"-{2,}", "-", re.sub(r"\.{2,}", "-", text)).strip("-.")[:_MAX_PART].rstrip("-.")
+    if not text:
+        return "deck"
+    return f"deck-{text}" if text.split(".")[0].casefold() in _RESERVED else text
 
 
 def inside(root: Path, relative: str | Path) -> Path:

@@ -15,10 +15,10 @@ from pypdf import PdfReader
 
 from printkit.build import BuildOptions, all_cards, build, card_key, load_decks
 from printkit.deck import CardSize
+from printkit.layout.imposition import card_page
 from printkit.layout.ops import Ellipse, Face, Image, Rect
 from printkit.render.pdf import render_pages
 from printkit.render.png import card_pixel_size, png_bytes, render_face
-from printkit.layout.imposition import card_page
 
 # A few cards of each game, covering every kind of face its templates draw.
 SPECS = {

@@ -285,6 +285,19 @@ SHEET_TEXT = {
 }
 
 
+# Clag is played by 4 to 7 players: the score sheet has a column group for each of up to 7.
+SHEET_PLAYERS = (4, 7)
+
+
+def _sheet_number(card: Card, key: str, default: int, low: int, high: int) -> int:
+    """The score sheet's whole-number setting ``key``, refused outside ``low..high`` (cells stay legible)."""
+    value = card.get(key, default)
+    if type(value) is not int or not low <= value <= high:
+        raise DeckError(f"{card.label}: score sheet {key} must be a whole number from {low} to {high}, "
+                        f"not {value!r}")
+    return value
+
+
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
     """The score sheet on a page: a row per round, bid, tricks and running score per player."""
     if card.get("sheet") != "score":
@@ -293,8 +306,9 @@ def page(card: Card, width_mm: float, height_mm: float) -> Face:
     if lang not in SHEET_TEXT:
         raise DeckError(f"{card.label}: unknown sheet language {lang!r} (expected 'en' or 'ko')")
     words = SHEET_TEXT[lang]
-    players = int(card.get("max_players", 7))
-    rounds = ROUNDS[: int(card.get("rounds", len(ROUNDS)))]
+    min_players = _sheet_number(card, "min_players", SHEET_PLAYERS[0], *SHEET_PLAYERS)
+    players = _sheet_number(card, "max_players", SHEET_PLAYERS[1], min_players, SHEET_PLAYERS[1])
+    rounds = ROUNDS[: _sheet_number(card, "rounds", len(ROUNDS), 1, len(ROUNDS))]
     ink = card.art.color("ink", DEFAULT_INK)
     accent = card.art.back_color or "#7a1f2b"
     shade = mix(accent, "#ffffff", 0.86)
