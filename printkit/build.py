@@ -376,6 +376,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
     """
+    from printkit.check import check_engine_options
     from printkit.spec import all_spec_paths, expand, find_spec, load_spec, variant_names
 
     paths = [find_spec(n) for n in names] if names else all_spec_paths()
@@ -386,6 +387,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     decks: list[Deck] = []
     for path in paths:
         loaded = load_spec(path)
+        check_engine_options(loaded)
         variants = variant_names(loaded)
         if variant is None:
             decks.extend(expand(loaded, v) for v in variants)
