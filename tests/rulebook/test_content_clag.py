@@ -9,7 +9,7 @@ import pytest
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import Example, Figure, Table, content_for
+from printkit.rulebook.content import content_for
 from printkit.rulebook.content import clag as content
 from printkit.rules import clag as engine
 from printkit.spec import DECKS_DIR, load_deck
@@ -103,16 +103,6 @@ def test_a_deck_without_the_cards_cannot_show_them(deck):
     no_hearts = dataclasses.replace(deck, cards=tuple(c for c in deck.cards if c["suit"] != "hearts"))
     with pytest.raises(BuildError):
         content.trick_figure(no_hearts, "en")
-
-
-def test_every_registered_function_returns_its_kind(deck):
-    for lang in LANGS:
-        for function in content.FIGURES.values():
-            assert isinstance(function(deck, lang), Figure)
-        for function in content.EXAMPLES.values():
-            assert isinstance(function(deck, lang), Example)
-        for function in content.TABLES.values():
-            assert isinstance(function(deck, lang), Table)
 
 
 # ---------------------------------------------------------------- the rule texts

@@ -10,7 +10,7 @@ import pytest
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import Example, Figure, Table, content_for
+from printkit.rulebook.content import content_for
 from printkit.rulebook.content import stack as content
 from printkit.rules import stack as engine
 from printkit.spec import DECKS_DIR, load_deck
@@ -110,16 +110,6 @@ def test_examples_need_the_cards_they_show(deck):
     small = dataclasses.replace(deck, cards=deck.cards[:12])  # only cost-1 cards
     with pytest.raises(BuildError, match="too few"):
         content.synthesis(small, "en")
-
-
-def test_every_registered_function_returns_its_kind(deck):
-    for lang in LANGS:
-        for function in content.FIGURES.values():
-            assert isinstance(function(deck, lang), Figure)
-        for function in content.EXAMPLES.values():
-            assert isinstance(function(deck, lang), Example)
-        for function in content.TABLES.values():
-            assert isinstance(function(deck, lang), Table)
 
 
 # ---------------------------------------------------------------- the rule texts
