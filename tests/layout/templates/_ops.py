@@ -82,3 +82,22 @@ def image_share(face, card, x0, y0, x1, y1, color=MAGENTA, dpi=60):
     region = image.crop(box)
     pixels = list(region.getdata())
     return sum(1 for p in pixels if all(abs(a - b) < 8 for a, b in zip(p, color))) / len(pixels)
+
+
+def assert_same_under_half_turn(face, card):
+    """The face's outlines map onto themselves when the card is turned 180 degrees."""
+    from printkit.layout import shapes
+
+    polys = [op for op in face.ops if isinstance(op, Polygon)]
+    assert polys
+
+    def key(ops):
+        # Each outline by its centroid and its point count; exact point lists differ in rounding.
+        return sorted(
+            (round(sum(x for x, _ in op.points) / len(op.points), 3),
+             round(sum(y for _, y in op.points) / len(op.points), 3), len(op.points))
+            for op in ops
+        )
+
+    size = card.size
+    assert key(polys) == key(shapes.turn_180(polys, size.width_mm / 2, size.height_mm / 2))

@@ -12,7 +12,7 @@ from printkit.layout.ops import Image, Polygon, Rect
 from printkit.layout.templates import calc
 from printkit.spec import load_deck
 
-from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, op_bounds, texts
+from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 
 
 @pytest.fixture(scope="module")
@@ -173,22 +173,8 @@ def test_unknown_card_raises():
 
 
 def test_back_motif_is_symmetric_under_half_turn(deck):
-    from printkit.layout import shapes
-
     card = deck.cards[0]
-    s = card.size
-    polys = [op for op in calc.back(card).ops if isinstance(op, Polygon)]
-    assert polys
-
-    def key(ops):
-        # Each outline by its centroid and its point count; exact point lists differ in rounding.
-        return sorted(
-            (round(sum(x for x, _ in op.points) / len(op.points), 3),
-             round(sum(y for _, y in op.points) / len(op.points), 3), len(op.points))
-            for op in ops
-        )
-
-    assert key(polys) == key(shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))
+    assert_same_under_half_turn(calc.back(card), card)
 
 
 def test_back_label_sets_symbols_in_a_fallback_and_names_undrawable_characters(deck):

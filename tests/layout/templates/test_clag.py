@@ -14,7 +14,7 @@ from printkit.layout.templates import clag
 from printkit.rules.clag import ROUNDS
 from printkit.spec import load_deck
 
-from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, op_bounds, texts
+from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 
 
 @pytest.fixture(scope="module")
@@ -207,21 +207,9 @@ def test_unknown_page_raises(deck):
 
 
 def test_back_motif_is_symmetric_under_half_turn(deck):
-    card = deck.cards[0]
-    s = card.size
-    polys = [op for op in clag.back(card).ops if isinstance(op, Polygon)]
-    assert polys
-
-    def key(ops):
-        # Each outline by its centroid and its point count; exact point lists differ in rounding.
-        return sorted(
-            (round(sum(x for x, _ in op.points) / len(op.points), 3),
-             round(sum(y for _, y in op.points) / len(op.points), 3), len(op.points))
-            for op in ops
-        )
-
     # The row of suits below the label is the row above turned: the set of shapes maps onto itself.
-    assert key(polys) == key(clag.shapes.turn_180(polys, s.width_mm / 2, s.height_mm / 2))
+    card = deck.cards[0]
+    assert_same_under_half_turn(clag.back(card), card)
 
 
 def test_background_image_shows_behind_pips_and_courts(deck, tmp_path):
