@@ -72,3 +72,11 @@ def built_book(spec_path, lang: str):
     result = render_rulebook(spec_path, lang, "a4")
     texts = [flat(page.extract_text()) for page in PdfReader(io.BytesIO(result.data)).pages]
     return pdfium.PdfDocument(result.data), texts
+
+
+def assert_chapters_numbered(deck: Deck, lang: str, body: str) -> None:
+    """Every top-level heading of the rule text appears in ``body`` with its chapter number."""
+    chapters = [b.text for b in parse_text(deck, lang).blocks if isinstance(b, md.Heading) and b.level == 1]
+    assert chapters
+    for number, chapter in enumerate(chapters, start=1):
+        assert f"{number} {md.plain(chapter)}" in body, chapter

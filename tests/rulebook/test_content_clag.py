@@ -14,7 +14,7 @@ from printkit.rulebook.content import clag as content
 from printkit.rules import clag as engine
 from printkit.spec import DECKS_DIR, load_deck
 
-from ._books import all_strings, built_book, coloured_pixels, parse_text, shape
+from ._books import all_strings, assert_chapters_numbered, built_book, coloured_pixels, parse_text, shape
 
 LANGS = ("ko", "en")
 
@@ -162,9 +162,7 @@ def book(request, deck):
 def test_book_has_the_chapters_and_the_engine_values(book, deck):
     lang, _, texts = book
     body = " ".join(texts[2:])
-    chapters = [b.text for b in parse_text(deck, lang).blocks if isinstance(b, md.Heading) and b.level == 1]
-    for number, chapter in enumerate(chapters, start=1):
-        assert f"{number} {md.plain(chapter)}" in body, chapter
+    assert_chapters_numbered(deck, lang, body)
     dealer = content.dealer_bid(deck, lang)
     assert dealer.rows[-1][1] == "5, 6, 7" and "5, 6, 7" in body
     trick = content.trump_trick(deck, lang)

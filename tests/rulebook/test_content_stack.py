@@ -15,7 +15,7 @@ from printkit.rulebook.content import stack as content
 from printkit.rules import stack as engine
 from printkit.spec import DECKS_DIR, load_deck
 
-from ._books import all_strings, built_book, coloured_pixels, parse_text, shape
+from ._books import all_strings, assert_chapters_numbered, built_book, coloured_pixels, parse_text, shape
 
 LANGS = ("ko", "en")
 
@@ -182,9 +182,7 @@ def book(request, deck):
 def test_book_has_the_chapters_and_the_engine_values(book, deck):
     lang, _, texts = book
     body = " ".join(texts[2:])
-    chapters = [b.text for b in parse_text(deck, lang).blocks if isinstance(b, md.Heading) and b.level == 1]
-    for number, chapter in enumerate(chapters, start=1):
-        assert f"{number} {md.plain(chapter)}" in body, chapter
+    assert_chapters_numbered(deck, lang, body)
     synthesis = content.synthesis(deck, lang)
     assert synthesis.rows[0][1] in body  # e.g. "ruby+gold+coal (generated)"
     assert synthesis.values["refused"] in body
