@@ -125,10 +125,17 @@ class BuildContext:
     progress: Callable[[int], None] = lambda n: None
     warnings: list[str] = field(default_factory=list)
     staging: Staging | None = None  # where write() puts files until the build commits them
+    _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.staging is None:
             self.staging = Staging(self.options.out_dir)
+
+    def faces(self, deck: Deck) -> "Faces":
+        """The deck's laid-out faces, shared by every producer so each card is laid out once."""
+        if id(deck) not in self._faces:
+            self._faces[id(deck)] = Faces(deck, self)
+        return self._faces[id(deck)]
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
               paper: str | None = None, pages: int | None = None, cards: int | None = None,
@@ -145,6 +152,11 @@ class BuildContext:
         text = f"{deck_folder(deck)}: {message}"
         if text not in self.warnings:
             self.warnings.append(text)
+
+
+def deck_title(deck: Deck) -> str:
+    """``Calc (expert)`` or ``Clag``: how a deck is named in PDF titles."""
+    return deck.name + (f" ({deck.variant})" if deck.variant else "")
 
 
 def deck_folder(deck: Deck) -> str:
@@ -220,7 +232,7 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
     opts = ctx.options
     paper = opts.paper_size
     for deck in decks:
-        faces = Faces(deck, ctx)
+        faces = ctx.faces(deck)
         duplex: list[Page] = []
         fronts_only: list[Page] = []
         cards = all_cards(deck)
@@ -235,13 +247,12 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         if not fronts_only:
             continue
         folder = deck_folder(deck)
-        title = f"{deck.name}" + (f" ({deck.variant})" if deck.variant else "")
         from printkit.render.pdf import render_pages
 
-        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", render_pages(duplex, f"{title}: duplex sheets"),
+        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", render_pages(duplex, f"{deck_title(deck)}: duplex sheets"),
                         kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
         yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        render_pages(fronts_only, f"{title}: fronts"),
+                        render_pages(fronts_only, f"{deck_title(deck)}: fronts"),
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
 
 
@@ -262,14 +273,13 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                 by_sheet.setdefault(str(card.get("sheet")), []).append(card)
         if not by_sheet:
             continue
-        faces = Faces(deck, ctx)
-        title = f"{deck.name}" + (f" ({deck.variant})" if deck.variant else "")
+        faces = ctx.faces(deck)
         for sheet, cards in by_sheet.items():
             pages = [full_page(faces.page(card, paper), paper) for card in cards]
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
-                            render_pages(pages, f"{title}: {sheet} sheet"),
+                            render_pages(pages, f"{deck_title(deck)}: {sheet} sheet"),
                             kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
 
 
@@ -297,7 +307,7 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
 
     paper = ctx.options.paper_size
     for deck in decks:
-        faces = Faces(deck, ctx)
+        faces = ctx.faces(deck)
         folder = f"{deck_folder(deck)}/cards"
         distinct: dict[str, list[Card]] = {}
         for card in all_cards(deck):
