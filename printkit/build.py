@@ -48,6 +48,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -457,8 +458,8 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     try:
         for producer in producers:
             entries.extend(producer(decks, ctx))
-        paths = [e.path for e in entries]
-        duplicates = sorted({p for p in paths if paths.count(p) > 1})
+        paths = Counter(e.path for e in entries)
+        duplicates = sorted(p for p, n in paths.items() if n > 1)
         if duplicates:
             raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
         previous = _previous_files(options.out_dir)  # read again: files may have changed meanwhile
@@ -476,7 +477,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     except BaseException:
         ctx.staging.abort()
         raise
-    kept = [e for e in earlier if e.path not in set(paths)]
+    kept = [e for e in earlier if e.path not in paths]
     target = _write_manifest(options.out_dir, entries + kept)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target)
 

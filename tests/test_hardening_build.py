@@ -168,22 +168,23 @@ def test_a_build_that_fails_while_renaming_leaves_a_true_manifest(tiny, monkeypa
 
 
 def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch):
-    """A failure after some files are rendered (here: a card template) leaves the folder as it was."""
-    from printkit.layout import templates
+    """A failure after some files are rendered (here: drawing a per-card PNG) leaves the folder as it was."""
+    from printkit.errors import BuildError
+    from printkit.render import png
 
     out = tiny / "out"
     before = snapshot(out)
-    real_front = templates.front
+    real_render = png.render_face
     calls, staged = [], []
 
-    def failing_front(card, deck):
-        calls.append(card)
-        if len(calls) == 5:  # in the per-card files, after the sheets were staged
+    def failing_render(face, size):
+        calls.append(face)
+        if len(calls) == 2:  # in the per-card files, after the sheets and a back were staged
             staged.extend(p for p in tiny.rglob("*") if TEMP.match(p.name))
-            raise ValueError("template bug")
-        return real_front(card, deck)
+            raise BuildError("template bug")
+        return real_render(face, size)
 
-    monkeypatch.setattr(templates, "front", failing_front)
+    monkeypatch.setattr(png, "render_face", failing_render)
     result = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny)
     assert result.exit_code == 1 and "template bug" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
