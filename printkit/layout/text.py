@@ -191,11 +191,17 @@ def font_runs(text: str, fonts: Sequence[Path]) -> list[tuple[str, Path]]:
 
 
 def undrawable(text: str, fonts: Sequence[Path]) -> str:
-    """Characters of ``text`` (other than whitespace) that none of ``fonts`` can draw."""
-    missing = set(missing_glyphs(text, Path(fonts[0])))
+    """Characters of ``text`` (other than whitespace) that none of ``fonts`` can draw.
+
+    A fallback is consulted only for characters the fonts before it lack: each one asked costs
+    parsing the whole font file, and a fallback that draws nothing is never embedded.
+    """
+    missing = missing_glyphs(text, Path(fonts[0]))
     for font in fonts[1:]:
-        missing &= set(missing_glyphs(text, Path(font)))
-    return "".join(sorted(missing))
+        if not missing:
+            break
+        missing = missing_glyphs(missing, Path(font))
+    return missing
 
 
 def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float,

@@ -6,7 +6,7 @@ import pytest
 
 from printkit import fonts
 from printkit.fonts import text_width_mm
-from printkit.layout.text import Box, fit_block, fit_line, font_metrics, wrap_lines
+from printkit.layout.text import Box, fit_block, fit_line, font_metrics, undrawable, wrap_lines
 
 BOX = Box(5.0, 10.0, 40.0, 8.0)
 
@@ -157,3 +157,23 @@ def test_fit_block_wraps_runs_of_fallback_fonts():
     for op in fitted.ops:
         assert fonts.missing_glyphs(op.text, op.font) == ""
         assert op.x_mm + text_width_mm(op.text, op.font, op.size_mm) <= 20 + 1e-9
+
+
+def test_fallbacks_are_not_opened_when_the_font_draws_everything(tmp_path):
+    # Opening a font parses the whole file: a fallback that would draw nothing must not be read.
+    unreadable = tmp_path / "Missing.ttf"
+    text = "Score: 3 + 4\n점수 7"  # the newline is no glyph of any font, yet needs no fallback
+    assert undrawable(text, (fonts.KOREAN, unreadable)) == ""
+    line = fit_line("내 계산 7", fonts.KOREAN_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0, where="t",
+                    fallbacks=(unreadable,))
+    block = fit_block(text, fonts.KOREAN, Box(0, 0, 40, 30), max_size_mm=4.0, min_size_mm=2.0, where="b",
+                      fallbacks=(unreadable,))
+    assert line.warning is None and block.warning is None
+    assert {op.font for op in line.ops + block.ops} == {fonts.KOREAN_BOLD, fonts.KOREAN}
+
+
+def test_a_fallback_is_opened_for_the_characters_the_font_lacks(tmp_path):
+    with pytest.raises(fonts.FontError, match="Missing.ttf cannot be read"):
+        undrawable("내 ♦", (fonts.KOREAN, tmp_path / "Missing.ttf"))
+    assert undrawable("내 ♦ 🧩 ♦", (fonts.KOREAN, fonts.SYMBOLS)) == "🧩"
+    assert undrawable("b🧩a\n내", (fonts.SYMBOLS, fonts.KOREAN)) == "🧩"
