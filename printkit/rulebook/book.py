@@ -222,7 +222,29 @@ def make_styles(p: Paper) -> Styles:
 # ---------------------------------------------------------------- document
 
 
-class HeadingParagraph(Paragraph):
+class BookParagraph(Paragraph):
+    """A paragraph that breaks its lines once per width.
+
+    Platypus wraps the same paragraph many times: a table sizes its cells on every wrap and again
+    to draw them, and ``multiBuild`` sets the whole book twice. The line breaks depend only on the
+    text, its style and the width, so later wraps at a width already seen reuse them.
+    """
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
+        known = self.__dict__.setdefault("_lines_by_width", {})
+        hit = known.get(availWidth)
+        if hit is None:
+            size = super().wrap(availWidth, availHeight)
+            if hasattr(self, "blPara"):  # (not when the width is too small to set anything)
+                known[availWidth] = (self.blPara, list(self._wrapWidths), self.height)
+            return size
+        self.blPara, wrap_widths, self.height = hit
+        self.width = availWidth
+        self._wrapWidths = list(wrap_widths)
+        return self.width, self.height
+
+
+class HeadingParagraph(BookParagraph):
     """A numbered heading that reports itself to the table of contents and the PDF outline."""
 
     def __init__(self, markup: str, style: ParagraphStyle, level: int, toc_markup: str, outline: str, key: str):
@@ -233,18 +255,48 @@ class HeadingParagraph(Paragraph):
         self.key = key
 
 
-class RulebookDoc(BaseDocTemplate):
-    """Two page templates (cover without page number, body with it) and TOC bookkeeping."""
+class LayoutFrame(Frame):
+    """A frame that, with ``drawing`` off, places flowables without drawing them.
 
-    def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool, **kw: Any):
+    Such a pass costs only the wrapping and splitting; it still reports headings (and their
+    pages) to the table of contents, which is all a pass whose pages are thrown away is for.
+    """
+
+    drawing = True
+
+    def add(self, flowable, canv, trySplit=0):
+        if self.drawing:
+            return self._add(flowable, canv, trySplit)
+        flowable.drawOn = _no_draw  # on the instance, for this one call only
+        try:
+            return self._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+def _no_draw(*args, **kwargs) -> None:
+    pass
+
+
+class RulebookDoc(BaseDocTemplate):
+    """Two page templates (cover without page number, body with it) and TOC bookkeeping.
+
+    With ``sketch_first`` the first pass of ``multiBuild`` only lays the book out: its pages are
+    never saved, and the table of contents it feeds (page numbers of the headings) is set in the
+    second pass, which draws. A book without headings needs ``sketch_first`` off: its first pass
+    is already the last.
+    """
+
+    def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool, sketch_first: bool = False,
+                 **kw: Any):
         margin = mm_to_pt(p.margin_mm)
         size = (mm_to_pt(p.width_mm), mm_to_pt(p.height_mm))
         super().__init__(buffer, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
                          bottomMargin=margin * 1.2, title=title, invariant=1,
                          # reportlab's default initial font is Helvetica, which is never embedded
                          initialFontName=fonts.font_name(fonts.KOREAN), **kw)
-        frame = Frame(margin, margin * 1.2, size[0] - 2 * margin, size[1] - margin * 2.2, id="text",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame = LayoutFrame(margin, margin * 1.2, size[0] - 2 * margin, size[1] - margin * 2.2, id="text",
+                            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", frames=[frame]),
             PageTemplate("body", frames=[frame], onPage=self._footer),
@@ -252,6 +304,14 @@ class RulebookDoc(BaseDocTemplate):
         self.styles = styles
         self.links = links
         self._margin = margin
+        self._text_frame = frame
+        self._sketch_first = sketch_first
+        self.passes = 0
+
+    def beforeDocument(self) -> None:
+        # Called as each pass of multiBuild starts.
+        self.passes += 1
+        self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
 
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
@@ -288,9 +348,9 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     """The flowables of the whole book (``frame_height_pt``: the text area's height)."""
     path = doc.path
     flow: list = [Spacer(1, styles.body.fontSize * 12)]
-    flow.append(Paragraph(inline(doc.title, (path, 1), bold=True), styles.title))
+    flow.append(BookParagraph(inline(doc.title, (path, 1), bold=True), styles.title))
     if doc.subtitle:
-        flow.append(Paragraph(inline(doc.subtitle, (path, 1)), styles.subtitle))
+        flow.append(BookParagraph(inline(doc.subtitle, (path, 1)), styles.subtitle))
     if cover is not None:
         flow += [Spacer(1, styles.body.fontSize * 3), figure(cover, text_width_pt)]
     flow += [NextPageTemplate("body"), PageBreak()]
@@ -301,7 +361,7 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
     ]))
-    flow += [Paragraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
+    flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
              PageBreak()]
 
     numbers = [0, 0, 0]
@@ -326,7 +386,7 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
             ))
             flow[-1].keepWithNext = True
         elif isinstance(block, md.Paragraph):
-            flow.append(Paragraph(inline(block.text, where), styles.body))
+            flow.append(BookParagraph(inline(block.text, where), styles.body))
             following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
             if _shows_something(following):
                 flow[-1].keepWithNext = True  # a paragraph introduces the table or figure after it
@@ -412,7 +472,7 @@ TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
 
 
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
-    items = [ListItem(Paragraph(inline(item, where), styles.body)) for item in block.items]
+    items = [ListItem(BookParagraph(inline(item, where), styles.body)) for item in block.items]
     size = styles.body.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", bulletFormat="%s.", bulletFontName=styles.body.fontName,
@@ -439,8 +499,8 @@ class BookTable(Table):
 
 
 def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
-    head = [Paragraph(inline(c, where, bold=True), styles.header_cell) for c in header]
-    body = [[Paragraph(inline(c, where), styles.cell) for c in row] for row in rows]
+    head = [BookParagraph(inline(c, where, bold=True), styles.header_cell) for c in header]
+    body = [[BookParagraph(inline(c, where), styles.cell) for c in row] for row in rows]
     pad = styles.cell.fontSize * 0.5
     natural = []
     for col in range(len(header)):
@@ -467,7 +527,7 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
 
 
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
-    paras = [Paragraph(inline(p, where), styles.body) for p in block.paragraphs]
+    paras = [BookParagraph(inline(p, where), styles.body) for p in block.paragraphs]
     size = styles.body.fontSize
     box = Table([[paras]], colWidths=[width_pt], hAlign="LEFT")
     box.setStyle(TableStyle([
@@ -483,7 +543,7 @@ def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
 
 
 def _caption(text: str | None, styles: Styles, where) -> list:
-    return [Paragraph(inline(text, where), styles.caption)] if text else []
+    return [BookParagraph(inline(text, where), styles.caption)] if text else []
 
 
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:
@@ -515,7 +575,10 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     styles = make_styles(p)
     buffer = io.BytesIO()
     links = canvasmaker is None  # forms (booklet pages) cannot carry bookmarks or links
-    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links,
+    # The table of contents needs a pass to learn its page numbers; with headings to list, that
+    # first pass cannot be the last, so it only lays the book out.
+    has_headings = any(isinstance(block, md.Heading) for block in doc.blocks)
+    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings,
                        author="printkit", subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width

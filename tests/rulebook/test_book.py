@@ -122,3 +122,67 @@ def test_a_split_table_leaves_at_least_three_rows_on_each_page():
         text = "# T\n\n## First\n\n" + "\n\n".join([FILLER] * fillers) + f"\n\nSome text.\n\n| A | B |\n|---|---|\n{rows}\n"
         counts = [len(re.findall(r"row\d\d", page)) for page in _pages(text)]
         assert sum(counts) == 10 and all(c == 0 or c >= book.MIN_SPLIT_ROWS for c in counts), (fillers, counts)
+
+
+
+def _calc_book(lang: str) -> bytes:
+    from printkit.rulebook.producer import render_rulebook
+
+    return render_rulebook(DECKS_DIR / "calc.yaml", lang, "a5").data
+
+
+def test_the_layout_only_first_pass_sets_the_same_bytes_as_drawing_every_pass(monkeypatch):
+    sketched = _calc_book("en")
+    # Without the pass counting every pass draws, as plain multiBuild does.
+    monkeypatch.setattr(book.RulebookDoc, "beforeDocument", lambda self: None)
+    assert _calc_book("en") == sketched
+
+
+def test_a_book_without_headings_is_drawn_in_its_only_pass():
+    assert _pages("# T\n\nJust one paragraph, and no heading to list.\n") == [
+        "3 Just one paragraph, and no heading to list. "
+    ]
+
+
+def test_a_frame_that_does_not_draw_still_places_flowables():
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Flowable
+
+    drawn = []
+
+    class Box(Flowable):
+        def wrap(self, aw, ah):
+            return aw, 50
+
+        def draw(self):
+            drawn.append(self)
+
+    def frame():
+        return book.LayoutFrame(0, 0, 200, 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+
+    canvas = Canvas(None)
+    sketch = frame()
+    sketch.drawing = False
+    boxes = [Box(), Box(), Box()]
+    assert [sketch.add(b, canvas) for b in boxes] == [1, 1, 0]  # the third no longer fits
+    assert drawn == [] and all("drawOn" not in vars(b) for b in boxes)
+    assert frame().add(boxes[0], canvas) == 1 and drawn == [boxes[0]]
+
+
+def test_a_paragraph_breaks_its_lines_once_per_width_as_a_plain_one_would():
+    from reportlab.platypus import Paragraph
+
+    book.register_fonts()
+    style = book.make_styles(book.paper("a4")).body
+    markup = book.inline(" ".join(["Some words to break over several lines."] * 12), ("t.md", 1))
+    para, plain = book.BookParagraph(markup, style), Paragraph(markup, style)
+    wide = para.wrap(400, 1000)
+    first = para.blPara
+    narrow = para.wrap(150, 1000)
+    assert narrow[1] > wide[1] and para.blPara is not first
+    assert para.wrap(400, 1000) == wide == plain.wrap(400, 1000) and para.blPara is first
+    parts, plain_parts = para.split(400, style.leading * 3.5), plain.split(400, style.leading * 3.5)
+    assert len(parts) == len(plain_parts) == 2
+    for part, plain_part in zip(parts, plain_parts):
+        assert type(part) is book.BookParagraph
+        assert part.wrap(400, 1000) == plain_part.wrap(400, 1000)
