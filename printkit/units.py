@@ -8,7 +8,7 @@ MM_PER_INCH = 25.4
 MM_PER_POINT = MM_PER_INCH / 72.0
 
 _UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_POINT}
-_LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
+LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
 
 
 def parse_length_mm(value: str | int | float) -> float:
@@ -22,7 +22,7 @@ def parse_length_mm(value: str | int | float) -> float:
         return float(value)
     if not isinstance(value, str):
         raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
-    match = _LENGTH_RE.match(value)
+    match = LENGTH_RE.match(value)
     if not match:
         raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
     number, unit = match.groups()
