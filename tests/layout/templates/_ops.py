@@ -80,7 +80,8 @@ def image_share(face, card, x0, y0, x1, y1, color=MAGENTA, dpi=60):
     box = [round((s.bleed_mm + f * d) * px_per_mm) for f, d in
            ((x0, s.width_mm), (y0, s.height_mm), (x1, s.width_mm), (y1, s.height_mm))]
     region = image.crop(box)
-    pixels = list(region.getdata())
+    raw = region.tobytes()
+    pixels = [raw[i:i + 3] for i in range(0, len(raw), 3)]
     return sum(1 for p in pixels if all(abs(a - b) < 8 for a, b in zip(p, color))) / len(pixels)
 
 
