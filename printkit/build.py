@@ -124,9 +124,11 @@ class BuildContext:
 
     options: BuildOptions
     progress: Callable[[int], None] = lambda n: None
-    warnings: list[str] = field(default_factory=list)
     staging: Staging | None = None  # where write() puts files until the build commits them
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
+    # Warnings in the order first seen; one about a card is keyed by its text without the card's
+    # label, and counts the cards it was said of.
+    _warnings: dict[str | tuple[str, str], list] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.staging is None:
@@ -149,10 +151,28 @@ class BuildContext:
             paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
 
-    def warn(self, deck: Deck, message: str) -> None:
-        text = f"{deck_folder(deck)}: {message}"
-        if text not in self.warnings:
-            self.warnings.append(text)
+    def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
+        """Record a warning once; the same warning about many of a deck's cards is one line."""
+        folder = deck_folder(deck)
+        if card is not None and message.startswith(card.label):
+            key: str | tuple[str, str] = (folder, message[len(card.label):])
+            first = self._warnings.setdefault(key, [card.label, set()])
+            first[1].add(card.label)
+        else:
+            self._warnings.setdefault(f"{folder}: {message}", [])
+
+    @property
+    def warnings(self) -> list[str]:
+        """Each warning as one line: ``deck: card field: problem (and N more cards)``."""
+        lines = []
+        for key, seen in self._warnings.items():
+            if isinstance(key, str):
+                lines.append(key)
+                continue
+            (folder, rest), (label, labels) = key, seen
+            more = len(labels) - 1
+            lines.append(f"{folder}: {label}{rest}" + (f" (and {more} other card{'s' if more > 1 else ''})" if more else ""))
+        return lines
 
 
 def deck_title(deck: Deck) -> str:
@@ -191,7 +211,7 @@ class Faces:
                 raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
                                  f"{type(exc).__name__}: {exc}") from exc
             for warning in face.warnings:
-                self.ctx.warn(self.deck, warning)
+                self.ctx.warn(self.deck, warning, card)
             self._cache[key] = face
         return face
 
