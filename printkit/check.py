@@ -95,13 +95,26 @@ def check_engine_options(loaded: LoadedSpec) -> None:
     if spec.game not in ENGINE_MODULES:
         return
     engine = engine_for(spec.game)
-    places = [(("options",), dict(spec.options))]
-    places += [(("variants", name, "options"), {**spec.options, **v.options}) for name, v in spec.variants.items()]
-    for path, options in places:
+    places = [(("options",), {}, dict(spec.options))]
+    places += [(("variants", name, "options"), dict(spec.options), dict(v.options)) for name, v in spec.variants.items()]
+    for path, inherited, own in places:
         try:
-            engine.check_options(options)
+            engine.check_options({**inherited, **own})
         except DeckError as exc:
-            raise loaded.source.error(path, str(exc)) from None
+            raise loaded.source.error(_culprit(engine, path, inherited, own), str(exc), key=True) from None
+
+
+def _culprit(engine, path: tuple, inherited: dict, own: dict) -> tuple:
+    """Where in the spec a refused set of options goes wrong: the first option that fails on its
+    own (an unknown name, a bad value), or the whole ``options:`` mapping for a bad combination."""
+    from printkit.errors import DeckError
+
+    for key, value in own.items():
+        try:
+            engine.check_options({**inherited, key: value})
+        except DeckError:
+            return path + (key,)
+    return path
 
 
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:

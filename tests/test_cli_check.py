@@ -81,4 +81,19 @@ def test_unknown_engine_options_are_located_in_the_spec(tmp_path, repo):
     line = spec.read_text(encoding="utf-8").splitlines().index("options: { mode: bogus }") + 1
     result = run("check", str(spec))
     assert result.exit_code == 1
-    assert result.stderr.strip() == f"{spec}:{line}:10: Stack option mode must be one of quick, long, not 'bogus'"
+    assert result.stderr.strip() == f"{spec}:{line}:12: Stack option mode must be one of quick, long, not 'bogus'"
+
+
+def test_a_bad_option_is_located_at_its_own_key(tmp_path, repo):
+    """Among several options, the error points at the one refused, in the deck or a variant."""
+    spec = tmp_path / "stack.yaml"
+    text = (repo / "decks" / "stack.yaml").read_text(encoding="utf-8")
+    for bad, culprit in [("options:\n  mode: quick\n  turn_limit: 5\n", "turn_limit"),
+                         ("variants:\n  odd:\n    options: {mode: quick, turn_cap: many}\n", "turn_cap")]:
+        spec.write_text(text.replace("count_by:", bad + "count_by:", 1), encoding="utf-8")
+        result = run("check", str(spec))
+        assert result.exit_code == 1
+        lines = spec.read_text(encoding="utf-8").splitlines()
+        line = next(i for i, row in enumerate(lines, 1) if culprit in row)
+        where, message = result.stderr.strip().split(": ", 1)
+        assert where == f"{spec}:{line}:{lines[line - 1].index(culprit) + 1}" and culprit in message
