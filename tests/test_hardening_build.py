@@ -28,13 +28,7 @@ BAD = Path(__file__).resolve().parent / "data" / "bad"
 EXPECTED = json.loads((BAD / "expected.json").read_text(encoding="utf-8"))
 TEMP = re.compile(r"^\..+\.[0-9]+\.tmp$")  # printkit's temporaries: .NAME.PID.tmp
 
-TINY = """\
-game: demo
-name: Tiny
-groups:
-  - name: a
-    cards: [{n: 1}, {n: 2}, {n: 3}]
-"""
+TINY = (Path(__file__).resolve().parent / "data" / "tiny.yaml").read_text(encoding="utf-8")  # three plain cards
 
 
 def files_under(folder: Path) -> set[str]:

@@ -20,13 +20,7 @@ from printkit.cli import main
 from printkit.errors import BuildError
 from printkit.outputs import Staging, sha256_hex
 
-TINY = """\
-game: demo
-name: Tiny
-groups:
-  - name: a
-    cards: [{n: 1}, {n: 2}, {n: 3}]
-"""
+TINY = (Path(__file__).resolve().parent / "data" / "tiny.yaml").read_text(encoding="utf-8")  # three plain cards
 OTHER = TINY.replace("name: Tiny", "name: Other")
 ADVICE = "; move it away or use another --out"
 
