@@ -477,7 +477,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     entries: list[ManifestEntry] = []
     try:
         for producer in producers:
-            entries.extend(producer(decks, ctx))
+            entries.extend(_produced(producer, decks, ctx))
         paths = Counter(e.path for e in entries)
         duplicates = sorted(p for p, n in paths.items() if n > 1)
         if duplicates:
@@ -500,6 +500,24 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     kept = [e for e in earlier if e.path not in paths]
     target = _write_manifest(options.out_dir, entries + kept)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+
+
+_OUTPUT_NAMES = {"sheets": "card sheets", "pages": "full-page sheets", "alignment": "alignment test",
+                 "cards": "per-card files", "rulebooks": "rulebooks"}
+
+
+def _produced(producer: Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]],
+              decks: Sequence[Deck], ctx: BuildContext) -> list[ManifestEntry]:
+    """Run one producer; an unexpected failure in a backend (a library's own error) becomes one
+    BuildError naming what was being written, so it reads like every other build error."""
+    try:
+        return list(producer(decks, ctx))
+    except PrintkitError:
+        raise
+    except Exception as exc:
+        name = producer.__name__.removeprefix("produce_")
+        what = _OUTPUT_NAMES.get(name, name.replace("_", " "))
+        raise BuildError(f"cannot write the {what}: {type(exc).__name__}: {exc}") from exc
 
 
 def _check_out_dir(out_dir: Path) -> None:

@@ -161,7 +161,12 @@ def test_a_build_that_fails_while_renaming_leaves_a_true_manifest(tiny, monkeypa
     assert_consistent(out)
 
 
-def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch):
+@pytest.mark.parametrize("failure, said", [
+    ("template bug", "template bug"),
+    # A backend library's own error (not printkit's) still ends the build with one line.
+    (ValueError("decoder broke"), "cannot write the per-card files: ValueError: decoder broke"),
+])
+def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch, failure, said):
     """A failure after some files are rendered (here: drawing a per-card PNG) leaves the folder as it was."""
     from printkit.errors import BuildError
     from printkit.render import png
@@ -175,12 +180,12 @@ def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch):
         calls.append(face)
         if len(calls) == 2:  # in the per-card files, after the sheets and a back were staged
             staged.extend(p for p in tiny.rglob("*") if TEMP.match(p.name))
-            raise BuildError("template bug")
+            raise BuildError(failure) if isinstance(failure, str) else failure
         return real_render(face, size)
 
     monkeypatch.setattr(png, "render_face", failing_render)
     result = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny)
-    assert result.exit_code == 1 and "template bug" in result.stderr
+    assert result.exit_code == 1 and said in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert staged  # files were staged when it failed ...
     assert snapshot(out) == before  # ... yet no temporary stays and nothing was replaced
