@@ -67,16 +67,33 @@ def run(argv: list[str], cwd: Path, env: dict[str, str], output: Path) -> tuple[
     return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def entry_point() -> list[str]:
+    """How to start printkit with the interpreter that runs the floor.
+
+    The console script installed beside that interpreter, as a user of the environment runs it;
+    not whatever ``printkit`` comes first on PATH, which may be a wrapper (a pyenv shim costs about
+    50 ms per start) or another environment's install.
+    """
+    script = Path(sys.executable).with_name("printkit")
+    if script.is_file():
+        return [str(script)]
+    try:
+        import printkit  # noqa: F401
+    except ImportError:
+        sys.exit(f"printkit is not installed for {sys.executable} (pip install -e .)")
+    return [sys.executable, "-m", "printkit"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    printkit = shutil.which("printkit") or sys.exit("printkit is not installed (pip install -e .)")
+    printkit = entry_point()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
-        build = [printkit, "build", "calc", "--variant", "expert"]
+        build = [*printkit, "build", "calc", "--variant", "expert"]
         commands = {  # name: (argv, output)
             CARD_BUILD: (build + ["--no-rulebooks", "--out", str(work / "cards")], work / "cards"),
             FULL_BUILD: (build + ["--out", str(work / "full")], work / "full"),
