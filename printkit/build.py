@@ -68,7 +68,7 @@ from printkit.layout.imposition import (
     sheet_pages,
 )
 from printkit.layout.ops import Face
-from printkit.outputs import Staging, current_sha256, inside, safe_part, sha256_hex
+from printkit.outputs import Staging, current_sha256, exclusive, inside, safe_part, sha256_hex
 
 MANIFEST = "manifest.json"
 
@@ -465,38 +465,48 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
-    are still there unchanged (so building one deck keeps the others listed).
+    are still there unchanged (so building one deck keeps the others listed). A second build into
+    the folder while this one runs is refused (:func:`printkit.outputs.exclusive`).
     """
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
     _check_out_dir(options.out_dir)
     check_deck_folders(decks)
-    _previous_files(options.out_dir)  # a manifest.json printkit did not write: refuse before rendering
     ctx = BuildContext(options, progress or (lambda n: None))
-    entries: list[ManifestEntry] = []
+    ctx.staging.make_folder(options.out_dir)
     try:
-        for producer in producers:
-            entries.extend(_produced(producer, decks, ctx))
-        paths = Counter(e.path for e in entries)
-        duplicates = sorted(p for p, n in paths.items() if n > 1)
-        if duplicates:
-            raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
-        previous = _previous_files(options.out_dir)  # read again: files may have changed meanwhile
-        earlier = _earlier_entries(options.out_dir, previous)
-        ctx.staging.check_replaceable(_written(options.out_dir, previous))
-        changing = {target for _, target in ctx.staging.staged}
-        if changing:
-            # While files are swapped the manifest vouches for none of them, yet names both
-            # versions of each, so a build stopped midway leaves printkit's files known as its own.
-            old = {e.path: e for e in earlier}
-            _write_manifest(options.out_dir,
-                            [e for e in earlier if inside(options.out_dir, e.path) not in changing],
-                            [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing])
-        ctx.staging.commit()
+        with exclusive(options.out_dir):
+            return _build_locked(decks, ctx, producers)
     except BaseException:
-        ctx.staging.abort()
+        ctx.staging.abort()  # and remove the output folder again if this build made it
         raise
+
+
+def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
+                  producers: Sequence[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]],
+                  ) -> BuildResult:
+    options = ctx.options
+    _previous_files(options.out_dir)  # a manifest.json printkit did not write: refuse before rendering
+    entries: list[ManifestEntry] = []
+    for producer in producers:
+        entries.extend(_produced(producer, decks, ctx))
+    paths = Counter(e.path for e in entries)
+    duplicates = sorted(p for p, n in paths.items() if n > 1)
+    if duplicates:
+        raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
+    previous = _previous_files(options.out_dir)  # read again: files may have changed meanwhile
+    earlier = _earlier_entries(options.out_dir, previous)
+    ctx.staging.check_replaceable(_written(options.out_dir, previous))
+    changing = {target for _, target in ctx.staging.staged}
+    if changing:
+        # While files are swapped the manifest vouches for none of them, yet names both
+        # versions of each, so a build stopped midway leaves printkit's files known as its own.
+        old = {e.path: e for e in earlier}
+        _write_manifest(options.out_dir,
+                        [e for e in earlier if inside(options.out_dir, e.path) not in changing],
+                        [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing])
+    ctx.staging.commit()
     kept = [e for e in earlier if e.path not in paths]
     target = _write_manifest(options.out_dir, entries + kept)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target)

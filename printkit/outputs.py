@@ -16,9 +16,10 @@ import hashlib
 import os
 import re
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Mapping
+from typing import Collection, Iterator, Mapping
 
 from printkit.errors import BuildError
 
@@ -190,6 +191,13 @@ class Staging:
             except OSError:
                 pass
 
+    def make_folder(self, folder: Path) -> None:
+        """Make ``folder`` and any missing parents; :meth:`abort` removes them again while empty."""
+        try:
+            self._make_folder(folder)
+        except OSError as exc:
+            raise BuildError(f"cannot make the folder {str(folder)!r}: {exc.strerror or exc}") from None
+
     def _make_folder(self, folder: Path) -> None:
         missing = []
         while not folder.exists():
@@ -216,3 +224,33 @@ class Staging:
                     entry.unlink()
             except OSError:
                 pass
+
+
+@contextmanager
+def exclusive(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` for one build: another build into it while this one runs is refused.
+
+    The lock is the operating system's advisory lock on the open folder (``flock``): nothing is
+    written for it, and it ends with the process however that ends. Where there is no such lock
+    (Windows, some network file systems) builds are not locked against each other.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise BuildError(f"cannot open the output folder {str(folder)!r}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BuildError(f"another printkit build is writing to {str(folder)!r}; "
+                             "run this one when it has finished, or use another --out") from None
+        except OSError:
+            pass  # the file system has no locks: build unlocked, as on Windows
+        yield
+    finally:
+        os.close(fd)

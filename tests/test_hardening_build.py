@@ -198,6 +198,19 @@ def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch, failure, s
 # --- 4. output folder problems ---------------------------------------------------------------
 
 
+def test_a_build_into_a_folder_another_build_holds_is_refused_and_changes_nothing(tiny):
+    from printkit.outputs import exclusive
+
+    out = tiny / "out"
+    before = snapshot(out)
+    with exclusive(out):  # as a build running in another process holds it
+        result = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny)
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith("run this one when it has finished, or use another --out")
+    assert snapshot(out) == before and not [p for p in out.rglob("*") if TEMP.match(p.name)]
+    assert build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny).exit_code == 0
+
+
 @pytest.mark.parametrize("error", [PermissionError(errno.EACCES, "Permission denied"),
                                    OSError(errno.ENOSPC, "No space left on device")])
 def test_unwritable_or_full_output_folder_is_one_line_and_changes_nothing(tiny, monkeypatch, error):

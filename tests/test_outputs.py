@@ -38,3 +38,15 @@ def test_safe_part(name, ok):
 
 def test_sha256_hex():
     assert sha256_hex(b"") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def test_exclusive_refuses_a_second_holder_until_the_first_lets_go(tmp_path):
+    from printkit.outputs import exclusive
+
+    with exclusive(tmp_path):
+        with pytest.raises(BuildError, match="another printkit build is writing to"):
+            with exclusive(tmp_path):
+                pass
+    with exclusive(tmp_path):  # free again
+        pass
+    assert list(tmp_path.iterdir()) == []  # the lock writes nothing
