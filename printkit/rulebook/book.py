@@ -13,7 +13,6 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
-from xml.sax.saxutils import escape as xml_escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -144,14 +143,27 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     return runs
 
 
-def spans_markup(spans: Iterable[md.Span], bold: bool = False) -> str:
-    """reportlab paragraph markup for styled spans, naming a font for every run."""
+def xml_escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities (xml.sax.saxutils.escape, which costs importing urllib)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str | None = None) -> str:
+    """reportlab paragraph markup for styled spans, naming a font for every run.
+
+    Text that is one plain run in ``style_font`` (the font of the paragraph style it is set in)
+    is left bare: the style sets that font already, and reportlab parses a paragraph without tags
+    faster. Text of several runs keeps every tag, so reportlab sees the same fragments either way.
+    """
+    spans = tuple(spans)
     parts = []
     for span in spans:
         faces = CODE if span.code else (BOLD if (span.bold or bold) else REGULAR)
-        text = "".join(
-            f'<font name="{fonts.font_name(font)}">{xml_escape(run)}</font>' for font, run in font_runs(span.text, faces)
-        )
+        runs = font_runs(span.text, faces)
+        if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and \
+                fonts.font_name(runs[0][0]) == style_font:
+            return xml_escape(runs[0][1])
+        text = "".join(f'<font name="{fonts.font_name(font)}">{xml_escape(run)}</font>' for font, run in runs)
         if span.code:
             text = f'<font backColor="#ececec">{text}</font>'
         elif span.italic:
@@ -160,12 +172,17 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False) -> str:
     return "".join(parts)
 
 
-def inline(text: str, where: tuple[str, int | None], bold: bool = False) -> str:
+def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_font: str | None = None) -> str:
     """Markup for a string of the rule text's inline syntax; errors name file and line."""
     try:
-        return spans_markup(md.parse_inline(text, *where), bold)
+        return spans_markup(md.parse_inline(text, *where), bold, style_font)
     except KeyError as exc:
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
+
+
+def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, bold: bool = False) -> "BookParagraph":
+    """A paragraph of the rule text's inline syntax set in ``style``."""
+    return BookParagraph(inline(text, where, bold, style.fontName), style)
 
 
 # ---------------------------------------------------------------- styles
@@ -348,9 +365,9 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     """The flowables of the whole book (``frame_height_pt``: the text area's height)."""
     path = doc.path
     flow: list = [Spacer(1, styles.body.fontSize * 12)]
-    flow.append(BookParagraph(inline(doc.title, (path, 1), bold=True), styles.title))
+    flow.append(paragraph(doc.title, (path, 1), styles.title, bold=True))
     if doc.subtitle:
-        flow.append(BookParagraph(inline(doc.subtitle, (path, 1)), styles.subtitle))
+        flow.append(paragraph(doc.subtitle, (path, 1), styles.subtitle))
     if cover is not None:
         flow += [Spacer(1, styles.body.fontSize * 3), figure(cover, text_width_pt)]
     flow += [NextPageTemplate("body"), PageBreak()]
@@ -386,7 +403,7 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
             ))
             flow[-1].keepWithNext = True
         elif isinstance(block, md.Paragraph):
-            flow.append(BookParagraph(inline(block.text, where), styles.body))
+            flow.append(paragraph(block.text, where, styles.body))
             following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
             if _shows_something(following):
                 flow[-1].keepWithNext = True  # a paragraph introduces the table or figure after it
@@ -472,7 +489,7 @@ TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
 
 
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
-    items = [ListItem(BookParagraph(inline(item, where), styles.body)) for item in block.items]
+    items = [ListItem(paragraph(item, where, styles.body)) for item in block.items]
     size = styles.body.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", bulletFormat="%s.", bulletFontName=styles.body.fontName,
@@ -499,8 +516,8 @@ class BookTable(Table):
 
 
 def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
-    head = [BookParagraph(inline(c, where, bold=True), styles.header_cell) for c in header]
-    body = [[BookParagraph(inline(c, where), styles.cell) for c in row] for row in rows]
+    head = [paragraph(c, where, styles.header_cell, bold=True) for c in header]
+    body = [[paragraph(c, where, styles.cell) for c in row] for row in rows]
     pad = styles.cell.fontSize * 0.5
     natural = []
     for col in range(len(header)):
@@ -527,7 +544,7 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
 
 
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
-    paras = [BookParagraph(inline(p, where), styles.body) for p in block.paragraphs]
+    paras = [paragraph(p, where, styles.body) for p in block.paragraphs]
     size = styles.body.fontSize
     box = Table([[paras]], colWidths=[width_pt], hAlign="LEFT")
     box.setStyle(TableStyle([
@@ -543,7 +560,7 @@ def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
 
 
 def _caption(text: str | None, styles: Styles, where) -> list:
-    return [BookParagraph(inline(text, where), styles.caption)] if text else []
+    return [paragraph(text, where, styles.caption)] if text else []
 
 
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:

@@ -40,6 +40,34 @@ def test_markup_names_a_font_for_every_run_and_escapes_xml():
                       '<font backColor="#ececec"><font name="DejaVuSans">x</font></font>')
 
 
+
+def test_one_run_in_the_style_font_is_left_bare_and_anything_more_keeps_every_tag():
+    assert book.spans_markup([Span("a<b")], style_font="NanumGothic") == "a&lt;b"
+    assert book.spans_markup([Span("a<b")], style_font="NanumGothicBold") == '<font name="NanumGothic">a&lt;b</font>'
+    assert book.spans_markup([Span("b")], bold=True, style_font="NanumGothicBold") == "b"
+    # Two spans in the style font stay two fragments, as they were with their tags.
+    assert book.spans_markup([Span("a "), Span("b", bold=True)], bold=True, style_font="NanumGothicBold") == (
+        '<font name="NanumGothicBold">a </font><font name="NanumGothicBold">b</font>')
+    assert book.spans_markup([Span("9−")], style_font="NanumGothic") == (
+        '<font name="NanumGothic">9</font><font name="DejaVuSans">−</font>')
+    assert book.spans_markup([Span("x", italic=True)], style_font="NanumGothic") == (
+        f'<font color="{book.ITALIC_COLOR}"><font name="NanumGothic">x</font></font>')
+
+
+def test_a_bare_paragraph_parses_to_the_fragments_of_its_tagged_markup():
+    from reportlab.platypus import Paragraph
+
+    book.register_fonts()
+    style = book.make_styles(book.paper("a4")).body
+    bare = book.paragraph("Words & more words", ("t.md", 1), style)
+    tagged = Paragraph(book.inline("Words & more words", ("t.md", 1)), style)
+    assert bare.text == "Words &amp; more words"
+
+    def fragments(p):
+        return [{k: v for k, v in vars(f).items() if k != "__tag__"} for f in p.frags]
+
+    assert fragments(bare) == fragments(tagged)
+
 @pytest.mark.parametrize("path", RULE_TEXTS, ids=lambda p: p.name)
 def test_every_character_of_every_rule_text_exists_in_its_font(path: Path):
     doc = md.parse(path.read_text(encoding="utf-8"), str(path))
