@@ -46,8 +46,13 @@ class Span:
     code: bool = False
 
 
+_INLINE_SYNTAX = re.compile(r"[\\`*]")
+
+
 def parse_inline(text: str, path: str | Path | None = None, line: int | None = None) -> tuple[Span, ...]:
     """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors."""
+    if not _INLINE_SYNTAX.search(text):
+        return (Span(text),) if text else ()  # most text has no markup: one plain span
     spans: list[Span] = []
     buf: list[str] = []
     bold = italic = False

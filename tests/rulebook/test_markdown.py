@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from printkit.rulebook import markdown as md
 from printkit.rulebook.markdown import RulebookError, Span
@@ -71,6 +73,14 @@ def test_inline_spans_and_escapes():
     )
     assert md.plain("**1.** *x*") == "1. x"
 
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="\\`*"), max_size=40))
+def test_text_without_markup_is_one_plain_span_as_the_full_parse_finds(text):
+    expected = (Span(text),) if text else ()
+    assert md.parse_inline(text) == expected
+    # The same text behind an escaped star takes the character-by-character parse.
+    assert md.parse_inline("\\*" + text) == (Span("*" + text),)
 
 def test_values_are_substituted_per_line_and_escaped():
     values = {"deck.total": "133", "deck.name": "A*B"}
