@@ -93,20 +93,7 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
         raise SpecError(path, line, column, f"control character U+{ord(bad.group()):04X} is not allowed")
-    loader = yaml.SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
-        if "\t" in problem or "\\t" in problem:
-            problem = "tab character where YAML allows only spaces for indentation"
-        line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
-        raise SpecError(path, line, column, f"YAML syntax error: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise SpecError(path, 1, 1, f"YAML error: {exc}") from None
-    finally:
-        loader.dispose()
+    node, loader = _compose(text, path)
     if node is None:
         raise SpecError(path, 1, 1, "spec file is empty")
 
@@ -120,10 +107,93 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
     return located
 
 
+def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
+    """The document's root node (None when it holds none) and the loader that composed it.
+
+    libyaml composes it when PyYAML has it and the document is one that both parsers read alike
+    (several times faster); any other document, including every one with an error, is read by
+    PyYAML's own parser, whose messages and positions are the ones printkit reports.
+    """
+    if _CLoader is not None and _fast_safe(text):
+        loader = _CLoader(text)
+        try:
+            node = loader.get_single_node()
+        except Exception:  # whatever went wrong, PyYAML reads it again below and says what
+            node = None
+        finally:
+            loader.dispose()
+        if node is not None and not _has_empty_plain_scalar(node):
+            return node, loader
+    loader = yaml.SafeLoader(text)
+    try:
+        return loader.get_single_node(), loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "\t" in problem or "\\t" in problem:
+            problem = "tab character where YAML allows only spaces for indentation"
+        line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        raise SpecError(path, line, column, f"YAML syntax error: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(path, 1, 1, f"YAML error: {exc}") from None
+    except ValueError:
+        # PyYAML's scanner turns an escape such as "\U7FFFFFFF" into a character without checking it.
+        mark = loader.get_mark()
+        raise SpecError(path, mark.line + 1, mark.column + 1,
+                        "YAML syntax error: escaped character beyond U+10FFFF") from None
+    except RecursionError:
+        # PyYAML's parser recurses a few times per level; the builder's limit is far below this.
+        mark = loader.get_mark()
+        raise SpecError(path, mark.line + 1, mark.column + 1, f"nesting deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
+
+
+_CLoader = getattr(yaml, "CSafeLoader", None)  # None when PyYAML was built without libyaml
+
+# Where libyaml and PyYAML part ways, the document is left to PyYAML: tabs and directives
+# (libyaml accepts tabs that PyYAML refuses), byte-order marks inside the text (libyaml counts
+# them in columns), '?' (PyYAML ends a plain scalar at it inside [] and {}), '!' (tags, an empty
+# one included), '|' and '>' (libyaml lets a comment touch a block scalar's header).
+_NOT_FAST = re.compile("[\t\ufeff?!|>]|^%", re.MULTILINE)
+# libyaml's composer recurses in C, once per nesting level: tens of thousands of levels would
+# overflow the C stack and end the process. Each level opens with one of "[{-:" (or '?'), so a
+# document with few of them cannot nest deeply.
+_FAST_NESTING_LIMIT = 2_000
+
+
+def _fast_safe(text: str) -> bool:
+    """Whether libyaml reads ``text`` exactly as PyYAML does (empty values aside, checked after)."""
+    return _NOT_FAST.search(text) is None and sum(map(text.count, "[{-:")) <= _FAST_NESTING_LIMIT
+
+
+def _has_empty_plain_scalar(root: yaml.Node) -> bool:
+    """Whether the tree holds an empty unquoted value (``a:`` or ``{a: }``).
+
+    libyaml places such a value at the token after it, PyYAML right after the ':'.
+    """
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if not node.value and not node.style:
+                return True
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack += (key, value)
+        else:
+            stack += node.value
+    return False
+
+
 class _Builder:
     """Turns composed YAML nodes into plain data, checking duplicates, depth and alias expansion."""
 
-    def __init__(self, located: Located, loader: yaml.SafeLoader):
+    def __init__(self, located: Located, loader: Any):
         self.located = located
         self.loader = loader
         self.nodes = 0
@@ -183,3 +253,5 @@ class _Builder:
             return self.loader.construct_object(node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             raise self.fail(node, f"bad value {node.value!r}: {exc}") from None
+        except KeyError:  # PyYAML looks an explicit '!!bool' value up in its table of words
+            raise self.fail(node, f"bad value {node.value!r}: not a boolean") from None

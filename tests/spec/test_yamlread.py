@@ -1,0 +1,137 @@
+"""Reading spec YAML: libyaml when it reads a document as PyYAML does, PyYAML's own parser otherwise."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from printkit.errors import SpecError
+from printkit.spec import yamlread
+from printkit.spec.yamlread import parse_yaml
+
+REPO = Path(__file__).resolve().parents[2]
+REAL = {p.name: p.read_bytes() for p in sorted((REPO / "decks").glob("*.yaml"))}
+BAD = {p.name: p.read_bytes() for p in sorted((REPO / "tests" / "data" / "bad").glob("*.yaml"))}
+needs_libyaml = pytest.mark.skipif(yamlread._CLoader is None, reason="PyYAML built without libyaml")
+
+
+def outcome(raw: bytes, libyaml: bool = True):
+    """What parse_yaml makes of ``raw``: data and every position, or the error's text."""
+    with mock.patch.object(yamlread, "_CLoader", yamlread._CLoader if libyaml else None):
+        try:
+            doc = parse_yaml(raw, Path("x.yaml"))
+        except SpecError as exc:
+            return str(exc)
+    return repr(doc.data), doc.values, doc.keys
+
+
+@needs_libyaml
+def test_real_specs_are_composed_by_libyaml():
+    def refuse(text):
+        raise AssertionError("PyYAML's parser was used")
+
+    for name, raw in REAL.items():
+        with mock.patch.object(yamlread.yaml, "SafeLoader", refuse):
+            doc = parse_yaml(raw, Path(name))
+        assert doc.data["game"], name
+
+
+@needs_libyaml
+@pytest.mark.parametrize("name", sorted(REAL) + sorted(BAD))
+def test_libyaml_and_pyyaml_agree_on_every_corpus_file(name):
+    raw = REAL.get(name) or BAD[name]
+    assert outcome(raw) == outcome(raw, libyaml=False)
+
+
+# Documents that libyaml alone reads differently from PyYAML: parse_yaml must still give PyYAML's answer.
+PARTING = {
+    "empty value in braces": b"game: calc\ncard: {bleed: }\n",
+    "empty document after a comment": b"---\n# nothing\n",
+    "tab before a value": b"game: \tcalc\n",
+    "tab inside a key": b"game: calc\nna\t\tme: X\n",
+    "byte-order mark inside": b"game\xef\xbb\xbf: calc\n",
+    "question mark in braces": b"game: calc\nart: {background_image: /? etc/x}\n",
+    "comment touching a block header": b"name: |#note\n  X\n",
+    "bare tag": b"!\n",
+    "directive": b"%YAML 1.1\n---\n \n",
+}
+
+
+@needs_libyaml
+@pytest.mark.parametrize("raw", PARTING.values(), ids=PARTING.keys())
+def test_documents_the_parsers_read_differently_read_as_pyyaml_reads_them(raw):
+    assert outcome(raw) == outcome(raw, libyaml=False)
+
+
+def test_an_empty_value_is_placed_right_after_its_colon():
+    doc = parse_yaml(b"game: calc\ncard: {bleed: , size: poker}\n", Path("x.yaml"))
+    assert doc.values[("card", "bleed")] == (2, 14)  # libyaml alone says 15, at the comma
+
+
+@needs_libyaml
+@given(st.sampled_from(sorted(REAL)), st.data())
+def test_libyaml_and_pyyaml_agree_on_mutated_specs(name, data):
+    raw = bytearray(REAL[name])
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, max(len(raw) - 1, 0)))
+        op = data.draw(st.sampled_from(["flip", "delete", "insert", "truncate"]))
+        if op == "flip" and raw:
+            raw[pos] = data.draw(st.integers(0, 255))
+        elif op == "delete":
+            del raw[pos:pos + data.draw(st.integers(1, 20))]
+        elif op == "insert":
+            raw[pos:pos] = data.draw(st.sampled_from(
+                [b":", b"- ", b"&a ", b"*a", b"{", b"}", b"[", b"]", b",", b"\n  ", b"\n", b"'", b'"', b"#",
+                 b" #", b"\\", b"\r\n", b"~", b"\xc2\x85", b"\xe2\x80\xa8", "한".encode(), b"---\n", b"...\n"]))
+        else:
+            del raw[pos:]
+    assert outcome(bytes(raw)) == outcome(bytes(raw), libyaml=False)
+
+
+def test_nesting_too_deep_for_any_parser_is_a_located_error():
+    # Tens of thousands of levels would overflow libyaml's C stack: the process must survive.
+    script = (
+        "from pathlib import Path\n"
+        "from printkit.errors import SpecError\n"
+        "from printkit.spec.yamlread import parse_yaml\n"
+        "for raw in (b'a: ' + b'[' * 100000 + b']' * 100000, b'a:\\n' + b'- ' * 100000 + b'x\\n'):\n"
+        "    try:\n"
+        "        parse_yaml(raw, Path('deep.yaml'))\n"
+        "    except SpecError as exc:\n"
+        "        print(exc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2
+    assert all(re.fullmatch(r"deep\.yaml:[12]:\d+: nesting deeper than 32 levels", line) for line in lines), lines
+
+
+@pytest.mark.parametrize("levels", [40, 3000])
+def test_deep_nesting_is_a_located_error(levels):
+    raw = b"game: calc\ngroups: " + b"[" * levels + b"]" * levels + b"\n"
+    with pytest.raises(SpecError, match=r"x\.yaml:2:\d+: nesting deeper than 32 levels"):
+        parse_yaml(raw, Path("x.yaml"))
+
+
+def test_an_escape_beyond_unicode_is_a_located_error():
+    with pytest.raises(SpecError, match=r"x\.yaml:2:\d+: YAML syntax error: escaped character beyond U\+10FFFF"):
+        parse_yaml(b'game: calc\nname: "\\U7FFFFFFF"\n', Path("x.yaml"))
+
+
+def test_an_explicit_boolean_that_is_no_boolean_is_a_located_error():
+    with pytest.raises(SpecError, match=r"x\.yaml:2:7: bad value 'maybe': not a boolean"):
+        parse_yaml(b"game: calc\nname: !!bool maybe\n", Path("x.yaml"))
+
+
+def test_pyyaml_alone_reads_a_spec_as_before():
+    raw = REAL["calc.yaml"]
+    with mock.patch.object(yamlread, "_CLoader", None):
+        doc = parse_yaml(raw, Path("calc.yaml"))
+    assert doc.data == yaml.safe_load(raw)
