@@ -83,7 +83,7 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[
 
     variants = load_all_variants(spec_path)
     deck = variants[0]
-    content = content_for(deck.game)
+    content = _examples_once(content_for(deck.game), deck, lang)
     text_path = Path(text_path) if text_path else rule_texts(spec_path, deck.game).get(lang)
     if text_path is None:
         raise BuildError(f"no {lang!r} rule text for {spec_path} (expected {Path(spec_path).stem}.rules.{lang}.md)")
@@ -113,6 +113,28 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[
         return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
     except BuildError as exc:
         raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+
+
+def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
+    """``content`` with each example worked out at most once for ``deck`` in ``lang``.
+
+    A rule text quotes an example's values inline and sets the same example as a block; both
+    ask for it with the book's deck and language. Other arguments are passed through.
+    """
+
+    def once(make):
+        made = []
+
+        def example(for_deck: Deck, for_lang: str):
+            if for_deck is not deck or for_lang != lang:
+                return make(for_deck, for_lang)
+            if not made:
+                made.append(make(deck, lang))
+            return made[0]
+
+        return example
+
+    return dataclasses.replace(content, examples={name: once(make) for name, make in content.examples.items()})
 
 
 def _with_hint(exc: BuildError, spec_path: Path, text_path: Path, game: str, lang: str) -> BuildError:

@@ -254,3 +254,20 @@ def test_a_figure_failing_for_a_copied_spec_says_how_to_write_ones_own(tmp_path,
         render_rulebook(spec, "ko")
     with pytest.raises(BuildError, match=r"'power'$"):  # the bundled spec's own book gets no hint
         render_rulebook(CALC, "ko")
+
+
+def test_an_example_quoted_inline_and_set_as_a_block_is_worked_out_once(tmp_path, monkeypatch):
+    calls = []
+    power = calc_content.EXAMPLES["power"]
+
+    def counted(deck, lang):
+        calls.append(lang)
+        return power(deck, lang)
+
+    monkeypatch.setitem(calc_content.EXAMPLES, "power", counted)
+    text = tmp_path / "calc.rules.en.md"
+    text.write_text("# Calc\n\n## Power\n\nThe pay scores {{ example.power.score }}.\n\n::: example power\n")
+    texts = PdfReader(io.BytesIO(render_rulebook(CALC, "en", "a5", text_path=text).data)).pages
+    assert calls == ["en"]
+    score = calc_content.EXAMPLES["power"](load_deck(CALC), "en").values["score"]
+    assert f"The pay scores {score}." in flat(" ".join(p.extract_text() for p in texts))
