@@ -7,6 +7,7 @@ platypus flowable that draws that row with :func:`printkit.render.pdf.draw_ops`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from reportlab.platypus import Flowable
 
@@ -82,19 +83,43 @@ def _label_width_mm(label: str, size_mm: float) -> float:
     return max(sum(fonts.text_width_mm(text, font, size_mm) for font, text in runs), 1e-6)
 
 
-def faces(figure: Figure, deck: Deck) -> tuple[Face, ...]:
+# Lays out the front of a card of a deck: templates.front, or a stand-in that remembers faces.
+FrontMaker = Callable[[Card, Deck], Face]
+
+
+def faces(figure: Figure, deck: Deck, front: FrontMaker = templates.front) -> tuple[Face, ...]:
     """The front faces of the figure's cards, from the game's layout templates."""
-    return tuple(templates.front(card, deck) for card in figure.cards)
+    return tuple(front(card, deck) for card in figure.cards)
+
+
+def remembered_fronts(deck: Deck) -> FrontMaker:
+    """``templates.front`` for ``deck`` that lays each card out once and then hands back its face.
+
+    Books of one spec show the same cards in every language (and a card may recur within a
+    book), so the books share one of these. Cards are known by identity: the memo holds on to
+    them, so an id is never reused. Another deck is laid out afresh each time.
+    """
+    laid_out: dict[int, tuple[Card, Face]] = {}
+
+    def front(card: Card, for_deck: Deck) -> Face:
+        if for_deck is not deck:
+            return templates.front(card, for_deck)
+        known = laid_out.get(id(card))
+        if known is None:
+            known = laid_out[id(card)] = (card, templates.front(card, deck))
+        return known[1]
+
+    return front
 
 
 class CardRow(Flowable):
     """Draws a Figure's cards in a row at (up to) their print size."""
 
-    def __init__(self, figure: Figure, deck: Deck):
+    def __init__(self, figure: Figure, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
         self.figure = figure
         self.deck = deck
-        self.faces = faces(figure, deck)
+        self.faces = faces(figure, deck, front)
         self.layout: RowLayout | None = None
         # Labels are split into font runs now, so a bad character fails the build, not the drawing.
         self.label_runs = []

@@ -22,6 +22,7 @@ from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import LANGS, GameContent, content_for
+from printkit.rulebook.figures import CardRow, FrontMaker, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
 
 # The papers a rulebook is set on: those a booklet can also be imposed for.
@@ -77,11 +78,15 @@ def _players(game: str) -> tuple[int, int] | None:
     return engine.min_players, engine.max_players
 
 
-def prepare(spec_path: Path, lang: str, text_path: Path | None = None) -> tuple[md.Document, Deck, GameContent]:
-    """Parse a rule text with its values resolved; the deck is the spec's first variant."""
+def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
+            variants: Sequence[Deck] | None = None) -> tuple[md.Document, Deck, GameContent]:
+    """Parse a rule text with its values resolved; the deck is the spec's first variant.
+
+    ``variants`` are the spec's decks when the caller has loaded them (else they are loaded here).
+    """
     from printkit.spec import load_all_variants
 
-    variants = load_all_variants(spec_path)
+    variants = list(variants) if variants is not None else load_all_variants(spec_path)
     deck = variants[0]
     content = _examples_once(content_for(deck.game), deck, lang)
     text_path = Path(text_path) if text_path else rule_texts(spec_path, deck.game).get(lang)
@@ -157,29 +162,32 @@ def _display_path(path: Path) -> str:
 
 
 def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool = False,
-                    text_path: Path | None = None) -> Rulebook:
+                    text_path: Path | None = None, *, variants: Sequence[Deck] | None = None,
+                    front: FrontMaker | None = None) -> Rulebook:
     """Set the rulebook of ``spec_path`` in ``lang`` as a PDF.
 
     ``paper`` is the page size (a4, a5, letter). With ``booklet`` the pages are A5 (half-Letter
-    for letter) imposed two-up in saddle-stitch order on A4 (Letter) sheets.
+    for letter) imposed two-up in saddle-stitch order on A4 (Letter) sheets. A caller setting
+    several books of one spec passes its loaded ``variants`` and one
+    ``remembered_fronts(variants[0])`` as ``front`` to them all, so each card in their figures is
+    laid out once.
     """
     if paper not in PAPERS:
         raise BuildError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
-    doc, deck, content = prepare(Path(spec_path), lang, text_path)
+    doc, deck, content = prepare(Path(spec_path), lang, text_path, variants)
     used = Path(text_path) if text_path else rule_texts(spec_path, deck.game)[lang]
     try:
-        return _render(doc, deck, content, lang, paper, booklet)
+        return _render(doc, deck, content, lang, paper, booklet, front or remembered_fronts(deck))
     except BuildError as exc:
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool) -> Rulebook:
+def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
+            front: FrontMaker) -> Rulebook:
     lookup = book.lookup_in(content, deck, lang, doc.path)
 
     def figure(fig, width_pt: float) -> Any:
-        from printkit.rulebook.figures import CardRow
-
-        return CardRow(fig, deck)
+        return CardRow(fig, deck, front)
 
     cover = content.figures["cover"](deck, lang) if "cover" in content.figures else None
     if not booklet:
@@ -193,6 +201,8 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
     """Build producer: one rulebook per spec and language (and a booklet with ``--booklet``)."""
+    from printkit.spec import load_all_variants
+
     paper = ctx.options.rulebook_paper or ctx.options.paper
     booklet = ctx.options.booklet
     seen: set[Path] = set()
@@ -209,10 +219,14 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
             ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
                                 f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
         own = all(path.parent.resolve() == spec.parent.resolve() for path in texts.values())
+        # Every book of the spec reads the same decks, so a card in their figures is laid out once.
+        variants = load_all_variants(spec) if texts else []
+        front = remembered_fronts(variants[0]) if variants else None
         for lang in texts:
             try:
-                result = render_rulebook(spec, lang, paper)
-                booklet_result = render_rulebook(spec, lang, paper, booklet=True) if booklet else None
+                result = render_rulebook(spec, lang, paper, variants=variants, front=front)
+                booklet_result = (render_rulebook(spec, lang, paper, booklet=True, variants=variants, front=front)
+                                  if booklet else None)
             except BuildError as exc:
                 if own:
                     raise  # the designer's own text: its mistakes are theirs to fix

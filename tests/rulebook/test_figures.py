@@ -67,3 +67,44 @@ def test_labels_shrink_to_stay_under_their_cards(deck):
     assert 2.2 < narrow.label_size_mm < 3.2
     width = fonts.text_width_mm(long_labels[0], fonts.KOREAN, narrow.label_size_mm)
     assert width == pytest.approx(card_w + GAP_MM * 0.4)  # a little into the gaps, clear of the next label
+
+
+def test_remembered_fronts_lay_each_card_of_their_deck_out_once(deck, monkeypatch):
+    from printkit.layout import templates
+    from printkit.rulebook import figures
+
+    laid_out = []
+    real = templates.front
+
+    def counted(card, for_deck):
+        laid_out.append((card.uid, for_deck is deck))
+        return real(card, for_deck)
+
+    monkeypatch.setattr(figures.templates, "front", counted)
+    front = figures.remembered_fronts(deck)
+    plus, minus = find_cards(deck, [("plus", 7), ("minus", 2)])
+    assert front(plus, deck) is front(plus, deck) and front(minus, deck) == real(minus, deck)
+    assert laid_out == [(plus.uid, True), (minus.uid, True)]
+    other = load_deck(DECKS_DIR / "calc.yaml")  # equal, but another deck: laid out each time
+    front(plus, other), front(plus, other)
+    assert laid_out[2:] == [(plus.uid, False)] * 2
+
+
+def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch, tmp_path):
+    from printkit.build import BuildOptions, build, produce_rulebooks
+    from printkit.layout import templates
+    from printkit.rulebook import figures
+    from printkit.spec import load_all_variants
+
+    laid_out = []
+    real = templates.front
+
+    def counted(card, for_deck):
+        laid_out.append(id(card))
+        return real(card, for_deck)
+
+    monkeypatch.setattr(figures.templates, "front", counted)
+    result = build(load_all_variants(DECKS_DIR / "stack.yaml"), BuildOptions(out_dir=tmp_path, booklet=True),
+                   producers=(produce_rulebooks,))
+    assert len(result.entries) == 4  # ko and en, each as pages and as a booklet
+    assert laid_out and len(laid_out) == len(set(laid_out))
