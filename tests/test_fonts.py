@@ -1,5 +1,9 @@
+"""Fonts: reading TrueType files, as reportlab reads them, and their glyph sets."""
+
 import gc
+import io
 import shutil
+import struct
 
 import pytest
 
@@ -25,3 +29,143 @@ def test_parsing_a_font_leaves_the_cycle_collector_as_it_was(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _reportlab_face(data: bytes):
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    return TTFont("ref", io.BytesIO(data)).face
+
+
+def _same_as_reportlab(data: bytes) -> None:
+    """printkit's face for ``data`` holds exactly what reportlab's own parser reads (scale function aside)."""
+    ours, theirs = vars(fonts._reportlab_font("ref", data).face), vars(_reportlab_face(data))
+    assert sorted(ours) == sorted(theirs)
+    for key in theirs:
+        if key != "_pdfScale":
+            assert ours[key] == theirs[key], key
+    for key in ("charToGlyph", "glyphToChar", "charWidths"):
+        assert list(ours[key]) == list(theirs[key]), key  # the same order too
+
+
+@pytest.mark.parametrize("font", [fonts.KOREAN, fonts.KOREAN_BOLD, fonts.SYMBOLS, fonts.SYMBOLS_BOLD],
+                         ids=lambda p: p.name)
+def test_glyph_tables_read_in_bulk_match_reportlabs_reading(font):
+    _same_as_reportlab(font.read_bytes())
+
+
+def test_the_font_is_built_as_reportlabs_constructor_builds_it():
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    data = fonts.SYMBOLS.read_bytes()
+    ours, theirs = fonts._reportlab_font("DejaVuSans", data), TTFont("DejaVuSans", io.BytesIO(data))
+    assert sorted(vars(ours)) == sorted(vars(theirs))
+    assert type(ours) is TTFont and isinstance(ours.face, type(theirs.face))
+    for key in ("fontName", "_asciiReadable", "shapable"):
+        assert getattr(ours, key) == getattr(theirs, key)
+    assert type(ours.encoding) is type(theirs.encoding) and not ours.state
+
+
+def _table(data: bytes, tag: bytes) -> int:
+    count = struct.unpack_from(">H", data, 4)[0]
+    return next(struct.unpack_from(">L", data, 12 + 16 * i + 8)[0] for i in range(count)
+                if data[12 + 16 * i:16 + 16 * i] == tag)
+
+
+def _with_cmap_platforms(data: bytes, keep) -> bytes:
+    """The font with every cmap encoding record for which ``keep(platform, encoding)`` is false
+    renamed to platform 2 (ISO), which reportlab never picks."""
+    out = bytearray(data)
+    cmap = _table(data, b"cmap")
+    for i in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+        record = cmap + 4 + 8 * i
+        if not keep(*struct.unpack_from(">HH", data, record)):
+            struct.pack_into(">H", out, record, 2)
+    return bytes(out)
+
+
+def _bmp_map(data: bytes) -> tuple[int, int]:
+    """Where the Windows BMP subtable (format 4) starts, and its segment count."""
+    cmap = _table(data, b"cmap")
+    for i in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+        platform, encoding, offset = struct.unpack_from(">HHL", data, cmap + 4 + 8 * i)
+        if (platform, encoding) == (3, 1):
+            return cmap + offset, struct.unpack_from(">H", data, cmap + offset + 6)[0] // 2
+    raise AssertionError("no BMP map")
+
+
+def _dejavu_bmp_only() -> bytes:
+    return _with_cmap_platforms(fonts.SYMBOLS.read_bytes(), lambda platform, encoding: (platform, encoding) == (3, 1))
+
+
+def test_a_16_bit_character_map_is_read_as_reportlab_reads_it():
+    # DejaVu's Windows BMP map (format 4) has segments that index its glyph array.
+    _same_as_reportlab(_dejavu_bmp_only())
+
+
+def test_a_zero_in_the_glyph_array_stays_glyph_zero():
+    data = bytearray(_dejavu_bmp_only())
+    sub, segs = _bmp_map(data)
+    range_at = sub + 16 + 6 * segs
+    n = next(n for n in range(segs) if struct.unpack_from(">H", data, range_at + 2 * n)[0])
+    struct.pack_into(">h", data, sub + 16 + 4 * segs + 2 * n, 7)  # this segment's delta
+    struct.pack_into(">H", data, range_at + 2 * n + struct.unpack_from(">H", data, range_at + 2 * n)[0], 0)
+    _same_as_reportlab(bytes(data))
+
+
+def test_a_font_without_a_space_sets_it_with_its_no_break_space():
+    data = bytearray(_dejavu_bmp_only())
+    sub, segs = _bmp_map(data)
+    n = next(n for n in range(segs) if struct.unpack_from(">H", data, sub + 16 + 2 * segs + 2 * n)[0] == 0x20)
+    struct.pack_into(">H", data, sub + 16 + 2 * segs + 2 * n, 0x21)
+    face = fonts._reportlab_font("ref", bytes(data)).face
+    assert face.charToGlyph[0x20] == face.charToGlyph[0xA0]
+    _same_as_reportlab(bytes(data))
+
+
+def test_glyphs_past_the_last_advance_repeat_it():
+    # With fewer horizontal metrics than glyphs, the rest share the last advance width.
+    data = bytearray(fonts.SYMBOLS.read_bytes())
+    struct.pack_into(">H", data, _table(data, b"hhea") + 34, 100)
+    face = fonts._reportlab_font("ref", bytes(data)).face
+    code = next(code for code, glyph in face.charToGlyph.items() if glyph >= 100)
+    assert face.charWidths[code] == face.hmetrics[99][0] * 1000 / 2048 == face.hmetrics[-1][0]
+    _same_as_reportlab(bytes(data))
+
+
+def test_short_glyph_offsets_are_read_as_reportlab_reads_them():
+    # Format 0 'loca' holds offsets halved in 16 bits; DejaVu's long table read as short is still a table.
+    data = bytearray(fonts.SYMBOLS.read_bytes())
+    struct.pack_into(">H", data, _table(data, b"head") + 50, 0)
+    _same_as_reportlab(bytes(data))
+
+
+def test_an_unknown_glyph_data_format_is_refused(tmp_path):
+    data = bytearray(fonts.SYMBOLS.read_bytes())
+    struct.pack_into(">H", data, _table(data, b"head") + 52, 1)
+    odd = tmp_path / "Odd.ttf"
+    odd.write_bytes(bytes(data))
+    with pytest.raises(fonts.FontError, match="Odd.ttf is not a usable TrueType font .*glyph data format"):
+        fonts.ttfont(odd)
+
+
+def test_a_unicode_platform_map_is_read_in_bulk():
+    data = _with_cmap_platforms(fonts.SYMBOLS.read_bytes(), lambda platform, encoding: platform == 0)  # format 12
+    assert fonts._read_glyph_tables(fonts._reportlab_font("ref", data).face)
+    _same_as_reportlab(data)
+
+
+def test_other_character_map_formats_are_left_to_reportlab():
+    data = _with_cmap_platforms(fonts.SYMBOLS.read_bytes(), lambda platform, encoding: platform == 1)  # format 6
+    face = fonts._reportlab_font("ref", data).face
+    assert not fonts._read_glyph_tables(face)
+    assert face.charToGlyph and face.charWidths
+    _same_as_reportlab(data)
+
+
+def test_a_font_cut_short_is_refused_like_any_broken_font(tmp_path):
+    data = fonts.SYMBOLS.read_bytes()
+    cut = tmp_path / "Cut.ttf"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(fonts.FontError, match="Cut.ttf is not a usable TrueType font"):
+        fonts.ttfont(cut)
