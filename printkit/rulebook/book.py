@@ -284,11 +284,15 @@ class LayoutFrame(Frame):
     def add(self, flowable, canv, trySplit=0):
         if self.drawing:
             return self._add(flowable, canv, trySplit)
+        own = vars(flowable).get("drawOn")
         flowable.drawOn = _no_draw  # on the instance, for this one call only
         try:
             return self._add(flowable, canv, trySplit)
         finally:
-            del flowable.drawOn
+            if own is None:
+                del flowable.drawOn
+            else:
+                flowable.drawOn = own
 
 
 def _no_draw(*args, **kwargs) -> None:

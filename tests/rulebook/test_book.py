@@ -195,6 +195,11 @@ def test_a_frame_that_does_not_draw_still_places_flowables():
     assert [sketch.add(b, canvas) for b in boxes] == [1, 1, 0]  # the third no longer fits
     assert drawn == [] and all("drawOn" not in vars(b) for b in boxes)
     assert frame().add(boxes[0], canvas) == 1 and drawn == [boxes[0]]
+    own = Box()
+    own.drawOn = lambda *args, **kwargs: drawn.append("own")  # a drawOn of its own survives the sketch
+    another = frame()
+    another.drawing = False
+    assert another.add(own, canvas) == 1 and drawn == [boxes[0]] and own.drawOn.__name__ == "<lambda>"
 
 
 def test_a_paragraph_breaks_its_lines_once_per_width_as_a_plain_one_would():
