@@ -258,9 +258,17 @@ def missing_glyphs(text: str, path: Path) -> str:
 
 def text_width_mm(text: str, path: Path, size_mm: float) -> float:
     """Advance width of ``text`` set in the font at ``size_mm`` (em size in millimetres)."""
-    font = ttfont(_as_path(path))
-    # stringWidth works in the unit of the size it is given, so mm in gives mm out.
-    return font.stringWidth(text, size_mm)
+    # reportlab's stringWidth arithmetic, in the unit of the size (mm in, mm out): the advances
+    # in thousandths of an em, summed, times 0.001 * size. The sum is kept per text and font, as
+    # fitting measures the same words at many sizes.
+    return 0.001 * size_mm * _advance_sum(text, _as_path(path))
+
+
+@lru_cache(maxsize=1 << 16)
+def _advance_sum(text: str, path: Path) -> float:
+    face = ttfont(path).face
+    width, default = face.charWidths.get, face.defaultWidth
+    return sum(width(ord(ch), default) for ch in text)
 
 
 def _as_path(path: str | Path) -> Path:

@@ -169,3 +169,11 @@ def test_a_font_cut_short_is_refused_like_any_broken_font(tmp_path):
     cut.write_bytes(data[: len(data) // 2])
     with pytest.raises(fonts.FontError, match="Cut.ttf is not a usable TrueType font"):
         fonts.ttfont(cut)
+
+
+@pytest.mark.parametrize("text", ["", "Score 12", "점수 − ♦ 🧩", "a\u00a0b  c", "7" * 50])
+@pytest.mark.parametrize("font", [fonts.KOREAN_BOLD, fonts.SYMBOLS], ids=lambda p: p.name)
+def test_text_width_is_reportlabs_string_width(font, text):
+    for size_mm in (0.5, 2.35, 4.2, 12.0):
+        assert fonts.text_width_mm(text, font, size_mm) == pytest.approx(
+            fonts.ttfont(font).stringWidth(text, size_mm), rel=1e-12, abs=1e-12)
