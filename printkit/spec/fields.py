@@ -344,8 +344,11 @@ class Model(Kind):
             return wrong_type(problems, at, self, value)
         known = self.keys
         failed = False
+        meant: set[str] = set()  # known keys an unknown one is likely a misspelling of
         for key in value:
             if key not in known:
+                hint = close_key(key, known)
+                meant.update([hint] if hint else [])
                 problems.append(Problem(at + (key,), unknown_key_message(key, known), key=True))
                 failed = True
         checked: dict[str, Any] = {}
@@ -354,9 +357,10 @@ class Model(Kind):
                 checked[f.name] = f.metadata["kind"].check(value[f.name], at + (f.name,), problems)
                 failed = failed or checked[f.name] is INVALID
             elif f.default is _REQUIRED and f.default_factory is _REQUIRED:
-                where = f" in {dotted(at)}" if at else ""
-                problems.append(Problem(at + (f.name,), f"missing required key {f.name!r}{where}"))
                 failed = True
+                if f.name not in meant:  # 'grups' is reported as a misspelling of 'groups', not twice
+                    where = f" in {dotted(at)}" if at else ""
+                    problems.append(Problem(at + (f.name,), f"missing required key {f.name!r}{where}"))
         if failed:
             return INVALID
         made = self.cls(**checked)
@@ -396,11 +400,17 @@ def _plain(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool)) or value is None
 
 
-def unknown_key_message(key: Any, known: Sequence[str]) -> str:
+def close_key(key: Any, known: Sequence[str]) -> str | None:
+    """The known key that ``key`` most likely misspells, if any."""
     hint = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+    return hint[0] if hint else None
+
+
+def unknown_key_message(key: Any, known: Sequence[str]) -> str:
+    hint = close_key(key, known)
     message = f"unknown key {key!r}"
     if hint:
-        return message + f" (did you mean {hint[0]!r}?)"
+        return message + f" (did you mean {hint!r}?)"
     if known:
         return message + f" (expected one of: {', '.join(known)})"
     return message

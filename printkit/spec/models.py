@@ -53,8 +53,10 @@ def _color(value: str) -> str:
 
 def _length(value: str | int | float) -> str | int | float:
     mm = parse_length_mm(value)
-    if not 0 <= mm <= 1000:
-        raise ValueError(f"length {value!r} is outside 0..1000 mm")
+    if mm < 0:
+        raise ValueError(f"a length cannot be negative, got {value!r}")
+    if mm > 1000:
+        raise ValueError(f"length {value!r} is more than 1000 mm")
     return value
 
 

@@ -91,6 +91,11 @@ def test_model_reports_unknown_and_missing_keys():
     ]
 
 
+def test_a_misspelt_required_key_is_reported_as_the_misspelling_only():
+    # Not also "missing required key 'left'" at the mapping, which would come first in the file.
+    assert check(Model(Pair), {"lefft": 1})[1] == [(("x", "lefft"), "unknown key 'lefft' (did you mean 'left'?)", True)]
+
+
 def test_model_checks_the_whole_after_its_fields():
     assert check(Model(Pair), {"left": 2, "right": 1}) == (INVALID, [(("x",), "x: left must not exceed right", False)])
     # The whole is not judged while a field is wrong.
@@ -109,6 +114,17 @@ def test_validate_collects_every_problem():
     assert spec is None
     assert sorted(p.message for p in problems) == ["groups[0].copies: must be at least 0, got -1",
                                                    "name: expected text, got 3"]
+
+
+@pytest.mark.parametrize("bleed, message", [
+    ("-1mm", "card.bleed: a length cannot be negative, got '-1mm'"),
+    ("2000mm", "card.bleed: length '2000mm' is more than 1000 mm"),
+    ("3 parsecs", "card.bleed: expected a length such as '3mm' or '0.125in', got '3 parsecs'"),
+    (True, "card.bleed: expected a length such as '3mm' or '0.125in', got True"),
+])
+def test_lengths_are_checked_with_plain_messages(bleed, message):
+    _, problems = validate({"game": "g", "name": "N", "groups": [{"name": "a", "cards": [{}]}], "card": {"bleed": bleed}})
+    assert [p.message for p in problems] == [message]
 
 
 def test_validate_gives_a_typed_spec():
