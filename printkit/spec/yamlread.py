@@ -124,7 +124,7 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
             loader.dispose()
         if node is not None and not _has_empty_plain_scalar(node):
             return node, loader
-    loader = yaml.SafeLoader(text)
+    loader = _PureLoader(text)
     try:
         return loader.get_single_node(), loader
     except yaml.MarkedYAMLError as exc:
@@ -149,7 +149,40 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
         loader.dispose()
 
 
-_CLoader = getattr(yaml, "CSafeLoader", None)  # None when PyYAML was built without libyaml
+# Plain values are typed as YAML 1.2's core schema types them, not as PyYAML's YAML 1.1 does: only
+# true/false are booleans (yes, no, on, off are text), 010 is ten, 12:30 and 2024-01-02 are text.
+# Card attributes are printed as written, so a value must not change on its way to the card.
+_CORE_TYPES = [
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", ["<"]),  # recognised only to be refused by name
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    ("tag:yaml.org,2002:float",
+     r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     list("-+.0123456789")),
+]
+
+
+def _core_int(loader: Any, node: yaml.ScalarNode) -> int:
+    text = loader.construct_scalar(node)
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)  # no octal from a leading zero, no '_' or ':' forms
+
+
+def _core_schema(loader_class: type) -> type:
+    """``loader_class`` reading plain values with the YAML 1.2 core schema's types."""
+    core = type(f"Core{loader_class.__name__}", (loader_class,), {})
+    core.yaml_implicit_resolvers = {}
+    for tag, pattern, first in _CORE_TYPES:
+        core.add_implicit_resolver(tag, re.compile(pattern), first)
+    core.add_constructor("tag:yaml.org,2002:int", _core_int)
+    return core
+
+
+_PureLoader = _core_schema(yaml.SafeLoader)
+# None when PyYAML was built without libyaml.
+_CLoader = _core_schema(yaml.CSafeLoader) if getattr(yaml, "CSafeLoader", None) else None
 
 # Where libyaml and PyYAML part ways, the document is left to PyYAML: tabs and directives
 # (libyaml accepts tabs that PyYAML refuses), byte-order marks inside the text (libyaml counts

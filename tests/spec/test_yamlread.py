@@ -37,7 +37,7 @@ def test_real_specs_are_composed_by_libyaml():
         raise AssertionError("PyYAML's parser was used")
 
     for name, raw in REAL.items():
-        with mock.patch.object(yamlread.yaml, "SafeLoader", refuse):
+        with mock.patch.object(yamlread, "_PureLoader", refuse):
             doc = parse_yaml(raw, Path(name))
         assert doc.data["game"], name
 
@@ -135,3 +135,17 @@ def test_pyyaml_alone_reads_a_spec_as_before():
     with mock.patch.object(yamlread, "_CLoader", None):
         doc = parse_yaml(raw, Path("calc.yaml"))
     assert doc.data == yaml.safe_load(raw)
+
+
+CORE = (b"card: {kind: crow, secret: yes, on: off, code: 010, time: 12:30, day: 2024-01-02, big: 1_000,\n"
+        b"       yes_: true, no_: False, hex: 0x1F, oct: 0o17, neg: -3, ver: 1.10, exp: 1e3, none: ~, empty: }\n")
+CORE_DATA = {"card": {"kind": "crow", "secret": "yes", "on": "off", "code": 10, "time": "12:30", "day": "2024-01-02",
+                      "big": "1_000", "yes_": True, "no_": False, "hex": 31, "oct": 15, "neg": -3, "ver": 1.1,
+                      "exp": 1000.0, "none": None, "empty": None}}
+
+
+@pytest.mark.parametrize("libyaml", [True, False])
+def test_plain_values_are_typed_as_yaml_1_2_core_types_them(libyaml):
+    """Text that YAML 1.1 would turn into a boolean, an octal or a base-60 number stays as written."""
+    with mock.patch.object(yamlread, "_CLoader", yamlread._CLoader if libyaml else None):
+        assert parse_yaml(CORE, Path("x.yaml")).data == CORE_DATA
