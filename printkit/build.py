@@ -333,7 +333,9 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         distinct: dict[str, list[Card]] = {}
         for card in all_cards(deck):
             distinct.setdefault(card_key(card), []).append(card)
-        backs: dict[tuple[Face, object], str] = {}  # back face and size -> "folder/back-N"
+        # Backs are told apart by what they print (ops and size), not by their warnings: a back
+        # label too long for its band warns on every card, naming each, yet prints the same.
+        backs: dict[tuple[tuple, object], str] = {}  # back ops and card size -> "folder/back-N"
         for number, copies in enumerate(distinct.values(), start=1):
             card = copies[0]
             stem = f"{folder}/{number:03d}-{card_slug(card)}"
@@ -344,7 +346,7 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                 ctx.progress(len(copies))
                 continue
             front, back = faces.front(card), faces.back(card)
-            back_key = (back, card.size)
+            back_key = (back.ops, card.size)
             if back_key not in backs:
                 backs[back_key] = back_stem = f"{folder}/back-{len(backs) + 1}"
                 yield ctx.write(f"{back_stem}.pdf", render_pages([card_page(back, card.size)], f"{card.label}: back"),

@@ -238,6 +238,24 @@ def test_cards_sharing_a_back_share_one_back_file(tmp_path):
     assert {e.back for e in result.entries if e.kind == "card-pdf"} == {"colours/v1/cards/back-1.pdf"}
 
 
+def test_backs_that_print_alike_share_one_file_though_their_warnings_differ(tmp_path):
+    # A back label too long for its band warns on each card, naming the card: the faces differ
+    # in their warnings only, and what prints is one back.
+    label = "A BACK LABEL FAR TOO LONG FOR ANY BAND " * 4
+    cards = tuple(Card(f"c-{i}", "cards", {"n": i}, Art(back_color="#123456", back_label=label), POKER)
+                  for i in range(4))
+    deck = Deck(**{**colour_deck(0).__dict__, "cards": cards})
+    result = build([deck], BuildOptions(out_dir=tmp_path, per_card=True), producers=(produce_cards,))
+    assert any("back label" in w and "does not fit" in w for w in result.warnings)
+    backs = [e for e in result.entries if e.kind in ("card-back-pdf", "card-back-png")]
+    assert [e.path for e in backs] == ["colours/v1/cards/back-1.pdf", "colours/v1/cards/back-1.png"]
+    fronts = [e for e in result.entries if e.kind in ("card-pdf", "card-png")]
+    assert len(fronts) == 8
+    assert {e.back for e in fronts if e.kind == "card-pdf"} == {"colours/v1/cards/back-1.pdf"}
+    assert {e.back for e in fronts if e.kind == "card-png"} == {"colours/v1/cards/back-1.png"}
+    assert not list((tmp_path / "colours/v1/cards").glob("back-2*"))
+
+
 def test_identical_copies_share_one_per_card_file(tmp_path):
     deck = colour_deck(3)
     twins = tuple(Card(f"t-{i}", "twins", {"n": 1}, Art(colors={"background": "#00ff00"}), POKER, copy=i + 1)
