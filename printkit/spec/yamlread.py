@@ -98,7 +98,7 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
         raise SpecError(path, 1, 1, "spec file is empty")
 
     located = Located(data=None, path=path)
-    builder = _Builder(located, loader)
+    builder = _Builder(located, loader, text.splitlines())
     located.data = builder.build(node, (), 0)
     if not isinstance(located.data, dict):
         line, column = _mark(node)
@@ -133,6 +133,9 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
         if "\t" in problem or "\\t" in problem:
             problem = "tab character where YAML allows only spaces for indentation"
         line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        colour = _unquoted_colour(text.splitlines()[:line or None])
+        if colour:  # '#' began a comment there, which is what broke the document
+            raise SpecError(path, colour[0], colour[1], _colour_comment(colour[2])) from None
         raise SpecError(path, line, column, f"YAML syntax error: {problem}") from None
     except yaml.YAMLError as exc:
         raise SpecError(path, 1, 1, f"YAML error: {exc}") from None
@@ -223,12 +226,32 @@ def _has_empty_plain_scalar(root: yaml.Node) -> bool:
     return False
 
 
+# A colour written without quotes after ':', '-', ',', '[' or '{': YAML reads '#' there as the
+# start of a comment, so the value is lost.
+_COLOUR_COMMENT = re.compile(r"(?<=[:\-,\[{])[ \t]+(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])")
+
+
+def _colour_comment(colour: str) -> str:
+    return f"{colour} is read as a YAML comment, so the value is empty: write colours in quotes, \"{colour}\""
+
+
+def _unquoted_colour(lines: list[str]) -> tuple[int, int, str] | None:
+    """The first unquoted colour in ``lines`` (1-based line and column of its '#'), if any."""
+    for number, line in enumerate(lines, start=1):
+        for match in _COLOUR_COMMENT.finditer(line):
+            before = line[:match.start(1)]
+            if before.count('"') % 2 == 0 and before.count("'") % 2 == 0 and "#" not in before:
+                return number, match.start(1) + 1, match.group(1)
+    return None
+
+
 class _Builder:
     """Turns composed YAML nodes into plain data, checking duplicates, depth and alias expansion."""
 
-    def __init__(self, located: Located, loader: Any):
+    def __init__(self, located: Located, loader: Any, lines: list[str]):
         self.located = located
         self.loader = loader
+        self.lines = lines
         self.nodes = 0
 
     def fail(self, node: yaml.Node, message: str) -> SpecError:
@@ -243,6 +266,8 @@ class _Builder:
             raise self.fail(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.located.values.setdefault(key_path, _mark(node))
         if isinstance(node, yaml.ScalarNode):
+            if not node.value and not node.style:
+                self.check_colour_comment(node)
             return self.scalar(node)
         if isinstance(node, yaml.SequenceNode):
             self.check_tag(node, "tag:yaml.org,2002:seq")
@@ -265,6 +290,16 @@ class _Builder:
                 result[key] = self.build(value_node, key_path + (key,), depth + 1)
             return result
         raise self.fail(node, "unsupported YAML node")
+
+    def check_colour_comment(self, node: yaml.ScalarNode) -> None:
+        """Refuse an empty value whose line goes on with a colour YAML took for a comment."""
+        mark = node.start_mark
+        if mark.line < len(self.lines):
+            rest = self.lines[mark.line][mark.column:]
+            found = re.match(r"[ \t]*(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])", rest)
+            if found:
+                raise SpecError(self.located.path, mark.line + 1, mark.column + found.start(1) + 1,
+                                _colour_comment(found.group(1)))
 
     def check_tag(self, node: yaml.Node, expected: str) -> None:
         if node.tag != expected:

@@ -149,3 +149,22 @@ def test_plain_values_are_typed_as_yaml_1_2_core_types_them(libyaml):
     """Text that YAML 1.1 would turn into a boolean, an octal or a base-60 number stays as written."""
     with mock.patch.object(yamlread, "_CLoader", yamlread._CLoader if libyaml else None):
         assert parse_yaml(CORE, Path("x.yaml")).data == CORE_DATA
+
+
+@pytest.mark.parametrize("raw, where, colour", [
+    (b"game: g\nart:\n  back:\n    color: #2f4f2f\n", "4:12", "#2f4f2f"),  # the value is silently empty
+    (b"game: g\nart:\n  colors: {background: #fff8e7, ink: '#000'}\nname: x\n", "3:24", "#fff8e7"),  # breaks the braces
+    (b"game: g\nchoices:\n  - #abc\n", "3:5", "#abc"),
+])
+@pytest.mark.parametrize("libyaml", [True, False])
+def test_a_colour_without_quotes_is_named_as_a_comment(raw, where, colour, libyaml):
+    with mock.patch.object(yamlread, "_CLoader", yamlread._CLoader if libyaml else None):
+        with pytest.raises(SpecError) as info:
+            parse_yaml(raw, Path("x.yaml"))
+    assert str(info.value) == f'x.yaml:{where}: {colour} is read as a YAML comment, so the value is empty: ' \
+                              f'write colours in quotes, "{colour}"'
+
+
+def test_comments_and_quoted_colours_are_left_alone():
+    doc = parse_yaml(b"game: g # a comment\nname: 'a: #fff'\nlabel:  # deliberately empty\nink: \"#000\"\n", Path("x.yaml"))
+    assert doc.data == {"game": "g", "name": "a: #fff", "label": None, "ink": "#000"}
