@@ -128,10 +128,7 @@ def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
     try:
         return loader.get_single_node(), loader
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
-        if "\t" in problem or "\\t" in problem:
-            problem = "tab character where YAML allows only spaces for indentation"
+        mark, problem = _in_plain_words(exc)
         line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
         colour = _unquoted_colour(text.splitlines()[:line or None])
         if colour:  # '#' began a comment there, which is what broke the document
@@ -224,6 +221,27 @@ def _has_empty_plain_scalar(root: yaml.Node) -> bool:
         else:
             stack += node.value
     return False
+
+
+def _in_plain_words(exc: yaml.MarkedYAMLError) -> tuple[Any, str]:
+    """Where a YAML syntax error is best shown, and what it means for someone writing a spec."""
+    context, problem = exc.context or "", exc.problem or exc.context or "invalid YAML"
+    if "\t" in problem or "\\t" in problem:
+        return exc.problem_mark or exc.context_mark, "tab character where YAML allows only spaces for indentation"
+    if context == "while scanning a quoted scalar" and exc.context_mark:
+        return exc.context_mark, "this quoted value is never closed: add its closing quote"
+    if context == "while scanning a simple key" and exc.context_mark:
+        return exc.context_mark, "this line has no ':' after its key (write 'key: value')"
+    if context in ("while parsing a flow sequence", "while parsing a flow mapping") and exc.context_mark:
+        what, close = ("list", "]") if "sequence" in context else ("mapping", "}")
+        return exc.context_mark, f"the {what} opened here is not closed with '{close}', or an item in it lacks a comma"
+    if problem == "mapping values are not allowed here":
+        return exc.problem_mark, ("a ':' is not allowed here: check this line's indentation, "
+                                  "or put a value containing ': ' in quotes")
+    if problem.startswith("expected <block end>") and exc.problem_mark:
+        return exc.problem_mark, ("this line does not line up with the lines above it: check its indentation "
+                                  "(list items start with '- ', keys end with ':')")
+    return exc.problem_mark or exc.context_mark, problem
 
 
 # A colour written without quotes after ':', '-', ',', '[' or '{': YAML reads '#' there as the

@@ -168,3 +168,16 @@ def test_a_colour_without_quotes_is_named_as_a_comment(raw, where, colour, libya
 def test_comments_and_quoted_colours_are_left_alone():
     doc = parse_yaml(b"game: g # a comment\nname: 'a: #fff'\nlabel:  # deliberately empty\nink: \"#000\"\n", Path("x.yaml"))
     assert doc.data == {"game": "g", "name": "a: #fff", "label": None, "ink": "#000"}
+
+
+@pytest.mark.parametrize("raw, where, says", [
+    (b'game: g\nname: "abc\ngroups:\n  - name: a\n', "2:7", "this quoted value is never closed"),
+    (b"game: g\ncard:\n  bleed: 3mm\n  safe 3mm\n  corner_radius: 2mm\n", "4:3", "this line has no ':' after its key"),
+    (b"game: g\nname: x\n   bad: 1\n", "3:7", "a ':' is not allowed here: check this line's indentation"),
+    (b"game: g\ncard:\n  - size: poker\n  bleed: 3mm\n", "4:3", "this line does not line up with the lines above it"),
+    (b"game: g\nart: {font: x\nname: y\n", "2:6", "the mapping opened here is not closed with '}'"),
+])
+def test_yaml_syntax_errors_are_said_in_plain_words_where_they_start(raw, where, says):
+    with pytest.raises(SpecError) as info:
+        parse_yaml(raw, Path("x.yaml"))
+    assert str(info.value).startswith(f"x.yaml:{where}: YAML syntax error: {says}")
