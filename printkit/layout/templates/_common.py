@@ -12,11 +12,12 @@ from typing import Callable, Sequence
 from printkit import fonts
 from printkit.deck import Card
 from printkit.errors import DeckError
-from printkit.layout.ops import Face, Image, Op, Rect
+from printkit.fonts import text_width_mm
+from printkit.layout.ops import Face, Image, Op, Rect, Text
 from printkit.layout.color import DEFAULT_INK, mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.shapes import turn_180
-from printkit.layout.text import fit_block, fit_line
+from printkit.layout.text import fit_block, fit_line, font_metrics
 
 DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#1f3b5a"
@@ -54,6 +55,29 @@ def plate(card: Card, box: Box, color: str | None = None, radius_mm: float = 1.2
         return ()
     fill = color or card.art.color("background", DEFAULT_BACKGROUND)
     return (Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, radius_mm=radius_mm),)
+
+
+def text_box(ops: Sequence[Op]) -> Box | None:
+    """The smallest box holding the upright Text ops' advance widths, ascents and descents (None: no text)."""
+    edges = []
+    for op in ops:
+        if not isinstance(op, Text):
+            continue
+        width = text_width_mm(op.text, op.font, op.size_mm)
+        metrics = font_metrics(op.font)
+        start = op.x_mm - {"start": 0.0, "middle": width / 2, "end": width}[op.anchor]
+        edges.append((start, op.y_mm - metrics.ascent * op.size_mm, start + width,
+                      op.y_mm + metrics.descent * op.size_mm))
+    if not edges:
+        return None
+    x0, y0 = min(e[0] for e in edges), min(e[1] for e in edges)
+    return Box(x0, y0, max(e[2] for e in edges) - x0, max(e[3] for e in edges) - y0)
+
+
+def text_plate(card: Card, ops: Sequence[Op], pad_mm: float = 0.8) -> tuple[Op, ...]:
+    """A :func:`plate` just around the text of ``ops`` (plus ``pad_mm``): put it before them."""
+    box = text_box(ops)
+    return () if box is None else plate(card, box.grow(pad_mm))
 
 
 _REGULAR_OF = {fonts.KOREAN_BOLD: fonts.KOREAN, fonts.SYMBOLS_BOLD: fonts.SYMBOLS}

@@ -1,7 +1,8 @@
 """The plain template: used for any game or component that has no design of its own.
 
 Front: the background colour (and image) to the bleed edge, a thin frame at the safe zone, the
-group name and each attribute as ``key: value``. Back: the back colour or image and the back label.
+group name and each attribute as ``key: value``; over a background image the name and the
+attributes each sit on a plate of the background colour. Back: the back colour or image and the back label.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from printkit import fonts
 from printkit.deck import Card
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.ops import Face, Image, Op, Rect
-from printkit.layout.templates._common import font_chain
+from printkit.layout.templates._common import font_chain, text_plate
 from printkit.layout.text import fit_block, fit_line
 
 BACKGROUND = "#ffffff"
@@ -58,6 +59,8 @@ def front(card: Card) -> Face:
     body = fit_block(body_text, _font(card), Box(inner.x_mm, inner.y_mm + title_h + 1, inner.w_mm,
                                                  inner.h_mm - title_h - 1),
                      max_size_mm=4.0, min_size_mm=1.2, where=_where(card, "attributes"), fallbacks=font_chain(card), color=ink)
+    # Over a background image each block of text sits on a plate of the background colour.
+    ops.extend(text_plate(card, title.ops) + text_plate(card, body.ops))
     ops.extend(title.ops + body.ops)
     ops.extend(_cover(bleed, card.art.foreground_image))
     return Face(tuple(ops), title.warnings + body.warnings)
