@@ -334,6 +334,22 @@ def test_text_overflow_warnings_name_the_card(tmp_path):
     assert result.warnings and "colours/v1" in result.warnings[0] and "cards[text=" in result.warnings[0]
 
 
+def test_an_unknown_colour_name_is_one_warning_per_deck_and_name(tmp_path):
+    # The deck's palette has a typo, a group's and an override's a colour no face reads: every
+    # card carries them, and the build names each once.
+    cards = tuple(Card(f"c-{i}", "cards", {"n": i},
+                       Art(colors={"backgound": "#fff8e7", "ink": "#222222",
+                                   **({"golden": "#ffe680"} if i == 2 else {})}), POKER)
+                  for i in range(5))
+    deck = Deck(**{**colour_deck(0).__dict__, "cards": cards})
+    result = build([deck], BuildOptions(out_dir=tmp_path, per_card=True))
+    about = [w for w in result.warnings if "art.colors" in w]
+    assert len(about) == 2, result.warnings
+    typo, golden = about
+    assert typo.startswith("colours/v1: ") and "'backgound'" in typo and "'background'" in typo
+    assert "background, ink" in typo and "'golden'" in golden
+
+
 def test_card_slug_and_folder():
     card = Card("x", "numbers", {"kind": "number", "symbol": "minus", "number": -1}, Art(), POKER)
     assert card_slug(card) == "numbers-number-minus-m1"

@@ -3,8 +3,13 @@
 Each game may have a module here named after the spec's ``game:`` (``calc.py``, ``stack.py`` …)
 exposing ``front(card) -> Face`` and optionally ``back(card) -> Face`` and, for components that
 are whole pages (cards with a ``sheet`` attribute, like a score sheet),
-``page(card, width_mm, height_mm) -> Face``. Whatever a game module does not provide, the plain
+``page(card, width_mm, height_mm) -> Face``, and ``COLOR_NAMES``, the ``art.colors`` names its
+faces read. Whatever a game module does not provide, the plain
 :mod:`printkit.layout.templates.generic` template draws, so every deck prints.
+
+Colours: a name in a card's ``art.colors`` that the templates drawing it never read (a typo such
+as ``backgound``) prints as nothing, so every front carries a warning naming it and the names
+that are read; the warning does not name the card, so a build says it once per deck.
 
 Fonts: templates set text in the deck's own font with the bundled fonts as per-character
 fallbacks (NanumGothic for Hangul, DejaVu Sans for symbols). A character that the font chosen for
@@ -15,6 +20,7 @@ face these functions return, and the face carries a warning naming the card, fon
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib
 from types import ModuleType
 
@@ -45,7 +51,7 @@ def is_page(card: Card) -> bool:
 def front(card: Card, deck: Deck) -> Face:
     """The front of ``card`` drawn by its game's template (or the generic one)."""
     module = game_module(deck.game)
-    return drawable(getattr(module, "front", generic.front)(card), card)
+    return with_color_warnings(drawable(getattr(module, "front", generic.front)(card), card), card, deck)
 
 
 def back(card: Card, deck: Deck) -> Face:
@@ -57,7 +63,50 @@ def back(card: Card, deck: Deck) -> Face:
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:
     """A full-page component (``is_page(card)``) laid out on a page of the given size."""
     module = game_module(deck.game)
-    return drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card)
+    return with_color_warnings(drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card),
+                               card, deck)
+
+
+def color_names(game: str) -> tuple[str, ...]:
+    """The ``art.colors`` names the templates drawing ``game``'s cards read.
+
+    The game's own template's names, and the generic template's when the game's leaves any face
+    to it.
+    """
+    module = game_module(game)
+    if module is None:
+        return generic.COLOR_NAMES
+    names = tuple(getattr(module, "COLOR_NAMES", ()))
+    if not all(hasattr(module, side) for side in ("front", "back", "page")):
+        names += generic.COLOR_NAMES
+    return tuple(dict.fromkeys(names))
+
+
+def unknown_colors(card: Card, deck: Deck) -> tuple[str, ...]:
+    """The names in ``card.art.colors`` that no template drawing it reads, in the spec's order."""
+    known = color_names(deck.game)
+    return tuple(name for name in card.art.colors if name not in known)
+
+
+def with_color_warnings(face: Face, card: Card, deck: Deck) -> Face:
+    """``face`` with a warning for each colour name of ``card`` that :func:`unknown_colors` finds.
+
+    The warnings name the colour and what is read instead but not the card: the palette is
+    usually the deck's or a group's, so one line per deck and name says it all.
+    """
+    unknown = unknown_colors(card, deck)
+    if not unknown:
+        return face
+    known = color_names(deck.game)
+    which = (f"the {deck.game} template" if game_module(deck.game) is not None
+             else f"the generic template (game {deck.game!r} has none of its own)")
+    warnings = []
+    for name in unknown:
+        hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        warnings.append(f"art.colors: {name!r} is not a colour name the cards read, so it changes nothing"
+                        + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                        + f"; {which} reads: {', '.join(known)}")
+    return Face(face.ops, face.warnings + tuple(warnings))
 
 
 def drawable(face: Face, card: Card) -> Face:

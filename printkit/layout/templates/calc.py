@@ -34,6 +34,8 @@ from printkit.rules.calc_score import PayCard, score_pay
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
+# The art.colors names these faces read (through symbol_color and the shared pieces in _common).
+COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
 # Digits that read as another digit upside down get an underline.
 UNDERLINED = frozenset({6, 9})
 # Space between the joker's corner index and the frame drawn on the safe line.

@@ -33,6 +33,8 @@ from printkit.layout.text import fit_block, fit_line, font_metrics
 from printkit.games.clag import ROUNDS, Special
 
 DEFAULT_COLORS = {"spades": "#1d1d1f", "hearts": "#c8102e", "diamonds": "#0057b8", "clubs": "#007a33"}
+# The art.colors names these faces read (through suit_color and the shared pieces in _common).
+COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
 
 # Pip positions for 2-10: (column, row); columns -1 left, 0 middle, 1 right; rows 0 (top) .. 1
 # (bottom). Pips below the middle row are drawn upside down, as on printed decks.

@@ -19,6 +19,8 @@ from printkit.layout.text import fit_block, fit_line
 BACKGROUND = "#ffffff"
 INK = "#1d1d1f"
 BACK = "#404040"
+# The art.colors names these faces read.
+COLOR_NAMES = ("background", "ink")
 
 
 def _font(card: Card) -> Path:

@@ -43,6 +43,9 @@ from printkit.layout.templates._common import COMPONENT_LABELS, component_bands
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
+# The art.colors names these faces read (all through _style).
+COLOR_NAMES = ("background", "ink", *MINERALS)
+
 TERRAINS = {
     # terrain: (Korean name, English name in capitals, mineral)
     terrain: (ko, en.upper(), TERRAIN_MINERAL[terrain]) for terrain, (ko, en) in TERRAIN_NAMES.items()

@@ -74,3 +74,75 @@ def test_generic_warns_about_text_that_does_not_fit():
     face = generic.front(card({"rule": "word " * 3000}))
     assert face.warnings and "things[rule=" in face.warnings[0] and "attributes" in face.warnings[0]
     assert isinstance(face, Face)
+
+
+class _Recorder(dict):
+    """A palette that remembers every name a template asks it for."""
+
+    def __init__(self, colors, asked):
+        super().__init__(colors)
+        self.asked = asked
+
+    def get(self, name, default=None):
+        self.asked.add(name)
+        return super().get(name, default)
+
+
+@pytest.mark.parametrize("game, variant", [("calc", "expert"), ("stack", None), ("clag", None)])
+def test_each_templates_colour_names_are_the_names_its_faces_read(game, variant, tmp_path):
+    # Every face of the shipped deck, with and without a background image, asked through a
+    # palette that records: what the faces read is exactly what the template says it reads.
+    import dataclasses
+
+    from PIL import Image as PILImage
+
+    from printkit.spec import load_deck
+
+    picture = tmp_path / "bg.png"
+    PILImage.new("RGB", (8, 8), (255, 0, 255)).save(picture)
+    loaded = load_deck(game, variant)
+    asked: set[str] = set()
+    for c in list(loaded.cards) + [c for cards in loaded.components.values() for c in cards]:
+        for image in (None, picture):
+            art = dataclasses.replace(c.art, colors=_Recorder(c.art.colors, asked), background_image=image)
+            c2 = dataclasses.replace(c, art=art)
+            if templates.is_page(c2):
+                templates.page(c2, loaded, 210, 297)
+            else:
+                templates.front(c2, loaded)
+                templates.back(c2, loaded)
+    assert asked == set(templates.game_module(game).COLOR_NAMES)
+    assert set(templates.color_names(game)) == asked
+
+
+def test_generic_colour_names_are_the_names_its_faces_read(tmp_path):
+    asked: set[str] = set()
+    picture = tmp_path / "bg.png"
+    picture.write_bytes(b"")  # never opened by layout
+    for image in (None, picture):
+        c = card({"name": "Stone"}, Art(colors=_Recorder({}, asked), background_image=image, back_label="X"))
+        generic.front(c), generic.back(c), generic.page(c, 210, 297)
+    assert asked == set(generic.COLOR_NAMES) == {"background", "ink"}
+    assert templates.color_names("nosuchgame") == generic.COLOR_NAMES
+
+
+def test_a_colour_name_no_face_reads_is_a_warning_naming_it_and_the_names_read():
+    colors = {"backgound": "#fff8e7", "ink": "#2b2b2b", "apple": "#c0392b"}
+    c = card({"name": "Stone"}, Art(colors=colors))
+    assert templates.unknown_colors(c, deck("orchard")) == ("backgound", "apple")
+    warnings = templates.front(c, deck("orchard")).warnings
+    assert len(warnings) == 2
+    typo, apple = warnings
+    assert "'backgound'" in typo and "did you mean 'background'?" in typo and "reads: background, ink" in typo
+    assert "'apple'" in apple and "did you mean" not in apple
+    assert "generic template" in typo and "'orchard'" in typo
+    assert c.label not in typo  # said of the palette, not of one card: a build says it once per deck
+    # A game with a template of its own is judged by that template's names.
+    calc_card = card({"name": "Stone"}, Art(colors={"plsu": "#0072b2", "plus": "#0072b2"}))
+    assert templates.unknown_colors(calc_card, deck("calc")) == ("plsu",)
+    assert templates.unknown_colors(card({}, Art(colors={"ruby": "#ff0000"})), deck("stack")) == ()
+
+
+def test_known_colour_names_add_no_warning():
+    c = card({"name": "Stone"}, Art(colors={"background": "#fff8e7", "ink": "#2b2b2b"}))
+    assert templates.front(c, deck("orchard")) == generic.front(c)
