@@ -18,7 +18,9 @@ quarter-turned cards (8 a sheet, full bleed, 6 mm marks all round) instead. The 
 worse: squeezing 3 x 3 onto Letter keeps marks a printer draws barely or not at all (and cards
 whose edge touches the border of many printers), and falling back to 3 x 2 upright wastes a third
 of the sheet. Bleed towards the margin gives way where a margin has room for a printable mark but
-not for the full bleed too (cutting needs the marks more than the bleed). Only a card too big for
+not for the full bleed too (cutting needs the marks more than the bleed): poker cards on A4 have
+9.75 mm beside them, so they keep 3 mm marks and 2.25 mm of bleed at the sides (the full 3.175 mm
+would leave marks of 2.075 mm); the README's table lists every size. Only a card too big for
 any such grid is laid out with the plain ``MIN_MARGIN_MM`` margin, and its marks shrink to what
 fits in the printable area (or are left out).
 

@@ -284,3 +284,35 @@ def test_a_part_filled_sheet_marks_only_its_cards_cut_lines():
     assert set(layout.marks_for(9)) == set(layout.crop_marks)
     pages = sheet_pages(layout, [Face(())] * 10, None)
     assert pages[0].ops == layout.crop_marks and pages[1].ops == marks
+
+
+def test_the_readmes_bleed_table_is_what_impose_lays_out():
+    # The README tells users how much bleed survives at the paper's edges and why; the numbers
+    # there must be the ones printed.
+    import re
+    from pathlib import Path
+
+    from printkit.deck import CARD_SIZES_MM
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = re.compile(r"^\| (A4|Letter) \| (\w+) \| (\d+) × (\d+)( turned)? \| ([\d.]+) / ([\d.]+) \| ([\d.]+) / ([\d.]+) \|$")
+    rows = [m.groups() for m in map(row.match, readme.splitlines()) if m]
+    assert {(paper, card) for paper, card, *_ in rows} == {(p, c) for p in ("A4", "Letter") for c in CARD_SIZES_MM}
+    for paper, card, columns, rows_, turned, margin_x, margin_y, bleed_x, bleed_y in rows:
+        layout = impose(paper_size(paper.lower()), CardSize(*CARD_SIZES_MM[card], bleed_mm=3.175))
+        corner = layout.slots[0]
+        assert (layout.columns, layout.rows, layout.clockwise_deg) == (int(columns), int(rows_), 90 if turned else 0)
+        assert (corner.trim.x_mm, corner.trim.y_mm) == pytest.approx((float(margin_x), float(margin_y)), abs=1e-3)
+        bleed = (corner.trim.x_mm - corner.paint.x_mm, corner.trim.y_mm - corner.paint.y_mm)
+        assert bleed == pytest.approx((float(bleed_x), float(bleed_y)), abs=1e-3), (paper, card)
+
+
+def test_full_bleed_beside_poker_cards_on_a4_would_cut_the_marks_below_the_minimum():
+    # Why A4 poker sheets keep 2.25 mm of side bleed: with 3.175 mm the marks at the sides
+    # would be 9.75 - 3.175 - 0.5 - 4 = 2.075 mm long, under MIN_MARK_MM.
+    layout = impose(A4, POKER)
+    side = layout.slots[0].trim.x_mm
+    assert side - POKER.bleed_mm - MARK_OFFSET_MM - MIN_MARGIN_MM == pytest.approx(2.075)
+    assert 2.075 < MIN_MARK_MM
+    side_marks = [m for m in layout.crop_marks if m.y1_mm == m.y2_mm]
+    assert min(_length(m) for m in side_marks) == pytest.approx(MIN_MARK_MM)
