@@ -38,6 +38,28 @@ def play_summary(deck: Deck) -> str | None:
     return f"{GAMES_PER_PLAYER_COUNT} seeded games each for {players} by the {deck.game} engine"
 
 
+def not_played(game: str) -> str | None:
+    """Why no rule engine plays ``game`` (None when one does), with the engine it likely means."""
+    from printkit.rules.base import ENGINE_MODULES
+    from printkit.spec.fields import close_key
+
+    if game in ENGINE_MODULES:
+        return None
+    engines = sorted(ENGINE_MODULES)
+    reason = f"printkit has no rule engine for {game!r}; engines: {', '.join(engines)}"
+    if game.lower() in ENGINE_MODULES:
+        return reason + f"; did you mean {game.lower()!r}? (engine names are lower case)"
+    hint = close_key(game.lower(), engines)
+    return reason + (f"; did you mean {hint!r}?" if hint else "")
+
+
+def names_engine_in_other_case(game: str) -> bool:
+    """``Stack`` for ``stack``: a custom game would not take an engine's name, so this is a mistake."""
+    from printkit.rules.base import ENGINE_MODULES
+
+    return game not in ENGINE_MODULES and game.lower() in ENGINE_MODULES
+
+
 @dataclass(frozen=True)
 class ComponentReport:
     name: str
@@ -63,10 +85,13 @@ class DeckReport:
     components: tuple[ComponentReport, ...] = ()
     problems: tuple[str, ...] = field(default=())
     played: str | None = None  # what the rule check played, when it ran
+    not_played: str | None = None  # why no rule engine plays this game, when none does
+    misnamed_engine: bool = False  # the game names an engine in other letters (``Stack``)
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches and not self.problems and all(c.ok for c in self.components)
+        return (not self.mismatches and not self.problems and not self.misnamed_engine
+                and all(c.ok for c in self.components))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +108,7 @@ class DeckReport:
             ],
             "problems": list(self.problems),
             "played": self.played,
+            "not_played": self.not_played,
         }
 
 
@@ -170,6 +196,8 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         components=components,
         problems=problems,
         played=played,
+        not_played=not_played(deck.game),
+        misnamed_engine=names_engine_in_other_case(deck.game),
     )
 
 
@@ -190,5 +218,7 @@ def format_report(report: DeckReport) -> str:
     lines += [f"  mismatch: {m}" for m in report.mismatches]
     if report.played:
         lines.append(f"  rules:     {report.played}: {'all finished, invariants intact' if not report.problems else 'FAILED'}")
+    elif report.not_played:
+        lines.append(f"  rules:     not played ({report.not_played})")
     lines += [f"  problem: {p}" for p in report.problems]
     return "\n".join(lines)

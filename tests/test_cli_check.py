@@ -97,3 +97,51 @@ def test_a_bad_option_is_located_at_its_own_key(tmp_path, repo):
         line = next(i for i, row in enumerate(lines, 1) if culprit in row)
         where, message = result.stderr.strip().split(": ", 1)
         assert where == f"{spec}:{line}:{lines[line - 1].index(culprit) + 1}" and culprit in message
+
+
+ORCHARD = "game: {game}\nname: Orchard\ngroups:\n  - name: fruit\n    generate: {{fruit: [apple, pear]}}\n"
+
+
+def test_check_says_when_no_game_was_played(tmp_path):
+    spec = tmp_path / "orchard.yaml"
+    spec.write_text(ORCHARD.format(game="orchard"))
+    for args in ([], ["--no-play"]):
+        result = run("check", *args, str(spec))
+        assert result.exit_code == 0, result.output
+        assert "  rules:     not played (printkit has no rule engine for 'orchard'; engines: calc, clag, stack)" \
+            in result.stdout.splitlines()
+    report = json.loads(run("check", "--json", str(spec)).stdout)["decks"][0]
+    assert report["ok"] is True and report["played"] is None
+    assert report["not_played"] == "printkit has no rule engine for 'orchard'; engines: calc, clag, stack"
+
+
+def test_check_suggests_the_engine_a_game_name_misspells(tmp_path):
+    spec = tmp_path / "orchard.yaml"
+    spec.write_text(ORCHARD.format(game="stak"))
+    result = run("check", str(spec))
+    assert result.exit_code == 0
+    assert "rules:     not played (printkit has no rule engine for 'stak'; engines: calc, clag, stack; " \
+           "did you mean 'stack'?)" in result.stdout
+
+
+def test_check_fails_a_game_named_like_an_engine_in_other_letters(tmp_path):
+    """``Stack`` can only mean the stack engine: a passing check would hide that nothing is played."""
+    spec = tmp_path / "orchard.yaml"
+    spec.write_text(ORCHARD.format(game="Stack"))
+    result = run("check", "--json", str(spec))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)["decks"][0]
+    assert report["ok"] is False
+    assert report["not_played"] == ("printkit has no rule engine for 'Stack'; engines: calc, clag, stack; "
+                                     "did you mean 'stack'? (engine names are lower case)")
+    assert "FAILED" in run("check", "--no-play", str(spec)).stdout
+
+
+def test_check_of_a_name_points_at_the_spec_file_in_this_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "orchard.yaml").write_text(ORCHARD.format(game="orchard"))
+    result = run("check", "orchard")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("orchard: no deck named 'orchard' in ")
+    assert result.stderr.rstrip().endswith("(known: calc, clag, stack); did you mean ./orchard.yaml?")
+    assert "did you mean" not in run("check", "orchad").stderr

@@ -130,9 +130,13 @@ def deck_problems(deck: Deck) -> list[str]:
             problems.append(f"card {card.label} has unknown kind {kind!r} (expected 'number' or 'joker')")
             continue
         symbol, number = card.get("symbol"), card.get("number")
-        if symbol not in SYMBOLS:
+        if symbol is None:
+            problems.append(f"card {card.label} has no symbol (known: {', '.join(SYMBOLS)})")
+        elif symbol not in SYMBOLS:
             problems.append(f"card {card.label} has unknown symbol {symbol!r} (known: {', '.join(SYMBOLS)})")
-        if isinstance(number, bool) or not isinstance(number, int) or not MIN_NUMBER <= number <= MAX_NUMBER:
+        if number is None:
+            problems.append(f"card {card.label} has no number (it takes {MIN_NUMBER}..{MAX_NUMBER})")
+        elif isinstance(number, bool) or not isinstance(number, int) or not MIN_NUMBER <= number <= MAX_NUMBER:
             problems.append(f"card {card.label} has number {number!r}, outside {MIN_NUMBER}..{MAX_NUMBER}")
     if jokers == 0:
         problems.append("the deck has no joker; the rules need one")

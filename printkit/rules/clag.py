@@ -331,6 +331,10 @@ def _canonical_deck(deck: Deck) -> tuple[PlayingCard, ...]:
 
 def _card_of(attrs: Mapping[str, Any], label: str) -> PlayingCard:
     suit, rank = attrs.get("suit"), attrs.get("rank")
+    if suit is None:
+        raise DeckError(f"card {label} has no suit (Clag needs {', '.join(SUITS)})")
+    if rank is None:
+        raise DeckError(f"card {label} has no rank (Clag needs 2-10, J, Q, K, A)")
     if suit not in _SUIT_INDEX:
         raise DeckError(f"card {label}: unknown suit {suit!r} (Clag needs {', '.join(SUITS)})")
     if isinstance(rank, str) and rank.isdigit():

@@ -80,6 +80,8 @@ def _deck_codes(deck: Deck) -> list[int]:
     codes = []
     for card in deck.cards:
         minerals = card.get("minerals")
+        if minerals is None:
+            raise DeckError(f"card {card.label} has no minerals (a list such as [ruby, gold])")
         if isinstance(minerals, str) or not isinstance(minerals, (list, tuple)):
             raise DeckError(f"card {card.label} has no list of minerals (got {minerals!r})")
         unknown = [m for m in minerals if m not in MINERALS]
@@ -90,6 +92,8 @@ def _deck_codes(deck: Deck) -> list[int]:
             raise DeckError(f"card {card.label} must hold 1 to {MAX_MINERALS} different "
                             f"minerals, not {list(minerals)!r}")
         cost = card.get("cost")
+        if cost is None:
+            raise DeckError(f"card {card.label} has no cost (a card's cost is its number of minerals, {len(minerals)})")
         if cost != len(minerals):
             raise DeckError(f"card {card.label} has cost {cost!r}, but a card's cost is its "
                             f"number of minerals ({len(minerals)})")

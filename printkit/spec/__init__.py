@@ -36,7 +36,9 @@ def find_spec(name_or_path: str | Path) -> Path:
         if path.is_file():
             return path
     known = ", ".join(p.stem for p in all_spec_paths()) or "none"
-    raise SpecError(text, None, None, f"no deck named {text!r} in {decks_dir()} (known: {known})")
+    here = [f"./{text}{suffix}" for suffix in (".yaml", ".yml") if (Path.cwd() / f"{text}{suffix}").is_file()]
+    hint = f"; did you mean {here[0]}?" if here else ""
+    raise SpecError(text, None, None, f"no deck named {text!r} in {decks_dir()} (known: {known}){hint}")
 
 
 def all_spec_paths() -> list[Path]:

@@ -11,6 +11,7 @@ from typing import Any, Iterable, Mapping
 from printkit import fonts
 from printkit.deck import Art, Card, CardSize, Deck, named_card_size_mm
 from printkit.errors import SpecError
+from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
 from printkit.safe_read import UnsafeFileError, read_limited
@@ -19,6 +20,13 @@ from printkit.units import parse_length_mm
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_BYTES = 50_000_000
+
+# The card templates place text inside the safe zone; with less room than this they cannot place
+# a line at all. A 10 mm card, the smallest printkit takes, keeps this much with the default 3 mm.
+MIN_SAFE_AREA_MM = 4.0
+# Card sheets print on these papers (``build --paper``): a card that fits neither is refused here,
+# at its size in the spec, rather than by the build's imposition.
+SHEET_PAPERS = ("a4", "letter")
 
 
 def variant_names(loaded: LoadedSpec) -> list[str | None]:
@@ -38,7 +46,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         raise SpecError(loaded.path, line or 1, column or 1, f"unknown variant {variant!r}{_known(spec.variants)}")
     variant_spec = spec.variants.get(variant) if variant else None
 
-    base_size = _card_size(loaded, spec.card.size, ("card", "size"))
+    base_size = _card_size(loaded, spec.card.size, ("card", "size"), group=None)
     deck_art = _resolve_art(loaded, Art(), spec.art, ("art",))
     excludes = [(m, ("variants", variant, "exclude", i)) for i, m in enumerate(variant_spec.exclude)] if variant_spec else []
 
@@ -47,6 +55,8 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     for index, group in enumerate(spec.components):
         comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index)
         components[group.name] = comp
+    if not cards:
+        raise _no_cards(loaded, variant)
 
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
@@ -81,19 +91,71 @@ def _check_references(loaded: LoadedSpec) -> None:
             for j, name in enumerate(group.variants or []):
                 if name not in spec.variants:
                     raise loaded.source.error((section, i, "variants", j), f"unknown variant {name!r}{_known(spec.variants)}")
+    # An attribute counted or expected is checked against every card of every variant: one that
+    # only some variants have is counted (as zero elsewhere); one no card has is a misspelling.
+    attributes = _card_attributes(spec.groups)
+    for i, name in enumerate(spec.count_by):
+        if name not in attributes:
+            raise loaded.source.error(("count_by", i), _no_attribute(name, attributes))
     for vname, vspec in spec.variants.items():
-        for expect_path, expect in ((("variants", vname, "expect"), vspec.expect),):
-            _check_expect_groups(loaded, expect_path, expect)
-    _check_expect_groups(loaded, ("expect",), spec.expect)
+        _check_expect(loaded, ("variants", vname, "expect"), vspec.expect, attributes)
+    _check_expect(loaded, ("expect",), spec.expect, attributes)
 
 
-def _check_expect_groups(loaded: LoadedSpec, path: PathKey, expect) -> None:
+def _check_expect(loaded: LoadedSpec, path: PathKey, expect, attributes: set[str]) -> None:
     if expect is None:
         return
     names = {g.name for g in loaded.spec.groups}
     for name in expect.groups:
         if name not in names:
             raise loaded.source.error(path + ("groups", name), f"expected count for unknown group {name!r}", key=True)
+    for name in expect.by:
+        if name not in attributes:
+            raise loaded.source.error(path + ("by", name), _no_attribute(name, attributes), key=True)
+
+
+def _card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
+    """Every attribute a card of ``groups`` can have, whatever the variant."""
+    names: set[str] = set()
+    for group in groups:
+        names.update(group.attrs)
+        names.update(group.generate or ())
+        if group.combine is not None:
+            names.add(group.combine.attr)
+        for card in group.cards or ():
+            names.update(card)
+        for override in group.overrides:
+            names.update(override.attrs)
+    return names
+
+
+def _no_attribute(name: str, attributes: set[str]) -> str:
+    """``no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?``"""
+    known = sorted(attributes)
+    listed = ", ".join(known[:20]) + (", …" if len(known) > 20 else "")
+    message = f"no card has attribute {name!r} " + (f"(cards have: {listed})" if known else "(cards have no attributes)")
+    hint = close_key(name, known)
+    return message + (f"; did you mean {hint!r}?" if hint else "")
+
+
+def _unmatched(loaded: LoadedSpec, path: PathKey, match: Mapping[str, Any], message: str,
+               attributes: set[str]):
+    """The error for a match that selects no card: at an attribute no card has, if it names one."""
+    for name in match:
+        if name not in attributes:
+            return loaded.source.error(path + (name,), f"{message}: {_no_attribute(name, attributes)}", key=True)
+    return loaded.source.error(path, message)
+
+
+def _no_cards(loaded: LoadedSpec, variant: str | None) -> SpecError:
+    """The error for a deck that would print no card, at its variant (or its groups)."""
+    if variant is None:
+        return loaded.source.error(("groups",), "the deck has no cards")
+    if all(g.variants is not None and variant not in g.variants for g in loaded.spec.groups):
+        why = " (every group is limited to other variants)"
+    else:
+        why = ""
+    return loaded.source.error(("variants", variant), f"variant {variant!r} has no cards{why}", key=True)
 
 
 def _known(names: Iterable[str]) -> str:
@@ -101,7 +163,9 @@ def _known(names: Iterable[str]) -> str:
     return f" (known: {', '.join(names)})" if names else " (this spec has no variants)"
 
 
-def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey) -> CardSize:
+def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: str | None) -> CardSize:
+    """The size at ``path``: the deck's (``group`` None) or a group's, with the deck's bleed,
+    safe zone and corner radius."""
     fmt = loaded.spec.card
     if isinstance(size, str):
         try:
@@ -114,15 +178,51 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey) -> CardS
         name = None
         if width < 10 or height < 10:
             raise loaded.source.error(path, f"card size {width:g}x{height:g} mm is too small (at least 10 mm a side)")
+    if not _fits_sheet_paper(width, height):
+        raise loaded.source.error(path, _paper_message(width, height))
     bleed = parse_length_mm(fmt.bleed)
     safe = parse_length_mm(fmt.safe)
     radius = parse_length_mm(fmt.corner_radius)
+    shorter = min(width, height)
+    cards = f"a {width:g}x{height:g} mm card" if group is None else f"the {width:g}x{height:g} mm cards of group {group!r}"
     if bleed > 20:
         raise loaded.source.error(("card", "bleed"), f"bleed {bleed:g} mm is more than 20 mm")
-    if 2 * safe >= min(width, height):
-        raise loaded.source.error(("card", "safe"), f"safe zone {safe:g} mm leaves no room on a {width:g}x{height:g} mm card")
-    radius = min(radius, min(width, height) / 2)
+    if shorter - 2 * safe < MIN_SAFE_AREA_MM - 1e-9:
+        limit = (shorter - MIN_SAFE_AREA_MM) / 2
+        raise loaded.source.error(("card", "safe"), f"safe zone {safe:g} mm leaves no room on {cards}: "
+                                  f"at most {limit:g} mm keeps the {MIN_SAFE_AREA_MM:g} mm its text needs inside it")
+    if group is None and radius > shorter / 2 + 1e-9:
+        raise loaded.source.error(("card", "corner_radius"), f"corner radius {radius:g} mm is more than half the card's "
+                                  f"shorter side: at most {shorter / 2:g} mm on {cards}")
+    # The deck's corner radius on a smaller component (a token) rounds it as far as it goes.
+    radius = min(radius, shorter / 2)
     return CardSize(width, height, bleed, safe, radius, name)
+
+
+def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
+    """Whether one card of this trim size lays out on some sheet paper, as the imposition decides:
+    upright or turned inside the margin crop marks need, else upright inside the plain margin.
+    A gap between cards does not matter for whether one card fits."""
+    from printkit.layout.geometry import PAPER_SIZES_MM
+    from printkit.layout.imposition import MARK_MARGIN_MM, MIN_MARGIN_MM, grid_fit
+
+    def fits(paper, w: float, h: float, margin: float) -> bool:
+        return grid_fit(paper.width_mm, w, 0.0, margin) > 0 and grid_fit(paper.height_mm, h, 0.0, margin) > 0
+
+    return any(
+        fits(paper, width_mm, height_mm, MARK_MARGIN_MM) or fits(paper, height_mm, width_mm, MARK_MARGIN_MM)
+        or fits(paper, width_mm, height_mm, MIN_MARGIN_MM)
+        for paper in (PAPER_SIZES_MM[name] for name in SHEET_PAPERS)
+    )
+
+
+def _paper_message(width_mm: float, height_mm: float) -> str:
+    from printkit.layout.geometry import PAPER_SIZES_MM
+    from printkit.layout.imposition import MIN_MARGIN_MM
+
+    papers = " or ".join(f"{PAPER_SIZES_MM[n].width_mm:g}x{PAPER_SIZES_MM[n].height_mm:g} mm "
+                         f"({'A4' if n == 'a4' else n.capitalize()})" for n in SHEET_PAPERS)
+    return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {papers} paper with a {MIN_MARGIN_MM:g} mm margin"
 
 
 def _expand_groups(
@@ -142,7 +242,7 @@ def _expand_groups(
         gpath: PathKey = (section, gi + offset)
         if group.variants is not None and variant not in group.variants:
             continue
-        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",))
+        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name)
         group_art = _resolve_art(loaded, deck_art, group.art, gpath + ("art",))
         prototypes = _prototypes(loaded, group, gpath)
         excluded_by_group = [False] * len(group.exclude)
@@ -172,13 +272,20 @@ def _expand_groups(
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin))
         for i, used in enumerate(excluded_by_group):
             if not used:
-                raise source.error(gpath + ("exclude", i), f"exclusion {dict(group.exclude[i])!r} matches no card in group {group.name!r}")
+                match = group.exclude[i]
+                raise _unmatched(loaded, gpath + ("exclude", i), match, f"exclusion {dict(match)!r} matches no card "
+                                 f"in group {group.name!r}", _card_attributes([group]))
         for i, used in enumerate(override_used):
             if not used:
-                raise source.error(gpath + ("overrides", i, "match"), f"override match {dict(group.overrides[i].match)!r} matches no card in group {group.name!r}")
+                match = group.overrides[i].match
+                raise _unmatched(loaded, gpath + ("overrides", i, "match"), match, f"override match {dict(match)!r} "
+                                 f"matches no card in group {group.name!r}", _card_attributes([group]))
     for i, used in enumerate(used_excludes):
         if not used:
-            raise source.error(variant_excludes[i][1], f"exclusion {dict(variant_excludes[i][0])!r} matches no card")
+            match, path = variant_excludes[i]
+            in_variant = [g for g in groups if g.variants is None or variant in g.variants]
+            raise _unmatched(loaded, path, match, f"exclusion {dict(match)!r} of variant {variant!r} matches no card",
+                             _card_attributes(in_variant))
     return cards
 
 
