@@ -209,7 +209,7 @@ def format_report(report: DeckReport) -> str:
     lines = [f"{title:<22} {report.total:>5} cards   expected {expected:>5}   {status}"]
     rows = [("groups", report.groups), *report.counts.items()]
     for label, values in rows:
-        cells = "  ".join(f"{value} {count}" for value, count in values.items())
+        cells = "  ".join(f"{value} {count}" for value, count in values.items()) or "(no card has it)"
         lines.append(f"  {label + ':':<10} {cells}")
     for comp in report.components:
         exp = "" if comp.expected is None else f" (expected {comp.expected})"

@@ -145,3 +145,14 @@ def test_check_of_a_name_points_at_the_spec_file_in_this_folder(tmp_path, monkey
     assert result.stderr.startswith("orchard: no deck named 'orchard' in ")
     assert result.stderr.rstrip().endswith("(known: calc, clag, stack); did you mean ./orchard.yaml?")
     assert "did you mean" not in run("check", "orchad").stderr
+
+
+def test_a_count_by_attribute_a_variant_lacks_is_said_in_words(tmp_path):
+    spec = tmp_path / "orchard.yaml"
+    spec.write_text(ORCHARD.format(game="orchard")
+                    + "  - name: crows\n    variants: [full]\n    cards: [{kind: crow}]\n"
+                    + "count_by: [fruit, kind]\nvariants:\n  family: {}\n  full: {}\n")
+    result = run("check", "--no-play", str(spec))
+    assert result.exit_code == 0, result.output
+    assert "  kind:      (no card has it)" in result.stdout.split("orchard (full)")[0]
+    assert "  kind:      crow 1" in result.stdout

@@ -280,10 +280,11 @@ def _expand_groups(
                 match = group.overrides[i].match
                 raise _unmatched(loaded, gpath + ("overrides", i, "match"), match, f"override match {dict(match)!r} "
                                  f"matches no card in group {group.name!r}", _card_attributes([group]))
+    in_variant = [g for g in groups if g.variants is None or variant in g.variants]
     for i, used in enumerate(used_excludes):
-        if not used:
+        # A variant without groups has a plainer error than its exclusions matching nothing.
+        if not used and in_variant:
             match, path = variant_excludes[i]
-            in_variant = [g for g in groups if g.variants is None or variant in g.variants]
             raise _unmatched(loaded, path, match, f"exclusion {dict(match)!r} of variant {variant!r} matches no card",
                              _card_attributes(in_variant))
     return cards

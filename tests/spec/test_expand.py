@@ -257,3 +257,10 @@ def test_the_paper_check_agrees_with_imposition(tmp_path, width, height):
         assert expand(load_spec(path)).size.width_mm == width
     else:
         assert "does not fit" in error_of(path).message
+
+
+def test_a_variant_without_groups_is_reported_before_its_exclusions(tmp_path):
+    text = FRUIT.replace("  - name: fruit\n", "  - name: fruit\n    variants: [full]\n")
+    text = text.replace("  - name: specials\n", "  - name: specials\n    variants: [full]\n")
+    path = write(tmp_path, text + "variants:\n  family:\n    exclude: [{kind: crow}]\n  full: {}\n")
+    assert located(path, error_of(path, "family"))[1] == "variant 'family' has no cards (every group is limited to other variants)"
