@@ -102,9 +102,19 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
     located.data = builder.build(node, (), 0)
     if not isinstance(located.data, dict):
         line, column = _mark(node)
-        kind = type(located.data).__name__
-        raise SpecError(path, line, column, f"a spec must be a mapping of keys (game, name, groups …), not a {kind}")
+        raise SpecError(path, line, column,
+                        f"a spec must be a mapping of keys (game, name, groups …), not {_describe(located.data)}")
     return located
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "plain text"
 
 
 def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
