@@ -63,11 +63,15 @@ def symbol_color(card: Card, name: str) -> str:
 
 
 def number_card(card: Card) -> Face:
-    symbol, number = card["symbol"], card["number"]
+    symbol, number = card.get("symbol"), card.get("number")
+    if symbol is None:
+        raise DeckError(f"{card.label}: has no symbol (it takes one of {', '.join(SYMBOLS)})")
     if symbol not in SYMBOLS:
         raise DeckError(f"{card.label}: unknown symbol {symbol!r} (expected one of {', '.join(SYMBOLS)})")
+    if number is None:
+        raise DeckError(f"{card.label}: has no number (it takes a whole number, -1..9 in Calc)")
     if not isinstance(number, int) or isinstance(number, bool):
-        raise DeckError(f"{card.label}: number must be an integer, got {number!r}")
+        raise DeckError(f"{card.label}: number must be a whole number, got {number!r}")
     color = symbol_color(card, symbol)
     w, h = card.size.width_mm, card.size.height_mm
     ops: list[Op] = list(background(card))

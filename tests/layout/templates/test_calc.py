@@ -170,6 +170,11 @@ def test_unknown_card_raises():
         calc.front(Card("c1", "numbers", {"symbol": "divide", "number": 1}, Art(), size))
     with pytest.raises(DeckError, match="not a Calc card"):
         calc.front(Card("c1", "numbers", {"suit": "hearts"}, Art(), size))
+    # An empty value in the spec ("symbol:") is named as missing, not as the value None.
+    with pytest.raises(DeckError, match=r"has no symbol \(it takes one of plus, minus, times, power\)"):
+        calc.front(Card("c1", "numbers", {"symbol": None, "number": 1}, Art(), size))
+    with pytest.raises(DeckError, match="has no number"):
+        calc.front(Card("c1", "numbers", {"symbol": "plus", "number": None}, Art(), size))
 
 
 def test_back_motif_is_symmetric_under_half_turn(deck):
