@@ -102,7 +102,7 @@ class Text(Kind):
             return wrong_type(problems, at, self, value)
         if self.max_length is not None and len(value) > self.max_length:
             return fail(problems, at, f"may have at most {self.max_length} characters, got {len(value)}")
-        if self._regex and not self._regex.search(value):
+        if self._regex and not self._regex.fullmatch(value):  # '$' alone would let a final newline through
             return fail(problems, at, self._mismatch(value))
         return value
 
@@ -417,7 +417,5 @@ def unknown_key_message(key: Any, known: Sequence[str]) -> str:
 
 
 def first_problem(problems: Sequence[Problem], position: Callable[[Problem], tuple[int | None, int | None]]) -> Problem:
-    """The problem to report: the first in file order, ignoring any whose place holds a deeper one."""
-    specific = [p for p in problems
-                if not any(len(o.at) > len(p.at) and o.at[:len(p.at)] == p.at for o in problems)]
-    return min(specific, key=lambda p: tuple(n or 0 for n in position(p)))
+    """The problem to report: the first in file order."""
+    return min(problems, key=lambda p: tuple(n or 0 for n in position(p)))

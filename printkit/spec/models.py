@@ -44,7 +44,7 @@ _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
 
 def _color(value: str) -> str:
-    if not _HEX.match(value):
+    if not _HEX.fullmatch(value):
         raise ValueError(f"expected a colour such as '#1f3b5a', got {value!r}")
     if len(value) == 4:
         value = "#" + "".join(ch * 2 for ch in value[1:])

@@ -17,7 +17,7 @@ from printkit.spec.fields import (
     first_problem,
     spec_field,
 )
-from printkit.spec.models import NAME, json_schema, validate
+from printkit.spec.models import COLOR, NAME, json_schema, validate
 
 
 def check(kind, value):
@@ -102,11 +102,15 @@ def test_model_checks_the_whole_after_its_fields():
     assert check(Model(Pair), {"left": "2", "right": 1})[1] == [(("x", "left"), "x.left: expected a whole number, got '2'", False)]
 
 
-def test_first_problem_is_first_in_file_order_and_most_specific():
-    positions = {("a",): (1, 1), ("a", "b"): (2, 3), ("c",): (1, 9)}
-    problems = [Problem(("c",), "c"), Problem(("a",), "a"), Problem(("a", "b"), "a.b")]
-    assert first_problem(problems, lambda p: positions[p.at]).message == "c"  # a holds a deeper problem
-    assert first_problem(problems[:2], lambda p: positions[p.at]).message == "a"
+def test_first_problem_is_first_in_file_order():
+    positions = {("a",): (2, 1), ("b",): (1, 9), ("c",): (1, 3)}
+    problems = [Problem(("a",), "a"), Problem(("b",), "b"), Problem(("c",), "c")]
+    assert first_problem(problems, lambda p: positions[p.at]).message == "c"
+
+
+@pytest.mark.parametrize("kind, value", [(NAME, "g\n"), (NAME, "\ng"), (COLOR, "#abc\n")])
+def test_a_pattern_must_match_the_whole_value_even_before_a_final_newline(kind, value):
+    assert check(kind, value)[0] is INVALID
 
 
 def test_validate_collects_every_problem():
