@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from printkit.deck import Deck, count_cards
+from printkit.errors import DeckError
 from printkit.spec import LoadedSpec, expand, load_spec, variant_names
 from printkit.spec.models import ExpectSpec
 
@@ -113,8 +114,11 @@ class DeckReport:
 
 
 def check_engine_options(loaded: LoadedSpec) -> None:
-    """Refuse engine options the game's rule engine does not know, at their place in the spec."""
-    from printkit.errors import DeckError
+    """Refuse engine options the game's rule engine does not know, at their place in the spec.
+
+    The error is placed at the first option that fails on its own (an unknown name, a bad value)
+    and says why that one fails; only a refused combination is placed at the ``options:`` mapping.
+    """
     from printkit.rules.base import ENGINE_MODULES, engine_for
 
     spec = loaded.spec
@@ -124,23 +128,15 @@ def check_engine_options(loaded: LoadedSpec) -> None:
     places = [(("options",), {}, dict(spec.options))]
     places += [(("variants", name, "options"), dict(spec.options), dict(v.options)) for name, v in spec.variants.items()]
     for path, inherited, own in places:
+        for key, value in own.items():
+            try:
+                engine.check_options({**inherited, key: value})
+            except DeckError as exc:
+                raise loaded.source.error(path + (key,), str(exc), key=True) from None
         try:
             engine.check_options({**inherited, **own})
         except DeckError as exc:
-            raise loaded.source.error(_culprit(engine, path, inherited, own), str(exc), key=True) from None
-
-
-def _culprit(engine, path: tuple, inherited: dict, own: dict) -> tuple:
-    """Where in the spec a refused set of options goes wrong: the first option that fails on its
-    own (an unknown name, a bad value), or the whole ``options:`` mapping for a bad combination."""
-    from printkit.errors import DeckError
-
-    for key, value in own.items():
-        try:
-            engine.check_options({**inherited, key: value})
-        except DeckError:
-            return path + (key,)
-    return path
+            raise loaded.source.error(path, str(exc), key=True) from None
 
 
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:

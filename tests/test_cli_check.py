@@ -89,6 +89,8 @@ def test_a_bad_option_is_located_at_its_own_key(tmp_path, repo):
     spec = tmp_path / "stack.yaml"
     text = (repo / "decks" / "stack.yaml").read_text(encoding="utf-8")
     for bad, culprit in [("options:\n  mode: quick\n  turn_limit: 5\n", "turn_limit"),
+                         # Two bad options: the place and the message are both the first one's.
+                         ("options:\n  turn_cap: 0\n  mode: bogus\n", "turn_cap"),
                          ("variants:\n  odd:\n    options: {mode: quick, turn_cap: many}\n", "turn_cap")]:
         spec.write_text(text.replace("count_by:", bad + "count_by:", 1), encoding="utf-8")
         result = run("check", str(spec))
