@@ -476,13 +476,17 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     _check_out_dir(options.out_dir)
     check_deck_folders(decks)
     ctx = BuildContext(options, progress or (lambda n: None))
-    ctx.staging.make_folder(options.out_dir)
     try:
-        with exclusive(options.out_dir):
-            return _build_locked(decks, ctx, producers)
+        ctx.staging.make_folder(options.out_dir)
     except BaseException:
-        ctx.staging.abort()  # and remove the output folder again if this build made it
+        ctx.staging.abort()  # the parents it did make
         raise
+    with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
+        try:
+            return _build_locked(decks, ctx, producers)
+        except BaseException:
+            ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
+            raise
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext,

@@ -241,8 +241,11 @@ def exclusive(folder: Path) -> Iterator[None]:
         return
     try:
         fd = os.open(folder, os.O_RDONLY)
-    except OSError as exc:
-        raise BuildError(f"cannot open the output folder {str(folder)!r}: {exc.strerror or exc}") from None
+    except OSError:
+        fd = None
+    if fd is None:  # a folder one may write but not read: build unlocked rather than not at all
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
