@@ -239,6 +239,9 @@ def make_styles(p: Paper) -> Styles:
 # ---------------------------------------------------------------- document
 
 
+_CANNOT_FIT = 0x7FFFFFFF  # the height Paragraph.wrap answers for a width it cannot set anything in
+
+
 class BookParagraph(Paragraph):
     """A paragraph that breaks its lines once per width.
 
@@ -252,7 +255,7 @@ class BookParagraph(Paragraph):
         hit = known.get(availWidth)
         if hit is None:
             size = super().wrap(availWidth, availHeight)
-            if hasattr(self, "blPara"):  # (not when the width is too small to set anything)
+            if size[1] != _CANNOT_FIT:  # a width too small to set anything leaves no lines to keep
                 known[availWidth] = (self.blPara, list(self._wrapWidths), self.height)
             return size
         self.blPara, wrap_widths, self.height = hit

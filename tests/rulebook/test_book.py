@@ -219,3 +219,12 @@ def test_a_paragraph_breaks_its_lines_once_per_width_as_a_plain_one_would():
     for part, plain_part in zip(parts, plain_parts):
         assert type(part) is book.BookParagraph
         assert part.wrap(400, 1000) == plain_part.wrap(400, 1000)
+
+
+def test_a_width_too_small_to_set_anything_is_not_remembered_with_older_lines():
+    book.register_fonts()
+    style = book.make_styles(book.paper("a4")).body
+    para = book.BookParagraph(book.inline("A few words.", ("t.md", 1)), style)
+    para.wrap(400, 1000)
+    assert para.wrap(1e-9, 1000) == (0, 0x7FFFFFFF)
+    assert para.wrap(1e-9, 1000) == (0, 0x7FFFFFFF)  # asked again: still nothing fits, not the 400-wide lines
