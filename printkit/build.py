@@ -126,9 +126,8 @@ class BuildContext:
     progress: Callable[[int], None] = lambda n: None
     staging: Staging | None = None  # where write() puts files until the build commits them
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
-    # Warnings in the order first seen; one about a card is keyed by its text without the card's
-    # label, and counts the cards it was said of.
-    _warnings: dict[str | tuple[str, str], list] = field(default_factory=dict, repr=False)
+    # Warnings in the order first seen, by deck folder and text (without the card's label).
+    _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.staging is None:
@@ -153,26 +152,30 @@ class BuildContext:
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
-        folder = deck_folder(deck)
-        if card is not None and message.startswith(card.label):
-            key: str | tuple[str, str] = (folder, message[len(card.label):])
-            first = self._warnings.setdefault(key, [card.label, set()])
-            first[1].add(card.label)
-        else:
-            self._warnings.setdefault(f"{folder}: {message}", [])
+        label = card.label if card is not None and message.startswith(card.label) else ""
+        folder, text = deck_folder(deck), message[len(label):]
+        entry = self._warnings.setdefault((folder, text), _Warning(folder, text))
+        if label and label not in entry.cards:
+            entry.cards.append(label)
 
     @property
     def warnings(self) -> list[str]:
-        """Each warning as one line: ``deck: card field: problem (and N more cards)``."""
-        lines = []
-        for key, seen in self._warnings.items():
-            if isinstance(key, str):
-                lines.append(key)
-                continue
-            (folder, rest), (label, labels) = key, seen
-            more = len(labels) - 1
-            lines.append(f"{folder}: {label}{rest}" + (f" (and {more} other card{'s' if more > 1 else ''})" if more else ""))
-        return lines
+        """Each warning as one line: ``deck: card field: problem (and N more distinct cards)``."""
+        return [entry.line() for entry in self._warnings.values()]
+
+
+@dataclass
+class _Warning:
+    """One warning of a build, with the cards it was said of (copies of a card are laid out once)."""
+
+    folder: str
+    text: str
+    cards: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        more = len(self.cards) - 1
+        also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
+        return f"{self.folder}: {self.cards[0] if self.cards else ''}{self.text}{also}"
 
 
 def deck_title(deck: Deck) -> str:

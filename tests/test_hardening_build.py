@@ -451,7 +451,7 @@ def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
     back = [w for w in warnings if "back label" in w]
     # The deck-wide back label is said to fail once, not once per card.
-    assert len(back) == 1 and "\U0001F34E" in back[0] and back[0].endswith("(and 1 other card)"), warnings
+    assert len(back) == 1 and "\U0001F34E" in back[0] and back[0].endswith("(and 1 more distinct card)"), warnings
     from printkit.spec import load_deck
 
     faces = faces_of(load_deck(tmp_path / "odd.yaml"))
