@@ -194,7 +194,7 @@ def undrawable(text: str, fonts: Sequence[Path]) -> str:
     """Characters of ``text`` (other than whitespace) that none of ``fonts`` can draw.
 
     A fallback is consulted only for characters the fonts before it lack: each one asked costs
-    parsing the whole font file, and a fallback that draws nothing is never embedded.
+    parsing the whole font file, so a fallback that draws nothing here is never parsed for it.
     """
     missing = missing_glyphs(text, Path(fonts[0]))
     for font in fonts[1:]:
