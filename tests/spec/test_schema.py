@@ -1,0 +1,35 @@
+"""`printkit schema` is a valid JSON Schema that editors can check specs with."""
+
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from printkit.spec.models import json_schema
+from printkit.spec.yamlread import parse_yaml
+
+DECKS = Path(__file__).resolve().parents[2] / "decks"
+VALIDATOR = Draft202012Validator(json_schema())
+
+
+def test_schema_is_valid_draft_2020_12():
+    Draft202012Validator.check_schema(json_schema())
+
+
+@pytest.mark.parametrize("spec", sorted(DECKS.glob("*.yaml")), ids=lambda p: p.name)
+def test_schema_accepts_the_shipped_decks(spec):
+    data = parse_yaml(spec.read_bytes(), spec).data
+    assert [e.message for e in VALIDATOR.iter_errors(data)] == []
+
+
+@pytest.mark.parametrize("change", [
+    {"colour": "red"},                                        # unknown key
+    {"card": {"bleed": [3]}},                                 # a list for a length
+    {"groups": []},                                           # no group
+    {"art": {"colors": {"ink": "black"}}},                    # not a colour
+    {"groups": [{"name": "a b", "cards": [{"n": 1}]}]},       # not a name
+    {"groups": [{"name": "a", "cards": [{"n": 1}], "copies": True}]},  # true is not a number
+])
+def test_schema_refuses_what_printkit_refuses(change):
+    data = {"game": "g", "name": "N", "groups": [{"name": "a", "cards": [{"n": 1}]}], **change}
+    assert list(VALIDATOR.iter_errors(data))
