@@ -113,6 +113,19 @@ def test_a_zero_in_the_glyph_array_stays_glyph_zero():
     _same_as_reportlab(bytes(data))
 
 
+def test_glyph_indexes_past_the_end_of_a_short_map_are_read_as_reportlab_reads_them():
+    # A broken font whose format-4 map claims fewer bytes than its glyph array needs.
+    data = bytearray(_dejavu_bmp_only())
+    sub, segs = _bmp_map(data)
+    range_at = sub + 16 + 6 * segs
+    n = max(n for n in range(segs) if struct.unpack_from(">H", data, range_at + 2 * n)[0])
+    first = range_at + 2 * n + struct.unpack_from(">H", data, range_at + 2 * n)[0]
+    count = struct.unpack_from(">H", data, sub + 14 + 2 * n)[0] - struct.unpack_from(">H", data, sub + 16 + 2 * segs + 2 * n)[0] + 1
+    assert count > 1
+    struct.pack_into(">H", data, sub + 2, first - sub + 2)  # the map now ends after the segment's first index
+    _same_as_reportlab(bytes(data))
+
+
 def test_a_font_without_a_space_sets_it_with_its_no_break_space():
     data = bytearray(_dejavu_bmp_only())
     sub, segs = _bmp_map(data)
