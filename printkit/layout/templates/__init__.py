@@ -89,10 +89,10 @@ def unknown_colors(card: Card, deck: Deck) -> tuple[str, ...]:
 
 
 def with_color_warnings(face: Face, card: Card, deck: Deck) -> Face:
-    """``face`` with a warning for each colour name of ``card`` that :func:`unknown_colors` finds.
+    """``face`` with one warning naming every colour of ``card`` that :func:`unknown_colors` finds.
 
-    The warnings name the colour and what is read instead but not the card: the palette is
-    usually the deck's or a group's, so one line per deck and name says it all.
+    The warning names the colours and what is read instead but not the card: the palette is
+    usually the deck's or a group's, so one line per deck says it all.
     """
     unknown = unknown_colors(card, deck)
     if not unknown:
@@ -100,13 +100,14 @@ def with_color_warnings(face: Face, card: Card, deck: Deck) -> Face:
     known = color_names(deck.game)
     which = (f"the {deck.game} template" if game_module(deck.game) is not None
              else f"the generic template (game {deck.game!r} has none of its own)")
-    warnings = []
+    named = []
     for name in unknown:
         hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        warnings.append(f"art.colors: {name!r} is not a colour name the cards read, so it changes nothing"
-                        + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                        + f"; {which} reads: {', '.join(known)}")
-    return Face(face.ops, face.warnings + tuple(warnings))
+        named.append(f"{name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+    verb = "is not a colour name the cards read, so it changes" if len(named) == 1 else \
+        "are not colour names the cards read, so they change"
+    warning = f"art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
+    return Face(face.ops, face.warnings + (warning,))
 
 
 def drawable(face: Face, card: Card) -> Face:
