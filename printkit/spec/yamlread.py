@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from printkit.errors import SpecError
+from printkit.spec.fields import describe
 from printkit.safe_read import UnsafeFileError, read_limited
 
 MAX_SPEC_BYTES = 1_000_000
@@ -103,18 +104,8 @@ def parse_yaml(raw: bytes, path: Path) -> Located:
     if not isinstance(located.data, dict):
         line, column = _mark(node)
         raise SpecError(path, line, column,
-                        f"a spec must be a mapping of keys (game, name, groups …), not {_describe(located.data)}")
+                        f"a spec must be a mapping of keys (game, name, groups …), not {describe(located.data)}")
     return located
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "plain text"
 
 
 def _compose(text: str, path: Path) -> tuple[yaml.Node | None, Any]:
