@@ -87,12 +87,10 @@ class DeckReport:
     problems: tuple[str, ...] = field(default=())
     played: str | None = None  # what the rule check played, when it ran
     not_played: str | None = None  # why no rule engine plays this game, when none does
-    misnamed_engine: bool = False  # the game names an engine in other letters (``Stack``)
 
     @property
     def ok(self) -> bool:
-        return (not self.mismatches and not self.problems and not self.misnamed_engine
-                and all(c.ok for c in self.components))
+        return not self.mismatches and not self.problems and all(c.ok for c in self.components)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,15 +126,15 @@ def check_engine_options(loaded: LoadedSpec) -> None:
     places = [(("options",), {}, dict(spec.options))]
     places += [(("variants", name, "options"), dict(spec.options), dict(v.options)) for name, v in spec.variants.items()]
     for path, inherited, own in places:
-        for key, value in own.items():
-            try:
-                engine.check_options({**inherited, key: value})
-            except DeckError as exc:
-                raise loaded.source.error(path + (key,), str(exc), key=True) from None
         try:
             engine.check_options({**inherited, **own})
-        except DeckError as exc:
-            raise loaded.source.error(path, str(exc), key=True) from None
+        except DeckError as whole:
+            for key, value in own.items():  # which option is it? (options that only work together pass)
+                try:
+                    engine.check_options({**inherited, key: value})
+                except DeckError as exc:
+                    raise loaded.source.error(path + (key,), str(exc), key=True) from None
+            raise loaded.source.error(path, str(whole), key=True) from None
 
 
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
@@ -180,6 +178,9 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         for group in loaded.spec.components
     )
     problems = tuple(play_check(deck)) if play_check else ()
+    if names_engine_in_other_case(deck.game):
+        problems += (f"game {deck.game!r} is not played: engine names are lower case, "
+                     f"write game: {deck.game.lower()}",)
     played = play_summary(deck) if play_check is engine_play_check else None
     return DeckReport(
         deck=deck.deck_id,
@@ -193,7 +194,6 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
-        misnamed_engine=names_engine_in_other_case(deck.game),
     )
 
 

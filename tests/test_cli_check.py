@@ -136,7 +136,10 @@ def test_check_fails_a_game_named_like_an_engine_in_other_letters(tmp_path):
     assert report["ok"] is False
     assert report["not_played"] == ("printkit has no rule engine for 'Stack'; engines: calc, clag, stack; "
                                      "did you mean 'stack'? (engine names are lower case)")
-    assert "FAILED" in run("check", "--no-play", str(spec)).stdout
+    # The report says why it failed, in --json as in text.
+    assert report["problems"] == ["game 'Stack' is not played: engine names are lower case, write game: stack"]
+    text = run("check", "--no-play", str(spec)).stdout
+    assert "FAILED" in text and "  problem: game 'Stack' is not played" in text
 
 
 def test_check_of_a_name_points_at_the_spec_file_in_this_folder(tmp_path, monkeypatch):

@@ -21,8 +21,9 @@ from printkit.units import parse_length_mm
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_BYTES = 50_000_000
 
-# The card templates place text inside the safe zone; with less room than this they cannot place
-# a line at all. A 10 mm card, the smallest printkit takes, keeps this much with the default 3 mm.
+# The card templates place text inside the safe zone; with 3 mm or less they cannot place a line
+# at all, and this much keeps one legible. A 10 mm card, the smallest printkit takes, keeps it
+# with the default 3 mm safe zone.
 MIN_SAFE_AREA_MM = 4.0
 # Card sheets print on these papers (``build --paper``): a card that fits neither is refused here,
 # at its size in the spec, rather than by the build's imposition.
@@ -96,7 +97,7 @@ def _check_references(loaded: LoadedSpec) -> None:
     attributes = _card_attributes(spec.groups)
     for i, name in enumerate(spec.count_by):
         if name not in attributes:
-            raise loaded.source.error(("count_by", i), _no_attribute(name, attributes))
+            raise loaded.source.error(("count_by", i), _no_attribute(name, attributes, spec.components))
     for vname, vspec in spec.variants.items():
         _check_expect(loaded, ("variants", vname, "expect"), vspec.expect, attributes)
     _check_expect(loaded, ("expect",), spec.expect, attributes)
@@ -111,7 +112,8 @@ def _check_expect(loaded: LoadedSpec, path: PathKey, expect, attributes: set[str
             raise loaded.source.error(path + ("groups", name), f"expected count for unknown group {name!r}", key=True)
     for name in expect.by:
         if name not in attributes:
-            raise loaded.source.error(path + ("by", name), _no_attribute(name, attributes), key=True)
+            raise loaded.source.error(path + ("by", name), _no_attribute(name, attributes, loaded.spec.components),
+                                      key=True)
 
 
 def _card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
@@ -129,8 +131,15 @@ def _card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
     return names
 
 
-def _no_attribute(name: str, attributes: set[str]) -> str:
-    """``no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?``"""
+def _no_attribute(name: str, attributes: set[str], components: Iterable[GroupSpec] = ()) -> str:
+    """``no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?``
+
+    An attribute only ``components`` have is named as theirs: counts are of the deck's cards.
+    """
+    owners = [g.name for g in components if name in _card_attributes([g])]
+    if owners:
+        return (f"only components ({', '.join(owners)}) have attribute {name!r}; "
+                "counts are of the deck's cards, not its components")
     known = sorted(attributes)
     listed = ", ".join(known[:20]) + (", …" if len(known) > 20 else "")
     message = f"no card has attribute {name!r} " + (f"(cards have: {listed})" if known else "(cards have no attributes)")
@@ -163,9 +172,11 @@ def _known(names: Iterable[str]) -> str:
     return f" (known: {', '.join(names)})" if names else " (this spec has no variants)"
 
 
-def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: str | None) -> CardSize:
+def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: str | None,
+               printed: bool = True) -> CardSize:
     """The size at ``path``: the deck's (``group`` None) or a group's, with the deck's bleed,
-    safe zone and corner radius."""
+    safe zone and corner radius. A size that is ``printed`` on card sheets must fit the paper and
+    leave room inside its safe zone."""
     fmt = loaded.spec.card
     if isinstance(size, str):
         try:
@@ -178,7 +189,7 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
         name = None
         if width < 10 or height < 10:
             raise loaded.source.error(path, f"card size {width:g}x{height:g} mm is too small (at least 10 mm a side)")
-    if not _fits_sheet_paper(width, height):
+    if printed and not _fits_sheet_paper(width, height):
         raise loaded.source.error(path, _paper_message(width, height))
     bleed = parse_length_mm(fmt.bleed)
     safe = parse_length_mm(fmt.safe)
@@ -187,7 +198,7 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
     cards = f"a {width:g}x{height:g} mm card" if group is None else f"the {width:g}x{height:g} mm cards of group {group!r}"
     if bleed > 20:
         raise loaded.source.error(("card", "bleed"), f"bleed {bleed:g} mm is more than 20 mm")
-    if shorter - 2 * safe < MIN_SAFE_AREA_MM - 1e-9:
+    if printed and shorter - 2 * safe < MIN_SAFE_AREA_MM - 1e-9:
         limit = (shorter - MIN_SAFE_AREA_MM) / 2
         raise loaded.source.error(("card", "safe"), f"safe zone {safe:g} mm leaves no room on {cards}: "
                                   f"at most {limit:g} mm keeps the {MIN_SAFE_AREA_MM:g} mm its text needs inside it")
@@ -200,20 +211,19 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
 
 
 def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
-    """Whether one card of this trim size lays out on some sheet paper, as the imposition decides:
-    upright or turned inside the margin crop marks need, else upright inside the plain margin.
-    A gap between cards does not matter for whether one card fits."""
+    """Whether the build's imposition lays out one card of this trim size on some sheet paper
+    (a gap between cards does not matter for whether one card fits)."""
+    from printkit.errors import BuildError
     from printkit.layout.geometry import PAPER_SIZES_MM
-    from printkit.layout.imposition import MARK_MARGIN_MM, MIN_MARGIN_MM, grid_fit
+    from printkit.layout.imposition import impose
 
-    def fits(paper, w: float, h: float, margin: float) -> bool:
-        return grid_fit(paper.width_mm, w, 0.0, margin) > 0 and grid_fit(paper.height_mm, h, 0.0, margin) > 0
-
-    return any(
-        fits(paper, width_mm, height_mm, MARK_MARGIN_MM) or fits(paper, height_mm, width_mm, MARK_MARGIN_MM)
-        or fits(paper, width_mm, height_mm, MIN_MARGIN_MM)
-        for paper in (PAPER_SIZES_MM[name] for name in SHEET_PAPERS)
-    )
+    for name in SHEET_PAPERS:
+        try:
+            impose(PAPER_SIZES_MM[name], CardSize(width_mm, height_mm))
+        except BuildError:
+            continue
+        return True
+    return False
 
 
 def _paper_message(width_mm: float, height_mm: float) -> str:
@@ -242,9 +252,12 @@ def _expand_groups(
         gpath: PathKey = (section, gi + offset)
         if group.variants is not None and variant not in group.variants:
             continue
-        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name)
         group_art = _resolve_art(loaded, deck_art, group.art, gpath + ("art",))
         prototypes = _prototypes(loaded, group, gpath)
+        # Whole-page components (``sheet: ...``) print on the build's paper; a size of theirs is not used.
+        pages = bool(prototypes) and all(attrs.get("sheet") is not None for attrs in prototypes)
+        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name,
+                                                              printed=not pages)
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
         in_group = 0

@@ -235,6 +235,21 @@ def test_a_card_larger_than_the_paper_stops_at_its_size(tmp_path):
     assert located(path, error_of(path))[0] == "{width: 100mm, height: 290mm}}"
 
 
+def test_a_whole_page_component_may_name_any_size(tmp_path):
+    """A page (``sheet: ...``) prints on the build's paper: its size is neither fitted nor judged."""
+    path = write(tmp_path, "game: g\nname: G\ngroups:\n  - name: n\n    cards: [{a: 1}]\n"
+                           "components:\n  - name: sheets\n    size: {width: 210mm, height: 297mm}\n"
+                           "    cards: [{sheet: score, lang: en}]\n")
+    assert [c["sheet"] for c in expand(load_spec(path)).components["sheets"]] == ["score"]
+
+
+def test_count_by_an_attribute_only_components_have_says_so(tmp_path):
+    path = write(tmp_path, FRUIT.replace("count_by: [fruit, value]", "count_by: [fruit, aid]")
+                 + "components:\n  - name: aids\n    cards: [{aid: turn}]\n")
+    assert located(path, error_of(path)) == (
+        "aid]", "only components (aids) have attribute 'aid'; counts are of the deck's cards, not its components")
+
+
 @pytest.mark.parametrize("width, height", [(202, 289), (202.1, 100), (100, 289.1), (289, 202), (195, 282),
                                            (196, 282), (207.9, 271.4), (271.4, 207.9), (208, 200), (280, 200)])
 def test_the_paper_check_agrees_with_imposition(tmp_path, width, height):
