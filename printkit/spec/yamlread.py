@@ -247,7 +247,17 @@ def _in_plain_words(exc: yaml.MarkedYAMLError) -> tuple[Any, str]:
 
 # A colour written without quotes after ':', '-', ',', '[' or '{': YAML reads '#' there as the
 # start of a comment, so the value is lost.
-_COLOUR_COMMENT = re.compile(r"(?<=[:\-,\[{])[ \t]+(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])")
+_HEX = r"(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])"
+# After ':' or '-' a comment needs a space before it; after '[', '{' or ',' PyYAML takes none.
+_COLOUR_COMMENT = re.compile(r"(?:(?<=[:\-])[ \t]+|(?<=[,\[{])[ \t]*)" + _HEX)
+
+
+def _colour_key(key_path: PathKey) -> bool:
+    """Whether the value at ``key_path`` is a colour: ``...color`` or a name under ``...colors``.
+
+    Elsewhere an empty value followed by a comment (``description: #add later``) is plain YAML.
+    """
+    return bool(key_path) and (key_path[-1] == "color" or (len(key_path) > 1 and key_path[-2] == "colors"))
 
 
 def _colour_comment(colour: str) -> str:
@@ -285,7 +295,7 @@ class _Builder:
             raise self.fail(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.located.values.setdefault(key_path, _mark(node))
         if isinstance(node, yaml.ScalarNode):
-            if not node.value and not node.style:
+            if not node.value and not node.style and _colour_key(key_path):
                 self.check_colour_comment(node)
             return self.scalar(node)
         if isinstance(node, yaml.SequenceNode):
@@ -315,7 +325,7 @@ class _Builder:
         mark = node.start_mark
         if mark.line < len(self.lines):
             rest = self.lines[mark.line][mark.column:]
-            found = re.match(r"[ \t]*(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])", rest)
+            found = re.match(r"[ \t]*" + _HEX, rest)
             if found:
                 raise SpecError(self.located.path, mark.line + 1, mark.column + found.start(1) + 1,
                                 _colour_comment(found.group(1)))
