@@ -137,6 +137,9 @@ class BuildContext:
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
         if id(deck) not in self._faces:
             self._faces[id(deck)] = Faces(deck, self)
+            palette = templates.palette_warning(deck)  # said of the deck's palettes, once
+            if palette:
+                self.warn(deck, palette)
         return self._faces[id(deck)]
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,

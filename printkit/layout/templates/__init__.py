@@ -51,7 +51,7 @@ def is_page(card: Card) -> bool:
 def front(card: Card, deck: Deck) -> Face:
     """The front of ``card`` drawn by its game's template (or the generic one)."""
     module = game_module(deck.game)
-    return with_color_warnings(drawable(getattr(module, "front", generic.front)(card), card), card, deck)
+    return drawable(getattr(module, "front", generic.front)(card), card)
 
 
 def back(card: Card, deck: Deck) -> Face:
@@ -63,8 +63,7 @@ def back(card: Card, deck: Deck) -> Face:
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:
     """A full-page component (``is_page(card)``) laid out on a page of the given size."""
     module = game_module(deck.game)
-    return with_color_warnings(drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card),
-                               card, deck)
+    return drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card)
 
 
 def color_names(game: str) -> tuple[str, ...]:
@@ -82,21 +81,20 @@ def color_names(game: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def unknown_colors(card: Card, deck: Deck) -> tuple[str, ...]:
-    """The names in ``card.art.colors`` that no template drawing it reads, in the spec's order."""
+def unknown_colors(deck: Deck) -> tuple[str, ...]:
+    """The names in the palettes of ``deck``'s cards (the deck's, a group's or an override's) that
+    no template drawing them reads, in the order first met."""
     known = color_names(deck.game)
-    return tuple(name for name in card.art.colors if name not in known)
+    cards = list(deck.cards) + [c for group in deck.components.values() for c in group]
+    return tuple(dict.fromkeys(name for c in cards for name in c.art.colors if name not in known))
 
 
-def with_color_warnings(face: Face, card: Card, deck: Deck) -> Face:
-    """``face`` with one warning naming every colour of ``card`` that :func:`unknown_colors` finds.
-
-    The warning names the colours and what is read instead but not the card: the palette is
-    usually the deck's or a group's, so one line per deck says it all.
-    """
-    unknown = unknown_colors(card, deck)
+def palette_warning(deck: Deck) -> str | None:
+    """One warning naming every colour of the deck that :func:`unknown_colors` finds (None if none),
+    and the names the deck's template reads instead."""
+    unknown = unknown_colors(deck)
     if not unknown:
-        return face
+        return None
     known = color_names(deck.game)
     which = (f"the {deck.game} template" if game_module(deck.game) is not None
              else f"the generic template (game {deck.game!r} has none of its own)")
@@ -106,8 +104,7 @@ def with_color_warnings(face: Face, card: Card, deck: Deck) -> Face:
         named.append(f"{name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
     verb = "is not a colour name the cards read, so it changes" if len(named) == 1 else \
         "are not colour names the cards read, so they change"
-    warning = f"art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
-    return Face(face.ops, face.warnings + (warning,))
+    return f"art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
 
 
 def drawable(face: Face, card: Card) -> Face:

@@ -126,23 +126,24 @@ def test_generic_colour_names_are_the_names_its_faces_read(tmp_path):
     assert templates.color_names("nosuchgame") == generic.COLOR_NAMES
 
 
-def test_a_colour_name_no_face_reads_is_a_warning_naming_it_and_the_names_read():
-    colors = {"backgound": "#fff8e7", "ink": "#2b2b2b", "apple": "#c0392b"}
-    c = card({"name": "Stone"}, Art(colors=colors))
-    assert templates.unknown_colors(c, deck("orchard")) == ("backgound", "apple")
-    warnings = templates.front(c, deck("orchard")).warnings
-    assert warnings == ("art.colors: 'backgound' (did you mean 'background'?), 'apple' are not colour names the "
-                        "cards read, so they change nothing; the generic template (game 'orchard' has none of its "
-                        "own) reads: background, ink",)
-    assert c.label not in warnings[0]  # said of the palette, not of one card: a build says it once per deck
-    one = templates.front(card({"name": "Stone"}, Art(colors={"apple": "#c0392b"})), deck("orchard")).warnings
-    assert one[0].startswith("art.colors: 'apple' is not a colour name the cards read, so it changes nothing;")
+def test_colour_names_no_face_reads_are_one_warning_naming_them_and_the_names_read():
+    # The deck's palette has a typo and a name of its own; a group's or override's palette adds one.
+    palette = {"backgound": "#fff8e7", "ink": "#2b2b2b", "apple": "#c0392b"}
+    cards = [card({"name": "Stone"}, Art(colors=palette)), card({"name": "Gold"}, Art(colors={**palette, "golden": "#ffe680"}))]
+    orchard = deck("orchard", cards)
+    assert templates.unknown_colors(orchard) == ("backgound", "apple", "golden")
+    assert templates.palette_warning(orchard) == (
+        "art.colors: 'backgound' (did you mean 'background'?), 'apple', 'golden' are not colour names the cards "
+        "read, so they change nothing; the generic template (game 'orchard' has none of its own) reads: "
+        "background, ink")
+    one = templates.palette_warning(deck("orchard", [card({"name": "Stone"}, Art(colors={"apple": "#c0392b"}))]))
+    assert one.startswith("art.colors: 'apple' is not a colour name the cards read, so it changes nothing;")
     # A game with a template of its own is judged by that template's names.
     calc_card = card({"name": "Stone"}, Art(colors={"plsu": "#0072b2", "plus": "#0072b2"}))
-    assert templates.unknown_colors(calc_card, deck("calc")) == ("plsu",)
-    assert templates.unknown_colors(card({}, Art(colors={"ruby": "#ff0000"})), deck("stack")) == ()
+    assert templates.unknown_colors(deck("calc", [calc_card])) == ("plsu",)
+    assert templates.unknown_colors(deck("stack", [card({}, Art(colors={"ruby": "#ff0000"}))])) == ()
 
 
 def test_known_colour_names_add_no_warning():
     c = card({"name": "Stone"}, Art(colors={"background": "#fff8e7", "ink": "#2b2b2b"}))
-    assert templates.front(c, deck("orchard")) == generic.front(c)
+    assert templates.palette_warning(deck("orchard", [c])) is None
