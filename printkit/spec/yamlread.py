@@ -248,8 +248,8 @@ def _in_plain_words(exc: yaml.MarkedYAMLError) -> tuple[Any, str]:
 # A colour written without quotes after ':', '-', ',', '[' or '{': YAML reads '#' there as the
 # start of a comment, so the value is lost.
 _HEX = r"(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])"
-# After ':' or '-' a comment needs a space before it; after '[', '{' or ',' PyYAML takes none.
-_COLOUR_COMMENT = re.compile(r"(?:(?<=[:\-])[ \t]+|(?<=[,\[{])[ \t]*)" + _HEX)
+# After ':', '-' or ',' a comment needs a space before it; right after '[' or '{' PyYAML takes none.
+_COLOUR_COMMENT = re.compile(r"(?:(?<=[:\-,])[ \t]+|(?<=[\[{])[ \t]*)" + _HEX)
 
 
 def _colour_key(key_path: PathKey) -> bool:
@@ -267,11 +267,29 @@ def _colour_comment(colour: str) -> str:
 def _unquoted_colour(lines: list[str]) -> tuple[int, int, str] | None:
     """The first unquoted colour in ``lines`` (1-based line and column of its '#'), if any."""
     for number, line in enumerate(lines, start=1):
+        quoted = _quoted_spans(line)
         for match in _COLOUR_COMMENT.finditer(line):
-            before = line[:match.start(1)]
-            if before.count('"') % 2 == 0 and before.count("'") % 2 == 0 and "#" not in before:
+            if not any(start <= match.start(1) < end for start, end in quoted):
                 return number, match.start(1) + 1, match.group(1)
     return None
+
+
+def _quoted_spans(line: str) -> list[tuple[int, int]]:
+    """Where ``line`` has quoted text ('...' or "..."), up to the comment that ends it, if any."""
+    spans, i = [], 0
+    while i < len(line):
+        ch = line[i]
+        if ch in "'\"":
+            end = line.find(ch, i + 1)
+            end = len(line) if end < 0 else end + 1
+            spans.append((i, end))
+            i = end
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t") and not _COLOUR_COMMENT.match(line, i - 1):
+            spans.append((i, len(line)))  # a real comment: nothing after it is a value
+            break
+        else:
+            i += 1
+    return spans
 
 
 class _Builder:
@@ -310,6 +328,10 @@ class _Builder:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self.fail(key_node, "a key must be a plain value, not a list or mapping")
                 key = self.scalar(key_node)
+                glued = isinstance(key, str) and re.fullmatch(r"([^\s:#]+):" + _HEX, key)
+                if glued:  # {ink:#000}: with no space after ':' YAML reads one key and no value
+                    raise self.fail(key_node, f"{key!r} is read as one key with no value: write "
+                                              f"{glued.group(1)}: \"{glued.group(2)}\" (a space after ':', the colour in quotes)")
                 if isinstance(key, (int, float, bool)) or key is None:
                     key = key_node.value  # '7:' or 'yes:' as keys mean the text the user typed
                 if key in result:

@@ -163,6 +163,7 @@ def test_plain_values_are_typed_as_yaml_1_2_core_types_them_by_libyaml():
     (b"game: g\nart:\n  back:\n    color: #2f4f2f\n", "4:12", "#2f4f2f"),  # the value is silently empty
     (b"game: g\nart:\n  colors: {background: #fff8e7, ink: '#000'}\nname: x\n", "3:24", "#fff8e7"),  # breaks the braces
     (b"game: g\ngenerate: {colour: [#f00, #0f0]}\n", "2:21", "#f00"),  # no space after '[': a comment too
+    (b"game: g\nart:\n  colors: {ink: '#000', background: #fff}\n", "3:37", "#fff"),  # after a quoted one
 ])
 def test_a_colour_without_quotes_is_named_as_a_comment(raw, where, colour):
     with pytest.raises(SpecError) as info:
@@ -189,3 +190,17 @@ def test_yaml_syntax_errors_are_said_in_plain_words_where_they_start(raw, where,
     with pytest.raises(SpecError) as info:
         parse_yaml(raw, Path("x.yaml"))
     assert str(info.value).startswith(f"x.yaml:{where}: YAML syntax error: {says}")
+
+
+def test_a_syntax_error_is_not_blamed_on_a_colour_that_is_plain_text_or_a_comment():
+    for raw in (b"game: g\ndescription: Red,#fff is the hue\ngroups:\n  - name: n\n    cards: [{a: 1}\n",
+                b"game: g # see #fff\ngroups: [1\n"):
+        with pytest.raises(SpecError, match="YAML syntax error: the list opened here is not closed"):
+            parse_yaml(raw, Path("x.yaml"))
+
+
+def test_a_colour_glued_to_its_key_is_named():
+    with pytest.raises(SpecError) as info:
+        parse_yaml(b"game: g\nart:\n  colors: {ink:#000}\n", Path("x.yaml"))
+    assert str(info.value) == ("x.yaml:3:12: 'ink:#000' is read as one key with no value: "
+                               "write ink: \"#000\" (a space after ':', the colour in quotes)")
