@@ -175,9 +175,14 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
     upright = _grid_size(paper, card.width_mm, card.height_mm, gap_mm, mark_margin)
     turned = _grid_size(paper, card.height_mm, card.width_mm, gap_mm, mark_margin)
     if upright[0] * upright[1] == 0 and turned[0] * turned[1] == 0:
-        # Too big for marks that print: the card itself comes first, the marks shrink.
-        columns, rows = _grid_size(paper, card.width_mm, card.height_mm, gap_mm, margin_mm)
-        clockwise = 0
+        # Too big for marks that print: the card itself comes first, the marks shrink. Upright
+        # if it fits so, else turned (a landscape card on portrait paper).
+        plain = _grid_size(paper, card.width_mm, card.height_mm, gap_mm, margin_mm)
+        plain_turned = _grid_size(paper, card.height_mm, card.width_mm, gap_mm, margin_mm)
+        if plain[0] * plain[1] == 0 and plain_turned[0] * plain_turned[1] > 0:
+            (columns, rows), clockwise = plain_turned, 90
+        else:
+            (columns, rows), clockwise = plain, 0
     elif turned[0] * turned[1] > upright[0] * upright[1]:
         (columns, rows), clockwise = turned, 90
     else:

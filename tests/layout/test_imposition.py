@@ -91,6 +91,16 @@ def test_grid_fit_counts():
     assert impose(A4, CardSize(70, 120)).per_page == 4
 
 
+def test_a_landscape_card_too_big_for_marks_lies_turned_inside_the_plain_margin():
+    layout = impose(A4, CardSize(280, 200))  # fits A4 only turned, and only without room for marks
+    assert (layout.columns, layout.rows, layout.clockwise_deg) == (1, 1, 90)
+    slot = layout.slots[0]
+    assert slot.trim.w_mm == 200 and slot.trim.h_mm == 280
+    assert slot.trim.x_mm >= 4 and slot.trim.y_mm >= 4 and slot.trim.right_mm <= 206 and slot.trim.bottom_mm <= 293
+    upright = impose(A4, CardSize(200, 280))
+    assert (upright.columns, upright.rows, upright.clockwise_deg) == (1, 1, 0)
+
+
 def test_card_too_big_for_the_paper_is_an_error():
     with pytest.raises(BuildError, match="does not fit"):
         impose(A4, CardSize(250, 300))
