@@ -158,8 +158,8 @@ class BuildContext:
         label = card.label if card is not None and message.startswith(card.label) else ""
         folder, text = deck_folder(deck), message[len(label):]
         entry = self._warnings.setdefault((folder, text), _Warning(folder, text))
-        if label and label not in entry.cards:
-            entry.cards.append(label)
+        if label:
+            entry.cards.setdefault(label)
 
     @property
     def warnings(self) -> list[str]:
@@ -173,12 +173,12 @@ class _Warning:
 
     folder: str
     text: str
-    cards: list[str] = field(default_factory=list)
+    cards: dict[str, None] = field(default_factory=dict)  # labels, in the order met
 
     def line(self) -> str:
         more = len(self.cards) - 1
         also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
-        return f"{self.folder}: {self.cards[0] if self.cards else ''}{self.text}{also}"
+        return f"{self.folder}: {next(iter(self.cards), '')}{self.text}{also}"
 
 
 def deck_title(deck: Deck) -> str:
