@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from printkit.cli import main
@@ -161,3 +162,36 @@ def test_a_count_by_attribute_a_variant_lacks_is_said_in_words(tmp_path):
     assert result.exit_code == 0, result.output
     assert "  kind:      (no card has it)" in result.stdout.split("orchard (full)")[0]
     assert "  kind:      crow 1" in result.stdout
+
+
+def test_options_that_only_work_together_pass_and_a_refusal_is_placed_where_it_belongs(tmp_path, repo, monkeypatch):
+    """Options are tried one by one only to place a refusal; a set that passes as a whole passes."""
+    from printkit.check import check_engine_options
+    from printkit.errors import DeckError, SpecError
+    from printkit.rules import base
+    from printkit.spec import load_spec
+
+    class Paired:  # 'fast' needs 'short'; 'loud' and 'quiet' each pass but not together
+        def check_options(self, options):
+            if options.get("fast") and not options.get("short"):
+                raise DeckError("fast needs short")
+            if options.get("loud") and options.get("quiet"):
+                raise DeckError("loud and quiet clash")
+
+    monkeypatch.setattr(base, "engine_for", lambda game: Paired())
+    spec = tmp_path / "stack.yaml"
+    text = (repo / "decks" / "stack.yaml").read_text(encoding="utf-8")
+
+    def place(options):
+        spec.write_text(text.replace("count_by:", f"options: {options}\ncount_by:", 1), encoding="utf-8")
+        try:
+            check_engine_options(load_spec(spec))
+        except SpecError as exc:
+            line = spec.read_text(encoding="utf-8").splitlines()[exc.line - 1]
+            return line[exc.column - 1:], exc.message
+        return None
+
+    assert place("{fast: true, short: true}") is None  # valid only together
+    assert place("{short: true, fast: true}") is None
+    assert place("{short: false, fast: true}") == ("fast: true}", "fast needs short")
+    assert place("{loud: true, quiet: true}") == ("options: {loud: true, quiet: true}", "loud and quiet clash")

@@ -241,6 +241,10 @@ def test_a_whole_page_component_may_name_any_size(tmp_path):
                            "components:\n  - name: sheets\n    size: {width: 210mm, height: 297mm}\n"
                            "    cards: [{sheet: score, lang: en}]\n")
     assert [c["sheet"] for c in expand(load_spec(path)).components["sheets"]] == ["score"]
+    # A group that also prints a card on the card sheets must fit them.
+    mixed = write(tmp_path, path.read_text().replace("cards: [{sheet: score, lang: en}]",
+                                                     "cards: [{sheet: score, lang: en}, {token: x}]"))
+    assert located(mixed, error_of(mixed))[0] == "{width: 210mm, height: 297mm}"
 
 
 def test_count_by_an_attribute_only_components_have_says_so(tmp_path):
