@@ -53,12 +53,12 @@ def render_pages(pages: Sequence[Page], title: str = "") -> bytes:
     """
     if not pages:
         raise BuildError(f"nothing to render for {title or 'a PDF'!r}: no pages")
-    with _binary_streams():
+    with binary_streams():
         return _render(pages, title)
 
 
 @contextmanager
-def _binary_streams():
+def binary_streams():
     """Compressed streams without reportlab's ASCII85 layer (a quarter smaller, and faster).
 
     reportlab reads this switch from its global config when it writes a document, so it is set

@@ -40,6 +40,7 @@ from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
+from printkit.render.pdf import binary_streams
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import Example, Figure, GameContent
 from printkit.rulebook.content import Table as ContentTable
@@ -608,7 +609,8 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     width_pt = rdoc.width
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height)
     kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
-    rdoc.multiBuild(flowables, **kwargs)
+    with binary_streams():  # compressed streams without ASCII85, as the card PDFs
+        rdoc.multiBuild(flowables, **kwargs)
     return buffer.getvalue(), rdoc.page
 
 

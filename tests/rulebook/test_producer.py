@@ -109,6 +109,18 @@ def test_fonts_are_embedded(rulebook):
     assert any("NanumGothic" in n for n in names) and any("DejaVuSans" in n for n in names)
 
 
+def test_streams_are_compressed_without_an_ascii_layer(rulebook):
+    """Flate only, as in the card PDFs: ASCII85 on top would make the file a quarter larger."""
+    _, _, reader, _ = rulebook
+    filters = set()
+    for page in reader.pages:
+        contents = page["/Contents"].get_object()
+        for stream in contents if isinstance(contents, list) else [contents]:
+            f = stream.get_object().get("/Filter")
+            filters.update([str(x) for x in f] if isinstance(f, list) else [str(f)])
+    assert filters == {"/FlateDecode"}
+
+
 def test_reproducible_bytes():
     assert render_rulebook(CALC, "en", "a5").data == render_rulebook(CALC, "en", "a5").data
 
