@@ -147,12 +147,26 @@ def _no_attribute(name: str, attributes: set[str], components: Iterable[GroupSpe
     return message + (f"; did you mean {hint!r}?" if hint else "")
 
 
+_YES_WORDS = {"yes", "on", "y"}
+_YES_NO_WORDS = _YES_WORDS | {"no", "off", "n"}
+
+
 def _unmatched(loaded: LoadedSpec, path: PathKey, match: Mapping[str, Any], message: str,
-               attributes: set[str]):
-    """The error for a match that selects no card: at an attribute no card has, if it names one."""
+               attributes: set[str], cards: Iterable[Mapping[str, Any]] = ()):
+    """The error for a match that selects no card: at an attribute no card has, if it names one,
+    or with a hint when it asks for true/false where the cards hold a word such as 'yes'."""
     for name in match:
         if name not in attributes:
             return loaded.source.error(path + (name,), f"{message}: {_no_attribute(name, attributes)}", key=True)
+    for name, wanted in match.items():
+        if isinstance(wanted, bool):
+            words = sorted({v for c in cards if isinstance(v := c.get(name), str) and v.lower() in _YES_NO_WORDS})
+            if words:
+                meant = next((w for w in words if (w.lower() in _YES_WORDS) == wanted), words[0])
+                return loaded.source.error(path + (name,), (
+                    f"{message}: the cards' {name!r} is the text {meant!r}, not {str(wanted).lower()} "
+                    f"(only true and false are yes/no values): match {meant!r}, or write true/false on the cards"),
+                    key=True)
     return loaded.source.error(path, message)
 
 
@@ -287,19 +301,19 @@ def _expand_groups(
             if not used:
                 match = group.exclude[i]
                 raise _unmatched(loaded, gpath + ("exclude", i), match, f"exclusion {dict(match)!r} matches no card "
-                                 f"in group {group.name!r}", _card_attributes([group]))
+                                 f"in group {group.name!r}", _card_attributes([group]), prototypes)
         for i, used in enumerate(override_used):
             if not used:
                 match = group.overrides[i].match
                 raise _unmatched(loaded, gpath + ("overrides", i, "match"), match, f"override match {dict(match)!r} "
-                                 f"matches no card in group {group.name!r}", _card_attributes([group]))
+                                 f"matches no card in group {group.name!r}", _card_attributes([group]), prototypes)
     in_variant = [g for g in groups if g.variants is None or variant in g.variants]
     for i, used in enumerate(used_excludes):
         # A variant without groups has a plainer error than its exclusions matching nothing.
         if not used and in_variant:
             match, path = variant_excludes[i]
             raise _unmatched(loaded, path, match, f"exclusion {dict(match)!r} of variant {variant!r} matches no card",
-                             _card_attributes(in_variant))
+                             _card_attributes(in_variant), [c.attrs for c in cards])
     return cards
 
 

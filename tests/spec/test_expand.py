@@ -283,3 +283,13 @@ def test_a_variant_without_groups_is_reported_before_its_exclusions(tmp_path):
     text = text.replace("  - name: specials\n", "  - name: specials\n    variants: [full]\n")
     path = write(tmp_path, text + "variants:\n  family:\n    exclude: [{kind: crow}]\n  full: {}\n")
     assert located(path, error_of(path, "family"))[1] == "variant 'family' has no cards (every group is limited to other variants)"
+
+
+def test_a_match_for_true_where_the_cards_say_yes_explains_yaml_1_2(tmp_path):
+    path = write(tmp_path, "game: g\nname: G\ngroups:\n  - name: fruit\n"
+                           "    cards: [{kind: apple, rare: yes}, {kind: pear, rare: no}]\n"
+                           "    overrides:\n      - match: {rare: true}\n        attrs: {title: Rare}\n")
+    assert located(path, error_of(path)) == (
+        "rare: true}", "override match {'rare': True} matches no card in group 'fruit': the cards' 'rare' is the text "
+                       "'yes', not true (only true and false are yes/no values): match 'yes', or write true/false on "
+                       "the cards")
