@@ -268,10 +268,11 @@ def _expand_groups(
             continue
         group_art = _resolve_art(loaded, deck_art, group.art, gpath + ("art",))
         prototypes = _prototypes(loaded, group, gpath)
-        # Whole-page components (``sheet: ...``) print on the build's paper; a size of theirs is not used.
-        pages = bool(prototypes) and all(attrs.get("sheet") is not None for attrs in prototypes)
+        # Whole-page components (``sheet: ...``) print on the build's paper, so a group's size is
+        # judged (paper fit, safe zone) only once it makes a card that is not a page (below).
         size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name,
-                                                              printed=not pages)
+                                                              printed=False)
+        first_of_group = len(cards)
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
         in_group = 0
@@ -297,6 +298,8 @@ def _expand_groups(
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin))
+        if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
+            _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):
             if not used:
                 match = group.exclude[i]

@@ -237,14 +237,22 @@ def test_a_card_larger_than_the_paper_stops_at_its_size(tmp_path):
 
 def test_a_whole_page_component_may_name_any_size(tmp_path):
     """A page (``sheet: ...``) prints on the build's paper: its size is neither fitted nor judged."""
-    path = write(tmp_path, "game: g\nname: G\ngroups:\n  - name: n\n    cards: [{a: 1}]\n"
-                           "components:\n  - name: sheets\n    size: {width: 210mm, height: 297mm}\n"
-                           "    cards: [{sheet: score, lang: en}]\n")
+    pages = ("game: g\nname: G\ngroups:\n  - name: n\n    cards: [{a: 1}]\n"
+             "components:\n  - name: sheets\n    size: {width: 210mm, height: 297mm}\n"
+             "    cards: [{sheet: score, lang: en}]\n")
+    path = write(tmp_path, pages)
     assert [c["sheet"] for c in expand(load_spec(path)).components["sheets"]] == ["score"]
     # A group that also prints a card on the card sheets must fit them.
-    mixed = write(tmp_path, path.read_text().replace("cards: [{sheet: score, lang: en}]",
+    mixed = write(tmp_path, pages.replace("cards: [{sheet: score, lang: en}]",
                                                      "cards: [{sheet: score, lang: en}, {token: x}]"))
     assert located(mixed, error_of(mixed))[0] == "{width: 210mm, height: 297mm}"
+    # Pages by an override's doing, or because the one card that is not a page is excluded, are pages too.
+    by_override = write(tmp_path, pages.replace(
+        "cards: [{sheet: score, lang: en}]", "cards: [{kind: score}]\n    overrides: [{match: {kind: score}, attrs: {sheet: score}}]"))
+    assert [c["sheet"] for c in expand(load_spec(by_override)).components["sheets"]] == ["score"]
+    excluded = write(tmp_path, pages.replace(
+        "cards: [{sheet: score, lang: en}]", "cards: [{sheet: score, lang: en}, {token: x}]\n    exclude: [{token: x}]"))
+    assert len(expand(load_spec(excluded)).components["sheets"]) == 1
 
 
 def test_count_by_an_attribute_only_components_have_says_so(tmp_path):
