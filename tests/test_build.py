@@ -449,7 +449,7 @@ def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:") and "notes[" in line]
     assert len(warnings) == 1  # once, though the card is laid out for several outputs
-    assert "demo: notes[text=much too long" in warnings[0] and "attributes" in warnings[0]
+    assert "demo: notes[text=much too long" in warnings[0] and "… text: text 'much too long" in warnings[0]
     assert "does not fit" in warnings[0]
 
 

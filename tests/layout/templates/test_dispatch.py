@@ -56,7 +56,9 @@ def test_generic_front_shows_attributes_and_art(tmp_path):
     assert face.ops[0].x_mm == -3.175  # to the bleed edge
     assert isinstance(face.ops[1], Image) and isinstance(face.ops[-1], Image)
     texts = [op.text for op in face.ops if isinstance(op, Text)]
-    assert "things" in texts and "name: Stone" in texts and "minerals: ruby, gold" in texts
+    # The name titles the card (in place of the group name) and is not repeated as a line.
+    assert "Stone" in texts and "minerals: ruby, gold" in texts
+    assert "things" not in texts and "name: Stone" not in texts
     assert face.warnings == ()
 
 

@@ -2,6 +2,8 @@
 
 import shutil
 
+import pytest
+
 from printkit import fonts
 from printkit.layout import templates
 from printkit.spec import expand, load_spec
@@ -11,23 +13,24 @@ def test_text_a_latin_font_lacks_is_set_in_the_bundled_fonts(tmp_path):
     shutil.copy(fonts.SYMBOLS, tmp_path / "Latin.ttf")
     spec = tmp_path / "demo.yaml"
     spec.write_text("game: demo\nname: Demo\nart: {font: Latin.ttf, back: {label: 뒷면}}\n"
-                    "groups:\n  - name: g\n    cards: [{title: 한글}]\n", encoding="utf-8")
+                    "groups:\n  - name: g\n    cards: [{title: 한글, kind: Latin, text: Plain 글}]\n", encoding="utf-8")
     deck = expand(load_spec(spec))
     card = deck.cards[0]
     front, back = templates.front(card, deck), templates.back(card, deck)
     assert front.warnings == () and back.warnings == ()
     texts = {op.text: op.font.name for op in front.ops + back.ops if hasattr(op, "text")}
     assert texts["한글"] == texts["뒷면"] == fonts.KOREAN_BOLD.name
-    assert texts["g"] == "Latin.ttf"
+    assert texts["kind: Latin"] == "Latin.ttf"
+    assert texts["Plain "] == "Latin.ttf" and texts["글"] == fonts.KOREAN.name  # body text in the regular cut
 
 
-def _orchard_card(colors=None):
+def _orchard_card(colors=None, attrs=None, size=None):
     """A card of a game with no template of its own, as a designer's first deck has."""
     from printkit.deck import Art, Card, CardSize
 
     art = Art(colors=colors or {"background": "#fff8e7", "ink": "#2b2b2b"})
-    return Card("fruit[fruit=apple,value=8]#1", "fruit", {"fruit": "apple", "value": 8, "title": "Golden harvest"},
-                art, CardSize(63.5, 88.9, bleed_mm=3.175))
+    attrs = {"fruit": "apple", "value": 8, "title": "Golden harvest"} if attrs is None else attrs
+    return Card("fruit[fruit=apple,value=8]#1", "fruit", attrs, art, size or CardSize(63.5, 88.9, bleed_mm=3.175))
 
 
 def _text_region(card, ops):
@@ -40,20 +43,182 @@ def _text_region(card, ops):
             max(b[2] for b in bounds) / s.width_mm, max(b[3] for b in bounds) / s.height_mm)
 
 
+def _extent(ops):
+    """(x0, y0, x1, y1) in mm around all of ``ops``."""
+    from ._ops import op_bounds
+
+    bounds = [op_bounds(op) for op in ops]
+    return tuple(f(b[i] for b in bounds) for i, f in enumerate((min, min, max, max)))
+
+
+def _blocks(face):
+    """The face's text ops by role: the title (first line), the ``text`` paragraph and the ``key: value`` lines."""
+    from ._ops import texts
+
+    ops = texts(face)
+    lines = [op for op in ops[1:] if ": " in op.text]
+    return ops[0], [op for op in ops[1:] if op not in lines], lines
+
+
+def _assert_in_safe_area(face, card):
+    from printkit.layout.geometry import safe_box
+
+    from ._ops import assert_inside, texts
+
+    safe = safe_box(card.size)
+    assert_inside(texts(face), safe.x_mm, safe.y_mm, safe.right_mm, safe.bottom_mm)
+
+
+LONG = ("At the start of your turn, draw two cards, then discard one. If you discarded a fruit card, gain "
+        "one coin for every fruit of the same kind already in your orchard. Other players may not respond.")
+
+
+def test_the_title_is_the_title_or_name_attribute_else_the_group_name():
+    from printkit.layout.templates import generic
+
+    def shown(attrs):
+        title, _, lines = _blocks(generic.front(_orchard_card(attrs=attrs)))
+        return title.text, [op.text for op in lines]
+
+    assert shown({"title": "Golden harvest", "value": 8}) == ("Golden harvest", ["value: 8"])
+    assert shown({"name": "Crow", "value": 2}) == ("Crow", ["value: 2"])
+    # With both, the title wins and the name is still printed; a title that is not text is an attribute.
+    assert shown({"name": "Crow", "title": "Thief"}) == ("Thief", ["name: Crow"])
+    assert shown({"title": 5, "value": 1}) == ("fruit", ["title: 5", "value: 1"])
+    assert shown({}) == ("fruit", [])
+
+
+def test_a_card_with_text_has_title_above_paragraph_above_attributes_inside_the_safe_area():
+    from printkit.layout.geometry import safe_box
+    from printkit.layout.templates import generic
+
+    card = _orchard_card(attrs={"kind": "wild", "fruit": "wild", "text": "Counts as any fruit"})
+    face = generic.front(card)
+    assert face.warnings == ()
+    _assert_in_safe_area(face, card)
+    title, paragraph, lines = _blocks(face)
+    safe = safe_box(card.size)
+    assert title.text == "fruit" and title.anchor == "middle" and abs(title.x_mm - safe.cx_mm) < 1e-6
+    assert [op.text for op in paragraph] == ["Counts as any fruit"]
+    assert [op.text for op in lines] == ["kind: wild", "fruit: wild"]  # in attribute order, text left out
+    t, p, a = _extent([title]), _extent(paragraph), _extent(lines)
+    assert t[1] < safe.y_mm + 0.15 * safe.h_mm  # the title band is at the top
+    assert t[3] < p[1] and p[3] < a[1]  # title, then text, then the attributes, none overlapping
+    assert abs((p[1] + p[3]) / 2 - safe.cy_mm) < 0.1 * safe.h_mm  # the text in the middle
+    assert a[3] > safe.bottom_mm - 3.0  # the attributes at the bottom
+    assert title.size_mm > paragraph[0].size_mm > lines[0].size_mm
+    assert paragraph[0].size_mm == pytest.approx(5.0) and lines[0].size_mm <= 3.5 + 1e-9
+
+
+def test_without_text_the_attributes_are_larger_and_centred_in_the_body():
+    from printkit.layout.geometry import safe_box
+    from printkit.layout.templates import generic
+
+    card = _orchard_card()
+    face = generic.front(card)
+    assert face.warnings == ()
+    _assert_in_safe_area(face, card)
+    title, paragraph, lines = _blocks(face)
+    assert title.text == "Golden harvest" and paragraph == []
+    assert [op.text for op in lines] == ["fruit: apple", "value: 8"]
+    assert all(op.anchor == "middle" for op in lines) and lines[0].size_mm == pytest.approx(6.0)
+    safe = safe_box(card.size)
+    a = _extent(lines)
+    assert safe.y_mm + 0.3 * safe.h_mm < a[1] and a[3] < safe.bottom_mm - 0.3 * safe.h_mm
+
+
+def test_the_layout_shows_in_the_pixels():
+    # Ink where each block is, and only the background in the gaps between them.
+    from printkit.layout.templates import generic
+
+    from ._ops import image_share
+
+    card = _orchard_card({"background": "#ffffff", "ink": "#000000"},
+                         attrs={"kind": "storm", "text": "Every player discards one fruit"})
+    face = generic.front(card)
+    title, paragraph, lines = _blocks(face)
+    s = card.size
+    t, p, a = _extent([title]), _extent(paragraph), _extent(lines)
+    inner_x = (0.15, 0.85)
+
+    def ink(y0_mm, y1_mm):
+        return image_share(face, card, inner_x[0], y0_mm / s.height_mm, inner_x[1], y1_mm / s.height_mm,
+                           color=(0, 0, 0), dpi=150)
+
+    for top, bottom in (t[1::2], p[1::2], a[1::2]):
+        assert ink(top, bottom) > 0.02
+    for top, bottom in ((t[3] + 0.3, p[1] - 0.3), (p[3] + 0.3, a[1] - 0.3)):
+        assert ink(top, bottom) == 0
+
+
+def test_a_long_text_shrinks_to_fit_above_the_attributes():
+    from printkit.layout.templates import generic
+
+    card = _orchard_card(attrs={"title": "The long road", "cost": 3, "text": LONG * 2})
+    face = generic.front(card)
+    assert face.warnings == ()
+    _assert_in_safe_area(face, card)
+    _, paragraph, lines = _blocks(face)
+    assert len(paragraph) > 8 and 1.2 <= paragraph[0].size_mm < 5.0
+    assert _extent(paragraph)[3] < _extent(lines)[1]
+
+
+def test_text_too_long_for_the_card_is_a_warning_naming_the_field():
+    from printkit.layout.templates import generic
+
+    face = generic.front(_orchard_card(attrs={"text": LONG * 40}))
+    assert len(face.warnings) == 1
+    assert face.warnings[0].startswith("fruit[text=At the start") and "… text: " in face.warnings[0]
+    assert "does not fit" in face.warnings[0]
+
+
+def test_a_korean_title_and_text_are_set_in_the_bundled_korean_fonts():
+    from printkit import fonts
+    from printkit.layout.templates import generic
+
+    card = _orchard_card(attrs={"title": "황금 수확", "text": "까마귀가 카드를 훔칩니다", "value": 8})
+    face = generic.front(card)
+    assert face.warnings == ()
+    _assert_in_safe_area(face, card)
+    title, paragraph, lines = _blocks(face)
+    assert title.text == "황금 수확" and title.font == fonts.KOREAN_BOLD
+    assert [op.text for op in paragraph] == ["까마귀가 카드를 훔칩니다"] and paragraph[0].font == fonts.KOREAN
+    assert [op.text for op in lines] == ["value: 8"]
+
+
+def test_on_a_small_component_the_title_stays_the_largest_text_and_lines_do_not_break():
+    from printkit.deck import CardSize
+    from printkit.layout.templates import generic
+
+    small = CardSize(30.0, 30.0)
+    for attrs in ({"basket": "purple"}, {"kind": "coin", "text": "Pay one to reroll"}, {"title": "Gold", "value": 5}):
+        card = _orchard_card(attrs=attrs, size=small)
+        face = generic.front(card)
+        assert face.warnings == (), attrs
+        _assert_in_safe_area(face, card)
+        title, paragraph, lines = _blocks(face)
+        assert all(op.size_mm <= title.size_mm for op in paragraph + lines), attrs
+        # Each attribute is one whole line, never broken into two.
+        assert [op.text for op in lines] == [f"{k}: {v}" for k, v in attrs.items() if k not in ("title", "text")]
+
+
 def test_text_sits_on_plates_of_the_background_colour_over_a_background_image(tmp_path):
     from printkit.layout.templates import generic
 
-    from ._ops import image_share, texts, with_background_image
+    from ._ops import image_share, with_background_image
 
-    card = with_background_image(_orchard_card(), tmp_path)
+    card = with_background_image(_orchard_card(attrs={"title": "Golden harvest", "text": "Counts as any fruit",
+                                                      "value": 8}), tmp_path)
     face = generic.front(card)
-    title = [op for op in texts(face) if op.text == "fruit"]
-    body = [op for op in texts(face) if ":" in op.text]
-    for ops in (title, body):
+    title, paragraph, lines = _blocks(face)
+    for ops in ([title], paragraph, lines):
         region = _text_region(card, ops)
         assert image_share(face, card, *region) == 0, ops[0].text  # no image behind the text
         assert image_share(face, card, *region, color=(0xff, 0xf8, 0xe7)) > 0.4
-    assert image_share(face, card, 0.1, 0.5, 0.9, 0.9) > 0.9  # the image shows where there is no text
+    # The image shows where there is no text: between the title and the paragraph.
+    gap_top, gap_bottom = _text_region(card, [title])[3] + 0.02, _text_region(card, paragraph)[1] - 0.02
+    assert gap_bottom - gap_top > 0.1
+    assert image_share(face, card, 0.1, gap_top, 0.9, gap_bottom) > 0.9
 
 
 def test_an_overrides_background_colour_shows_on_the_plates(tmp_path):
@@ -61,11 +226,11 @@ def test_an_overrides_background_colour_shows_on_the_plates(tmp_path):
     # must look different there, or the override would print as nothing.
     from printkit.layout.templates import generic
 
-    from ._ops import image_share, texts, with_background_image
+    from ._ops import image_share, with_background_image
 
     card = with_background_image(_orchard_card({"background": "#00ff00"}), tmp_path)
     face = generic.front(card)
-    region = _text_region(card, [op for op in texts(face) if ":" in op.text])
+    region = _text_region(card, _blocks(face)[2])
     assert image_share(face, card, *region, color=(0, 255, 0)) > 0.4
 
 
@@ -73,6 +238,6 @@ def test_no_plates_without_a_background_image():
     from printkit.layout.ops import Rect
     from printkit.layout.templates import generic
 
-    face = generic.front(_orchard_card())
+    face = generic.front(_orchard_card(attrs={"title": "Golden harvest", "text": "Counts as any fruit", "value": 8}))
     rects = [op for op in face.ops if isinstance(op, Rect)]
     assert len(rects) == 2  # the background to the bleed edge and the frame: nothing more is needed
