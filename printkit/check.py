@@ -87,6 +87,7 @@ class DeckReport:
     problems: tuple[str, ...] = field(default=())
     played: str | None = None  # what the rule check played, when it ran
     not_played: str | None = None  # why no rule engine plays this game, when none does
+    warnings: tuple[str, ...] = ()  # what the build would warn about the deck's spec (not a failure)
 
     @property
     def ok(self) -> bool:
@@ -108,6 +109,7 @@ class DeckReport:
             "problems": list(self.problems),
             "played": self.played,
             "not_played": self.not_played,
+            "warnings": list(self.warnings),
         }
 
 
@@ -194,7 +196,16 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
+        warnings=spec_warnings(deck),
     )
+
+
+def spec_warnings(deck: Deck) -> tuple[str, ...]:
+    """What ``printkit build`` would warn about the deck's spec itself: colour names no card reads."""
+    from printkit.layout.templates import palette_warning
+
+    warning = palette_warning(deck)
+    return (warning,) if warning else ()
 
 
 def format_report(report: DeckReport) -> str:
@@ -217,4 +228,5 @@ def format_report(report: DeckReport) -> str:
     elif report.not_played:
         lines.append(f"  rules:     not played ({report.not_played})")
     lines += [f"  problem: {p}" for p in report.problems]
+    lines += [f"  warning: {w}" for w in report.warnings]
     return "\n".join(lines)

@@ -195,3 +195,15 @@ def test_options_that_only_work_together_pass_and_a_refusal_is_placed_where_it_b
     assert place("{short: true, fast: true}") is None
     assert place("{short: false, fast: true}") == ("fast: true}", "fast needs short")
     assert place("{loud: true, quiet: true}") == ("options: {loud: true, quiet: true}", "loud and quiet clash")
+
+
+def test_check_warns_about_colour_names_no_card_reads_without_failing(tmp_path):
+    spec = tmp_path / "orchard.yaml"
+    spec.write_text(ORCHARD.format(game="orchard") + "art:\n  colors: {backgound: '#fff8e7', ink: '#222222'}\n")
+    result = run("check", "--no-play", str(spec))
+    assert result.exit_code == 0, result.output
+    assert "  warning: art.colors: 'backgound' (did you mean 'background'?) is not a colour name" in result.stdout
+    report = json.loads(run("check", "--json", "--no-play", str(spec)).stdout)["decks"][0]
+    assert report["ok"] is True and len(report["warnings"]) == 1 and "'backgound'" in report["warnings"][0]
+    clean = json.loads(run("check", "--json", "--no-play", "calc").stdout)["decks"]
+    assert all(d["warnings"] == [] for d in clean)
