@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from printkit import fonts
 from printkit.deck import Deck
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import content_for
@@ -48,6 +49,29 @@ def all_strings(deck: Deck, lang: str, doc: md.Document) -> str:
             parts.extend(getattr(data, "labels", ()) or getattr(data, "card_labels", ()))
             parts.append(data.caption or "")
     return "\n".join(parts)
+
+
+def resolved_text(deck: Deck, lang: str, directives: set[tuple[str, str]]) -> str:
+    """The rule text's paragraphs, after checking that it uses at least ``directives`` (kind, name),
+    that every directive names registered content and that no ``{{ value }}`` is left unresolved."""
+    doc = parse_text(deck, lang)
+    registry = content_for(deck.game)
+    used = [b for b in doc.blocks if isinstance(b, md.Directive)]
+    assert {(d.kind, d.name) for d in used} >= directives
+    for directive in used:
+        assert directive.name in registry.registry(directive.kind), directive
+    text = " ".join(b.text for b in doc.blocks if isinstance(b, md.Paragraph))
+    assert "{{" not in text
+    return text
+
+
+def assert_drawable_by_bundled_fonts(deck: Deck, lang: str) -> str:
+    """Every string of the book has a glyph in the bundled regular and bold faces; returns the strings."""
+    text = all_strings(deck, lang, parse_text(deck, lang))
+    for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
+        missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
+        assert not missing, f"no bundled font has {sorted(missing)}"
+    return text
 
 
 def flat(text: str) -> str:

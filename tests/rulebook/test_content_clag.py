@@ -9,12 +9,12 @@ import pytest
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import content_for
 from printkit.rulebook.content import clag as content
 from printkit.rules import clag as engine
 from printkit.spec import DECKS_DIR, load_deck
 
-from ._books import all_strings, assert_chapters_numbered, built_book, coloured_pixels, parse_text, shape
+from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
+                     parse_text, resolved_text, shape)
 
 LANGS = ("ko", "en")
 
@@ -110,16 +110,9 @@ def test_a_deck_without_the_cards_cannot_show_them(deck):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_value_and_directive_resolves(deck, lang):
-    doc = parse_text(deck, lang)
-    registry = content_for(deck.game)
-    directives = [b for b in doc.blocks if isinstance(b, md.Directive)]
-    assert {(d.kind, d.name) for d in directives} >= {
+    text = resolved_text(deck, lang, {
         ("table", "rounds"), ("example", "dealer_bid"), ("example", "trump_trick"), ("example", "wild_two"),
-        ("figure", "trick")}
-    for directive in directives:
-        assert directive.name in registry.registry(directive.kind), directive
-    text = " ".join(b.text for b in doc.blocks if isinstance(b, md.Paragraph))
-    assert "{{" not in text
+        ("figure", "trick")})
     # the engine's verdicts reach the prose
     assert "5" in text and content.trump_trick(deck, lang).values["winner"] in text
     assert content.wild_two(deck, lang).values["named"] in text
@@ -141,10 +134,7 @@ def test_both_languages_have_the_same_structure(deck):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_character_is_in_the_bundled_fonts(deck, lang):
-    text = all_strings(deck, lang, parse_text(deck, lang))
-    for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
-        missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
-        assert not missing, f"no bundled font has {sorted(missing)}"
+    text = assert_drawable_by_bundled_fonts(deck, lang)
     if lang == "ko":
         # suits are written as words, so the Korean book needs no fallback glyphs
         assert fonts.missing_glyphs(text, fonts.KOREAN) == ""

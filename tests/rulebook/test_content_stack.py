@@ -9,13 +9,12 @@ import pytest
 
 from printkit import fonts
 from printkit.errors import BuildError
-from printkit.rulebook import markdown as md
-from printkit.rulebook.content import content_for
 from printkit.rulebook.content import stack as content
 from printkit.rules import stack as engine
 from printkit.spec import DECKS_DIR, load_deck
 
-from ._books import all_strings, assert_chapters_numbered, built_book, coloured_pixels, parse_text, shape
+from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
+                     parse_text, resolved_text, shape)
 
 LANGS = ("ko", "en")
 
@@ -117,15 +116,8 @@ def test_examples_need_the_cards_they_show(deck):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_value_and_directive_resolves(deck, lang):
-    doc = parse_text(deck, lang)
-    registry = content_for(deck.game)
-    directives = [b for b in doc.blocks if isinstance(b, md.Directive)]
-    assert {(d.kind, d.name) for d in directives} >= {("example", "synthesis"), ("example", "decomposition"),
-                                                      ("example", "settlement"), ("figure", "synthesis")}
-    for directive in directives:
-        assert directive.name in registry.registry(directive.kind), directive
-    text = " ".join(b.text for b in doc.blocks if isinstance(b, md.Paragraph))
-    assert "{{" not in text
+    text = resolved_text(deck, lang, {("example", "synthesis"), ("example", "decomposition"),
+                                      ("example", "settlement"), ("figure", "synthesis")})
     # computed values reach the text
     synthesis = content.synthesis(deck, lang).values
     assert synthesis["result"] in text
@@ -141,10 +133,7 @@ def test_both_languages_have_the_same_structure(deck):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_character_is_in_the_bundled_fonts(deck, lang):
-    text = all_strings(deck, lang, parse_text(deck, lang))
-    for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
-        missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
-        assert not missing, f"no bundled font has {sorted(missing)}"
+    text = assert_drawable_by_bundled_fonts(deck, lang)
     if lang == "ko":
         # the Korean text needs no fallback at all: every character is in NanumGothic
         assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
