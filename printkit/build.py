@@ -28,15 +28,16 @@ one file; the manifest's ``cards`` says how many copies it stands for) and hold 
 each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
 names its back file in the manifest's ``back``, as print services ask for a front and a back.
 
-Every file is first written to a temporary name beside its target (``.NAME.PID.tmp``) and
-fsynced; only when the whole build has rendered are they renamed into place, and the manifest
+Every file is first written to a temporary name beside its target (``.NAME.ID.tmp``, ``ID`` a
+random build id the manifest records before the first temporary is written) and fsynced; only when the whole build has rendered are they renamed into place, and the manifest
 comes last. A build that fails or is killed at any moment leaves each output either the previous
 complete file or the new one, and ``manifest.json`` lists only files that match it (before the
 renames it is rewritten: the files about to change move from ``files`` to ``replacing``, each with
 its old and new entry, so a build stopped midway still knows either version as its own). A file
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
-outside the output folder and never deletes files it did not write (only its own stale
-temporaries); files of earlier builds stay until their owner removes them.
+outside the output folder and never deletes files it did not write (only the temporaries of a
+killed build whose id the manifest recorded); files of earlier builds stay until their owner
+removes them.
 
 A file already at an output path is replaced only if the previous manifest lists it with the hash
 it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
@@ -68,7 +69,16 @@ from printkit.layout.imposition import (
     sheet_pages,
 )
 from printkit.layout.ops import Face
-from printkit.outputs import Staging, current_sha256, exclusive, inside, safe_part, sha256_hex
+from printkit.outputs import (
+    BUILD_ID,
+    Staging,
+    current_sha256,
+    exclusive,
+    inside,
+    remove_temporaries,
+    safe_part,
+    sha256_hex,
+)
 
 MANIFEST = "manifest.json"
 
@@ -125,6 +135,7 @@ class BuildContext:
     options: BuildOptions
     progress: Callable[[int], None] = lambda n: None
     staging: Staging | None = None  # where write() puts files until the build commits them
+    record: "_UnfinishedRecord | None" = None  # the manifest's note of this build's id while it runs
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     # Warnings in the order first seen, by deck folder and text (without the card's label).
     _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
@@ -488,9 +499,12 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.abort()  # the parents it did make
         raise
     with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
+        ctx.record = _UnfinishedRecord(options.out_dir, ctx.staging.build_id)
+        ctx.staging.before_first_write = ctx.record.write
         try:
             return _build_locked(decks, ctx, producers)
         except BaseException:
+            ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
             raise
 
@@ -499,7 +513,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
                   producers: Sequence[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]],
                   ) -> BuildResult:
     options = ctx.options
-    _previous_files(options.out_dir)  # a manifest.json printkit did not write: refuse before rendering
+    # A manifest.json printkit did not write is refused before rendering; one that records killed
+    # builds lets their temporaries go (this build holds the folder, so no other is writing them).
+    remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir))
     entries: list[ManifestEntry] = []
     for producer in producers:
         entries.extend(_produced(producer, decks, ctx))
@@ -517,7 +533,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
         old = {e.path: e for e in earlier}
         _write_manifest(options.out_dir,
                         [e for e in earlier if inside(options.out_dir, e.path) not in changing],
-                        [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing])
+                        [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing],
+                        unfinished=[ctx.staging.build_id])
+        ctx.record.written = False  # the manifest just written is the truth now, whatever follows
     ctx.staging.commit()
     kept = [e for e in earlier if e.path not in paths]
     target = _write_manifest(options.out_dir, entries + kept)
@@ -549,19 +567,27 @@ def _check_out_dir(out_dir: Path) -> None:
 
 
 def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
-                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry]] = ()) -> Path:
+                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry]] = (),
+                    unfinished: Sequence[str] = ()) -> Path:
     """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path.
 
     ``replacing`` (only while a build renames its files) pairs each file about to change with
-    the entry it replaces (None for a first write).
+    the entry it replaces (None for a first write). ``unfinished`` names the builds whose
+    temporaries may lie in the folder (the one running, until its files are in place).
     """
     listed = sorted(entries, key=lambda e: e.path)
     manifest: dict = {"files": [_manifest_item(e) for e in listed]}
     if replacing:
         manifest["replacing"] = [{"old": _manifest_item(old) if old else None, "new": _manifest_item(new)}
                                  for old, new in sorted(replacing, key=lambda pair: pair[1].path)]
+    if unfinished:
+        manifest["unfinished"] = list(unfinished)
+    return _write_manifest_data(out_dir, manifest, unfinished[0] if unfinished else None)
+
+
+def _write_manifest_data(out_dir: Path, manifest: dict, build_id: str | None = None) -> Path:
     data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-    staging = Staging(out_dir)
+    staging = Staging(out_dir, build_id) if build_id else Staging(out_dir)
     try:
         staging.stage(MANIFEST, data)
         staging.commit()
@@ -569,6 +595,62 @@ def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
         staging.abort()
         raise
     return inside(out_dir, MANIFEST)
+
+
+class _UnfinishedRecord:
+    """The manifest's record that a build's temporaries may lie in the folder.
+
+    :meth:`write` adds the build's id to the existing manifest (or writes one listing no files)
+    before the build makes its first temporary, so a build killed at any later moment leaves
+    temporaries the next build can prove are printkit's. :meth:`withdraw` puts the manifest
+    back as it was when the build fails and has removed its temporaries itself.
+    """
+
+    def __init__(self, out_dir: Path, build_id: str) -> None:
+        self.out_dir, self.build_id = out_dir, build_id
+        self.before: bytes | None = None
+        self.written = False
+
+    def write(self) -> None:
+        path = self.out_dir / MANIFEST
+        manifest: dict = {"files": []}
+        if os.path.lexists(path):
+            _previous_files(self.out_dir)  # refuses a manifest that is not printkit's
+            try:
+                self.before = path.read_bytes()
+                manifest = json.loads(self.before)
+            except (OSError, ValueError) as exc:
+                raise BuildError(f"cannot read {str(path)!r}: {exc}") from None
+        manifest["unfinished"] = [self.build_id]
+        _write_manifest_data(self.out_dir, manifest, self.build_id)
+        self.written = True
+
+    def withdraw(self) -> None:
+        """Undo :meth:`write` (only while no file of the build has been renamed into place)."""
+        if not self.written:
+            return
+        try:
+            if self.before is None:
+                (self.out_dir / MANIFEST).unlink(missing_ok=True)
+            else:
+                staging = Staging(self.out_dir, self.build_id)
+                staging.stage(MANIFEST, self.before)
+                staging.commit()
+        except (OSError, PrintkitError):
+            pass  # the record stays: the next build finds no temporary of this id and drops it
+
+
+def _unfinished_builds(out_dir: Path) -> list[str]:
+    """The ids of builds the manifest records as unfinished (validating the manifest as it goes)."""
+    _previous_files(out_dir)
+    path = out_dir / MANIFEST
+    if not os.path.lexists(path):
+        return []
+    try:
+        ids = json.loads(path.read_bytes()).get("unfinished", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [i for i in ids if isinstance(i, str) and BUILD_ID.match(i)] if isinstance(ids, list) else []
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:

@@ -1,10 +1,12 @@
 """Writing output files safely: inside the output folder only, atomically, untouched when unchanged.
 
-A build stages its files (:class:`Staging`): each is written to a temporary ``.NAME.PID.tmp``
+A build stages its files (:class:`Staging`): each is written to a temporary ``.NAME.ID.tmp``
 beside its target and fsynced, and only when every file of the build is staged are they renamed
-into place. A build that fails or is killed before that leaves the previous files as they were;
-the temporaries a killed build leaves behind are removed by the next build that writes the same
-paths (only those of processes that no longer run, and only names of that exact form).
+into place. ``ID`` is a random build id that the build records in the output folder's manifest
+before it writes its first temporary. A build that fails leaves the previous files as they were
+and removes its temporaries; those a killed build leaves behind are removed by the next build
+(:func:`remove_temporaries`), and only they: a file merely named like a temporary carries no id
+the manifest recorded, so it is never touched.
 
 A file already at a target is replaced only when printkit wrote it (:meth:`Staging.check_replaceable`,
 given what the previous manifest lists); otherwise the build is refused before anything is renamed.
@@ -15,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Iterator, Mapping
+from typing import Callable, Collection, Iterator, Mapping
 
 from printkit.errors import BuildError
 
@@ -73,25 +76,49 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>[0-9]+)\.tmp$")
+BUILD_ID = re.compile(r"^[0-9a-f]{16}$")
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<id>[0-9a-f]{16})\.tmp$")
+# How deep below the output folder printkit writes (deck/variant/cards/FILE), with room to spare.
+_MAX_DEPTH = 6
 
 
-def temp_path(path: Path, pid: int | None = None) -> Path:
-    """Where ``path`` is written before it is renamed into place: ``.NAME.PID.tmp`` beside it."""
-    return path.with_name(f".{path.name}.{pid if pid is not None else os.getpid()}.tmp")
+def new_build_id() -> str:
+    """A random id naming one build's temporaries (64 bits: no two builds share one)."""
+    return secrets.token_hex(8)
 
 
-def _process_gone(pid: int) -> bool:
-    """Whether no process ``pid`` runs (so its temporaries are stale). Unsure means no."""
-    if pid == os.getpid() or os.name != "posix":
-        return False  # on Windows os.kill(pid, 0) would end the process, not probe it
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
+def temp_path(path: Path, build_id: str) -> Path:
+    """Where ``path`` is written before it is renamed into place: ``.NAME.ID.tmp`` beside it."""
+    return path.with_name(f".{path.name}.{build_id}.tmp")
+
+
+def remove_temporaries(root: Path, build_ids: Collection[str]) -> int:
+    """Remove the temporaries the builds ``build_ids`` left in ``root``; how many went.
+
+    Only regular files named ``.NAME.ID.tmp`` with one of those ids go; links are never followed
+    and nothing else is touched. The ids come from the manifest, which a build writes them to
+    before it makes its first temporary, so every file removed is provably one printkit wrote.
+    """
+    ids = {i for i in build_ids if BUILD_ID.match(i)}
+    if not ids:
+        return 0
+    removed = 0
+    base = len(root.parts)
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        if len(Path(folder).parts) - base >= _MAX_DEPTH:
+            dirs[:] = []
+        for name in names:
+            match = _TEMP.match(name)
+            if match is None or match["id"] not in ids:
+                continue
+            path = Path(folder) / name
+            try:
+                if path.is_file() and not path.is_symlink():
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def current_sha256(path: Path) -> str | None:
@@ -119,9 +146,12 @@ class Staging:
     """The files of one build: written to temporaries first, renamed into place together."""
 
     root: Path
+    build_id: str = field(default_factory=new_build_id)
+    # Called once, before the first temporary is written: records build_id where the next build finds it.
+    before_first_write: Callable[[], None] | None = None
     staged: list[tuple[Path, Path]] = field(default_factory=list)  # (temporary, target)
     created: list[Path] = field(default_factory=list)  # folders this build made
-    _stale: dict[Path, dict[str, list[Path]]] = field(default_factory=dict)  # folder -> name -> stale temps
+    _announced: bool = False
 
     def stage(self, relative: str | Path, data: bytes) -> bool:
         """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
@@ -130,11 +160,17 @@ class Staging:
             raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
                              "printkit did not make; move it away or use another --out")
         try:
-            self._sweep(target)
             if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
                 return False
+        except OSError as exc:
+            raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+        if not self._announced:
+            if self.before_first_write is not None:
+                self.before_first_write()
+            self._announced = True
+        try:
             self._make_folder(target.parent)
-            temp = temp_path(target)
+            temp = temp_path(target, self.build_id)
             self.staged.append((temp, target))
             with os.fdopen(_create_new(temp), "wb") as handle:
                 handle.write(data)
@@ -206,24 +242,6 @@ class Staging:
         for path in reversed(missing):
             path.mkdir()
             self.created.append(path)
-
-    def _sweep(self, target: Path) -> None:
-        """Remove ``target``'s stale temporaries: those of printkit processes killed while writing it."""
-        folder = target.parent
-        if folder not in self._stale:
-            found: dict[str, list[Path]] = {}
-            if folder.is_dir():
-                for entry in folder.iterdir():
-                    match = _TEMP.match(entry.name)
-                    if match and _process_gone(int(match["pid"])):
-                        found.setdefault(match["name"], []).append(entry)
-            self._stale[folder] = found
-        for entry in self._stale[folder].pop(target.name, []):
-            try:
-                if entry.is_file() and not entry.is_symlink():
-                    entry.unlink()
-            except OSError:
-                pass
 
 
 @contextmanager

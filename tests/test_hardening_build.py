@@ -26,7 +26,7 @@ from printkit.cli import main
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 EXPECTED = json.loads((BAD / "expected.json").read_text(encoding="utf-8"))
-TEMP = re.compile(r"^\..+\.[0-9]+\.tmp$")  # printkit's temporaries: .NAME.PID.tmp
+TEMP = re.compile(r"^\..+\.[0-9a-f]{16}\.tmp$")  # printkit's temporaries: .NAME.BUILDID.tmp
 
 TINY = (Path(__file__).resolve().parent / "data" / "tiny.yaml").read_text(encoding="utf-8")  # three plain cards
 
@@ -312,15 +312,23 @@ def test_a_linked_file_or_temporary_is_replaced_never_written_through(tiny):
     sheet.symlink_to(secret)
     assert build(["tiny.yaml", "--out", "out"], tiny).exit_code == 1  # resolves outside: refused
     sheet.unlink()
-    # A planted link where this very process will put its temporary (pid known in-process).
-    (out / "tiny" / f".sheets-a4.pdf.{os.getpid()}.tmp").symlink_to(secret)
-    result = build(["tiny.yaml", "--out", "out"], tiny)
+    # A planted link where this very build will put its temporary (its id made predictable here).
+    import printkit.outputs
+
+    (out / "tiny" / ".sheets-a4.pdf.00000000deadbeef.tmp").symlink_to(secret)
+    real = printkit.outputs.new_build_id
+    printkit.outputs.new_build_id = lambda: "00000000deadbeef"
+    try:
+        result = build(["tiny.yaml", "--out", "out"], tiny)
+    finally:
+        printkit.outputs.new_build_id = real
     assert result.exit_code == 0, result.output
     assert secret.read_text() == "outside"
     assert_consistent(out)
 
 
 def test_user_files_survive_and_only_own_stale_temporaries_go(tiny):
+    """Only temporaries whose build id the manifest recorded go; names that merely look like one stay."""
     out = tiny / "out"
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
@@ -329,18 +337,52 @@ def test_user_files_survive_and_only_own_stale_temporaries_go(tiny):
         "tiny/extra.pdf": "not printkit's",
         "tiny/.notes.txt.1.tmp": "looks like a temporary but names no printkit output",
         f"tiny/.unrelated.{dead.pid}.tmp": "a stale-looking name that printkit does not write",
+        f"tiny/.sheets-a4.pdf.{dead.pid}.tmp": "named as printkit named temporaries once",
+        ".sheets-a4.pdf.4000000.tmp": "a user's file named like a stale temporary",
+        "tiny/.sheets-a4.pdf.0123456789abcdef.tmp": "a build-id name the manifest never recorded",
     }
     for name, text in mine.items():
         (out / name).write_text(text)
-    stale = out / "tiny" / f".sheets-a4.pdf.{dead.pid}.tmp"
-    stale.write_bytes(b"%PDF-1.4 half a file")
+    # A build killed after it recorded its id: its temporaries are printkit's, provably.
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["unfinished"] = ["feedfacecafebeef"]
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    stale = [out / "tiny" / ".sheets-a4.pdf.feedfacecafebeef.tmp",
+             out / "tiny" / "cards" / ".back-1.png.feedfacecafebeef.tmp"]
+    for path in stale:
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"%PDF-1.4 half a file")
     result = build(["tiny.yaml", "--per-card", "--out", "out"], tiny)
     assert result.exit_code == 0, result.output
     for name, text in mine.items():
         assert (out / name).read_text() == text, name
-    assert not stale.exists()
+    assert not any(path.exists() for path in stale)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert "unfinished" not in manifest
     listed = {item["path"] for item in assert_consistent(out)}
     assert not listed & set(mine)
+
+
+def test_a_failed_build_leaves_the_manifest_as_it_was(tiny, monkeypatch):
+    """The build id recorded before the first temporary is withdrawn when the build fails."""
+    import printkit.render.pdf
+
+    out = tiny / "out"
+    before = snapshot(out)
+    real = printkit.render.pdf.render_pages
+    calls = []
+
+    def fail_second(pages, title=""):
+        calls.append(title)
+        if len(calls) == 2:  # after the first file of the build is staged
+            raise OSError("disk on fire")
+        return real(pages, title)
+
+    monkeypatch.setattr(printkit.render.pdf, "render_pages", fail_second)
+    result = build(["tiny.yaml", "--back-offset", "2,0", "--out", "out"], tiny)
+    assert result.exit_code == 1 and "disk on fire" in result.stderr
+    assert snapshot(out) == before
+    assert not temporaries(out)
 
 
 # --- 2. fonts without the glyphs the text needs ------------------------------------------------

@@ -11,6 +11,7 @@ docs/rulebook-format.md), or else printkit's texts for its game. :func:`render_r
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,8 @@ from printkit.rulebook import markdown as md
 from printkit.rulebook.content import LANGS, GameContent, content_for
 from printkit.rulebook.figures import CardRow, FrontMaker, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
+from printkit.safe_read import UnsafeFileError, read_limited
+from printkit.spec.paths import PathRefused, inside_folder
 
 # The papers a rulebook is set on: those a booklet can also be imposed for.
 PAPERS = tuple(bk.IMPOSITIONS)
@@ -54,9 +57,33 @@ def _texts(folder: Path, stem: str) -> dict[str, Path]:
     found = {}
     for lang in LANGS:
         path = folder / f"{stem}.rules.{lang}.md"
-        if path.is_file():
+        if os.path.lexists(path):
+            _checked(path)  # a text that is there but may not be read is an error, not "no text"
             found[lang] = path
     return found
+
+
+# A rule text is a few pages of Markdown (printkit's own are under 15 KB); far more is a mistake.
+MAX_RULE_TEXT_BYTES = 1_000_000
+
+
+def _checked(path: Path) -> Path:
+    """``path`` resolved inside its own folder (a link out of it is refused), as every spec file is."""
+    try:
+        return inside_folder(path.parent, path.name, "rule text")
+    except PathRefused as exc:
+        raise BuildError(f"{_display_path(path)}: {exc}") from None
+
+
+def read_rule_text(path: Path) -> str:
+    """The text of a rule text file, under the same path rules and a size limit."""
+    resolved = _checked(Path(path))
+    try:
+        return read_limited(resolved, MAX_RULE_TEXT_BYTES).decode("utf-8")
+    except UnsafeFileError as exc:
+        raise BuildError(f"rule text {_display_path(path)} {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError(f"cannot read rule text {_display_path(path)}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -110,10 +137,7 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
         example_values=example_values,
         players=_players(deck.game),
     )
-    try:
-        text = text_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BuildError(f"cannot read rule text {display}: {exc}") from None
+    text = read_rule_text(text_path)
     try:
         return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
     except BuildError as exc:
@@ -155,9 +179,10 @@ def _with_hint(exc: BuildError, spec_path: Path, text_path: Path, game: str, lan
 
 
 def _display_path(path: Path) -> str:
+    """The path as the user knows it: relative to the working folder, links not followed."""
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
+    except (ValueError, OSError):
         return str(path)
 
 

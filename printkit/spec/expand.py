@@ -13,6 +13,7 @@ from printkit.deck import Art, Card, CardSize, Deck, named_card_size_mm
 from printkit.errors import SpecError
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
+from printkit.spec.paths import PathRefused, inside_folder
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
 from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.yamlread import PathKey
@@ -402,18 +403,10 @@ def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: Pa
 
 
 def _inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str) -> Path:
-    folder = loaded.path.resolve().parent
-    candidate = Path(value)
-    if candidate.is_absolute():
-        raise loaded.source.error(path, f"{what} path {value!r} must be relative to the spec's folder")
-    resolved = (folder / candidate).resolve()
-    if not resolved.is_relative_to(folder):
-        raise loaded.source.error(path, f"{what} path {value!r} leaves the spec's folder")
-    if resolved.is_dir():
-        raise loaded.source.error(path, f"{what} path {value!r} is a folder, not a file")
-    if not resolved.is_file():
-        raise loaded.source.error(path, f"{what} file {value!r} not found")
-    return resolved
+    try:
+        return inside_folder(loaded.path.parent, value, what)
+    except PathRefused as exc:
+        raise loaded.source.error(path, str(exc)) from None
 
 
 def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
