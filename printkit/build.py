@@ -148,9 +148,8 @@ class BuildContext:
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
         if id(deck) not in self._faces:
             self._faces[id(deck)] = Faces(deck, self)
-            palette = templates.palette_warning(deck)  # said of the deck's palettes, once
-            if palette:
-                self.warn(deck, palette)
+            for warning in templates.deck_warnings(deck):  # said of the deck's spec, once
+                self.warn(deck, warning)
         return self._faces[id(deck)]
 
     def write(self, relative: str, data: bytes, *, kind: str, deck: Deck | None = None,
@@ -245,7 +244,7 @@ class Faces:
 
 def card_key(card: Card) -> str:
     """Identical for copies of one card (same group, attributes, art and size)."""
-    return repr((card.group, sorted(card.attrs.items()), card.art, card.size))
+    return repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout))
 
 
 def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:

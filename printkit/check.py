@@ -202,10 +202,9 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
 
 def spec_warnings(deck: Deck) -> tuple[str, ...]:
     """What ``printkit build`` would warn about the deck's spec itself: colour names no card reads."""
-    from printkit.layout.templates import palette_warning
+    from printkit.layout.templates import deck_warnings
 
-    warning = palette_warning(deck)
-    return (warning,) if warning else ()
+    return deck_warnings(deck)
 
 
 def format_report(report: DeckReport) -> str:

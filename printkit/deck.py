@@ -83,6 +83,8 @@ class Card:
     size: CardSize
     copy: int = 1  # 1-based copy number among identical cards
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the spec entry that made this card
+    layout: str | None = None  # the spec's layout drawing the front (None: the game's own design)
+    back_layout: str | None = None  # the spec's layout drawing the back
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrs.get(key, default)
@@ -119,6 +121,9 @@ class Deck:
     count_by: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # the name in other languages, by code
+    layouts: Mapping[str, Any] = field(default_factory=dict)  # name -> printkit.layout.design.Layout
+    resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
+    warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at
 
     def name_in(self, lang: str) -> str:
         """The deck's name in ``lang``, or its ``name`` when the spec gives none for that language."""
@@ -149,3 +154,28 @@ def count_cards(cards: Iterable[Card], attrs: Iterable[str]) -> dict[str, dict[s
                 counter[str(v)] += 1
         result[attr] = dict(counter)
     return result
+
+
+def matches(match: Mapping[str, Any], attrs: Mapping[str, Any]) -> bool:
+    """A match selects cards whose attributes equal its values; a list means any of them.
+
+    Against a list-valued attribute (e.g. minerals), a single value means "contains".
+    """
+    for key, wanted in match.items():
+        if key not in attrs:
+            return False
+        have = attrs[key]
+        options = wanted if isinstance(wanted, list) else [wanted]
+        if isinstance(have, tuple):
+            if not any((tuple(o) == have) if isinstance(o, list) else (o in have) for o in options):
+                return False
+        elif not any(_same(have, o) for o in options):
+            return False
+    return True
+
+
+def _same(a: Any, b: Any) -> bool:
+    # YAML's 7 and "7" name the same card value; True and 1 must not.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b or str(a) == str(b)

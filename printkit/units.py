@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 MM_PER_INCH = 25.4
@@ -19,6 +20,8 @@ def parse_length_mm(value: str | int | float) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
         return float(value)
     if not isinstance(value, str):
         raise ValueError(f"expected a length such as '3mm' or '0.125in', got {value!r}")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from printkit import fonts
-from printkit.deck import Art, Card, CardSize, Deck, named_card_size_mm
+from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
 from printkit.errors import SpecError
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
@@ -52,13 +52,26 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     deck_art = _resolve_art(loaded, Art(), spec.art, ("art",))
     excludes = [(m, ("variants", variant, "exclude", i)) for i, m in enumerate(variant_spec.exclude)] if variant_spec else []
 
-    cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes)
+    layouts = (variant_spec.layout, variant_spec.back_layout) if variant_spec else (None, None)
+    cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes, layouts=layouts)
     components: dict[str, tuple[Card, ...]] = {}
     for index, group in enumerate(spec.components):
-        comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index)
+        comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index,
+                              layouts=layouts)
         components[group.name] = comp
     if not cards:
         raise _no_cards(loaded, variant)
+    every = cards + [c for group_cards in components.values() for c in group_cards]
+    design_warnings: tuple[str, ...] = ()
+    resources = None
+    compiled_layouts: Mapping[str, Any] = {}
+    if spec.layouts or spec.icons:
+        from printkit.spec import layouts as spec_layouts
+
+        compiled = spec_layouts.compiled(loaded)
+        spec_layouts.bind(loaded, every)
+        design_warnings = spec_layouts.warnings(loaded, every)
+        resources, compiled_layouts = compiled.resources(), compiled.layouts
 
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
@@ -77,6 +90,9 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         count_by=tuple(spec.count_by),
         options=options,
         names=dict(spec.names),
+        layouts=compiled_layouts,
+        resources=resources,
+        warnings=design_warnings,
     )
 
 
@@ -84,9 +100,18 @@ def _check_references(loaded: LoadedSpec) -> None:
     spec = loaded.spec
     if spec.default_variant is not None and spec.default_variant not in spec.variants:
         raise loaded.source.error(("default_variant",), f"unknown variant {spec.default_variant!r}{_known(spec.variants)}")
+    from printkit.spec.layouts import check_layout_name
+
+    for vname, vspec in spec.variants.items():
+        for key in ("layout", "back_layout"):
+            check_layout_name(loaded, getattr(vspec, key), ("variants", vname, key))
     for section, groups in (("groups", spec.groups), ("components", spec.components)):
         seen: dict[str, int] = {}
         for i, group in enumerate(groups):
+            for key in ("layout", "back_layout"):
+                check_layout_name(loaded, getattr(group, key), (section, i, key))
+                for oi, override in enumerate(group.overrides):
+                    check_layout_name(loaded, getattr(override, key), (section, i, "overrides", oi, key))
             if group.name in seen:
                 raise loaded.source.error((section, i, "name"), f"duplicate group name {group.name!r}")
             seen[group.name] = i
@@ -259,6 +284,7 @@ def _expand_groups(
     base_size: CardSize,
     variant_excludes: list[tuple[Mapping[str, Any], PathKey]],
     offset: int = 0,
+    layouts: tuple[str | None, str | None] = (None, None),
 ) -> list[Card]:
     source = loaded.source
     cards: list[Card] = []
@@ -280,25 +306,30 @@ def _expand_groups(
         for index, attrs in enumerate(prototypes):
             line, column = source.position(gpath + (("cards", index) if group.cards is not None else ()))
             origin = f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
-            if any(_matches(m, attrs) and _mark(excluded_by_group, i) for i, m in enumerate(group.exclude)):
+            if any(matches(m, attrs) and _mark(excluded_by_group, i) for i, m in enumerate(group.exclude)):
                 continue
-            if any(_matches(m, attrs) and _mark(used_excludes, i) for i, (m, _) in enumerate(variant_excludes)):
+            if any(matches(m, attrs) and _mark(used_excludes, i) for i, (m, _) in enumerate(variant_excludes)):
                 continue
             copies = group.copies
             art = group_art
+            front = group.layout or layouts[0]
+            back = group.back_layout or layouts[1]
             for oi, override in enumerate(group.overrides):
-                if _matches(override.match, attrs):
+                if matches(override.match, attrs):
                     override_used[oi] = True
                     if override.copies is not None:
                         copies = override.copies
                     attrs = {**attrs, **_freeze_attrs(override.attrs)}
                     art = _resolve_art(loaded, art, override.art, gpath + ("overrides", oi, "art"))
+                    front = override.layout or front
+                    back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
                 raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
             for copy in range(1, copies + 1):
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
-                cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin))
+                cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin,
+                                  layout=front, back_layout=back))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
             _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):
@@ -358,31 +389,6 @@ def _prototypes(loaded: LoadedSpec, group: GroupSpec, gpath: PathKey) -> list[di
     if len(group.cards) * max(group.copies, 1) > MAX_CARDS:
         raise loaded.source.error(gpath + ("cards",), f"{len(group.cards)} x {group.copies} cards; the limit is {MAX_CARDS}")
     return [{**base, **_freeze_attrs(card)} for card in group.cards]
-
-
-def _matches(match: Mapping[str, Any], attrs: Mapping[str, Any]) -> bool:
-    """A match selects cards whose attributes equal its values; a list means any of them.
-
-    Against a list-valued attribute (e.g. minerals), a single value means "contains".
-    """
-    for key, wanted in match.items():
-        if key not in attrs:
-            return False
-        have = attrs[key]
-        options = wanted if isinstance(wanted, list) else [wanted]
-        if isinstance(have, tuple):
-            if not any((tuple(o) == have) if isinstance(o, list) else (o in have) for o in options):
-                return False
-        elif not any(_same(have, o) for o in options):
-            return False
-    return True
-
-
-def _same(a: Any, b: Any) -> bool:
-    # YAML's 7 and "7" name the same card value; True and 1 must not.
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    return a == b or str(a) == str(b)
 
 
 def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: PathKey) -> Art:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -157,10 +158,27 @@ class Number(Kind):
         return isinstance(value, (int, float)) and not isinstance(value, bool)
 
     def check(self, value: Any, at: PathKey, problems: list[Problem]) -> Any:
+        if self.accepts(value) and not math.isfinite(value):
+            return fail(problems, at, f"expected a finite number, got {value!r}")
         return value if self.accepts(value) else wrong_type(problems, at, self, value)
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "number"}
+
+
+class Flag(Kind):
+    """true or false."""
+
+    noun = "true or false"
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, bool)
+
+    def check(self, value: Any, at: PathKey, problems: list[Problem]) -> Any:
+        return value if self.accepts(value) else wrong_type(problems, at, self, value)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "boolean"}
 
 
 class Scalar(Kind):
@@ -310,9 +328,12 @@ _REQUIRED = dataclasses.MISSING
 
 
 def spec_field(kind: Kind, default: Any = _REQUIRED, *, factory: Callable[[], Any] | None = None,
-               description: str | None = None) -> Any:
-    """A model field holding a value of ``kind``: required unless it has a default or factory."""
-    metadata = {"kind": kind, "description": description}
+               description: str | None = None, key: str | None = None) -> Any:
+    """A model field holding a value of ``kind``: required unless it has a default or factory.
+
+    ``key`` is the field's name in YAML when it cannot be the attribute's (``from``).
+    """
+    metadata = {"kind": kind, "description": description, "key": key}
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -337,7 +358,7 @@ class Model(Kind):
 
     @property
     def keys(self) -> list[str]:
-        return [f.name for f in self.fields]
+        return [_key(f) for f in self.fields]
 
     def check(self, value: Any, at: PathKey, problems: list[Problem]) -> Any:
         if not isinstance(value, dict):
@@ -353,14 +374,15 @@ class Model(Kind):
                 failed = True
         checked: dict[str, Any] = {}
         for f in self.fields:
-            if f.name in value:
-                checked[f.name] = f.metadata["kind"].check(value[f.name], at + (f.name,), problems)
+            key = _key(f)
+            if key in value:
+                checked[f.name] = f.metadata["kind"].check(value[key], at + (key,), problems)
                 failed = failed or checked[f.name] is INVALID
             elif f.default is _REQUIRED and f.default_factory is _REQUIRED:
                 failed = True
-                if f.name not in meant:  # 'grups' is reported as a misspelling of 'groups', not twice
+                if key not in meant:  # 'grups' is reported as a misspelling of 'groups', not twice
                     where = f" in {dotted(at)}" if at else ""
-                    problems.append(Problem(at + (f.name,), f"missing required key {f.name!r}{where}"))
+                    problems.append(Problem(at + (key,), f"missing required key {key!r}{where}"))
         if failed:
             return INVALID
         made = self.cls(**checked)
@@ -384,9 +406,9 @@ class Model(Kind):
                 prop = {**prop, "description": f.metadata["description"]}
             if f.default is not _REQUIRED and _plain(f.default):
                 prop = {**prop, "default": f.default}
-            properties[f.name] = prop
+            properties[_key(f)] = prop
             if f.default is _REQUIRED and f.default_factory is _REQUIRED:
-                required.append(f.name)
+                required.append(_key(f))
         out: dict[str, Any] = {"title": self.cls.__name__, "type": "object", "properties": properties,
                                "additionalProperties": False}
         if self.cls.__doc__:
@@ -394,6 +416,10 @@ class Model(Kind):
         if required:
             out["required"] = required
         return out
+
+
+def _key(f: dataclasses.Field) -> str:
+    return f.metadata.get("key") or f.name
 
 
 def _plain(value: Any) -> bool:

@@ -6,6 +6,7 @@ Each model is a frozen dataclass whose fields carry the kind of value they hold
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Union
@@ -13,6 +14,7 @@ from typing import Any, Union
 from printkit.spec.fields import (
     INVALID,
     Checked,
+    Flag,
     ListOf,
     MapOf,
     Model,
@@ -65,6 +67,41 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern}, {"type": "number"}]},
                  noun="a length such as '3mm' or '0.125in'")
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
+# A box length: a length, or a percentage of the frame; negative measures from the far edge.
+BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+
+
+def _box_length(value: str | int | float) -> str | int | float:
+    if isinstance(value, str) and not BOX_LENGTH_RE.fullmatch(value):
+        raise ValueError(f"expected a length such as '3mm', '-5mm' or '40%', got {value!r}")
+    return value
+
+
+BOX_LENGTH = Checked(OneOf(Text(max_length=40), Number()), _box_length,
+                     {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern}, {"type": "number"}]},
+                     noun="a length such as '3mm', '-5mm' or '40%'")
+
+
+def _choice(*values: str) -> Text:
+    listed = ", ".join(values)
+    return Text(pattern=f"^(?:{'|'.join(values)})$", mismatch=lambda value: f"{value!r} is not one of: {listed}")
+
+
+ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
+# Which keys, beyond the box and the conditions, each kind of element reads.
+ELEMENT_KEYS = {
+    "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
+             "valign", "line_spacing", "rotate", "fit"},
+    "image": {"image", "fit"},
+    "rect": {"fill", "stroke", "stroke_width", "radius"},
+    "ellipse": {"fill", "stroke", "stroke_width"},
+    "line": {"stroke", "stroke_width"},
+    "icon": {"icon", "color"},
+}
+_COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "when", "when_has", "when_lacks"}
+_REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
+_FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
+NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,6 +124,84 @@ class ArtSpec:
     background_image: str | None = spec_field(Optional(TEXT), None, description="PNG/JPEG drawn under the face.")
     foreground_image: str | None = spec_field(Optional(TEXT), None, description="PNG/JPEG drawn over the face art.")
     back: BackArt | None = spec_field(Optional(Model(BackArt)), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ElementSpec:
+    """One thing a layout draws: a kind, a box and the style of that kind."""
+
+    name: str | None = spec_field(Optional(NAME), None, description="Names the element, so a layout that "
+                                  "extends this one can replace it.")
+    kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line or icon.")
+    x: str | int | float = spec_field(BOX_LENGTH, 0, description="Left edge from the frame's left (negative: "
+                                      "the right edge from the frame's right); mm, cm, in, pt or % of the frame.")
+    y: str | int | float = spec_field(BOX_LENGTH, 0, description="Top edge from the frame's top (negative: the "
+                                      "bottom edge from the frame's bottom).")
+    width: str | int | float = spec_field(BOX_LENGTH, "100%")
+    height: str | int | float = spec_field(BOX_LENGTH, "100%")
+    frame: str = spec_field(_choice("trim", "bleed", "safe"), "trim",
+                            description="The box x, y, width and height are measured in: trim, bleed or safe.")
+    when: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None,
+                                                   description="Drawn only for cards this match selects.")
+    when_has: str | list[str] | None = spec_field(Optional(NAMES), None,
+                                                  description="Drawn only for cards that have these attributes.")
+    when_lacks: str | list[str] | None = spec_field(Optional(NAMES), None,
+                                                    description="Drawn only for cards without these attributes.")
+    text: str | int | float | None = spec_field(Optional(SCALAR), None,
+                                                description="Text with {attribute} placeholders, **bold**, "
+                                                            "*italic* and :icon: markup.")
+    image: str | None = spec_field(Optional(TEXT), None, description="A PNG, JPEG or SVG file beside the spec; "
+                                   "placeholders pick one per card, e.g. art/{id}.svg.")
+    icon: str | None = spec_field(Optional(TEXT), None, description="An icon name from the spec's icons or the "
+                                  "built-in ones (placeholders allowed).")
+    font: str | None = spec_field(Optional(TEXT), None)
+    font_bold: str | None = spec_field(Optional(TEXT), None)
+    font_italic: str | None = spec_field(Optional(TEXT), None)
+    size: str | int | float | None = spec_field(Optional(LENGTH), None, description="The text size (its largest "
+                                                "with fit: shrink).")
+    min_size: str | int | float | None = spec_field(Optional(LENGTH), None)
+    bold: bool = spec_field(Flag(), False)
+    italic: bool = spec_field(Flag(), False)
+    color: str | None = spec_field(Optional(TEXT), None, description="Text or icon colour: '#rrggbb', a name "
+                                   "in art.colors, or a placeholder.")
+    align: str = spec_field(_choice("left", "center", "centre", "right"), "left")
+    valign: str = spec_field(_choice("top", "middle", "bottom"), "top")
+    line_spacing: int | float = spec_field(Number(), 1.2, description="Baselines apart, in text sizes.")
+    rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise).")
+    fit: str | None = spec_field(Optional(TEXT), None, description="text: shrink (default) or none; "
+                                 "image: cover (default), contain or stretch.")
+    fill: str | None = spec_field(Optional(TEXT), None)
+    stroke: str | None = spec_field(Optional(TEXT), None)
+    stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
+    radius: str | int | float = spec_field(LENGTH, 0)
+
+    def validate(self) -> str | None:
+        """Each kind takes its own keys; text, image and icon elements say what they show."""
+        wanted = _REQUIRED_KEYS.get(self.kind)
+        if wanted and getattr(self, wanted) is None:
+            return f"a {self.kind} element needs '{wanted}'"
+        allowed = ELEMENT_KEYS[self.kind] | _COMMON_KEYS
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for key, default in defaults.items():
+            if key not in allowed and getattr(self, key) != default:
+                kinds = [k for k, keys in ELEMENT_KEYS.items() if key in keys]
+                return f"'{key}' does not apply to a {self.kind} element (it is for: {', '.join(kinds)})"
+        if self.fit is not None and self.fit not in _FITS.get(self.kind, ()):
+            return f"fit {self.fit!r} is not one of: {', '.join(_FITS[self.kind])}"
+        if self.rotate not in (0, 90, 180, 270):
+            return f"rotate {self.rotate} is not one of: 0, 90, 180, 270"
+        if not 0.5 <= self.line_spacing <= 5:
+            return f"line_spacing {self.line_spacing:g} is not between 0.5 and 5"
+        return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LayoutSpec:
+    """A card face as a list of elements drawn in order; ``extends`` starts from another layout."""
+
+    extends: str | None = spec_field(Optional(NAME), None, description="A layout whose elements come first; "
+                                     "an element with the same name replaces the inherited one in place.")
+    elements: list[ElementSpec] = spec_field(ListOf(Model(ElementSpec), max_length=200), factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,6 +249,8 @@ class Override:
     copies: int | None = spec_field(Optional(COPIES), None)
     attrs: dict[str, AttrValue] = spec_field(MapOf(ATTR_VALUE, key=NAME), factory=dict)
     art: ArtSpec | None = spec_field(Optional(Model(ArtSpec)), None)
+    layout: str | None = spec_field(Optional(NAME), None, description="The layout of these cards' fronts.")
+    back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of these cards' backs.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,6 +271,9 @@ class GroupSpec:
     variants: list[str] | None = spec_field(Optional(ListOf(TEXT)), None, description="Only in these variants.")
     size: str | SizeSpec | None = spec_field(Optional(SIZE), None, description="A card size for this group only (components).")
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
+    layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's fronts (a name "
+                                    "in layouts); without one, the game's own design or the generic face.")
+    back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")
 
     def validate(self) -> str | None:
         """A group takes its cards from exactly one source."""
@@ -170,6 +290,9 @@ class VariantSpec:
     exclude: list[dict[str, AttrValue]] = spec_field(ListOf(MATCH), factory=list)
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
     options: dict[str, Any] = spec_field(MapOf(SCALAR, key=NAME), factory=dict)
+    layout: str | None = spec_field(Optional(NAME), None, description="The fronts' layout in this variant, "
+                                    "for groups that do not pick their own.")
+    back_layout: str | None = spec_field(Optional(NAME), None)
 
 
 def _language_message(value: str) -> str:
@@ -197,6 +320,11 @@ class Spec:
     variants: dict[str, VariantSpec] = spec_field(MapOf(Model(VariantSpec), key=NAME), factory=dict)
     default_variant: str | None = spec_field(Optional(TEXT), None)
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
+    layouts: dict[str, LayoutSpec] = spec_field(MapOf(Model(LayoutSpec), key=NAME), factory=dict,
+                                                description="Named card layouts that groups pick with layout:.")
+    icons: dict[str, str] = spec_field(MapOf(Text(max_length=1000), key=NAME), factory=dict,
+                                       description="Icon names for :name: in text and icon elements: a PNG, "
+                                                   "JPEG or SVG file beside the spec, or a built-in icon's name.")
 
 
 SPEC = Model(Spec)

@@ -26,6 +26,7 @@ from types import ModuleType
 
 from printkit import fonts
 from printkit.deck import Card, Deck
+from printkit.errors import DeckError
 from printkit.layout.ops import Face, Text
 from printkit.layout.templates import generic
 
@@ -49,15 +50,28 @@ def is_page(card: Card) -> bool:
 
 
 def front(card: Card, deck: Deck) -> Face:
-    """The front of ``card`` drawn by its game's template (or the generic one)."""
+    """The front of ``card``: its spec layout, else its game's template (or the generic one)."""
+    if card.layout is not None:
+        return drawable(_designed(card, deck, card.layout, "front"), card)
     module = game_module(deck.game)
     return drawable(getattr(module, "front", generic.front)(card), card)
 
 
 def back(card: Card, deck: Deck) -> Face:
-    """The back of ``card`` drawn by its game's template (or the generic one)."""
+    """The back of ``card``: its spec layout, else its game's template (or the generic one)."""
+    if card.back_layout is not None:
+        return drawable(_designed(card, deck, card.back_layout, "back"), card)
     module = game_module(deck.game)
     return drawable(getattr(module, "back", generic.back)(card), card)
+
+
+def _designed(card: Card, deck: Deck, name: str, side: str) -> Face:
+    from printkit.layout import design
+
+    try:
+        return design.draw(deck.layouts[name], card, deck.resources, side)
+    except design.LayoutError as exc:
+        raise DeckError(f"{card.label}: {exc}") from None
 
 
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:
@@ -87,6 +101,12 @@ def unknown_colors(deck: Deck) -> tuple[str, ...]:
     known = color_names(deck.game)
     cards = list(deck.cards) + [c for group in deck.components.values() for c in group]
     return tuple(dict.fromkeys(name for c in cards for name in c.art.colors if name not in known))
+
+
+def deck_warnings(deck: Deck) -> tuple[str, ...]:
+    """What is said once of a deck's spec: colours no template reads, and its layouts' warnings."""
+    palette = palette_warning(deck)
+    return ((palette,) if palette else ()) + tuple(deck.warnings)
 
 
 def palette_warning(deck: Deck) -> str | None:

@@ -1,0 +1,350 @@
+"""A spec's ``layouts:`` and ``icons:`` compiled for drawing, and checked against its cards.
+
+Everything a layout names is checked when the deck expands, so ``printkit check`` finds it:
+layouts that do not exist or extend in a circle, placeholders naming no attribute of any card,
+cards that lack an attribute an unguarded element needs, pictures and icons that are not there,
+colours that are not colours. Each is one located error: at the layout's line, or at the card
+(its spec entry or data row). Attributes no layout reads, and boxes that leave the safe zone or
+stop short of the bleed, are warnings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from printkit.deck import Card, CardSize
+from printkit.errors import SpecError
+from printkit.layout import design
+from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
+from printkit.layout.geometry import bleed_box, safe_box
+from printkit.layout.icons import BUILTIN_ICONS, Icon, ImageIcon, builtin_icon
+from printkit.spec.load import LoadedSpec
+from printkit.spec.models import ElementSpec
+from printkit.spec.yamlread import PathKey
+from printkit.units import parse_length_mm
+
+_ALIGN = {"left": "start", "center": "middle", "centre": "middle", "right": "end"}
+# Attributes that identify or count a card rather than print on it: never "unread".
+_NOT_PRINTED = {"id"}
+
+
+@dataclass
+class Compiled:
+    """A spec's layouts and icons, and the pictures its cards' layouts name (checked once each)."""
+
+    layouts: dict[str, Layout]
+    icons: dict[str, Icon]
+    images: dict[str, Path] = field(default_factory=dict)  # a name as rendered -> its checked file
+
+    def resources(self) -> Resources:
+        return Resources(icons=self.icons, image_path=self._image_path)
+
+    def _image_path(self, name: str) -> Path:
+        try:
+            return self.images[name]
+        except KeyError:
+            raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
+
+
+_CACHE: "weakref.WeakKeyDictionary[LoadedSpec, Compiled]" = weakref.WeakKeyDictionary()
+
+
+def compiled(loaded: LoadedSpec) -> Compiled:
+    """The spec's layouts and icons, compiled once per loaded spec (every variant shares them)."""
+    found = _CACHE.get(loaded)
+    if found is None:
+        found = _CACHE[loaded] = Compiled(_compile_layouts(loaded), _icons(loaded))
+    return found
+
+
+def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
+    from printkit.spec.expand import _image
+
+    icons: dict[str, Icon] = dict(BUILTIN_ICONS)
+    for name, value in loaded.spec.icons.items():
+        if "/" not in value and "." not in value:
+            icon = builtin_icon(value)
+            if icon is None:
+                hint = difflib.get_close_matches(value, list(BUILTIN_ICONS), n=1)
+                meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+                raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
+                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(BUILTIN_ICONS))}")
+            icons[name] = icon
+        else:
+            icons[name] = ImageIcon(_image(loaded, value, ("icons", name)))
+    return icons
+
+
+def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
+    from printkit.spec.expand import _card_attributes
+
+    specs = loaded.spec.layouts
+    done: dict[str, Layout] = {}
+    known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(design.BUILTIN_VALUES)
+
+    def build(name: str, chain: tuple[str, ...]) -> Layout:
+        if name in done:
+            return done[name]
+        spec = specs[name]
+        elements: list[Element] = []
+        if spec.extends is not None:
+            if spec.extends not in specs:
+                raise loaded.source.error(("layouts", name, "extends"), _unknown("layout", spec.extends, specs))
+            if spec.extends in chain:
+                circle = " -> ".join(chain[chain.index(spec.extends):] + (spec.extends,))
+                raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
+            elements = list(build(spec.extends, chain + (spec.extends,)).elements)
+        for index, element_spec in enumerate(spec.elements):
+            path = ("layouts", name, "elements", index)
+            element = _element(loaded, element_spec, path, index)
+            _check_reads(loaded, element, element_spec, path, known)
+            same = next((i for i, e in enumerate(elements) if e.name is not None and e.name == element.name), None)
+            if same is None:
+                elements.append(element)
+            else:
+                elements[same] = element  # replaces the inherited element where it stood
+        done[name] = Layout(name, tuple(elements))
+        return done[name]
+
+    for name in specs:
+        build(name, (name,))
+    return done
+
+
+def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -> Element:
+    from printkit.spec.expand import _font
+
+    def template(key: str) -> Template | None:
+        value = getattr(spec, key)
+        if value is None:
+            return None
+        try:
+            return Template.parse(str(value))
+        except LayoutError as exc:
+            raise loaded.source.error(path + (key,), str(exc)) from None
+
+    def length(key: str) -> Length:
+        value = getattr(spec, key)
+        text = str(value).strip()
+        percent = text.endswith("%")
+        number = float(text[:-1]) if percent else parse_length_mm(value if not isinstance(value, str) else
+                                                                    text.lstrip("+-") or "0")
+        if isinstance(value, str) and text.startswith("-") and not percent:
+            number = -number
+        if key in ("width", "height") and number < 0:
+            raise loaded.source.error(path + (key,), f"{key} cannot be negative, got {value!r}")
+        return Length(number, percent)
+
+    line, column = loaded.source.position(path)
+    label = repr(spec.name) if spec.name else f"{index + 1} ({spec.kind})"
+    size = parse_length_mm(spec.size) if spec.size is not None else 4.0
+    if spec.kind == "text" and not 0.5 <= size <= 100:
+        raise loaded.source.error(path + ("size",), f"text size {size:g} mm is not between 0.5 and 100 mm")
+    minimum = parse_length_mm(spec.min_size) if spec.min_size is not None else None
+    if minimum is not None and not 0.5 <= minimum <= size:
+        raise loaded.source.error(path + ("min_size",), f"min_size {minimum:g} mm must lie between 0.5 mm and "
+                                  f"the size, {size:g} mm")
+    as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
+    return Element(
+        kind=spec.kind, label=label, name=spec.name,
+        x=length("x"), y=length("y"), width=length("width"), height=length("height"), frame=spec.frame,
+        when=spec.when, when_has=as_list(spec.when_has), when_lacks=as_list(spec.when_lacks),
+        text=template("text"), image=template("image"), icon=template("icon"),
+        font=_font(loaded, spec.font, path + ("font",)) if spec.font else None,
+        font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
+        font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
+        size_mm=size, min_size_mm=minimum, bold=spec.bold, italic=spec.italic, color=template("color"),
+        align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
+        fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
+        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
+        source=f"{loaded.path}:{line}:{column}" if line else None,
+    )
+
+
+def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: PathKey, known: set[str]) -> None:
+    """A placeholder or condition naming an attribute no card or component has is a misspelling."""
+    for attr in element.reads:
+        if attr not in known:
+            key = _key_reading(spec, attr)
+            hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
+            meant = f"; did you mean {hint[0]!r}?" if hint else ""
+            listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
+            raise loaded.source.error(path + ((key,) if key else ()),
+                                      f"no card has attribute {attr!r}{meant} (cards have: {listed})")
+
+
+def _key_reading(spec: ElementSpec, attr: str) -> str | None:
+    for key in ("text", "image", "icon", "color", "fill", "stroke"):
+        value = getattr(spec, key)
+        if value is not None and "{" + attr in str(value):
+            return key
+    for key in ("when", "when_has", "when_lacks"):
+        value = getattr(spec, key)
+        if value is not None and attr in (value if not isinstance(value, str) else [value]):
+            return key
+    return None
+
+
+def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+    known = sorted(known)
+    hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+    listed = ", ".join(known) if known else "none: add them under layouts:"
+    return f"unknown {what} {name!r}{meant}; known: {listed}"
+
+
+def check_layout_name(loaded: LoadedSpec, name: str | None, path: PathKey) -> None:
+    if name is not None and name not in loaded.spec.layouts:
+        raise loaded.source.error(path, _unknown("layout", name, loaded.spec.layouts))
+
+
+# --- binding cards -----------------------------------------------------------------------------
+
+
+def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
+    """Check that every card can be drawn by its layouts: attributes, pictures, icons, colours.
+
+    Each distinct card is checked once; pictures are resolved and checked once per name.
+    """
+    if not any(c.layout or c.back_layout for c in cards):
+        return
+    comp = compiled(loaded)
+    seen: set[tuple] = set()
+    for card in cards:
+        for side, name in (("front", card.layout), ("back", card.back_layout)):
+            if name is None:
+                continue
+            key = (name, card.group, repr(sorted(card.attrs.items())), card.art.colors.items().__repr__())
+            if key in seen:
+                continue
+            seen.add(key)
+            _bind_card(loaded, comp, comp.layouts[name], card, side)
+
+
+def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
+    from printkit.spec.expand import check_image
+    from printkit.spec.paths import PathRefused, inside_folder
+
+    values = {**card.attrs, "_group": card.group}
+
+    def fail(element: Element, message: str) -> SpecError:
+        return at_source(card.source or str(loaded.path), f"{card.label}: layout {layout.name!r} ({side}), "
+                                                          f"element {element.label}: {message}")
+
+    for element in layout.elements:
+        if not element.shown_for(card):
+            continue
+        for template in element.templates:
+            for attr in template.names:
+                if attr not in values:
+                    raise fail(element, f"the card has no attribute {attr!r}; give it one, or add "
+                                        f"'when_has: {attr}' to the element to draw it only for cards that have it")
+        try:
+            if element.image is not None:
+                name = element.image.render(values)
+                if name not in comp.images:
+                    try:
+                        path = inside_folder(loaded.path.parent, name, "image")
+                    except PathRefused as exc:
+                        raise LayoutError(str(exc)) from None
+                    check_image(path, LayoutError, shown=name)
+                    comp.images[name] = path
+            if element.icon is not None:
+                design.find_icon(element.icon.render(values), comp.icons)
+            for template in (element.color, element.fill, element.stroke):
+                if template is not None:
+                    design.color_of(template, values, card)
+            if element.text is not None:
+                _check_text_icons(element.text.render(values), comp.icons)
+        except LayoutError as exc:
+            raise fail(element, str(exc)) from None
+
+
+def at_source(source: str, message: str) -> SpecError:
+    """A SpecError at a card's source, ``FILE:LINE:COLUMN`` (a spec entry) or ``FILE:ROW`` (a data row)."""
+    head, _, column = source.rpartition(":")
+    path, _, line = head.rpartition(":")
+    if path and line.isdigit() and column.isdigit():
+        return SpecError(path, int(line), int(column), message)
+    if head and column.isdigit():
+        return SpecError(head, int(column), None, message)
+    return SpecError(source, None, None, message)
+
+
+def _check_text_icons(markup: str, icons: Mapping[str, Icon]) -> None:
+    from printkit.layout.richtext import icon_names
+
+    for name in icon_names(markup):
+        if name not in icons:
+            hint = difflib.get_close_matches(name, list(icons), n=1)
+            meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
+            raise LayoutError(f"unknown icon ':{name}:'{meant}; add it under icons: in the spec")
+
+
+# --- warnings ----------------------------------------------------------------------------------
+
+
+def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
+    """What a designer should look at: attributes no layout reads, boxes at odds with the cut."""
+    drawn = [c for c in cards if c.layout or c.back_layout]
+    if not drawn:
+        return ()
+    comp = compiled(loaded)
+    out: list[str] = []
+    counted = set(loaded.spec.count_by) | _NOT_PRINTED
+    for expect in [loaded.spec.expect] + [v.expect for v in loaded.spec.variants.values()]:
+        if expect is not None:
+            counted |= set(expect.by)
+    unread: dict[str, None] = {}
+    for card in drawn:
+        read = set()
+        for name in (card.layout, card.back_layout):
+            if name is not None:
+                read |= set(comp.layouts[name].reads)
+        for attr in card.attrs:
+            if attr not in read and attr not in counted:
+                unread.setdefault(attr)
+    if unread:
+        names = ", ".join(repr(a) for a in unread)
+        verb = "is an attribute" if len(unread) == 1 else "are attributes"
+        out.append(f"{names} {verb} of cards drawn by layouts that no layout of theirs reads, so "
+                   f"{'it prints' if len(unread) == 1 else 'they print'} nowhere (a misspelling?)")
+    boxes: dict[tuple[str, CardSize], None] = {}
+    for card in drawn:
+        for name in (card.layout, card.back_layout):
+            if name is not None:
+                boxes.setdefault((name, card.size))
+    for name, size in boxes:
+        out.extend(_box_warnings(comp.layouts[name], size))
+    return tuple(out)
+
+
+def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
+    said = []
+    safe, bleed = safe_box(size), bleed_box(size)
+    cards = f"{size.width_mm:g}x{size.height_mm:g} mm cards"
+    eps = 0.01
+    for element in layout.elements:
+        box = element.box(size)
+        where = f"layout {layout.name!r}, element {element.label}"
+        if element.kind == "text":
+            out = max(safe.x_mm - box.x_mm, safe.y_mm - box.y_mm, box.right_mm - safe.right_mm,
+                      box.bottom_mm - safe.bottom_mm)
+            if out > eps:
+                said.append(f"{where}: the text box leaves the safe zone of {cards} by {out:.2f} mm; "
+                            "a cut that wanders can take its text off")
+        elif element.kind == "image":
+            edges = [(box.x_mm, 0.0, bleed.x_mm, "left"), (box.y_mm, 0.0, bleed.y_mm, "top")]
+            short = [side for start, trim, full, side in edges if start <= trim + eps and start > full + eps]
+            if box.right_mm >= size.width_mm - eps and box.right_mm < bleed.right_mm - eps:
+                short.append("right")
+            if box.bottom_mm >= size.height_mm - eps and box.bottom_mm < bleed.bottom_mm - eps:
+                short.append("bottom")
+            if short:
+                said.append(f"{where}: the picture reaches the cut on the {', '.join(short)} of {cards} but "
+                            "stops short of the bleed; a white sliver may show (use frame: bleed)")
+    return said
