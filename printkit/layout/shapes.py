@@ -216,6 +216,8 @@ def star(cx: float, cy: float, size_mm: float, points: int = 5, inner: float = 0
 
 
 SYMBOLS = {"plus": plus, "minus": minus, "times": times, "power": power}
+# Each symbol's colour when a spec names none: Okabe-Ito hues, told apart by most colour-blind eyes.
+SYMBOL_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7"}
 
 
 def symbol(name: str, cx: float, cy: float, size_mm: float) -> Shape:
@@ -326,6 +328,6 @@ def bounds(shape: Shape) -> tuple[float, float, float, float]:
 
 __all__ = [
     "Outline", "Shape", "cubic", "circle", "heart", "spade", "diamond", "club", "suit", "SUITS",
-    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_STROKE",
+    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_COLORS", "SYMBOL_STROKE",
     "polygons", "rotate_points", "turn_180", "turn_ops", "bounds",
 ]
