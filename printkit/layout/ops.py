@@ -66,7 +66,9 @@ class Text:
 
     ``anchor`` aligns the text's start, middle or end to x. ``rotate_deg`` turns the text
     counter-clockwise about the anchor point (180 for an upside-down corner index).
-    ``size_mm`` is the font size (em height) in millimetres.
+    ``size_mm`` is the font size (em height) in millimetres. ``slant_deg`` leans the glyphs
+    forwards by that angle, sheared about the baseline (a synthetic italic, about 12), before
+    any rotation.
     """
 
     x_mm: float
@@ -77,11 +79,16 @@ class Text:
     color: str = "#000000"
     anchor: Literal["start", "middle", "end"] = "start"
     rotate_deg: float = 0.0
+    slant_deg: float = 0.0
 
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image (PNG/JPEG) scaled to cover or fit inside its box."""
+    """A raster image (PNG/JPEG) scaled to cover or fit inside its box.
+
+    ``quarter_turns`` turns the picture counter-clockwise by that many quarter turns before it
+    is fitted into the box (1: its top edge ends up on the left).
+    """
 
     x_mm: float
     y_mm: float
@@ -89,6 +96,7 @@ class Image:
     h_mm: float
     path: Path
     fit: Literal["cover", "contain", "stretch"] = "cover"
+    quarter_turns: int = 0
 
 
 Op = Union[Rect, Polygon, Ellipse, Line, Text, Image]

@@ -12,6 +12,7 @@ Béziers flattened into short straight segments.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from printkit.layout.ops import Ellipse, Image, Line, Op, Point, Polygon, Rect, Text
@@ -215,6 +216,8 @@ def star(cx: float, cy: float, size_mm: float, points: int = 5, inner: float = 0
 
 
 SYMBOLS = {"plus": plus, "minus": minus, "times": times, "power": power}
+# Each symbol's colour when a spec names none: Okabe-Ito hues, told apart by most colour-blind eyes.
+SYMBOL_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7"}
 
 
 def symbol(name: str, cx: float, cy: float, size_mm: float) -> Shape:
@@ -254,8 +257,7 @@ def turn_180(ops: Iterable[Op], cx: float, cy: float) -> tuple[Op, ...]:
             turned.append(Polygon(tuple((px(x), py(y)) for x, y in op.points), op.fill, op.stroke, op.stroke_mm))
         elif isinstance(op, Text):
             # Half a turn about the card point equals half a turn about the moved anchor.
-            turned.append(Text(px(op.x_mm), py(op.y_mm), op.text, op.font, op.size_mm, op.color, op.anchor,
-                               (op.rotate_deg + 180.0) % 360.0))
+            turned.append(replace(op, x_mm=px(op.x_mm), y_mm=py(op.y_mm), rotate_deg=(op.rotate_deg + 180.0) % 360.0))
         elif isinstance(op, Rect):
             turned.append(Rect(px(op.x_mm + op.w_mm), py(op.y_mm + op.h_mm), op.w_mm, op.h_mm,
                                op.fill, op.stroke, op.stroke_mm, op.radius_mm))
@@ -265,7 +267,53 @@ def turn_180(ops: Iterable[Op], cx: float, cy: float) -> tuple[Op, ...]:
             turned.append(Line(px(op.x1_mm), py(op.y1_mm), px(op.x2_mm), py(op.y2_mm), op.color, op.width_mm))
         elif isinstance(op, Image):
             # Images cannot be drawn rotated by the backends; keep them upright in the turned box.
-            turned.append(Image(px(op.x_mm + op.w_mm), py(op.y_mm + op.h_mm), op.w_mm, op.h_mm, op.path, op.fit))
+            turned.append(replace(op, x_mm=px(op.x_mm + op.w_mm), y_mm=py(op.y_mm + op.h_mm)))
+        else:  # pragma: no cover - a new op type must be taught here
+            raise TypeError(f"cannot turn {type(op).__name__}")
+    return tuple(turned)
+
+
+def turn_ops(ops: Iterable[Op], quarter_turns: int, cx: float, cy: float) -> tuple[Op, ...]:
+    """The ops turned counter-clockwise (as seen on the page) by ``quarter_turns`` × 90° about (cx, cy).
+
+    Negative counts turn clockwise. Rectangles and ellipses swap their sides on odd counts,
+    text turns with its ``rotate_deg`` and images with their ``quarter_turns``, so unlike
+    :func:`turn_180` every op, images included, comes out turned.
+    """
+    turns = quarter_turns % 4
+    if turns == 0:
+        return tuple(ops)
+    # A quarter turn counter-clockwise in the y-down frame takes (dx, dy) to (dy, -dx).
+    cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[turns]
+
+    def pt(x: float, y: float) -> Point:
+        dx, dy = x - cx, y - cy
+        return cx + cos * dx + sin * dy, cy - sin * dx + cos * dy
+
+    def box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = pt(x, y), pt(x + w, y + h)
+        return min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
+
+    turned: list[Op] = []
+    for op in ops:
+        if isinstance(op, Polygon):
+            turned.append(replace(op, points=tuple(pt(x, y) for x, y in op.points)))
+        elif isinstance(op, Text):
+            x, y = pt(op.x_mm, op.y_mm)
+            turned.append(replace(op, x_mm=x, y_mm=y, rotate_deg=(op.rotate_deg + 90.0 * turns) % 360.0))
+        elif isinstance(op, Rect):
+            x, y, w, h = box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
+            turned.append(replace(op, x_mm=x, y_mm=y, w_mm=w, h_mm=h))
+        elif isinstance(op, Ellipse):
+            x, y = pt(op.cx_mm, op.cy_mm)
+            rx, ry = (op.ry_mm, op.rx_mm) if turns % 2 else (op.rx_mm, op.ry_mm)
+            turned.append(replace(op, cx_mm=x, cy_mm=y, rx_mm=rx, ry_mm=ry))
+        elif isinstance(op, Line):
+            (x1, y1), (x2, y2) = pt(op.x1_mm, op.y1_mm), pt(op.x2_mm, op.y2_mm)
+            turned.append(replace(op, x1_mm=x1, y1_mm=y1, x2_mm=x2, y2_mm=y2))
+        elif isinstance(op, Image):
+            x, y, w, h = box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
+            turned.append(replace(op, x_mm=x, y_mm=y, w_mm=w, h_mm=h, quarter_turns=(op.quarter_turns + turns) % 4))
         else:  # pragma: no cover - a new op type must be taught here
             raise TypeError(f"cannot turn {type(op).__name__}")
     return tuple(turned)
@@ -280,6 +328,6 @@ def bounds(shape: Shape) -> tuple[float, float, float, float]:
 
 __all__ = [
     "Outline", "Shape", "cubic", "circle", "heart", "spade", "diamond", "club", "suit", "SUITS",
-    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_STROKE",
-    "polygons", "rotate_points", "turn_180", "bounds",
+    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_COLORS", "SYMBOL_STROKE",
+    "polygons", "rotate_points", "turn_180", "turn_ops", "bounds",
 ]

@@ -258,6 +258,8 @@ def _text(pen: _Pen, op: Text, _images) -> None:
     canvas.scale(1, -1)  # text upright again inside the y-down frame
     if op.rotate_deg:
         canvas.rotate(op.rotate_deg)
+    if op.slant_deg:
+        canvas.skew(0, op.slant_deg)  # x moves right by tan(slant) per unit above the baseline
     canvas.setFillColorRGB(*_rgb(op.color))
     canvas.setFont(name, op.size_mm)
     if op.anchor == "middle":
@@ -272,6 +274,9 @@ def _text(pen: _Pen, op: Text, _images) -> None:
 def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
     canvas = pen.canvas
     px_w, px_h = images.size(op.path)
+    turns = op.quarter_turns % 4
+    if turns % 2:
+        px_w, px_h = px_h, px_w  # the turned picture's proportions are fitted
     if not (op.w_mm > 0 and op.h_mm > 0):
         return  # an empty box (a template squeezed onto a tiny card) shows nothing
     box = Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
@@ -284,7 +289,14 @@ def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
     # Images are placed upright: flip the y-down frame back locally around the image's box.
     canvas.translate(drawn.x_mm, drawn.bottom_mm)
     canvas.scale(1, -1)
-    canvas.drawImage(str(op.path), 0, 0, drawn.w_mm, drawn.h_mm, mask="auto")
+    w_mm, h_mm = drawn.w_mm, drawn.h_mm
+    if turns:
+        # Turn counter-clockwise about the drawn box's corner, then move the picture back into it.
+        canvas.translate(*((0, 0), (w_mm, 0), (w_mm, h_mm), (0, h_mm))[turns])
+        canvas.rotate(90 * turns)
+        if turns % 2:
+            w_mm, h_mm = h_mm, w_mm
+    canvas.drawImage(str(op.path), 0, 0, w_mm, h_mm, mask="auto")
     canvas.restoreState()
 
 

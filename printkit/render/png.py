@@ -7,6 +7,7 @@ and then reduced with a box filter, which antialiases edges and text the way a p
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
@@ -123,14 +124,20 @@ class _Painter:
         font = _font(Path(op.font), round(op.size_mm * self.sy))
         anchor = {"start": "ls", "middle": "ms", "end": "rs"}[op.anchor]
         x, y = self.x(op.x_mm), self.y(op.y_mm)
-        if not op.rotate_deg:
+        if not (op.rotate_deg or op.slant_deg):
             self.draw_ctx.text((x, y), op.text, font=font, fill=op.color, anchor=anchor)
             return
-        # Rotated text: draw on a transparent layer centred on the anchor, turn it, composite.
+        # Rotated or slanted text: draw on a transparent layer centred on the anchor, shear and
+        # turn it there, composite.
         left, top, right, bottom = font.getbbox(op.text, anchor=anchor)
-        reach = int(max(abs(left), abs(top), abs(right), abs(bottom))) + 2
+        lean = math.tan(math.radians(op.slant_deg))
+        reach = int(max(abs(left), abs(top), abs(right), abs(bottom)) * (1 + abs(lean))) + 2
         layer = PILImage.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
         ImageDraw.Draw(layer).text((reach, reach), op.text, font=font, fill=op.color, anchor=anchor)
+        if op.slant_deg:
+            # Pillow maps each output pixel back to its source: x_in = x_out + lean * (y_out - baseline).
+            layer = layer.transform(layer.size, PILImage.AFFINE, (1, lean, -lean * reach, 0, 1, 0),
+                                    resample=PILImage.BICUBIC)
         # The layer is square around the anchor, so turning about its centre turns about the
         # anchor; Pillow turns by multiples of 90 degrees exactly and fast.
         layer = layer.rotate(op.rotate_deg, resample=PILImage.BICUBIC)
@@ -144,6 +151,8 @@ class _Painter:
             raise BuildError(f"cannot read image {str(op.path)!r}: {exc}") from None
         if not (op.w_mm > 0 and op.h_mm > 0):
             return
+        if op.quarter_turns % 4:
+            picture = picture.rotate(90 * (op.quarter_turns % 4), expand=True)  # counter-clockwise
         box = Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm)
         drawn = fit_image(picture.width, picture.height, box, op.fit)
         left, top = round(self.x(drawn.x_mm)), round(self.y(drawn.y_mm))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from printkit.layout import shapes
-from printkit.layout.ops import Ellipse, Line, Polygon, Rect, Text
+from printkit.layout.ops import Ellipse, Image, Line, Polygon, Rect, Text
 
 ALL = [shapes.spade, shapes.heart, shapes.diamond, shapes.club, shapes.plus, shapes.minus, shapes.times,
        shapes.power, shapes.star]
@@ -94,3 +94,73 @@ def test_turn_180_maps_every_op():
 def test_circle_radius():
     outline = shapes.circle(1, 1, 2)
     assert all(math.hypot(x - 1, y - 1) == pytest.approx(2) for x, y in outline)
+
+
+def test_turn_180_keeps_slant_and_image_turns():
+    font = Path("x.ttf")
+    text, image = shapes.turn_180((Text(5, 6, "A", font, 3.0, slant_deg=12), Image(1, 1, 4, 2, font, quarter_turns=1)), 0, 0)
+    assert text.slant_deg == 12 and image.quarter_turns == 1
+
+
+def test_turn_ops_quarter_turn_counter_clockwise():
+    font = Path("x.ttf")
+    ops = (
+        Polygon(((11, 20), (10, 19)), fill="#000000"),
+        Text(12, 20, "A", font, 3.0, anchor="end", slant_deg=12),
+        Rect(10, 20, 4, 2, fill="#ffffff", radius_mm=0.5),
+        Ellipse(12, 20, 3, 1),
+        Line(10, 20, 14, 20),
+        Image(10, 20, 4, 2, font, fit="contain"),
+    )
+    poly, text, rect, ellipse, line, image = shapes.turn_ops(ops, 1, 10, 20)
+    # Right of the centre goes above it; above goes left.
+    assert poly.points == ((10, 19), (9, 20))
+    assert (text.x_mm, text.y_mm, text.rotate_deg, text.anchor, text.slant_deg) == (10, 18, 90.0, "end", 12)
+    assert (rect.x_mm, rect.y_mm, rect.w_mm, rect.h_mm, rect.radius_mm) == (10, 16, 2, 4, 0.5)
+    assert (ellipse.cx_mm, ellipse.cy_mm, ellipse.rx_mm, ellipse.ry_mm) == (10, 18, 1, 3)
+    assert (line.x1_mm, line.y1_mm, line.x2_mm, line.y2_mm) == (10, 20, 10, 16)
+    assert (image.x_mm, image.y_mm, image.w_mm, image.h_mm, image.quarter_turns) == (10, 16, 2, 4, 1)
+    # Four quarter turns (or none) give the ops back; three equal one clockwise turn.
+    assert shapes.turn_ops(ops, 0, 10, 20) == ops
+    again = ops
+    for _ in range(4):
+        again = shapes.turn_ops(again, 1, 10, 20)
+    assert [type(op) for op in again] == [type(op) for op in ops]
+    assert again[2] == ops[2] and again[4] == ops[4] and again[0] == ops[0]
+    assert shapes.turn_ops(ops, 3, 10, 20) == shapes.turn_ops(ops, -1, 10, 20)
+
+
+def test_turn_ops_matches_turning_the_rendered_picture(tmp_path):
+    import pypdfium2 as pdfium
+    from PIL import Image as PILImage
+    from PIL import ImageChops, ImageStat
+
+    from printkit.fonts import SYMBOLS
+    from printkit.layout.geometry import Size
+    from printkit.layout.imposition import Page, Placement
+    from printkit.layout.ops import Face
+    from printkit.render.pdf import render_pages
+
+    picture = tmp_path / "p.png"
+    img = PILImage.new("RGB", (30, 10), "#0000ff")
+    img.paste((255, 0, 0), (0, 0, 10, 10))
+    img.save(picture)
+    ops = (
+        Rect(10, 10, 30, 8, fill="#00aa00", radius_mm=2),
+        Polygon(((60, 10), (90, 10), (60, 30)), fill="#000000"),
+        Ellipse(30, 70, 12, 5, fill="#aa00aa"),
+        Line(55, 60, 90, 85, color="#000000", width_mm=1.5),
+        Text(15, 45, "Turn", SYMBOLS, 12, slant_deg=12),
+        Image(55, 40, 30, 10, picture, fit="stretch"),
+    )
+
+    def raster(o):
+        pdf = render_pages([Page(Size(100, 100), (Placement(Face(tuple(o)), 0, 0),))])
+        return pdfium.PdfDocument(pdf)[0].render(scale=1).to_pil().convert("RGB")
+
+    base = raster(ops)
+    for turns in (1, 2, 3):
+        turned = raster(shapes.turn_ops(ops, turns, 50, 50))
+        expected = base.rotate(90 * turns)  # Pillow turns counter-clockwise
+        diff = ImageChops.difference(turned, expected).convert("L")
+        assert ImageStat.Stat(diff).mean[0] < 3, turns

@@ -164,3 +164,54 @@ def test_transparent_images_let_the_background_through(tmp_path):
     image = rasterise(one_page([Rect(0, 0, 100, 100, fill="#ff0000"), Image(10, 10, 40, 20, path, fit="stretch")]))
     assert close(px(image, 20, 20), BLUE)
     assert close(px(image, 40, 20), RED)
+
+
+def _ink_x(image: PILImage.Image, row_px: int) -> float:
+    """Mean x (px) of dark pixels on one row."""
+    xs = [x for x in range(image.width) if sum(image.getpixel((x, row_px))) < 300]
+    assert xs, f"no ink on row {row_px}"
+    return sum(xs) / len(xs)
+
+
+def test_slanted_text_leans_right_about_its_baseline():
+    upright = rasterise(one_page([Text(50, 60, "I", SYMBOLS, 30, anchor="middle")]))
+    slanted = rasterise(one_page([Text(50, 60, "I", SYMBOLS, 30, anchor="middle", slant_deg=12)]))
+    mm = DPI / 25.4
+    near_base, near_top = int(59 * mm), int((60 - 0.7 * 30) * mm)
+    # At the baseline the stem stays put; 20 mm up it has moved right by about tan(12°) * 20 mm.
+    assert abs(_ink_x(slanted, near_base) - _ink_x(upright, near_base)) < 0.6 * mm
+    lean = (_ink_x(slanted, near_top) - _ink_x(upright, near_top)) / mm
+    assert lean == pytest.approx(0.2126 * (0.7 * 30), abs=0.6)
+
+
+def test_text_without_slant_renders_byte_identically():
+    assert one_page([Text(10, 20, "Calc", SYMBOLS, 5)]) == one_page([Text(10, 20, "Calc", SYMBOLS, 5, slant_deg=0.0)])
+
+
+def _red_left_blue_right(tmp_path):
+    path = tmp_path / "halves.png"
+    picture = PILImage.new("RGB", (20, 10), BLUE)
+    picture.paste(RED, (0, 0, 10, 10))
+    picture.save(path)
+    return path
+
+
+@pytest.mark.parametrize("turns, first, second", [
+    (1, BLUE, RED),   # counter-clockwise: the left half goes to the bottom
+    (2, BLUE, RED),   # upside down: the left half goes to the right
+    (3, RED, BLUE),   # clockwise: the left half goes to the top
+])
+def test_images_turn_by_quarter_turns(tmp_path, turns, first, second):
+    path = _red_left_blue_right(tmp_path)
+    if turns % 2:
+        image = rasterise(one_page([Image(10, 10, 20, 40, path, fit="contain", quarter_turns=turns)]))
+        # A 2:1 picture turned fills a 1:2 box: halves above and below each other.
+        assert close(px(image, 20, 20), first) and close(px(image, 20, 40), second)
+    else:
+        image = rasterise(one_page([Image(10, 10, 40, 20, path, fit="contain", quarter_turns=turns)]))
+        assert close(px(image, 20, 20), first) and close(px(image, 40, 20), second)
+
+
+def test_images_without_turns_render_byte_identically(tmp_path):
+    path = _red_left_blue_right(tmp_path)
+    assert one_page([Image(10, 10, 40, 20, path)]) == one_page([Image(10, 10, 40, 20, path, quarter_turns=0)])

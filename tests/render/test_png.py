@@ -104,3 +104,20 @@ def test_transparent_images_let_the_background_through(tmp_path):
     image = render_face(face, POKER)
     assert at(image, 20, 20) == (0, 0, 255)
     assert at(image, 40, 20) == (255, 0, 0)
+
+
+def test_png_slant_and_image_turns_match_the_pdf(tmp_path):
+    from printkit.layout.shapes import turn_ops
+
+    face = _mixed_face(tmp_path)
+    turned = Face(turn_ops(face.ops[1:], 2, 31.75, 44.45) + (
+        Text(10, 30, "Slant", SYMBOLS, 8, slant_deg=12),
+        Text(50, 40, "Up", SYMBOLS, 6, slant_deg=12, rotate_deg=90),
+    ))
+    turned = Face(face.ops[:1] + turned.ops)
+    png = render_face(turned, POKER)
+    pdf = render_pages([card_page(turned, POKER)])
+    raster = pdfium.PdfDocument(pdf)[0].render(scale=DPI / 72).to_pil().convert("RGB").resize(png.size)
+    diff = ImageChops.difference(png, raster).convert("L")
+    assert ImageStat.Stat(diff).mean[0] < 4
+    assert sum(diff.histogram()[129:]) < 0.01 * png.width * png.height

@@ -33,7 +33,7 @@ from printkit.layout.text import font_metrics
 from printkit.rules.calc_score import PayCard, score_pay
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
-DEFAULT_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
+DEFAULT_COLORS = {**shapes.SYMBOL_COLORS, "joker": "#e69f00"}
 # The art.colors names these faces read (through symbol_color and the shared pieces in _common).
 COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
 # Digits that read as another digit upside down get an underline.

@@ -1,0 +1,690 @@
+r"""Rich text: a small markup with bold, italic, line breaks and inline icons, fitted to a box.
+
+Markup
+------
+- ``**bold**``, ``*italic*``; they nest: ``***both***``, ``**bold *and italic***``. A run of
+  stars opens where a non-space follows it and closes where a non-space precedes it; a run that
+  cannot do its job (``a * b``), a run of more than three stars, and an opening run never closed
+  by the end of its paragraph print as the stars they are. Emphasis ends with its paragraph.
+- A newline starts a new line; a blank line (or several) starts a new paragraph, set with a
+  small extra gap (``RichStyle.paragraph_gap``). Spaces and tabs between words shrink to one
+  space; a line's leading and trailing spaces are dropped. A no-break space (U+00A0) never breaks.
+- ``:name:`` (name of letters, digits, ``_`` and ``-``, at most 64) is an icon, set inline as
+  a word or part of one: ``3:gold:`` keeps the 3 with its gold. An unknown name is an error
+  (:class:`RichTextError`, with the names that are known).
+- ``\*``, ``\:`` and ``\\`` print a literal star, colon and backslash; any other backslash
+  prints as itself. Write ``10\:30`` for a time, since ``10:30:`` would be an icon.
+
+Nothing else is markup, and nothing a user writes fails to parse: the parser reads the text
+once, left to right, with no backtracking (work and memory linear in the text's length).
+
+Setting
+-------
+- Line breaks: at spaces. A word wider than a whole line is broken between characters, never
+  before closing punctuation (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no
+  hyphen added.
+- Korean: words are kept whole where that fits reasonably. A word containing Hangul syllables
+  that does not fit on the rest of a line is broken between two Hangul syllables when the line
+  is less than three quarters full (so a long word does not leave a wide gap behind it);
+  otherwise it starts the next line. A break between two syllables is never next to
+  punctuation, so the punctuation rule above holds here too.
+- Icons are squares centred on the middle of the capitals (a little taller than the cap height,
+  never beyond the font's ascent), with a small space on either side.
+- Italic uses ``RichStyle.italic`` when given; otherwise the regular (or bold) fonts are slanted
+  by ``RichStyle.slant_deg`` (a sheared ``Text``, as :class:`~printkit.layout.ops.Text` offers).
+- Characters a font lacks are set in the next font of the chain that has them, as
+  :mod:`printkit.layout.text` does; characters no font has are named in the warning.
+- Fitting: ``fit="shrink"`` sets the whole block at the largest size on a 0.05 mm grid in
+  [min, max] at which every line fits the box's width and all lines its height; ``"none"`` sets
+  it at the maximum. Text that does not fit is still set (at the minimum) with a warning; of a
+  text far too long for its box at most :data:`MAX_LINES` lines are drawn.
+
+Widths are measured once, at unit size, and scaled: a size is tried by breaking lines against
+``box width / size``, stopping as soon as the lines are taller than the box.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator, Literal, Mapping
+
+from printkit.fonts import glyph_set, text_width_mm, ttfont
+from printkit.layout.geometry import Box
+from printkit.layout.icons import Icon, takes_text_color
+from printkit.layout.ops import Op, Text
+from printkit.layout.text import (
+    _SIZE_STEP_MM,
+    FittedText,
+    FontMetrics,
+    _baseline_y,
+    _glyph_warning,
+    _short,
+    _usable_sizes,
+    font_metrics,
+    font_runs,
+)
+
+# At most this many lines of one text are laid out and drawn (a card shows a few dozen).
+MAX_LINES = 500
+# Longest icon name; a longer ``:...:`` prints as text.
+MAX_ICON_NAME = 64
+# A Hangul word that does not fit moves whole to the next line once the line is this full.
+KEEP_WHOLE_FROM = 0.75
+# Icon square: this many cap heights, centred on the capitals' middle; space each side in em.
+ICON_CAP_HEIGHTS = 1.2
+ICON_SIDE_GAP_EM = 0.06
+
+CLOSING = frozenset(".,!?;:%)]}\u00bb\u2019\u201d\u2026\u3001\u3002\u3009\u300b\u300d\u300f\u3011\u3015"
+                    "\u3017\u3019\u301b\uff01\uff09\uff0c\uff0e\uff1a\uff1b\uff1f\uff3d\uff5d")
+OPENING = frozenset("([{\u00ab\u2018\u201c\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a"
+                    "\uff08\uff3b\uff5b")
+
+_SPECIAL = re.compile(r"[\\*:]")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+# Breakable spaces: whitespace other than the no-break ones.
+_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+
+
+class RichTextError(ValueError):
+    """Rich text that cannot be set: an icon name that is not known."""
+
+
+@dataclass(frozen=True)
+class RichStyle:
+    """Fonts, colour and paragraph settings of a rich text block.
+
+    Each font field is a chain, preferred first, the rest fallbacks for characters it lacks.
+    ``italic`` None slants the regular chain (and ``bold_italic`` None the bold chain) by
+    ``slant_deg``. ``leading`` is the baseline distance and ``paragraph_gap`` the extra space
+    before a paragraph, in em.
+    """
+
+    regular: tuple[Path, ...]
+    bold: tuple[Path, ...]
+    italic: tuple[Path, ...] | None = None
+    color: str = "#000000"
+    align: Literal["start", "middle", "end"] = "start"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    leading: float = 1.25
+    paragraph_gap: float = 0.35
+    bold_italic: tuple[Path, ...] | None = None
+    slant_deg: float = 12.0
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Span:
+    """Text without breakable spaces, in one style."""
+
+    text: str
+    bold: bool
+    italic: bool
+
+
+@dataclass(frozen=True)
+class _IconSpan:
+    name: str
+
+
+_Word = tuple["_Span | _IconSpan", ...]
+_Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
+
+
+def icon_names(markup: str) -> tuple[str, ...]:
+    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded)."""
+    seen: dict[str, None] = {}
+    for paragraph in _parse(markup):
+        for line in paragraph:
+            for word in line:
+                for span in word:
+                    if isinstance(span, _IconSpan):
+                        seen.setdefault(span.name)
+    return tuple(seen)
+
+
+@lru_cache(maxsize=1024)
+def _parse(markup: str) -> tuple[_Paragraph, ...]:
+    """Paragraphs of lines of words; linear in the length of ``markup``."""
+    paragraphs: list[_Paragraph] = []
+    block: list[str] = []
+    for line in markup.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line.strip():
+            block.append(line)
+        elif block:
+            paragraphs.append(_parse_paragraph(block))
+            block = []
+    if block:
+        paragraphs.append(_parse_paragraph(block))
+    return tuple(paragraphs)
+
+
+# Tokens: ("t", text) literal text, ("d", count, can_open, can_close) a run of stars,
+# ("i", name) an icon, ("n",) a line break.
+
+def _tokens(lines: list[str]) -> list[tuple]:
+    tokens: list[tuple] = []
+    for number, line in enumerate(lines):
+        if number:
+            tokens.append(("n",))
+        i, n = 0, len(line)
+        while i < n:
+            found = _SPECIAL.search(line, i)
+            if found is None:
+                tokens.append(("t", line[i:]))
+                break
+            j = found.start()
+            if j > i:
+                tokens.append(("t", line[i:j]))
+            ch = line[j]
+            if ch == "\\":
+                if j + 1 < n and line[j + 1] in "\\*:":
+                    tokens.append(("t", line[j + 1]))
+                    i = j + 2
+                else:
+                    tokens.append(("t", "\\"))
+                    i = j + 1
+            elif ch == "*":
+                k = j
+                while k < n and line[k] == "*":
+                    k += 1
+                can_open = k < n and not line[k].isspace()
+                can_close = j > 0 and not line[j - 1].isspace()
+                tokens.append(("d", k - j, can_open, can_close))
+                i = k
+            else:  # ":" - an icon when a name and a closing colon follow
+                k = j + 1
+                while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
+                    k += 1
+                if k < n and line[k] == ":" and 1 < k - j <= MAX_ICON_NAME:
+                    tokens.append(("i", line[j + 1:k]))
+                    i = k + 1
+                else:
+                    tokens.append(("t", line[j:k]))  # the colon and any name characters: text
+                    i = k
+    return tokens
+
+
+_FLAGS = {1: ("i",), 2: ("b",), 3: ("b", "i")}
+_STARS = {"b": 2, "i": 1}
+
+
+def _parse_paragraph(lines: list[str]) -> _Paragraph:
+    tokens = _tokens(lines)
+    # Pass 1: which star runs open or close which emphasis. An opener counts only once closed.
+    opened: dict[str, int | None] = {"b": None, "i": None}
+    effective: dict[int, set[str]] = {}
+    for index, token in enumerate(tokens):
+        if token[0] != "d" or token[1] not in _FLAGS:
+            continue
+        _, count, can_open, can_close = token
+        flags = _FLAGS[count]
+        if not all(can_close if opened[f] is not None else can_open for f in flags):
+            continue
+        for f in flags:
+            start = opened[f]
+            if start is not None:
+                effective.setdefault(start, set()).add(f)
+                effective.setdefault(index, set()).add(f)
+                opened[f] = None
+            else:
+                opened[f] = index
+    # Pass 2: styled text, then words (text gathered in lists, so many small tokens stay linear).
+    bold = italic = False
+    lines_out: list[tuple[_Word, ...]] = []
+    words: list[_Word] = []
+    word: list[_Span | _IconSpan] = []
+    buffer: list[str] = []
+    buffer_style = (False, False)
+
+    def end_span() -> None:
+        if buffer:
+            word.append(_Span("".join(buffer), *buffer_style))
+            buffer.clear()
+
+    def end_word() -> None:
+        end_span()
+        if word:
+            words.append(tuple(word))
+            word.clear()
+
+    for index, token in enumerate(tokens):
+        kind = token[0]
+        if kind == "t" or kind == "d":
+            toggles: set[str] | tuple = ()
+            if kind == "d":
+                toggles = effective.get(index, ())
+                text = "*" * (token[1] - sum(_STARS[f] for f in toggles))
+            else:
+                text = token[1]
+            if text:
+                for number, part in enumerate(_SPACES.split(text)):
+                    if number:
+                        end_word()
+                    if part:
+                        if buffer and buffer_style != (bold, italic):
+                            end_span()
+                        buffer_style = (bold, italic)
+                        buffer.append(part)
+            for f in toggles:
+                if f == "b":
+                    bold = not bold
+                else:
+                    italic = not italic
+        elif kind == "i":
+            end_span()
+            word.append(_IconSpan(token[1]))
+        else:  # a line break
+            end_word()
+            lines_out.append(tuple(words))
+            words = []
+    end_word()
+    lines_out.append(tuple(words))
+    return tuple(lines_out)
+
+
+def _plain(parsed: tuple[_Paragraph, ...]) -> str:
+    """The text as read, for warnings: words joined by spaces, icons as :name:."""
+    return "\n".join(
+        "\n".join(" ".join("".join(s.text if isinstance(s, _Span) else f":{s.name}:" for s in w) for w in line)
+                  for line in paragraph)
+        for paragraph in parsed
+    )
+
+
+# --- measuring --------------------------------------------------------------------------------
+
+def _is_hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
+
+
+class _Piece:
+    """A span ready to set: its fonts, slant and width at unit size (1 mm)."""
+
+    __slots__ = ("text", "icon", "chain", "slant", "width")
+
+    def __init__(self, text: str | None, icon: Icon | None, chain: tuple[Path, ...], slant: float, width: float):
+        self.text, self.icon, self.chain, self.slant, self.width = text, icon, chain, slant, width
+
+
+class _WordM:
+    """A measured word: pieces, unit width, the space after it and its slanted overhang."""
+
+    __slots__ = ("pieces", "width", "space", "overhang", "hangul")
+
+    def __init__(self, pieces: list[_Piece], space: float, overhang: float):
+        self.pieces = pieces
+        self.width = sum(p.width for p in pieces)
+        self.space = space
+        self.overhang = overhang
+        self.hangul = any(p.text is not None and _has_hangul(p.text) for p in pieces)
+
+
+def _has_hangul(text: str) -> bool:
+    return re.search("[\uac00-\ud7a3]", text) is not None
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """Everything size-independent about one text in one style: measured words and metrics."""
+
+    paragraphs: tuple[tuple[tuple[_WordM, ...], ...], ...]
+    metrics: FontMetrics
+    icon_side: float  # em
+    icon_drop: float  # em: how far the icon's bottom lies below the baseline
+
+
+class _Measure:
+    """Widths per character and font at unit size, with the font choice :func:`font_runs` makes."""
+
+    def __init__(self) -> None:
+        self._fonts: dict[tuple[str, tuple[Path, ...]], Path] = {}
+
+    def font(self, ch: str, chain: tuple[Path, ...]) -> Path:
+        key = (ch, chain)
+        found = self._fonts.get(key)
+        if found is None:
+            code = ord(ch)
+            found = next((f for f in chain if code in glyph_set(f)), chain[0])
+            self._fonts[key] = found
+        return found
+
+    def width(self, ch: str, chain: tuple[Path, ...]) -> float:
+        return _char_width(ch, self.font(ch, chain))
+
+
+@lru_cache(maxsize=1 << 15)
+def _char_width(ch: str, font: Path) -> float:
+    return text_width_mm(ch, font, 1.0)
+
+
+def _prepare(parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon]) -> _Setting:
+    slant = math.tan(math.radians(style.slant_deg))
+    chains = {
+        (False, False): (tuple(style.regular), 0.0),
+        (True, False): (tuple(style.bold), 0.0),
+        (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
+        (True, True): (tuple(style.bold_italic), 0.0) if style.bold_italic else (tuple(style.bold), style.slant_deg),
+    }
+    base = font_metrics(style.regular[0])
+    used: set[Path] = {style.regular[0]}
+    paragraphs = []
+    for paragraph in parsed:
+        lines = []
+        for line in paragraph:
+            words = []
+            for word in line:
+                pieces: list[_Piece] = []
+                for span in word:
+                    if isinstance(span, _IconSpan):
+                        pieces.append(_Piece(None, icons[span.name], (), 0.0, 0.0))
+                        continue
+                    chain, deg = chains[span.bold, span.italic]
+                    runs = font_runs(span.text, chain)
+                    used.update(font for _, font in runs)
+                    width = sum(text_width_mm(run, font, 1.0) for run, font in runs)
+                    pieces.append(_Piece(span.text, None, chain, deg, width))
+                last = pieces[-1]
+                space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else style.regular[0]
+                overhang = slant * base.cap_height if any(p.slant for p in pieces) else 0.0
+                words.append(_WordM(pieces, text_width_mm(" ", space_font, 1.0), overhang))
+            lines.append(tuple(words))
+        paragraphs.append(tuple(lines))
+    each = [font_metrics(f) for f in sorted(used)]
+    metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
+    # The icon square: a little taller than the capitals, centred on their middle, within the ascent.
+    side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * metrics.ascent - base.cap_height))
+    drop = side / 2 - base.cap_height / 2
+    for paragraph in paragraphs:
+        for line in paragraph:
+            for word in line:
+                for piece in word.pieces:
+                    if piece.icon is not None:
+                        piece.width = side + 2 * ICON_SIDE_GAP_EM
+                word.width = sum(p.width for p in word.pieces)
+    return _Setting(tuple(paragraphs), metrics, side, drop)
+
+
+# --- breaking lines ---------------------------------------------------------------------------
+
+_START = (0, 0)
+
+
+class _Frag:
+    """Part of a word on one line: pieces from ``start`` up to ``end`` (piece, character)."""
+
+    __slots__ = ("word", "start", "end", "width")
+
+    def __init__(self, word: _WordM, start: tuple[int, int], end: tuple[int, int], width: float):
+        self.word, self.start, self.end, self.width = word, start, end, width
+
+
+def _atoms(word: _WordM, start: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str | None, _Piece]]:
+    """(position before, character or None for an icon, piece) from ``start`` on."""
+    pi, ci = start
+    pieces = word.pieces
+    while pi < len(pieces):
+        piece = pieces[pi]
+        if piece.text is None:
+            yield (pi, 0), None, piece
+        else:
+            text = piece.text
+            for c in range(ci, len(text)):
+                yield (pi, c), text[c], piece
+        pi, ci = pi + 1, 0
+
+
+def _split(word: _WordM, start: tuple[int, int], avail: float, hangul_only: bool, measure: _Measure,
+           force: bool) -> tuple[tuple[int, int], float] | None:
+    """The furthest break in ``word`` after ``start`` whose head fits ``avail`` em: (position, head width).
+
+    ``hangul_only`` allows breaks only between two Hangul syllables, else between any characters
+    but before closing or after opening punctuation. ``force`` takes at least one character or
+    icon when nothing fits. Work is bounded by the characters that fit, plus one.
+    """
+    total = 0.0
+    prev: str | None = None
+    first = True
+    best = None
+    for pos, ch, piece in _atoms(word, start):
+        if not first:
+            if hangul_only:
+                allowed = ch is not None and prev is not None and _is_hangul(prev) and _is_hangul(ch)
+            else:
+                allowed = not (ch is not None and ch in CLOSING) and not (prev is not None and prev in OPENING)
+            if allowed:
+                best = (pos, total)
+        w = piece.width if ch is None else measure.width(ch, piece.chain)
+        if total + w > avail:
+            if best is None and force and first:
+                nxt = (pos[0] + 1, 0) if ch is None or pos[1] + 1 >= len(piece.text) else (pos[0], pos[1] + 1)
+                return nxt, w
+            if best is None and force:
+                return pos, total
+            return best
+        total += w
+        prev = ch
+        first = False
+    return None  # the rest fits whole: no split needed
+
+
+def _hard_line(words: tuple[_WordM, ...], width: float, measure: _Measure) -> Iterator[tuple[list[_Frag], float]]:
+    """Lines of fragments (and their widths in em) breaking one hard line to ``width`` em."""
+    line: list[_Frag] = []
+    used = 0.0
+    for word in words:
+        start, rest = _START, word.width
+        while True:
+            gap = line[-1].word.space if line else 0.0
+            if used + gap + rest + word.overhang <= width + 1e-9:
+                line.append(_Frag(word, start, (len(word.pieces), 0), rest))
+                used += gap + rest
+                break
+            if line:
+                avail = width - used - gap - word.overhang
+                if word.hangul and used < KEEP_WHOLE_FROM * width and avail > 0:
+                    cut = _split(word, start, avail, True, measure, force=False)
+                    if cut is not None:
+                        line.append(_Frag(word, start, cut[0], cut[1]))
+                        used += gap + cut[1]
+                        start, rest = cut[0], rest - cut[1]
+                yield line, used
+                line, used = [], 0.0
+                continue
+            # Alone on its line and still too wide: break it.
+            avail = width - word.overhang
+            cut = _split(word, start, avail, True, measure, force=False) if word.hangul else None
+            if cut is None:
+                cut = _split(word, start, avail, False, measure, force=True)
+            if cut is None:  # cannot happen: forced splits always cut; guard against looping
+                line.append(_Frag(word, start, (len(word.pieces), 0), rest))
+                used = rest
+                break
+            yield [_Frag(word, start, cut[0], cut[1])], cut[1]
+            start, rest = cut[0], rest - cut[1]
+    yield line, used
+
+
+@dataclass
+class _Laid:
+    lines: list[tuple[list[_Frag], float, float]]  # fragments, width (em, with overhang), baseline offset (em)
+    fits: bool
+    more: bool  # lines were left out (MAX_LINES)
+
+
+def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure: _Measure,
+             stop_when_too_tall: bool) -> _Laid:
+    width = box.w_mm / size
+    height = box.h_mm / size
+    m = setting.metrics
+    lines: list[tuple[list[_Frag], float, float]] = []
+    offset = 0.0
+    fits = True
+    for p_index, paragraph in enumerate(setting.paragraphs):
+        for l_index, hard in enumerate(paragraph):
+            for k, (frags, used) in enumerate(_hard_line(hard, width, measure)):
+                if lines:
+                    offset += style.leading + (style.paragraph_gap if l_index == 0 and k == 0 else 0.0)
+                over = frags[-1].word.overhang if frags else 0.0
+                lines.append((frags, used + over if frags else 0.0, offset))
+                if used + over > width + 1e-9 or m.ascent + m.descent + offset > height + 1e-9:
+                    fits = False
+                    if stop_when_too_tall:
+                        return _Laid(lines, False, True)
+                if len(lines) >= MAX_LINES:
+                    return _Laid(lines, fits, True)
+    return _Laid(lines, fits, False)
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style: RichStyle,
+              setting: _Setting, measure: _Measure) -> list[Op]:
+    ops: list[Op] = []
+    pending: list = []  # [x, text, font, slant] of the Text op being gathered
+    x = x0
+
+    def flush() -> None:
+        if pending:
+            ops.append(Text(pending[0], baseline, pending[1], pending[2], size, style.color, "start",
+                            slant_deg=pending[3]))
+            pending.clear()
+
+    def add(text: str, font: Path, slant: float, space_before: bool) -> None:
+        nonlocal x
+        w = text_width_mm(text, font, size)
+        if pending and pending[2] == font and pending[3] == slant:
+            pending[1] += (" " if space_before else "") + text
+        else:
+            flush()
+            pending.extend([x, text, font, slant])
+        x += w
+
+    for n, frag in enumerate(frags):
+        space_before = False
+        if n:
+            prev = frags[n - 1].word
+            x += prev.space * size
+            space_before = True
+        (spi, sci), (epi, eci) = frag.start, frag.end
+        pieces = frag.word.pieces
+        for pi in range(spi, min(epi + 1, len(pieces))):
+            piece = pieces[pi]
+            if piece.icon is None:
+                lo = sci if pi == spi else 0
+                hi = eci if pi == epi else len(piece.text)
+                if hi <= lo:
+                    continue
+                for run, font in font_runs(piece.text[lo:hi], piece.chain):
+                    add(run, font, piece.slant, space_before)
+                    space_before = False
+            else:
+                if pi == epi:
+                    continue
+                flush()
+                side = setting.icon_side * size
+                gap = ICON_SIDE_GAP_EM * size
+                color = style.color if takes_text_color(piece.icon) else None
+                top = baseline + setting.icon_drop * size - side
+                ops.extend(piece.icon.ops(x + gap, top, side, color))
+                x += side + 2 * gap
+                space_before = False
+    flush()
+    return ops
+
+
+def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
+             fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: str) -> FittedText:
+    """``markup`` (see the module's description) set in ``box``: ops, the size chosen and a warning.
+
+    ``where`` names the card and element in warnings and errors. Raises :class:`RichTextError`
+    for an icon not in ``icons``.
+    """
+    if fit not in ("shrink", "none"):
+        raise ValueError(f"{where}: fit must be 'shrink' or 'none', got {fit!r}")
+    parsed = _parse(markup)
+    _check_icons(parsed, icons, where)
+    low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
+    setting = _prepare(parsed, style, icons)
+    measure = _Measure()
+
+    def trial(size: float) -> bool:
+        return _lay_out(setting, style, box, size, measure, stop_when_too_tall=True).fits
+
+    if fit == "none":
+        size = max_size_mm
+    else:
+        steps = int((max_size_mm - low) / _SIZE_STEP_MM + 1e-9)
+        sizes = [low + i * _SIZE_STEP_MM for i in range(steps + 1)]
+        if sizes[-1] < max_size_mm:
+            sizes.append(max_size_mm)
+        best = 0
+        if trial(sizes[0]):
+            lo, hi = 0, len(sizes) - 1
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if trial(sizes[mid]):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            best = lo
+        size = sizes[best]
+    laid = _lay_out(setting, style, box, size, measure, stop_when_too_tall=False)
+    plain = _plain(parsed)
+    if not laid.fits:
+        at = f"even at the minimum size {low:g} mm" if fit == "shrink" else f"at {size:g} mm"
+        count = f"{len(laid.lines)}+ lines, the rest not drawn" if laid.more else f"{len(laid.lines)} lines"
+        warnings.append(f"{where}: text {_short(plain)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm {at} "
+                        f"({count})")
+    warnings.extend(_glyph_warnings(setting, where))
+    ops: list[Op] = []
+    if laid.lines:
+        first = _baseline_y(box, size, setting.metrics, style.valign, laid.lines[-1][2])
+        for frags, used, offset in laid.lines:
+            if not frags:
+                continue
+            line_w = used * size
+            x0 = {"start": box.x_mm, "middle": box.cx_mm - line_w / 2, "end": box.right_mm - line_w}[style.align]
+            ops.extend(_line_ops(frags, x0, first + offset * size, size, style, setting, measure))
+    return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None)
+
+
+def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
+    texts: dict[tuple[Path, ...], list[str]] = {}
+    for paragraph in setting.paragraphs:
+        for line in paragraph:
+            for word in line:
+                for piece in word.pieces:
+                    if piece.text is not None:
+                        texts.setdefault(piece.chain, []).append(piece.text)
+    out: list[str] = []
+    for chain, parts in texts.items():
+        out.extend(_glyph_warning(" ".join(parts), chain, where))
+    return out
+
+
+def _check_icons(parsed: tuple[_Paragraph, ...], icons: Mapping[str, Icon], where: str) -> None:
+    for paragraph in parsed:
+        for line in paragraph:
+            for word in line:
+                for span in word:
+                    if isinstance(span, _IconSpan) and span.name not in icons:
+                        raise RichTextError(_unknown_icon(span.name, icons, where))
+
+
+def _unknown_icon(name: str, icons: Mapping[str, Icon], where: str) -> str:
+    known = sorted(icons)
+    close = difflib.get_close_matches(name, known, n=1)
+    listed = ", ".join(known[:40]) + (", …" if len(known) > 40 else "") if known else "none"
+    hint = f"did you mean ':{close[0]}:'? " if close else ""
+    prefix = f"{where}: " if where else ""
+    return (f"{prefix}unknown icon ':{name}:' ({hint}known: {listed}; "
+            f"write \\: for a colon that is not an icon)")
+
+
+__all__ = ["RichTextError", "RichStyle", "fit_rich", "icon_names", "MAX_LINES", "CLOSING", "OPENING"]
