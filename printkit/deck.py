@@ -99,6 +99,16 @@ class Card:
         return f"{self.group}[{inner}]#{self.copy}"
 
 
+    @property
+    def short_label(self) -> str:
+        """The card named briefly for messages: ``creatures 'Ember Drake'``, else a cut :attr:`label`."""
+        for key in ("id", "name", "title"):
+            value = self.attrs.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+                return f"{self.group} {str(value)[:40]!r}"
+        return self.label if len(self.label) <= 60 else self.label[:59] + "…"
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "+".join(str(v) for v in value)

@@ -139,8 +139,9 @@ def _short(text: str, limit: int = 30) -> str:
 class Length:
     """A box length: millimetres, or a percentage of the frame's side; negative counts from the far edge."""
 
-    value: float
+    value: float  # the size, never negative
     percent: bool = False
+    from_end: bool = False  # written with a minus: measured from the right or bottom edge
 
     def mm(self, side_mm: float) -> float:
         return self.value * side_mm / 100.0 if self.percent else self.value
@@ -212,8 +213,8 @@ class Element:
                  "safe": safe_box(size)}[self.frame]
         w, h = self.width.mm(frame.w_mm), self.height.mm(frame.h_mm)
         x, y = self.x.mm(frame.w_mm), self.y.mm(frame.h_mm)
-        left = frame.right_mm + x - w if x < 0 else frame.x_mm + x
-        top = frame.bottom_mm + y - h if y < 0 else frame.y_mm + y
+        left = frame.right_mm - x - w if self.x.from_end else frame.x_mm + x
+        top = frame.bottom_mm - y - h if self.y.from_end else frame.y_mm + y
         return Box(left, top, w, h)
 
 

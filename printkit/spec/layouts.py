@@ -50,14 +50,18 @@ class Compiled:
             raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
 
 
-_CACHE: "weakref.WeakKeyDictionary[LoadedSpec, Compiled]" = weakref.WeakKeyDictionary()
+# By the loaded spec's identity (it holds dicts, so it has no hash); an entry goes with its spec.
+_CACHE: dict[int, tuple["weakref.ref[LoadedSpec]", Compiled]] = {}
 
 
 def compiled(loaded: LoadedSpec) -> Compiled:
     """The spec's layouts and icons, compiled once per loaded spec (every variant shares them)."""
-    found = _CACHE.get(loaded)
-    if found is None:
-        found = _CACHE[loaded] = Compiled(_compile_layouts(loaded), _icons(loaded))
+    key = id(loaded)
+    entry = _CACHE.get(key)
+    if entry is not None and entry[0]() is loaded:
+        return entry[1]
+    found = Compiled(_compile_layouts(loaded), _icons(loaded))
+    _CACHE[key] = (weakref.ref(loaded, lambda _ref: _CACHE.pop(key, None)), found)
     return found
 
 
@@ -130,14 +134,13 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
     def length(key: str) -> Length:
         value = getattr(spec, key)
         text = str(value).strip()
+        negative = text.startswith("-")
+        text = text.lstrip("+-").strip()
         percent = text.endswith("%")
-        number = float(text[:-1]) if percent else parse_length_mm(value if not isinstance(value, str) else
-                                                                    text.lstrip("+-") or "0")
-        if isinstance(value, str) and text.startswith("-") and not percent:
-            number = -number
-        if key in ("width", "height") and number < 0:
+        number = float(text[:-1]) if percent else parse_length_mm(text if isinstance(value, str) else float(text))
+        if key in ("width", "height") and negative:
             raise loaded.source.error(path + (key,), f"{key} cannot be negative, got {value!r}")
-        return Length(number, percent)
+        return Length(number, percent, from_end=negative)
 
     line, column = loaded.source.position(path)
     label = repr(spec.name) if spec.name else f"{index + 1} ({spec.kind})"
@@ -232,7 +235,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     values = {**card.attrs, "_group": card.group}
 
     def fail(element: Element, message: str) -> SpecError:
-        return at_source(card.source or str(loaded.path), f"{card.label}: layout {layout.name!r} ({side}), "
+        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
                                                           f"element {element.label}: {message}")
 
     for element in layout.elements:

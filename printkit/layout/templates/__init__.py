@@ -98,9 +98,21 @@ def color_names(game: str) -> tuple[str, ...]:
 def unknown_colors(deck: Deck) -> tuple[str, ...]:
     """The names in the palettes of ``deck``'s cards (the deck's, a group's or an override's) that
     no template drawing them reads, in the order first met."""
-    known = color_names(deck.game)
+    known = set(color_names(deck.game)) | set(layout_color_names(deck))
     cards = list(deck.cards) + [c for group in deck.components.values() for c in group]
     return tuple(dict.fromkeys(name for c in cards for name in c.art.colors if name not in known))
+
+
+def layout_color_names(deck: Deck) -> tuple[str, ...]:
+    """The ``art.colors`` names the deck's own layouts read (written as names, not placeholders)."""
+    names = []
+    for layout in deck.layouts.values():
+        for element in layout.elements:
+            for template in (element.color, element.fill, element.stroke):
+                text = template.constant if template is not None else None
+                if text and not text.startswith("#"):
+                    names.append(text.strip())
+    return tuple(dict.fromkeys(names))
 
 
 def deck_warnings(deck: Deck) -> tuple[str, ...]:
