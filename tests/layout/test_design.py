@@ -1,0 +1,190 @@
+"""Designer layouts as drawing: templates, boxes, conditions and what each element kind draws."""
+
+from __future__ import annotations
+
+import time
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image as PILImage
+
+from printkit.deck import Art, Card, CardSize
+from printkit.layout.design import (
+    Element,
+    Layout,
+    LayoutError,
+    Length,
+    Placeholder,
+    Resources,
+    Template,
+    color_of,
+    draw,
+)
+from printkit.layout.geometry import Size
+from printkit.layout.icons import BUILTIN_ICONS
+from printkit.layout.imposition import Page, Placement
+from printkit.layout.ops import Ellipse, Line, Rect, Text
+from printkit.render.pdf import render_pages
+
+SIZE = CardSize(60.0, 80.0, bleed_mm=3.0, safe_mm=4.0)
+DPI = 254  # ten pixels a millimetre
+PX = DPI / 25.4
+
+
+def card(**attrs) -> Card:
+    return Card("g-001", "g", attrs, Art(colors={"accent": "#bc4b51"}), SIZE)
+
+
+def element(kind="rect", **kwargs) -> Element:
+    box = {k: kwargs.pop(k) for k in ("x", "y", "width", "height") if k in kwargs}
+    return Element(kind=kind, label=kwargs.pop("label", kind), x=box.get("x", Length(0)), y=box.get("y", Length(0)),
+                   width=box.get("width", Length(100, True)), height=box.get("height", Length(100, True)), **kwargs)
+
+
+def pixels(face) -> PILImage.Image:
+    """The face with its bleed, ten pixels a millimetre; (0, 0) is the bleed's corner."""
+    page = Page(Size(SIZE.bleed_width_mm, SIZE.bleed_height_mm), (Placement(face, SIZE.bleed_mm, SIZE.bleed_mm),))
+    pdf = pdfium.PdfDocument(render_pages([page]))
+    try:
+        return pdf[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    finally:
+        pdf.close()
+
+
+def at(image: PILImage.Image, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+    """The colour at a point of the card frame (mm from the trim's corner)."""
+    return image.getpixel((round((x_mm + SIZE.bleed_mm) * PX), round((y_mm + SIZE.bleed_mm) * PX)))
+
+
+# --- templates --------------------------------------------------------------------------------
+
+
+def test_templates_read_placeholders_formats_and_braces():
+    t = Template.parse("{title} costs {cost:02d} {{gold}}")
+    assert t.parts == (Placeholder("title"), " costs ", Placeholder("cost", "02d"), " {gold}")
+    assert t.names == ("title", "cost")
+    assert t.render({"title": "Drake", "cost": 3}) == "Drake costs 03 {gold}"
+    assert Template.parse("{tags}").render({"tags": ("fire", "beast")}) == "fire, beast"
+    assert Template.parse("{power:.1f}").render({"power": 2}) == "2.0"
+    assert Template.parse("{name:03d}").render({"name": "Ann"}) == "Ann"  # a format is for numbers only
+    assert Template.parse("plain").constant == "plain" and Template.parse("{a}").constant is None
+
+
+@pytest.mark.parametrize("text, said", [
+    ("{title", "is not closed"),
+    ("title}", "closes nothing"),
+    ("{}", "is not a placeholder"),
+    ("{my title}", "is not a placeholder"),
+    ("{1st}", "is not a placeholder"),
+    ("{cost:999999999d}", "is not a number format"),
+    ("{cost:!r}", "is not a number format"),
+])
+def test_bad_templates_say_what_is_wrong(text, said):
+    with pytest.raises(LayoutError, match=said):
+        Template.parse(text)
+
+
+def test_a_missing_attribute_names_it():
+    with pytest.raises(LayoutError, match="the card has no attribute 'flavor'"):
+        Template.parse("{flavor}").render({"title": "x"})
+
+
+@pytest.mark.parametrize("text", ["{{" + " " * 1_000_000, "{" * 1_000_000, "{a}" * 300_000 + "{", "}" * 1_000_000],
+                         ids=["open-then-spaces", "opens", "placeholders", "closes"])
+def test_templates_as_long_as_a_spec_are_read_without_backtracking(text):
+    """A spec is at most 1 MB; work growing with the square of that would take hours, not seconds."""
+    started = time.perf_counter()
+    try:
+        Template.parse(text)
+    except LayoutError:
+        pass
+    assert time.perf_counter() - started < 10.0
+
+
+# --- boxes and colours ------------------------------------------------------------------------
+
+
+def test_boxes_in_each_frame_with_percentages_and_far_edges():
+    e = element(x=Length(2), y=Length(10, True), width=Length(50, True), height=Length(5), frame="safe")
+    box = e.box(SIZE)
+    assert (box.x_mm, box.y_mm, box.w_mm, box.h_mm) == pytest.approx((6.0, 4 + 7.2, 26.0, 5.0))
+    corner = element(x=Length(1, from_end=True), y=Length(0, from_end=True), width=Length(8), height=Length(8))
+    box = corner.box(SIZE)
+    assert (box.right_mm, box.bottom_mm) == pytest.approx((59.0, 80.0))
+    full = element(frame="bleed").box(SIZE)
+    assert (full.x_mm, full.y_mm, full.w_mm, full.h_mm) == pytest.approx((-3, -3, 66, 86))
+
+
+def test_colours_are_hex_or_palette_names():
+    c = card()
+    assert color_of(Template.parse("#ABC"), {}, c) == "#aabbcc"
+    assert color_of(Template.parse("accent"), {}, c) == "#bc4b51"
+    assert color_of(Template.parse("ink"), {}, c) == "#1d1d1f"  # a name every card knows
+    assert color_of(Template.parse("{c}"), {"c": "#102030"}, c) == "#102030"
+    with pytest.raises(LayoutError, match="'acent' is not a colour such as '#1f3b5a' nor a name in art.colors"):
+        color_of(Template.parse("acent"), {}, c)
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+
+def test_elements_draw_in_order_over_the_background():
+    layout = Layout("t", (
+        element("rect", x=Length(10), y=Length(10), width=Length(20), height=Length(10), fill=Template.parse("accent")),
+        element("ellipse", x=Length(10), y=Length(30), width=Length(20), height=Length(10),
+                fill=Template.parse("#0000ff"), stroke=Template.parse("ink")),
+        element("line", x=Length(10), y=Length(50), width=Length(40), height=Length(0), stroke=Template.parse("#00ff00"),
+                stroke_width_mm=1.0),
+    ))
+    face = draw(layout, card(), Resources())
+    assert isinstance(face.ops[0], Rect) and face.ops[0].fill == "#ffffff"  # the card's background, to the bleed
+    assert [type(op) for op in face.ops[1:]] == [Rect, Ellipse, Line]
+    image = pixels(face)
+    assert at(image, 20, 15) == (0xbc, 0x4b, 0x51)
+    assert at(image, 20, 35) == (0, 0, 255)
+    assert at(image, 10.5, 30.5) == (255, 255, 255)  # outside the ellipse, inside its box
+    assert at(image, 30, 50)[1] > 200 and at(image, 30, 50)[0] < 60
+    assert at(image, 40, 15) == (255, 255, 255)
+
+
+def test_conditions_pick_the_cards_an_element_is_for():
+    layout = Layout("t", (
+        element("rect", label="creature", when={"type": "creature"}, fill=Template.parse("#ff0000")),
+        element("rect", label="flavour", when_has=("flavor",), fill=Template.parse("#00ff00")),
+        element("rect", label="plain", when_lacks=("flavor",), fill=Template.parse("#0000ff")),
+    ))
+    fills = lambda c: [op.fill for op in draw(layout, c, Resources()).ops[1:]]  # noqa: E731
+    assert fills(card(type="creature")) == ["#ff0000", "#0000ff"]
+    assert fills(card(type="spell", flavor="hm")) == ["#00ff00"]
+
+
+def test_text_is_fitted_in_its_box_and_can_turn():
+    text = element("text", x=Length(5), y=Length(5), width=Length(50), height=Length(8),
+                   text=Template.parse("{title}"), size_mm=6.0, align="middle", valign="middle")
+    face = draw(Layout("t", (text,)), card(title="Ember Drake"), Resources())
+    ops = [op for op in face.ops if isinstance(op, Text)]
+    assert ops and all(5.0 <= op.y_mm <= 13.0 for op in ops) and ops[0].size_mm <= 6.0
+    turned = element("text", x=Length(5), y=Length(10), width=Length(8), height=Length(60),
+                     text=Template.parse("SIDEWAYS"), size_mm=6.0, rotate=90)
+    image = pixels(draw(Layout("t", (turned,)), card(), Resources()))
+    mask = image.convert("L").point(lambda v: 255 if v < 128 else 0)
+    x0, y0, x1, y1 = mask.getbbox()
+    assert (y1 - y0) > 3 * (x1 - x0)  # the word runs down the card, not across
+    assert 5 * PX - 2 <= x0 - SIZE.bleed_mm * PX and x1 - SIZE.bleed_mm * PX <= 13 * PX + 2
+
+
+def test_icons_and_pictures():
+    layout = Layout("t", (element("icon", x=Length(10), y=Length(10), width=Length(20), height=Length(10),
+                                  icon=Template.parse("{suit}"), color=Template.parse("#00aa00")),))
+    face = draw(layout, card(suit="hearts"), Resources(icons=BUILTIN_ICONS))
+    image = pixels(face)
+    assert at(image, 20, 15) == (0, 0xaa, 0)  # the heart, centred, in the colour asked for
+    assert at(image, 11, 15) == (255, 255, 255)  # a square icon in a wide box keeps its shape
+    with pytest.raises(LayoutError, match="unknown icon 'heart' \\(did you mean 'hearts'\\?\\)"):
+        draw(layout, card(suit="heart"), Resources(icons=BUILTIN_ICONS))
+
+
+def test_an_error_names_the_layout_and_element():
+    layout = Layout("creature", (element("rect", label="'badge'", fill=Template.parse("{colour}")),))
+    with pytest.raises(LayoutError, match="layout 'creature', element 'badge': the card has no attribute 'colour'"):
+        draw(layout, card(), Resources())

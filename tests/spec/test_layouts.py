@@ -1,0 +1,186 @@
+"""Layouts in a spec: what check finds, located at the layout's line or at the card, and the warnings."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image as PILImage
+
+from printkit.cli import main
+from printkit.spec import load_all_variants
+
+SPEC = """\
+game: emberfall
+name: Emberfall
+art:
+  colors: {accent: "#bc4b51"}
+icons: {fire: art/fire.png, gem: ruby}
+layouts:
+  base:
+    elements:
+      - {name: band, kind: rect, height: 12mm, frame: bleed, fill: accent}
+      - {name: title, kind: text, text: "{title}", height: 9mm, frame: safe, size: 5mm, bold: true}
+      - {name: art, kind: image, image: "art/{art}", y: 14mm, height: 40%, frame: safe}
+      - {name: rules, kind: text, text: "{text}", y: 50mm, height: 20mm, frame: safe, size: 3mm}
+      - {name: flavor, kind: text, text: "{flavor}", when_has: flavor, y: -0mm, height: 6mm, frame: safe,
+         size: 2.5mm, italic: true}
+  spell:
+    extends: base
+    elements:
+      - {name: band, kind: rect, height: 12mm, frame: bleed, fill: "#3d5a80"}
+groups:
+  - name: creatures
+    layout: base
+    cards:
+      - {title: Ember Drake, art: a.png, text: "Deal 2 :fire: damage.", flavor: "It remembers."}
+      - {title: Cinder Pup, art: a.png, text: "Gains :gem:."}
+  - name: spells
+    layout: spell
+    cards:
+      - {title: Flare, art: a.png, text: "Draw a card."}
+"""
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    (tmp_path / "art").mkdir()
+    PILImage.new("RGB", (40, 30), "#5b8e7d").save(tmp_path / "art" / "a.png")
+    PILImage.new("RGB", (16, 16), "#e4572e").save(tmp_path / "art" / "fire.png")
+    return tmp_path
+
+
+def run(folder: Path, spec: str, *args: str, command: str = "check"):
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        extra = ["--no-play"] if command == "check" else ["--out", "out", "--no-rulebooks"]
+        return CliRunner().invoke(main, [command, "deck.yaml", *extra, *args])
+    finally:
+        os.chdir(here)
+
+
+def line_of(spec: str, needle: str) -> int:
+    return next(i for i, line in enumerate(spec.splitlines(), 1) if needle in line)
+
+
+def test_a_spec_with_layouts_checks_and_builds(folder):
+    result = run(folder, SPEC)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    built = run(folder, SPEC, command="build")
+    assert built.exit_code == 0, built.output
+    assert (folder / "out" / "deck" / "sheets-a4.pdf").is_file()
+
+
+def test_extends_replaces_named_elements_in_place(folder):
+    (folder / "deck.yaml").write_text(SPEC, encoding="utf-8")
+    [deck] = load_all_variants(folder / "deck.yaml")
+    spell = deck.layouts["spell"]
+    assert [e.name for e in spell.elements] == ["band", "title", "art", "rules", "flavor"]
+    assert spell.elements[0].fill.constant == "#3d5a80"
+    assert deck.layouts["base"].elements[0].fill.constant == "accent"
+    assert {c.layout for c in deck.cards} == {"base", "spell"}
+
+
+@pytest.mark.parametrize("change, needle, message", [
+    (("layout: spell", "layout: spel"), "layout: spel",
+     "unknown layout 'spel' (did you mean 'spell'?); known: base, spell"),
+    (("extends: base", "extends: spell"), "extends: spell",
+     "layouts extend each other in a circle: spell -> spell"),
+    (('text: "{text}"', 'text: "{texxt}"'), '"{texxt}"',
+     "no card has attribute 'texxt'; did you mean 'text'? (cards have: art, flavor, text, title)"),
+    (('text: "{title}"', 'text: "{title"'), '"{title"',
+     "'{' at character 1 is not closed (write '{{' for a brace)"),
+    (("frame: bleed, fill: accent", "frame: bleed, fill: accent, fit: cover"), "fill: accent, fit",
+     "'fit' does not apply to a rect element (it is for: text, image)"),
+    (("size: 3mm}", "size: 3mm, fit: cover}"), "size: 3mm, fit",
+     "fit 'cover' is not one of: shrink, none"),
+    (("frame: safe, size: 3mm", "frame: middle, size: 3mm"), "frame: middle",
+     "'middle' is not one of: trim, bleed, safe"),
+    (("gem: ruby", "gem: rubby"), "gem: rubby",
+     "'rubby' is neither a picture file (art/fire.svg) nor a built-in icon (did you mean 'ruby'?)"),
+    (("fire: art/fire.png", "fire: art/fyre.png"), "fire: art/fyre.png", "image file 'art/fyre.png' not found"),
+])
+def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
+    spec = SPEC.replace(*change)
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
+    assert message in line, line
+
+
+@pytest.mark.parametrize("change, needle, message", [
+    (("{title: Cinder Pup, art: a.png, ", "{title: Cinder Pup, "), "Cinder Pup",
+     "creatures 'Cinder Pup': layout 'base' (front), element 'art': the card has no attribute 'art'; give it one, "
+     "or add 'when_has: art' to the element to draw it only for cards that have it"),
+    (("{title: Flare, art: a.png", "{title: Flare, art: b.png"), "Flare",
+     "spells 'Flare': layout 'spell' (front), element 'art': image file 'art/b.png' not found"),
+    (("Gains :gem:.", "Gains :gen:."), "Cinder Pup",
+     "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?); add it under icons: in the spec"),
+    (("fill: accent", "fill: accnt"), "Ember Drake",
+     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+])
+def test_card_mistakes_name_the_card_where_it_was_written(folder, change, needle, message):
+    spec = SPEC.replace(*change)
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"{folder / 'deck.yaml'}:{line_of(spec, needle)}:") or \
+        line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
+    assert message in line, line
+
+
+def test_a_picture_outside_the_folder_is_refused_for_the_card(folder):
+    (folder.parent / "secret.png").write_bytes((folder / "art" / "a.png").read_bytes())
+    spec = SPEC.replace("{title: Flare, art: a.png", "{title: Flare, art: ../../secret.png")
+    result = run(folder, spec)
+    assert result.exit_code == 1
+    assert "leads outside the spec's folder" in result.stderr and "'Flare'" in result.stderr
+
+
+def test_warnings_name_unread_attributes_and_boxes_at_odds_with_the_cut(folder):
+    spec = SPEC.replace("text: \"Draw a card.\"", "text: \"Draw a card.\", texxt: typo") \
+        .replace("y: 14mm, height: 40%, frame: safe", "y: 14mm, height: 40%, frame: trim") \
+        .replace("{name: rules, kind: text, text: \"{text}\", y: 50mm, height: 20mm, frame: safe",
+                 "{name: rules, kind: text, text: \"{text}\", y: 50mm, height: 20mm, frame: trim")
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
+    warnings = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("warning:")]
+    assert any("'texxt' is an attribute of cards drawn by layouts that no layout of theirs reads" in w
+               for w in warnings), warnings
+    assert any("element 'rules': the text box leaves the safe zone of 63.5x88.9 mm cards by 3.00 mm" in w
+               for w in warnings), warnings
+    assert any("element 'art': the picture reaches the cut on the left, right of 63.5x88.9 mm cards but "
+               "stops short of the bleed" in w for w in warnings), warnings
+    built = run(folder, spec, command="build")
+    assert built.exit_code == 0 and "'texxt'" in built.stderr
+
+
+def test_a_shipped_game_can_take_a_layout_and_its_shapes_are_icons(folder, repo):
+    spec = (repo / "decks" / "clag.yaml").read_text(encoding="utf-8")
+    assert "layouts:" not in spec
+    spec += textwrap.dedent("""\
+        layouts:
+          plain:
+            elements:
+              - {kind: icon, icon: "{suit}", x: 10%, y: 10%, width: 80%, height: 50%}
+              - {kind: text, text: "{rank} :spades:", y: 65%, height: 20%, frame: safe, size: 8mm, align: center}
+        """)
+    spec = spec.replace("  - name: standard\n", "  - name: standard\n    layout: plain\n", 1)
+    assert "layout: plain" in spec
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
+    [deck] = load_all_variants(folder / "deck.yaml")
+    from printkit.layout import templates
+    from printkit.layout.ops import Polygon, Text
+
+    card = deck.cards[0]
+    face = templates.front(card, deck)
+    assert any(isinstance(op, Polygon) for op in face.ops)
+    assert any(isinstance(op, Text) and str(card.get("rank")) in op.text for op in face.ops)
