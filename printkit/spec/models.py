@@ -7,8 +7,8 @@ Each model is a frozen dataclass whose fields carry the kind of value they hold
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
 
 from printkit.spec.fields import (
     INVALID,
@@ -27,6 +27,9 @@ from printkit.spec.fields import (
     spec_field,
 )
 from printkit.units import LENGTH_RE, parse_length_mm
+
+if TYPE_CHECKING:
+    from printkit.spec.data import DataTable
 
 MAX_COPIES = 1000
 MAX_CARDS = 10_000
@@ -65,6 +68,10 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern}, {"type": "number"}]},
                  noun="a length such as '3mm' or '0.125in'")
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
+
+
+def _data_message(value: str) -> str:
+    return f"data file {value!r} must be a .csv, .tsv, .xlsx or .ods file"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,7 +145,7 @@ class Override:
 
 @dataclass(frozen=True, kw_only=True)
 class GroupSpec:
-    """A group of cards from exactly one source: ``generate``, ``combine`` or ``cards``."""
+    """A group of cards from exactly one source: ``generate``, ``combine``, ``cards`` or ``data``."""
 
     name: str = spec_field(NAME)
     attrs: dict[str, AttrValue] = spec_field(MapOf(ATTR_VALUE, key=NAME), factory=dict,
@@ -147,6 +154,12 @@ class GroupSpec:
                                                   description="The product of attribute lists, e.g. symbol x number.")
     combine: CombineSpec | None = spec_field(Optional(Model(CombineSpec)), None)
     cards: list[dict[str, AttrValue]] | None = spec_field(Optional(ListOf(MapOf(ATTR_VALUE, key=NAME))), None)
+    data: str | None = spec_field(Optional(Text(pattern=r"^.*\.(?:[cC][sS][vV]|[tT][sS][vV]|[xX][lL][sS][xX]|[oO][dD][sS])$",
+                                                mismatch=_data_message)), None,
+                                  description="A CSV, TSV, XLSX or ODS file beside the spec: a header row of "
+                                              "attribute names, then one card per row (a 'copies' or 'qty' column "
+                                              "sets copies).")
+    sheet: str | None = spec_field(Optional(TEXT), None, description="The workbook sheet to read (default: the first).")
     copies: int = spec_field(COPIES, 1)
     exclude: list[dict[str, AttrValue]] = spec_field(ListOf(MATCH), factory=list)
     overrides: list[Override] = spec_field(ListOf(Model(Override)), factory=list)
@@ -154,13 +167,17 @@ class GroupSpec:
     variants: list[str] | None = spec_field(Optional(ListOf(TEXT)), None, description="Only in these variants.")
     size: str | SizeSpec | None = spec_field(Optional(SIZE), None, description="A card size for this group only (components).")
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
+    # The rows of ``data``, read when the spec is loaded (not a key of the spec).
+    table: DataTable | None = field(default=None, compare=False, repr=False)
 
     def validate(self) -> str | None:
         """A group takes its cards from exactly one source."""
-        sources = [name for name in ("generate", "combine", "cards") if getattr(self, name) is not None]
+        sources = [name for name in ("generate", "combine", "cards", "data") if getattr(self, name) is not None]
         if len(sources) != 1:
             found = ", ".join(sources) if sources else "none"
-            return f"group {self.name!r} needs exactly one of generate, combine, cards (found: {found})"
+            return f"group {self.name!r} needs exactly one of generate, combine, cards, data (found: {found})"
+        if self.sheet is not None and self.data is None:
+            return f"group {self.name!r} has a 'sheet' but no 'data' workbook to read it from"
         return None
 
 
