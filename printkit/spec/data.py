@@ -83,17 +83,18 @@ def data_kind(name: str) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def read_table(raw: bytes, shown: str, kind: str, sheet: str | None) -> DataTable:
-    """The cards in ``raw`` (a file of ``kind``, named ``shown`` in messages).
+def read_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
+    """The cards in ``raw`` (a file of ``kind``): ``shown`` names it in a cell's position and a
+    card's source, ``written`` (as the spec writes it) in problems with the whole file.
 
     Raises SpecError at a cell for a problem with a cell, DataFileError for the file as a whole.
     Parsed once per distinct content (the cache key holds the bytes).
     """
     if kind in ("csv", "tsv"):
         if sheet is not None:
-            raise DataFileError(f"{kind.upper()} file {shown!r} has no sheets: leave 'sheet' out", at_sheet=True)
-        return _csv_table(raw, shown, "\t" if kind == "tsv" else ",")
-    return _workbook_table(raw, shown, kind, sheet)
+            raise DataFileError(f"{kind.upper()} file {written!r} has no sheets: leave 'sheet' out", at_sheet=True)
+        return _csv_table(raw, shown, written, "\t" if kind == "tsv" else ",")
+    return _workbook_table(raw, shown, written, kind, sheet)
 
 
 # --- CSV and TSV -------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ def _csv_value(text: str) -> Any:
     return text
 
 
-def _csv_table(raw: bytes, shown: str, delimiter: str) -> DataTable:
+def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTable:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -140,7 +141,7 @@ def _csv_table(raw: bytes, shown: str, delimiter: str) -> DataTable:
     def cell_error(line: int, column: int, message: str) -> SpecError:
         return SpecError(shown, line, column + 1, message)
 
-    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", shown)
+    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written)
 
 
 # --- workbooks ---------------------------------------------------------------------------------
@@ -186,28 +187,28 @@ def _sheet_value(value: Any) -> Any:
     return str(value)
 
 
-def _workbook_table(raw: bytes, shown: str, kind: str, sheet: str | None) -> DataTable:
-    _check_workbook_zip(raw, shown, kind)
+def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
+    _check_workbook_zip(raw, written, kind)
     from python_calamine import CalamineWorkbook  # imported only when a workbook is read
 
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(raw))
         names = list(book.sheet_names)
         if not names:
-            raise DataFileError(f"workbook {shown!r} has no sheets")
+            raise DataFileError(f"workbook {written!r} has no sheets")
         name = names[0] if sheet is None else sheet
         if name not in names:
-            raise DataFileError(f"workbook {shown!r} has no sheet {sheet!r} (sheets: {', '.join(map(repr, names))})",
+            raise DataFileError(f"workbook {written!r} has no sheet {sheet!r} (sheets: {', '.join(map(repr, names))})",
                                 at_sheet=True)
         grid = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
     except DataFileError:
         raise
     except Exception as exc:  # python-calamine's errors (CalamineError, XmlError, ZipError ...)
-        raise DataFileError(f"workbook {shown!r} cannot be read: {exc}") from None
+        raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
     except BaseException as exc:  # a panic inside the Rust reader arrives as a BaseException
         if type(exc).__name__ != "PanicException":
             raise
-        raise DataFileError(f"workbook {shown!r} cannot be read: {exc}") from None
+        raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
 
     where = f"{shown}:{name}!"
 
@@ -218,7 +219,7 @@ def _workbook_table(raw: bytes, shown: str, kind: str, sheet: str | None) -> Dat
     def cell_error(row: int, column: int, message: str) -> SpecError:
         return SpecError(f"{where}{column_letters(column)}{row}", None, None, message)
 
-    return _table(rows(), cell_error, lambda row: f"{where}{row}", shown)
+    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters)
 
 
 def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
@@ -274,7 +275,7 @@ def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
         raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_CELLS} cells from A1")
 
 
-_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)\b([^>]*)>")
+_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
 _XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
 
 
@@ -298,7 +299,7 @@ def _xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
     return [(None, (max_row, max_column))]
 
 
-_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)\b([^>]*?)(/?)>")
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
 _ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
 _ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
 _ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
@@ -342,9 +343,11 @@ def _ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
 
 
 def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int, str], SpecError],
-           row_where: Callable[[int], str], shown: str) -> DataTable:
+           row_where: Callable[[int], str], shown: str,
+           column_name: Callable[[int], str] = lambda i: str(i + 1)) -> DataTable:
     """Header and cards from ``(row number, cell values)`` pairs; ``cell_error(row, column index,
-    message)`` locates a problem, ``row_where(row)`` names a card's row."""
+    message)`` locates a problem, ``row_where(row)`` names a card's row, ``column_name(index)`` a
+    column in a message (``3`` in CSV, ``C`` in a workbook)."""
     header: list[str | None] | None = None
     header_row = 0
     copies_at: int | None = None
@@ -368,7 +371,7 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
                 if not _NAME.fullmatch(name):
                     raise cell_error(number, i, f"column name {name_message(name)}")
                 if name in seen:
-                    raise cell_error(number, i, f"duplicate column {name!r} (also column {seen[name] + 1})")
+                    raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
                 if name in COPIES_COLUMNS:
                     if copies_at is not None:
                         raise cell_error(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: "
@@ -383,7 +386,7 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
             if value is None:
                 continue
             if i >= len(header) or header[i] is None:
-                raise cell_error(header_row, i, f"column {i + 1} has values (first on row {number}) but no name "
+                raise cell_error(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
                                                 "in the header row")
             if i == copies_at:
                 if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):

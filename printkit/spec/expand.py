@@ -61,7 +61,7 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
         kind = data_kind(group.data)
         assert kind is not None  # the spec's pattern allows only these extensions
         try:
-            table = read_table(read[resolved], shown, kind, group.sheet)
+            table = read_table(read[resolved], shown, group.data, kind, group.sheet)
         except DataFileError as exc:
             raise loaded.source.error((section, index, "sheet") if exc.at_sheet else path, str(exc)) from None
         return dataclasses.replace(group, table=table)
