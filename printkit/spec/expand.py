@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import math
@@ -11,6 +12,7 @@ from typing import Any, Iterable, Mapping
 from printkit import fonts
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
 from printkit.errors import SpecError
+from printkit.spec.data import MAX_DATA_BYTES, DataFileError, data_kind, read_table
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
 from printkit.spec.paths import PathRefused, inside_folder
@@ -29,6 +31,45 @@ MIN_SAFE_AREA_MM = 4.0
 # Card sheets print on these papers (``build --paper``): a card that fits neither is refused here,
 # at its size in the spec, rather than by the build's imposition.
 SHEET_PAPERS = ("a4", "letter")
+
+
+def attach_data(loaded: LoadedSpec) -> LoadedSpec:
+    """``loaded`` with the rows of every ``data:`` file read into its group's ``table``.
+
+    Each file is read once (groups naming one workbook share its bytes) and parsed once per
+    content; a problem with a file is one error at the group's ``data`` (or ``sheet``) key, a
+    problem with a cell one error at the cell.
+    """
+    spec = loaded.spec
+    if not any(g.data is not None for g in [*spec.groups, *spec.components]):
+        return loaded
+    read: dict[Path, bytes] = {}
+
+    def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
+        if group.data is None:
+            return group
+        path: PathKey = (section, index, "data")
+        resolved = _inside_spec_folder(loaded, group.data, path, "data")
+        if resolved not in read:
+            try:
+                read[resolved] = read_limited(resolved, MAX_DATA_BYTES)
+            except UnsafeFileError as exc:
+                raise loaded.source.error(path, f"data file {group.data!r} {exc}") from None
+            except OSError as exc:
+                raise loaded.source.error(path, f"data file {group.data!r} cannot be read: "
+                                                f"{exc.strerror or exc}") from None
+        shown = str(loaded.path.parent / group.data)
+        kind = data_kind(group.data)
+        assert kind is not None  # the spec's pattern allows only these extensions
+        try:
+            table = read_table(read[resolved], shown, group.data, kind, group.sheet)
+        except DataFileError as exc:
+            raise loaded.source.error((section, index, "sheet") if exc.at_sheet else path, str(exc)) from None
+        return dataclasses.replace(group, table=table)
+
+    groups = [with_table("groups", i, g) for i, g in enumerate(spec.groups)]
+    components = [with_table("components", i, g) for i, g in enumerate(spec.components)]
+    return LoadedSpec(dataclasses.replace(spec, groups=groups, components=components), loaded.source)
 
 
 def variant_names(loaded: LoadedSpec) -> list[str | None]:
@@ -152,6 +193,8 @@ def _card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
             names.add(group.combine.attr)
         for card in group.cards or ():
             names.update(card)
+        if group.table is not None:
+            names.update(group.table.columns)
         for override in group.overrides:
             names.update(override.attrs)
     return names
@@ -303,14 +346,18 @@ def _expand_groups(
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
         in_group = 0
+        rows = group.table.rows if group.table is not None else None
         for index, attrs in enumerate(prototypes):
-            line, column = source.position(gpath + (("cards", index) if group.cards is not None else ()))
-            origin = f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
+            if rows is not None:  # a card from a data file names its row there
+                origin = rows[index].where
+            else:
+                line, column = source.position(gpath + (("cards", index) if group.cards is not None else ()))
+                origin = f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
             if any(matches(m, attrs) and _mark(excluded_by_group, i) for i, m in enumerate(group.exclude)):
                 continue
             if any(matches(m, attrs) and _mark(used_excludes, i) for i, (m, _) in enumerate(variant_excludes)):
                 continue
-            copies = group.copies
+            copies = group.copies if rows is None or rows[index].copies is None else rows[index].copies
             art = group_art
             front = group.layout or layouts[0]
             back = group.back_layout or layouts[1]
@@ -385,6 +432,12 @@ def _prototypes(loaded: LoadedSpec, group: GroupSpec, gpath: PathKey) -> list[di
             for size in sizes
             for combo in itertools.combinations(combine.of, size)
         ]
+    if group.table is not None:
+        rows = group.table.rows
+        total = sum(group.copies if row.copies is None else row.copies for row in rows)
+        if total > MAX_CARDS:
+            raise loaded.source.error(gpath + ("data",), f"{group.data!r} makes {total} cards; the limit is {MAX_CARDS}")
+        return [{**base, **row.attrs} for row in rows]
     assert group.cards is not None
     if len(group.cards) * max(group.copies, 1) > MAX_CARDS:
         raise loaded.source.error(gpath + ("cards",), f"{len(group.cards)} x {group.copies} cards; the limit is {MAX_CARDS}")

@@ -28,10 +28,13 @@ def load_spec(path: str | Path) -> LoadedSpec:
     """Read, parse and validate one spec file.
 
     The file is read on every call; parsing and validation happen once per distinct content,
-    so a build that loads the same spec for its sheets and its rulebooks parses it once.
+    so a build that loads the same spec for its sheets and its rulebooks parses it once. The data
+    files of its groups (``data: cards.csv``) are read once per call, and parsed once per content.
     """
+    from printkit.spec.expand import attach_data  # expand builds on this module
+
     path = Path(path)
-    return _parse_and_validate(path, read_spec_bytes(path))
+    return attach_data(_parse_and_validate(path, read_spec_bytes(path)))
 
 
 # Keyed by the path as given (it appears in error messages) and the file's bytes; LoadedSpec and

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
-from typing import Any, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
 
 from printkit.spec.fields import (
     INVALID,
@@ -29,6 +29,9 @@ from printkit.spec.fields import (
     spec_field,
 )
 from printkit.units import LENGTH_RE, parse_length_mm
+
+if TYPE_CHECKING:
+    from printkit.spec.data import DataTable
 
 MAX_COPIES = 1000
 MAX_CARDS = 10_000
@@ -102,6 +105,10 @@ _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "when", "w
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
+
+
+def _data_message(value: str) -> str:
+    return f"data file {value!r} must be a .csv, .tsv, .xlsx or .ods file"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -255,7 +262,7 @@ class Override:
 
 @dataclass(frozen=True, kw_only=True)
 class GroupSpec:
-    """A group of cards from exactly one source: ``generate``, ``combine`` or ``cards``."""
+    """A group of cards from exactly one source: ``generate``, ``combine``, ``cards`` or ``data``."""
 
     name: str = spec_field(NAME)
     attrs: dict[str, AttrValue] = spec_field(MapOf(ATTR_VALUE, key=NAME), factory=dict,
@@ -264,6 +271,12 @@ class GroupSpec:
                                                   description="The product of attribute lists, e.g. symbol x number.")
     combine: CombineSpec | None = spec_field(Optional(Model(CombineSpec)), None)
     cards: list[dict[str, AttrValue]] | None = spec_field(Optional(ListOf(MapOf(ATTR_VALUE, key=NAME))), None)
+    data: str | None = spec_field(Optional(Text(pattern=r"^.*\.(?:[cC][sS][vV]|[tT][sS][vV]|[xX][lL][sS][xX]|[oO][dD][sS])$",
+                                                mismatch=_data_message)), None,
+                                  description="A CSV, TSV, XLSX or ODS file beside the spec: a header row of "
+                                              "attribute names, then one card per row (a 'copies' or 'qty' column "
+                                              "sets copies).")
+    sheet: str | None = spec_field(Optional(TEXT), None, description="The workbook sheet to read (default: the first).")
     copies: int = spec_field(COPIES, 1)
     exclude: list[dict[str, AttrValue]] = spec_field(ListOf(MATCH), factory=list)
     overrides: list[Override] = spec_field(ListOf(Model(Override)), factory=list)
@@ -274,13 +287,17 @@ class GroupSpec:
     layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's fronts (a name "
                                     "in layouts); without one, the game's own design or the generic face.")
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")
+    # The rows of ``data``, read when the spec is loaded (not a key of the spec).
+    table: DataTable | None = field(default=None, compare=False, repr=False)
 
     def validate(self) -> str | None:
         """A group takes its cards from exactly one source."""
-        sources = [name for name in ("generate", "combine", "cards") if getattr(self, name) is not None]
+        sources = [name for name in ("generate", "combine", "cards", "data") if getattr(self, name) is not None]
         if len(sources) != 1:
             found = ", ".join(sources) if sources else "none"
-            return f"group {self.name!r} needs exactly one of generate, combine, cards (found: {found})"
+            return f"group {self.name!r} needs exactly one of generate, combine, cards, data (found: {found})"
+        if self.sheet is not None and self.data is None:
+            return f"group {self.name!r} has a 'sheet' but no 'data' workbook to read it from"
         return None
 
 

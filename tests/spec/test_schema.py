@@ -29,7 +29,15 @@ def test_schema_accepts_the_shipped_decks(spec):
     {"art": {"colors": {"ink": "black"}}},                    # not a colour
     {"groups": [{"name": "a b", "cards": [{"n": 1}]}]},       # not a name
     {"groups": [{"name": "a", "cards": [{"n": 1}], "copies": True}]},  # true is not a number
+    {"groups": [{"name": "a", "data": "cards.txt"}]},                 # not a data file printkit reads
+    {"groups": [{"name": "a", "data": "cards.xlsx", "sheet": 3}]},    # a sheet is named by text
 ])
 def test_schema_refuses_what_printkit_refuses(change):
     data = {"game": "g", "name": "N", "groups": [{"name": "a", "cards": [{"n": 1}]}], **change}
     assert list(VALIDATOR.iter_errors(data))
+
+
+def test_schema_accepts_data_groups():
+    data = {"game": "g", "name": "N", "groups": [{"name": "a", "data": "cards.csv"},
+                                                   {"name": "b", "data": "more.XLSX", "sheet": "Cards"}]}
+    assert [e.message for e in VALIDATOR.iter_errors(data)] == []

@@ -1,0 +1,403 @@
+"""Card data from a spreadsheet beside the spec: CSV, TSV, XLSX or ODS, one card per row.
+
+The header row names the attributes; every following row that is not entirely empty is a card. A
+``copies`` (or ``qty``) column sets the row's copies. Values are what the cell holds, never
+guessed at: in CSV/TSV only a canonical decimal numeral (one that prints back exactly as typed:
+``7``, ``-1``, ``2.5``) is a number, and ``007``, ``+3``, ``1e3``, ``1,000``, ``2.50``, ``TRUE``
+and ``2024-01-02`` stay text. In a workbook a number cell is a number (a whole one an int), a text
+cell text, a true/false cell the text ``TRUE``/``FALSE`` and a date cell its ISO text. Surrounding
+whitespace is stripped from every cell; a cell left empty gives the card no such attribute.
+
+Workbooks are read with python-calamine. On a 10,000-row, 7-column XLSX (281 kB) it took 134 ms
+(median of 5) where openpyxl took 2,076 ms in read-only mode (3,077 ms otherwise) and 0.58 s more
+to import; calamine also reads ODS and tells dates from date-times. It builds a dense grid of each
+sheet's used area and expands ODS's repeated cells, so a small file naming a far-away cell could
+ask it for gigabytes: before handing it a workbook, printkit checks the zip (entries, unpacked
+size, each entry unpacked for real) and every sheet's extent (:data:`MAX_SHEET_ROWS`,
+:data:`MAX_COLUMNS`, :data:`MAX_SHEET_CELLS`) from the sheet XML itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+import zipfile
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping
+
+from printkit.errors import SpecError
+from printkit.spec.fields import name_message
+
+MAX_DATA_BYTES = 10_000_000       # the data file itself
+MAX_COLUMNS = 200                 # columns a sheet may use
+MAX_ROWS = 10_000                 # card rows (the deck's card limit)
+MAX_COPIES = 1_000
+MAX_ZIP_ENTRIES = 1_000           # files inside a workbook
+MAX_UNPACKED_BYTES = 100_000_000  # a workbook's files unpacked, all together
+MAX_SHEET_ROWS = 50_000           # rows a sheet may reach (blank rows are allowed between cards)
+MAX_SHEET_CELLS = 2_000_000       # rows x columns of a sheet's used area, from A1
+
+KINDS = {".csv": "csv", ".tsv": "tsv", ".xlsx": "xlsx", ".ods": "ods"}
+COPIES_COLUMNS = ("copies", "qty")
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_INT = re.compile(r"^-?(?:0|[1-9][0-9]*)$")
+_DECIMAL = re.compile(r"^-?(?:0|[1-9][0-9]*)\.[0-9]+$")
+_MAX_NUMERAL = 30  # longer numerals stay text, as in YAML specs
+
+
+class DataFileError(ValueError):
+    """The data file as a whole cannot be read; reported at the spec's ``data`` (or ``sheet``) key."""
+
+    def __init__(self, message: str, at_sheet: bool = False):
+        super().__init__(message)
+        self.at_sheet = at_sheet
+
+
+@dataclass(frozen=True)
+class DataRow:
+    """One card's row: its attributes, its copies (None: the group's) and where it is."""
+
+    attrs: Mapping[str, Any]
+    copies: int | None
+    where: str  # "decks/cards.csv:14" or "cards.xlsx:Cards!14"
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """The cards of a data file: attribute columns (without copies/qty) and rows."""
+
+    columns: tuple[str, ...]
+    rows: tuple[DataRow, ...]
+
+
+def data_kind(name: str) -> str | None:
+    """``csv``, ``tsv``, ``xlsx`` or ``ods`` by the file name's extension; None for any other."""
+    for suffix, kind in KINDS.items():
+        if name.lower().endswith(suffix):
+            return kind
+    return None
+
+
+@lru_cache(maxsize=32)
+def read_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
+    """The cards in ``raw`` (a file of ``kind``): ``shown`` names it in a cell's position and a
+    card's source, ``written`` (as the spec writes it) in problems with the whole file.
+
+    Raises SpecError at a cell for a problem with a cell, DataFileError for the file as a whole.
+    Parsed once per distinct content (the cache key holds the bytes).
+    """
+    if kind in ("csv", "tsv"):
+        if sheet is not None:
+            raise DataFileError(f"{kind.upper()} file {written!r} has no sheets: leave 'sheet' out", at_sheet=True)
+        return _csv_table(raw, shown, written, "\t" if kind == "tsv" else ",")
+    return _workbook_table(raw, shown, written, kind, sheet)
+
+
+# --- CSV and TSV -------------------------------------------------------------------------------
+
+
+def _csv_value(text: str) -> Any:
+    """A CSV cell: None when empty, an int or float for a canonical numeral, else the text."""
+    text = text.strip()
+    if not text:
+        return None
+    if len(text) <= _MAX_NUMERAL:
+        if _INT.match(text) and text != "-0":
+            return int(text)
+        if _DECIMAL.match(text):
+            number = float(text)
+            if repr(number) == text:  # 2.50 and 0.1000000000000000055 stay text: they print differently
+                return number
+    return text
+
+
+def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTable:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SpecError(shown, line, None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); "
+                        "save the file as UTF-8") from None
+    if text.startswith("\ufeff"):  # Excel writes a byte-order mark before UTF-8 CSV
+        text = text[1:]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+
+    def rows() -> Iterable[tuple[int, list[Any]]]:
+        start = 1
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise SpecError(shown, start, None, f"cannot read this row: {exc}") from None
+            yield start, [_csv_value(c) for c in cells]
+            start = reader.line_num + 1  # a quoted cell may span lines: the next row starts after it
+
+    def cell_error(line: int, column: int, message: str) -> SpecError:
+        return SpecError(shown, line, column + 1, message)
+
+    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written)
+
+
+# --- workbooks ---------------------------------------------------------------------------------
+
+
+def column_letters(index: int) -> str:
+    """``A`` for 0, ``Z`` for 25, ``AA`` for 26."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _column_index(letters: bytes) -> int:
+    index = 0
+    for ch in letters:
+        index = index * 26 + (ch - ord("A") + 1)
+    return index  # 1-based
+
+
+def _sheet_value(value: Any) -> Any:
+    """A workbook cell as a card value: no guessing, the cell's own type."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"  # as the spreadsheet shows it, and as its CSV export reads
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):  # a duration cell, as [h]:mm:ss
+        seconds = int(value.total_seconds())
+        sign, seconds = ("-", -seconds) if seconds < 0 else ("", seconds)
+        return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return str(value)
+
+
+def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
+    _check_workbook_zip(raw, written, kind)
+    from python_calamine import CalamineWorkbook  # imported only when a workbook is read
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(raw))
+        names = list(book.sheet_names)
+        if not names:
+            raise DataFileError(f"workbook {written!r} has no sheets")
+        name = names[0] if sheet is None else sheet
+        if name not in names:
+            raise DataFileError(f"workbook {written!r} has no sheet {sheet!r} (sheets: {', '.join(map(repr, names))})",
+                                at_sheet=True)
+        grid = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+    except DataFileError:
+        raise
+    except Exception as exc:  # python-calamine's errors (CalamineError, XmlError, ZipError ...)
+        raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
+    except BaseException as exc:  # a panic inside the Rust reader arrives as a BaseException
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
+
+    where = f"{shown}:{name}!"
+
+    def rows() -> Iterable[tuple[int, list[Any]]]:
+        for index, cells in enumerate(grid):
+            yield index + 1, [_sheet_value(v) for v in cells]
+
+    def cell_error(row: int, column: int, message: str) -> SpecError:
+        return SpecError(f"{where}{column_letters(column)}{row}", None, None, message)
+
+    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters)
+
+
+def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
+    """Refuse a workbook that is not a zip of the right kind, unpacks too far, or whose sheets
+    reach further than printkit reads: the checks run on the zip and the sheet XML, before the
+    reader sees the file."""
+    label = kind.upper()
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise DataFileError(f"{shown!r} is not an {label} workbook (it is not a zip file)") from None
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_ZIP_ENTRIES:
+            raise DataFileError(f"workbook {shown!r} holds {len(infos)} files; the limit is {MAX_ZIP_ENTRIES}")
+        declared = sum(info.file_size for info in infos)
+        if declared > MAX_UNPACKED_BYTES:
+            raise DataFileError(f"workbook {shown!r} unpacks to {declared} bytes; the limit is {MAX_UNPACKED_BYTES} "
+                                "(a zip bomb?)")
+        names = {info.filename for info in infos}
+        wanted = "xl/workbook.xml" if kind == "xlsx" else "content.xml"
+        if wanted not in names:
+            raise DataFileError(f"{shown!r} is not an {label} workbook (it has no {wanted})")
+        for info in infos:
+            sheet_xml = (kind == "xlsx" and info.filename.startswith("xl/worksheets/")
+                         and info.filename.endswith(".xml")) or (kind == "ods" and info.filename == "content.xml")
+            try:
+                # Unpacked for real, never past the size the zip declares (a mismatch fails its CRC).
+                with archive.open(info) as member:
+                    if sheet_xml:
+                        data = member.read(info.file_size + 1)
+                    else:
+                        data = b""
+                        while member.read(1 << 20):
+                            pass
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, OSError,
+                    EOFError, ValueError) as exc:
+                raise DataFileError(f"workbook {shown!r} is damaged or encrypted ({info.filename}: {exc})") from None
+            if sheet_xml:
+                extents = _xlsx_extent(data) if kind == "xlsx" else _ods_extents(data)
+                for sheet, (rows, columns) in extents:
+                    _check_extent(shown, sheet or info.filename, rows, columns)
+
+
+def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
+    reach = f"sheet {sheet!r} of {shown!r} reaches cell {column_letters(max(columns, 1) - 1)}{rows}"
+    if columns > MAX_COLUMNS:
+        raise DataFileError(f"{reach}; printkit reads at most {MAX_COLUMNS} columns (to "
+                            f"{column_letters(MAX_COLUMNS - 1)})")
+    if rows > MAX_SHEET_ROWS:
+        raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_ROWS} rows")
+    if rows * columns > MAX_SHEET_CELLS:
+        raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_CELLS} cells from A1")
+
+
+_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
+_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
+
+
+def _xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
+    """The last row and column (1-based) any cell of a worksheet part names, empty cells included
+    (a cell without a reference follows the one before it, as readers place it)."""
+    row = column = max_row = max_column = 0
+    for match in _XLSX_TAG.finditer(xml):
+        ref = _XLSX_REF.search(match.group(2))
+        if match.group(1) == b"row":
+            row = int(ref.group(2)) if ref and ref.group(2) else row + 1
+            column = 0
+        else:
+            if ref and ref.group(1):
+                column = _column_index(ref.group(1))
+                if ref.group(2):
+                    row = int(ref.group(2))
+            else:
+                column += 1
+            max_row, max_column = max(max_row, row), max(max_column, column)
+    return [(None, (max_row, max_column))]
+
+
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
+_ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
+_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
+_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
+
+
+def _ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
+    """Per sheet (table) of an ODS content.xml: the last row and column holding a value, with
+    repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
+    out: list[tuple[str | None, tuple[int, int]]] = []
+    name: str | None = None
+    row = column = max_row = max_column = 0
+    row_repeat, row_valued = 1, False
+    for match in _ODS_TAG.finditer(xml):
+        closing, tag, attrs, empty = match.groups()
+        if tag == b"table":
+            if closing:
+                out.append((name, (max_row, max_column)))
+            else:
+                found = _ODS_NAME.search(attrs)
+                name = found.group(1).decode("utf-8", "replace") if found else None
+                row = max_row = max_column = 0
+        elif tag == b"table-row":
+            if not closing:
+                found = _ODS_ROWS.search(attrs)
+                row_repeat, row_valued, column = (int(found.group(1)) if found else 1), False, 0
+            if closing or empty:
+                if row_valued:
+                    max_row = max(max_row, row + row_repeat)
+                row += row_repeat
+        elif not closing:
+            found = _ODS_COLUMNS.search(attrs)
+            repeat = int(found.group(1)) if found else 1
+            if b"value-type" in attrs or not empty:
+                row_valued = True
+                max_column = max(max_column, column + repeat)
+            column += repeat
+    return out
+
+
+# --- rows into cards ---------------------------------------------------------------------------
+
+
+def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int, str], SpecError],
+           row_where: Callable[[int], str], shown: str,
+           column_name: Callable[[int], str] = lambda i: str(i + 1)) -> DataTable:
+    """Header and cards from ``(row number, cell values)`` pairs; ``cell_error(row, column index,
+    message)`` locates a problem, ``row_where(row)`` names a card's row, ``column_name(index)`` a
+    column in a message (``3`` in CSV, ``C`` in a workbook)."""
+    header: list[str | None] | None = None
+    header_row = 0
+    copies_at: int | None = None
+    out: list[DataRow] = []
+    for number, cells in rows:
+        last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
+        if last < 0:
+            continue  # an entirely empty row
+        if last >= MAX_COLUMNS:
+            raise cell_error(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
+        if header is None:
+            header, header_row = [], number
+            seen: dict[str, int] = {}
+            for i, value in enumerate(cells[:last + 1]):
+                if value is None:
+                    header.append(None)
+                    continue
+                name = str(value).strip()
+                if len(name) > 64:
+                    raise cell_error(number, i, f"column name may have at most 64 characters, got {len(name)}")
+                if not _NAME.fullmatch(name):
+                    raise cell_error(number, i, f"column name {name_message(name)}")
+                if name in seen:
+                    raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
+                if name in COPIES_COLUMNS:
+                    if copies_at is not None:
+                        raise cell_error(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: "
+                                                    "keep one")
+                    copies_at = i
+                seen[name] = i
+                header.append(name)
+            continue
+        attrs: dict[str, Any] = {}
+        copies: int | None = None
+        for i, value in enumerate(cells[:last + 1]):
+            if value is None:
+                continue
+            if i >= len(header) or header[i] is None:
+                raise cell_error(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
+                                                "in the header row")
+            if i == copies_at:
+                if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):
+                    raise cell_error(number, i, f"{header[i]} must be a whole number 0..{MAX_COPIES}, not {value!r}")
+                copies = value
+            else:
+                attrs[header[i]] = value
+        if len(out) >= MAX_ROWS:
+            raise cell_error(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
+        out.append(DataRow(attrs, copies, row_where(number)))
+    if header is None:
+        raise DataFileError(f"data file {shown!r} is empty: it needs a header row naming the attributes")
+    columns = tuple(name for i, name in enumerate(header) if name is not None and i != copies_at)
+    return DataTable(columns, tuple(out))

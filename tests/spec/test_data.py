@@ -1,0 +1,448 @@
+"""Card data from CSV, TSV, XLSX and ODS files: values, copies, errors at the cell, limits."""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printkit.build import BuildOptions, build
+from printkit.cli import main
+from printkit.errors import SpecError
+from printkit.spec import data as data_module
+from printkit.spec import load_deck, load_spec
+expand_module = importlib.import_module("printkit.spec.expand")
+
+openpyxl = pytest.importorskip("openpyxl")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    data_module.read_table.cache_clear()
+    yield
+    data_module.read_table.cache_clear()
+
+
+def spec(folder: Path, group: str, extra: str = "", name: str = "deck.yaml") -> Path:
+    """A spec with one group (YAML lines for its keys, indented under ``- name: cards``)."""
+    path = folder / name
+    body = "\n".join("    " + line for line in group.strip("\n").splitlines())
+    path.write_text(f"game: orchard\nname: Orchard\n{extra}groups:\n  - name: cards\n{body}\n", encoding="utf-8")
+    return path
+
+
+def write_xlsx(path: Path, sheets: dict[str, list[list]]) -> Path:
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    book.save(path)
+    return path
+
+
+def write_ods(path: Path, sheets: dict[str, list[list]]) -> Path:
+    odf = pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    for title, rows in sheets.items():
+        table = Table(name=title)
+        for row in rows:
+            tr = TableRow()
+            for value in row:
+                if value is None:
+                    cell = TableCell()
+                elif isinstance(value, bool):
+                    cell = TableCell(valuetype="boolean", booleanvalue=str(value).lower())
+                elif isinstance(value, (int, float)):
+                    cell = TableCell(valuetype="float", value=value)
+                elif isinstance(value, datetime.date):
+                    cell = TableCell(valuetype="date", datevalue=value.isoformat())
+                else:
+                    cell = TableCell(valuetype="string")
+                if value is not None:
+                    cell.addElement(P(text=str(value)))
+                tr.addElement(cell)
+            table.addElement(tr)
+        doc.spreadsheet.addElement(table)
+    doc.save(str(path))
+    assert odf
+    return path
+
+
+def cli_error(spec_path: Path) -> str:
+    """The one line `printkit check` prints for a bad spec (exit 1, no traceback)."""
+    old = os.getcwd()
+    os.chdir(spec_path.parent)
+    try:
+        result = CliRunner().invoke(main, ["check", spec_path.name, "--no-play"])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def attrs(path: Path) -> list[dict]:
+    return [dict(c.attrs) for c in load_deck(path).cards]
+
+
+ROWS = [
+    ["name", "cost", "text"],
+    ["Apple", 1, "Crisp and red."],
+    ["Pear", 2, "Sweet."],
+    ["Plum", 3, None],
+]
+YAML_CARDS = """cards:
+  - {name: Apple, cost: 1, text: Crisp and red.}
+  - {name: Pear, cost: 2, text: Sweet.}
+  - {name: Plum, cost: 3}
+"""
+
+
+def csv_text(rows: list[list]) -> str:
+    return "".join(",".join("" if v is None else str(v) for v in row) + "\n" for row in rows)
+
+
+def built_pdfs(spec_path: Path, out: Path) -> dict[str, bytes]:
+    build([load_deck(spec_path)], BuildOptions(out_dir=out, rulebooks=False))
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+# --- the same cards from YAML and from a data file -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def yaml_pdfs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("yaml")
+    return built_pdfs(spec(folder, YAML_CARDS), folder / "out")
+
+
+def test_csv_rows_build_the_same_pdfs_as_yaml_cards(yaml_pdfs, tmp_path):
+    (tmp_path / "cards.csv").write_text(csv_text(ROWS), encoding="utf-8")
+    path = spec(tmp_path, "data: cards.csv")
+    assert [c.source for c in load_deck(path).cards] == [f"{tmp_path}/cards.csv:{n}" for n in (2, 3, 4)]
+    pdfs = built_pdfs(path, tmp_path / "out")
+    assert yaml_pdfs and pdfs == yaml_pdfs
+
+
+def test_xlsx_rows_build_the_same_pdfs_as_yaml_cards(yaml_pdfs, tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": ROWS})
+    path = spec(tmp_path, "data: cards.xlsx")
+    assert [c.source for c in load_deck(path).cards] == [f"{tmp_path}/cards.xlsx:Cards!{n}" for n in (2, 3, 4)]
+    assert built_pdfs(path, tmp_path / "out") == yaml_pdfs
+
+
+def test_ods_rows_build_the_same_pdfs_as_yaml_cards(yaml_pdfs, tmp_path):
+    write_ods(tmp_path / "cards.ods", {"Cards": ROWS})
+    assert built_pdfs(spec(tmp_path, "data: cards.ods"), tmp_path / "out") == yaml_pdfs
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cell, value", [
+    ("7", 7), ("-1", -1), ("0", 0), ("2.5", 2.5), ("-0.25", -0.25), ("1.0", 1.0),
+    ("007", "007"), ("+3", "+3"), ("1e3", "1e3"), ('"1,000"', "1,000"), ("2.50", "2.50"), (".5", ".5"),
+    ("5.", "5."), ("-0", "-0"), ("0x1F", "0x1F"), ("inf", "inf"), ("nan", "nan"),
+    ("TRUE", "TRUE"), ("false", "false"), ("yes", "yes"), ("2024-01-02", "2024-01-02"), ("12:30", "12:30"),
+    ("  spaced out  ", "spaced out"), ('"two\nlines"', "two\nlines"), ("1" * 31, "1" * 31),
+])
+def test_a_csv_cell_is_a_number_only_when_it_is_a_canonical_numeral(tmp_path, cell, value):
+    (tmp_path / "cards.csv").write_text(f"name,v\nx,{cell}\n", encoding="utf-8")
+    [card] = attrs(spec(tmp_path, "data: cards.csv"))
+    assert card["v"] == value and type(card["v"]) is type(value)
+
+
+def test_workbook_cells_keep_their_own_types(tmp_path):
+    rows = [["name", "n", "f", "whole", "flag", "day", "moment", "code"],
+            ["x", 3, 2.5, 4.0, True, datetime.date(2024, 1, 2), datetime.datetime(2024, 1, 2, 10, 30), "007"]]
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": rows})
+    [card] = attrs(spec(tmp_path, "data: cards.xlsx"))
+    assert card == {"name": "x", "n": 3, "f": 2.5, "whole": 4, "flag": "TRUE", "day": "2024-01-02",
+                    "moment": "2024-01-02 10:30:00", "code": "007"}
+    assert type(card["whole"]) is int
+
+
+def test_ods_cells_keep_their_own_types(tmp_path):
+    write_ods(tmp_path / "cards.ods", {"Cards": [["name", "n", "flag", "day"],
+                                                 ["x", 3, False, datetime.date(2024, 1, 2)]]})
+    [card] = attrs(spec(tmp_path, "data: cards.ods"))
+    assert card == {"name": "x", "n": 3, "flag": "FALSE", "day": "2024-01-02"}
+
+
+def test_empty_cells_leave_the_attribute_out_and_group_attrs_fill_it(tmp_path):
+    (tmp_path / "cards.csv").write_text("name,cost,kind\na,1,\nb,,rare\n,,\n\nc,3,\n", encoding="utf-8")
+    cards = attrs(spec(tmp_path, "data: cards.csv\nattrs: {kind: common, set: base}"))
+    assert cards == [{"kind": "common", "set": "base", "name": "a", "cost": 1},
+                     {"kind": "rare", "set": "base", "name": "b"},
+                     {"kind": "common", "set": "base", "name": "c", "cost": 3}]
+
+
+def test_bom_tsv_and_header_whitespace(tmp_path):
+    (tmp_path / "cards.tsv").write_bytes("\ufeff name \t cost\nA, b\t2\n".encode("utf-8"))
+    assert attrs(spec(tmp_path, "data: cards.tsv")) == [{"name": "A, b", "cost": 2}]
+
+
+@pytest.mark.parametrize("column", ["copies", "qty"])
+def test_a_copies_or_qty_column_sets_copies_and_the_group_copies_fill_gaps(tmp_path, column):
+    (tmp_path / "cards.csv").write_text(f"name,{column}\na,3\nb,\nc,0\n", encoding="utf-8")
+    deck = load_deck(spec(tmp_path, "data: cards.csv\ncopies: 2"))
+    assert [c["name"] for c in deck.cards] == ["a", "a", "a", "b", "b"]
+    assert all(column not in c.attrs for c in deck.cards)
+
+
+def test_sheet_picks_a_worksheet_and_the_first_is_the_default(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["note"], ["hello"]], "Cards": [["name"], ["a"], ["b"]]})
+    assert attrs(spec(tmp_path, "data: cards.xlsx")) == [{"note": "hello"}]
+    assert attrs(spec(tmp_path, "data: cards.xlsx\nsheet: Cards")) == [{"name": "a"}, {"name": "b"}]
+
+
+def test_everything_a_group_does_works_on_a_data_group(tmp_path):
+    (tmp_path / "cards.csv").write_text("fruit,value,copies\napple,1,2\npear,2,1\nplum,3,1\nfig,4,1\n",
+                                        encoding="utf-8")
+    extra = ("count_by: [fruit, value]\n"
+             "variants:\n  small: {exclude: [{fruit: fig}], expect: {total: 5, by: {value: {'1': 4, '2': 1}}}}\n"
+             "  full: {expect: {total: 6, groups: {cards: 6}, by: {fruit: {apple: 4, pear: 1, fig: 1}}}}\n")
+    path = spec(tmp_path, """data: cards.csv
+exclude: [{fruit: plum}]
+overrides:
+  - {match: {fruit: apple}, copies: 4, attrs: {ripe: true}, art: {colors: {background: "#ffeeee"}}}
+art: {colors: {ink: "#112233"}}
+""", extra)
+    small, full = load_deck(path, "small"), load_deck(path, "full")
+    assert [c["fruit"] for c in full.cards] == ["apple"] * 4 + ["pear", "fig"]
+    assert [c["fruit"] for c in small.cards] == ["apple"] * 4 + ["pear"]
+    assert full.cards[0]["ripe"] is True and full.cards[0].art.colors == {"ink": "#112233", "background": "#ffeeee"}
+    assert full.cards[-1].art.colors == {"ink": "#112233"}
+    result = CliRunner().invoke(main, ["check", str(path), "--no-play"])
+    assert result.exit_code == 0, result.output
+    assert "fruit:     apple 4  pear 1  fig 1" in result.output
+
+
+def test_a_data_group_can_be_a_component_and_limited_to_variants(tmp_path):
+    (tmp_path / "tokens.csv").write_text("token\nsun\nmoon\n", encoding="utf-8")
+    path = spec(tmp_path, "cards: [{n: 1}]", name="deck.yaml")
+    path.write_text(path.read_text() + "components:\n  - {name: tokens, data: tokens.csv, variants: [b]}\n"
+                    "variants: {a: {}, b: {}}\n")
+    assert "tokens" not in load_deck(path, "a").components or not load_deck(path, "a").components["tokens"]
+    assert [c["token"] for c in load_deck(path, "b").components["tokens"]] == ["sun", "moon"]
+
+
+def test_a_workbook_is_read_once_per_load_even_for_two_sheets(tmp_path, monkeypatch):
+    write_xlsx(tmp_path / "cards.xlsx", {"A": [["name"], ["a"]], "B": [["name"], ["b"]]})
+    path = spec(tmp_path, "data: cards.xlsx\nsheet: A")
+    path.write_text(path.read_text() + "  - {name: more, data: cards.xlsx, sheet: B}\n")
+    reads = []
+    real = expand_module.read_limited
+    monkeypatch.setattr(expand_module, "read_limited", lambda p, n: reads.append(p) or real(p, n))
+    loaded = load_spec(path)
+    assert len(reads) == 1
+    assert [c["name"] for c in load_deck(path).cards] == ["a", "b"]
+    assert loaded.spec.groups[1].table.rows[0].where == f"{tmp_path}/cards.xlsx:B!2"
+
+
+def test_a_changed_data_file_is_read_again(tmp_path):
+    (tmp_path / "cards.csv").write_text("name\na\n", encoding="utf-8")
+    path = spec(tmp_path, "data: cards.csv")
+    assert attrs(path) == [{"name": "a"}]
+    (tmp_path / "cards.csv").write_text("name\nb\n", encoding="utf-8")
+    assert attrs(path) == [{"name": "b"}]
+
+
+# --- errors: one line naming the data file and the cell ---------------------------------------
+
+
+CSV_ERRORS = [
+    ("name,cost,copies\na,1,1\nb,2,two\n", "cards.csv:3:3: copies must be a whole number 0..1000, not 'two'"),
+    ("name,qty\na,1001\n", "cards.csv:2:2: qty must be a whole number 0..1000, not 1001"),
+    ("name,qty\na,1.5\n", "cards.csv:2:2: qty must be a whole number 0..1000, not 1.5"),
+    ("name,copies,qty\na,1,1\n", "cards.csv:1:3: both 'copies' and 'qty' columns set copies: keep one"),
+    ("name,,cost\na,x,1\n", "cards.csv:1:2: column 2 has values (first on row 2) but no name in the header row"),
+    ("name,cost\na,1,extra\n", "cards.csv:1:3: column 3 has values (first on row 2) but no name in the header row"),
+    ("name,cost,name\n", "cards.csv:1:3: duplicate column 'name' (also column 1)"),
+    ("name,my cost\n", "cards.csv:1:2: column name 'my cost' is not a valid name: use ASCII letters, digits, '_' "
+                       "and '-', starting with a letter"),
+    ('name,text\na,"one\ntwo\nthree"\nb,ok\nc,"bad"x\n', "cards.csv:6: cannot read this row: ',' expected after '\"'"),
+    ('name,text,copies\na,"one\ntwo",1\nb,x,-1\n', "cards.csv:4:3: copies must be a whole number 0..1000, not -1"),
+    (b"name\na\n\xe9t\xe9\n", "cards.csv:3: not valid UTF-8 (byte 0xe9); save the file as UTF-8"),
+]
+
+
+@pytest.mark.parametrize("content, message", CSV_ERRORS, ids=[m.split(": ", 1)[1][:30] for _, m in CSV_ERRORS])
+def test_a_bad_csv_cell_is_one_line_naming_the_file_and_cell(tmp_path, content, message):
+    target = tmp_path / "cards.csv"
+    target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == message
+
+
+def test_a_bad_workbook_cell_names_the_sheet_and_cell(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["x"]],
+                                         "Cards": [["name", "cost", "copies"], ["a", 1, 2], [], ["b", 2, "two"]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx\nsheet: Cards")) == \
+        "cards.xlsx:Cards!C4: copies must be a whole number 0..1000, not 'two'"
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", None, "name"]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == "cards.xlsx:Cards!C1: duplicate column 'name' (also column A)"
+
+
+@pytest.mark.parametrize("group, setup, message", [
+    ("data: missing.csv", None, "deck.yaml:5:11: data file 'missing.csv' not found"),
+    ("data: cards.txt", None, "deck.yaml:5:11: groups[0].data: data file 'cards.txt' must be a .csv, .tsv, .xlsx or "
+                              ".ods file"),
+    ("data: ../outside.csv", None, "deck.yaml:5:11: data path '../outside.csv' leads outside the spec's folder; copy the file beside the spec"),
+    ("data: /etc/passwd.csv", None, "deck.yaml:5:11: data path '/etc/passwd.csv' must be relative to the spec's folder"),
+    ("data: link.csv", "symlink", "deck.yaml:5:11: data path 'link.csv' leads outside the spec's folder; copy the file beside the spec"),
+    ("data: sub.csv", "folder", "deck.yaml:5:11: data path 'sub.csv' is a folder, not a file"),
+    ("data: cards.csv", "empty", "deck.yaml:5:11: data file 'cards.csv' is empty: it needs a header row naming "
+                                 "the attributes"),
+    ("data: cards.csv\nsheet: Cards", "csv", "deck.yaml:6:12: CSV file 'cards.csv' has no sheets: leave 'sheet' out"),
+    ("data: cards.xlsx\nsheet: Kards", "xlsx", "deck.yaml:6:12: workbook 'cards.xlsx' has no sheet 'Kards' "
+                                               "(sheets: 'Notes', 'Cards')"),
+    ("data: cards.xlsx", "not-zip", "deck.yaml:5:11: 'cards.xlsx' is not an XLSX workbook (it is not a zip file)"),
+    ("data: cards.ods", "xlsx-as-ods", "deck.yaml:5:11: 'cards.ods' is not an ODS workbook (it has no content.xml)"),
+    ("sheet: Cards\ncards: [{a: 1}]", None, "deck.yaml:4:5: groups[0]: group 'cards' has a 'sheet' but no 'data' "
+                                           "workbook to read it from"),
+    ("data: cards.csv\ncards: [{a: 1}]", "csv", "deck.yaml:4:5: groups[0]: group 'cards' needs exactly one of "
+                                               "generate, combine, cards, data (found: cards, data)"),
+])
+def test_a_bad_data_file_is_one_line_at_the_spec_key(tmp_path, group, setup, message):
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    (tmp_path / "outside.csv").write_text("name\na\n")
+    if setup == "symlink":
+        (folder / "link.csv").symlink_to(tmp_path / "outside.csv")
+    elif setup == "folder":
+        (folder / "sub.csv").mkdir()
+    elif setup == "empty":
+        (folder / "cards.csv").write_text("\n\n,,\n")
+    elif setup == "csv":
+        (folder / "cards.csv").write_text("name\na\n")
+    elif setup == "xlsx":
+        write_xlsx(folder / "cards.xlsx", {"Notes": [["x"]], "Cards": [["name"], ["a"]]})
+    elif setup == "not-zip":
+        (folder / "cards.xlsx").write_text("name\na\n")
+    elif setup == "xlsx-as-ods":
+        write_xlsx(folder / "cards.ods", {"Cards": [["name"], ["a"]]})
+    assert cli_error(spec(folder, group)) == message
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+
+def test_a_data_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(expand_module, "MAX_DATA_BYTES", 100)
+    (tmp_path / "cards.csv").write_text("name\n" + "a\n" * 60)
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == "deck.yaml:5:11: data file 'cards.csv' is 125 bytes; the limit is 100"
+
+
+def test_too_many_columns_and_rows_are_refused_at_the_cell(tmp_path, monkeypatch):
+    header = ",".join(f"c{i}" for i in range(201))
+    (tmp_path / "cards.csv").write_text(header + "\n")
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == \
+        "cards.csv:1:201: more than 200 columns; printkit reads at most 200"
+    monkeypatch.setattr(data_module, "MAX_ROWS", 3)
+    (tmp_path / "cards.csv").write_text("name\na\nb\n\nc\nd\n")
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == "cards.csv:6:1: more than 3 rows of cards; the limit is 3"
+
+
+def test_rows_times_copies_over_the_card_limit_are_refused(tmp_path):
+    (tmp_path / "cards.csv").write_text("name,copies\n" + "".join(f"c{i},1000\n" for i in range(11)))
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == \
+        "deck.yaml:5:11: 'cards.csv' makes 11000 cards; the limit is 10000"
+
+
+def _zip(path: Path, parts: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _xlsx_parts(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path):
+    parts = _xlsx_parts(write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name"], ["a"]]}))
+    _zip(tmp_path / "cards.xlsx", {**parts, "xl/media/zeros.bin": bytes(101_000_000)})
+    assert (tmp_path / "cards.xlsx").stat().st_size < 200_000
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == (
+        "deck.yaml:5:11: workbook 'cards.xlsx' unpacks to 101007404 bytes; the limit is 100000000 (a zip bomb?)"
+        .replace("101007404", str(sum(len(v) for v in parts.values()) + 101_000_000)))
+
+
+def test_a_workbook_with_too_many_entries_is_refused(tmp_path):
+    parts = _xlsx_parts(write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name"], ["a"]]}))
+    _zip(tmp_path / "cards.xlsx", {**parts, **{f"xl/media/{i}.bin": b"" for i in range(1000)}})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")).startswith(
+        f"deck.yaml:5:11: workbook 'cards.xlsx' holds {len(parts) + 1000} files; the limit is 1000")
+
+
+def test_a_workbook_whose_sheet_reaches_far_is_refused_before_the_reader_allocates_it(tmp_path):
+    # The reader would build a dense grid of 2^34 cells for this 6 kB file (and abort the process).
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    book.active["A1"], book.active["A2"], book.active["XFD1048576"] = "name", "a", "far"
+    book.save(tmp_path / "cards.xlsx")
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == (
+        "deck.yaml:5:11: sheet 'xl/worksheets/sheet1.xml' of 'cards.xlsx' reaches cell XFD1048576; "
+        "printkit reads at most 200 columns (to GR)")
+    book.active["XFD1048576"] = None
+    book.active["C60000"] = "far"
+    book.save(tmp_path / "cards.xlsx")
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")).endswith("reaches cell C60000; printkit reads at most 50000 rows")
+
+
+def test_an_ods_with_repeated_cells_beyond_the_limits_is_refused(tmp_path):
+    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
+    parts = _xlsx_parts(tmp_path / "real.ods")
+    cell = b'<table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="150"/>'
+    row = b'<table:table-row table:number-rows-repeated="20000">' + cell + b"</table:table-row>"
+    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", row + b"</table:table>")
+    _zip(tmp_path / "cards.ods", parts)
+    assert cli_error(spec(tmp_path, "data: cards.ods")) == (
+        "deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell ET20002; printkit reads at most 2000000 cells from A1")
+
+
+def test_empty_repeated_ods_rows_and_cells_as_spreadsheets_write_them_are_fine(tmp_path):
+    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
+    parts = _xlsx_parts(tmp_path / "real.ods")
+    filler = (b'<table:table-row table:number-rows-repeated="1048574">'
+              b'<table:table-cell table:number-columns-repeated="16384"/></table:table-row>')
+    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", filler + b"</table:table>")
+    _zip(tmp_path / "cards.ods", parts)
+    assert attrs(spec(tmp_path, "data: cards.ods")) == [{"name": "a"}]
+
+
+def test_reading_does_not_raise_anything_but_spec_errors_for_damaged_workbooks(tmp_path):
+    parts = _xlsx_parts(write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name"], ["a"]]}))
+    parts["xl/worksheets/sheet1.xml"] = b"<worksheet><sheetData><row><c t='s'><v>99</v></c>"
+    _zip(tmp_path / "cards.xlsx", parts)
+    with pytest.raises(SpecError) as info:
+        load_spec(spec(tmp_path, "data: cards.xlsx"))
+    assert str(info.value).startswith(f"{tmp_path}/deck.yaml:5:11: workbook 'cards.xlsx' cannot be read")
+
+
+def test_column_letters():
+    assert [data_module.column_letters(i) for i in (0, 25, 26, 199, 16383)] == ["A", "Z", "AA", "GR", "XFD"]
+
+
+def test_the_workbook_reader_is_fast_enough_for_the_row_limit(tmp_path):
+    rows = [["name", "cost", "text", "copies"]] + [[f"c{i}", i % 7, "words " * 5, 1] for i in range(10_000)]
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": rows})
+    deck = load_deck(spec(tmp_path, "data: cards.xlsx"))
+    assert len(deck.cards) == 10_000 and deck.cards[-1]["name"] == "c9999"
+    assert io  # noqa: the module is used by helpers above
