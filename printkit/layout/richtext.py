@@ -48,12 +48,13 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Literal, Mapping
+from typing import Iterator, Literal, Mapping, NamedTuple
 
-from printkit.fonts import glyph_set, text_width_mm, ttfont
+from printkit.fonts import glyph_set, missing_glyphs, text_width_mm
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
@@ -85,6 +86,7 @@ OPENING = frozenset("([{\u00ab\u2018\u201c\u3008\u300a\u300c\u300e\u3010\u3014\u
                     "\uff08\uff3b\uff5b")
 
 _SPECIAL = re.compile(r"[\\*:]")
+_COLONS = re.compile(":+")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Breakable spaces: whitespace other than the no-break ones.
 _SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
@@ -118,8 +120,7 @@ class RichStyle:
 
 # --- parsing ----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Span:
+class _Span(NamedTuple):
     """Text without breakable spaces, in one style."""
 
     text: str
@@ -127,8 +128,7 @@ class _Span:
     italic: bool
 
 
-@dataclass(frozen=True)
-class _IconSpan:
+class _IconSpan(NamedTuple):
     name: str
 
 
@@ -198,6 +198,10 @@ def _tokens(lines: list[str]) -> list[tuple]:
                 tokens.append(("d", k - j, can_open, can_close))
                 i = k
             else:  # ":" - an icon when a name and a closing colon follow
+                run = _COLONS.match(line, j).end()
+                if run - j > 1:  # only the last of several colons can open a name
+                    tokens.append(("t", line[j:run - 1]))
+                    j = run - 1
                 k = j + 1
                 while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
                     k += 1
@@ -288,13 +292,19 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
     return tuple(lines_out)
 
 
-def _plain(parsed: tuple[_Paragraph, ...]) -> str:
-    """The text as read, for warnings: words joined by spaces, icons as :name:."""
-    return "\n".join(
-        "\n".join(" ".join("".join(s.text if isinstance(s, _Span) else f":{s.name}:" for s in w) for w in line)
-                  for line in paragraph)
-        for paragraph in parsed
-    )
+def _plain(parsed: tuple[_Paragraph, ...], limit: int = 80) -> str:
+    """The start of the text as read, for warnings: words joined by spaces, icons as :name:."""
+    out: list[str] = []
+    size = 0
+    for paragraph in parsed:
+        for line in paragraph:
+            for word in line:
+                text = "".join(s.text[:limit] if isinstance(s, _Span) else f":{s.name}:" for s in word)
+                out.append(text)
+                size += len(text) + 1
+                if size > limit:
+                    return " ".join(out)[:limit]
+    return " ".join(out)
 
 
 # --- measuring --------------------------------------------------------------------------------
@@ -329,16 +339,6 @@ def _has_hangul(text: str) -> bool:
     return re.search("[\uac00-\ud7a3]", text) is not None
 
 
-@dataclass(frozen=True)
-class _Setting:
-    """Everything size-independent about one text in one style: measured words and metrics."""
-
-    paragraphs: tuple[tuple[tuple[_WordM, ...], ...], ...]
-    metrics: FontMetrics
-    icon_side: float  # em
-    icon_drop: float  # em: how far the icon's bottom lies below the baseline
-
-
 class _Measure:
     """Widths per character and font at unit size, with the font choice :func:`font_runs` makes."""
 
@@ -363,51 +363,80 @@ def _char_width(ch: str, font: Path) -> float:
     return text_width_mm(ch, font, 1.0)
 
 
-def _prepare(parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon]) -> _Setting:
-    slant = math.tan(math.radians(style.slant_deg))
-    chains = {
-        (False, False): (tuple(style.regular), 0.0),
-        (True, False): (tuple(style.bold), 0.0),
-        (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
-        (True, True): (tuple(style.bold_italic), 0.0) if style.bold_italic else (tuple(style.bold), style.slant_deg),
-    }
-    base = font_metrics(style.regular[0])
-    used: set[Path] = {style.regular[0]}
-    paragraphs = []
-    for paragraph in parsed:
-        lines = []
-        for line in paragraph:
-            words = []
-            for word in line:
-                pieces: list[_Piece] = []
-                for span in word:
-                    if isinstance(span, _IconSpan):
-                        pieces.append(_Piece(None, icons[span.name], (), 0.0, 0.0))
-                        continue
-                    chain, deg = chains[span.bold, span.italic]
-                    runs = font_runs(span.text, chain)
-                    used.update(font for _, font in runs)
-                    width = sum(text_width_mm(run, font, 1.0) for run, font in runs)
-                    pieces.append(_Piece(span.text, None, chain, deg, width))
-                last = pieces[-1]
-                space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else style.regular[0]
-                overhang = slant * base.cap_height if any(p.slant for p in pieces) else 0.0
-                words.append(_WordM(pieces, text_width_mm(" ", space_font, 1.0), overhang))
-            lines.append(tuple(words))
-        paragraphs.append(tuple(lines))
-    each = [font_metrics(f) for f in sorted(used)]
-    metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
-    # The icon square: a little taller than the capitals, centred on their middle, within the ascent.
-    side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * metrics.ascent - base.cap_height))
-    drop = side / 2 - base.cap_height / 2
-    for paragraph in paragraphs:
-        for line in paragraph:
-            for word in line:
-                for piece in word.pieces:
-                    if piece.icon is not None:
-                        piece.width = side + 2 * ICON_SIDE_GAP_EM
-                word.width = sum(p.width for p in word.pieces)
-    return _Setting(tuple(paragraphs), metrics, side, drop)
+class _Setting:
+    """One text in one style, measured at unit size as the layout reaches each word.
+
+    Only the words a layout gets to are measured (a text far too long for its box stops early),
+    and equal words are measured once. Block metrics and glyph checks read each font chain's
+    text joined, which costs little even for very long texts.
+    """
+
+    def __init__(self, parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon]) -> None:
+        self.parsed, self.icons = parsed, icons
+        self.slant = math.tan(math.radians(style.slant_deg))
+        self.chains = {
+            (False, False): (tuple(style.regular), 0.0),
+            (True, False): (tuple(style.bold), 0.0),
+            (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
+            (True, True): ((tuple(style.bold_italic), 0.0) if style.bold_italic
+                           else (tuple(style.bold), style.slant_deg)),
+        }
+        self.regular = tuple(style.regular)
+        base = font_metrics(self.regular[0])
+        self.cap_height = base.cap_height
+        by_style: dict[tuple[bool, bool], list[str]] = {}
+        for paragraph in parsed:
+            for line in paragraph:
+                for word in line:
+                    for span in word:
+                        if type(span) is _Span:
+                            by_style.setdefault((span.bold, span.italic), []).append(span.text)
+        texts: dict[tuple[Path, ...], list[str]] = {}
+        for key, parts in by_style.items():
+            texts.setdefault(self.chains[key][0], []).extend(parts)
+        self.chain_texts = {chain: " ".join(parts) for chain, parts in texts.items()}
+        # What the first font of each chain lacks: usually nothing, and then each span is one run.
+        self.missing = {chain: missing_glyphs(text, chain[0]) for chain, text in self.chain_texts.items()}
+        used = {self.regular[0]}
+        for chain, missing in self.missing.items():
+            used.add(chain[0])
+            used.update(next((f for f in chain if ord(ch) in glyph_set(f)), chain[0]) for ch in missing)
+        each = [font_metrics(f) for f in sorted(used)]
+        self.metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
+        # The icon square: a little taller than the capitals, centred on their middle, within the ascent.
+        self.icon_side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * self.metrics.ascent - base.cap_height))
+        self.icon_drop = self.icon_side / 2 - base.cap_height / 2
+        self._words: dict[_Word, _WordM] = {}
+
+    def word(self, word: _Word) -> _WordM:
+        found = self._words.get(word)
+        if found is None:
+            found = self._words[word] = self._measure(word)
+        return found
+
+    def _measure(self, word: _Word) -> _WordM:
+        pieces: list[_Piece] = []
+        for span in word:
+            if isinstance(span, _IconSpan):
+                pieces.append(_Piece(None, self.icons[span.name], (), 0.0, self.icon_side + 2 * ICON_SIDE_GAP_EM))
+                continue
+            chain, deg = self.chains[span.bold, span.italic]
+            runs = font_runs(span.text, chain) if self.missing.get(chain) else [(span.text, chain[0])]
+            width = sum(_width(run, font) for run, font in runs)
+            pieces.append(_Piece(span.text, None, chain, deg, width))
+        last = pieces[-1]
+        space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else self.regular[0]
+        overhang = self.slant * self.cap_height if any(p.slant for p in pieces) else 0.0
+        return _WordM(pieces, _width(" ", space_font), overhang)
+
+
+def _width(text: str, font: Path) -> float:
+    """Advance width at unit size; long texts by character counts (one pass in C, not one per character)."""
+    if len(text) < 4096:
+        return text_width_mm(text, font, 1.0)
+    distinct = set(text)
+    counts = Counter(text).items() if len(distinct) > 32 else ((ch, text.count(ch)) for ch in distinct)
+    return sum(_char_width(ch, font) * n for ch, n in counts)
 
 
 # --- breaking lines ---------------------------------------------------------------------------
@@ -473,11 +502,13 @@ def _split(word: _WordM, start: tuple[int, int], avail: float, hangul_only: bool
     return None  # the rest fits whole: no split needed
 
 
-def _hard_line(words: tuple[_WordM, ...], width: float, measure: _Measure) -> Iterator[tuple[list[_Frag], float]]:
+def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
+               measure: _Measure) -> Iterator[tuple[list[_Frag], float]]:
     """Lines of fragments (and their widths in em) breaking one hard line to ``width`` em."""
     line: list[_Frag] = []
     used = 0.0
-    for word in words:
+    for raw in words:
+        word = setting.word(raw)
         start, rest = _START, word.width
         while True:
             gap = line[-1].word.space if line else 0.0
@@ -525,9 +556,9 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     lines: list[tuple[list[_Frag], float, float]] = []
     offset = 0.0
     fits = True
-    for p_index, paragraph in enumerate(setting.paragraphs):
+    for paragraph in setting.parsed:
         for l_index, hard in enumerate(paragraph):
-            for k, (frags, used) in enumerate(_hard_line(hard, width, measure)):
+            for k, (frags, used) in enumerate(_hard_line(hard, setting, width, measure)):
                 if lines:
                     offset += style.leading + (style.paragraph_gap if l_index == 0 and k == 0 else 0.0)
                 over = frags[-1].word.overhang if frags else 0.0
@@ -610,7 +641,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     parsed = _parse(markup)
     _check_icons(parsed, icons, where)
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
-    setting = _prepare(parsed, style, icons)
+    setting = _Setting(parsed, style, icons)
     measure = _Measure()
 
     def trial(size: float) -> bool:
@@ -655,16 +686,10 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
-    texts: dict[tuple[Path, ...], list[str]] = {}
-    for paragraph in setting.paragraphs:
-        for line in paragraph:
-            for word in line:
-                for piece in word.pieces:
-                    if piece.text is not None:
-                        texts.setdefault(piece.chain, []).append(piece.text)
     out: list[str] = []
-    for chain, parts in texts.items():
-        out.extend(_glyph_warning(" ".join(parts), chain, where))
+    for chain, text in setting.chain_texts.items():
+        if setting.missing[chain]:
+            out.extend(_glyph_warning(text, chain, where))
     return out
 
 
