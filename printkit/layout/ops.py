@@ -81,7 +81,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image (PNG/JPEG) scaled to cover or fit inside its box."""
+    """A picture (PNG/JPEG) or SVG art (drawn as vectors) scaled to cover or fit inside its box."""
 
     x_mm: float
     y_mm: float
