@@ -333,6 +333,8 @@ def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
 def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """With ``--per-card``: a front PDF (bleed-sized page) and PNG per distinct card, a back of each kind.
 
+    Each PNG is its PDF's bytes rasterised (PDFium, 300 DPI, the bleed box edge to edge).
+
     Each front's manifest entry names its back (``back``): ``back-N.pdf`` for the PDF front,
     ``back-N.png`` for the PNG front, one pair per distinct back. Full-page components get one
     paper-sized PDF each (no back).
@@ -340,7 +342,7 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
     if not ctx.options.per_card:
         return
     from printkit.render.pdf import render_pages
-    from printkit.render.png import png_bytes, render_face
+    from printkit.render.png import card_png
 
     paper = ctx.options.paper_size
     for deck in decks:
@@ -365,15 +367,16 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             back_key = (back.ops, card.size)
             if back_key not in backs:
                 backs[back_key] = back_stem = f"{folder}/back-{len(backs) + 1}"
-                yield ctx.write(f"{back_stem}.pdf", render_pages([card_page(back, card.size)], f"{card.label}: back"),
-                                kind="card-back-pdf", deck=deck, pages=1)
-                yield ctx.write(f"{back_stem}.png", png_bytes(render_face(back, card.size)), kind="card-back-png",
+                back_pdf = render_pages([card_page(back, card.size)], f"{card.label}: back")
+                yield ctx.write(f"{back_stem}.pdf", back_pdf, kind="card-back-pdf", deck=deck, pages=1)
+                # The PNG is that very PDF rasterised: the two cannot disagree.
+                yield ctx.write(f"{back_stem}.png", card_png(back_pdf, card.size), kind="card-back-png",
                                 deck=deck)
             back_stem = backs[back_key]
             pdf = render_pages([card_page(front, card.size)], card.label)
             yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
                             back=f"{back_stem}.pdf")
-            yield ctx.write(f"{stem}.png", png_bytes(render_face(front, card.size)), kind="card-png",
+            yield ctx.write(f"{stem}.png", card_png(pdf, card.size), kind="card-png",
                             deck=deck, cards=len(copies), back=f"{back_stem}.png")
             ctx.progress(len(copies))
 

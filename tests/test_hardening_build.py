@@ -173,17 +173,17 @@ def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch, failure, s
 
     out = tiny / "out"
     before = snapshot(out)
-    real_render = png.render_face
+    real_render = png.card_png
     calls, staged = [], []
 
-    def failing_render(face, size):
-        calls.append(face)
+    def failing_render(pdf, size):
+        calls.append(pdf)
         if len(calls) == 2:  # in the per-card files, after the sheets and a back were staged
             staged.extend(p for p in tiny.rglob("*") if TEMP.match(p.name))
             raise BuildError(failure) if isinstance(failure, str) else failure
-        return real_render(face, size)
+        return real_render(pdf, size)
 
-    monkeypatch.setattr(png, "render_face", failing_render)
+    monkeypatch.setattr(png, "card_png", failing_render)
     result = build(["tiny.yaml", "--per-card", "--back-offset", "2,2", "--out", "out"], tiny)
     assert result.exit_code == 1 and said in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -84,7 +84,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image (PNG/JPEG) scaled to cover or fit inside its box.
+    """A picture (PNG/JPEG) or SVG art (drawn as vectors) scaled to cover or fit inside its box.
 
     ``quarter_turns`` turns the picture counter-clockwise by that many quarter turns before it
     is fitted into the box (1: its top edge ends up on the left).

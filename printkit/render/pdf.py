@@ -4,8 +4,8 @@ Only this module speaks points. :func:`draw_ops` sets up a transform so that one
 one millimetre with y pointing down (the card frame of :mod:`printkit.layout.ops`), then draws each
 op literally. :func:`render_pages` draws each distinct face once, as a form XObject, and places it
 wherever it appears. Documents are made with reportlab's ``invariant`` mode, so the same pages
-give the same bytes. Images are drawn by file name, which reportlab embeds once per document
-however often they are drawn. Fonts are TrueType, registered with reportlab once per process and
+give the same bytes. PNG and JPEG images are drawn by file name, which reportlab embeds once per
+document however often they are drawn; SVG art is drawn as vectors, one form XObject per document. Fonts are TrueType, registered with reportlab once per process and
 embedded as a subset in every document that uses them.
 """
 
@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
+from printkit.images import ImageError, is_svg, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
@@ -296,26 +297,96 @@ def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
         canvas.rotate(90 * turns)
         if turns % 2:
             w_mm, h_mm = h_mm, w_mm
-    canvas.drawImage(str(op.path), 0, 0, w_mm, h_mm, mask="auto")
+    images.draw(canvas, op.path, w_mm, h_mm)
     canvas.restoreState()
 
 
 class _ImageSizes:
-    """Pixel sizes of the images drawn in one document, read once per path."""
+    """The images of one document: their sizes, read once per path, and how each is drawn.
+
+    A PNG or JPEG is drawn by file name (reportlab embeds it once per document). An SVG is drawn
+    as vectors: its checked drawing (:func:`printkit.images.svg_art`) becomes one form XObject per
+    document, placed wherever the art appears.
+    """
 
     def __init__(self) -> None:
-        self._sizes: dict[Path, tuple[int, int]] = {}
+        self._sizes: dict[Path, tuple[float, float]] = {}
+        self._svgs: dict[Path, object] = {}  # path -> SvgArt
+        self._svg_forms: set[str] = set()
 
-    def size(self, path: Path) -> tuple[int, int]:
+    def size(self, path: Path) -> tuple[float, float]:
+        """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
-            from PIL import Image as PILImage
+            if is_svg(path):
+                art = self._svg(path)
+                self._sizes[path] = (art.width, art.height)
+            else:
+                from PIL import Image as PILImage
 
-            try:
-                with PILImage.open(path) as img:
-                    self._sizes[path] = img.size
-            except OSError as exc:
-                raise BuildError(f"cannot read image {str(path)!r}: {exc}") from None
+                try:
+                    with PILImage.open(path) as img:
+                        self._sizes[path] = img.size
+                except OSError as exc:
+                    raise BuildError(f"cannot read image {str(path)!r}: {exc}") from None
         return self._sizes[path]
+
+    def draw(self, canvas: Canvas, path: Path, w: float, h: float) -> None:
+        """The image upright in the box from (0, 0) to (w, h) of the current (y-up) frame."""
+        if not is_svg(path):
+            canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+            return
+        art = self._svg(path)
+        name = f"svg-{art.digest[:20]}"
+        if name not in self._svg_forms:
+            _svg_form(canvas, name, art)
+            self._svg_forms.add(name)
+        canvas.saveState()
+        canvas.scale(w / art.width, h / art.height)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    def _svg(self, path: Path):
+        # Read again and checked in full unless these very bytes were checked already (the parse
+        # is cached by content): a file swapped since the spec was checked is never drawn unchecked.
+        if path not in self._svgs:
+            try:
+                self._svgs[path] = svg_art(read_image(path))
+            except ImageError as exc:
+                raise BuildError(f"image {str(path)!r} {exc}") from None
+        return self._svgs[path]
+
+
+def _svg_form(canvas: Canvas, name: str, art) -> None:
+    """Define the form XObject ``name`` drawing ``art`` in its own box, (0, 0) to its size, y up."""
+    from reportlab.graphics import renderPDF
+
+    canvas.beginForm(name, 0, 0, art.width, art.height)
+    _vector_renderer()().draw(renderPDF.renderScaledDrawing(art.drawing), canvas, 0, 0, showBoundary=False)
+    canvas.endForm()
+
+
+@lru_cache(maxsize=1)
+def _vector_renderer():
+    from reportlab.graphics import renderPDF
+
+    class VectorRenderer(renderPDF._PDFRenderer):
+        """reportlab's Drawing renderer without its font state: a checked SVG has no text, and the
+        font renderPDF would select first (Helvetica, never embedded) must not reach the PDF."""
+
+        def applyStateChanges(self, delta, newState):
+            delta = {k: v for k, v in delta.items() if k not in ("fontName", "fontSize")}
+            super().applyStateChanges(delta, newState)
+
+        def drawImage(self, image):
+            # A picture embedded in the SVG (a data: URI, decoded and checked): an image XObject,
+            # as reportlab cannot put inline images in a form. svglib gives nothing else here.
+            if hasattr(image.path, "mode"):
+                from reportlab.lib.utils import ImageReader
+
+                self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
+                                       mask="auto")
+
+    return VectorRenderer
 
 
 def register_font(path: Path) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import itertools
 import math
 from pathlib import Path
@@ -17,12 +16,11 @@ from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
 from printkit.spec.paths import PathRefused, inside_folder
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
+from printkit.images import check_image
 from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
-MAX_IMAGE_PIXELS = 50_000_000
-MAX_IMAGE_BYTES = 50_000_000
 
 # The card templates place text inside the safe zone; with 3 mm or less they cannot place a line
 # at all, and this much keeps one legible. A 10 mm card, the smallest printkit takes, keeps it
@@ -485,35 +483,3 @@ def _image(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
     resolved = _inside_spec_folder(loaded, value, path, "image")
     check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
     return resolved
-
-
-def check_image(path: Path, error, shown: str | None = None) -> None:
-    """Refuse anything but a sane PNG or JPEG: not an image, corrupt, truncated or too many pixels.
-
-    ``error(message)`` builds the exception to raise; ``shown`` is how the path is named in it.
-    """
-    from PIL import Image, UnidentifiedImageError
-
-    name = shown or path.name
-    try:
-        data = read_limited(path, MAX_IMAGE_BYTES)
-    except UnsafeFileError as exc:
-        raise error(f"image {name!r} {exc}") from None
-    except OSError as exc:
-        raise error(f"image {name!r} cannot be read: {exc.strerror or exc}") from None
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            if img.format not in ("PNG", "JPEG"):
-                raise error(f"image {name!r} is {img.format}, not PNG or JPEG")
-            width, height = img.size
-            if width * height > MAX_IMAGE_PIXELS:
-                raise error(f"image {name!r} is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
-            img.load()  # decodes fully: catches truncated and corrupt data that verify() lets through
-    except SpecError:
-        raise
-    except UnidentifiedImageError:
-        raise error(f"image {name!r} is not a PNG or JPEG image") from None
-    except Image.DecompressionBombError:
-        raise error(f"image {name!r} has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise error(f"image {name!r} cannot be read: {exc}") from None

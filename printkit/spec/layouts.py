@@ -229,7 +229,7 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
-    from printkit.spec.expand import check_image
+    from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
     values = {**card.attrs, "_group": card.group}

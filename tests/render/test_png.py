@@ -1,20 +1,24 @@
-"""The Pillow backend: sizes, positions, and agreement with the PDF backend on the same ops."""
+"""The PNG backend: a per-card PDF rasterised by PDFium, at the card's exact pixel size and 300 DPI."""
 
 from __future__ import annotations
 
 import io
+import threading
 
 import pypdfium2 as pdfium
+import pytest
 from PIL import Image as PILImage
-from PIL import ImageChops, ImageStat
+from PIL import ImageChops
 
-from printkit.deck import Art, Card, CardSize
+from printkit.build import BuildOptions, build, produce_cards
+from printkit.deck import Art, Card, CardSize, Deck
+from printkit.errors import BuildError
 from printkit.fonts import KOREAN_BOLD, SYMBOLS
 from printkit.layout.imposition import card_page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Polygon, Rect, Text
 from printkit.layout.templates import generic
 from printkit.render.pdf import render_pages
-from printkit.render.png import DPI, card_pixel_size, png_bytes, render_face
+from printkit.render.png import DPI, card_pixel_size, card_png, png_bytes, rasterise, render_face
 
 POKER = CardSize(63.5, 88.9, bleed_mm=3.175)
 
@@ -24,10 +28,31 @@ def at(image, x_mm, y_mm, size=POKER):
     return image.getpixel((int((x_mm + size.bleed_mm) * DPI / 25.4), int((y_mm + size.bleed_mm) * DPI / 25.4)))
 
 
+def pdf_of(face: Face, size: CardSize = POKER) -> bytes:
+    return render_pages([card_page(face, size)])
+
+
 def test_poker_with_eighth_inch_bleed_is_825_by_1125():
     assert card_pixel_size(POKER) == (825, 1125)
     assert render_face(Face(()), POKER).size == (825, 1125)
     assert card_pixel_size(CardSize(25, 25, bleed_mm=3.175)) == (370, 370)
+
+
+def test_the_bleed_box_fills_the_image_edge_to_edge():
+    # A millimetre square in each corner of the bleed box lands in the image's corner pixels,
+    # also for a size whose pixel count is rounded (25 mm + 2 x 3 mm is 366.1 px at 300 DPI).
+    for size in (POKER, CardSize(25, 25, bleed_mm=3.0)):
+        b, w, h = size.bleed_mm, size.width_mm, size.height_mm
+        face = Face((Rect(-b, -b, 1, 1, fill="#ff0000"), Rect(w + b - 1, -b, 1, 1, fill="#00ff00"),
+                     Rect(-b, h + b - 1, 1, 1, fill="#0000ff"), Rect(w + b - 1, h + b - 1, 1, 1, fill="#000000")))
+        image = render_face(face, size)
+        width, height = image.size
+        assert image.size == card_pixel_size(size)
+        assert image.getpixel((0, 0)) == (255, 0, 0)
+        assert image.getpixel((width - 1, 0)) == (0, 255, 0)
+        assert image.getpixel((0, height - 1)) == (0, 0, 255)
+        assert image.getpixel((width - 1, height - 1)) == (0, 0, 0)
+        assert image.getpixel((width // 2, height // 2)) == (255, 255, 255)
 
 
 def test_ops_land_in_the_card_frame():
@@ -51,11 +76,13 @@ def test_edges_are_antialiased():
     assert sum(1 for v in range(1, 255) if histogram[v]) > 3
 
 
-def test_png_bytes_are_reproducible():
+def test_png_bytes_are_reproducible_rgb_and_300_dpi():
     face = Face((Text(10, 20, "같은 그림", KOREAN_BOLD, 5), Rect(0, 0, 5, 5, fill="#123456")))
-    assert png_bytes(render_face(face, POKER)) == png_bytes(render_face(face, POKER))
-    decoded = PILImage.open(io.BytesIO(png_bytes(render_face(face, POKER))))
-    assert decoded.format == "PNG" and decoded.size == (825, 1125)
+    first, second = card_png(pdf_of(face), POKER), card_png(pdf_of(face), POKER)
+    assert first == second
+    decoded = PILImage.open(io.BytesIO(first))
+    assert decoded.format == "PNG" and decoded.mode == "RGB" and decoded.size == (825, 1125)
+    assert decoded.info["dpi"] == pytest.approx((DPI, DPI), abs=0.05)  # stored per metre
 
 
 def _mixed_face(tmp_path) -> Face:
@@ -76,23 +103,44 @@ def _mixed_face(tmp_path) -> Face:
     ))
 
 
-def test_png_matches_the_pdf_drawn_from_the_same_ops(tmp_path):
+def test_png_is_the_pdfs_own_rasterisation(tmp_path):
+    """The PNG holds what any PDFium rendering of the per-card PDF shows, at the same resolution."""
     face = _mixed_face(tmp_path)
-    png = render_face(face, POKER)
-    pdf = render_pages([card_page(face, POKER)])
-    raster = pdfium.PdfDocument(pdf)[0].render(scale=DPI / 72).to_pil().convert("RGB").resize(png.size)
-    diff = ImageChops.difference(png, raster).convert("L")
-    # Antialiasing differs at edges; the drawing itself must coincide.
-    assert ImageStat.Stat(diff).mean[0] < 4
-    assert sum(diff.histogram()[129:]) < 0.01 * png.width * png.height
+    pdf = pdf_of(face)
+    png = PILImage.open(io.BytesIO(card_png(pdf, POKER)))
+    page = pdfium.PdfDocument(pdf)[0]
+    # A hair under 300 DPI: pypdfium2 rounds the page's 825.0000000001 pixels up to 826.
+    raster = page.render(scale=DPI / 72 - 1e-9).to_pil().convert("RGB")
+    assert raster.size == png.size
+    assert ImageChops.difference(png.convert("RGB"), raster).getbbox() is None  # not one pixel differs
+    # And the colours are where the ops put them.
+    assert at(png, 32.5, 40) == (0xd5, 0x5e, 0x00)  # inside the triangle
+    assert at(png, 15, 70) == (0x00, 0x72, 0xb2)  # the ellipse
+    assert at(png, 44, 68) == (0, 120, 200)  # the picture's blue half, cropped to its box
+    assert at(png, 1, 1) == (0xfb, 0xf8, 0xf1)
 
 
-def test_generic_template_renders_in_both_backends():
+def test_the_per_card_png_of_a_build_is_its_pdf_rasterised(tmp_path):
+    cards = tuple(Card(f"c-{i}", "cards", {"n": i}, Art(colors={"background": c}, back_color="#1f3b5a"), POKER)
+                  for i, c in enumerate(["#e6194b", "#3cb44b"]))
+    deck = Deck(game="colourtest", name="Colours", deck_id="colours", variant=None,
+                spec_path=tmp_path / "colours.yaml", size=POKER, art=Art(), cards=cards)
+    out = tmp_path / "out"
+    result = build([deck], BuildOptions(out_dir=out, per_card=True), producers=(produce_cards,))
+    pngs = [e for e in result.entries if e.kind in ("card-png", "card-back-png")]
+    assert len(pngs) == 3
+    for entry in pngs:
+        written = (out / entry.path).read_bytes()
+        assert written == card_png((out / entry.path).with_suffix(".pdf").read_bytes(), POKER)
+    front = PILImage.open(out / "colours/cards/001-cards-0.png")
+    assert front.getpixel((2, 2)) == (0xe6, 0x19, 0x4b)  # the bleed carries the background
+    assert PILImage.open(out / "colours/cards/back-1.png").getpixel((2, 2)) == (0x1f, 0x3b, 0x5a)
+
+
+def test_generic_template_renders():
     card = Card("g-1", "things", {"name": "Stone", "cost": 2}, Art(colors={"background": "#eeeeee"}), POKER)
-    face = generic.front(card)
-    image = render_face(face, POKER)
+    image = render_face(generic.front(card), POKER)
     assert at(image, -2, -2) == (238, 238, 238)
-    assert render_pages([card_page(face, POKER)]).startswith(b"%PDF")
 
 
 def test_transparent_images_let_the_background_through(tmp_path):
@@ -106,18 +154,28 @@ def test_transparent_images_let_the_background_through(tmp_path):
     assert at(image, 40, 20) == (255, 0, 0)
 
 
-def test_png_slant_and_image_turns_match_the_pdf(tmp_path):
-    from printkit.layout.shapes import turn_ops
+def test_rasterising_from_several_threads_gives_the_same_bytes():
+    # PDFium is not thread-safe; the backend serialises its calls, so threads may share it.
+    pdfs = [pdf_of(Face((Rect(0, 0, 10 + i, 10, fill="#336699"),))) for i in range(4)]
+    expected = [card_png(pdf, POKER) for pdf in pdfs]
+    results: dict[int, bytes] = {}
 
-    face = _mixed_face(tmp_path)
-    turned = Face(turn_ops(face.ops[1:], 2, 31.75, 44.45) + (
-        Text(10, 30, "Slant", SYMBOLS, 8, slant_deg=12),
-        Text(50, 40, "Up", SYMBOLS, 6, slant_deg=12, rotate_deg=90),
-    ))
-    turned = Face(face.ops[:1] + turned.ops)
-    png = render_face(turned, POKER)
-    pdf = render_pages([card_page(turned, POKER)])
-    raster = pdfium.PdfDocument(pdf)[0].render(scale=DPI / 72).to_pil().convert("RGB").resize(png.size)
-    diff = ImageChops.difference(png, raster).convert("L")
-    assert ImageStat.Stat(diff).mean[0] < 4
-    assert sum(diff.histogram()[129:]) < 0.01 * png.width * png.height
+    def work(i: int) -> None:
+        results[i] = card_png(pdfs[i % 4], POKER)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [results[i] for i in range(12)] == [expected[i % 4] for i in range(12)]
+
+
+def test_bytes_that_are_not_a_pdf_are_a_build_error():
+    with pytest.raises(BuildError, match="cannot rasterise"):
+        rasterise(b"not a pdf", POKER)
+
+
+def test_png_bytes_carry_the_dpi_asked_for():
+    image = PILImage.new("RGB", (10, 10), "#ffffff")
+    assert PILImage.open(io.BytesIO(png_bytes(image, 150))).info["dpi"] == pytest.approx((150, 150), abs=0.05)

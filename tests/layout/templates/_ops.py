@@ -70,11 +70,13 @@ def with_background_image(card, tmp_path):
     return dataclasses.replace(card, art=dataclasses.replace(card.art, background_image=path))
 
 
-def image_share(face, card, x0, y0, x1, y1, color=MAGENTA, dpi=60):
-    """The share of pixels of ``color`` in the region (fractions of the trim size) of the rendered face."""
+def image_share(face, card, x0, y0, x1, y1, color=MAGENTA, dpi=100):
+    """The share of pixels of ``color`` in the region (fractions of the trim size) of the face's
+    per-card PDF, rasterised as its PNG is (at ``dpi``: enough for small text's antialiased edges
+    to leave the plate round it its own colour)."""
     from printkit.render.png import render_face
 
-    image = render_face(face, card.size, dpi=dpi).convert("RGB")
+    image = render_face(face, card.size, dpi=dpi)
     s = card.size
     px_per_mm = image.width / s.bleed_width_mm
     box = [round((s.bleed_mm + f * d) * px_per_mm) for f, d in

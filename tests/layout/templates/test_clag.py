@@ -219,8 +219,9 @@ def test_background_image_shows_behind_pips_and_courts(deck, tmp_path):
         card = next(c for c in deck.cards if c["suit"] == "hearts" and c["rank"] == rank)
         face = clag.front(with_background_image(card, tmp_path))
         assert image_share(face, card, 0.3, 0.3, 0.7, 0.7) > 0.3, card.label
-        # The corner index is on a plate: no image right round the rank.
-        assert image_share(face, card, 0.05, 0.04, 0.12, 0.1) == 0, card.label
+        # The corner index is on a plate: no image right round the rank (inside the plate's
+        # rounded corner, which leaves the image showing at the trim's 5 % mark).
+        assert image_share(face, card, 0.06, 0.05, 0.12, 0.1) == 0, card.label
 
 
 def test_aid_backs_differ_from_deck_backs(deck, tmp_path):

@@ -1,0 +1,329 @@
+"""Images a spec points at: PNG and JPEG pictures, and SVG art drawn as vectors.
+
+Images come with specs that people share, so each one is read under a size limit and checked
+here before anything draws it; :func:`check_image` is the one place that decides what printkit
+accepts. A path ending in ``.svg`` is SVG, anything else must be a PNG or JPEG.
+
+SVG files are parsed without a DTD, entity expansion, network or XInclude, then refused unless
+they are self-contained and drawable:
+
+- at most :data:`MAX_SVG_BYTES`, :data:`MAX_SVG_ELEMENTS` elements (counting what ``<use>``
+  repeats) and :data:`MAX_SVG_DEPTH` levels of nesting;
+- no entity declarations (``<!ENTITY>``): what they would expand to is never read;
+- no reference to anything outside the file: an ``href`` is a ``#fragment`` or, on ``<image>``, a
+  ``data:`` PNG or JPEG (itself checked like a picture file); CSS has no ``@import`` and its
+  ``url(...)`` points only at ``#fragments``;
+- no text: reportlab would set SVG ``<text>`` in a font it does not embed, which print shops
+  refuse, so the designer converts text to paths;
+- a size (``viewBox``, or ``width`` and ``height``) and something to draw.
+
+:func:`svg_art` parses an SVG's bytes into a reportlab Drawing once per process per content; the
+PDF backend reads the file again when it draws it and so gets either the checked bytes (and the
+parse already made) or new bytes, which are checked in full before anything of them is drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import io
+import logging
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from printkit.safe_read import UnsafeFileError, read_limited
+
+# svglib logs what it skips; the checks here report what matters, as errors, so its log stays quiet.
+logging.getLogger("svglib").addHandler(logging.NullHandler())
+
+MAX_IMAGE_PIXELS = 50_000_000
+MAX_IMAGE_BYTES = 50_000_000
+MAX_SVG_BYTES = 5_000_000
+MAX_SVG_ELEMENTS = 20_000  # after <use> is expanded
+MAX_SVG_DEPTH = 64
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_TEXT_TAGS = {"text", "tspan", "textPath", "flowRoot", "flowPara", "flowSpan"}
+_DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
+_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|pt|pc|mm|cm|in)?\s*")
+
+
+class ImageError(ValueError):
+    """An image printkit refuses; the message says why, without naming the file."""
+
+
+def is_svg(path: Path) -> bool:
+    return Path(path).suffix.lower() == ".svg"
+
+
+def check_image(path: Path, error: Callable[[str], Exception], shown: str | None = None) -> None:
+    """Refuse an image printkit cannot print safely: a PNG or JPEG that is not sane (corrupt,
+    truncated, too many pixels), or an SVG that breaks the rules of this module.
+
+    ``error(message)`` builds the exception to raise; ``shown`` is how the path is named in it.
+    """
+    name = shown or Path(path).name
+    try:
+        data = read_image(path)
+        if is_svg(path):
+            svg_art(data)
+        else:
+            check_picture(data)
+    except ImageError as exc:
+        raise error(f"image {name!r} {exc}") from None
+
+
+def read_image(path: Path) -> bytes:
+    """The bytes of an image file, within its kind's size limit (ImageError otherwise)."""
+    try:
+        return read_limited(path, MAX_SVG_BYTES if is_svg(path) else MAX_IMAGE_BYTES)
+    except UnsafeFileError as exc:
+        raise ImageError(str(exc)) from None
+    except OSError as exc:
+        raise ImageError(f"cannot be read: {exc.strerror or exc}") from None
+
+
+def check_picture(data: bytes) -> None:
+    """Refuse anything but a sane PNG or JPEG, fully decoded (catches truncated and corrupt data)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            if img.format not in ("PNG", "JPEG"):
+                raise ImageError(f"is {img.format}, not PNG or JPEG")
+            width, height = img.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
+            img.load()  # decodes fully: catches truncated and corrupt data that verify() lets through
+    except ImageError:
+        raise
+    except UnidentifiedImageError:
+        raise ImageError("is not a PNG or JPEG image") from None
+    except Image.DecompressionBombError:
+        raise ImageError(f"has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageError(f"cannot be read: {exc}") from None
+
+
+# --- SVG ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SvgArt:
+    """A checked SVG as a reportlab Drawing, ``width`` x ``height`` points, drawn from (0, 0) up."""
+
+    drawing: object  # reportlab.graphics.shapes.Drawing
+    width: float
+    height: float
+    digest: str  # sha256 of the SVG's bytes: equal art, equal digest
+
+
+def svg_art(data: bytes) -> SvgArt:
+    """The SVG in ``data``, checked and converted to vectors (ImageError if refused).
+
+    Parsed once per process per content: the same bytes give the same (shared) SvgArt.
+    """
+    if len(data) > MAX_SVG_BYTES:
+        raise ImageError(f"is {len(data)} bytes; the limit is {MAX_SVG_BYTES}")
+    return _svg_art(hashlib.sha256(data).hexdigest(), data)
+
+
+@lru_cache(maxsize=64)
+def _svg_art(digest: str, data: bytes) -> SvgArt:
+    root = _parse(data)
+    _check_tree(root)
+    if root.get("viewBox") is not None:
+        # The viewBox is the art's shape: fitted to a box, it fills the box (stretch) or keeps
+        # its aspect ratio (cover, contain); width and height would only scale it.
+        root.attrib.pop("width", None)
+        root.attrib.pop("height", None)
+    drawing = _to_drawing(root)
+    if not _draws_something(drawing):
+        raise ImageError("draws nothing (no shapes)")
+    return SvgArt(drawing, float(drawing.width), float(drawing.height), digest)
+
+
+def _parse(data: bytes):
+    from lxml import etree
+
+    # Cheap first line: entity declarations are refused before the parser sees them.
+    if b"<!ENTITY" in data or "<!ENTITY".encode("utf-16-le") in data or "<!ENTITY".encode("utf-16-be") in data:
+        raise ImageError("declares XML entities (<!ENTITY>), which printkit does not expand; "
+                         "export the SVG without a DOCTYPE")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                             huge_tree=False, remove_comments=True, remove_pis=True, recover=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise ImageError(f"is not well-formed XML: {exc.msg}") from None
+    except ValueError as exc:  # e.g. an encoding declaration lxml refuses
+        raise ImageError(f"is not well-formed XML: {exc}") from None
+    tree = root.getroottree()
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None and list(dtd.iterentities()):
+        raise ImageError("declares XML entities (<!ENTITY>), which printkit does not expand; "
+                         "export the SVG without a DOCTYPE")
+    if root.tag not in (f"{{{SVG_NS}}}svg", "svg"):
+        raise ImageError(f"is XML but not SVG (its root element is <{etree.QName(root).localname}>)")
+    return root
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _check_tree(root) -> None:
+    """Limits, outside references, text and size: everything refused before svglib sees the tree."""
+    from lxml import etree
+
+    count, depth, ids = 0, 0, {}
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            depth -= 1
+            continue
+        depth += 1
+        if not isinstance(element.tag, str):  # an entity reference left unexpanded
+            raise ImageError("uses XML entities, which printkit does not expand")
+        count += 1
+        if count > MAX_SVG_ELEMENTS:
+            raise ImageError(f"has more than {MAX_SVG_ELEMENTS} elements")
+        if depth > MAX_SVG_DEPTH:
+            raise ImageError(f"nests elements more than {MAX_SVG_DEPTH} levels deep")
+        tag = _local(element.tag)
+        line = f" at line {element.sourceline}" if element.sourceline else ""
+        if tag in _TEXT_TAGS and "".join(element.itertext()).strip():
+            raise ImageError(f"has text (<{tag}>{line}); printkit embeds only its own fonts, so convert "
+                             "the SVG's text to paths (Inkscape: Path > Object to Path; Illustrator: "
+                             "Type > Create Outlines)")
+        if tag == "style":
+            _check_css(element.text or "", line)
+        for key, value in element.attrib.items():
+            if key in (XLINK_HREF, "href"):
+                _check_href(tag, value, line)
+            elif "url(" in value.lower() or "@import" in value.lower():
+                _check_css(value, line)
+        if element.get("id") is not None:
+            ids.setdefault(element.get("id"), element)
+    _check_use_expansion(root, ids, count)
+    _check_size(root)
+
+
+def _check_href(tag: str, value: str, line: str) -> None:
+    value = value.strip()
+    if value.startswith("#"):
+        return
+    match = _DATA_IMAGE.match(value)
+    if tag == "image" and match:
+        try:
+            picture = base64.b64decode(value[match.end():], validate=False)
+        except (binascii.Error, ValueError):
+            raise ImageError(f"has an <image>{line} whose data: URI is not valid base64") from None
+        try:
+            check_picture(picture)
+        except ImageError as exc:
+            raise ImageError(f"has an embedded <image>{line} that {exc}") from None
+        return
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    raise ImageError(f"refers to {shown!r} in <{tag}>{line}; an SVG must be self-contained: only "
+                     "#fragments, and pictures embedded as data:image/png or data:image/jpeg")
+
+
+def _check_css(css: str, line: str) -> None:
+    if "@import" in css.lower():
+        raise ImageError(f"imports a stylesheet (@import){line}; an SVG must be self-contained")
+    for match in _URL.finditer(css):
+        target = match.group(2).strip()
+        if not target.startswith("#"):
+            shown = target if len(target) <= 60 else target[:57] + "..."
+            raise ImageError(f"refers to {shown!r} in CSS url(){line}; an SVG must be self-contained")
+
+
+def _check_use_expansion(root, ids: dict, count: int) -> None:
+    """Refuse ``<use>`` chains that repeat more than :data:`MAX_SVG_ELEMENTS` elements in all."""
+    sizes: dict[int, int] = {}
+
+    def size(element, chain: int) -> int:
+        key = id(element)
+        if key in sizes:
+            return sizes[key]
+        if chain > MAX_SVG_DEPTH:
+            raise ImageError(f"nests <use> more than {MAX_SVG_DEPTH} levels deep")
+        sizes[key] = 0  # a circular <use> adds nothing (svglib skips it)
+        total = 0
+        for node in element.iter():
+            if not isinstance(node.tag, str):
+                continue
+            total += 1
+            if _local(node.tag) == "use":
+                href = (node.get(XLINK_HREF) or node.get("href") or "").strip()
+                target = ids.get(href[1:]) if href.startswith("#") else None
+                if target is not None:
+                    total += size(target, chain + 1)
+            if total > MAX_SVG_ELEMENTS:
+                raise ImageError(f"has more than {MAX_SVG_ELEMENTS} elements once <use> is expanded")
+        sizes[key] = total
+        return total
+
+    if any(_local(node.tag) == "use" for node in root.iter()):
+        size(root, 0)
+
+
+def _check_size(root) -> None:
+    view_box = root.get("viewBox")
+    if view_box is not None:
+        parts = re.split(r"[\s,]+", view_box.strip())
+        try:
+            numbers = [float(p) for p in parts]
+        except ValueError:
+            numbers = []
+        if len(numbers) != 4 or not (numbers[2] > 0 and numbers[3] > 0) or not all(map(_finite, numbers)):
+            raise ImageError(f"has an unusable viewBox {view_box!r} (expected 'x y width height', "
+                             "width and height above 0)")
+        return
+    width, height = root.get("width"), root.get("height")
+    if width is None or height is None:
+        raise ImageError("has no size: give its <svg> element a viewBox (or a width and a height)")
+    for name, value in (("width", width), ("height", height)):
+        match = _LENGTH.fullmatch(value)
+        if not match or not (float(match.group(1)) > 0) or not _finite(float(match.group(1))):
+            raise ImageError(f"has an unusable {name} {value!r} (expected a length above 0, such as 300, "
+                             "30mm or 2in; or give it a viewBox)")
+
+
+def _finite(value: float) -> bool:
+    return value == value and abs(value) != float("inf")
+
+
+def _to_drawing(root):
+    from svglib.svglib import SvgRenderer
+
+    try:
+        # No file path: svglib resolves no outside reference (and _check_tree left none).
+        return SvgRenderer(io.BytesIO()).render(root)
+    except ImageError:
+        raise
+    except Exception as exc:  # svglib on input it cannot handle
+        raise ImageError(f"cannot be drawn: {type(exc).__name__}: {exc}") from None
+
+
+def _draws_something(drawing) -> bool:
+    from reportlab.graphics.shapes import Group, String
+
+    stack = list(drawing.contents)
+    found = False
+    while stack:
+        node = stack.pop()
+        if isinstance(node, String):
+            raise ImageError("has text; convert the SVG's text to paths")
+        if isinstance(node, Group):
+            stack.extend(node.contents)
+        else:
+            found = True
+    return found
