@@ -104,14 +104,33 @@ def unknown_colors(deck: Deck) -> tuple[str, ...]:
 
 
 def layout_color_names(deck: Deck) -> tuple[str, ...]:
-    """The ``art.colors`` names the deck's own layouts read (written as names, not placeholders)."""
+    """The ``art.colors`` names the deck's own layouts read: written as names, or given by a
+    placeholder (``fill: "{element}"`` reads the palette name each card's ``element`` holds)."""
     names = []
-    for layout in deck.layouts.values():
-        for element in layout.elements:
-            for template in (element.color, element.fill, element.stroke):
-                text = template.constant if template is not None else None
-                if text and not text.startswith("#"):
-                    names.append(text.strip())
+    cards = [c for c in list(deck.cards) + [c for group in deck.components.values() for c in group]
+             if c.layout or c.back_layout]
+    seen = set()
+    for card in cards:
+        for name in (card.layout, card.back_layout):
+            layout = deck.layouts.get(name) if name else None
+            if layout is None:
+                continue
+            for element in layout.elements:
+                for template in (element.color, element.fill, element.stroke):
+                    if template is None:
+                        continue
+                    text = template.constant
+                    if text is None:
+                        key = (id(template), tuple(repr(card.attrs.get(n)) for n in template.names))
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        try:
+                            text = template.render({**card.attrs, "_group": card.group})
+                        except ValueError:
+                            continue
+                    if text and not text.startswith("#"):
+                        names.append(text.strip())
     return tuple(dict.fromkeys(names))
 
 

@@ -1,0 +1,38 @@
+"""Every example spec in docs/layouts.md checks and builds, as the page says it does."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printkit.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+PAGE = REPO / "docs" / "layouts.md"
+SPECS = re.findall(r"```yaml\n(.*?)```", PAGE.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_the_page_has_its_examples_and_their_pictures():
+    assert len(SPECS) == 6
+    for picture in re.findall(r"\]\((layouts/[a-z]+\.png)\)", PAGE.read_text(encoding="utf-8")):
+        assert (REPO / "docs" / picture).is_file(), picture
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[re.search(r"name: (\w+)", s)[1] for s in SPECS])
+def test_each_example_checks_without_a_warning_and_builds(spec, tmp_path):
+    shutil.copy(REPO / "docs" / "layouts" / "picture.svg", tmp_path / "picture.svg")
+    (tmp_path / "example.yaml").write_text(spec, encoding="utf-8")
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        checked = CliRunner().invoke(main, ["check", "example.yaml", "--no-play"])
+        built = CliRunner().invoke(main, ["build", "example.yaml", "--no-rulebooks", "--out", "out"])
+    finally:
+        os.chdir(here)
+    assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
+    assert built.exit_code == 0 and built.stderr == "", built.output
