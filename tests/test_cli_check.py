@@ -19,6 +19,7 @@ def test_check_every_deck_counts_ok():
         ("calc", "expert"): (177, 177, True),
         ("stack", None): (52, 52, True),
         ("clag", None): (52, 52, True),
+        ("emberfall", None): (60, 60, True),
     }
     assert decks[("calc", "expert")]["counts"]["symbol"] == {"plus": 44, "minus": 44, "times": 44, "power": 44}
     assert decks[("stack", None)]["counts"]["cost"] == {"1": 12, "2": 24, "3": 16}
@@ -149,7 +150,7 @@ def test_check_of_a_name_points_at_the_spec_file_in_this_folder(tmp_path, monkey
     result = run("check", "orchard")
     assert result.exit_code == 1
     assert result.stderr.startswith("orchard: no deck named 'orchard' in ")
-    assert result.stderr.rstrip().endswith("(known: calc, clag, stack); did you mean ./orchard.yaml?")
+    assert result.stderr.rstrip().endswith("(known: calc, clag, emberfall, stack); did you mean ./orchard.yaml?")
     assert "did you mean" not in run("check", "orchad").stderr
 
 

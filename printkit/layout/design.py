@@ -7,8 +7,10 @@ the same drawing ops every other face is made of, so layouts print (and rasteris
 the games' own designs do.
 
 Placeholders: ``{name}`` is the card's attribute (a list prints as ``a, b``), ``{name:.1f}`` formats
-a number, ``{{`` and ``}}`` are literal braces. ``{_group}`` is the card's group. Templates are read
-left to right once, in time linear in their length.
+a number, ``{title|name|_group}`` is the first of those the card has (and is not empty), ``{{`` and
+``}}`` are literal braces. ``{_group}`` is the card's group and ``{_attributes}`` every attribute
+no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
+linear in their length.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import turn_ops
 
 # Names a template may use besides the card's attributes.
-BUILTIN_VALUES = ("_group",)
+BUILTIN_VALUES = ("_group", "_attributes")
+ATTRIBUTES = "_attributes"
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#404040"
@@ -45,8 +48,23 @@ class LayoutError(ValueError):
 
 @dataclass(frozen=True)
 class Placeholder:
-    name: str
+    """``{a|b:fmt}``: the first of ``names`` the card has, formatted."""
+
+    names: tuple[str, ...]
     format: str = ""
+
+    def choose(self, values: Mapping[str, Any]) -> str | None:
+        """The name whose value is shown: the first the card has that is not empty, else None."""
+        # printkit's own values (``_attributes``) count even when empty: they then show nothing.
+        return next((n for n in self.names if n in values and (n.startswith("_") or _filled(values[n]))), None)
+
+
+def _filled(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, (list, tuple)):
+        return bool(value)
+    return True
 
 
 @dataclass(frozen=True)
@@ -74,15 +92,17 @@ class Template:
                 if end < 0:
                     raise LayoutError(f"'{{' at character {i + 1} is not closed (write '{{{{' for a brace)")
                 inner = text[i + 1:end]
-                name, _, fmt = inner.partition(":")
-                if not name or not set(name) <= _NAME_CHARS or name[0] in "-0123456789":
-                    raise LayoutError(f"{{{_short(inner)}}} is not a placeholder such as {{cost}} or {{cost:02d}}")
+                spelled, _, fmt = inner.partition(":")
+                names = tuple(spelled.split("|"))
+                if any(not n or not set(n) <= _NAME_CHARS or n[0] in "-0123456789" for n in names):
+                    raise LayoutError(f"{{{_short(inner)}}} is not a placeholder such as {{cost}}, {{cost:02d}} "
+                                      "or {title|name}")
                 if fmt and not _FORMAT.match(fmt):
                     raise LayoutError(f"{{{_short(inner)}}}: {fmt!r} is not a number format such as 02d or .1f")
                 if literal:
                     parts.append("".join(literal))
                     literal = []
-                parts.append(Placeholder(name, fmt))
+                parts.append(Placeholder(names, fmt))
                 i = end + 1
             elif ch == "}":
                 raise LayoutError(f"'}}' at character {i + 1} closes nothing (write '}}}}' for a brace)")
@@ -95,36 +115,53 @@ class Template:
         return cls(tuple(parts))
 
     @property
+    def placeholders(self) -> tuple[Placeholder, ...]:
+        return tuple(p for p in self.parts if isinstance(p, Placeholder))
+
+    @property
     def names(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.parts if isinstance(p, Placeholder))
+        """Every name the template may read, alternatives included."""
+        return tuple(n for p in self.placeholders for n in p.names)
 
     @property
     def constant(self) -> str | None:
         """The text when the template has no placeholder, else None."""
         return None if self.names else "".join(p for p in self.parts if isinstance(p, str))
 
-    def render(self, values: Mapping[str, Any]) -> str:
+    def render(self, values: Mapping[str, Any], literal: Callable[[str], str] | None = None) -> str:
+        """The text for a card with ``values``; ``literal`` (if given) is applied to every piece
+        except an ``{_attributes}`` list, which is made to print as written already."""
         out = []
         for part in self.parts:
             if isinstance(part, str):
-                out.append(part)
+                out.append(literal(part) if literal else part)
                 continue
-            if part.name not in values:
-                raise LayoutError(f"the card has no attribute {part.name!r}")
-            out.append(_format(values[part.name], part))
+            name = part.choose(values)
+            if name is None:
+                if len(part.names) == 1:
+                    raise LayoutError(f"the card has no attribute {part.names[0]!r}")
+                listed = ", ".join(repr(n) for n in part.names)
+                raise LayoutError(f"the card has none of the attributes {listed}")
+            text = _format(values[name], part)
+            out.append(literal(text) if literal and name != ATTRIBUTES else text)
         return "".join(out)
+
+    def shown(self, values: Mapping[str, Any]) -> tuple[str, ...]:
+        """The names whose values this template shows for a card with ``values``."""
+        return tuple(n for n in (p.choose(values) for p in self.placeholders) if n is not None)
 
 
 def _format(value: Any, placeholder: Placeholder) -> str:
     if isinstance(value, (list, tuple)):
-        return ", ".join(_format(v, Placeholder(placeholder.name, placeholder.format)) for v in value)
+        return ", ".join(_format(v, placeholder) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if placeholder.format and isinstance(value, (int, float)):
         try:
             return format(value, placeholder.format)
         except ValueError as exc:
-            raise LayoutError(f"{{{placeholder.name}:{placeholder.format}}} cannot format {value!r}: {exc}") from None
+            raise LayoutError(f"{{{'|'.join(placeholder.names)}:{placeholder.format}}} cannot format "
+                              f"{value!r}: {exc}") from None
     return str(value)
 
 
@@ -170,6 +207,12 @@ class Element:
     font_italic: Path | None = None
     size_mm: float = 4.0
     min_size_mm: float | None = None
+    size_pct: float | None = None  # the size as a percentage of the box's height, instead of size_mm
+    min_size_pct: float | None = None
+    padding_mm: float = 0.0
+    wrap: bool = True
+    markup: bool = True
+    plate: bool = False
     bold: bool = False
     italic: bool = False
     color: Template | None = None
@@ -215,7 +258,8 @@ class Element:
         x, y = self.x.mm(frame.w_mm), self.y.mm(frame.h_mm)
         left = frame.right_mm - x - w if self.x.from_end else frame.x_mm + x
         top = frame.bottom_mm - y - h if self.y.from_end else frame.y_mm + y
-        return Box(left, top, w, h)
+        pad = self.padding_mm
+        return Box(left + pad, top + pad, max(w - 2 * pad, 0.0), max(h - 2 * pad, 0.0))
 
 
 @dataclass(frozen=True)
@@ -257,10 +301,11 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         if card.art.background_image is not None:
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.background_image, fit="cover"))
     warnings: list[str] = []
+    shown = [e for e in layout.elements if e.shown_for(card)]
     values = {**card.attrs, "_group": card.group}
-    for element in layout.elements:
-        if not element.shown_for(card):
-            continue
+    if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
+        values[ATTRIBUTES] = _attribute_lines(card, shown, values)
+    for element in shown:
         try:
             drawn, said = _draw_element(element, card, values, resources)
         except (LayoutError, RichTextError) as exc:
@@ -304,7 +349,7 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
-    markup = element.text.render(values)
+    markup = _text_markup(element, values)
     if not markup.strip():
         return (), ()
     if element.italic:
@@ -318,16 +363,64 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
                       italic=(element.font_italic,) + regular if element.font_italic else None,
                       color=color_of(element.color, values, card) if element.color else _ink(card),
                       align=element.align, valign=element.valign, leading=element.line_spacing)
-    size = element.size_mm
-    minimum = element.min_size_mm if element.min_size_mm is not None else min(size, 2.0)
-    where = f"{card.label} {element.label}"
+    size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
+    if element.min_size_pct is not None:
+        minimum = element.min_size_pct * inner.h_mm / 100
+    else:
+        minimum = element.min_size_mm if element.min_size_mm is not None else min(size, 2.0)
+    if not size > 0:
+        return (), ()
+    if not element.wrap:  # as large as keeps every line whole, but never below the minimum
+        size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm)),
+                   min(minimum, size))
+    label = card.label if len(card.label) <= 70 else card.label[:69] + "…"
+    where = f"{label} {element.name or element.label}"
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
                       where=where)
     ops = fitted.ops
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
+    if element.plate:
+        from printkit.layout.templates._common import text_plate
+
+        ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, fitted.warnings
+
+
+def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
+    """The element's text as markup: as written, or (``markup: false``) escaped to print literally."""
+    return element.text.render(values, None if element.markup else escape_markup)
+
+
+# Widths are measured as plain text; markup and icons make a line a little wider or narrower, so
+# an unbroken size keeps this much room.
+_UNBROKEN_SLACK = 0.97
+
+
+def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float) -> float:
+    """The largest size at which no line of ``markup`` (measured as plain text) is wider than ``width_mm``."""
+    from printkit.layout.text import _width_mm
+
+    widest = 0.0
+    for line in markup.split("\n"):
+        plain = line.replace("\\*", "\x00").replace("*", "").replace("\x00", "*").replace("\\:", ":")
+        plain = plain.replace("\\\\", "\\")
+        widest = max(widest, _width_mm(plain.strip(), chain, 1.0))
+    return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
+
+
+def _attribute_lines(card: Card, shown: Sequence[Element], values: Mapping[str, Any]) -> str:
+    """The card's attributes that no shown element displays, one ``key: value`` line each, as text
+    that prints as written (markup characters escaped)."""
+    used = {n for e in shown for t in e.templates if ATTRIBUTES not in t.names for n in t.shown(values)}
+    lines = [f"{key}: {_format(value, Placeholder((key,)))}" for key, value in card.attrs.items() if key not in used]
+    return "\n".join(escape_markup(line) for line in lines)
+
+
+def escape_markup(text: str) -> str:
+    """``text`` with the characters rich text reads as markup escaped, so it prints as written."""
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
 
 
 def _chains(element: Element, card: Card, resources: Resources) -> tuple[tuple[Path, ...], tuple[Path, ...]]:

@@ -11,10 +11,11 @@ stop short of the bleed, are warnings.
 from __future__ import annotations
 
 import difflib
+import functools
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize
 from printkit.errors import SpecError
@@ -102,8 +103,13 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 circle = " -> ".join(chain[chain.index(spec.extends):] + (spec.extends,))
                 raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
             elements = list(build(spec.extends, chain + (spec.extends,)).elements)
+        own: set[str | None] = set()
         for index, element_spec in enumerate(spec.elements):
             path = ("layouts", name, "elements", index)
+            if element_spec.name is not None and element_spec.name in own:
+                raise loaded.source.error(path + ("name",), f"layout {name!r} has two elements named "
+                                          f"{element_spec.name!r}; a name picks one element to replace in extends")
+            own.add(element_spec.name)
             element = _element(loaded, element_spec, path, index)
             _check_reads(loaded, element, element_spec, path, known)
             same = next((i for i, e in enumerate(elements) if e.name is not None and e.name == element.name), None)
@@ -144,13 +150,12 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
 
     line, column = loaded.source.position(path)
     label = repr(spec.name) if spec.name else f"{index + 1} ({spec.kind})"
-    size = parse_length_mm(spec.size) if spec.size is not None else 4.0
-    if spec.kind == "text" and not 0.5 <= size <= 100:
-        raise loaded.source.error(path + ("size",), f"text size {size:g} mm is not between 0.5 and 100 mm")
-    minimum = parse_length_mm(spec.min_size) if spec.min_size is not None else None
-    if minimum is not None and not 0.5 <= minimum <= size:
-        raise loaded.source.error(path + ("min_size",), f"min_size {minimum:g} mm must lie between 0.5 mm and "
-                                  f"the size, {size:g} mm")
+    size, size_pct = _text_size(loaded, spec.size, path + ("size",), 4.0)
+    minimum, min_pct = _text_size(loaded, spec.min_size, path + ("min_size",), None)
+    if minimum is not None and size_pct is None and minimum > size:
+        raise loaded.source.error(path + ("min_size",), f"min_size {minimum:g} mm is more than the size, {size:g} mm")
+    if min_pct is not None and size_pct is not None and min_pct > size_pct:
+        raise loaded.source.error(path + ("min_size",), f"min_size {min_pct:g}% is more than the size, {size_pct:g}%")
     as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
     return Element(
         kind=spec.kind, label=label, name=spec.name,
@@ -160,12 +165,28 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         font=_font(loaded, spec.font, path + ("font",)) if spec.font else None,
         font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
         font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
-        size_mm=size, min_size_mm=minimum, bold=spec.bold, italic=spec.italic, color=template("color"),
+        size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
+        wrap=spec.wrap, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
         align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         source=f"{loaded.path}:{line}:{column}" if line else None,
     )
+
+
+def _text_size(loaded: LoadedSpec, value, path: PathKey, default: float | None) -> tuple[float | None, float | None]:
+    """A text size as millimetres or as a percentage of the box's height (the other None)."""
+    if value is None:
+        return default, None
+    if isinstance(value, str) and value.strip().endswith("%"):
+        pct = float(value.strip()[:-1])
+        if not 1 <= pct <= 100:
+            raise loaded.source.error(path, f"a text size of {pct:g}% of the box is not between 1% and 100%")
+        return None, pct
+    mm = parse_length_mm(value)
+    if not 0.5 <= mm <= 100:
+        raise loaded.source.error(path, f"a text size of {mm:g} mm is not between 0.5 and 100 mm")
+    return mm, None
 
 
 def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: PathKey, known: set[str]) -> None:
@@ -232,7 +253,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**card.attrs, "_group": card.group}
+    values = {**card.attrs, "_group": card.group, design.ATTRIBUTES: ""}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
@@ -242,9 +263,11 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         if not element.shown_for(card):
             continue
         for template in element.templates:
-            for attr in template.names:
-                if attr not in values:
-                    raise fail(element, f"the card has no attribute {attr!r}; give it one, or add "
+            for placeholder in template.placeholders:
+                if placeholder.choose(values) is None:
+                    attr = placeholder.names[0]
+                    names = " or ".join(repr(n) for n in placeholder.names)
+                    raise fail(element, f"the card has no attribute {names}; give it one, or add "
                                         f"'when_has: {attr}' to the element to draw it only for cards that have it")
         try:
             if element.image is not None:
@@ -308,6 +331,8 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
         for name in (card.layout, card.back_layout):
             if name is not None:
                 read |= set(comp.layouts[name].reads)
+        if design.ATTRIBUTES in read:
+            continue  # a layout that lists the other attributes shows every one
         for attr in card.attrs:
             if attr not in read and attr not in counted:
                 unread.setdefault(attr)
@@ -351,3 +376,15 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
                 said.append(f"{where}: the picture reaches the cut on the {', '.join(short)} of {cards} but "
                             "stops short of the bleed; a white sliver may show (use frame: bleed)")
     return said
+
+
+# --- printkit's own layouts --------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def builtin_layout(name: str) -> Layout:
+    """A layout printkit ships as a spec of its own (``printkit/layout/templates/<name>.yaml``)."""
+    from printkit.spec.load import load_spec
+
+    path = Path(__file__).resolve().parent.parent / "layout" / "templates" / f"{name}.yaml"
+    return compiled(load_spec(path)).layouts[name]

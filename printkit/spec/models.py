@@ -90,18 +90,33 @@ def _choice(*values: str) -> Text:
     return Text(pattern=f"^(?:{'|'.join(values)})$", mismatch=lambda value: f"{value!r} is not one of: {listed}")
 
 
+TEXT_SIZE_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+
+
+def _text_size(value: str | int | float) -> str | int | float:
+    if isinstance(value, str) and not TEXT_SIZE_RE.fullmatch(value):
+        raise ValueError(f"expected a size such as '4mm', '12pt' or '60%' (of the box's height), got {value!r}")
+    if not isinstance(value, str) and value < 0:
+        raise ValueError(f"a size cannot be negative, got {value!r}")
+    return value
+
+
+TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
+                    {"anyOf": [{"type": "string", "pattern": TEXT_SIZE_RE.pattern}, {"type": "number", "minimum": 0}]},
+                    noun="a size such as '4mm' or '60%'")
+
 ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "rotate", "fit"},
+             "valign", "line_spacing", "rotate", "fit", "wrap", "markup", "plate"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
     "line": {"stroke", "stroke_width"},
     "icon": {"icon", "color"},
 }
-_COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "when", "when_has", "when_lacks"}
+_COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
@@ -148,6 +163,7 @@ class ElementSpec:
     height: str | int | float = spec_field(BOX_LENGTH, "100%")
     frame: str = spec_field(_choice("trim", "bleed", "safe"), "trim",
                             description="The box x, y, width and height are measured in: trim, bleed or safe.")
+    padding: str | int | float = spec_field(LENGTH, 0, description="Room left inside the box on every side.")
     when: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None,
                                                    description="Drawn only for cards this match selects.")
     when_has: str | list[str] | None = spec_field(Optional(NAMES), None,
@@ -164,11 +180,15 @@ class ElementSpec:
     font: str | None = spec_field(Optional(TEXT), None)
     font_bold: str | None = spec_field(Optional(TEXT), None)
     font_italic: str | None = spec_field(Optional(TEXT), None)
-    size: str | int | float | None = spec_field(Optional(LENGTH), None, description="The text size (its largest "
-                                                "with fit: shrink).")
-    min_size: str | int | float | None = spec_field(Optional(LENGTH), None)
+    size: str | int | float | None = spec_field(Optional(TEXT_SIZE), None, description="The text size (its largest "
+                                                "with fit: shrink); a percentage is of the box's height.")
+    min_size: str | int | float | None = spec_field(Optional(TEXT_SIZE), None)
     bold: bool = spec_field(Flag(), False)
     italic: bool = spec_field(Flag(), False)
+    wrap: bool = spec_field(Flag(), True, description="false: lines are made smaller rather than broken.")
+    markup: bool = spec_field(Flag(), True, description="false: **, * and :name: print as written.")
+    plate: bool = spec_field(Flag(), False, description="Over a background image, set the text on a plate of "
+                             "the background colour.")
     color: str | None = spec_field(Optional(TEXT), None, description="Text or icon colour: '#rrggbb', a name "
                                    "in art.colors, or a placeholder.")
     align: str = spec_field(_choice("left", "center", "centre", "right"), "left")

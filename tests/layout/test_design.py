@@ -61,13 +61,24 @@ def at(image: PILImage.Image, x_mm: float, y_mm: float) -> tuple[int, int, int]:
 
 def test_templates_read_placeholders_formats_and_braces():
     t = Template.parse("{title} costs {cost:02d} {{gold}}")
-    assert t.parts == (Placeholder("title"), " costs ", Placeholder("cost", "02d"), " {gold}")
+    assert t.parts == (Placeholder(("title",)), " costs ", Placeholder(("cost",), "02d"), " {gold}")
     assert t.names == ("title", "cost")
     assert t.render({"title": "Drake", "cost": 3}) == "Drake costs 03 {gold}"
     assert Template.parse("{tags}").render({"tags": ("fire", "beast")}) == "fire, beast"
     assert Template.parse("{power:.1f}").render({"power": 2}) == "2.0"
     assert Template.parse("{name:03d}").render({"name": "Ann"}) == "Ann"  # a format is for numbers only
     assert Template.parse("plain").constant == "plain" and Template.parse("{a}").constant is None
+
+
+def test_alternatives_show_the_first_value_the_card_has():
+    t = Template.parse("{title|name|_group}")
+    assert t.names == ("title", "name", "_group")
+    assert t.render({"name": "Crow", "_group": "birds"}) == "Crow"
+    assert t.render({"title": "  ", "name": "Crow", "_group": "birds"}) == "Crow"  # an empty title is no title
+    assert t.render({"title": 5, "_group": "birds"}) == "5"
+    assert t.shown({"name": "Crow", "_group": "birds"}) == ("name",)
+    with pytest.raises(LayoutError, match="the card has none of the attributes 'title', 'name'"):
+        Template.parse("{title|name}").render({})
 
 
 @pytest.mark.parametrize("text, said", [

@@ -188,7 +188,7 @@ def test_every_shipped_game_gets_a_rulebook_in_both_languages(tmp_path):
     decks = [load_all_variants(spec)[0] for spec in all_spec_paths()]
     result = build(decks, BuildOptions(out_dir=tmp_path), producers=(produce_rulebooks,))
     books = {(e.deck, e.lang) for e in result.entries if e.kind == "rulebook"}
-    assert books == {(game, lang) for game in ("calc", "stack", "clag") for lang in ("ko", "en")}
+    assert books == {(game, lang) for game in ("calc", "stack", "clag", "emberfall") for lang in ("ko", "en")}
 
 
 def _copy_spec(folder, stem: str, name: str):
