@@ -308,7 +308,11 @@ def _check_text_icons(markup: str, icons: Mapping[str, Icon]) -> None:
         if name not in icons:
             hint = difflib.get_close_matches(name, list(icons), n=1)
             meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
-            raise LayoutError(f"unknown icon ':{name}:'{meant}; add it under icons: in the spec")
+            own = sorted(n for n in icons if icons[n] is not BUILTIN_ICONS.get(n))
+            listed = (f"the spec's icons: {', '.join(own)}; " if own else "") + \
+                f"built-in: {', '.join(sorted(BUILTIN_ICONS))}"
+            raise LayoutError(f"unknown icon ':{name}:'{meant} ({listed}); add it under icons: in the spec, "
+                              "or write \\: for a colon that is not an icon")
 
 
 # --- warnings ----------------------------------------------------------------------------------

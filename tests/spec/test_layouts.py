@@ -122,7 +122,7 @@ def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, mess
     (("{title: Flare, art: a.png", "{title: Flare, art: b.png"), "Flare",
      "spells 'Flare': layout 'spell' (front), element 'art': image file 'art/b.png' not found"),
     (("Gains :gem:.", "Gains :gen:."), "Cinder Pup",
-     "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?); add it under icons: in the spec"),
+     "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?) (the spec's icons: fire, gem; built-in: "),
     (("fill: accent", "fill: accnt"), "Ember Drake",
      "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
 ])
@@ -184,3 +184,14 @@ def test_a_shipped_game_can_take_a_layout_and_its_shapes_are_icons(folder, repo)
     face = templates.front(card, deck)
     assert any(isinstance(op, Polygon) for op in face.ops)
     assert any(isinstance(op, Text) and str(card.get("rank")) in op.text for op in face.ops)
+
+
+def test_a_card_from_a_data_file_is_named_by_its_row(folder):
+    (folder / "cards.csv").write_text("title,art,text,flavor\nEmber Drake,a.png,Burn.,Hot.\nFlare,b.png,Draw.,\n",
+                                      encoding="utf-8")
+    spec = SPEC[:SPEC.index("groups:")] + "groups:\n  - name: creatures\n    layout: base\n    data: cards.csv\n"
+    result = run(folder, spec)
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("cards.csv:3: creatures 'Flare': layout 'base' (front), element 'art': "
+                           "image file 'art/b.png' not found"), line
