@@ -427,11 +427,12 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
+    Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
     """
     from printkit.check import check_engine_options
-    from printkit.spec import all_spec_paths, expand, find_spec, load_spec, variant_names
+    from printkit.spec import default_spec_paths, expand, find_spec, load_spec, variant_names
 
-    paths = [find_spec(n) for n in names] if names else all_spec_paths()
+    paths = [find_spec(n) for n in names] if names else default_spec_paths()[0]
     by_file = {}  # a spec named twice (calc calc, calc decks/calc.yaml) is built once, where first named
     for path in paths:
         by_file.setdefault(_resolved(path), path)

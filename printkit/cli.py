@@ -83,9 +83,13 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
     import json
 
     from printkit.check import check_spec, engine_play_check, format_report
-    from printkit.spec import all_spec_paths, find_spec
+    from printkit.spec import default_spec_paths, find_spec
 
-    paths = [find_spec(name) for name in decks] if decks else all_spec_paths()
+    if decks:
+        paths = [find_spec(name) for name in decks]
+    else:
+        paths, where = default_spec_paths()
+        click.echo(f"checking the specs in {where}", err=True)
     reports = [r for path in paths for r in check_spec(path, None if no_play else engine_play_check)]
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False))
@@ -195,6 +199,10 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
 
+    if not decks:
+        from printkit.spec import default_spec_paths
+
+        click.echo(f"building the specs in {default_spec_paths()[1]}", err=True)
     with cycle_collector_paused():
         loaded = load_decks(decks, variant)
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,

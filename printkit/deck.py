@@ -151,10 +151,12 @@ class Deck:
 
 
 def count_cards(cards: Iterable[Card], attrs: Iterable[str]) -> dict[str, dict[str, int]]:
+    """Cards per value of each attribute: numbers in numeric order first, then other values as met."""
     cards = list(cards)
     result: dict[str, dict[str, int]] = {}
     for attr in attrs:
         counter: Counter[str] = Counter()
+        numbers: dict[str, float] = {}
         for card in cards:
             if attr not in card.attrs:
                 continue
@@ -162,7 +164,10 @@ def count_cards(cards: Iterable[Card], attrs: Iterable[str]) -> dict[str, dict[s
             values = value if isinstance(value, (list, tuple)) else [value]
             for v in values:
                 counter[str(v)] += 1
-        result[attr] = dict(counter)
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    numbers[str(v)] = v
+        ordered = sorted(numbers, key=numbers.__getitem__) + [k for k in counter if k not in numbers]
+        result[attr] = {key: counter[key] for key in ordered}
     return result
 
 

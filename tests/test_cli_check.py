@@ -1,4 +1,5 @@
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -208,3 +209,39 @@ def test_check_warns_about_colour_names_no_card_reads_without_failing(tmp_path):
     assert report["ok"] is True and len(report["warnings"]) == 1 and "'backgound'" in report["warnings"][0]
     clean = json.loads(run("check", "--json", "--no-play", "calc").stdout)["decks"]
     assert all(d["warnings"] == [] for d in clean)
+
+
+def _check_in(folder, *args):
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        return CliRunner().invoke(main, ["check", "--no-play", *args])
+    finally:
+        os.chdir(here)
+
+
+DEMO = "game: demo\nname: Demo\ngroups:\n  - name: g\n    cards: [{cost: 12}, {cost: 1}, {cost: 0}, {cost: 18}, {cost: 1}]\n" \
+       "count_by: [cost]\n"
+
+
+def test_with_no_deck_named_check_uses_decks_then_this_folder_then_its_own(tmp_path):
+    (tmp_path / "mine.yaml").write_text(DEMO, encoding="utf-8")
+    (tmp_path / "compose.yaml").write_text("services: {}\n", encoding="utf-8")  # not a spec: left alone
+    here = _check_in(tmp_path)
+    assert here.exit_code == 0, here.output
+    assert here.stderr == "checking the specs in this folder\n"
+    assert here.stdout.startswith("mine ")
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "other.yaml").write_text(DEMO, encoding="utf-8")
+    local = _check_in(tmp_path)
+    assert local.stderr == "checking the specs in ./decks\n" and local.stdout.startswith("other ")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bundled = _check_in(empty)
+    assert bundled.stderr == "checking the specs in printkit's own decks\n" and "calc (standard)" in bundled.stdout
+
+
+def test_counts_list_numbers_in_numeric_order(tmp_path):
+    (tmp_path / "mine.yaml").write_text(DEMO, encoding="utf-8")
+    result = _check_in(tmp_path, "mine.yaml")
+    assert "  cost:      0 1  1 2  12 1  18 1\n" in result.stdout + "\n", result.stdout

@@ -12,7 +12,7 @@ from printkit.spec.load import LoadedSpec, load_spec
 
 _REPO_DECKS = bundled_dir("decks")
 
-__all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "load_spec", "expand",
+__all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "default_spec_paths", "load_spec", "expand",
            "load_deck", "load_all_variants", "variant_names", "LoadedSpec"]
 
 
@@ -45,6 +45,31 @@ def all_spec_paths() -> list[Path]:
     """Every spec in the decks folder, sorted by name."""
     folder = decks_dir()
     return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+
+
+def default_spec_paths() -> tuple[list[Path], str]:
+    """The specs a command with no deck named works on, and where they were found.
+
+    ``./decks/`` when it exists; else the specs in the working folder (YAML files with a
+    top-level ``game:``); else the decks printkit ships.
+    """
+    local = Path.cwd() / "decks"
+    if local.is_dir():
+        return all_spec_paths(), "./decks"
+    here = sorted(p for p in Path.cwd().glob("*.y*ml") if p.suffix in (".yaml", ".yml") and _looks_like_spec(p))
+    if here:
+        return [Path(p.name) for p in here], "this folder"
+    return sorted(p for p in _REPO_DECKS.glob("*.y*ml") if p.suffix in (".yaml", ".yml")), "printkit's own decks"
+
+
+def _looks_like_spec(path: Path) -> bool:
+    """Whether a YAML file starts like a deck spec: a ``game:`` key at the top level, early on."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8192)
+    except OSError:
+        return False
+    return any(line.startswith(b"game:") for line in head.splitlines())
 
 
 def load_deck(name_or_path: str | Path, variant: str | None = None) -> Deck:
