@@ -244,7 +244,8 @@ class Faces:
 
 def card_key(card: Card) -> str:
     """Identical for copies of one card (same group, attributes, art and size)."""
-    return repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout))
+    return repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout,
+                 card.face_on_both_sides))
 
 
 def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:

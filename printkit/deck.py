@@ -85,6 +85,7 @@ class Card:
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the spec entry that made this card
     layout: str | None = None  # the spec's layout drawing the front (None: the game's own design)
     back_layout: str | None = None  # the spec's layout drawing the back
+    face_on_both_sides: bool = False  # the back is the front again (a token)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrs.get(key, default)

@@ -334,12 +334,17 @@ def _expand_groups(
         gpath: PathKey = (section, gi + offset)
         if group.variants is not None and variant not in group.variants:
             continue
-        group_art = _resolve_art(loaded, deck_art, group.art, gpath + ("art",))
+        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name,
+                                                              printed=False)
+        inherited = deck_art
+        if (size.width_mm, size.height_mm) != (base_size.width_mm, base_size.height_mm):
+            # An overlay is made for the deck's card size: a component of another size (a token)
+            # does not get it stretched onto it, unless it sets one of its own.
+            inherited = dataclasses.replace(deck_art, foreground_image=None)
+        group_art = _resolve_art(loaded, inherited, group.art, gpath + ("art",))
         prototypes = _prototypes(loaded, group, gpath)
         # Whole-page components (``sheet: ...``) print on the build's paper, so a group's size is
         # judged (paper fit, safe zone) only once it makes a card that is not a page (below).
-        size = base_size if group.size is None else _card_size(loaded, group.size, gpath + ("size",), group.name,
-                                                              printed=False)
         first_of_group = len(cards)
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
@@ -374,7 +379,7 @@ def _expand_groups(
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin,
-                                  layout=front, back_layout=back))
+                                  layout=front, back_layout=back, face_on_both_sides=group.face_on_both_sides))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
             _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):
@@ -442,20 +447,33 @@ def _prototypes(loaded: LoadedSpec, group: GroupSpec, gpath: PathKey) -> list[di
     return [{**base, **_freeze_attrs(card)} for card in group.cards]
 
 
+# An image key set to this removes the picture a wider level gave.
+NO_IMAGE = "none"
+
+
 def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: PathKey) -> Art:
+    """``parent``'s art with a level's own: colours merge by name; fonts and pictures are replaced
+    (``none`` removes a picture); a ``back`` replaces the inherited back whole (colour, label and
+    picture together), so a component's own back never mixes with the deck's."""
     if spec is None:
         return parent
     colors = {**parent.colors, **spec.colors}
+
+    def picture(value: str | None, inherited: Path | None, key: PathKey) -> Path | None:
+        if value is None:
+            return inherited
+        return None if value == NO_IMAGE else _image(loaded, value, path + key)
+
     back = spec.back
     return Art(
         colors=colors,
         font=_font(loaded, spec.font, path + ("font",)) if spec.font else parent.font,
         font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else parent.font_bold,
-        background_image=_image(loaded, spec.background_image, path + ("background_image",)) if spec.background_image else parent.background_image,
-        foreground_image=_image(loaded, spec.foreground_image, path + ("foreground_image",)) if spec.foreground_image else parent.foreground_image,
-        back_image=_image(loaded, back.image, path + ("back", "image")) if back and back.image else parent.back_image,
-        back_color=back.color if back and back.color else parent.back_color,
-        back_label=back.label if back and back.label is not None else parent.back_label,
+        background_image=picture(spec.background_image, parent.background_image, ("background_image",)),
+        foreground_image=picture(spec.foreground_image, parent.foreground_image, ("foreground_image",)),
+        back_image=picture(back.image, None, ("back", "image")) if back else parent.back_image,
+        back_color=back.color if back else parent.back_color,
+        back_label=back.label if back else parent.back_label,
     )
 
 

@@ -307,6 +307,8 @@ class GroupSpec:
     layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's fronts (a name "
                                     "in layouts); without one, the game's own design or the generic face.")
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")
+    face_on_both_sides: bool = spec_field(Flag(), False, description="Print the front on the back too "
+                                          "(tokens), instead of the deck's back.")
     # The rows of ``data``, read when the spec is loaded (not a key of the spec).
     table: DataTable | None = field(default=None, compare=False, repr=False)
 

@@ -58,7 +58,10 @@ def front(card: Card, deck: Deck) -> Face:
 
 
 def back(card: Card, deck: Deck) -> Face:
-    """The back of ``card``: its spec layout, else its game's template (or the generic one)."""
+    """The back of ``card``: its front again (``face_on_both_sides``), its spec layout, else its
+    game's template (or the generic one)."""
+    if card.face_on_both_sides:
+        return front(card, deck)
     if card.back_layout is not None:
         return drawable(_designed(card, deck, card.back_layout, "back"), card)
     module = game_module(deck.game)

@@ -162,17 +162,20 @@ def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence
     box = bleed_box(card.size)
     ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=color)]
     warnings: list[str] = []
-    if card.art.back_image is not None:
-        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.back_image, fit="cover"))
-        return Face(tuple(ops))
     light = mix(color, "#ffffff", 0.55)
+    if card.art.back_image is not None:
+        # A picture is the back's design; a label the spec sets is still printed over it.
+        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.back_image, fit="cover"))
+        if not card.art.back_label:
+            return Face(tuple(ops))
     inset = s.safe_mm + 1.0
-    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=light, stroke_mm=0.8,
-                    radius_mm=max(s.corner_radius_mm, 1.0)))
-    ops.append(Rect(inset + 1.6, inset + 1.6, w - 2 * inset - 3.2, h - 2 * inset - 3.2, stroke=light,
-                    stroke_mm=0.3, radius_mm=max(s.corner_radius_mm - 1.0, 0.5)))
     unit = min(w, h)
-    ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
+    if card.art.back_image is None:
+        ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=light, stroke_mm=0.8,
+                        radius_mm=max(s.corner_radius_mm, 1.0)))
+        ops.append(Rect(inset + 1.6, inset + 1.6, w - 2 * inset - 3.2, h - 2 * inset - 3.2, stroke=light,
+                        stroke_mm=0.3, radius_mm=max(s.corner_radius_mm - 1.0, 0.5)))
+        ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
     label = card.art.back_label if card.art.back_label is not None else default_label
     if label:
         font = text_font(card, label)

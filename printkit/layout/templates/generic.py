@@ -59,17 +59,18 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
+    """The back colour (and picture) to the bleed edge, and the back's label across the middle."""
     bleed = bleed_box(card.size)
     safe = safe_box(card.size)
     color = card.art.back_color or BACK
     ops: list[Op] = [Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, fill=color)]
-    if card.art.back_image is not None:
-        ops.extend(_cover(bleed, card.art.back_image))
-        return Face(tuple(ops))
+    ops.extend(_cover(bleed, card.art.back_image))
     warnings: tuple[str, ...] = ()
     if card.art.back_label:
         band = Box(safe.x_mm, safe.cy_mm - safe.h_mm * 0.1, safe.w_mm, safe.h_mm * 0.2)
-        label = fit_line(card.art.back_label, _font(card), band, max_size_mm=band.h_mm, min_size_mm=1.5,
+        if card.art.back_image is not None:  # over a picture the label sits on a band of the back colour
+            ops.append(Rect(band.x_mm, band.y_mm, band.w_mm, band.h_mm, fill=color, radius_mm=1.5))
+        label = fit_line(card.art.back_label, _font(card), band, max_size_mm=band.h_mm * 0.8, min_size_mm=1.5,
                          where=_where(card, "back label"), fallbacks=font_chain(card), color="#ffffff")
         ops.extend(label.ops)
         warnings = label.warnings
