@@ -165,8 +165,8 @@ class BuildContext:
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
-        label = card.label if card is not None and message.startswith(card.label) else ""
-        folder, text = deck_folder(deck), message[len(label):]
+        label, text = card.said_of(message) if card is not None else ("", message)
+        folder = deck_folder(deck)
         entry = self._warnings.setdefault((folder, text), _Warning(folder, text))
         if label:
             entry.cards.setdefault(label)

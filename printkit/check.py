@@ -204,7 +204,46 @@ def spec_warnings(deck: Deck) -> tuple[str, ...]:
     """What ``printkit build`` would warn about the deck's spec itself: colour names no card reads."""
     from printkit.layout.templates import deck_warnings
 
-    return deck_warnings(deck)
+    return deck_warnings(deck) + face_warnings(deck)
+
+
+def face_warnings(deck: Deck) -> tuple[str, ...]:
+    """What laying out the cards a spec's layouts or the generic face draw says (text that does not
+    fit or falls below the legibility floor, characters no font has), as a build says it: one line
+    per kind of warning, naming the first card and how many more distinct cards share it.
+
+    A game's own designs are left out: their text is sized by design, and laying out every card
+    of every game would make ``check`` as slow as a build.
+    """
+    from printkit.build import all_cards, card_key
+    from printkit.layout import templates
+
+    module = templates.game_module(deck.game)
+    generic_front = module is None or not hasattr(module, "front")
+    said: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for card in all_cards(deck):
+        key = card_key(card)
+        if key in seen or templates.is_page(card):
+            continue
+        seen.add(key)
+        faces = []
+        if card.layout is not None or generic_front:
+            faces.append(templates.front(card, deck))
+        if card.back_layout is not None:
+            faces.append(templates.back(card, deck))
+        for face in faces:
+            for warning in face.warnings:
+                label, text = card.said_of(warning)
+                labels = said.setdefault(text, [])
+                if label not in labels:
+                    labels.append(label)
+    lines = []
+    for text, labels in said.items():
+        more = len(labels) - 1
+        also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
+        lines.append(f"{labels[0]}{text}{also}")
+    return tuple(lines)
 
 
 def format_report(report: DeckReport) -> str:

@@ -40,6 +40,7 @@ class CardSize:
     safe_mm: float = 3.0
     corner_radius_mm: float = 3.0
     name: str | None = None
+    min_text_mm: float = 6 * 25.4 / 72  # the legibility floor: 6 pt
 
     @property
     def bleed_width_mm(self) -> float:
@@ -99,6 +100,18 @@ class Card:
         inner = ", ".join(f"{k}={_fmt(v)}" for k, v in self.attrs.items())
         return f"{self.group}[{inner}]#{self.copy}"
 
+
+    @property
+    def cut_label(self) -> str:
+        """:attr:`label`, cut to 70 characters: how warnings begin, so each stays one readable line."""
+        return self.label if len(self.label) <= 70 else self.label[:69] + "…"
+
+    def said_of(self, message: str) -> tuple[str, str]:
+        """A warning split into the card it names (as it names it) and the rest, or ``("", message)``."""
+        for label in (self.label, self.cut_label):
+            if message.startswith(label):
+                return label, message[len(label):]
+        return "", message
 
     @property
     def short_label(self) -> str:

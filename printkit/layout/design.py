@@ -373,19 +373,24 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm)),
                    min(minimum, size))
-    label = card.label if len(card.label) <= 70 else card.label[:69] + "…"
-    where = f"{label} {element.name or element.label}"
+    where = f"{card.cut_label} {element.name or element.label}"
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
                       where=where)
     ops = fitted.ops
+    warnings = list(fitted.warnings)
+    floor = card.size.min_text_mm
+    if ops and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
+        warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
+                        f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
+                        "fewer words, or lower card.min_text_size")
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     if element.plate:
         from printkit.layout.templates._common import text_plate
 
         ops = tuple(text_plate(card, ops)) + tuple(ops)
-    return ops, fitted.warnings
+    return ops, warnings
 
 
 def _text_markup(element: Element, values: Mapping[str, Any]) -> str:

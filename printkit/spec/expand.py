@@ -288,7 +288,7 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
                                   f"shorter side: at most {shorter / 2:g} mm on {cards}")
     # The deck's corner radius on a smaller component (a token) rounds it as far as it goes.
     radius = min(radius, shorter / 2)
-    return CardSize(width, height, bleed, safe, radius, name)
+    return CardSize(width, height, bleed, safe, radius, name, min_text_mm=parse_length_mm(fmt.min_text_size))
 
 
 def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:

@@ -248,6 +248,8 @@ class CardFormatSpec:
     bleed: str | int | float = spec_field(LENGTH, "3mm")
     safe: str | int | float = spec_field(LENGTH, "3mm")
     corner_radius: str | int | float = spec_field(LENGTH, "3mm")
+    min_text_size: str | int | float = spec_field(LENGTH, "6pt", description="Text set smaller than this on a "
+                                                  "layout's or the generic face's text is a warning.")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -32,8 +32,7 @@ def _font(card: Card) -> Path:
 
 def _where(card: Card, field: str) -> str:
     """The card and field a warning names; long attribute values are cut so the line stays readable."""
-    label = card.label if len(card.label) <= 70 else card.label[:69] + "…"
-    return f"{label} {field}"
+    return f"{card.cut_label} {field}"
 
 
 def _value(value) -> str:

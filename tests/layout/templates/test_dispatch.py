@@ -69,6 +69,8 @@ def test_generic_back_uses_colour_label_or_image(tmp_path):
     picture = tmp_path / "back.png"
     face = generic.back(card({}, Art(back_image=picture, back_label="BACK")))
     assert isinstance(face.ops[1], Image) and face.ops[1].path == picture
+    assert [op.text for op in face.ops if isinstance(op, Text)] == ["BACK"]  # a label is kept over a picture
+    face = generic.back(card({}, Art(back_image=picture)))
     assert not any(isinstance(op, Text) for op in face.ops)
 
 

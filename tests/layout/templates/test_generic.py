@@ -194,7 +194,7 @@ def test_on_a_small_component_the_title_stays_the_largest_text_and_lines_do_not_
     from printkit.deck import CardSize
     from printkit.layout.templates import generic
 
-    small = CardSize(30.0, 30.0)
+    small = CardSize(30.0, 30.0, min_text_mm=1.0)  # a token's designer accepts small text
     for attrs in ({"basket": "purple"}, {"kind": "coin", "text": "Pay one to reroll"}, {"title": "Gold", "value": 5}):
         card = _orchard_card(attrs=attrs, size=small)
         face = generic.front(card)
@@ -245,3 +245,13 @@ def test_no_plates_without_a_background_image():
     face = generic.front(_orchard_card(attrs={"title": "Golden harvest", "text": "Counts as any fruit", "value": 8}))
     rects = [op for op in face.ops if isinstance(op, Rect)]
     assert len(rects) == 2  # the background to the bleed edge and the frame: nothing more is needed
+
+
+def test_text_below_the_legibility_floor_is_a_warning_naming_the_card_and_field():
+    from printkit.deck import CardSize
+    from printkit.layout.templates import generic
+
+    card = _orchard_card(attrs={"basket": "purple"}, size=CardSize(30.0, 30.0))
+    [warning] = generic.front(card).warnings
+    assert warning.startswith("fruit[basket=purple]#1 attributes_alone: text set at ")
+    assert "below the legibility floor of 2.12 mm (6 pt)" in warning
