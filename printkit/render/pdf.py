@@ -138,8 +138,18 @@ def draw_ops(canvas: Canvas, ops: Iterable[Op], x_mm: float, y_mm: float, page_h
     """
     canvas.saveState()
     _enter_card_frame(canvas, x_mm, y_mm, page_height_mm, scale, clip_mm)
-    _draw_all(canvas, ops, _images if _images is not None else _ImageSizes())
+    _draw_all(canvas, ops, _images if _images is not None else _document_images(canvas))
     canvas.restoreState()
+
+
+def _document_images(canvas: Canvas) -> "_ImageSizes":
+    """The pictures drawn so far in ``canvas``'s document: each SVG becomes one form per document,
+    however many separate drawings (a rulebook's figures) use it."""
+    images = getattr(canvas, "_printkit_images", None)
+    if images is None:
+        images = _ImageSizes()
+        canvas._printkit_images = images
+    return images
 
 
 def _enter_card_frame(canvas: Canvas, x_mm: float, y_mm: float, page_height_mm: float, scale: float,

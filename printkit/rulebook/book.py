@@ -313,7 +313,7 @@ class RulebookDoc(BaseDocTemplate):
     """
 
     def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool, sketch_first: bool = False,
-                 **kw: Any):
+                 compact: bool = False, **kw: Any):
         margin = mm_to_pt(p.margin_mm)
         size = (mm_to_pt(p.width_mm), mm_to_pt(p.height_mm))
         super().__init__(buffer, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
@@ -322,10 +322,9 @@ class RulebookDoc(BaseDocTemplate):
                          initialFontName=fonts.font_name(fonts.KOREAN), **kw)
         frame = LayoutFrame(margin, margin * 1.2, size[0] - 2 * margin, size[1] - margin * 2.2, id="text",
                             leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        self.addPageTemplates([
-            PageTemplate("cover", frames=[frame]),
-            PageTemplate("body", frames=[frame], onPage=self._footer),
-        ])
+        templates = [PageTemplate("cover", frames=[frame]), PageTemplate("body", frames=[frame], onPage=self._footer)]
+        # A compact book starts on a numbered body page: its title heads the first page of text.
+        self.addPageTemplates(templates[::-1] if compact else templates)
         self.styles = styles
         self.links = links
         self._margin = margin
@@ -369,17 +368,31 @@ LABELS = {"ko": BookLabels(contents="차례"), "en": BookLabels(contents="Conten
 
 
 def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, figure: FigureMaker,
-          text_width_pt: float, cover: Figure | None = None, frame_height_pt: float | None = None) -> list:
-    """The flowables of the whole book (``frame_height_pt``: the text area's height)."""
+          text_width_pt: float, cover: Figure | None = None, frame_height_pt: float | None = None,
+          compact: bool = False) -> list:
+    """The flowables of the whole book (``frame_height_pt``: the text area's height).
+
+    A ``compact`` book has no title page and no contents: the title, subtitle and cover open its
+    first page of text.
+    """
     path = doc.path
-    flow: list = [Spacer(1, styles.body.fontSize * 12)]
+    flow: list = [] if compact else [Spacer(1, styles.body.fontSize * 12)]
     flow.append(paragraph(doc.title, (path, 1), styles.title, bold=True))
     if doc.subtitle:
         flow.append(paragraph(doc.subtitle, (path, 1), styles.subtitle))
     if cover is not None:
-        flow += [Spacer(1, styles.body.fontSize * 3), figure(cover, text_width_pt)]
-    flow += [NextPageTemplate("body"), PageBreak()]
+        flow += [Spacer(1, styles.body.fontSize * (1.5 if compact else 3)), figure(cover, text_width_pt)]
+    if compact:
+        flow.append(Spacer(1, styles.body.fontSize * 2))
+    else:
+        flow += _title_page_end(styles, lang)
+    body_start = len(flow)
+    return _body(flow, body_start, doc, styles, lookup, figure, text_width_pt, frame_height_pt)
 
+
+def _title_page_end(styles: Styles, lang: str) -> list:
+    """The end of the title page and the page of contents."""
+    flow: list = [NextPageTemplate("body"), PageBreak()]
     toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
         *TABLE_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -388,10 +401,14 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     ]))
     flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
              PageBreak()]
+    return flow
 
+
+def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup: ContentLookup,
+          figure: FigureMaker, text_width_pt: float, frame_height_pt: float | None) -> list:
+    path = doc.path
     numbers = [0, 0, 0]
     first_chapter = True
-    body_start = len(flow)
     for index, block in enumerate(doc.blocks):
         where = (path, block.line)
         if isinstance(block, md.Heading):
@@ -573,6 +590,8 @@ def _caption(text: str | None, styles: Styles, where) -> list:
 
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
+    if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
+        return [KeepTogether([figure(data, width_pt)]), gap]
     if block.kind == "figure":
         if not isinstance(data, Figure):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, not Figure")
@@ -593,21 +612,40 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
     return [KeepTogether(parts), gap]
 
 
+# A book whose text fills at most this many pages needs no title page and no contents.
+COMPACT_PAGES = 4
+
+
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
-           canvasmaker=None, cover: Figure | None = None) -> tuple[bytes, int]:
-    """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count."""
+           canvasmaker=None, cover: Figure | None = None, compact: bool | None = None) -> tuple[bytes, int]:
+    """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
+
+    ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again
+    compact, without a title page and contents, its title opening the first page; True or False
+    sets it so at once.
+    """
+    if compact is not None:
+        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=compact)
+    data, pages = _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=False)
+    if pages - 2 <= COMPACT_PAGES:
+        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=True)
+    return data, pages
+
+
+def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
+                 canvasmaker, cover: Figure | None, compact: bool) -> tuple[bytes, int]:
     register_fonts()
     styles = make_styles(p)
     buffer = io.BytesIO()
     links = canvasmaker is None  # forms (booklet pages) cannot carry bookmarks or links
     # The table of contents needs a pass to learn its page numbers; with headings to list, that
     # first pass cannot be the last, so it only lays the book out.
-    has_headings = any(isinstance(block, md.Heading) for block in doc.blocks)
-    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings,
+    has_headings = any(isinstance(block, md.Heading) for block in doc.blocks) and not compact
+    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings, compact=compact,
                        author="printkit", subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width
-    flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height)
+    flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height, compact=compact)
     kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
     with binary_streams():  # compressed streams without ASCII85, as the card PDFs
         rdoc.multiBuild(flowables, **kwargs)

@@ -166,7 +166,9 @@ class Directive:
 
 Block = Union[Heading, Paragraph, ListBlock, TableBlock, Note, Directive]
 
-DIRECTIVE_KINDS = ("figure", "example", "table", "pagebreak")
+DIRECTIVE_KINDS = ("figure", "example", "table", "pagebreak", "cards", "anatomy", "setup")
+# Directives whose argument is free text (card names, zones), not one registry name.
+FREE_DIRECTIVES = ("cards", "anatomy", "setup")
 
 
 @dataclass(frozen=True)
@@ -300,7 +302,13 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
                 raise RulebookError(path, lineno, f"unknown directive {kind!r} (known: {', '.join(DIRECTIVE_KINDS)})")
             if kind == "pagebreak" and name:
                 raise RulebookError(path, lineno, f"'::: pagebreak' takes no name, got {name!r}")
-            if kind != "pagebreak" and not re.fullmatch(r"[A-Za-z0-9_\-]+", name):
+            if kind in FREE_DIRECTIVES:
+                if not name.strip():
+                    raise RulebookError(path, lineno, f"'::: {kind}' needs what to show, e.g. '::: {kind} "
+                                                      f"{'Deck: back x20; Hand: back x5' if kind == 'setup' else 'ember-drake'}'")
+                if len(name) > 2000:
+                    raise RulebookError(path, lineno, f"'::: {kind}' is longer than 2000 characters")
+            elif kind != "pagebreak" and not re.fullmatch(r"[A-Za-z0-9_\-]+", name):
                 raise RulebookError(path, lineno, f"'::: {kind}' needs one name, got {name!r}")
             blocks.append(Directive(kind, name, lineno))
             continue

@@ -209,12 +209,29 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
 
 def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
             front: FrontMaker) -> Rulebook:
-    lookup = book.lookup_in(content, deck, lang, doc.path)
+    from printkit.rulebook import designed
+
+    game_lookup = book.lookup_in(content, deck, lang, doc.path)
+
+    def lookup(block: md.Directive) -> Any:
+        if block.kind not in md.FREE_DIRECTIVES:
+            return game_lookup(block)
+        make = {"cards": designed.cards_figure, "anatomy": designed.anatomy_figure,
+                "setup": designed.setup_figure}[block.kind]
+        try:
+            return make(deck, block.name)
+        except designed.FigureError as exc:
+            raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
 
     def figure(fig, width_pt: float) -> Any:
+        if isinstance(fig, designed.Anatomy):
+            return designed.AnatomyFlowable(fig, deck, front)
+        if isinstance(fig, designed.Setup):
+            return designed.SetupFlowable(fig, deck, front)
         return CardRow(fig, deck, front)
 
-    cover = content.figures["cover"](deck, lang) if "cover" in content.figures else None
+    # A game without a cover of its own shows its first cards on the title page.
+    cover = content.figures["cover"](deck, lang) if "cover" in content.figures else designed.cover_figure(deck)
     if not booklet:
         data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover)
         return Rulebook(data, pages, paper)

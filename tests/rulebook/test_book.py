@@ -97,7 +97,7 @@ def _pages(text: str) -> list[str]:
     from pypdf import PdfReader
 
     doc = md.parse(text, "t.md")
-    data, _ = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"))
+    data, _ = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"), compact=False)
     pages = PdfReader(io.BytesIO(data)).pages[2:]  # after the title page and the contents
     return [re.sub(r"\s+", " ", page.extract_text()) for page in pages]
 
@@ -228,3 +228,16 @@ def test_a_width_too_small_to_set_anything_is_not_remembered_with_older_lines():
     para.wrap(400, 1000)
     assert para.wrap(1e-9, 1000) == (0, 0x7FFFFFFF)
     assert para.wrap(1e-9, 1000) == (0, 0x7FFFFFFF)  # asked again: still nothing fits, not the 400-wide lines
+
+
+def test_a_short_book_opens_with_its_title_and_has_no_contents_page():
+    import io
+
+    from pypdf import PdfReader
+
+    doc = md.parse("# Tiny game\n\n## Rules\n\nTake a card. Play a card.\n", "t.md")
+    data, pages = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"))
+    text = [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+    assert pages == len(text) == 1
+    assert text[0].index("Tiny game") < text[0].index("Rules") < text[0].index("Take a card")
+    assert "Contents" not in text[0]

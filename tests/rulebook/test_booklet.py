@@ -70,7 +70,7 @@ def test_imposed_pdf_places_pages_in_saddle_order():
     doc = _numbered_book(3)  # title + contents + 3 chapter pages (+1 empty page after the last break)
     imp = booklet.imposition_for("a4")
     data, pages = book.render(doc, "en", lambda d: None, lambda f, w: Spacer(1, 1), book.paper("a5"),
-                              canvasmaker=booklet.booklet_canvas(imp))
+                              canvasmaker=booklet.booklet_canvas(imp), compact=False)
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) == padded_count(pages) // 2
     for page in reader.pages:

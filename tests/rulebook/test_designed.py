@@ -1,0 +1,90 @@
+"""Rulebook figures any game can use, drawn from its deck: cards by name, anatomy, table set-up."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from printkit.rulebook import designed
+from printkit.rulebook.markdown import RulebookError, parse
+from printkit.rulebook.producer import render_rulebook
+from printkit.spec import load_deck
+
+DECKS = Path(__file__).resolve().parents[2] / "decks"
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck("emberfall")
+
+
+def text_of(data: bytes) -> list[str]:
+    pdf = pdfium.PdfDocument(data)
+    try:
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def test_cards_are_found_by_id_name_or_title_in_any_case(deck):
+    figure = designed.cards_figure(deck, "ember-drake, Tide Caller, KINDLE, ember")
+    assert [c.get("id") for c in figure.cards] == ["ember-drake", "tide-caller", "kindle", "ember"]
+    assert figure.labels[:3] == ("Ember Drake", "Tide Caller", "Kindle")
+
+
+@pytest.mark.parametrize("make, spec, said", [
+    (designed.cards_figure, "ember-drak", "no card is named 'ember-drak' (did you mean 'ember-drake'?)"),
+    (designed.cards_figure, " , ", "needs card names"),
+    (designed.anatomy_figure, "ember-drake: cost, titel", "shows no element named 'titel' (did you mean 'title'?)"),
+    (designed.setup_figure, "Deck back x20", "needs a name and its cards"),
+    (designed.setup_figure, "Deck: back x200", "a pile holds 1 to 60 cards"),
+    (designed.setup_figure, "Hand: kindel", "did you mean 'kindle'?"),
+])
+def test_a_figure_naming_what_the_deck_lacks_says_what_it_has(deck, make, spec, said):
+    with pytest.raises(designed.FigureError, match=said.replace("(", "\\(").replace(")", "\\)").replace("?", "\\?")):
+        make(deck, spec)
+
+
+def test_anatomy_labels_the_layouts_text_pictures_and_icons(deck):
+    anatomy = designed.anatomy_figure(deck, "ember-drake")
+    assert [label for label, _ in anatomy.parts] == ["art", "title", "cost", "element icon", "type", "rules",
+                                                     "flavor", "power"]
+    chosen = designed.anatomy_figure(deck, "ember-drake: cost, art")
+    assert [label for label, _ in chosen.parts] == ["cost", "art"]
+
+
+def test_directives_are_checked_where_they_are_written():
+    with pytest.raises(RulebookError) as caught:
+        parse("# T\n\n::: setup\n", "rules.md", None)
+    assert caught.value.line == 3 and "needs what to show" in str(caught.value)
+
+
+def test_the_sample_rulebook_shows_its_cards_and_is_as_short_as_its_text():
+    for lang, words in (("en", ["Reading a card", "element icon", "Your realm", "×30", "Tide Caller"]),
+                        ("ko", ["카드 읽기", "element icon", "내 영역", "×30", "Tide Caller"])):
+        book = render_rulebook(DECKS / "emberfall.yaml", lang)
+        pages = text_of(book.data)
+        assert book.pages == len(pages) <= 4
+        assert "Overview" in pages[0] or "개요" in pages[0]  # no title page, no contents: the text starts at once
+        assert not any("Contents" in p or "목차" in p for p in pages)
+        every = "\n".join(pages)
+        for word in words:
+            assert word in every, (lang, word)
+
+
+def test_a_long_book_keeps_its_title_page_and_contents():
+    book = render_rulebook(DECKS / "stack.yaml", "en")
+    pages = text_of(book.data)
+    assert book.pages > 6 and "Contents" in pages[1] and "Overview" not in pages[0]
+
+
+def test_an_unknown_card_in_a_rule_text_is_a_located_error(tmp_path):
+    shutil.copytree(DECKS / "emberfall", tmp_path / "emberfall")
+    shutil.copy(DECKS / "emberfall.yaml", tmp_path / "emberfall.yaml")
+    (tmp_path / "emberfall.rules.en.md").write_text("# Rules\n\nSee:\n\n::: cards ember-drak\n", encoding="utf-8")
+    with pytest.raises(RulebookError) as caught:
+        render_rulebook(tmp_path / "emberfall.yaml", "en")
+    assert caught.value.line == 5 and "did you mean 'ember-drake'?" in str(caught.value)
