@@ -364,7 +364,7 @@ class BookLabels:
     contents: str
 
 
-LABELS = {"ko": BookLabels(contents="차례"), "en": BookLabels(contents="Contents")}
+LABELS = {"ko": BookLabels(contents="목차"), "en": BookLabels(contents="Contents")}
 
 
 def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, figure: FigureMaker,

@@ -50,7 +50,7 @@ def test_headings_are_numbered_and_listed_in_the_contents(rulebook):
         assert re.search(rf"\d+(\.\d+)? {re.escape(heading)}", body), heading
         assert heading in contents, heading
     assert "1 " + HEADINGS[lang][0] in body
-    assert ("차례" if lang == "ko" else "Contents") in contents
+    assert ("목차" if lang == "ko" else "Contents") in contents
 
 
 def test_title_page_and_page_numbers(rulebook):
