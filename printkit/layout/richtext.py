@@ -40,7 +40,9 @@ Setting
   text far too long for its box at most :data:`MAX_LINES` lines are drawn.
 
 Widths are measured once, at unit size, and scaled: a size is tried by breaking lines against
-``box width / size``, stopping as soon as the lines are taller than the box.
+``box width / size``, stopping as soon as the lines are taller than the box. The maximum size is
+tried first (most texts fit at it); otherwise a binary search over the sizes finds the largest that
+fits. The layout of the size chosen is drawn as tried, not laid out again.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ from printkit.layout.text import (
 
 # At most this many lines of one text are laid out and drawn (a card shows a few dozen).
 MAX_LINES = 500
+# Distinct words kept measured per font chain and style (shared by all texts set in them).
+MAX_SHARED_WORDS = 200_000
 # Longest icon name; a longer ``:...:`` prints as text.
 MAX_ICON_NAME = 64
 # A Hangul word that does not fit moves whole to the next line once the line is this full.
@@ -407,11 +411,21 @@ class _Setting:
         self.icon_side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * self.metrics.ascent - base.cap_height))
         self.icon_drop = self.icon_side / 2 - base.cap_height / 2
         self._words: dict[_Word, _WordM] = {}
+        # Words without icons measure the same in every text of these fonts: shared between texts.
+        self._shared = _shared_words(tuple(self.chains.values()), self.slant, self.cap_height)
 
     def word(self, word: _Word) -> _WordM:
         found = self._words.get(word)
         if found is None:
-            found = self._words[word] = self._measure(word)
+            if any(type(span) is _IconSpan for span in word):  # icons depend on the text's metrics
+                found = self._measure(word)
+            else:
+                found = self._shared.get(word)
+                if found is None:
+                    found = self._measure(word)
+                    if len(self._shared) < MAX_SHARED_WORDS:
+                        self._shared[word] = found
+            self._words[word] = found
         return found
 
     def _measure(self, word: _Word) -> _WordM:
@@ -428,6 +442,17 @@ class _Setting:
         space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else self.regular[0]
         overhang = self.slant * self.cap_height if any(p.slant for p in pieces) else 0.0
         return _WordM(pieces, _width(" ", space_font), overhang)
+
+
+@lru_cache(maxsize=64)
+def _shared_words(chains: tuple, slant: float, cap_height: float) -> dict[_Word, _WordM]:
+    """The measured words (without icons) of every text set in these font chains, slant and cap height.
+
+    A word's measure depends on nothing else: its pieces' widths are those of the fonts
+    :func:`font_runs` picks, its space that of the font of its last character, its overhang the
+    slant times the cap height. A deck of thousands of cards measures each distinct word once.
+    """
+    return {}
 
 
 def _width(text: str, font: Path) -> float:
@@ -644,8 +669,12 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     setting = _Setting(parsed, style, icons)
     measure = _Measure()
 
+    tried: dict[float, _Laid] = {}  # a layout that fits is complete, and is the one drawn
+
     def trial(size: float) -> bool:
-        return _lay_out(setting, style, box, size, measure, stop_when_too_tall=True).fits
+        if size not in tried:
+            tried[size] = _lay_out(setting, style, box, size, measure, stop_when_too_tall=True)
+        return tried[size].fits
 
     if fit == "none":
         size = max_size_mm
@@ -654,18 +683,22 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
         sizes = [low + i * _SIZE_STEP_MM for i in range(steps + 1)]
         if sizes[-1] < max_size_mm:
             sizes.append(max_size_mm)
-        best = 0
-        if trial(sizes[0]):
-            lo, hi = 0, len(sizes) - 1
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if trial(sizes[mid]):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            best = lo
+        best = len(sizes) - 1  # most texts fit at their largest size: one layout settles them
+        if not trial(sizes[best]):
+            best = 0
+            if trial(sizes[0]):
+                lo, hi = 0, len(sizes) - 2
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if trial(sizes[mid]):
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                best = lo
         size = sizes[best]
-    laid = _lay_out(setting, style, box, size, measure, stop_when_too_tall=False)
+    laid = tried.get(size)
+    if laid is None or not laid.fits:  # a layout that did not fit stopped early: lay it all out
+        laid = _lay_out(setting, style, box, size, measure, stop_when_too_tall=False)
     plain = _plain(parsed)
     if not laid.fits:
         at = f"even at the minimum size {low:g} mm" if fit == "shrink" else f"at {size:g} mm"

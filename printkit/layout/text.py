@@ -12,6 +12,7 @@ Boxes are given by their top-left corner and size in millimetres (card frame: y 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Sequence
 
@@ -50,7 +51,13 @@ class FontMetrics:
 
 def font_metrics(font: Path) -> FontMetrics:
     """Ascent, descent and cap height of a TrueType font, per unit of font size."""
-    face = ttfont(Path(font)).face
+    return _font_metrics(font if isinstance(font, Path) else Path(font))
+
+
+@lru_cache(maxsize=None)
+def _font_metrics(font: Path) -> FontMetrics:
+    # Asked for by every text laid out: read from the font once.
+    face = ttfont(font).face
     return FontMetrics(
         ascent=face.ascent / 1000.0,
         descent=-face.descent / 1000.0,

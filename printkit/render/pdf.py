@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -54,7 +55,7 @@ def render_pages(pages: Sequence[Page], title: str = "") -> bytes:
     """
     if not pages:
         raise BuildError(f"nothing to render for {title or 'a PDF'!r}: no pages")
-    with binary_streams():
+    with binary_streams(), remembered_numbers():
         return _render(pages, title)
 
 
@@ -71,6 +72,50 @@ def binary_streams():
         yield
     finally:
         rl_config.useA85 = saved
+
+
+# Where reportlab formats the numbers of content streams and objects (and this module).
+_NUMBER_USERS = ("reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject", "reportlab.pdfgen.textobject",
+                 "reportlab.pdfbase.pdfdoc", __name__)
+_MAX_REMEMBERED = 200_000
+
+
+@contextmanager
+def remembered_numbers():
+    """reportlab's number formatting (``fp_str``) remembered for the duration of one render.
+
+    Without its optional C accelerator reportlab formats every number of every drawing command
+    in Python, and on sheets of cards drawn from one layout the same coordinates, sizes and
+    colours come back on every card: formatted once, looked up after. ``fp_str`` is a pure
+    function of its arguments (equal numbers, such as ``1`` and ``1.0``, print alike), so the
+    bytes written are the same. Like :func:`binary_streams`, the switch is made for one render
+    and put back afterwards.
+    """
+    import sys
+
+    modules = [sys.modules[name] for name in _NUMBER_USERS if name in sys.modules]
+    saved = [module.fp_str for module in modules]
+    original = saved[0]
+    known: dict[tuple, str] = {}
+
+    def remembered(*args) -> str:
+        try:
+            return known[args]
+        except KeyError:
+            text = original(*args)
+            if len(known) < _MAX_REMEMBERED:
+                known[args] = text
+            return text
+        except TypeError:  # a list among the arguments: not a key
+            return original(*args)
+
+    for module in modules:
+        module.fp_str = remembered
+    try:
+        yield
+    finally:
+        for module, function in zip(modules, saved):
+            module.fp_str = function
 
 
 def _render(pages: Sequence[Page], title: str) -> bytes:
@@ -264,6 +309,11 @@ def _line(pen: _Pen, op: Line, _images) -> None:
 def _text(pen: _Pen, op: Text, _images) -> None:
     canvas = pen.canvas
     name = register_font(op.font)
+    if not (op.rotate_deg or op.slant_deg) and op.anchor == "start":
+        code = _upright_text(canvas, name, op)
+        if code is not None:
+            canvas._code.extend(code)
+            return
     canvas.saveState()  # the fill colour set here ends with restoreState, so the pen is unchanged
     canvas.translate(op.x_mm, op.y_mm)
     canvas.scale(1, -1)  # text upright again inside the y-down frame
@@ -280,6 +330,41 @@ def _text(pen: _Pen, op: Text, _images) -> None:
     else:
         canvas.drawString(0, 0, op.text)
     canvas.restoreState()
+
+
+def _upright_text(canvas: Canvas, name: str, op: Text) -> tuple[str, ...] | None:
+    """The content-stream lines the canvas calls of :func:`_text` write for an upright, left-anchored
+    text in a TrueType font, written directly; None where that shortcut does not apply.
+
+    Cards set thousands of lines of text, and reportlab's way there (a saved state, two transforms
+    merged by re-parsing the first, a text object, a width measured and thrown away) costs several
+    times the writing. These are the very bytes it writes: the merged ``cm`` is formatted from the
+    numbers as the first transform printed them, the font's subsets are looked up through the
+    document as ``drawString`` does (so subsets and resource names come out the same), and
+    ``tests/render/test_pdf.py`` compares the two ways. The canvas's own state is left as its
+    ``restoreState`` would leave it.
+    """
+    font = pdfmetrics.getFont(name)
+    if not getattr(font, "_dynamicFont", False) or getattr(canvas, "_enforceColorSpace", None) or not canvas.bottomup:
+        return None
+    doc = canvas._doc
+    size = op.size_mm
+    escape = canvas._escape
+    shown: list[str] = []
+    current = -1
+    for subset, chunk in font.splitString(op.text, doc):
+        if subset != current:
+            shown.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+            current = subset
+        shown.append(f"({escape(chunk)}) Tj")
+    # translate(x, y) prints "1 0 0 1 x y cm"; scale(1, -1) reads those numbers back and merges.
+    _, _, _, _, e0, f0 = map(float, fp_str(1, 0, 0, 1, op.x_mm, op.y_mm).split())
+    a0, b0, c0, d0 = 1.0, 0.0, 0.0, 1.0
+    a, b, c, d, e, f = 1, 0, 0, -1, 0, 0
+    matrix = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
+                    b0 * e + d0 * f + f0)
+    return ("q", f"{matrix} cm", f"{fp_str(_rgb(op.color))} rg",
+            f"BT {'1 0 0 1 %s Tm' % fp_str(0, 0)} {' '.join(shown)} T* ET", "Q")
 
 
 def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:

@@ -165,6 +165,33 @@ def test_shrink_picks_the_largest_fitting_size_and_lines_stay_in_the_box(tmp_pat
     image.save(tmp_path / "richtext.png")  # for a look
 
 
+def test_a_text_that_fits_at_its_largest_size_is_laid_out_once(monkeypatch):
+    from printkit.layout import richtext
+
+    calls = []
+    real = richtext._lay_out
+    monkeypatch.setattr(richtext, "_lay_out", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    fitted = fit("Draw a card.", Box(0, 0, 40, 10), max_size=4, min_size=1)
+    assert fitted.size_mm == 4 and fitted.warning is None
+    assert calls == [4]  # tried at the maximum, and that layout is the one drawn
+    calls.clear()
+    shrunk = fit(LONG, Box(5, 5, 40, 30), max_size=8, min_size=1)
+    assert 1 < shrunk.size_mm < 8 and calls[0] == 8 and calls.count(shrunk.size_mm) == 1
+
+
+def test_words_measured_for_one_text_serve_the_next():
+    box = Box(0, 0, 30, 20)
+    first = fit("Deal 2 damage to any target, then draw a card.", box, max_size=4)
+    again = fit("Deal 2 damage to any target, then draw a card.", box, max_size=4)
+    other = fit("Then draw a card and deal 2 damage to any target.", box, max_size=4)
+    assert first == again
+    from printkit.layout.richtext import _shared_words
+
+    _shared_words.cache_clear()  # measured afresh: the same ops to the last digit
+    assert fit("Then draw a card and deal 2 damage to any target.", box, max_size=4) == other
+    assert fit("Deal 2 damage to any target, then draw a card.", box, max_size=4) == first
+
+
 def test_too_long_text_is_set_at_the_minimum_with_a_warning():
     fitted = fit(LONG * 5, Box(0, 0, 30, 10), max_size=4, min_size=2)
     assert fitted.size_mm == 2

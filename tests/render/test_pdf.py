@@ -215,3 +215,47 @@ def test_images_turn_by_quarter_turns(tmp_path, turns, first, second):
 def test_images_without_turns_render_byte_identically(tmp_path):
     path = _red_left_blue_right(tmp_path)
     assert one_page([Image(10, 10, 40, 20, path)]) == one_page([Image(10, 10, 40, 20, path, quarter_turns=0)])
+
+
+def _many_texts() -> list[Face]:
+    """Faces with upright texts in two fonts, many characters (more than one font subset), escapes
+    and Hangul, at sizes and places that format with many digits; and some the shortcut skips."""
+    from printkit.fonts import KOREAN
+
+    words = ["(paren) back\\slash", "한글 카드", "1/3 × ½ — “quoted”", "".join(chr(c) for c in range(0xac00, 0xad40))]
+    faces = []
+    for n in range(6):
+        ops = [Rect(0, 0, 63.5, 88.9, fill="#fbf8f1"), Ellipse(50, 10, 4.9999, 5.0001, fill="#123456", stroke="#abcdef")]
+        for i, word in enumerate(words):
+            ops.append(Text(3.1 + n / 7, 10 + 7.3 * i + n / 3, word, KOREAN if i % 2 else KOREAN_BOLD, 3.2 - n / 9,
+                            "#1d1d1f" if i else "#c8102e"))
+        ops.append(Text(30, 80, "centred", KOREAN_BOLD, 4, "#000000", "middle"))
+        ops.append(Text(30, 84, "turned", KOREAN_BOLD, 4, "#000000", rotate_deg=90))
+        ops.append(Text(30, 86, "slanted", KOREAN_BOLD, 4, "#000000", slant_deg=12))
+        faces.append(Face(tuple(ops)))
+    return faces
+
+
+def test_upright_text_is_written_as_the_canvas_writes_it(monkeypatch):
+    from printkit.render import pdf
+
+    pages = [Page(Size(210, 297), tuple(Placement(f, 10 + 60 * (i % 3), 10 + 90 * (i // 3)) for i, f in
+                                        enumerate(_many_texts())))]
+    direct = render_pages(pages)
+    monkeypatch.setattr(pdf, "_upright_text", lambda *args: None)  # every text through reportlab's canvas
+    assert render_pages(pages) == direct
+
+
+def test_remembered_numbers_write_the_same_bytes_and_are_put_back(monkeypatch):
+    import contextlib
+
+    import reportlab.pdfgen.canvas as rl_canvas
+
+    from printkit.render import pdf
+
+    before = rl_canvas.fp_str
+    pages = [Page(Size(100, 100), (Placement(f, 5, 5),)) for f in _many_texts()]
+    remembered = render_pages(pages)
+    assert rl_canvas.fp_str is before and pdf.fp_str is before
+    monkeypatch.setattr(pdf, "remembered_numbers", contextlib.nullcontext)
+    assert render_pages(pages) == remembered
