@@ -14,7 +14,7 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
     OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
     OUT/clag/score-sheet-a4.pdf            full-page components (Clag's score sheet), a page each
-    OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card: fronts ...
+    OUT/emberfall/cards/001-cards-ember-drake.pdf|png   with --per-card: fronts (per_card_files) ...
     OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
@@ -35,9 +35,12 @@ complete file or the new one, and ``manifest.json`` lists only files that match 
 renames it is rewritten: the files about to change move from ``files`` to ``replacing``, each with
 its old and new entry, so a build stopped midway still knows either version as its own). A file
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
-outside the output folder and never deletes files it did not write (only the temporaries of a
-killed build whose id the manifest recorded); files of earlier builds stay until their owner
-removes them.
+outside the output folder and never deletes files it did not write: only the temporaries of a
+killed build whose id the manifest recorded, and its own earlier outputs of what a build writes
+in full (the same deck, variant, kind and paper, :func:`scope`) that the build no longer writes
+and that still hold the bytes the manifest lists. Those are recorded in the interim manifest
+(old entry, no new one) before the first rename and removed after the renames.
+Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`).
 
 A file already at an output path is replaced only if the previous manifest lists it with the hash
 it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
@@ -56,6 +59,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
+from printkit.cache import RenderCache, face_files
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
@@ -99,6 +103,7 @@ class BuildOptions:
     booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
     rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
     cards: tuple[str, ...] = ()  # --card: only these cards' per-card files (see choose_cards)
+    cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
 
     @property
     def paper_size(self) -> Size:
@@ -144,6 +149,7 @@ class BuildContext:
     # What this build writes in full: (deck, variant, kind, paper) of every file it produces. Files
     # of earlier builds in these scopes that this build does not write are removed.
     covered: set[tuple] = field(default_factory=set)
+    cache: RenderCache | None = None
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     # Warnings in the order first seen, by deck folder and text (without the card's label).
     _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
@@ -151,6 +157,8 @@ class BuildContext:
     def __post_init__(self) -> None:
         if self.staging is None:
             self.staging = Staging(self.options.out_dir)
+        if self.cache is None:
+            self.cache = RenderCache(self.options.out_dir, self.options.cache)
 
     def faces(self, deck: Deck) -> "Faces":
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
@@ -181,14 +189,18 @@ class BuildContext:
             self.covered.add((deck.deck_id if deck else None, deck.variant if deck else None, kind, paper))
 
     def render(self, pages: Sequence[Page], title: str) -> bytes:
-        """The PDF of ``pages`` (:func:`printkit.render.pdf.render_pages`)."""
+        """The PDF of ``pages`` (:func:`printkit.render.pdf.render_pages`), from the cache when
+        these pages with these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
-        return pdf.render_pages(pages, title)
+        key = self.cache.key("pdf", repr((title, tuple(pages))), face_files(pages))
+        return self.cache.cached(key, lambda: pdf.render_pages(pages, title))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
-        """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it)."""
-        return card_png(pdf, size)
+        """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
+        the PDF's bytes."""
+        key = self.cache.key("png", f"{sha256_hex(pdf)} {size!r}")
+        return self.cache.cached(key, lambda: card_png(pdf, size))
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
@@ -699,6 +711,10 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
     # the manifest's own temporary exists leaves one the next build may remove.
     recorded = ctx.staging._announced or bool(changing or stale)
+    if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
+        ctx.record.write()
+        recorded = True
+    ctx.cache.flush(ctx.staging.build_id)
     target = _write_manifest(options.out_dir, entries + kept, build_id=ctx.staging.build_id,
                              before_first_write=None if recorded else ctx.record.write)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target, tuple(sorted(removed)))

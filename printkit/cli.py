@@ -176,9 +176,12 @@ MAX_GAP_MM = 20.0
               help="Write only this card's per-card PDF and PNG (and its back), nothing else; the "
                    "deck's other per-card files stay. ID is the card's id, name or title, or its "
                    "per-card file name. Repeatable.")
+@click.option("--cache/--no-cache", default=True, show_default=True,
+              help="Reuse renders of unchanged cards and sheets from OUT/.printkit-cache (and store "
+                   "new ones); --no-cache renders everything.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks, cards) -> None:
+          rulebooks, cards, cache) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -207,7 +210,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         loaded = load_decks(decks, variant)
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                               booklet=booklet, rulebooks=rulebooks, cards=tuple(cards))
+                               booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:

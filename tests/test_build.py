@@ -96,7 +96,8 @@ def test_manifest_lists_every_file_with_its_hash(built):
     out, result = built
     manifest = json.loads((out / "manifest.json").read_text())
     listed = {f["path"]: f for f in manifest["files"]}
-    on_disk = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {"manifest.json"}
+    on_disk = {str(p.relative_to(out)) for p in out.rglob("*")
+               if p.is_file() and ".printkit-cache" not in p.parts} - {"manifest.json"}
     assert set(listed) == on_disk
     for path, entry in listed.items():
         assert hashlib.sha256((out / path).read_bytes()).hexdigest() == entry["sha256"]

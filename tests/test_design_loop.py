@@ -272,3 +272,63 @@ def test_killed_builds_that_remove_files_leave_a_true_manifest(tmp_path):
     assert {p for p in listed(out) if "/cards/" in p} == {f"loop/cards/{n}" for n in cards}
     assert len([n for n in cards if n.endswith(".png")]) == 12 + 1  # twelve cards and one back
     assert not [p for p in out.rglob("*.tmp")]
+
+
+# --- the render cache ------------------------------------------------------------------------
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and ".printkit-cache" not in p.parts}
+
+
+def test_cached_rebuilds_are_byte_identical_to_cold_builds(loop, monkeypatch):
+    from printkit.render import png
+
+    calls = []
+    real = png.card_png
+    monkeypatch.setattr(png, "card_png", lambda pdf, size: calls.append(1) or real(pdf, size))
+    write_rows(loop, [ROWS[0], ROWS[1], "beta,Edited,1", ROWS[3]])
+    warm = run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
+    assert warm.exit_code == 0, warm.output
+    assert len(calls) == 1  # only the edited card's PNG was rendered; the rest came from the cache
+    cold = run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--no-cache", "--out", "cold")
+    assert cold.exit_code == 0 and len(calls) == 1 + 4  # three fronts and the back
+    assert not (loop / "cold" / ".printkit-cache").exists()
+    assert outputs(loop / "out") == outputs(loop / "cold")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_a_corrupt_cache_is_ignored(loop, damage):
+    out = loop / "out"
+    cold = outputs(out)
+    entries = [p for p in (out / ".printkit-cache").rglob("*") if p.is_file() and len(p.name) == 64]
+    assert entries
+    for entry in entries:
+        data = entry.read_bytes()
+        entry.write_bytes({"truncate": data[:len(data) // 2], "garbage": b"not a cache entry",
+                           "flip": data[:-1] + bytes([data[-1] ^ 1])}[damage])
+    for p in out.rglob("*"):
+        if p.is_file() and ".printkit-cache" not in p.parts and p.name != "manifest.json":
+            p.unlink()  # (unlisted now: the manifest goes too, so the files are written afresh)
+    (out / "manifest.json").unlink()
+    result = run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
+    assert result.exit_code == 0, result.output
+    assert outputs(out) == cold
+
+
+def test_another_printkit_never_reads_this_cache(loop, monkeypatch):
+    import printkit
+    from printkit import cache
+    from printkit.render import png
+
+    calls = []
+    real = png.card_png
+    monkeypatch.setattr(png, "card_png", lambda pdf, size: calls.append(1) or real(pdf, size))
+    monkeypatch.setattr(printkit, "__version__", printkit.__version__ + "-next")
+    cache.code_fingerprint.cache_clear()
+    try:
+        result = run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
+    finally:
+        cache.code_fingerprint.cache_clear()
+    assert result.exit_code == 0 and len(calls) == 4  # every PNG rendered again
