@@ -14,7 +14,7 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
     OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
     OUT/clag/score-sheet-a4.pdf            full-page components (Clag's score sheet), a page each
-    OUT/calc/expert/cards/001-numbers-number-plus-m1.pdf|png   with --per-card: fronts ...
+    OUT/emberfall/cards/001-cards-ember-drake.pdf|png   with --per-card: fronts (per_card_files) ...
     OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
@@ -35,9 +35,12 @@ complete file or the new one, and ``manifest.json`` lists only files that match 
 renames it is rewritten: the files about to change move from ``files`` to ``replacing``, each with
 its old and new entry, so a build stopped midway still knows either version as its own). A file
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
-outside the output folder and never deletes files it did not write (only the temporaries of a
-killed build whose id the manifest recorded); files of earlier builds stay until their owner
-removes them.
+outside the output folder and never deletes files it did not write: only the temporaries of a
+killed build whose id the manifest recorded, and its own earlier outputs of what a build writes
+in full (the same deck, variant, kind and paper, :func:`scope`) that the build no longer writes
+and that still hold the bytes the manifest lists. Those are recorded in the interim manifest
+(old entry, no new one) before the first rename and removed after the renames.
+Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`).
 
 A file already at an output path is replaced only if the previous manifest lists it with the hash
 it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
@@ -49,12 +52,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
+from printkit.cache import RenderCache, face_files
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
@@ -75,6 +80,7 @@ from printkit.outputs import (
     current_sha256,
     exclusive,
     inside,
+    remove_outputs,
     remove_temporaries,
     safe_part,
     sha256_hex,
@@ -96,6 +102,8 @@ class BuildOptions:
     rulebook_paper: str | None = None  # a4, a5 or letter: the rulebooks' page size (None: as --paper)
     booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
     rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
+    cards: tuple[str, ...] = ()  # --card: only these cards' per-card files (see choose_cards)
+    cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
 
     @property
     def paper_size(self) -> Size:
@@ -126,6 +134,7 @@ class BuildResult:
     entries: tuple[ManifestEntry, ...]
     warnings: tuple[str, ...]
     manifest: Path
+    removed: tuple[str, ...] = ()  # earlier files of what this build wrote that it no longer writes
 
 
 @dataclass
@@ -136,6 +145,11 @@ class BuildContext:
     progress: Callable[[int], None] = lambda n: None
     staging: Staging | None = None  # where write() puts files until the build commits them
     record: "_UnfinishedRecord | None" = None  # the manifest's note of this build's id while it runs
+    chosen: dict[int, set[str]] = field(default_factory=dict)  # --card: per deck (id()), the stems to write
+    # What this build writes in full: (deck, variant, kind, paper) of every file it produces. Files
+    # of earlier builds in these scopes that this build does not write are removed.
+    covered: set[tuple] = field(default_factory=set)
+    cache: RenderCache | None = None
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     # Warnings in the order first seen, by deck folder and text (without the card's label).
     _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
@@ -143,6 +157,8 @@ class BuildContext:
     def __post_init__(self) -> None:
         if self.staging is None:
             self.staging = Staging(self.options.out_dir)
+        if self.cache is None:
+            self.cache = RenderCache(self.options.out_dir, self.options.cache)
 
     def faces(self, deck: Deck) -> "Faces":
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
@@ -157,11 +173,34 @@ class BuildContext:
               lang: str | None = None, back: str | None = None) -> ManifestEntry:
         """Stage ``data`` for ``OUT/relative`` (renamed into place when the build ends) and describe it."""
         self.staging.stage(relative, data)
-        return ManifestEntry(
+        entry = ManifestEntry(
             path=relative, kind=kind, sha256=sha256_hex(data),
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
             paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
+        if not self.options.cards:  # a --card build writes some of a kind's files, never all
+            self.covered.add(scope(entry))
+        return entry
+
+    def cover(self, deck: Deck | None, kind: str, paper: str | None = None) -> None:
+        """Say that this build writes every file of ``kind`` for ``deck`` (and ``paper``), even when
+        it writes none (a deck whose score sheet is gone): earlier files of it not written go."""
+        if not self.options.cards:
+            self.covered.add((deck.deck_id if deck else None, deck.variant if deck else None, kind, paper))
+
+    def render(self, pages: Sequence[Page], title: str) -> bytes:
+        """The PDF of ``pages`` (:func:`printkit.render.pdf.render_pages`), from the cache when
+        these pages with these fonts and pictures were rendered before."""
+        from printkit.render import pdf
+
+        key = self.cache.key("pdf", repr((title, tuple(pages))), face_files(pages))
+        return self.cache.cached(key, lambda: pdf.render_pages(pages, title))
+
+    def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
+        """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
+        the PDF's bytes."""
+        key = self.cache.key("png", f"{sha256_hex(pdf)} {size!r}")
+        return self.cache.cached(key, lambda: card_png(pdf, size))
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
@@ -200,6 +239,12 @@ def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
     parts = [safe_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
     return "/".join(parts)
+
+
+def scope(entry: ManifestEntry) -> tuple:
+    """What a file is one of: its deck, variant, kind and paper. A build that writes files of a
+    scope writes all of them, so an earlier file of that scope it does not write is stale."""
+    return (entry.deck, entry.variant, entry.kind, entry.paper)
 
 
 # --- faces ------------------------------------------------------------------------------------
@@ -282,15 +327,15 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
             fronts_only += sheet_pages(layout, fronts, None)
             ctx.progress(len(chunk))
         count = sum(1 for c in cards if not templates.is_page(c))
+        ctx.cover(deck, "sheets", opts.paper)
+        ctx.cover(deck, "sheets-fronts", opts.paper)
         if not fronts_only:
             continue
         folder = deck_folder(deck)
-        from printkit.render.pdf import render_pages
-
-        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", render_pages(duplex, f"{deck_title(deck)}: duplex sheets"),
+        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", ctx.render(duplex, f"{deck_title(deck)}: duplex sheets"),
                         kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
         yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        render_pages(fronts_only, f"{deck_title(deck)}: fronts"),
+                        ctx.render(fronts_only, f"{deck_title(deck)}: fronts"),
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
 
 
@@ -300,11 +345,10 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
     Clag's score sheet (``sheet: score``, in English and Korean) becomes ``score-sheet-a4.pdf``
     with two pages. Pages are printed one-sided, so no backs.
     """
-    from printkit.render.pdf import render_pages
-
     opts = ctx.options
     paper = opts.paper_size
     for deck in decks:
+        ctx.cover(deck, "page", opts.paper)
         by_sheet: dict[str, list[Card]] = {}
         for card in all_cards(deck):
             if templates.is_page(card):
@@ -317,69 +361,120 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
-                            render_pages(pages, f"{deck_title(deck)}: {sheet} sheet"),
+                            ctx.render(pages, f"{deck_title(deck)}: {sheet} sheet"),
                             kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
 
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
-    from printkit.render.pdf import render_pages
-
     opts = ctx.options
     pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
-    yield ctx.write(f"alignment-{opts.paper}.pdf", render_pages(pages, "printkit duplex alignment test"),
+    yield ctx.write(f"alignment-{opts.paper}.pdf", ctx.render(pages, "printkit duplex alignment test"),
                     kind="alignment", paper=opts.paper, pages=2)
 
 
 def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """With ``--per-card``: a front PDF (bleed-sized page) and PNG per distinct card, a back of each kind.
 
-    Each PNG is its PDF's bytes rasterised (PDFium, 300 DPI, the bleed box edge to edge).
+    Each PNG is its PDF's bytes rasterised (PDFium, 300 DPI, the bleed box edge to edge). File
+    names come from :func:`per_card_files`.
 
     Each front's manifest entry names its back (``back``): ``back-N.pdf`` for the PDF front,
     ``back-N.png`` for the PNG front, one pair per distinct back. Full-page components get one
     paper-sized PDF each (no back).
+
+    With ``--card`` only the chosen cards are written (with their backs): a partial build of the
+    per-card files, which leaves the deck's other per-card files in place. Backs are numbered
+    over the whole deck all the same, so ``back-N`` names the same back either way.
     """
-    if not ctx.options.per_card:
+    options = ctx.options
+    if not (options.per_card or options.cards):
         return
-    from printkit.render.pdf import render_pages
     from printkit.render.png import card_png
 
-    paper = ctx.options.paper_size
+    paper = options.paper_size
     for deck in decks:
+        chosen = ctx.chosen.get(id(deck)) if options.cards else None
+        if options.cards and not chosen:
+            continue
+        if not options.cards:
+            for kind in ("card-pdf", "card-png", "card-back-pdf", "card-back-png"):
+                ctx.cover(deck, kind)
+            ctx.cover(deck, "page-pdf", options.paper)
         faces = ctx.faces(deck)
         folder = f"{deck_folder(deck)}/cards"
-        distinct: dict[str, list[Card]] = {}
-        for card in all_cards(deck):
-            distinct.setdefault(card_key(card), []).append(card)
         # Backs are told apart by what they print (ops and size), not by their warnings: a back
         # label too long for its band warns on every card, naming each, yet prints the same.
         backs: dict[tuple[tuple, object], str] = {}  # back ops and card size -> "folder/back-N"
-        for number, copies in enumerate(distinct.values(), start=1):
-            card = copies[0]
-            stem = f"{folder}/{number:03d}-{card_slug(card)}"
+        written_backs: set[str] = set()
+        for file in per_card_files(deck):
+            card, copies, stem = file.card, file.copies, file.stem
+            wanted = chosen is None or file.stem in chosen
             if templates.is_page(card):
-                pdf = render_pages([full_page(faces.page(card, paper), paper)], card.label)
-                yield ctx.write(f"{stem}-{ctx.options.paper}.pdf", pdf, kind="page-pdf", deck=deck,
-                                paper=ctx.options.paper, pages=1, cards=len(copies))
-                ctx.progress(len(copies))
+                if wanted:
+                    pdf = ctx.render([full_page(faces.page(card, paper), paper)], card.label)
+                    yield ctx.write(f"{stem}-{options.paper}.pdf", pdf, kind="page-pdf", deck=deck,
+                                    paper=options.paper, pages=1, cards=len(copies))
+                    ctx.progress(len(copies))
                 continue
-            front, back = faces.front(card), faces.back(card)
+            back = faces.back(card)
             back_key = (back.ops, card.size)
             if back_key not in backs:
-                backs[back_key] = back_stem = f"{folder}/back-{len(backs) + 1}"
-                back_pdf = render_pages([card_page(back, card.size)], f"{card.label}: back")
+                backs[back_key] = f"{folder}/back-{len(backs) + 1}"
+            back_stem = backs[back_key]
+            if not wanted:
+                continue
+            if back_stem not in written_backs:
+                written_backs.add(back_stem)
+                # Titled by deck and number, not by a card: the same bytes whichever cards this
+                # build writes and however the cards' texts change.
+                back_pdf = ctx.render([card_page(back, card.size)], f"{deck_title(deck)}: {back_stem.rsplit('/', 1)[1]}")
                 yield ctx.write(f"{back_stem}.pdf", back_pdf, kind="card-back-pdf", deck=deck, pages=1)
                 # The PNG is that very PDF rasterised: the two cannot disagree.
-                yield ctx.write(f"{back_stem}.png", card_png(back_pdf, card.size), kind="card-back-png",
-                                deck=deck)
-            back_stem = backs[back_key]
-            pdf = render_pages([card_page(front, card.size)], card.label)
+                yield ctx.write(f"{back_stem}.png", ctx.png(back_pdf, card.size, card_png),
+                                kind="card-back-png", deck=deck)
+            pdf = ctx.render([card_page(faces.front(card), card.size)], card.label)
             yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
                             back=f"{back_stem}.pdf")
-            yield ctx.write(f"{stem}.png", card_png(pdf, card.size), kind="card-png",
+            yield ctx.write(f"{stem}.png", ctx.png(pdf, card.size, card_png), kind="card-png",
                             deck=deck, cards=len(copies), back=f"{back_stem}.png")
             ctx.progress(len(copies))
+
+
+def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[str]]:
+    """The per-card files ``--card`` asks for: by deck (its ``id()``), the stems chosen.
+
+    A choice matches a card's ``id``, ``name`` or ``title``, or its per-card file's name (with or
+    without the number in front, with or without ``.pdf``/``.png``), ignoring case. A choice that
+    matches no card of any deck is an error naming the closest names.
+    """
+    import difflib
+
+    chosen: dict[int, set[str]] = {}
+    names: dict[str, None] = {}  # every name a choice could have meant, for the error
+    matched = {w: False for w in wanted}
+    for deck in decks:
+        for file in per_card_files(deck):
+            keys = {file.name, file.name.split("-", 1)[1], file.identity}
+            keys |= {str(file.card.attrs[k]).strip() for k in IDENTITY_KEYS
+                     if isinstance(file.card.attrs.get(k), (str, int)) and not isinstance(file.card.attrs[k], bool)}
+            names.update(dict.fromkeys(sorted(keys - {file.name, file.name.split("-", 1)[1]})))
+            names[file.name] = None
+            folded = {k.casefold() for k in keys}
+            for choice in wanted:
+                plain = re.sub(r"\.(pdf|png)$", "", choice.strip(), flags=re.IGNORECASE).casefold()
+                if plain in folded:
+                    chosen.setdefault(id(deck), set()).add(file.stem)
+                    matched[choice] = True
+    missing = [w for w, found in matched.items() if not found]
+    if missing:
+        choice = missing[0]
+        close = difflib.get_close_matches(choice, list(names), n=3, cutoff=0.5)
+        close += [n for n in names if choice.casefold() in n.casefold() and n not in close][:3 - len(close)]
+        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        decks_named = ", ".join(dict.fromkeys(deck_folder(d) for d in decks))
+        raise BuildError(f"no card {choice!r} in {decks_named}{hint}")
+    return chosen
 
 
 def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
@@ -411,17 +506,68 @@ def _same_size_chunks(cards: Sequence[Card]) -> list[list[Card]]:
     return chunks
 
 
-def card_slug(card: Card) -> str:
-    """A readable file-name part: ``numbers-number-plus-m1``, ``standard-hearts-q`` …"""
-    parts = [card.group]
-    for value in card.attrs.values():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        for v in values:
-            if isinstance(v, bool):
-                continue
-            parts.append(f"m{-v}" if isinstance(v, (int, float)) and v < 0 else str(v))
-    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
-    return slug[:60].rstrip("-") or "card"
+IDENTITY_KEYS = ("id", "name", "title")  # the attributes that name a card, first found wins
+
+
+def card_identity(card: Card) -> str | None:
+    """What names the card whatever its text or art: its ``id``, else its ``name``, else ``title``."""
+    for key in IDENTITY_KEYS:
+        value = card.attrs.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value)
+    return None
+
+
+def name_part(text: str, limit: int = 60) -> str:
+    """``text`` as part of a file name: lower case; letters and digits of any script kept
+    (``카드`` stays), every run of anything else (spaces, dots, slashes) one ``-``; never empty."""
+    text = unicodedata.normalize("NFC", text).lower()
+    text = "".join(ch if unicodedata.category(ch)[0] in "LNM" else "-" for ch in text)
+    text = re.sub(r"-{2,}", "-", text).strip("-")[:limit].rstrip("-")
+    return text or "card"
+
+
+@dataclass(frozen=True)
+class PerCardFile:
+    """One distinct card's per-card files: ``<stem>.pdf`` and ``<stem>.png``."""
+
+    stem: str  # inside the output folder, without extension: "emberfall/cards/001-cards-ember-drake"
+    name: str  # the file name without extension: "001-cards-ember-drake"
+    identity: str  # what names the card in it: "ember-drake" (or its position in its group, "7")
+    copies: tuple[Card, ...]  # the identical cards it stands for, in deck order
+
+    @property
+    def card(self) -> Card:
+        return self.copies[0]
+
+
+def per_card_files(deck: Deck) -> list[PerCardFile]:
+    """The deck's distinct cards (copies share one file) in print order, each with its file name.
+
+    A name is ``NNN-<group>-<identity>``: ``NNN`` the distinct card's place in the deck (so files
+    sort as the sheets print), ``<identity>`` the card's ``id``, ``name`` or ``title``, else its
+    place among its group's distinct cards. Editing a card's text or art keeps its name. Two cards
+    that would share ``<group>-<identity>`` (the same id twice) get ``-2``, ``-3`` … in deck order.
+    """
+    distinct: dict[str, list[Card]] = {}
+    for card in all_cards(deck):
+        distinct.setdefault(card_key(card), []).append(card)
+    folder = f"{deck_folder(deck)}/cards"
+    in_group: Counter[str] = Counter()
+    taken: Counter[str] = Counter()
+    files = []
+    for number, copies in enumerate(distinct.values(), start=1):
+        card = copies[0]
+        in_group[card.group] += 1
+        identity = name_part(card_identity(card) or str(in_group[card.group]))
+        base = f"{name_part(card.group, 30)}-{identity}"
+        taken[base] += 1
+        if taken[base] > 1:
+            identity, base = f"{identity}-{taken[base]}", f"{base}-{taken[base]}"
+            taken[base] += 1  # a later card whose own identity ends in -2 moves on to -2-2
+        name = f"{number:03d}-{base}"
+        files.append(PerCardFile(f"{folder}/{name}", name, identity, tuple(copies)))
+    return files
 
 
 def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
@@ -478,7 +624,15 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
 def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     """How many progress steps a build reports (one per card per card-rendering producer)."""
     per_deck = sum(len(all_cards(d)) for d in decks)
+    if options.cards:
+        return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
+                   for f in per_card_files(d) if f.stem in stems)
     return per_deck * (2 if options.per_card else 1)
+
+
+def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]]:
+    chosen = choose_cards(decks, options.cards)
+    return [chosen.get(id(d), set()) for d in decks]
 
 
 def build(decks: Sequence[Deck], options: BuildOptions,
@@ -497,6 +651,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     _check_out_dir(options.out_dir)
     check_deck_folders(decks)
     ctx = BuildContext(options, progress or (lambda n: None))
+    if options.cards:  # one card's files: no sheets, no rulebooks; an unknown card fails here
+        ctx.chosen = choose_cards(decks, options.cards)
+        producers = [p for p in producers if p is produce_cards]
     try:
         ctx.staging.make_folder(options.out_dir)
     except BaseException:
@@ -519,7 +676,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     options = ctx.options
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
-    remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir))
+    remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir) + _recording_builds(options.out_dir))
     entries: list[ManifestEntry] = []
     for producer in producers:
         entries.extend(_produced(producer, decks, ctx))
@@ -531,19 +688,38 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     earlier = _earlier_entries(options.out_dir, previous)
     ctx.staging.check_replaceable(_written(options.out_dir, previous))
     changing = {target for _, target in ctx.staging.staged}
-    if changing:
+    # printkit's own files of what this build writes in full that it no longer writes: an edited
+    # card's file under an old name, a card taken out of the deck. Files of other decks, variants,
+    # kinds or papers stay, as does anything not listed or changed since (not in ``earlier``).
+    stale = [e for e in earlier if e.path not in paths and scope(e) in ctx.covered]
+    going = {e.path for e in stale}
+    if changing or stale:
         # While files are swapped the manifest vouches for none of them, yet names both
-        # versions of each, so a build stopped midway leaves printkit's files known as its own.
+        # versions of each (a file to be removed: its old version only), so a build stopped
+        # midway leaves printkit's files known as its own.
         old = {e.path: e for e in earlier}
         _write_manifest(options.out_dir,
-                        [e for e in earlier if inside(options.out_dir, e.path) not in changing],
-                        [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing],
+                        [e for e in earlier
+                         if inside(options.out_dir, e.path) not in changing and e.path not in going],
+                        [(old.get(e.path), e) for e in entries if inside(options.out_dir, e.path) in changing]
+                        + [(e, None) for e in stale],
                         unfinished=[ctx.staging.build_id])
         ctx.record.written = False  # the manifest just written is the truth now, whatever follows
     ctx.staging.commit()
-    kept = [e for e in earlier if e.path not in paths]
-    target = _write_manifest(options.out_dir, entries + kept)
-    return BuildResult(tuple(entries), tuple(ctx.warnings), target)
+    removed = remove_outputs(options.out_dir, [(e.path, e.sha256) for e in stale])
+    # A stale file that could not go (changed or locked meanwhile) stays listed while it matches.
+    kept = [e for e in earlier if e.path not in paths and e.path not in removed
+            and (e.path not in going or current_sha256(inside(options.out_dir, e.path)) == e.sha256)]
+    # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
+    # the manifest's own temporary exists leaves one the next build may remove.
+    recorded = ctx.staging._announced or bool(changing or stale)
+    if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
+        ctx.record.write()
+        recorded = True
+    ctx.cache.flush(ctx.staging.build_id)
+    target = _write_manifest(options.out_dir, entries + kept, build_id=ctx.staging.build_id,
+                             before_first_write=None if recorded else ctx.record.write)
+    return BuildResult(tuple(entries), tuple(ctx.warnings), target, tuple(sorted(removed)))
 
 
 _OUTPUT_NAMES = {"sheets": "card sheets", "pages": "full-page sheets", "alignment": "alignment test",
@@ -571,27 +747,32 @@ def _check_out_dir(out_dir: Path) -> None:
 
 
 def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
-                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry]] = (),
-                    unfinished: Sequence[str] = ()) -> Path:
+                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry | None]] = (),
+                    unfinished: Sequence[str] = (), build_id: str | None = None,
+                    before_first_write: Callable[[], None] | None = None) -> Path:
     """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path.
 
-    ``replacing`` (only while a build renames its files) pairs each file about to change with
-    the entry it replaces (None for a first write). ``unfinished`` names the builds whose
+    ``replacing`` (only while a build renames and removes its files) pairs each file about to
+    change with the entry it replaces (None for a first write), and each file about to be removed
+    with None. ``unfinished`` names the builds whose
     temporaries may lie in the folder (the one running, until its files are in place).
     """
     listed = sorted(entries, key=lambda e: e.path)
     manifest: dict = {"files": [_manifest_item(e) for e in listed]}
     if replacing:
-        manifest["replacing"] = [{"old": _manifest_item(old) if old else None, "new": _manifest_item(new)}
-                                 for old, new in sorted(replacing, key=lambda pair: pair[1].path)]
+        manifest["replacing"] = [{"old": _manifest_item(old) if old else None,
+                                  "new": _manifest_item(new) if new else None}
+                                 for old, new in sorted(replacing, key=lambda pair: (pair[1] or pair[0]).path)]
     if unfinished:
         manifest["unfinished"] = list(unfinished)
-    return _write_manifest_data(out_dir, manifest, unfinished[0] if unfinished else None)
+    return _write_manifest_data(out_dir, manifest, unfinished[0] if unfinished else build_id, before_first_write)
 
 
-def _write_manifest_data(out_dir: Path, manifest: dict, build_id: str | None = None) -> Path:
+def _write_manifest_data(out_dir: Path, manifest: dict, build_id: str | None = None,
+                         before_first_write: Callable[[], None] | None = None) -> Path:
     data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     staging = Staging(out_dir, build_id) if build_id else Staging(out_dir)
+    staging.before_first_write = before_first_write
     try:
         staging.stage(MANIFEST, data)
         staging.commit()
@@ -655,6 +836,30 @@ def _unfinished_builds(out_dir: Path) -> list[str]:
     except (OSError, ValueError, AttributeError):
         return []
     return [i for i in ids if isinstance(i, str) and BUILD_ID.match(i)] if isinstance(ids, list) else []
+
+
+def _recording_builds(out_dir: Path) -> list[str]:
+    """Builds killed while writing the manifest that records them: the manifest's temporary
+    ``.manifest.json.ID.tmp`` names ID in its own ``unfinished``, which proves it printkit's."""
+    ids = []
+    try:
+        names = [n for n in os.listdir(out_dir) if n.startswith(f".{MANIFEST}.") and n.endswith(".tmp")]
+    except OSError:
+        return []
+    for name in names:
+        build_id = name[len(MANIFEST) + 2:-4]
+        path = out_dir / name
+        if not BUILD_ID.match(build_id) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            if path.stat().st_size > 50_000_000:
+                continue
+            recorded = json.loads(path.read_bytes()).get("unfinished", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(recorded, list) and build_id in recorded:
+            ids.append(build_id)
+    return ids
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:

@@ -176,9 +176,16 @@ MAX_GAP_MM = 20.0
                    "(half-Letter on Letter with --rulebook-paper letter).")
 @click.option("--rulebooks/--no-rulebooks", default=True, show_default=True,
               help="Write the rulebooks; --no-rulebooks builds the card outputs only (faster).")
+@click.option("--card", "cards", multiple=True, metavar="ID",
+              help="Write only this card's per-card PDF and PNG (and its back), nothing else; the "
+                   "deck's other per-card files stay. ID is the card's id, name or title, or its "
+                   "per-card file name. Repeatable.")
+@click.option("--cache/--no-cache", default=True, show_default=True,
+              help="Reuse renders of unchanged cards and sheets from OUT/.printkit-cache (and store "
+                   "new ones); --no-cache renders everything.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks) -> None:
+          rulebooks, cards, cache) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -186,7 +193,11 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     duplex alignment test page and a rulebook PDF per deck and language (and saddle-stitch
     booklets with --booklet).
 
-    Example: printkit build calc --variant expert --paper letter --per-card --booklet
+    The output folder holds what the latest build wrote: printkit's own files of a deck and kind
+    this build writes that it no longer writes (an edited card's old file) are removed.
+
+    Example: printkit build calc --variant expert --paper letter --per-card --booklet;
+    printkit build emberfall --card ember-drake
     """
     from pathlib import Path
 
@@ -207,14 +218,15 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         loaded = load_decks(decks, variant)
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                               booklet=booklet, rulebooks=rulebooks)
+                               booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for entry in result.entries:
         click.echo(str(Path(out_dir) / entry.path))
-    click.echo(f"{len(result.entries)} files; manifest: {result.manifest}")
+    gone = f", {len(result.removed)} earlier files removed" if result.removed else ""
+    click.echo(f"{len(result.entries)} files{gone}; manifest: {result.manifest}")
 
 
 @main.command(context_settings={"ignore_unknown_options": True})

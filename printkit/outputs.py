@@ -275,3 +275,40 @@ def exclusive(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def remove_outputs(root: Path, files: Collection[tuple[str, str]]) -> set[str]:
+    """Remove files printkit wrote in ``root`` (relative path, sha256 it wrote), and the folders
+    that leaves empty; the paths removed.
+
+    A file goes only while it is a regular file (never a link) that still holds those bytes: one
+    changed since printkit wrote it is the user's now and stays, as does anything else in its
+    folder. Folders go only when empty, up to (not including) ``root``.
+    """
+    removed: set[str] = set()
+    folders: set[Path] = set()
+    for relative, sha in files:
+        try:
+            path = inside(root, relative)
+        except BuildError:
+            continue
+        if current_sha256(path) != sha:
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.add(relative)
+        folders.add(path.parent)
+    top = root.resolve()
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        while folder != top and top in folder.parents:
+            try:
+                folder.rmdir()  # only succeeds while empty
+            except OSError:
+                break
+            folder = folder.parent
+    for folder in folders:
+        if folder.exists():
+            _fsync_dir(folder)
+    return removed

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from printkit.build import (
     BuildOptions,
-    card_slug,
+    per_card_files,
     deck_folder,
     produce_alignment,
     produce_cards,
@@ -79,7 +79,7 @@ def test_build_writes_sheets_alignment_cards_and_manifest(built):
     out, result = built
     paths = {e.path for e in result.entries}
     assert {"colours/v1/sheets-a4.pdf", "colours/v1/sheets-fronts-a4.pdf", "alignment-a4.pdf"} <= paths
-    assert "colours/v1/cards/001-cards-0.pdf" in paths and "colours/v1/cards/001-cards-0.png" in paths
+    assert "colours/v1/cards/001-cards-1.pdf" in paths and "colours/v1/cards/001-cards-1.png" in paths
     sheets = next(e for e in result.entries if e.kind == "sheets")
     assert (sheets.pages, sheets.cards, sheets.paper, sheets.deck, sheets.variant) == (4, 11, "a4", "colours", "v1")
     fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
@@ -96,7 +96,8 @@ def test_manifest_lists_every_file_with_its_hash(built):
     out, result = built
     manifest = json.loads((out / "manifest.json").read_text())
     listed = {f["path"]: f for f in manifest["files"]}
-    on_disk = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {"manifest.json"}
+    on_disk = {str(p.relative_to(out)) for p in out.rglob("*")
+               if p.is_file() and ".printkit-cache" not in p.parts} - {"manifest.json"}
     assert set(listed) == on_disk
     for path, entry in listed.items():
         assert hashlib.sha256((out / path).read_bytes()).hexdigest() == entry["sha256"]
@@ -201,7 +202,7 @@ def test_cards_are_clipped_to_their_slot_on_sheets(tmp_path):
 def test_per_card_pdf_boxes_and_png_size(built):
     out, _ = built
     pt = 72 / 25.4
-    for name in ("001-cards-0.pdf", "back-1.pdf"):  # the front, and the back as a file of its own
+    for name in ("001-cards-1.pdf", "back-1.pdf"):  # the front, and the back as a file of its own
         reader = PdfReader(out / "colours/v1/cards" / name)
         page = reader.pages[0]
         assert len(reader.pages) == 1
@@ -209,7 +210,7 @@ def test_per_card_pdf_boxes_and_png_size(built):
         assert float(page.trimbox.left) == pytest.approx(3.175 * pt, abs=0.01)
         assert float(page.trimbox.width) == pytest.approx(63.5 * pt, abs=0.01)
         assert [float(v) for v in page.bleedbox] == pytest.approx([float(v) for v in page.mediabox], abs=0.01)
-    assert PILImage.open(out / "colours/v1/cards/001-cards-0.png").size == (825, 1125)
+    assert PILImage.open(out / "colours/v1/cards/001-cards-1.png").size == (825, 1125)
     assert PILImage.open(out / "colours/v1/cards/back-1.png").size == (825, 1125)
 
 
@@ -225,7 +226,7 @@ def test_every_per_card_front_names_its_back(built):
     assert not [f for f in listed.values() if "back" in f and f["kind"] not in ("card-pdf", "card-png")]
     # Card i has back colour i: the eleven cards have eleven different backs, each drawn in its colour.
     assert len({f["back"] for f in fronts}) == 2 * 11
-    third = listed["colours/v1/cards/003-cards-2.png"]["back"]
+    third = listed["colours/v1/cards/003-cards-3.png"]["back"]
     assert near(PILImage.open(out / third).convert("RGB").getpixel((400, 560)), rgb(COLORS[2]))
 
 
@@ -349,10 +350,15 @@ def test_unknown_colour_names_are_one_warning_per_deck(tmp_path):
     assert about[0].count("'backgound'") == 1 and about[0].endswith("reads: background, ink")
 
 
-def test_card_slug_and_folder():
-    card = Card("x", "numbers", {"kind": "number", "symbol": "minus", "number": -1}, Art(), POKER)
-    assert card_slug(card) == "numbers-number-minus-m1"
-    assert card_slug(Card("x", "cost2", {"cost": 2, "minerals": ("ruby", "gold")}, Art(), POKER)) == "cost2-2-ruby-gold"
+def test_per_card_names_and_folder():
+    """Named by id, name or title where a card has one, else by its place in its group."""
+    cards = (Card("a", "numbers", {"kind": "number", "symbol": "minus", "number": -1}, Art(), POKER),
+             Card("b", "numbers", {"kind": "number", "symbol": "plus", "number": 2}, Art(), POKER),
+             Card("c", "Big Monsters", {"title": "Ember Drake!", "text": "x"}, Art(), POKER),
+             Card("d", "spells", {"id": "카드 하나", "name": "ignored"}, Art(), POKER))
+    deck = Deck(**{**colour_deck(0).__dict__, "cards": cards})
+    assert [f.name for f in per_card_files(deck)] == [
+        "001-numbers-1", "002-numbers-2", "003-big-monsters-ember-drake", "004-spells-카드-하나"]
     assert deck_folder(colour_deck(variant=None)) == "colours"
 
 

@@ -32,11 +32,13 @@ TINY = (Path(__file__).resolve().parent / "data" / "tiny.yaml").read_text(encodi
 
 
 def files_under(folder: Path) -> set[str]:
-    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+    """Every file below ``folder`` but the render cache (``.printkit-cache``, no output of a build)."""
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*")
+            if (p.is_file() or p.is_symlink()) and ".printkit-cache" not in p.relative_to(folder).parts}
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    return {name: (folder / name).read_bytes() for name in files_under(folder) if (folder / name).is_file()}
 
 
 def assert_consistent(out: Path) -> list[dict]:
@@ -172,6 +174,7 @@ def test_a_build_that_fails_midway_changes_nothing(tiny, monkeypatch, failure, s
     from printkit.render import png
 
     out = tiny / "out"
+    shutil.rmtree(out / ".printkit-cache")  # every PNG is rendered again, not taken from the cache
     before = snapshot(out)
     real_render = png.card_png
     calls, staged = [], []

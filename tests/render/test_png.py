@@ -132,7 +132,7 @@ def test_the_per_card_png_of_a_build_is_its_pdf_rasterised(tmp_path):
     for entry in pngs:
         written = (out / entry.path).read_bytes()
         assert written == card_png((out / entry.path).with_suffix(".pdf").read_bytes(), POKER)
-    front = PILImage.open(out / "colours/cards/001-cards-0.png")
+    front = PILImage.open(out / "colours/cards/001-cards-1.png")
     assert front.getpixel((2, 2)) == (0xe6, 0x19, 0x4b)  # the bleed carries the background
     assert PILImage.open(out / "colours/cards/back-1.png").getpixel((2, 2)) == (0x1f, 0x3b, 0x5a)
 

@@ -1,0 +1,80 @@
+"""Benchmark: rebuilding a deck's per-card files with the render cache.
+
+For a copy of a sample deck (emberfall by default) in a temporary folder, as whole processes,
+``printkit build DECK --per-card --no-rulebooks`` (wall time, medians of ``--runs``):
+
+1. cold: no output folder (and so no cache);
+2. nothing changed: the same build again into the same folder;
+3. one card edited: one word of one card's rules text changed (and back, alternately);
+4. one card alone: ``--card ID`` with the edit undone (its files come from the cache).
+
+The rebuilds' files are then compared with a cold ``--no-cache`` build: they must be identical.
+
+    PYTHONPATH=. python benchmarks/rebuild_speed.py [--deck emberfall] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(args: list[str], cwd: Path) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "printkit", "build", *args], cwd=cwd, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and ".printkit-cache" not in p.parts and p.name != "manifest.json"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deck", default="emberfall")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        shutil.copy(ROOT / "decks" / f"{args.deck}.yaml", work)
+        if (ROOT / "decks" / args.deck).is_dir():
+            shutil.copytree(ROOT / "decks" / args.deck, work / args.deck)
+        data = work / args.deck / "cards.csv"
+        build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
+        times: dict[str, list[float]] = {"cold": [], "nothing changed": [], "one card edited": [],
+                                         "--card, edit undone": []}
+        for run in range(args.runs):
+            shutil.rmtree(work / "out", ignore_errors=True)
+            times["cold"].append(timed(build, work))
+            times["nothing changed"].append(timed(build, work))
+            text = data.read_text(encoding="utf-8")
+            edited = text.replace("deal 2 :fire:", "deal 3 :fire:", 1) if "deal 2 :fire:" in text \
+                else text.replace("deal 3 :fire:", "deal 2 :fire:", 1)
+            data.write_text(edited, encoding="utf-8")
+            times["one card edited"].append(timed(build, work))
+            data.write_text(text, encoding="utf-8")
+            times["--card, edit undone"].append(timed(build[:1] + ["--card", "ember-drake", "--out", "out"], work))
+        timed(build, work)  # everything current again
+        timed(build[:-1] + ["cold", "--no-cache"], work)
+        same = outputs(work / "out") == outputs(work / "cold")
+    cold = statistics.median(times["cold"])
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:26s} {median:6.2f} s  {100 * median / cold:5.1f}% of cold")
+    print(f"cached rebuild byte-identical to a cold --no-cache build: {same}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""The render cache: PDFs and PNGs a build made, kept in ``OUT/.printkit-cache/`` to be reused.
+
+A rebuild renders only what changed: every PDF printkit draws from pages (sheets, per-card
+files, backs, the alignment test) is found by a key made of everything that decides its bytes
+(the pages with every drawing op of every face, the title, the bytes of each font and picture
+the ops name, and :func:`code_fingerprint`: this printkit's own code, the cache format and the
+versions of the libraries that write PDFs and PNGs); a per-card PNG by its PDF's bytes and size.
+A different printkit (any change to its code) makes different keys, so it never reads an older
+printkit's entries.
+
+An entry is ``.printkit-cache/XX/KEY``: a header, the payload's sha256 and the payload. One
+that does not check out (truncated, edited, not a regular file) is ignored and rendered again.
+The cache is listed nowhere in the manifest and may be deleted at any time. New entries are
+written only when the build has put its files in place, each to a temporary under the build's
+recorded id and renamed; the oldest entries go when the cache outgrows :data:`MAX_BYTES`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Iterable
+
+FOLDER = ".printkit-cache"
+FORMAT = 1
+MAGIC = b"printkit-cache 1\n"
+MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it
+
+
+@lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """What a cached file depends on besides its inputs: printkit's code and its libraries."""
+    import printkit
+
+    digest = hashlib.sha256(f"format {FORMAT}\nprintkit {printkit.__version__}\n".encode())
+    for library in ("reportlab", "pypdfium2", "pillow", "svglib"):
+        try:
+            version = importlib.metadata.version(library)
+        except importlib.metadata.PackageNotFoundError:
+            version = "-"
+        digest.update(f"{library} {version}\n".encode())
+    root = Path(printkit.__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class RenderCache:
+    """Cached renders in one output folder for one build; :meth:`flush` stores the new ones."""
+
+    def __init__(self, out_dir: Path, enabled: bool = True) -> None:
+        self.folder = out_dir / FOLDER
+        # A cache folder that is a link (or a file) is not printkit's: neither read nor written.
+        self.enabled = enabled and not os.path.islink(self.folder) and (
+            not os.path.lexists(self.folder) or self.folder.is_dir())
+        self.pending: dict[str, bytes] = {}
+        self.hits = self.misses = 0
+        self._files: dict[tuple, str] = {}  # (path, size, mtime, inode) -> sha256 of its bytes
+
+    def file_hash(self, path: Path) -> str:
+        """The sha256 of a font or picture a face uses ("-" when it cannot be read)."""
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return "-"
+        key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        if key not in self._files:
+            try:
+                self._files[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            except OSError:
+                return "-"
+        return self._files[key]
+
+    def key(self, kind: str, description: str, files: Iterable[Path] = ()) -> str:
+        digest = hashlib.sha256(f"{code_fingerprint()}\n{kind}\n".encode())
+        digest.update(description.encode("utf-8", "surrogatepass"))
+        for path in sorted(set(map(str, files))):
+            digest.update(f"\n{path}\0{self.file_hash(Path(path))}".encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / key
+
+    def get(self, key: str) -> bytes | None:
+        if not self.enabled:
+            return None
+        path = self._path(key)
+        try:
+            if path.is_symlink() or not path.is_file():
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        head = len(MAGIC)
+        if not data.startswith(MAGIC) or data[head + 64:head + 65] != b"\n":
+            return None
+        payload = data[head + 65:]
+        if hashlib.sha256(payload).hexdigest().encode() != data[head:head + 64]:
+            return None
+        try:
+            os.utime(path)  # recently used: pruned last
+        except OSError:
+            pass
+        return payload
+
+    def cached(self, key: str, make: Callable[[], bytes]) -> bytes:
+        """The cached bytes for ``key``, else ``make()`` (stored by the next :meth:`flush`)."""
+        data = self.pending.get(key)
+        if data is None:
+            data = self.get(key)
+        if data is not None:
+            self.hits += 1
+            return data
+        self.misses += 1
+        data = make()
+        if self.enabled:
+            self.pending[key] = data
+        return data
+
+    def flush(self, build_id: str, before_first_write: Callable[[], None] | None = None) -> None:
+        """Store the new entries (each a temporary ``.KEY.BUILD_ID.tmp``, then renamed); best effort:
+        a cache that cannot be written costs the next build time, never this build its files."""
+        if not (self.enabled and self.pending):
+            return
+        try:
+            if before_first_write is not None:
+                before_first_write()
+            for key, data in self.pending.items():
+                path = self._path(key)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if not self.folder.joinpath("CACHEDIR.TAG").exists():
+                    self.folder.joinpath("CACHEDIR.TAG").write_bytes(
+                        b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                        b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
+                temp = path.with_name(f".{key}.{build_id}.tmp")
+                with open(temp, "xb") as handle:
+                    handle.write(MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
+                # A plain rename: an entry already there under this key holds these very bytes.
+                os.rename(temp, path)
+        except OSError:
+            return
+        finally:
+            self.pending = {}
+        self.prune()
+
+    def prune(self, limit: int = MAX_BYTES) -> None:
+        """Remove the least recently used entries while the cache holds more than ``limit`` bytes."""
+        entries = []
+        try:
+            for sub in os.scandir(self.folder):
+                if not sub.is_dir(follow_symlinks=False) or len(sub.name) != 2:
+                    continue
+                for entry in os.scandir(sub.path):
+                    if entry.is_file(follow_symlinks=False) and len(entry.name) == 64:
+                        stat = entry.stat(follow_symlinks=False)
+                        entries.append((stat.st_mtime_ns, stat.st_size, entry.path))
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= limit:
+                break
+            try:
+                os.unlink(path)
+                total -= size
+            except OSError:
+                pass
+
+
+def face_files(pages) -> set[Path]:
+    """The fonts and pictures the ops of ``pages`` draw with."""
+    from printkit.fonts import SYMBOLS
+
+    files = {Path(SYMBOLS)}  # a PDF's initial font when its pages have no text
+    for page in pages:
+        for ops in [p.face.ops for p in page.placements] + [page.ops]:
+            for op in ops:
+                for attribute in ("font", "path"):
+                    value = getattr(op, attribute, None)
+                    if value is not None:
+                        files.add(Path(value))
+    return files
