@@ -96,6 +96,7 @@ class BuildOptions:
     rulebook_paper: str | None = None  # a4, a5 or letter: the rulebooks' page size (None: as --paper)
     booklet: bool = False  # also write each rulebook as a saddle-stitch booklet
     rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
+    proof: bool = True  # proof.html and its thumbnails per deck (printkit.proof)
 
     @property
     def paper_size(self) -> Size:
@@ -137,6 +138,7 @@ class BuildContext:
     staging: Staging | None = None  # where write() puts files until the build commits them
     record: "_UnfinishedRecord | None" = None  # the manifest's note of this build's id while it runs
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
+    written: list["ManifestEntry"] = field(default_factory=list)  # this build's files so far, in order
     # Warnings in the order first seen, by deck folder and text (without the card's label).
     _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
 
@@ -157,11 +159,13 @@ class BuildContext:
               lang: str | None = None, back: str | None = None) -> ManifestEntry:
         """Stage ``data`` for ``OUT/relative`` (renamed into place when the build ends) and describe it."""
         self.staging.stage(relative, data)
-        return ManifestEntry(
+        entry = ManifestEntry(
             path=relative, kind=kind, sha256=sha256_hex(data),
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
             paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
+        self.written.append(entry)
+        return entry
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
@@ -390,6 +394,13 @@ def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
     return produce(decks, ctx)
 
 
+def produce_proof(decks: Sequence[Deck], ctx: BuildContext) -> Iterable[ManifestEntry]:
+    """Per deck: ``proof.html`` and its thumbnails (see printkit.proof); last, to link the PDFs."""
+    from printkit.proof import produce_proof as produce
+
+    return produce(decks, ctx)
+
+
 # Every output of a build, in order. Add a producer here to add an output.
 PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]], ...] = (
     produce_sheets,
@@ -397,6 +408,7 @@ PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry
     produce_alignment,
     produce_cards,
     produce_rulebooks,
+    produce_proof,
 )
 
 
@@ -476,7 +488,7 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
 def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     """How many progress steps a build reports (one per card per card-rendering producer)."""
     per_deck = sum(len(all_cards(d)) for d in decks)
-    return per_deck * (2 if options.per_card else 1)
+    return per_deck * (1 + options.per_card + options.proof)
 
 
 def build(decks: Sequence[Deck], options: BuildOptions,
@@ -545,7 +557,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
 
 
 _OUTPUT_NAMES = {"sheets": "card sheets", "pages": "full-page sheets", "alignment": "alignment test",
-                 "cards": "per-card files", "rulebooks": "rulebooks"}
+                 "cards": "per-card files", "rulebooks": "rulebooks", "proof": "proof page"}
 
 
 def _produced(producer: Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]],

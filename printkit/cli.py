@@ -172,9 +172,11 @@ MAX_GAP_MM = 20.0
                    "(half-Letter on Letter with --rulebook-paper letter).")
 @click.option("--rulebooks/--no-rulebooks", default=True, show_default=True,
               help="Write the rulebooks; --no-rulebooks builds the card outputs only (faster).")
+@click.option("--proof/--no-proof", default=True, show_default=True,
+              help="Write proof.html per deck: every distinct face as a thumbnail with its warnings.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks) -> None:
+          rulebooks, proof) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -199,7 +201,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         loaded = load_decks(decks, variant)
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                               booklet=booklet, rulebooks=rulebooks)
+                               booklet=booklet, rulebooks=rulebooks, proof=proof)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:
