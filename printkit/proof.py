@@ -209,13 +209,21 @@ def _counts(deck: Deck) -> Counts:
         loaded = load_spec(deck.spec_path)
     except PrintkitError:  # a deck made in code, or a spec changed since: counts without expectations
         rows = (("groups", tuple(deck.groups().items())),) + tuple(
-            (attr, tuple(values.items())) for attr, values in deck.counts().items())
+            (attr, _in_order(values)) for attr, values in deck.counts().items())
         return Counts(len(deck), None, True, rows, (), ())
     report = check_deck(loaded, deck, None)
     rows = (("groups", tuple(report.groups.items())),) + tuple(
-        (attr, tuple(values.items())) for attr, values in report.counts.items())
+        (attr, _in_order(values)) for attr, values in report.counts.items())
     comps = tuple((c.name, c.total, c.expected) for c in report.components)
     return Counts(report.total, report.expected, report.ok, rows, comps, report.mismatches)
+
+
+def _in_order(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """Numbers from low to high (``-1 0 1 … 9``); other values as the deck first has them."""
+    try:
+        return tuple(sorted(values.items(), key=lambda item: float(item[0])))
+    except ValueError:
+        return tuple(values.items())
 
 
 def _links(deck: Deck, ctx: "BuildContext", folder: str) -> list[tuple[str, str]]:
