@@ -173,9 +173,18 @@ def changes(target: Target, out_dir: Path, stop: threading.Event | None = None,
                                   debounce=MAX_GROUP_MS, step=STEP_MS, stop_event=stop,
                                   rust_timeout=IDLE_MS, yield_on_timeout=True,
                                   force_polling=force_polling, raise_interrupt=True):
-        if group or first:
-            yield {path for _, path in group}
+        paths = _lasting(group)
+        if paths or first:
+            yield paths
             first = False
+
+
+def _lasting(group: set) -> set[str]:
+    """The changed paths, less those made and removed within the group (``sed -i``'s temporaries)."""
+    from watchfiles import Change
+
+    added = {path for change, path in group if change == Change.added}
+    return {path for _, path in group if path not in added or Path(path).exists()}
 
 
 def run(target: Target, variant: str | None, options, report: Reporter,

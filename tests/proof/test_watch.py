@@ -47,6 +47,10 @@ def test_an_output_folder_inside_the_spec_folder_starts_no_rebuild(tmp_path):
         (tmp_path / "other.yaml").write_text("still: not watched\n")  # another spec in the same folder
         (tmp_path / ".proofing.yaml.swp").write_text("x")  # an editor's swap file
         assert not [line for line in watch.quiet(2.5) if "changed" in line]
+        passing = tmp_path / "sedX1y2Z3"  # made and removed within one save (sed -i does this)
+        passing.write_text("x")
+        passing.unlink()
+        assert not [line for line in watch.quiet(1.5) if "changed" in line]
         (tmp_path / "notes.csv").write_text("a,b\n")  # anything else in the folder may be data
         assert "notes.csv changed" in watch.expect("changed: ")
         watch.stop()
