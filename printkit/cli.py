@@ -234,6 +234,11 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
     from printkit import watch as watching
     from printkit.build import BuildOptions
 
+    ctx = click.get_current_context()
+    unread = [name for name in _later if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+    if unread:  # an option build gained that watch does not pass on yet: said, not ignored
+        raise click.UsageError(f"watch does not take --{unread[0].replace('_', '-')} yet")
+
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                            booklet=booklet, rulebooks=rulebooks, proof=proof)
