@@ -18,6 +18,8 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
+    OUT/calc/expert/proof.html             every distinct face with its warnings (printkit.proof) ...
+    OUT/calc/expert/proof/001-….png        ... and its thumbnails (not with --no-proof)
 
 A deck without variants writes to ``OUT/<deck>/``. ``<deck>`` is the spec's file name without
 its extension, made safe (:func:`printkit.outputs.safe_part`: ``my deck.yaml`` writes to
