@@ -18,6 +18,8 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
+    OUT/calc/expert/proof.html             every distinct face with its warnings (printkit.proof) ...
+    OUT/calc/expert/proof/001-….png        ... and its thumbnails (not with --no-proof)
 
 A deck without variants writes to ``OUT/<deck>/``. ``<deck>`` is the spec's file name without
 its extension, made safe (:func:`printkit.outputs.safe_part`: ``my deck.yaml`` writes to
@@ -104,6 +106,7 @@ class BuildOptions:
     rulebooks: bool = True  # False: card outputs only (sheets, alignment test, per-card files)
     cards: tuple[str, ...] = ()  # --card: only these cards' per-card files (see choose_cards)
     cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
+    proof: bool = True  # proof.html and its thumbnails per deck (printkit.proof)
 
     @property
     def paper_size(self) -> Size:
@@ -151,6 +154,7 @@ class BuildContext:
     covered: set[tuple] = field(default_factory=set)
     cache: RenderCache | None = None
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
+    written: list["ManifestEntry"] = field(default_factory=list)  # this build's files so far, in order
     # Warnings in the order first seen, by deck folder and text (without the card's label).
     _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
 
@@ -178,6 +182,7 @@ class BuildContext:
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
             paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
+        self.written.append(entry)
         if not self.options.cards:  # a --card build writes some of a kind's files, never all
             self.covered.add(scope(entry))
         return entry
@@ -486,6 +491,17 @@ def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
     return produce(decks, ctx)
 
 
+def produce_proof(decks: Sequence[Deck], ctx: BuildContext) -> Iterable[ManifestEntry]:
+    """Per deck: ``proof.html`` and its thumbnails (see printkit.proof); last, to link the PDFs.
+
+    A ``--card`` build writes no proof page: it is a look at one card, not at the deck."""
+    if not ctx.options.proof or ctx.options.cards:
+        return iter(())
+    from printkit.proof import produce_proof as produce
+
+    return produce(decks, ctx)
+
+
 # Every output of a build, in order. Add a producer here to add an output.
 PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]], ...] = (
     produce_sheets,
@@ -493,6 +509,7 @@ PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry
     produce_alignment,
     produce_cards,
     produce_rulebooks,
+    produce_proof,
 )
 
 
@@ -627,7 +644,7 @@ def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     if options.cards:
         return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
                    for f in per_card_files(d) if f.stem in stems)
-    return per_deck * (2 if options.per_card else 1)
+    return per_deck * (1 + options.per_card + options.proof)
 
 
 def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]]:
@@ -723,7 +740,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
 
 
 _OUTPUT_NAMES = {"sheets": "card sheets", "pages": "full-page sheets", "alignment": "alignment test",
-                 "cards": "per-card files", "rulebooks": "rulebooks"}
+                 "cards": "per-card files", "rulebooks": "rulebooks", "proof": "proof page"}
 
 
 def _produced(producer: Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]],

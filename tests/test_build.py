@@ -20,6 +20,7 @@ from printkit.build import (
     produce_alignment,
     produce_cards,
     produce_pages,
+    produce_proof,
     produce_sheets,
 )
 from printkit.build import build as run_build
@@ -442,8 +443,8 @@ def test_progress_reports_every_unit_of_work(tmp_path):
     options = BuildOptions(out_dir=tmp_path, per_card=True)
     steps = []
     run_build([deck], options, progress=steps.append,
-              producers=(produce_sheets, produce_pages, produce_alignment, produce_cards))
-    assert sum(steps) == work_units([deck], options) == 12
+              producers=(produce_sheets, produce_pages, produce_alignment, produce_cards, produce_proof))
+    assert sum(steps) == work_units([deck], options) == 18
 
 
 def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):
@@ -475,5 +476,5 @@ def test_no_rulebooks_writes_the_card_outputs_only(tmp_path):
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     kinds = {f["kind"] for f in json.loads((tmp_path / "manifest.json").read_text())["files"]}
-    assert kinds == {"sheets", "sheets-fronts", "alignment"}
+    assert kinds == {"sheets", "sheets-fronts", "alignment", "proof", "proof-image"}
     assert not list(tmp_path.rglob("rulebook*"))

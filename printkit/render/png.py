@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import threading
+from typing import Sequence
 
 from PIL import Image as PILImage
 
@@ -39,40 +40,58 @@ def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI) -> PILImage.Image:
     The page (the card's bleed box) fills exactly :func:`card_pixel_size` pixels; the scale per
     axis is what makes the rounded pixel size meet the page's edges.
     """
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
+    return rasterise_pages(pdf, [(size, dpi)])[0]
 
-    width_px, height_px = card_pixel_size(size, dpi)
+
+def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]]) -> list[PILImage.Image]:
+    """Page *i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size, dpi).
+
+    One document for many faces (the proof page's thumbnails) shares its fonts and pictures
+    between pages, and PDFium parses it once.
+    """
+    import pypdfium2 as pdfium
+
     with _PDFIUM:
         try:
             document = pdfium.PdfDocument(pdf)
         except pdfium.PdfiumError as exc:
             raise BuildError(f"cannot rasterise a card's PDF: {exc}") from None
         try:
-            page = document[0]
-            try:
-                bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, format=pdfium_c.FPDFBitmap_BGR,
-                                                     rev_byteorder=True)
-                try:
-                    bitmap.fill_rect((255, 255, 255, 255), 0, 0, width_px, height_px)
-                    # Antialiased paths, text and images (the default); no annotations, no LCD text;
-                    # bytes in RGB order, as the bitmap was made for.
-                    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
-                                                   pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-                    # A copy: the bitmap's memory is freed when it is closed.
-                    return bitmap.to_pil().convert("RGB").copy()
-                finally:
-                    bitmap.close()
-            finally:
-                page.close()
+            if len(document) < len(pages):
+                raise BuildError(f"cannot rasterise {len(pages)} pages of a PDF of {len(document)}")
+            return [_render_page(document, index, size, dpi) for index, (size, dpi) in enumerate(pages)]
         finally:
             document.close()
 
 
-def png_bytes(image: PILImage.Image, dpi: float = DPI) -> bytes:
+def _render_page(document, index: int, size: CardSize, dpi: float) -> PILImage.Image:
+    """One page of an open document (the caller holds :data:`_PDFIUM`)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    width_px, height_px = card_pixel_size(size, dpi)
+    page = document[index]
+    try:
+        bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, format=pdfium_c.FPDFBitmap_BGR,
+                                             rev_byteorder=True)
+        try:
+            bitmap.fill_rect((255, 255, 255, 255), 0, 0, width_px, height_px)
+            # Antialiased paths, text and images (the default); no annotations, no LCD text;
+            # bytes in RGB order, as the bitmap was made for.
+            pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
+                                           pdfium_c.FPDF_REVERSE_BYTE_ORDER)
+            # A copy: the bitmap's memory is freed when it is closed.
+            return bitmap.to_pil().convert("RGB").copy()
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+
+
+def png_bytes(image: PILImage.Image, dpi: float = DPI, compress_level: int = 6) -> bytes:
     """PNG bytes without timestamps or other varying chunks (the same image gives the same bytes)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6, dpi=(dpi, dpi))
+    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level, dpi=(dpi, dpi))
     return buffer.getvalue()
 
 

@@ -1,0 +1,420 @@
+"""The proof page: ``OUT/<deck>[/<variant>]/proof.html``, every distinct face at screen size.
+
+A designer's look at the whole deck at once, in a browser, with no server and no network: each
+distinct front and back (and full-page component) as a small PNG in ``proof/`` beside the page,
+with its name, copies and group, and the build's warnings about that face (text shrunk below its
+minimum or overflowing, characters no font has) marked on the card itself. At the top: the deck's
+counts against the spec's ``expect`` (as ``printkit check`` compares them, without playing), the
+warnings said of the spec as a whole, and links to the PDFs this build wrote for the deck.
+
+The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
+the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
+:data:`THUMB_DPI` (:func:`printkit.render.png.rasterise_pages`).
+
+Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
+page also carries a Content-Security-Policy that runs only its own inline script (by hash) and
+loads pictures only from its own origin, so a card text that slipped past escaping still could
+not run or fetch anything. The script counts the pictures that loaded (``#proof-status``, which
+tests read) and, when the page is served over HTTP (``printkit watch --serve``), polls the page's
+own URL once a second and reloads when its ``proof-id`` changed. From ``file://`` it polls nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Sequence
+from urllib.parse import quote
+
+from printkit.deck import Card, CardSize, Deck
+from printkit.layout import templates
+from printkit.layout.ops import Face
+
+if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
+    from printkit.build import BuildContext, ManifestEntry
+
+PROOF_PAGE = "proof.html"
+PROOF_FOLDER = "proof"
+THUMB_DPI = 100  # card thumbnails: a poker card with bleed is 275 x 375 px
+PAGE_DPI = 40  # full-page components (score sheets): an A4 page is 331 x 468 px
+_PNG_LEVEL = 6
+
+# Kinds of the manifest entries this module writes.
+KIND_PAGE = "proof"
+KIND_IMAGE = "proof-image"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One face on the proof page."""
+
+    side: str  # "front", "back" or "page"
+    name: str
+    detail: str  # the card's attributes, or what a back stands behind
+    group: str
+    copies: int
+    image: str  # path relative to proof.html
+    width_px: int
+    height_px: int
+    sha256: str
+    warnings: tuple[str, ...]
+    anchor: str
+
+
+def card_name(card: Card) -> str:
+    """How a tile names its card: its ``title``, ``name`` or ``id``, else its group."""
+    for key in ("title", "name", "id"):
+        value = card.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value)
+    return card.group
+
+
+def card_detail(card: Card) -> str:
+    """For a card without a name, what tells it apart: its attributes, ``symbol=plus  number=7``."""
+    if card_name(card) != card.group:
+        return ""
+    shown = []
+    for key, value in card.attrs.items():
+        text = "+".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        shown.append(f"{key}={text[:40]}")
+    detail = "  ".join(shown)
+    return detail if len(detail) <= 120 else detail[:119] + "…"
+
+
+def _slug(card: Card, fallback) -> str:
+    """A short file-name part: the card's name when it has one (``ember-drake``), else ``fallback``'s."""
+    name = card_name(card)
+    if name == card.group:
+        return fallback(card)
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].rstrip("-")
+    return slug or fallback(card)
+
+
+def own_warnings(face: Face, card: Card) -> tuple[str, ...]:
+    """The face's warnings without the card's label in front (the tile already names the card)."""
+    said = []
+    for warning in face.warnings:
+        text = warning[len(card.label):].lstrip(" :") if warning.startswith(card.label) else warning
+        said.append(text or warning)
+    return tuple(dict.fromkeys(said))
+
+
+def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["ManifestEntry"]:
+    """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (not with ``--no-proof``)."""
+    if not ctx.options.proof:
+        return
+    from printkit.build import all_cards, card_key, card_slug, deck_folder
+    from printkit.layout.imposition import card_page, full_page
+    from printkit.render.pdf import render_pages
+    from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
+
+    paper = ctx.options.paper_size
+    page_size = CardSize(paper.width_mm, paper.height_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
+    for deck in decks:
+        faces = ctx.faces(deck)
+        folder = deck_folder(deck)
+        distinct: dict[str, list[Card]] = {}
+        run_of: dict[str, str] = {}
+        from printkit.build import print_runs
+
+        for run, cards in print_runs(deck):
+            for card in cards:
+                key = card_key(card)
+                distinct.setdefault(key, []).append(card)
+                run_of.setdefault(key, run)
+        # [side, name, detail, group, copies, page, size, dpi, stem, warnings, section]
+        fronts: list[list] = []
+        backs: dict[tuple, list] = {}  # back ops and card size -> its entry
+        for number, copies in enumerate(distinct.values(), start=1):
+            card = copies[0]
+            stem = f"{number:03d}-{_slug(card, card_slug)}"
+            run = run_of[card_key(card)]
+            if templates.is_page(card):
+                face = faces.page(card, paper)
+                fronts.append(["page", card_name(card), card_detail(card), card.group, len(copies),
+                               full_page(face, paper), page_size, PAGE_DPI, stem, own_warnings(face, card),
+                               "pages"])
+                ctx.progress(len(copies))
+                continue
+            front, back = faces.front(card), faces.back(card)
+            fronts.append(["front", card_name(card), card_detail(card), card.group, len(copies),
+                           card_page(front, card.size), card.size, THUMB_DPI, stem, own_warnings(front, card), run])
+            entry = backs.get((back.ops, card.size))
+            if entry is None:
+                number_b = len(backs) + 1
+                entry = backs[(back.ops, card.size)] = [
+                    "back", f"back {number_b}", "", card.group, 0, card_page(back, card.size), card.size,
+                    THUMB_DPI, f"back-{number_b}", (), "backs"]
+            entry[4] += len(copies)
+            entry[9] = tuple(dict.fromkeys(entry[9] + own_warnings(back, card)))
+            groups = entry[3].split(", ")
+            if card.group not in groups:
+                entry[3] = ", ".join(groups + [card.group])
+            ctx.progress(len(copies))
+        # Fronts by print run (the deck's cards, then each component), then backs, then pages.
+        order = list(dict.fromkeys(p[10] for p in fronts if p[10] != "pages")) + ["backs", "pages"]
+        everything = fronts + list(backs.values())
+        planned = sorted(everything, key=lambda p: order.index(p[10]))
+        if not planned:
+            continue
+        # One PDF of every face, a page each: fonts and pictures embedded once, parsed once.
+        pdf = render_pages([p[5] for p in planned], f"{deck.name}: proof")
+        images = rasterise_pages(pdf, [(p[6], p[7]) for p in planned])
+        tiles: list[tuple[str, Tile]] = []
+        entries = []
+        for p, image in zip(planned, images):
+            side, name, detail, group, copies, _, size, dpi, stem, warnings, run = p
+            data = png_bytes(image, dpi, _PNG_LEVEL)
+            relative = f"{PROOF_FOLDER}/{stem}.png"
+            entry = ctx.write(f"{folder}/{relative}", data, kind=KIND_IMAGE, deck=deck,
+                              cards=copies or None)
+            entries.append(entry)
+            if side == "back":
+                detail = f"behind {copies} card{'s' if copies != 1 else ''}"
+            width, height = card_pixel_size(size, dpi)
+            tiles.append((run, Tile(side, name, detail, group, copies, relative, width, height,
+                                    entry.sha256, warnings, stem)))
+        yield from entries
+        page = proof_html(deck, tiles, _counts(deck), templates.deck_warnings(deck), _links(deck, ctx, folder))
+        yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
+                        cards=sum(t.copies for _, t in tiles if t.side != "back"))
+
+
+# --- what the header shows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counts:
+    total: int
+    expected: int | None
+    ok: bool
+    rows: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]  # ("groups", (("numbers", 132), ...)), ...
+    components: tuple[tuple[str, int, int | None], ...]
+    mismatches: tuple[str, ...]
+
+
+def _counts(deck: Deck) -> Counts:
+    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing."""
+    from printkit.check import check_deck
+    from printkit.errors import PrintkitError
+    from printkit.spec import load_spec
+
+    try:
+        loaded = load_spec(deck.spec_path)
+    except PrintkitError:  # a deck made in code, or a spec changed since: counts without expectations
+        rows = (("groups", tuple(deck.groups().items())),) + tuple(
+            (attr, _in_order(values)) for attr, values in deck.counts().items())
+        return Counts(len(deck), None, True, rows, (), ())
+    report = check_deck(loaded, deck, None)
+    rows = (("groups", tuple(report.groups.items())),) + tuple(
+        (attr, _in_order(values)) for attr, values in report.counts.items())
+    comps = tuple((c.name, c.total, c.expected) for c in report.components)
+    return Counts(report.total, report.expected, report.ok, rows, comps, report.mismatches)
+
+
+def _in_order(values: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """Numbers from low to high (``-1 0 1 … 9``); other values as the deck first has them."""
+    try:
+        return tuple(sorted(values.items(), key=lambda item: float(item[0])))
+    except ValueError:
+        return tuple(values.items())
+
+
+def _links(deck: Deck, ctx: "BuildContext", folder: str) -> list[tuple[str, str]]:
+    """(href relative to the proof page, text) for the PDFs this build wrote for the deck."""
+    deck_top = folder.split("/")[0]
+    links, per_card = [], {}
+    for entry in ctx.written:
+        if not entry.path.endswith(".pdf"):
+            continue
+        parent = posixpath.dirname(entry.path)
+        if entry.kind in ("card-pdf", "card-back-pdf", "page-pdf"):
+            if parent.startswith(folder + "/") or parent == folder:
+                per_card[parent] = per_card.get(parent, 0) + 1
+            continue
+        if parent in (folder, deck_top, ""):
+            links.append((posixpath.relpath(entry.path, folder), posixpath.basename(entry.path)))
+    for parent, count in per_card.items():
+        links.append((posixpath.relpath(parent, folder) + "/", f"{posixpath.basename(parent)}/ ({count} per-card PDFs)"))
+    return links
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+_CSS = """
+:root{--ink:#222;--muted:#666;--warn:#c2410c;--bad:#b91c1c;--ok:#15803d;--paper:#f4f4f2}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--paper)}
+header{padding:16px 24px;background:#fff;border-bottom:1px solid #ddd}
+h1{margin:0 0 6px;font-size:22px}
+h2{margin:24px 24px 8px;font-size:16px}
+.sum{font-size:16px;margin:4px 0}
+.ok{color:var(--ok)}.bad{color:var(--bad)}.warn-t{color:var(--warn)}
+table.counts{border-collapse:collapse;margin:6px 0}
+table.counts th{text-align:left;padding:2px 12px 2px 0;color:var(--muted);font-weight:600;vertical-align:top}
+table.counts td{padding:2px 0}
+.val{display:inline-block;margin:0 10px 0 0;white-space:nowrap}
+ul.msgs{margin:4px 0;padding-left:20px}
+nav a{margin-right:14px}
+.grid{display:flex;flex-wrap:wrap;gap:16px;padding:0 24px 8px;align-items:flex-start}
+figure{margin:0;padding:8px;background:#fff;border:1px solid #ddd;border-radius:6px;width:min-content;min-width:140px}
+figure.has-warn{border:3px solid var(--warn);padding:6px}
+figure.broken{border:3px dashed var(--bad)}
+.pic{position:relative;display:inline-block;line-height:0}
+.pic img{display:block;border-radius:4px;background:#e8e8e8;box-shadow:0 0 0 1px #c8c8c8}
+.badge{position:absolute;top:4px;right:4px;line-height:1;background:var(--warn);color:#fff;font-weight:700;
+ font-size:13px;padding:4px 7px;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.4)}
+.pic .mark{position:absolute;inset:0;border:3px solid var(--warn);border-radius:4px;pointer-events:none}
+figcaption{margin-top:6px;font-size:12px;line-height:1.35;overflow-wrap:anywhere}
+figcaption b{font-size:13px}
+.meta{color:var(--muted)}
+.w{color:var(--warn);margin-top:4px}
+footer{padding:12px 24px;color:var(--muted);font-size:12px}
+"""
+
+# Counts the pictures that loaded into #proof-status (tests read it with --dump-dom); served over
+# HTTP, reloads when the page's proof-id changes (printkit watch --serve rebuilt it).
+_SCRIPT = """
+(function(){
+var imgs=Array.prototype.slice.call(document.images),s=document.getElementById('proof-status');
+function count(){var ok=0,bad=0,wait=0;imgs.forEach(function(i){
+ if(!i.complete){wait++;}else if(i.naturalWidth>0){ok++;}else{bad++;i.closest('figure').classList.add('broken');}});
+ s.setAttribute('data-images',imgs.length);s.setAttribute('data-loaded',ok);s.setAttribute('data-broken',bad);
+ s.setAttribute('data-pending',wait);
+ s.textContent=ok+' of '+imgs.length+' pictures loaded'+(bad?', '+bad+' missing':'');}
+imgs.forEach(function(i){i.addEventListener('load',count);i.addEventListener('error',count);});
+count();
+if(/^https?:$/.test(location.protocol)){
+ var id=document.querySelector('meta[name="proof-id"]').content;
+ setInterval(function(){fetch(location.pathname,{cache:'no-store'}).then(function(r){return r.ok?r.text():'';})
+  .then(function(t){var m=/<meta name="proof-id" content="([0-9a-f]+)">/.exec(t);
+   if(m&&m[1]!==id){location.reload();}}).catch(function(){});},1000);
+}
+})();
+"""
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+_CSP = ("default-src 'none'; img-src 'self'; connect-src 'self'; "
+        f"style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_SCRIPT)}; base-uri 'none'; form-action 'none'")
+
+_ID_SLOT = "@@PROOF-ID@@"
+
+
+def e(text: object) -> str:
+    """Text from the spec, safe in HTML text and in quoted attributes."""
+    return html.escape(str(text), quote=True)
+
+
+def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, deck_warnings: Sequence[str],
+               links: Sequence[tuple[str, str]]) -> bytes:
+    """The page's bytes (the same inputs give the same bytes)."""
+    title = deck.name + (f" ({deck.variant})" if deck.variant else "")
+    warned = [t for _, t in tiles if t.warnings]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{e(_CSP)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="proof-id" content="{_ID_SLOT}">',
+        f"<title>{e(title)}: proof</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<header>",
+        f"<h1>{e(title)} <span class=\"meta\">proof</span></h1>",
+    ]
+    out += _header_counts(counts)
+    fronts = sum(1 for _, t in tiles if t.side != "back")
+    backs = sum(1 for _, t in tiles if t.side == "back")
+    issues = sum(len(t.warnings) for t in warned)
+    state = (f'<span class="warn-t">{issues} warning{"s" if issues != 1 else ""} on {len(warned)} '
+             f'face{"s" if len(warned) != 1 else ""}</span>') if warned else '<span class="ok">no warnings on any face</span>'
+    out.append(f'<p class="sum">{fronts} distinct front{"s" if fronts != 1 else ""}, {backs} '
+               f'back{"s" if backs != 1 else ""}; {state}</p>')
+    if warned:
+        out.append('<ul class="msgs">' + "".join(
+            f'<li><a href="#{e(t.anchor)}">{e(t.name)} ({e(t.side)})</a>: {e(t.warnings[0])}'
+            + (f" (+{len(t.warnings) - 1} more)" if len(t.warnings) > 1 else "") + "</li>"
+            for t in warned) + "</ul>")
+    if deck_warnings:
+        out.append('<p class="warn-t">Said of the spec:</p><ul class="msgs">'
+                   + "".join(f"<li>{e(w)}</li>" for w in deck_warnings) + "</ul>")
+    if links:
+        out.append("<nav>" + "".join(f'<a href="{e(_href(href))}">{e(text)}</a>' for href, text in links) + "</nav>")
+    out.append("</header>")
+    section = None
+    for run, tile in tiles:
+        if run != section:
+            if section is not None:
+                out.append("</div>")
+            heading = {"cards": "Fronts", "backs": "Backs", "pages": "Pages"}.get(run, f"Fronts: {run}")
+            out.append(f"<h2>{e(heading)}</h2><div class=\"grid\">")
+            section = run
+        out.append(_tile(tile))
+    if section is not None:
+        out.append("</div>")
+    out.append('<footer><output id="proof-status">pictures not counted (scripts off)</output></footer>')
+    out.append(f"<script>{_SCRIPT}</script></body></html>")
+    text = "\n".join(out) + "\n"
+    proof_id = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return text.replace(_ID_SLOT, proof_id, 1).encode("utf-8")
+
+
+def _href(relative: str) -> str:
+    return quote(relative, safe="/")
+
+
+def _header_counts(counts: Counts) -> list[str]:
+    expected = "" if counts.expected is None else f", expected {counts.expected}"
+    verdict = '<span class="ok">counts as expected</span>' if counts.ok else '<span class="bad">counts differ</span>'
+    out = [f'<p class="sum">{counts.total} cards{e(expected)}: {verdict}</p>', '<table class="counts">']
+    for label, values in counts.rows:
+        cells = "".join(f'<span class="val">{e(v)} <b>{n}</b></span>' for v, n in values) or "(no card has it)"
+        out.append(f"<tr><th>{e(label)}</th><td>{cells}</td></tr>")
+    for name, total, expected_total in counts.components:
+        exp = "" if expected_total is None else f" (expected {expected_total})"
+        cls = "" if expected_total is None or expected_total == total else ' class="bad"'
+        out.append(f"<tr><th>component</th><td{cls}>{e(name)} <b>{total}</b>{e(exp)}</td></tr>")
+    out.append("</table>")
+    if counts.mismatches:
+        out.append('<ul class="msgs bad">' + "".join(f"<li>{e(m)}</li>" for m in counts.mismatches) + "</ul>")
+    return out
+
+
+def _tile(tile: Tile) -> str:
+    cls = ' class="has-warn"' if tile.warnings else ""
+    mark = ""
+    if tile.warnings:
+        n = len(tile.warnings)
+        mark = (f'<span class="mark"></span><span class="badge" title="{n} warning{"s" if n != 1 else ""}">'
+                f"&#9888; {n}</span>")
+    src = f"{_href(tile.image)}?v={tile.sha256[:12]}"
+    alt = f"{tile.side} of {tile.name}"
+    copies = f"&times;{tile.copies}" if tile.side != "back" else ""
+    meta = [e(tile.group)] + ([copies] if copies else [])
+    lines = [f"<b>{e(tile.name)}</b> <span class=\"meta\">{' · '.join(meta)}</span>"]
+    if tile.detail:
+        lines.append(f'<div class="meta">{e(tile.detail)}</div>')
+    lines += [f'<div class="w">&#9888; {e(w)}</div>' for w in tile.warnings]
+    return (f'<figure id="{e(tile.anchor)}"{cls} data-side="{e(tile.side)}" data-warnings="{len(tile.warnings)}">'
+            f'<span class="pic"><img src="{e(src)}" width="{tile.width_px}" height="{tile.height_px}" '
+            f'alt="{e(alt)}" loading="eager">{mark}</span>'
+            f"<figcaption>{''.join(lines)}</figcaption></figure>")
+
+
+def proof_path(out_dir: Path, deck: Deck) -> Path:
+    """Where the proof page of ``deck`` lands."""
+    from printkit.build import deck_folder
+
+    return Path(out_dir, *deck_folder(deck).split("/"), PROOF_PAGE)
+
+
+__all__ = ["produce_proof", "proof_html", "proof_path", "PROOF_PAGE", "THUMB_DPI", "KIND_PAGE", "KIND_IMAGE"]

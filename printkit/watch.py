@@ -1,0 +1,263 @@
+"""``printkit watch``: rebuild the decks whenever their spec, data, art, fonts or rule texts change.
+
+The folders watched are the specs' own folders (a spec's data, art, fonts and rule texts must lie
+inside its folder, so that covers them all), recursively, through ``watchfiles`` (the operating
+system's file events: inotify, FSEvents, ReadDirectoryChangesW). Never watched: the output
+folder (when ``--out`` lies inside a spec's folder, the build's own writes would otherwise start
+the next build), editors' swap and backup files, printkit's temporaries, and the files of other
+specs in the same folder (``calc.yaml`` and ``calc.rules.en.md`` when only emberfall is watched).
+printkit's bundled fonts are not watched: they change with printkit, not with a deck.
+
+Changes are grouped: a rebuild starts once no new change came for :data:`STEP_MS` (an editor's
+save is often a write, a rename and a chmod), and each rebuild reads the specs afresh. Changes
+made while a build runs start the next one as soon as it ends. A bad spec is reported as its
+one error line and the loop waits for the next save; only an interrupt ends it.
+
+This module reports through a callback (:class:`Reporter`) and never prints; ``cli.py`` prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from printkit.errors import PrintkitError
+
+STEP_MS = 100  # quiet time after the last change before a rebuild starts
+MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
+IDLE_MS = 300  # how long the watcher waits before it reports a quiet spell (and starts watching)
+WARNING_LINES = 3  # warnings printed under a rebuild's line (the rest are counted)
+
+Reporter = Callable[[str], None]
+
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{16}\.tmp$")  # printkit's own (printkit.outputs.temp_path)
+_EDITOR = re.compile(r"(\.sw.|~|\.tmp|\.bak|\.part|\.crdownload|___jb_...___)$|^(\.#|#.*#$|\.DS_Store$|4913$)")
+_IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis",
+                 ".venv", "venv", "node_modules", ".idea", ".tox"}
+_RULES = re.compile(r"^(?P<stem>.+)\.rules\.[A-Za-z-]+\.md$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What one ``watch`` rebuilds: the deck names (as given), the folders to watch, and the specs."""
+
+    names: tuple[str, ...]
+    folders: tuple[Path, ...]
+    specs: tuple[Path, ...] | None  # None: every spec in the folder (no names given)
+
+
+def target(names: Sequence[str]) -> Target:
+    """The folders to watch for ``names`` (deck names or spec paths; none: the decks folder)."""
+    from printkit.spec import decks_dir, find_spec
+
+    if not names:
+        return Target((), (decks_dir().resolve(),), None)
+    specs = tuple(_absolute(find_spec(name)) for name in names)
+    folders = tuple(dict.fromkeys(spec.parent for spec in specs))
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise PrintkitError(f"cannot watch {str(missing[0])!r}: no such folder")
+    return Target(tuple(names), folders, specs)
+
+
+def _absolute(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
+
+
+class ChangeFilter:
+    """Which changed paths start a rebuild (``watchfiles`` calls it with each change and path)."""
+
+    def __init__(self, target: Target, out_dir: Path) -> None:
+        self.out_dir = _absolute(out_dir)
+        self.specs = set(target.specs) if target.specs is not None else None
+        self.stems = {spec.stem for spec in target.specs} if target.specs is not None else None
+
+    def __call__(self, change: object, path: str) -> bool:
+        p = Path(path)
+        if p == self.out_dir or self.out_dir in p.parents:
+            return False
+        if any(part in _IGNORED_DIRS for part in p.parts):
+            return False
+        name = p.name
+        if _TEMPORARY.match(name) or _EDITOR.search(name):
+            return False
+        if self.specs is not None and p.parent in {s.parent for s in self.specs}:
+            if p.suffix in (".yaml", ".yml") and p not in self.specs:
+                return False  # another spec in the same folder
+            rules = _RULES.match(name)
+            if rules and rules["stem"] not in self.stems:
+                return False  # another spec's rule text
+        return True
+
+
+def describe(paths: Iterable[str], folders: Sequence[Path]) -> str:
+    """``cards.csv, art/ember-drake.svg changed`` (at most three names, then how many more)."""
+    shown = []
+    for path in sorted(set(paths)):
+        p = Path(path)
+        for folder in folders:
+            if folder in p.parents:
+                p = p.relative_to(folder)
+                break
+        shown.append(p.as_posix())
+    more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return f"{', '.join(shown[:3])}{more} changed"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One rebuild: what started it, whether it built, how long it took, what it said."""
+
+    reason: str
+    seconds: float
+    files: int | None  # None: the build failed
+    warnings: tuple[str, ...] = ()
+    error: str | None = None
+    proofs: tuple[Path, ...] = ()
+
+    def lines(self) -> list[str]:
+        stamp = time.strftime("%H:%M:%S")
+        if self.error is not None:
+            return [f"[{stamp}] {self.reason}: {self.error} (waiting for the next save)"]
+        count = len(self.warnings)
+        said = f"{count} warning{'s' if count != 1 else ''}" if count else "no warnings"
+        lines = [f"[{stamp}] {self.reason}: rebuilt in {self.seconds:.2f} s, {self.files} files, {said}"]
+        lines += [f"  warning: {w}" for w in self.warnings[:WARNING_LINES]]
+        if count > WARNING_LINES:
+            lines.append(f"  … and {count - WARNING_LINES} more warnings")
+        return lines
+
+
+def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:
+    """Read the specs afresh and build them; a PrintkitError becomes the outcome's error line."""
+    from printkit.build import build, load_decks
+    from printkit.proof import proof_path
+
+    started = time.perf_counter()
+    try:
+        decks = load_decks(target.names, variant)
+        result = build(decks, options)
+    except PrintkitError as exc:
+        line = exc.located() if hasattr(exc, "located") else f"error: {exc}"
+        return Outcome(reason, time.perf_counter() - started, None, error=line)
+    except Exception as exc:  # a bug of printkit's, not the user's: said, and the watch goes on
+        return Outcome(reason, time.perf_counter() - started, None,
+                       error=f"internal error: {type(exc).__name__}: {exc}")
+    proofs = tuple(proof_path(options.out_dir, d) for d in decks) if options.proof else ()
+    return Outcome(reason, time.perf_counter() - started, len(result.entries), tuple(result.warnings),
+                   proofs=proofs)
+
+
+def changes(target: Target, out_dir: Path, stop: threading.Event | None = None,
+            force_polling: bool | None = None) -> Iterator[set[str]]:
+    """Groups of relevant changed paths, as the file system reports them; an empty group first.
+
+    The empty group comes once the folders are watched, so a first build started on it misses
+    no save made while it runs. (Quiet spells of :data:`IDLE_MS` come back empty too; skipped.)
+    """
+    import watchfiles
+
+    first = True
+    for group in watchfiles.watch(*target.folders, watch_filter=ChangeFilter(target, out_dir),
+                                  debounce=MAX_GROUP_MS, step=STEP_MS, stop_event=stop,
+                                  rust_timeout=IDLE_MS, yield_on_timeout=True,
+                                  force_polling=force_polling, raise_interrupt=True):
+        paths = _lasting(group)
+        if paths or first:
+            yield paths
+            first = False
+
+
+def _lasting(group: set) -> set[str]:
+    """The changed paths, less those made and removed within the group (``sed -i``'s temporaries)."""
+    from watchfiles import Change
+
+    added = {path for change, path in group if change == Change.added}
+    return {path for _, path in group if path not in added or Path(path).exists()}
+
+
+def run(target: Target, variant: str | None, options, report: Reporter,
+        stop: threading.Event | None = None, on_build: Callable[[Outcome], None] | None = None,
+        force_polling: bool | None = None) -> None:
+    """Build once, then rebuild after every relevant change until interrupted (or ``stop`` is set)."""
+    for paths in changes(target, options.out_dir, stop, force_polling):
+        reason = describe(paths, target.folders) if paths else "first build"
+        outcome = rebuild(target, variant, options, reason)
+        for line in outcome.lines():
+            report(line)
+        if on_build:
+            on_build(outcome)
+
+
+# --- serving the output folder -----------------------------------------------------------------
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    """Files of the output folder, never cached (the proof page polls itself for a new build)."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@contextlib.contextmanager
+def serving(folder: Path, port: int = 0) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 (a free port unless ``port``) from a thread; yields the URL."""
+    folder.mkdir(parents=True, exist_ok=True)
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        raise PrintkitError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="printkit-serve", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- interrupts ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def interrupts_as_keyboard() -> Iterator[None]:
+    """SIGINT and SIGTERM raise KeyboardInterrupt once; later ones are ignored while it unwinds.
+
+    A build interrupted this way runs its clean-up (its temporaries removed, the manifest as it
+    was) without a second Ctrl-C cutting that short. Only in the main thread; elsewhere a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signals = [signal.SIGINT] + ([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])
+    saved = {sig: signal.getsignal(sig) for sig in signals}
+
+    def interrupted(signum, frame):
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    for sig in signals:
+        signal.signal(sig, interrupted)
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

@@ -1,0 +1,147 @@
+"""proof.html: written by every build, listed in the manifest, escaped, self-contained."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from printkit.build import BuildOptions, build, load_decks
+from printkit.cli import main
+from printkit.proof import THUMB_DPI
+
+from .decks import CALM, LOUD, write_deck
+
+
+class Page(HTMLParser):
+    """Tags with their attributes, and the text, of a proof page."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def all(self, tag):
+        return [attrs for t, attrs in self.tags if t == tag]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("proof")
+    spec = write_deck(folder)
+    out = folder / "out"
+    result = build(load_decks([str(spec)]), BuildOptions(out_dir=out, rulebooks=False))
+    return out, result
+
+
+def test_the_page_and_its_thumbnails_are_in_the_manifest(built):
+    out, result = built
+    files = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["files"]}
+    assert files["proofing/proof.html"]["kind"] == "proof"
+    images = sorted(p for p, f in files.items() if f["kind"] == "proof-image")
+    assert images == ["proofing/proof/001-calm.png", "proofing/proof/002-a-title-far-too-long-to-fit-on-one-line.png",
+                      "proofing/proof/003-script-alert-1-script.png", "proofing/proof/back-1.png"]
+    assert {e.path for e in result.entries} >= set(images)
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_thumbnails_are_the_faces_at_screen_size(built):
+    out, _ = built
+    with Image.open(out / "proofing/proof/001-calm.png") as image:
+        # a poker card with its 3 mm bleed, 69.5 x 94.9 mm, at 100 DPI
+        assert image.size == (round(69.5 / 25.4 * THUMB_DPI), round(94.9 / 25.4 * THUMB_DPI)) == (274, 374)
+        assert image.getpixel((10, 10)) == (255, 255, 255)  # the generic white background
+
+
+def test_every_picture_the_page_shows_exists_and_stays_beside_it(built):
+    out, _ = built
+    page = Page((out / "proofing/proof.html").read_text(encoding="utf-8"))
+    sources = [img["src"] for img in page.all("img")]
+    assert len(sources) == 4
+    for src in sources:
+        path, _, version = src.partition("?v=")
+        assert re.fullmatch(r"proof/[a-z0-9-]+\.png", path) and re.fullmatch(r"[0-9a-f]{12}", version)
+        assert (out / "proofing" / path).is_file()
+    for link in page.all("a"):
+        href = link["href"]
+        if href.startswith("#"):
+            continue
+        assert (out / "proofing" / href).exists(), href
+
+
+def test_nothing_comes_from_the_network(built):
+    out, _ = built
+    text = (out / "proofing/proof.html").read_text(encoding="utf-8")
+    page = Page(text)
+    for tag, attrs in page.tags:
+        for name in ("src", "href"):
+            if name in attrs:
+                assert not re.match(r"^([a-z]+:|//)", attrs[name]), (tag, attrs)
+    assert "@import" not in text and "url(" not in text
+    assert [a for a in page.all("meta") if a.get("http-equiv") == "Content-Security-Policy"]
+
+
+def test_card_text_is_escaped(built):
+    out, _ = built
+    text = (out / "proofing/proof.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in text and "<img src=x" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    page = Page(text)
+    assert len(page.all("script")) == 1  # printkit's own
+    assert len(page.all("figure")) == 4  # the card's "</figure>" closed nothing
+
+
+def test_a_warning_is_marked_on_the_card_that_has_it(built):
+    out, result = built
+    page = Page((out / "proofing/proof.html").read_text(encoding="utf-8"))
+    figures = {f["id"]: f for f in page.all("figure")}
+    assert figures["002-a-title-far-too-long-to-fit-on-one-line"]["data-warnings"] == "1"
+    assert figures["002-a-title-far-too-long-to-fit-on-one-line"]["class"] == "has-warn"
+    assert figures["001-calm"]["data-warnings"] == "0" and "class" not in figures["001-calm"]
+    text = "".join(page.text)
+    assert "does not fit" in text and any("does not fit" in w for w in result.warnings)
+
+
+def test_the_counts_are_compared_with_expect(tmp_path):
+    spec = write_deck(tmp_path, cards=(CALM, LOUD), expect=3)
+    build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
+    text = (tmp_path / "out/proofing/proof.html").read_text(encoding="utf-8")
+    assert "2 cards, expected 3" in text and "counts differ" in text and "total: expected 3, found 2" in text
+
+
+def test_a_rebuild_that_changes_nothing_changes_no_proof_file(built, tmp_path):
+    out, _ = built
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    build(load_decks([str(out.parent / "proofing.yaml")]), BuildOptions(out_dir=out, rulebooks=False))
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_no_proof_writes_none(tmp_path):
+    spec = write_deck(tmp_path)
+    result = CliRunner().invoke(main, ["build", str(spec), "--out", str(tmp_path / "out"), "--no-rulebooks",
+                                       "--no-proof"])
+    assert result.exit_code == 0, result.output
+    assert not list((tmp_path / "out").rglob("proof.html")) and not (tmp_path / "out/proofing/proof").exists()
+
+
+def test_variants_get_a_page_each_and_link_their_own_pdfs(tmp_path):
+    result = CliRunner().invoke(main, ["build", "calc", "--out", str(tmp_path), "--no-rulebooks"])
+    assert result.exit_code == 0, result.output
+    for variant, count in (("standard", 133), ("expert", 177)):
+        page = Page((tmp_path / f"calc/{variant}/proof.html").read_text(encoding="utf-8"))
+        links = [a["href"] for a in page.all("a") if not a["href"].startswith("#")]
+        assert links == ["sheets-a4.pdf", "sheets-fronts-a4.pdf", "../../alignment-a4.pdf"]
+        assert f"{count} cards, expected {count}" in "".join(page.text)

@@ -1,0 +1,100 @@
+"""printkit watch: a rebuild per save, errors that do not end it, and interrupts that leave no temporary."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from printkit.watch import ChangeFilter, Outcome, Target, describe
+
+from .decks import CALM, LOUD, many_cards, write_deck
+from .watching import Watch
+
+REBUILT = r"rebuilt in \d+\.\d\d s, \d+ files"
+
+
+def test_it_rebuilds_on_save_reports_a_bad_spec_and_goes_on(tmp_path):
+    spec = write_deck(tmp_path, cards=(CALM,), expect=1)
+    with Watch(str(spec), "--out", "out", "--no-rulebooks", cwd=tmp_path) as watch:
+        first = watch.expect(r"first build: " + REBUILT)
+        assert "no warnings" in first
+        proof = watch.expect(r"^proof: file://")
+        assert proof.endswith("/out/proofing/proof.html")
+        write_deck(tmp_path, cards=(CALM, LOUD), expect=2)
+        line = watch.expect(r"proofing\.yaml changed: " + REBUILT)
+        assert "1 warning" in line
+        assert "does not fit" in watch.expect(r"^  warning: ")
+        assert "A title far too long" in (tmp_path / "out/proofing/proof.html").read_text(encoding="utf-8")
+        spec.write_text(spec.read_text() + "groups: [\n", encoding="utf-8")
+        error = watch.expect(r"proofing\.yaml changed: ")
+        assert "proofing.yaml:" in error and "waiting for the next save" in error
+        write_deck(tmp_path, cards=(CALM,), expect=1)
+        assert "no warnings" in watch.expect(r"proofing\.yaml changed: " + REBUILT)
+        assert watch.stop(signal.SIGINT) == 0
+        assert watch.seen[-1] == "stopped"
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_an_output_folder_inside_the_spec_folder_starts_no_rebuild(tmp_path):
+    spec = write_deck(tmp_path, cards=(CALM,), expect=1)
+    (tmp_path / "other.yaml").write_text("not: watched\n")
+    with Watch(str(spec), "--out", str(tmp_path / "out"), "--no-rulebooks", cwd=tmp_path) as watch:
+        watch.expect("first build: " + REBUILT)
+        (tmp_path / "other.yaml").write_text("still: not watched\n")  # another spec in the same folder
+        (tmp_path / ".proofing.yaml.swp").write_text("x")  # an editor's swap file
+        assert not [line for line in watch.quiet(2.5) if "changed" in line]
+        passing = tmp_path / "sedX1y2Z3"  # made and removed within one save (sed -i does this)
+        passing.write_text("x")
+        passing.unlink()
+        assert not [line for line in watch.quiet(1.5) if "changed" in line]
+        (tmp_path / "notes.csv").write_text("a,b\n")  # anything else in the folder may be data
+        assert "notes.csv changed" in watch.expect("changed: ")
+        watch.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_an_interrupted_build_leaves_no_temporary_and_the_manifest_as_it_was(tmp_path, sig):
+    spec = write_deck(tmp_path, cards=many_cards(60), expect=60)
+    out = tmp_path / "out"
+    with Watch(str(spec), "--out", str(out), "--per-card", "--no-rulebooks", cwd=tmp_path) as watch:
+        deadline = time.monotonic() + 60
+        while not list(out.rglob(".*.tmp")):  # the first build is staging its files
+            assert time.monotonic() < deadline and watch.process.poll() is None, watch.seen
+            time.sleep(0.02)
+        assert watch.stop(sig) == 0
+    assert not list(out.rglob("*.tmp"))
+    manifest = out / "manifest.json"
+    assert not manifest.exists() or "unfinished" not in json.loads(manifest.read_text())
+
+
+def test_the_filter_skips_output_editors_temporaries_and_other_specs(tmp_path):
+    spec = tmp_path / "deck.yaml"
+    target = Target(("deck.yaml",), (tmp_path,), (spec,))
+    keep = ChangeFilter(target, tmp_path / "out")
+    assert keep(None, str(spec))
+    assert keep(None, str(tmp_path / "art" / "x.svg"))
+    assert keep(None, str(tmp_path / "deck.rules.en.md"))
+    assert keep(None, str(tmp_path / "fonts" / "Mine.ttf"))
+    assert not keep(None, str(tmp_path / "out" / "deck" / "proof.html"))
+    assert not keep(None, str(tmp_path / "other.yaml"))
+    assert not keep(None, str(tmp_path / "other.rules.en.md"))
+    assert not keep(None, str(tmp_path / ".deck.yaml.swp"))
+    assert not keep(None, str(tmp_path / "deck.yaml~"))
+    assert not keep(None, str(tmp_path / ".git" / "index"))
+    assert not keep(None, str(tmp_path / ".x.pdf.0123456789abcdef.tmp"))
+    every = ChangeFilter(Target((), (tmp_path,), None), tmp_path / "out")
+    assert every(None, str(tmp_path / "other.yaml"))
+
+
+def test_lines_say_what_changed_how_long_and_the_first_warnings(tmp_path):
+    assert describe([str(tmp_path / "a.csv"), str(tmp_path / "art/b.svg")], [tmp_path]) == "a.csv, art/b.svg changed"
+    assert describe([str(tmp_path / f"{i}.svg") for i in range(5)], [tmp_path]).endswith("and 2 more changed")
+    lines = Outcome("x.yaml changed", 1.234, 9, tuple(f"w{i}" for i in range(5))).lines()
+    assert lines[0].endswith("x.yaml changed: rebuilt in 1.23 s, 9 files, 5 warnings")
+    assert lines[1:] == ["  warning: w0", "  warning: w1", "  warning: w2", "  … and 2 more warnings"]
+    error = Outcome("x.yaml changed", 0.1, None, error="x.yaml:3:1: bad").lines()
+    assert error[0].endswith("x.yaml changed: x.yaml:3:1: bad (waiting for the next save)")
