@@ -25,7 +25,6 @@ import base64
 import hashlib
 import html
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Sequence
@@ -87,15 +86,6 @@ def card_detail(card: Card) -> str:
     return detail if len(detail) <= 120 else detail[:119] + "…"
 
 
-def _slug(card: Card, fallback) -> str:
-    """A short file-name part: the card's name when it has one (``ember-drake``), else ``fallback``'s."""
-    name = card_name(card)
-    if name == card.group:
-        return fallback(card)
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].rstrip("-")
-    return slug or fallback(card)
-
-
 def own_warnings(face: Face, card: Card) -> tuple[str, ...]:
     """The face's warnings without the card's label in front (the tile already names the card)."""
     said = []
@@ -109,7 +99,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (not with ``--no-proof``)."""
     if not ctx.options.proof:
         return
-    from printkit.build import all_cards, card_key, card_slug, deck_folder
+    from printkit.build import card_key, deck_folder, per_card_files, print_runs
     from printkit.layout.imposition import card_page, full_page
     from printkit.render.pdf import render_pages
     from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
@@ -121,8 +111,8 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         folder = deck_folder(deck)
         distinct: dict[str, list[Card]] = {}
         run_of: dict[str, str] = {}
-        from printkit.build import print_runs
-
+        # Thumbnails are named as the card's per-card files are: one name for a card everywhere.
+        stems = {card_key(f.copies[0]): f.name for f in per_card_files(deck)}
         for run, cards in print_runs(deck):
             for card in cards:
                 key = card_key(card)
@@ -131,9 +121,9 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         # [side, name, detail, group, copies, page, size, dpi, stem, warnings, section]
         fronts: list[list] = []
         backs: dict[tuple, list] = {}  # back ops and card size -> its entry
-        for number, copies in enumerate(distinct.values(), start=1):
+        for copies in distinct.values():
             card = copies[0]
-            stem = f"{number:03d}-{_slug(card, card_slug)}"
+            stem = stems[card_key(card)]
             run = run_of[card_key(card)]
             if templates.is_page(card):
                 face = faces.page(card, paper)

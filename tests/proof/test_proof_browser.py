@@ -36,10 +36,10 @@ def test_a_missing_picture_is_counted_and_marked(tmp_path):
     require_chromium()
     spec = write_deck(tmp_path, cards=(CALM,), expect=1)
     build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
-    (tmp_path / "out/proofing/proof/001-calm.png").unlink()
+    (tmp_path / "out/proofing/proof/001-spells-calm.png").unlink()
     dom = dump_dom((tmp_path / "out/proofing/proof.html").as_uri())
     assert tuple(map(int, STATUS.search(dom).groups())) == (2, 1, 1)
-    assert re.search(r'<figure id="001-calm"[^>]*class="[^"]*broken', dom)
+    assert re.search(r'<figure id="001-spells-calm"[^>]*class="[^"]*broken', dom)
 
 
 def test_under_watch_serve_the_page_follows_every_save(tmp_path):

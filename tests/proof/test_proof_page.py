@@ -51,15 +51,15 @@ def test_the_page_and_its_thumbnails_are_in_the_manifest(built):
     files = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["files"]}
     assert files["proofing/proof.html"]["kind"] == "proof"
     images = sorted(p for p, f in files.items() if f["kind"] == "proof-image")
-    assert images == ["proofing/proof/001-calm.png", "proofing/proof/002-a-title-far-too-long-to-fit-on-one-line.png",
-                      "proofing/proof/003-script-alert-1-script.png", "proofing/proof/back-1.png"]
+    assert images == ["proofing/proof/001-spells-calm.png", "proofing/proof/002-spells-loud.png",
+                      "proofing/proof/003-spells-evil.png", "proofing/proof/back-1.png"]
     assert {e.path for e in result.entries} >= set(images)
     assert not list(out.rglob("*.tmp"))
 
 
 def test_thumbnails_are_the_faces_at_screen_size(built):
     out, _ = built
-    with Image.open(out / "proofing/proof/001-calm.png") as image:
+    with Image.open(out / "proofing/proof/001-spells-calm.png") as image:
         # a poker card with its 3 mm bleed, 69.5 x 94.9 mm, at 100 DPI
         assert image.size == (round(69.5 / 25.4 * THUMB_DPI), round(94.9 / 25.4 * THUMB_DPI)) == (274, 374)
         assert image.getpixel((10, 10)) == (255, 255, 255)  # the generic white background
@@ -107,9 +107,9 @@ def test_a_warning_is_marked_on_the_card_that_has_it(built):
     out, result = built
     page = Page((out / "proofing/proof.html").read_text(encoding="utf-8"))
     figures = {f["id"]: f for f in page.all("figure")}
-    assert figures["002-a-title-far-too-long-to-fit-on-one-line"]["data-warnings"] == "1"
-    assert figures["002-a-title-far-too-long-to-fit-on-one-line"]["class"] == "has-warn"
-    assert figures["001-calm"]["data-warnings"] == "0" and "class" not in figures["001-calm"]
+    assert figures["002-spells-loud"]["data-warnings"] == "1"
+    assert figures["002-spells-loud"]["class"] == "has-warn"
+    assert figures["001-spells-calm"]["data-warnings"] == "0" and "class" not in figures["001-spells-calm"]
     text = "".join(page.text)
     assert "does not fit" in text and any("does not fit" in w for w in result.warnings)
 
