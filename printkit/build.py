@@ -27,6 +27,7 @@ Card sheets hold cards only; full-page components (cards with a ``sheet`` attrib
 one file; the manifest's ``cards`` says how many copies it stands for) and hold the front only;
 each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
 names its back file in the manifest's ``back``, as print services ask for a front and a back.
+Full-page components are no cards and never go into ``cards/``.
 
 Every file is first written to a temporary name beside its target (``.NAME.ID.tmp``, ``ID`` a
 random build id the manifest records before the first temporary is written) and fsynced; only when the whole build has rendered are they renamed into place, and the manifest
@@ -55,7 +56,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
-from printkit.deck import Card, Deck
+from printkit.deck import Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
@@ -196,6 +197,26 @@ def deck_title(deck: Deck) -> str:
     return deck.name + (f" ({deck.variant})" if deck.variant else "")
 
 
+def pdf_info(deck: Deck, what: str, subject: str, lang: str | None = None) -> "PdfInfo":
+    """What a PDF of ``deck`` says about itself: ``Calc (expert): duplex sheets``, the spec's author."""
+    from printkit.render.pdf import PdfInfo
+
+    return PdfInfo(f"{deck_title(deck)}: {what}", deck.author, subject, lang)
+
+
+def card_pdf(deck: Deck, card: Card, face: Face, side: str, size: "CardSize | None" = None) -> bytes:
+    """One card's ``side`` ("front" or "back") as a PDF whose page is its bleed box (TrimBox set).
+
+    ``size`` overrides the card's size (an export's bleed); its title names the card:
+    ``Calc (expert): card 7+ front``.
+    """
+    from printkit.render.pdf import render_pages
+
+    name = templates.card_name(card, deck)
+    info = pdf_info(deck, f"card {name} {side}", f"One card's {side} with its bleed, for print services")
+    return render_pages([card_page(face, size or card.size)], info=info)
+
+
 def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
     parts = [safe_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
@@ -286,10 +307,13 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         folder = deck_folder(deck)
         from printkit.render.pdf import render_pages
 
-        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", render_pages(duplex, f"{deck_title(deck)}: duplex sheets"),
+        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf",
+                        render_pages(duplex, info=pdf_info(deck, "duplex sheets",
+                                                           "Card sheets: fronts and backs, for double-sided printing")),
                         kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
         yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        render_pages(fronts_only, f"{deck_title(deck)}: fronts"),
+                        render_pages(fronts_only, info=pdf_info(deck, "fronts",
+                                                                "Card sheets: fronts only, for one-sided printing")),
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
 
 
@@ -316,17 +340,19 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
-                            render_pages(pages, f"{deck_title(deck)}: {sheet} sheet"),
+                            render_pages(pages, info=pdf_info(deck, f"{sheet} sheet",
+                                                              "Full-page sheets, one-sided")),
                             kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
 
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
-    from printkit.render.pdf import render_pages
+    from printkit.render.pdf import PdfInfo, render_pages
 
     opts = ctx.options
     pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
-    yield ctx.write(f"alignment-{opts.paper}.pdf", render_pages(pages, "printkit duplex alignment test"),
+    info = PdfInfo("printkit duplex alignment test", "", "Print double-sided to measure how far the backs are off")
+    yield ctx.write(f"alignment-{opts.paper}.pdf", render_pages(pages, info=info),
                     kind="alignment", paper=opts.paper, pages=2)
 
 
@@ -344,36 +370,30 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
     from printkit.render.pdf import render_pages
     from printkit.render.png import card_png
 
-    paper = ctx.options.paper_size
     for deck in decks:
         faces = ctx.faces(deck)
         folder = f"{deck_folder(deck)}/cards"
         distinct: dict[str, list[Card]] = {}
         for card in all_cards(deck):
-            distinct.setdefault(card_key(card), []).append(card)
+            if not templates.is_page(card):  # score sheets are no cards: produce_pages writes them
+                distinct.setdefault(card_key(card), []).append(card)
         # Backs are told apart by what they print (ops and size), not by their warnings: a back
         # label too long for its band warns on every card, naming each, yet prints the same.
         backs: dict[tuple[tuple, object], str] = {}  # back ops and card size -> "folder/back-N"
         for number, copies in enumerate(distinct.values(), start=1):
             card = copies[0]
             stem = f"{folder}/{number:03d}-{card_slug(card)}"
-            if templates.is_page(card):
-                pdf = render_pages([full_page(faces.page(card, paper), paper)], card.label)
-                yield ctx.write(f"{stem}-{ctx.options.paper}.pdf", pdf, kind="page-pdf", deck=deck,
-                                paper=ctx.options.paper, pages=1, cards=len(copies))
-                ctx.progress(len(copies))
-                continue
             front, back = faces.front(card), faces.back(card)
             back_key = (back.ops, card.size)
             if back_key not in backs:
                 backs[back_key] = back_stem = f"{folder}/back-{len(backs) + 1}"
-                back_pdf = render_pages([card_page(back, card.size)], f"{card.label}: back")
+                back_pdf = card_pdf(deck, card, back, "back")
                 yield ctx.write(f"{back_stem}.pdf", back_pdf, kind="card-back-pdf", deck=deck, pages=1)
                 # The PNG is that very PDF rasterised: the two cannot disagree.
                 yield ctx.write(f"{back_stem}.png", card_png(back_pdf, card.size), kind="card-back-png",
                                 deck=deck)
             back_stem = backs[back_key]
-            pdf = render_pages([card_page(front, card.size)], card.label)
+            pdf = card_pdf(deck, card, front, "front")
             yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
                             back=f"{back_stem}.pdf")
             yield ctx.write(f"{stem}.png", card_png(pdf, card.size), kind="card-png",
@@ -476,7 +496,8 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
 def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     """How many progress steps a build reports (one per card per card-rendering producer)."""
     per_deck = sum(len(all_cards(d)) for d in decks)
-    return per_deck * (2 if options.per_card else 1)
+    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
+    return per_deck + (cards if options.per_card else 0)
 
 
 def build(decks: Sequence[Deck], options: BuildOptions,

@@ -437,7 +437,8 @@ def test_progress_reports_every_unit_of_work(tmp_path):
     steps = []
     run_build([deck], options, progress=steps.append,
               producers=(produce_sheets, produce_pages, produce_alignment, produce_cards))
-    assert sum(steps) == work_units([deck], options) == 12
+    # Six cards on sheets and pages, then five per-card files: the score sheet is no card.
+    assert sum(steps) == work_units([deck], options) == 11
 
 
 def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):

@@ -33,16 +33,17 @@ def card_pixel_size(size: CardSize, dpi: float = DPI) -> tuple[int, int]:
     return round(mm_to_px(size.bleed_width_mm, dpi)), round(mm_to_px(size.bleed_height_mm, dpi))
 
 
-def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI) -> PILImage.Image:
+def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI, pixels: tuple[int, int] | None = None) -> PILImage.Image:
     """The first page of a per-card PDF (``pdf``, as :func:`card_page` lays it out) as an RGB image.
 
-    The page (the card's bleed box) fills exactly :func:`card_pixel_size` pixels; the scale per
-    axis is what makes the rounded pixel size meet the page's edges.
+    The page (the card's bleed box) fills exactly :func:`card_pixel_size` pixels (or ``pixels``,
+    a print service's size); the scale per axis is what makes the rounded pixel size meet the
+    page's edges.
     """
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    width_px, height_px = card_pixel_size(size, dpi)
+    width_px, height_px = pixels or card_pixel_size(size, dpi)
     with _PDFIUM:
         try:
             document = pdfium.PdfDocument(pdf)
@@ -70,9 +71,14 @@ def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI) -> PILImage.Image:
 
 
 def png_bytes(image: PILImage.Image, dpi: float = DPI) -> bytes:
-    """PNG bytes without timestamps or other varying chunks (the same image gives the same bytes)."""
+    """PNG bytes without timestamps or other varying chunks (the same image gives the same bytes).
+
+    The image is tagged sRGB: an embedded ICC profile (``iCCP``), as printkit draws in sRGB.
+    """
+    from printkit.render.color import srgb_icc
+
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6, dpi=(dpi, dpi))
+    image.save(buffer, format="PNG", optimize=False, compress_level=6, dpi=(dpi, dpi), icc_profile=srgb_icc())
     return buffer.getvalue()
 
 

@@ -338,6 +338,13 @@ class RulebookDoc(BaseDocTemplate):
         self.passes += 1
         self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
 
+    def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)
+        # Called once per pass with the pass's new canvas.
+        from printkit.render.pdf import add_output_intent
+
+        super().handle_documentBegin()
+        add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
+
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
         canvas.setFont(fonts.font_name(fonts.KOREAN), self.styles.footer_pt)
@@ -594,7 +601,7 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
 
 
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
-           canvasmaker=None, cover: Figure | None = None) -> tuple[bytes, int]:
+           canvasmaker=None, cover: Figure | None = None, author: str = "") -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count."""
     register_fonts()
     styles = make_styles(p)
@@ -604,7 +611,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     # first pass cannot be the last, so it only lays the book out.
     has_headings = any(isinstance(block, md.Heading) for block in doc.blocks)
     rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings,
-                       author="printkit", subject=md.plain(doc.subtitle or doc.title), creator="printkit",
+                       author=author, subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height)
