@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import qpdf_check
+from export_helpers import qpdf_check
 from printkit.build import BuildOptions, build, load_decks
 from printkit.render.color import srgb_icc
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageCms
 
-from conftest import doc_numbers, qpdf_check
+from export_helpers import doc_numbers, qpdf_check
 from printkit.export.profiles import profile, profiles
 from printkit.render.color import srgb_icc
 
