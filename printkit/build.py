@@ -29,6 +29,7 @@ Card sheets hold cards only; full-page components (cards with a ``sheet`` attrib
 one file; the manifest's ``cards`` says how many copies it stands for) and hold the front only;
 each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
 names its back file in the manifest's ``back``, as print services ask for a front and a back.
+Full-page components are no cards and never go into ``cards/``.
 
 Every file is first written to a temporary name beside its target (``.NAME.ID.tmp``, ``ID`` a
 random build id the manifest records before the first temporary is written) and fsynced; only when the whole build has rendered are they renamed into place, and the manifest
@@ -58,11 +59,11 @@ import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
 from printkit.cache import RenderCache, face_files
-from printkit.deck import Card, Deck
+from printkit.deck import Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
@@ -87,6 +88,9 @@ from printkit.outputs import (
     safe_part,
     sha256_hex,
 )
+
+if TYPE_CHECKING:
+    from printkit.render.pdf import PdfInfo
 
 MANIFEST = "manifest.json"
 
@@ -193,13 +197,13 @@ class BuildContext:
         if not self.options.cards:
             self.covered.add((deck.deck_id if deck else None, deck.variant if deck else None, kind, paper))
 
-    def render(self, pages: Sequence[Page], title: str) -> bytes:
-        """The PDF of ``pages`` (:func:`printkit.render.pdf.render_pages`), from the cache when
-        these pages with these fonts and pictures were rendered before."""
+    def render(self, pages: Sequence[Page], info: "PdfInfo") -> bytes:
+        """The PDF of ``pages`` saying ``info`` of itself (:func:`printkit.render.pdf.render_pages`),
+        from the cache when these pages with these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
-        key = self.cache.key("pdf", repr((title, tuple(pages))), face_files(pages))
-        return self.cache.cached(key, lambda: pdf.render_pages(pages, title))
+        key = self.cache.key("pdf", repr((info, tuple(pages))), face_files(pages))
+        return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
         """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
@@ -238,6 +242,29 @@ class _Warning:
 def deck_title(deck: Deck) -> str:
     """``Calc (expert)`` or ``Clag``: how a deck is named in PDF titles."""
     return deck.name + (f" ({deck.variant})" if deck.variant else "")
+
+
+def pdf_info(deck: Deck, what: str, subject: str, lang: str | None = None) -> "PdfInfo":
+    """What a PDF of ``deck`` says about itself: ``Calc (expert): duplex sheets``, the spec's author."""
+    from printkit.render.pdf import PdfInfo
+
+    return PdfInfo(f"{deck_title(deck)}: {what}", deck.author, subject, lang)
+
+
+def card_info(deck: Deck, card: Card, side: str) -> "PdfInfo":
+    """What one card's PDF says of itself: ``Calc (expert): card 7+ front``."""
+    name = templates.card_name(card, deck)
+    return pdf_info(deck, f"card {name} {side}", f"One card's {side} with its bleed, for print services")
+
+
+def card_pdf(deck: Deck, card: Card, face: Face, side: str, size: "CardSize | None" = None) -> bytes:
+    """One card's ``side`` ("front" or "back") as a PDF whose page is its bleed box (TrimBox set).
+
+    ``size`` overrides the card's size (an export's bleed); its title names the card.
+    """
+    from printkit.render.pdf import render_pages
+
+    return render_pages([card_page(face, size or card.size)], info=card_info(deck, card, side))
 
 
 def deck_folder(deck: Deck) -> str:
@@ -337,10 +364,12 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         if not fronts_only:
             continue
         folder = deck_folder(deck)
-        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf", ctx.render(duplex, f"{deck_title(deck)}: duplex sheets"),
+        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf",
+                        ctx.render(duplex, pdf_info(deck, "duplex sheets",
+                                                    "Card sheets: fronts and backs, for double-sided printing")),
                         kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
         yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        ctx.render(fronts_only, f"{deck_title(deck)}: fronts"),
+                        ctx.render(fronts_only, pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing")),
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
 
 
@@ -366,15 +395,18 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
-                            ctx.render(pages, f"{deck_title(deck)}: {sheet} sheet"),
+                            ctx.render(pages, pdf_info(deck, f"{sheet} sheet", "Full-page sheets, one-sided")),
                             kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
 
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
+    from printkit.render.pdf import PdfInfo
+
     opts = ctx.options
     pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
-    yield ctx.write(f"alignment-{opts.paper}.pdf", ctx.render(pages, "printkit duplex alignment test"),
+    info = PdfInfo("printkit duplex alignment test", "", "Print double-sided to measure how far the backs are off")
+    yield ctx.write(f"alignment-{opts.paper}.pdf", ctx.render(pages, info),
                     kind="alignment", paper=opts.paper, pages=2)
 
 
@@ -397,7 +429,6 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         return
     from printkit.render.png import card_png
 
-    paper = options.paper_size
     for deck in decks:
         chosen = ctx.chosen.get(id(deck)) if options.cards else None
         if options.cards and not chosen:
@@ -414,14 +445,9 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         written_backs: set[str] = set()
         for file in per_card_files(deck):
             card, copies, stem = file.card, file.copies, file.stem
-            wanted = chosen is None or file.stem in chosen
             if templates.is_page(card):
-                if wanted:
-                    pdf = ctx.render([full_page(faces.page(card, paper), paper)], card.label)
-                    yield ctx.write(f"{stem}-{options.paper}.pdf", pdf, kind="page-pdf", deck=deck,
-                                    paper=options.paper, pages=1, cards=len(copies))
-                    ctx.progress(len(copies))
-                continue
+                continue  # score sheets are no cards: produce_pages writes them
+            wanted = chosen is None or file.stem in chosen
             back = faces.back(card)
             back_key = (back.ops, card.size)
             if back_key not in backs:
@@ -433,12 +459,13 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                 written_backs.add(back_stem)
                 # Titled by deck and number, not by a card: the same bytes whichever cards this
                 # build writes and however the cards' texts change.
-                back_pdf = ctx.render([card_page(back, card.size)], f"{deck_title(deck)}: {back_stem.rsplit('/', 1)[1]}")
+                back_info = pdf_info(deck, back_stem.rsplit("/", 1)[1], "A card back with its bleed, for print services")
+                back_pdf = ctx.render([card_page(back, card.size)], back_info)
                 yield ctx.write(f"{back_stem}.pdf", back_pdf, kind="card-back-pdf", deck=deck, pages=1)
                 # The PNG is that very PDF rasterised: the two cannot disagree.
                 yield ctx.write(f"{back_stem}.png", ctx.png(back_pdf, card.size, card_png),
                                 kind="card-back-png", deck=deck)
-            pdf = ctx.render([card_page(faces.front(card), card.size)], card.label)
+            pdf = ctx.render([card_page(faces.front(card), card.size)], card_info(deck, card, "front"))
             yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
                             back=f"{back_stem}.pdf")
             yield ctx.write(f"{stem}.png", ctx.png(pdf, card.size, card_png), kind="card-png",
@@ -644,7 +671,8 @@ def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     if options.cards:
         return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
                    for f in per_card_files(d) if f.stem in stems)
-    return per_deck * (1 + options.per_card + options.proof)
+    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
+    return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
 
 
 def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]]:

@@ -295,6 +295,51 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 watch.params.extend(p for p in build.params if p.name != "decks")
 
 
+@main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--for", "target", required=True, metavar="TARGET",
+              help="tgc, mpc, drivethrucards, print-shop or tts (profiles: printkit/export/profiles.yaml).")
+@click.option("--variant", help="The deck's variant (default: the spec's first, e.g. standard for calc).")
+@click.option("--out", "out_dir", type=click.Path(), default=None,
+              help="Export folder (default: output/<deck>[/<variant>]/export-<target>); nothing is written outside it.")
+@click.option("--base-url", default=None, help="tts: where you will host the images (default: file:/// paths).")
+@click.option("--crop-marks", is_flag=True, help="print-shop: crop marks in a 6 mm slug around every card.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper of full-page components a profile keeps (print-shop).")
+@reports_errors
+def export(deck, target, variant, out_dir, base_url, crop_marks, paper) -> None:
+    """Write a folder ready to upload to a print service, or to load in Tabletop Simulator.
+
+    DECK is a name in decks/ or a path to a spec. The folder holds the files the service takes
+    (sizes, bleed, backs and copies as its profile says) and a README.txt saying what to upload
+    where and how many copies of each file to order.
+
+    Example: printkit export calc --variant expert --for tgc
+    """
+    from pathlib import Path
+
+    from printkit.errors import BuildError
+    from printkit.export import ExportOptions, export_deck
+    from printkit.export.profiles import profile
+    from printkit.spec import load_deck
+
+    profile(target)  # an unknown target fails before the deck is read
+    if base_url is not None and target != "tts":
+        raise BuildError("--base-url is for --for tts only")
+    if crop_marks and target != "print-shop":
+        raise BuildError("--crop-marks is for --for print-shop only")
+    loaded = load_deck(deck, variant)
+    options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
+                            crop_marks=crop_marks, paper=paper)
+    with cycle_collector_paused():
+        with progress_bar(sum(len(c) for c in [loaded.cards, *loaded.components.values()]), "Exporting") as progress:
+            result = export_deck(loaded, options, progress=progress)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    folder = result.manifest.parent
+    click.echo(f"{folder}: {len(result.entries)} files; read {folder / 'README.txt'}")
+
+
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("cards", nargs=-1, type=click.UNPROCESSED, metavar="CARD...")
 @reports_errors

@@ -145,6 +145,7 @@ class Deck:
     count_by: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # the name in other languages, by code
+    author: str = ""  # the spec's author: (the PDFs' Author); empty when it names none
     layouts: Mapping[str, Any] = field(default_factory=dict)  # name -> printkit.layout.design.Layout
     resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
     warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at

@@ -444,7 +444,8 @@ def test_progress_reports_every_unit_of_work(tmp_path):
     steps = []
     run_build([deck], options, progress=steps.append,
               producers=(produce_sheets, produce_pages, produce_alignment, produce_cards, produce_proof))
-    assert sum(steps) == work_units([deck], options) == 18
+    # Six cards on sheets and pages, five per-card files (the score sheet is no card), six on the proof page.
+    assert sum(steps) == work_units([deck], options) == 17
 
 
 def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):

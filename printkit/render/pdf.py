@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -27,36 +28,86 @@ from printkit.fonts import SYMBOLS, ttfont, font_name
 from printkit.images import ImageError, is_svg, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
+from printkit.render.color import SRGB_NAME, srgb_icc
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
 from printkit.units import mm_to_pt
 
 PT_PER_MM = mm_to_pt(1.0)
 
 
+@dataclass(frozen=True)
+class PdfInfo:
+    """What a PDF says about itself: its document information and language.
+
+    ``title`` names the deck and what the file is (``Calc (expert): card 7+ front``), ``author``
+    comes from the spec's ``author:`` (empty when it has none), ``subject`` says what the file is
+    for, ``lang`` (a code such as ``ko``) becomes the catalog's ``/Lang``.
+    """
+
+    title: str = ""
+    author: str = ""
+    subject: str = ""
+    lang: str | None = None
+
+
 def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str = "",
-               initial_font: Path = SYMBOLS) -> Canvas:
-    """A reportlab canvas with reproducible output (no dates or random IDs in the file)."""
+               initial_font: Path = SYMBOLS, info: PdfInfo | None = None) -> Canvas:
+    """A reportlab canvas with reproducible output (no dates or random IDs in the file).
+
+    The document names sRGB as its output intent (:func:`add_output_intent`), since every colour
+    printkit draws is an sRGB colour; ``info`` (or ``title`` alone) fills in its metadata.
+    """
+    info = info or PdfInfo(title=title)
     # A TrueType initial font: reportlab's default (Helvetica) would be referenced on every page
     # without being embedded, which print shops' preflight checks reject.
     canvas = Canvas(target, pagesize=(mm_to_pt(page_width_mm), mm_to_pt(page_height_mm)),
-                    invariant=1, pageCompression=1, initialFontName=register_font(initial_font))
+                    invariant=1, pageCompression=1, initialFontName=register_font(initial_font),
+                    lang=info.lang)
     canvas.setCreator("printkit")
     canvas.setProducer("printkit (reportlab)")
-    if title:
-        canvas.setTitle(title)
+    if info.title:
+        canvas.setTitle(info.title)
+    canvas.setAuthor(info.author)
+    if info.subject:
+        canvas.setSubject(info.subject)
+    add_output_intent(canvas)
     return canvas
 
 
-def render_pages(pages: Sequence[Page], title: str = "") -> bytes:
+def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int = 3,
+                      condition: str = SRGB_NAME, subtype: str = "GTS_PDFA1") -> None:
+    """Name the colour space the document's colours mean: an OutputIntent with the ICC profile.
+
+    By default sRGB (``/GTS_PDFA1``, the subtype for an RGB output condition). reportlab has no
+    call for this, so the entry goes into its catalog object, which writes the keys it is told of.
+    """
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString
+
+    doc = canvas._doc
+    profile = PDFStream(PDFDictionary({"N": components}), icc if icc is not None else srgb_icc())
+    intent = PDFDictionary({
+        "Type": PDFName("OutputIntent"), "S": PDFName(subtype),
+        "OutputConditionIdentifier": PDFString(condition), "Info": PDFString(condition),
+        "RegistryName": PDFString("http://www.color.org"), "DestOutputProfile": doc.Reference(profile),
+    })
+    catalog = doc.Catalog
+    catalog.OutputIntents = PDFArray([intent])
+    if "OutputIntents" not in catalog.__NoDefault__:
+        catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+
+
+def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
     Each distinct face is drawn once, as a form XObject, and placed wherever it appears: four
-    copies of a card cost the file (and the renderer) one drawing.
+    copies of a card cost the file (and the renderer) one drawing. ``info`` (or ``title``) is
+    what the document says about itself.
     """
+    info = info or PdfInfo(title=title)
     if not pages:
-        raise BuildError(f"nothing to render for {title or 'a PDF'!r}: no pages")
+        raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
-        return _render(pages, title)
+        return _render(pages, info)
 
 
 @contextmanager
@@ -118,10 +169,10 @@ def remembered_numbers():
             module.fp_str = function
 
 
-def _render(pages: Sequence[Page], title: str) -> bytes:
+def _render(pages: Sequence[Page], info: PdfInfo) -> bytes:
     buffer = io.BytesIO()
     first = pages[0].size
-    canvas = new_canvas(buffer, first.width_mm, first.height_mm, title, _first_font(pages))
+    canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info)
     images = _ImageSizes()
     forms: dict[Face, str] = {}
     for page in pages:

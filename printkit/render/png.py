@@ -34,17 +34,20 @@ def card_pixel_size(size: CardSize, dpi: float = DPI) -> tuple[int, int]:
     return round(mm_to_px(size.bleed_width_mm, dpi)), round(mm_to_px(size.bleed_height_mm, dpi))
 
 
-def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI) -> PILImage.Image:
+def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI, pixels: tuple[int, int] | None = None) -> PILImage.Image:
     """The first page of a per-card PDF (``pdf``, as :func:`card_page` lays it out) as an RGB image.
 
-    The page (the card's bleed box) fills exactly :func:`card_pixel_size` pixels; the scale per
-    axis is what makes the rounded pixel size meet the page's edges.
+    The page (the card's bleed box) fills exactly :func:`card_pixel_size` pixels (or ``pixels``,
+    a print service's size); the scale per axis is what makes the rounded pixel size meet the
+    page's edges.
     """
-    return rasterise_pages(pdf, [(size, dpi)])[0]
+    return rasterise_pages(pdf, [(size, dpi)], [pixels])[0]
 
 
-def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]]) -> list[PILImage.Image]:
-    """Page *i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size, dpi).
+def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
+                    pixels: Sequence[tuple[int, int] | None] = ()) -> list[PILImage.Image]:
+    """Page *i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size, dpi),
+    or of ``pixels[i]`` when given (a print service's size).
 
     One document for many faces (the proof page's thumbnails) shares its fonts and pictures
     between pages, and PDFium parses it once.
@@ -59,17 +62,19 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]]) -> list
         try:
             if len(document) < len(pages):
                 raise BuildError(f"cannot rasterise {len(pages)} pages of a PDF of {len(document)}")
-            return [_render_page(document, index, size, dpi) for index, (size, dpi) in enumerate(pages)]
+            return [_render_page(document, index, size, dpi, pixels[index] if index < len(pixels) else None)
+                    for index, (size, dpi) in enumerate(pages)]
         finally:
             document.close()
 
 
-def _render_page(document, index: int, size: CardSize, dpi: float) -> PILImage.Image:
+def _render_page(document, index: int, size: CardSize, dpi: float,
+                 pixels: tuple[int, int] | None = None) -> PILImage.Image:
     """One page of an open document (the caller holds :data:`_PDFIUM`)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    width_px, height_px = card_pixel_size(size, dpi)
+    width_px, height_px = pixels or card_pixel_size(size, dpi)
     page = document[index]
     try:
         bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, format=pdfium_c.FPDFBitmap_BGR,
@@ -89,9 +94,15 @@ def _render_page(document, index: int, size: CardSize, dpi: float) -> PILImage.I
 
 
 def png_bytes(image: PILImage.Image, dpi: float = DPI, compress_level: int = 6) -> bytes:
-    """PNG bytes without timestamps or other varying chunks (the same image gives the same bytes)."""
+    """PNG bytes without timestamps or other varying chunks (the same image gives the same bytes).
+
+    The image is tagged sRGB: an embedded ICC profile (``iCCP``), as printkit draws in sRGB.
+    """
+    from printkit.render.color import srgb_icc
+
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level, dpi=(dpi, dpi))
+    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level, dpi=(dpi, dpi),
+               icc_profile=srgb_icc())
     return buffer.getvalue()
 
 

@@ -337,6 +337,13 @@ class RulebookDoc(BaseDocTemplate):
         self.passes += 1
         self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
 
+    def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)
+        # Called once per pass with the pass's new canvas.
+        from printkit.render.pdf import add_output_intent
+
+        super().handle_documentBegin()
+        add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
+
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
         canvas.setFont(fonts.font_name(fonts.KOREAN), self.styles.footer_pt)
@@ -617,7 +624,8 @@ COMPACT_PAGES = 4
 
 
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
-           canvasmaker=None, cover: Figure | None = None, compact: bool | None = None) -> tuple[bytes, int]:
+           canvasmaker=None, cover: Figure | None = None, compact: bool | None = None,
+           author: str = "") -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
 
     ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again
@@ -625,15 +633,15 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     sets it so at once.
     """
     if compact is not None:
-        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=compact)
-    data, pages = _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=False)
+        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
+    data, pages = _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, False, author)
     if pages - 2 <= COMPACT_PAGES:
-        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact=True)
+        return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, True, author)
     return data, pages
 
 
 def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
-                 canvasmaker, cover: Figure | None, compact: bool) -> tuple[bytes, int]:
+                 canvasmaker, cover: Figure | None, compact: bool, author: str) -> tuple[bytes, int]:
     register_fonts()
     styles = make_styles(p)
     buffer = io.BytesIO()
@@ -642,7 +650,7 @@ def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: Fig
     # first pass cannot be the last, so it only lays the book out.
     has_headings = any(isinstance(block, md.Heading) for block in doc.blocks) and not compact
     rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings, compact=compact,
-                       author="printkit", subject=md.plain(doc.subtitle or doc.title), creator="printkit",
+                       author=author, subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height, compact=compact)

@@ -129,6 +129,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         count_by=tuple(spec.count_by),
         options=options,
         names=dict(spec.names),
+        author=spec.author or "",
         layouts=compiled_layouts,
         resources=resources,
         warnings=design_warnings,

@@ -350,6 +350,8 @@ class Spec:
         MapOf(Text(max_length=100), key=Text(pattern=r"^[a-z]{2,3}$"), bad_key=_language_message), factory=dict,
         description="The deck's name in other languages, e.g. {ko: 스택 오리지널}; rulebooks use it.")
     description: str | None = spec_field(Optional(TEXT), None)
+    author: str | None = spec_field(Optional(Text(max_length=200)), None,
+                                    description="Who made the deck: the Author of every PDF printkit writes for it.")
     card: CardFormatSpec = spec_field(Model(CardFormatSpec), factory=CardFormatSpec)
     count_by: list[str] = spec_field(ListOf(TEXT), factory=list, description="Attributes `check` counts by.")
     art: ArtSpec | None = spec_field(Optional(Model(ArtSpec)), None)

@@ -49,6 +49,21 @@ def is_page(card: Card) -> bool:
     return card.get("sheet") is not None
 
 
+def card_name(card: Card, deck: Deck) -> str:
+    """A card's name for titles and digital tables: its ``id``, ``name`` or ``title`` attribute,
+    else what its game's template calls it (Calc: ``7+``), else its attribute values."""
+    for key in ("title", "name", "id"):
+        value = card.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value).strip()
+    named = getattr(game_module(deck.game), "card_name", None)
+    if named is not None:
+        return named(card)
+    values = [v for value in card.attrs.values()
+              for v in (value if isinstance(value, (list, tuple)) else [value]) if not isinstance(v, bool)]
+    return " ".join(str(v) for v in values) or card.group
+
+
 def front(card: Card, deck: Deck) -> Face:
     """The front of ``card``: its spec layout, else its game's template (or the generic one)."""
     if card.layout is not None:

@@ -42,6 +42,20 @@ UNDERLINED = frozenset({6, 9})
 JOKER_MARGIN_MM = 2.5
 
 
+# How a card is named in PDF titles and on digital tables: 7+, -1x, 3^ (the notation printkit score reads).
+_SYMBOL_NOTATION = {"plus": "+", "minus": "-", "times": "x", "power": "^"}
+
+
+def card_name(card: Card) -> str:
+    """``7+``, ``-1x``, ``joker``, ``aid turn (en)``."""
+    if card.get("kind") == "joker":
+        return "joker"
+    if card.get("aid") is not None:
+        return f"aid {card.get('aid')} ({card.get('lang', 'en')})"
+    symbol = _SYMBOL_NOTATION.get(str(card.get("symbol")), "")
+    return f"{card.get('number')}{symbol}"
+
+
 def front(card: Card) -> Face:
     """The face of a number card, the joker or a player aid card."""
     if "aid" in card.attrs:

@@ -1,0 +1,163 @@
+"""``printkit export``: a folder ready to upload to a print service, or to load in Tabletop Simulator.
+
+:func:`export_deck` renders one expanded deck for one target (a profile from ``profiles.yaml``)
+into its own folder, through the build machinery (:func:`printkit.build.build` with one
+producer): every file is staged and renamed into place together, only inside the folder, with a
+``manifest.json`` that lets the next export replace exactly the files this one wrote.
+
+What goes where:
+
+- the deck's cards and each component of a size the service offers become that service's files
+  (images or PDFs), copies and backs the way the profile says;
+- the deck's own cards must be of a size the service offers: otherwise one error line names the
+  sizes it has;
+- components of a size it lacks (Emberfall's 20 mm tokens at The Game Crafter), and full-page
+  components (Clag's score sheets) where the profile omits them, are left out with a line in
+  ``README.txt``;
+- ``README.txt`` says what to upload where, and how many copies of each file to order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from printkit.deck import Card, Deck
+from printkit.errors import BuildError
+from printkit.export.profiles import Profile, ServiceSize, profile, profiles, size_name
+from printkit.layout import templates
+
+README = "README.txt"
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What ``printkit export`` was asked for."""
+
+    target: str
+    out_dir: Path | None = None  # None: output/<deck>[/<variant>]/export-<target>
+    base_url: str | None = None  # tts: where the images will be hosted (else file:/// paths)
+    crop_marks: bool = False  # print-shop: crop marks in a slug around each card's bleed
+    paper: str = "a4"  # the paper of full-page components a profile keeps
+
+
+@dataclass(frozen=True)
+class Run:
+    """Cards printed together: the deck's cards or one component, and the service's size for them."""
+
+    name: str
+    cards: tuple[Card, ...]
+    size: ServiceSize | None  # None: the service has no such size
+
+    @property
+    def title(self) -> str:
+        return self.name.replace("_", " ")
+
+
+def targets() -> tuple[str, ...]:
+    return tuple(profiles())
+
+
+def default_out_dir(deck: Deck, target: str, root: Path = Path("output")) -> Path:
+    from printkit.build import deck_folder
+
+    return root / deck_folder(deck) / f"export-{target}"
+
+
+def plan(deck: Deck, prof: Profile) -> tuple[list[Run], list[Card]]:
+    """The deck's runs with the service's size for each, and its full-page components.
+
+    Refuses (one line) a deck whose own cards are of a size the service does not offer.
+    """
+    from printkit.build import print_runs
+
+    runs: list[Run] = []
+    pages: list[Card] = []
+    for name, cards in print_runs(deck):
+        pages += [c for c in cards if templates.is_page(c)]
+        cards = tuple(c for c in cards if not templates.is_page(c))
+        if not cards:
+            continue
+        sizes = {c.size for c in cards}
+        for size in sorted(sizes, key=lambda s: (s.width_mm, s.height_mm)):
+            chosen = tuple(c for c in cards if c.size == size)
+            service = prof.size_for(size)
+            if service is None and name == "cards":
+                raise BuildError(f"{prof.name} takes {prof.offered()}; {_deck_title(deck)}'s cards are "
+                                 f"{size_name(size)}")
+            runs.append(Run(name if len(sizes) == 1 else f"{name}-{size.width_mm:g}x{size.height_mm:g}",
+                            chosen, service))
+    return runs, pages
+
+
+def resized(card: Card, service: ServiceSize) -> Card:
+    """The card with the service's bleed (faces are laid out again, so bleed art reaches the edge)."""
+    if abs(card.size.bleed_mm - service.bleed_mm) < 1e-9:
+        return card
+    return dataclasses.replace(card, size=dataclasses.replace(card.size, bleed_mm=service.bleed_mm))
+
+
+def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], None] | None = None):
+    """Write the export folder for ``deck``; returns the build's :class:`printkit.build.BuildResult`."""
+    from printkit.build import BuildOptions, build
+
+    prof = profile(options.target)
+    runs, pages = plan(deck, prof)
+    out_dir = options.out_dir or default_out_dir(deck, options.target)
+    if prof.kind == "tts":
+        from printkit.export.tts import produce_tts as producer_for
+    else:
+        from printkit.export.service import produce_service as producer_for
+
+    def producer(decks: Sequence[Deck], ctx) -> Iterator:
+        return producer_for(deck, prof, runs, pages, options, ctx)
+
+    producer.__name__ = f"produce_export_{prof.key.replace('-', '_')}"
+    build_options = BuildOptions(out_dir=out_dir, paper=options.paper, rulebooks=False)
+    return build([deck], build_options, progress=progress, producers=(producer,))
+
+
+def file_slug(name: str) -> str:
+    """A file-name part from a card's name: ``7+`` -> ``7plus``, ``Ember Drake`` -> ``ember-drake``."""
+    text = name.lower()
+    for symbol, word in (("+", "plus"), ("^", "pow"), ("×", "x"), ("−", "minus")):
+        text = text.replace(symbol, word)
+    text = re.sub(r"^-(?=\d)", "minus", text)
+    text = re.sub(r"(?<=\d)-$", "minus", text)  # Calc's 7- (seven, minus)
+    text = re.sub(r"[^\w]+", "-", text).strip("-_")
+    return text[:50].rstrip("-") or "card"
+
+
+def _deck_title(deck: Deck) -> str:
+    from printkit.build import deck_title
+
+    return deck_title(deck)
+
+
+def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence[tuple[str, str]],
+                left_out: Sequence[str]) -> bytes:
+    """README.txt: what the folder is for, what to upload where, each file with its copies."""
+    from printkit.build import deck_title
+
+    out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
+           _wrap(prof.upload), ""]
+    out += list(lines)
+    if prof.asks:
+        out += ["", "Before you order", "----------------", _wrap(prof.asks)]
+    out += ["", "Files", "-----"]
+    width = max((len(path) for path, _ in files), default=0)
+    out += [f"{path.ljust(width)}  {what}" for path, what in files]
+    if left_out:
+        out += ["", "Left out", "--------"] + [_wrap(line) for line in left_out]
+    out += ["", "manifest.json is printkit's record of the files it wrote here: it lets the next export",
+            "replace them; do not upload it.", ""]
+    return "\n".join(out).encode("utf-8")
+
+
+def _wrap(text: str, width: int = 96) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(" ".join(text.split()), width)) if text else ""

@@ -1,0 +1,193 @@
+"""Print-service exports: one image per card face (``kind: images``) or one PDF per deck (``kind: pdf``).
+
+A face is laid out with the service's bleed and drawn once as a per-card PDF (its page the bleed
+box, TrimBox and BleedBox set); an image is that PDF rasterised with PDFium at the profile's
+pixel size, tagged sRGB. Copies, backs and full-page components follow the profile.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from printkit.deck import Card, CardSize, Deck
+from printkit.export import README, ExportOptions, Run, file_slug, readme_text, resized
+from printkit.export.profiles import Profile, size_name
+from printkit.layout import templates
+from printkit.layout.geometry import Box, Size
+from printkit.layout.imposition import Page, Placement, card_page, full_page
+from printkit.layout.ops import Face, Line
+
+# Crop marks for the print-shop PDF: a slug this wide around the bleed holds them.
+SLUG_MM = 6.0
+MARK_OFFSET_MM = 0.5  # marks stop this far outside the bleed
+MARK_WIDTH_MM = 0.2
+
+
+def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
+                    options: ExportOptions, ctx) -> Iterator:
+    from printkit.build import card_key, deck_title, pdf_info
+
+    faces = ctx.faces(deck)
+    files: list[tuple[str, str]] = []
+    left_out: list[str] = []
+    notes: list[str] = []
+    included = []
+    for run in runs:
+        if run.size is None:
+            sizes = size_name(run.cards[0].size)
+            left_out.append(f"{run.title} ({len(run.cards)} cards, {sizes}): {prof.name} offers no such "
+                            f"size ({prof.offered()}).")
+            continue
+        distinct: dict[str, list[Card]] = {}
+        for card in run.cards:
+            distinct.setdefault(card_key(card), []).append(resized(card, run.size))
+        included.append((run, list(distinct.values())))
+
+    if prof.kind == "images":
+        yield from _images(deck, prof, included, faces, ctx, files)
+    else:
+        yield from _pdfs(deck, prof, included, faces, options, ctx, files)
+
+    if pages:
+        if prof.pages == "separate-pdf":
+            paper = ctx.options.paper_size
+            by_sheet = [full_page(faces.page(card, paper), paper) for card in pages]
+            path = f"pages-{ctx.options.paper}.pdf"
+            yield ctx.write(path, _render(by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided")),
+                            kind="export-pages", deck=deck, paper=ctx.options.paper, pages=len(by_sheet))
+            files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
+                                "one copy per game"))
+        else:
+            left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
+                            f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
+    bleeds = sorted({f"{run.size.bleed_mm:g} mm" for run, _ in included})
+    notes.append(f"Every card carries {', '.join(bleeds)} of bleed on each side beyond its trim; keep text "
+                 "3 mm inside the trim.")
+    notes.append("Colour: sRGB, " + ("each PNG with an embedded sRGB ICC profile." if prof.kind == "images"
+                                     else "named in each PDF by an sRGB OutputIntent."))
+    if not prof.verified:
+        notes.append("Some numbers of this profile were not found in the service's published pages (see "
+                     "'Before you order').")
+    total = sum(len(copies) for _, groups in included for copies in groups)
+    notes.append(f"{total} cards in all ({deck_title(deck)}).")
+    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
+
+
+def _images(deck: Deck, prof: Profile, included, faces, ctx, files) -> Iterator:
+    from printkit.build import card_pdf
+    from printkit.render.png import png_bytes, rasterise
+
+    for run, groups in included:
+        folder = _folder(run.name)
+        backs = _back_names(groups, faces, folder, prof.format)
+        for number, copies in enumerate(groups, start=1):
+            card = copies[0]
+            front = faces.front(card)
+            pdf = card_pdf(deck, card, front, "front")
+            image = png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi)
+            stem = f"{folder}/{number:03d}-{file_slug(templates.card_name(card, deck))}"
+            n = len(copies)
+            back_path = backs[_back_key(faces, card)][0]
+            if prof.copies == "count-in-name":
+                paths = [f"{stem}-x{n}.{prof.format}"]
+                what = f"{n} cop{'ies' if n > 1 else 'y'}; back {back_path}"
+            elif prof.copies == "repeat":
+                paths = [f"{stem}-{c}.{prof.format}" for c in range(1, n + 1)] if n > 1 else [f"{stem}.{prof.format}"]
+                what = f"1 copy each (this card {n} times); back {back_path}"
+            else:
+                paths = [f"{stem}.{prof.format}"]
+                what = f"order {n} cop{'ies' if n > 1 else 'y'}; back {back_path}"
+            for path in paths:
+                yield ctx.write(path, image, kind="export-front", deck=deck, cards=1 if prof.copies == "repeat" else n,
+                                back=back_path)
+                files.append((path, what))
+            ctx.progress(n)
+        for path, (back, card, count) in sorted((v[0], (v[1], v[2], v[3])) for v in backs.values()):
+            pdf = card_pdf(deck, card, back, "back")
+            yield ctx.write(path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
+                            kind="export-back", deck=deck, cards=count)
+            files.append((path, f"the back of {count} cards of {run.title}"))
+
+
+def _back_key(faces, card: Card):
+    return (faces.back(card).ops, card.size)
+
+
+def _back_names(groups, faces, folder: str, ext: str) -> dict:
+    """Each distinct back of a run: key -> [path, face, a card, how many cards]."""
+    found: dict = {}
+    for copies in groups:
+        card = copies[0]
+        key = _back_key(faces, card)
+        if key not in found:
+            found[key] = [None, faces.back(card), card, 0]
+        found[key][3] += len(copies)
+    for number, entry in enumerate(found.values(), start=1):
+        entry[0] = f"{folder}/back.{ext}" if len(found) == 1 else f"{folder}/back-{number}.{ext}"
+    return found
+
+
+def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
+    from printkit.build import pdf_info
+
+    def page(face: Face, size: CardSize) -> Page:
+        return _marked_page(face, size) if options.crop_marks else card_page(face, size)
+
+    if prof.backs == "interleaved":  # one PDF per deck: back then front of every physical card
+        for run, groups in included:
+            pages: list[Page] = []
+            for copies in groups:
+                card = copies[0]
+                front, back = page(faces.front(card), card.size), page(faces.back(card), card.size)
+                pages += [back, front] * len(copies)
+                ctx.progress(len(copies))
+            path = f"{_folder(run.name)}.pdf"
+            info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
+            yield ctx.write(path, _render(pages, info), kind="export-pdf", deck=deck, pages=len(pages),
+                            cards=len(pages) // 2)
+            files.append((path, f"{len(pages) // 2} cards ({run.title}), {len(pages)} pages: back, front, back, front ..."))
+        return
+    fronts: list[Page] = []
+    backs: list[Page] = []
+    for run, groups in included:
+        for copies in groups:
+            card = copies[0]
+            front, back = page(faces.front(card), card.size), page(faces.back(card), card.size)
+            fronts += [front] * len(copies)
+            backs += [back] * len(copies)
+            ctx.progress(len(copies))
+    info = pdf_info(deck, f"cards for {prof.name}", "Every card at its bleed size: all fronts, then all backs")
+    yield ctx.write("cards.pdf", _render(fronts + backs, info), kind="export-pdf", deck=deck,
+                    pages=len(fronts) * 2, cards=len(fronts))
+    runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
+    files.append(("cards.pdf", f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
+                               f"{len(fronts) + 1}-{2 * len(fronts)} their backs in the same order"
+                               + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
+
+
+def _render(pages: Sequence[Page], info) -> bytes:
+    from printkit.render.pdf import render_pages
+
+    return render_pages(pages, info=info)
+
+
+def _folder(name: str) -> str:
+    return file_slug(name) if name != "cards" else "cards"
+
+
+def _marked_page(face: Face, size: CardSize) -> Page:
+    """A card on a page with a slug: bleed box inside, crop marks on the trim lines in the slug."""
+    s, b = SLUG_MM, size.bleed_mm
+    w, h = size.bleed_width_mm + 2 * s, size.bleed_height_mm + 2 * s
+    left, top = s + b, s + b
+    right, bottom = left + size.width_mm, top + size.height_mm
+    near, far_x, far_y = s - MARK_OFFSET_MM, w - s + MARK_OFFSET_MM, h - s + MARK_OFFSET_MM
+    marks = []
+    for x in (left, right):
+        marks += [Line(x, 0, x, near, "#000000", MARK_WIDTH_MM), Line(x, far_y, x, h, "#000000", MARK_WIDTH_MM)]
+    for y in (top, bottom):
+        marks += [Line(0, y, near, y, "#000000", MARK_WIDTH_MM), Line(far_x, y, w, y, "#000000", MARK_WIDTH_MM)]
+    clip = Box(-b, -b, size.bleed_width_mm, size.bleed_height_mm)
+    return Page(Size(w, h), (Placement(face, left, top, clip),), tuple(marks),
+                trim=Box(left, top, size.width_mm, size.height_mm),
+                bleed=Box(s, s, size.bleed_width_mm, size.bleed_height_mm))

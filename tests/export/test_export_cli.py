@@ -1,0 +1,53 @@
+"""The export command: bad input is one error line and exit 1; the default folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from printkit.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_unknown_target_is_one_line_and_exit_1():
+    result = CliRunner().invoke(main, ["export", "calc", "--for", "nope"])
+    assert result.exit_code == 1
+    assert result.output.strip() == ("error: unknown export target 'nope' "
+                                     "(expected one of: tgc, mpc, drivethrucards, print-shop, tts)")
+
+
+def test_a_deck_size_the_service_lacks_is_one_line_naming_its_sizes(tmp_path):
+    spec = tmp_path / "big.yaml"
+    spec.write_text("game: big\nname: Big\ncard: {size: tarot}\ngroups:\n  - name: a\n    cards: [{n: 1}]\n",
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", str(spec), "--for", "tgc", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert result.output.strip() == ("error: The Game Crafter takes poker (63.5 x 88.9 mm); "
+                                     "Big's cards are tarot (70 x 120 mm)")
+    assert not (tmp_path / "o").exists()
+
+
+def test_options_of_another_target_are_refused():
+    result = CliRunner().invoke(main, ["export", "calc", "--for", "tgc", "--base-url", "https://x"])
+    assert result.exit_code == 1 and "--base-url is for --for tts only" in result.output
+
+
+def test_default_folder_is_beside_the_decks_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "tiny.yaml").write_text((REPO / "tests" / "data" / "tiny.yaml").read_text())
+    result = CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "output" / "tiny" / "export-print-shop"
+    assert sorted(p.name for p in folder.iterdir()) == ["README.txt", "cards.pdf", "manifest.json"]
+    # A second export replaces exactly its own files.
+    assert CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"]).exit_code == 0
+
+
+def test_export_is_documented():
+    result = CliRunner().invoke(main, ["export", "--help"])
+    assert "Example: printkit export" in result.output
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "printkit export DECK --for TARGET" in readme
