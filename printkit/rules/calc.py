@@ -18,6 +18,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules.base import InvariantError, Outcome
 from printkit.rules.calc_score import (
     JOKER,
+    LIMIT,
     MAX_NUMBER,
     MIN_NUMBER,
     SYMBOLS,
@@ -344,6 +345,24 @@ def _value_after(state: CalcState, card: int, pay: int) -> Fraction:
     return apply_card(state.values[pay], played)[0]
 
 
+def _fast_value_after(state: CalcState, values: list, card: int, pay: int) -> int | Fraction:
+    """``_value_after`` for players: whole numbers within the limits stay ints (equal values)."""
+    played = state.cards[card]
+    symbol = played.symbol
+    if symbol is None:
+        return 0
+    pile = state.pays[pay]
+    if not pile or state.cards[pile[-1]].symbol is None:
+        return played.number  # -1..9: within every limit
+    value = values[pay]
+    if type(value) is int and symbol != "power":
+        number = played.number
+        result = value + number if symbol == "plus" else value - number if symbol == "minus" else value * number
+        if -LIMIT <= result <= LIMIT:
+            return result
+    return _value_after(state, card, pay)
+
+
 def is_over(state: CalcState) -> bool:
     return state.ended is not None
 
@@ -423,7 +442,8 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     """
     moves = legal_moves(state)
     seat = state.turn
-    values = state.values
+    # Whole scores as ints: the same comparisons as with Fractions, without their cost.
+    values = [v.numerator if v.denominator == 1 else v for v in state.values]
     others = [s for s in range(state.players) if s != seat]
     leader_value = max(values[s] for s in others)
     leaders = {s for s in others if values[s] == leader_value}
@@ -432,7 +452,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     for move in moves:
         if not isinstance(move, Play):
             continue
-        after = _value_after(state, move.card, move.pay)
+        after = _fast_value_after(state, values, move.card, move.pay)
         if move.pay == seat:
             gain = after - values[seat]
             if gain > best_gain:
