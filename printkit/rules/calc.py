@@ -474,6 +474,34 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     return moves[rng.randrange(len(moves))]
 
 
+# ---------------------------------------------------------------- facts for reports
+
+
+def facts(start: CalcState, final: CalcState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game (pure: reads the states only).
+
+    ``pay``: each seat's pay value without the bonus; ``bonus``: the seats given the fewest-cards
+    bonus; ``pay_winners``: who would have won on pay values alone; ``decided_by_bonus``: the bonus
+    changed the winners; ``first_round``: the game ended before every seat had a second turn.
+    """
+    scores = final_scores(final)
+    best = max(scores)
+    winners_ = tuple(seat for seat, score in enumerate(scores) if score == best)
+    pays = tuple(final.values)
+    best_pay = max(pays)
+    pay_winners = tuple(seat for seat, value in enumerate(pays) if value == best_pay)
+    fewest = min(len(hand) for hand in final.hands)
+    return {
+        "pay": tuple(float(v) for v in pays),
+        "bonus": tuple(seat for seat, hand in enumerate(final.hands) if len(hand) == fewest),
+        "pay_winners": pay_winners,
+        "decided_by_bonus": pay_winners != winners_,
+        "first_round": final.moves <= final.players,
+        "plays": sum(final.plays),
+        "draws": sum(final.draws),
+    }
+
+
 # ---------------------------------------------------------------- records
 
 
@@ -515,6 +543,7 @@ class CalcEngine:
     check_invariants = staticmethod(check_invariants)
     encode_move = staticmethod(encode_move)
     decode_move = staticmethod(decode_move)
+    facts = staticmethod(facts)
 
     @staticmethod
     def current_player(state: CalcState) -> int:

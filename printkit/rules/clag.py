@@ -743,6 +743,26 @@ def check_invariants(state: ClagState) -> None:
         )
 
 
+def facts(start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game, per round 1-22 (pure: reads the record).
+
+    ``made``: seats that completed their contract; ``points``: points scored by all seats;
+    ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
+    ``dealer_made``: the dealer completed a contract.
+    """
+    history = final.history
+    return {
+        "made": tuple(sum(r.completed) for r in history),
+        "points": tuple(sum(r.points) for r in history),
+        "overbid": tuple(
+            None if not ROUNDS[r.number - 1].has_bids else sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore
+            for r in history
+        ),
+        "dealer_made": tuple(r.completed[r.dealer] for r in history),
+        "contracts": tuple(final.contracts),
+    }
+
+
 def record(state: ClagState) -> dict[str, Any]:
     """A game record (seed, options, moves in notation, scores) that :func:`replay` reproduces."""
     return {
@@ -908,6 +928,9 @@ class ClagEngine:
 
     def check_invariants(self, state: ClagState) -> None:
         check_invariants(state)
+
+    def facts(self, start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+        return facts(start, final, moves, seats)
 
     def players(self) -> dict[str, Player]:
         return {"random": random_player, "greedy": greedy_player}
