@@ -474,6 +474,51 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     return moves[rng.randrange(len(moves))]
 
 
+def strong_player(state: CalcState, rng: random.Random) -> Move:
+    """The greedy player with one move of look-ahead at the end of the game.
+
+    Every legal move is scored as if the game ended after it (pay values plus the fewest-cards
+    bonus): a move that ends the game with a win (the last draw, or the last card of the hand) is
+    taken at once; the greedy move is played unless it would end the game in a loss, in which case
+    the move with the best margin over the strongest opponent that does not end the game is played.
+    """
+    moves = legal_moves(state)
+    seat = state.turn
+    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    sizes = [len(hand) for hand in state.hands]
+    last_card = len(state.deck) == 1
+    winning: list[Move] = []
+    safe: dict[Move, Any] = {}
+    losing: set[Move] = set()
+    for move in moves:
+        after = list(values)
+        counts = list(sizes)
+        if isinstance(move, Play):
+            after[move.pay] = _fast_value_after(state, values, move.card, move.pay)
+            counts[seat] -= 1
+            ends = counts[seat] == 0
+        else:
+            counts[seat] += 1
+            ends = last_card
+        fewest = min(counts)
+        totals = [v + (FEWEST_CARDS_BONUS if counts[s] == fewest else 0) for s, v in enumerate(after)]
+        margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+        if ends and margin > 0:
+            winning.append(move)
+        elif ends and margin < 0:
+            losing.add(move)
+        else:
+            safe[move] = margin
+    if winning:
+        return winning[rng.randrange(len(winning))]
+    choice = greedy_player(state, rng)
+    if choice not in losing or not safe:
+        return choice
+    best = max(safe.values())
+    options = [move for move, margin in safe.items() if margin == best]
+    return options[rng.randrange(len(options))]
+
+
 # ---------------------------------------------------------------- facts for reports
 
 
@@ -551,7 +596,7 @@ class CalcEngine:
 
     @staticmethod
     def players() -> dict[str, Any]:
-        return {"random": random_player, "greedy": greedy_player}
+        return {"random": random_player, "greedy": greedy_player, "strong": strong_player}
 
 
 ENGINE = CalcEngine()
