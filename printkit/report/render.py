@@ -417,7 +417,11 @@ def svg_of(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    text = text[text.index("<svg"):]
+    start, end = text.find(" <metadata>"), text.find("</metadata>")
+    if 0 <= start < end:  # an RDF block naming namespaces; nothing a reader needs
+        text = text[:start] + text[end + len("</metadata>"):].lstrip("\n")
+    return text
 
 
 def png_of(fig, dpi: int = 110) -> bytes:
