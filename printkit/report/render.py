@@ -194,6 +194,14 @@ def _clear(diffs: Sequence[Difference], metric: str, label: str) -> bool:
     return any(d.clear and d.metric == metric and d.other == label for d in diffs)
 
 
+def _plain_ticks(axis) -> None:
+    """Tick labels as plain text (1e+06), never mathtext, which would want fonts printkit lacks."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}" if abs(value) < 1e6 else f"{value:.0e}"))
+    axis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
+
+
 def _legend(ax) -> None:
     """One legend per figure, below the plots (clear of the bars and lines)."""
     fig = ax.figure
@@ -289,6 +297,7 @@ def plot_scores(analyses, diffs):
         ax.plot([], [], color=_colour(i), linewidth=6, alpha=0.55, label=a["label"])
     if analyses[0]["game"] == "calc":
         ax.set_yscale("symlog", linthresh=100)
+        _plain_ticks(ax.yaxis)
     ax.set_xticks(range(seats), [f"seat {s}" for s in range(seats)])
     ax.set_ylabel("final score")
     ax.set_title("Scores by seat (box: quartiles; whiskers: 5th-95th percentile)")
@@ -330,6 +339,7 @@ def plot_calc(analyses, diffs):
         left.hist(shown, bins=40, histtype="step", linewidth=1.5, color=_colour(i),
                   weights=[100 / len(values)] * len(shown), label=a["label"])
     left.set_xscale("symlog", linthresh=100)
+    _plain_ticks(left.xaxis)
     left.set_xlabel("pay value at the end (1st-99th percentile)")
     left.set_ylabel("% of pays")
     left.set_title("Pay values")
