@@ -362,36 +362,79 @@ def score(cards: tuple[str, ...]) -> None:
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1, 10_000_000), help="Number of games.")
 @click.option("--players", type=int, help="Players per game (default: 4, within the game's range).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Game i uses seed SEED+i.")
-@click.option("--bot", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
-              help="The player every seat uses.")
+@click.option("--bot", default="random", show_default=True,
+              help="The player every seat uses: random, greedy or strong; or one per seat, repeated around "
+                   "the table (strong,greedy).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Worker processes; the output is the same for any number.")
 @click.option("--variant", help="Deck variant (default: the spec's first, e.g. standard for calc).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--no-check", is_flag=True, help="Skip the per-move invariant checks and replays (faster).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+              help="Also write a balance report with plots: FILE.html (self-contained) or FILE.pdf. "
+                   "Needs matplotlib (pip install 'printkit[report]').")
+@click.option("--compare", help="Play the same seeds under two or more settings and compare them: "
+                                "mode=quick,mode=long or hook=true,hook=false or players=3,6 "
+                                "(+ joins settings: players=5+hook=true,players=5+hook=false).")
 @reports_errors
-def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check) -> None:
+def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, compare) -> None:
     """Play seeded games with simulated players and summarise them.
 
     GAME is a deck name in decks/ (calc, stack, clag) or a path to a spec. The summary gives games
     finished, game length, the score distribution, win rate by seat and how games ended; unless
     --no-check, every move is checked against the engine's invariants. Exits 1 if any game broke one.
+    With --report, also writes a balance report (plots of length, win rate by seat with 95 % intervals,
+    scores, endings and the game's own facts); with --compare, one summary per setting and a report
+    that marks the clear differences.
 
-    Example: printkit simulate calc --variant expert --games 1000 --players 3 --bot greedy --jobs 4
+    Example: printkit simulate stack --games 10000 --bot greedy --jobs 2 --compare mode=quick,mode=long --report stack.html
     """
     import json
 
     from printkit.rules.base import engine_for
-    from printkit.rules.play import default_players, simulate as run_simulation
+    from printkit.rules.play import default_players, run_games, summarise
     from printkit.spec import load_deck
 
-    deck = load_deck(game, variant)
-    players = players if players is not None else default_players(engine_for(deck.game))
-    with progress_bar(games, "Playing") as progress:
-        summary = run_simulation(deck, games, players, seed, bot, jobs, check=not no_check, progress=progress)
-    if as_json:
-        click.echo(json.dumps(summary.as_dict(), indent=2))
+    if compare or report_path:
+        from printkit.report.data import Setting, analyse, parse_compare, play_batch
+
+        settings = parse_compare(compare) if compare else [Setting("as given")]
+        batches = []
+        for setting in settings:
+            with progress_bar(games, f"Playing {setting.label}") as progress:
+                batches.append(play_batch(game, setting, games=games, players=players, seed=seed, bot=bot,
+                                          variant=variant, jobs=jobs, check=not no_check, progress=progress))
+        summaries = [summarise(b.game, b.variant, b.players, b.bot, b.seed, b.results, b.length_unit)
+                     for b in batches]
+        if report_path:
+            from pathlib import Path
+
+            from printkit.report.render import write_report
+
+            command = "printkit simulate " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["simulate"] else ""
+            title = f"{summaries[0].game} balance report" + (f": {compare}" if compare else "")
+            write_report(Path(report_path), [analyse(b) for b in batches], title, command, seed)
     else:
-        click.echo("\n".join(summary.lines()))
-    if summary.failures:
+        deck = load_deck(game, variant)
+        engine = engine_for(deck.game)
+        count = players if players is not None else default_players(engine)
+        with progress_bar(games, "Playing") as progress:
+            results = run_games(deck, games, count, seed, bot, jobs, check=not no_check, progress=progress)
+        summaries = [summarise(engine.name, deck.variant, count, bot, seed, results, engine.length_unit)]
+        settings = None
+    if as_json:
+        if settings is None or not compare:
+            click.echo(json.dumps(summaries[0].as_dict(), indent=2))
+        else:
+            click.echo(json.dumps({"compare": [dict(s.as_dict(), setting=st.label)
+                                               for s, st in zip(summaries, settings)]}, indent=2))
+    else:
+        blocks = []
+        for i, summary in enumerate(summaries):
+            head = [f"[{settings[i].label}]"] if compare else []
+            blocks.append("\n".join(head + summary.lines()))
+        click.echo("\n\n".join(blocks))
+    if report_path:
+        click.echo(f"report: {report_path}", err=True)
+    if any(summary.failures for summary in summaries):
         sys.exit(1)

@@ -18,6 +18,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules.base import InvariantError, Outcome
 from printkit.rules.calc_score import (
     JOKER,
+    LIMIT,
     MAX_NUMBER,
     MIN_NUMBER,
     SYMBOLS,
@@ -344,6 +345,24 @@ def _value_after(state: CalcState, card: int, pay: int) -> Fraction:
     return apply_card(state.values[pay], played)[0]
 
 
+def _fast_value_after(state: CalcState, values: list, card: int, pay: int) -> int | Fraction:
+    """``_value_after`` for players: whole numbers within the limits stay ints (equal values)."""
+    played = state.cards[card]
+    symbol = played.symbol
+    if symbol is None:
+        return 0
+    pile = state.pays[pay]
+    if not pile or state.cards[pile[-1]].symbol is None:
+        return played.number  # -1..9: within every limit
+    value = values[pay]
+    if type(value) is int and symbol != "power":
+        number = played.number
+        result = value + number if symbol == "plus" else value - number if symbol == "minus" else value * number
+        if -LIMIT <= result <= LIMIT:
+            return result
+    return _value_after(state, card, pay)
+
+
 def is_over(state: CalcState) -> bool:
     return state.ended is not None
 
@@ -423,7 +442,8 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     """
     moves = legal_moves(state)
     seat = state.turn
-    values = state.values
+    # Whole scores as ints: the same comparisons as with Fractions, without their cost.
+    values = [v.numerator if v.denominator == 1 else v for v in state.values]
     others = [s for s in range(state.players) if s != seat]
     leader_value = max(values[s] for s in others)
     leaders = {s for s in others if values[s] == leader_value}
@@ -432,7 +452,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     for move in moves:
         if not isinstance(move, Play):
             continue
-        after = _value_after(state, move.card, move.pay)
+        after = _fast_value_after(state, values, move.card, move.pay)
         if move.pay == seat:
             gain = after - values[seat]
             if gain > best_gain:
@@ -452,6 +472,79 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     if state.deck:
         return DRAW
     return moves[rng.randrange(len(moves))]
+
+
+def strong_player(state: CalcState, rng: random.Random) -> Move:
+    """The greedy player with one move of look-ahead at the end of the game.
+
+    Every legal move is scored as if the game ended after it (pay values plus the fewest-cards
+    bonus): a move that ends the game with a win (the last draw, or the last card of the hand) is
+    taken at once; the greedy move is played unless it would end the game in a loss, in which case
+    the move with the best margin over the strongest opponent that does not end the game is played.
+    """
+    moves = legal_moves(state)
+    seat = state.turn
+    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    sizes = [len(hand) for hand in state.hands]
+    last_card = len(state.deck) == 1
+    winning: list[Move] = []
+    safe: dict[Move, Any] = {}
+    losing: set[Move] = set()
+    for move in moves:
+        after = list(values)
+        counts = list(sizes)
+        if isinstance(move, Play):
+            after[move.pay] = _fast_value_after(state, values, move.card, move.pay)
+            counts[seat] -= 1
+            ends = counts[seat] == 0
+        else:
+            counts[seat] += 1
+            ends = last_card
+        fewest = min(counts)
+        totals = [v + (FEWEST_CARDS_BONUS if counts[s] == fewest else 0) for s, v in enumerate(after)]
+        margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+        if ends and margin > 0:
+            winning.append(move)
+        elif ends and margin < 0:
+            losing.add(move)
+        else:
+            safe[move] = margin
+    if winning:
+        return winning[rng.randrange(len(winning))]
+    choice = greedy_player(state, rng)
+    if choice not in losing or not safe:
+        return choice
+    best = max(safe.values())
+    options = [move for move, margin in safe.items() if margin == best]
+    return options[rng.randrange(len(options))]
+
+
+# ---------------------------------------------------------------- facts for reports
+
+
+def facts(start: CalcState, final: CalcState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game (pure: reads the states only).
+
+    ``pay``: each seat's pay value without the bonus; ``bonus``: the seats given the fewest-cards
+    bonus; ``pay_winners``: who would have won on pay values alone; ``decided_by_bonus``: the bonus
+    changed the winners; ``first_round``: the game ended before every seat had a second turn.
+    """
+    scores = final_scores(final)
+    best = max(scores)
+    winners_ = tuple(seat for seat, score in enumerate(scores) if score == best)
+    pays = tuple(final.values)
+    best_pay = max(pays)
+    pay_winners = tuple(seat for seat, value in enumerate(pays) if value == best_pay)
+    fewest = min(len(hand) for hand in final.hands)
+    return {
+        "pay": tuple(float(v) for v in pays),
+        "bonus": tuple(seat for seat, hand in enumerate(final.hands) if len(hand) == fewest),
+        "pay_winners": pay_winners,
+        "decided_by_bonus": pay_winners != winners_,
+        "first_round": final.moves <= final.players,
+        "plays": sum(final.plays),
+        "draws": sum(final.draws),
+    }
 
 
 # ---------------------------------------------------------------- records
@@ -495,6 +588,7 @@ class CalcEngine:
     check_invariants = staticmethod(check_invariants)
     encode_move = staticmethod(encode_move)
     decode_move = staticmethod(decode_move)
+    facts = staticmethod(facts)
 
     @staticmethod
     def current_player(state: CalcState) -> int:
@@ -502,7 +596,7 @@ class CalcEngine:
 
     @staticmethod
     def players() -> dict[str, Any]:
-        return {"random": random_player, "greedy": greedy_player}
+        return {"random": random_player, "greedy": greedy_player, "strong": strong_player}
 
 
 ENGINE = CalcEngine()

@@ -743,6 +743,26 @@ def check_invariants(state: ClagState) -> None:
         )
 
 
+def facts(start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game, per round 1-22 (pure: reads the record).
+
+    ``made``: seats that completed their contract; ``points``: points scored by all seats;
+    ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
+    ``dealer_made``: the dealer completed a contract.
+    """
+    history = final.history
+    return {
+        "made": tuple(sum(r.completed) for r in history),
+        "points": tuple(sum(r.points) for r in history),
+        "overbid": tuple(
+            None if not ROUNDS[r.number - 1].has_bids else sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore
+            for r in history
+        ),
+        "dealer_made": tuple(r.completed[r.dealer] for r in history),
+        "contracts": tuple(final.contracts),
+    }
+
+
 def record(state: ClagState) -> dict[str, Any]:
     """A game record (seed, options, moves in notation, scores) that :func:`replay` reproduces."""
     return {
@@ -830,6 +850,67 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
     return max(losing, key=weight) if losing else min(winning, key=key)
 
 
+STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
+
+
+def strong_player(state: ClagState, rng: random.Random) -> Move:
+    """The greedy player's card play, with bids from Monte-Carlo rollouts.
+
+    To bid, the player deals the cards it cannot see to the other seats ``STRONG_SAMPLES`` times
+    (from ``rng``) and plays each deal out with everybody trying to win every trick; it bids the
+    legal bid nearest the mean number of tricks it took. Round 11 (bids before the deal) and every
+    other decision are the greedy player's.
+    """
+    moves = legal_moves(state)
+    seat = state.to_move
+    if not isinstance(moves[0], Bid) or not state.hands[seat]:
+        return greedy_player(state, rng)
+    estimate = _rollout_tricks(state, seat, rng, STRONG_SAMPLES)
+    return min(moves, key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
+
+
+def _rollout_tricks(state: ClagState, seat: int, rng: random.Random, samples: int) -> float:
+    rule = state.round
+    n, size = state.players, rule.hand_size
+    mine = list(state.hands[seat])
+    seen = set(mine)
+    if state.trump_card is not None:
+        seen.add(state.trump_card)
+    unseen = [c for c in state.deck if c not in seen]
+    ace_low = rule.ace_low
+    total = 0
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        hands = [list(unseen[k * size:(k + 1) * size]) for k in range(n)]
+        hands[seat] = list(mine)
+        trump = state.trump
+        if trump is None and rule.special is Special.TRUMP_AFTER_BIDS:
+            trump = unseen[n * size].suit if len(unseen) > n * size else None
+        leader = (state.dealer + 1) % n
+        for _trick in range(size):
+            led = None
+            best_key, best_seat = -1, leader
+            for k in range(n):
+                p = (leader + k) % n
+                hand = hands[p]
+                follow = [c for c in hand if c.suit == led] if led is not None else hand
+                pool = follow or hand
+                keys = [(_strength(c.suit, c.value, False, trump, led or c.suit, ace_low), c) for c in pool]
+                beating = [kc for kc in keys if kc[0] > best_key]
+                if beating:
+                    key, card = min(beating, key=lambda kc: kc[0]) if led is not None else max(beating, key=lambda kc: kc[0])
+                else:
+                    key, card = min(keys, key=lambda kc: (kc[1].suit == trump, _ranking_value(kc[1].value, ace_low)))
+                hand.remove(card)
+                if led is None:
+                    led = card.suit
+                if key > best_key:
+                    best_key, best_seat = key, p
+            total += best_seat == seat
+            leader = best_seat
+    return total / samples
+
+
 # --------------------------------------------------------------------------------------------
 # The engine object
 
@@ -909,8 +990,11 @@ class ClagEngine:
     def check_invariants(self, state: ClagState) -> None:
         check_invariants(state)
 
+    def facts(self, start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+        return facts(start, final, moves, seats)
+
     def players(self) -> dict[str, Player]:
-        return {"random": random_player, "greedy": greedy_player}
+        return {"random": random_player, "greedy": greedy_player, "strong": strong_player}
 
 
 ENGINE = ClagEngine()

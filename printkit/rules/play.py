@@ -13,7 +13,7 @@ import multiprocessing
 import random
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
@@ -36,6 +36,8 @@ class GameRecord:
     bots: tuple[str, ...]
     moves: tuple[Any, ...]
     outcome: Outcome
+    # What the engine's ``facts`` tells about the game (only when play_game is asked for facts).
+    facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 def bot_rng(seed: int) -> random.Random:
@@ -43,9 +45,17 @@ def bot_rng(seed: int) -> random.Random:
     return random.Random(f"printkit-players-{seed}")
 
 
+def bot_names(bot: str | Sequence[str], players: int) -> tuple[str, ...]:
+    """One bot name per seat: ``greedy`` for every seat, ``strong,greedy`` repeated around the table."""
+    if isinstance(bot, str):
+        names = tuple(name.strip() for name in bot.split(","))
+        return tuple(names[seat % len(names)] for seat in range(players))
+    return tuple(bot)
+
+
 def _bots(engine: Engine, bot: str | Sequence[str], players: int) -> tuple[tuple[str, ...], list[Callable]]:
     available = engine.players()
-    names = (bot,) * players if isinstance(bot, str) else tuple(bot)
+    names = bot_names(bot, players)
     if len(names) != players:
         raise DeckError(f"{len(names)} bots given for {players} players")
     for name in names:
@@ -63,8 +73,12 @@ def play_game(
     *,
     check: bool = True,
     max_moves: int = DEFAULT_MAX_MOVES,
+    facts: bool = False,
 ) -> GameRecord:
     """Play one seeded game to its end with the named bot(s) (one name, or one per seat).
+
+    With ``facts`` the record carries the engine's ``facts`` about the game (its deal, its final
+    state and who made which move), for reports; playing is the same either way.
 
     With ``check`` (the default) every move is checked to be among the legal moves, the engine's
     invariants are checked after every move, and at the end the record is replayed on a fresh game,
@@ -74,12 +88,15 @@ def play_game(
     state = engine.new_game(deck, players, seed)
     rng = bot_rng(seed)
     moves: list[Any] = []
+    seats: list[int] = []
     if check:
         engine.check_invariants(state)
     while not engine.is_over(state):
         if len(moves) >= max_moves:
             raise InvariantError(f"termination: the game did not end within {max_moves} moves")
         seat = engine.current_player(state)
+        if facts:
+            seats.append(seat)
         move = bots[seat](state, rng)
         if check:
             legal = engine.legal_moves(state)
@@ -92,7 +109,11 @@ def play_game(
         if check:
             engine.check_invariants(state)
     result = engine.outcome(state)
-    record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result)
+    known = {}
+    if facts and hasattr(engine, "facts"):
+        # a second deal from the same seed is the game's start, untouched by play
+        known = engine.facts(engine.new_game(deck, players, seed), state, moves, seats)
+    record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known)
     if check:
         replayed = replay(engine, deck, record)
         if replayed != result:
@@ -123,6 +144,7 @@ class GameResult:
     winners: tuple[int, ...]
     reason: str
     failure: str | None = None
+    facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -188,20 +210,29 @@ def _num(value: float) -> str:
     return f"{value:.4g}" if abs(value) >= 1e6 or value != int(value) else f"{int(value)}"
 
 
-def _run_games(task: tuple[Deck, int, str, tuple[int, ...], bool]) -> list[GameResult]:
+def _run_games(task: tuple[Deck, int, str, tuple[int, ...], bool, bool]) -> list[GameResult]:
     """Play a batch of games (the unit of work handed to a worker process)."""
-    deck, players, bot, seeds, check = task
+    deck, players, bot, seeds, check, facts = task
     engine = engine_for(deck.game)
     results = []
     for seed in seeds:
         try:
-            record = play_game(engine, deck, players, seed, bot, check=check)
+            record = play_game(engine, deck, players, seed, bot, check=check, facts=facts)
         except (InvariantError, PrintkitError) as exc:
             results.append(GameResult(seed, 0, (), (), "failed", f"game seed {seed}: {type(exc).__name__}: {exc}"))
             continue
         o = record.outcome
-        results.append(GameResult(seed, o.turns, o.scores, o.winners, o.reason))
+        results.append(GameResult(seed, o.turns, o.scores, o.winners, o.reason, None, record.facts))
     return results
+
+
+def with_options(deck: Deck, options: dict[str, Any] | None) -> Deck:
+    """``deck`` with the game options ``options`` over the spec's ``options:`` (checked by the engine)."""
+    if not options:
+        return deck
+    merged = _replace(deck, options={**deck.options, **options})
+    engine_for(deck.game).check_options(merged.options)
+    return merged
 
 
 def simulate(
@@ -220,6 +251,27 @@ def simulate(
     ``progress`` is called with the number of games just finished, as batches complete.
     """
     engine = engine_for(deck.game)
+    results = run_games(deck, games, players, seed, bot, jobs, check=check, progress=progress)
+    return summarise(engine.name, deck.variant, players, bot, seed, results, engine.length_unit)
+
+
+def run_games(
+    deck: Deck,
+    games: int,
+    players: int,
+    seed: int = 0,
+    bot: str = "random",
+    jobs: int = 1,
+    *,
+    check: bool = True,
+    facts: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` seeded games (seeds ``seed`` …) and return their results in seed order.
+
+    The results are the same for any ``jobs``; with ``facts`` each carries the engine's facts.
+    """
+    engine = engine_for(deck.game)
     engine.validate_deck(deck)
     if games < 1:
         raise DeckError(f"the number of games must be at least 1, not {games!r}")
@@ -228,7 +280,7 @@ def simulate(
     _bots(engine, bot, players)
     seeds = list(range(seed, seed + games))
     tasks = [
-        (deck, players, bot, tuple(seeds[i : i + GAMES_PER_TASK]), check)
+        (deck, players, bot, tuple(seeds[i : i + GAMES_PER_TASK]), check, facts)
         for i in range(0, games, GAMES_PER_TASK)
     ]
     results: list[GameResult] = []
@@ -247,7 +299,7 @@ def simulate(
                 results.extend(batch)
                 if progress:
                     progress(len(batch))
-    return summarise(engine.name, deck.variant, players, bot, seed, results, engine.length_unit)
+    return results
 
 
 def player_range(engine: Engine) -> str:

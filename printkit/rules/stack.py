@@ -255,6 +255,38 @@ class StackEngine:
     def parse_move(self, text: str) -> Move:
         return parse_move(text)
 
+    def facts(self, start: StackState, final: StackState, moves: Sequence[Any], seats: Sequence[int]) -> dict[str, Any]:
+        return facts(start, final, moves, seats)
+
+
+# Stacks each action costs (facts for reports count the stacks a game used).
+STACK_COSTS = {Synthesize: 1, Decompose: 1, Cycle: 1, OutputDraw: 2, OutputDiscard: 2}
+CASE_ALL = "matched every field card"
+CASE_DECIDING = "matched the deciding field card"
+
+
+def facts(start: StackState, final: StackState, moves: Sequence[Any], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game (pure: reads the states and moves only).
+
+    ``case``: the settlement that ended the game (``all`` = one player matched every field card,
+    case 2; ``deciding`` = the quick variant's deciding card, case 3; ``cap`` = the turn cap's draw);
+    ``both_full``: settlements at which both players had matched everything; ``stacks_used`` per
+    seat; ``first_turn_win``: won at the first settlement; ``deal_complete`` per seat: the dealt hand
+    alone holds every field card's type.
+    """
+    used = [0, 0]
+    for move, seat in zip(moves, seats):
+        used[seat] += STACK_COSTS.get(type(move), 0)
+    field = [slot[0] for slot in start.field]
+    case = "all" if final.reason == CASE_ALL else "deciding" if final.reason == CASE_DECIDING else "cap"
+    return {
+        "case": case,
+        "both_full": final.both_full,
+        "stacks_used": tuple(used),
+        "first_turn_win": bool(final.winners) and final.turn == 1,
+        "deal_complete": tuple(all(start.hands[p][code] for code in field) for p in range(2)),
+    }
+
 
 def check_invariants(s: StackState) -> None:
     """Raise InvariantError naming the first broken invariant."""

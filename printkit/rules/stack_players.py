@@ -19,7 +19,7 @@ from printkit.rules.stack_moves import (
     DONE, GENERATED, GOLD, STOP, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne,
     SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
-from printkit.rules.stack_rules import MAX_STACKS, move_groups
+from printkit.rules.stack_rules import MAX_STACKS, apply_move, move_groups
 from printkit.rules.stack_state import StackState
 
 
@@ -98,4 +98,44 @@ def greedy_player(state: StackState, rng: random.Random) -> Any:
     return DONE
 
 
-PLAYERS = {"random": random_player, "greedy": greedy_player}
+def _progress(state: StackState, p: int) -> tuple[int, int, int]:
+    """How near seat ``p`` is to matching the whole field: (matched, needed types held, stacks)."""
+    hand = state.hands[p]
+    matched = sum(1 for slot in state.field if slot[1 + p] >= 0)
+    held = sum(1 for slot in state.field if slot[1 + p] < 0 and (hand[slot[0]] or hand[slot[0] | GENERATED]))
+    return matched, held, state.stacks[p]
+
+
+def strong_player(state: StackState, rng: random.Random) -> Any:
+    """The greedy player with one action of look-ahead.
+
+    Outside pending choices, every legal action is tried on a copy of the state (the deck order it
+    would reveal is not used: only matches, field types held and stacks are compared). The action that
+    brings the player nearest to matching the whole field (matched cards first, then needed types held,
+    then stacks) is played when it is nearer than now; otherwise the greedy choice.
+    """
+    if state.pending is not None:
+        return greedy_player(state, rng)
+    p = state.to_move
+    now = _progress(state, p)
+    matched, held, _ = now
+    best, choices = now, []
+    for group in move_groups(state):
+        for move in group:
+            if move is DONE or isinstance(move, (SwapOne, SwapTwo, SwapThree, Trigger, Invest, TakeBack)):
+                continue  # swaps and terrains draw unseen cards: left to the greedy rules
+            trial = state.clone()
+            apply_move(trial, move)
+            if trial.phase != "play":
+                continue
+            score = _progress(trial, p)
+            if score > best:
+                best, choices = score, [move]
+            elif score == best and choices:
+                choices.append(move)
+    if choices and best[:2] > (matched, held):
+        return choices[rng.randrange(len(choices))]
+    return greedy_player(state, rng)
+
+
+PLAYERS = {"random": random_player, "greedy": greedy_player, "strong": strong_player}

@@ -106,6 +106,7 @@ def settle_now(s: StackState) -> None:
         reason = "matched the deciding field card" if s.deciding else "matched every field card"
         _finish(s, (winner,), reason, s.turn + 1)
     elif full[0]:
+        s.both_full += 1
         if s.deciding or s.mode == "long":
             _case_one(s)
         else:

@@ -19,7 +19,7 @@ class StackState:
     __slots__ = ("deck", "field", "hands", "loose", "invest", "fresh", "inv_n", "stacks", "turn",
                  "to_move", "done", "used_one", "used_two", "triggered", "coal_on", "pending",
                  "phase", "deciding", "winners", "reason", "created", "destroyed", "fresh_deal",
-                 "mode", "turn_cap", "totals")
+                 "mode", "turn_cap", "totals", "both_full")
 
     def clone(self) -> "StackState":
         other = StackState.__new__(StackState)
@@ -33,7 +33,7 @@ class StackState:
         for name in ("stacks", "done", "used_one", "used_two", "triggered", "coal_on"):
             setattr(other, name, list(getattr(self, name)))
         for name in ("turn", "to_move", "pending", "phase", "deciding", "winners", "reason", "created",
-                     "destroyed", "fresh_deal", "mode", "turn_cap", "totals"):
+                     "destroyed", "fresh_deal", "mode", "turn_cap", "totals", "both_full"):
             setattr(other, name, getattr(self, name))
         return other
 
@@ -41,7 +41,7 @@ class StackState:
         """Everything that defines the position, as nested tuples (equal snapshots = same state)."""
         def deep(value: Any) -> Any:
             return tuple(deep(v) for v in value) if isinstance(value, (list, tuple)) else value
-        return tuple(deep(getattr(self, name)) for name in self.__slots__)
+        return tuple(deep(getattr(self, name)) for name in self.__slots__ if name != "both_full")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, StackState) and self.snapshot() == other.snapshot()
@@ -97,6 +97,7 @@ def blank_state(mode: str, turn_cap: int) -> StackState:
     s.fresh_deal = True
     s.mode, s.turn_cap = mode, turn_cap
     s.totals = ()
+    s.both_full = 0  # settlements at which both players had matched every field card (a record only)
     return s
 
 

@@ -1,0 +1,232 @@
+"""The numbers of a balance report: seeded games played in batches, counted (no plotting here).
+
+A :class:`Batch` is one setting (game, variant, players, bots, options) played over seeds
+``seed … seed + games - 1``; :func:`analyse` counts what the report shows. Compared settings use
+the same seeds, so a difference comes from the rules or the players, not from other deals.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from printkit.errors import DeckError
+from printkit.report.stats import wilson
+from printkit.rules.base import engine_for
+from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, with_options
+from printkit.spec import load_deck
+
+# Clag's special rounds (GAMES.md): the report gives their points per seat.
+CLAG_SPECIAL_ROUNDS = tuple(range(8, 16))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One way to play: what ``--compare`` varies (players, bot, variant or a game option)."""
+
+    label: str
+    players: int | None = None
+    bot: str | None = None
+    variant: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Batch:
+    game: str
+    variant: str | None
+    players: int
+    bot: str
+    seed: int
+    options: Mapping[str, Any]
+    label: str
+    length_unit: str
+    results: tuple[GameResult, ...]
+
+
+def parse_value(text: str) -> Any:
+    """An option value as written on the command line: true/false, whole numbers, else text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+def parse_compare(text: str) -> list[Setting]:
+    """``mode=quick,mode=long`` or ``players=3,6`` or ``hook=true+players=5,hook=false+players=5``.
+
+    Settings are separated by commas; ``+`` joins several assignments in one setting; a bare value
+    repeats the previous setting's key (``players=3,6``).
+    """
+    settings: list[Setting] = []
+    key = None
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        values: dict[str, Any] = {}
+        for item in part.split("+"):
+            name, eq, value = item.partition("=")
+            if not eq:
+                if key is None:
+                    raise DeckError(f"--compare {text!r}: {item!r} is not NAME=VALUE (e.g. mode=quick,mode=long)")
+                name, value = key, item
+            key = name.strip()
+            if not key or not value.strip():
+                raise DeckError(f"--compare {text!r}: {item!r} is not NAME=VALUE")
+            values[key] = parse_value(value)
+        label = "+".join(f"{k}={_show(v)}" for k, v in values.items())
+        players = values.pop("players", None)
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise DeckError(f"--compare: players must be a whole number, not {players!r}")
+        bot = values.pop("bot", None)
+        variant = values.pop("variant", None)
+        settings.append(Setting(label, players, None if bot is None else str(bot),
+                                None if variant is None else str(variant), values))
+    if len(settings) < 2:
+        raise DeckError(f"--compare {text!r} names {len(settings)} setting(s); compare needs two or more")
+    return settings
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def play_batch(
+    game: str,
+    setting: Setting,
+    *,
+    games: int,
+    players: int | None,
+    seed: int,
+    bot: str,
+    variant: str | None,
+    jobs: int = 1,
+    check: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Batch:
+    """Play one setting's games (facts included) and keep their results."""
+    from printkit.rules.play import default_players
+
+    deck = load_deck(game, setting.variant or variant)
+    deck = with_options(deck, dict(setting.options))
+    engine = engine_for(deck.game)
+    count = setting.players or players or default_players(engine)
+    bots = setting.bot or bot
+    results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, progress=progress)
+    return Batch(engine.name, deck.variant, count, bots, seed, dict(deck.options), setting.label,
+                 engine.length_unit, tuple(results))
+
+
+def _first_round(game: str, r: GameResult) -> bool:
+    """The game ended in its first round (Calc: before any seat's second turn; Stack: at the first
+    settlement; Clag always plays 22 rounds)."""
+    if game == "calc":
+        return bool(r.facts.get("first_round"))
+    if game == "stack":
+        return r.turns == 1
+    return False
+
+
+def analyse(batch: Batch) -> dict[str, Any]:
+    """Everything the report shows about one batch, counted directly from the game results."""
+    done = [r for r in batch.results if r.failure is None]
+    n, seats = len(done), batch.players
+    lengths = [r.turns for r in done]
+    ordered = sorted(lengths)
+    wins = [0] * seats
+    for r in done:
+        for seat in r.winners:
+            wins[seat] += 1
+    scores = [[_as_float(r.scores[seat]) for r in done] for seat in range(seats)]
+    a: dict[str, Any] = {
+        "label": batch.label,
+        "game": batch.game,
+        "variant": batch.variant,
+        "players": seats,
+        "bot": ", ".join(dict.fromkeys(bot_names(batch.bot, seats))) if "," in batch.bot else batch.bot,
+        "bots": bot_names(batch.bot, seats),
+        "seed": batch.seed,
+        "options": dict(batch.options),
+        "length_unit": batch.length_unit,
+        "games": len(batch.results),
+        "finished": n,
+        "failures": [r.failure for r in batch.results if r.failure is not None],
+        "lengths": lengths,
+        "length": {
+            "median": statistics.median(ordered) if ordered else 0,
+            "mean": statistics.fmean(ordered) if ordered else 0.0,
+            "p25": _quantile(ordered, 0.25) if ordered else 0,
+            "p75": _quantile(ordered, 0.75) if ordered else 0,
+            "min": ordered[0] if ordered else 0,
+            "max": ordered[-1] if ordered else 0,
+        },
+        "first_round": sum(1 for r in done if _first_round(batch.game, r)),
+        "wins": wins,
+        "win_rate": [w / n if n else 0.0 for w in wins],
+        "win_ci": [wilson(w, n) for w in wins],
+        "shared": sum(1 for r in done if len(r.winners) > 1),
+        "no_winner": sum(1 for r in done if not r.winners),
+        "endings": dict(sorted(Counter(r.reason for r in done).items(), key=lambda kv: (-kv[1], kv[0]))),
+        "scores": scores,
+        "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
+    }
+    a.update(_GAME_FACTS.get(batch.game, lambda done, a: {})(done, a))
+    return a
+
+
+def _calc_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "pay_values": [v for r in done for v in r.facts["pay"]],
+        "decided_by_bonus": sum(1 for r in done if r.facts["decided_by_bonus"]),
+        "winner_had_bonus": sum(1 for r in done if set(r.winners) & set(r.facts["bonus"])),
+        "bonus_shared": sum(1 for r in done if len(r.facts["bonus"]) > 1),
+    }
+
+
+def _stack_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
+    cases = Counter(r.facts["case"] for r in done)
+    return {
+        "cases": {case: cases.get(case, 0) for case in ("all", "deciding", "cap")},
+        "both_full_games": sum(1 for r in done if r.facts["both_full"]),
+        "stacks_used": [sum(r.facts["stacks_used"]) for r in done],
+        "first_turn_wins": sum(1 for r in done if r.facts["first_turn_win"]),
+        "first_turn_wins_by_seat": [sum(1 for r in done if r.facts["first_turn_win"] and r.winners == (s,))
+                                    for s in range(2)],
+        "deal_complete_any": sum(1 for r in done if any(r.facts["deal_complete"])),
+        "deal_complete_seat": [sum(1 for r in done if r.facts["deal_complete"][s]) for s in range(2)],
+    }
+
+
+def _clag_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
+    n, seats = len(done), a["players"]
+    rounds = len(done[0].facts["made"]) if done else 0
+    made = [sum(r.facts["made"][i] for r in done) for i in range(rounds)]
+    points = [sum(r.facts["points"][i] for r in done) for i in range(rounds)]
+    dealer = [sum(1 for r in done if r.facts["dealer_made"][i]) for i in range(rounds)]
+    overbid = []
+    for i in range(rounds):
+        values = [r.facts["overbid"][i] for r in done if r.facts["overbid"][i] is not None]
+        overbid.append(statistics.fmean(values) if values else None)
+    return {
+        "made_by_round": made,  # seats that completed a contract, over all games
+        "seat_rounds": n * seats,  # trials per round for made_by_round
+        "made_rate_by_round": [m / (n * seats) if n else 0.0 for m in made],
+        "points_per_seat_by_round": [p / (n * seats) if n else 0.0 for p in points],
+        "dealer_made_by_round": dealer,
+        "overbid_by_round": overbid,
+        "contracts_made": sum(made),
+        "special_points": [sum(r.facts["points"][i - 1] for i in CLAG_SPECIAL_ROUNDS) / seats for r in done],
+        "bid_rounds_made": sum(made[i] for i in range(rounds) if done[0].facts["overbid"][i] is not None),
+        "bid_seat_rounds": n * seats * sum(1 for i in range(rounds) if done and done[0].facts["overbid"][i] is not None),
+    }
+
+
+_GAME_FACTS = {"calc": _calc_facts, "stack": _stack_facts, "clag": _clag_facts}

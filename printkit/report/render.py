@@ -1,0 +1,565 @@
+"""Balance reports as HTML (plots inline as SVG) or PDF pages, drawn by matplotlib's Agg backend.
+
+matplotlib is the ``report`` extra: it is imported here only, when a report is written, so other
+commands never pay for it. Plots are reproducible: fonts are printkit's bundled TrueType files only
+(text drawn as paths), ``svg.hashsalt`` is fixed and no dates are written, so the same seeds give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from printkit.errors import PrintkitError
+from printkit.report.stats import bootstrap_median_difference, two_proportion_z, welch_z, wilson
+
+# Differences are marked when a test's two-sided p is below this (or the bootstrap interval of
+# that level excludes 0). A report compares some twenty numbers: at 5 % one of them would be
+# marked by chance alone about every time; at 1 %, about one report in five.
+LEVEL = 0.01
+COLOURS = ("#1f5f99", "#d9822b", "#3a8f4b", "#b03a48", "#7a5195", "#6b6b6b")
+SVG_SALT = "printkit-report"
+
+
+class ReportError(PrintkitError):
+    """A report cannot be written (matplotlib missing, a bad file name)."""
+
+
+# ---------------------------------------------------------------- matplotlib set-up
+
+
+def _matplotlib():
+    """matplotlib with the Agg backend and printkit's bundled fonts as the only fonts."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ReportError(
+            "reports need matplotlib, which is not installed: pip install 'printkit[report]' "
+            "(or: pip install matplotlib)"
+        ) from None
+    matplotlib.use("Agg", force=True)
+    from matplotlib import font_manager
+
+    from printkit.fonts import SYMBOLS, SYMBOLS_BOLD
+
+    paths = [str(SYMBOLS), str(SYMBOLS_BOLD)]
+    if [getattr(e, "fname", None) for e in font_manager.fontManager.ttflist] != paths:
+        entries = []
+        for path in paths:
+            font_manager.fontManager.addfont(path)
+            entries.append(font_manager.fontManager.ttflist.pop())
+        font_manager.fontManager.ttflist = entries  # no system font, no matplotlib's own copies
+        font_manager.fontManager.afmlist = []
+        font_manager.fontManager._findfont_cached.cache_clear()
+    matplotlib.rcParams.update({
+        "font.family": ["DejaVu Sans"],
+        "font.size": 9,
+        "svg.fonttype": "path",
+        "svg.hashsalt": SVG_SALT,
+        "pdf.fonttype": 42,
+        "figure.dpi": 100,
+        "savefig.dpi": 100,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "legend.frameon": False,
+    })
+    used = font_manager.findfont("DejaVu Sans", fallback_to_default=False)
+    if Path(used) != Path(SYMBOLS):
+        raise ReportError(f"matplotlib picked font {used}, not printkit's bundled {SYMBOLS}")
+    return matplotlib
+
+
+def _figure(width: float = 7.2, height: float = 3.0):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One number compared between the first setting (baseline) and another."""
+
+    metric: str
+    baseline: str
+    other: str
+    base_value: str
+    other_value: str
+    difference: str
+    test: str
+    p: float | None  # None for a bootstrap interval
+    interval: tuple[float, float] | None
+    clear: bool
+
+
+def _proportion_metrics(a: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """(name, count, trials) for every proportion the report compares."""
+    n = a["finished"]
+    out = [(f"win rate, seat {s}", a["wins"][s], n) for s in range(a["players"])]
+    out.append(("ended in the first round", a["first_round"], n))
+    out.append(("no winner (draw)", a["no_winner"], n))
+    if a["game"] == "calc":
+        out += [("decided by the fewest-cards bonus", a["decided_by_bonus"], n),
+                ("a winner had the bonus", a["winner_had_bonus"], n)]
+    elif a["game"] == "stack":
+        out += [("first-turn wins", a["first_turn_wins"], n),
+                ("ended: one player matched all (case 2)", a["cases"]["all"], n),
+                ("ended: deciding card (case 3, quick)", a["cases"]["deciding"], n),
+                ("ended: turn cap, draw", a["cases"]["cap"], n),
+                ("both matched all at least once", a["both_full_games"], n),
+                ("a dealt hand holds all field types", a["deal_complete_any"], n)]
+    elif a["game"] == "clag":
+        out += [("contracts made (rounds with bids)", a["bid_rounds_made"], a["bid_seat_rounds"]),
+                ("dealers' contracts made", sum(a["dealer_made_by_round"]), n * len(a["dealer_made_by_round"]))]
+    return out
+
+
+def _sample_metrics(a: dict[str, Any]) -> list[tuple[str, list[float], str]]:
+    """(name, per-game values, statistic) compared by bootstrap (median) or Welch (mean)."""
+    out = [(f"game length ({a['length_unit']})", a["lengths"], "median")]
+    if a["game"] in ("calc", "clag"):
+        out.append(("score (all seats)", [v for seat in a["scores"] for v in seat], "mean"))
+    if a["game"] == "stack":
+        out.append(("stacks used per game", a["stacks_used"], "mean"))
+    if a["game"] == "clag":
+        out.append(("points per seat in rounds 8-15", a["special_points"], "mean"))
+    return out
+
+
+def differences(analyses: Sequence[dict[str, Any]], seed: int = 0) -> list[Difference]:
+    """Every compared number of each setting against the first, with its test and whether it is clear."""
+    if len(analyses) < 2:
+        return []
+    base = analyses[0]
+    same_seats = all(a["players"] == base["players"] for a in analyses)
+    result = []
+    for other in analyses[1:]:
+        props = dict((m, (k, n)) for m, k, n in _proportion_metrics(other))
+        for metric, k1, n1 in _proportion_metrics(base):
+            if metric not in props or (metric.startswith("win rate") and not same_seats):
+                continue
+            k2, n2 = props[metric]
+            z, p = two_proportion_z(k1, n1, k2, n2)
+            p1, p2 = k1 / n1 if n1 else 0.0, k2 / n2 if n2 else 0.0
+            result.append(Difference(metric, base["label"], other["label"], f"{p1:.1%}", f"{p2:.1%}",
+                                     f"{(p2 - p1) * 100:+.1f} pts", "two-proportion z-test", p, None,
+                                     p < LEVEL))
+        samples = {m: (v, stat) for m, v, stat in _sample_metrics(other)}
+        for metric, values, stat in _sample_metrics(base):
+            if metric not in samples or not values or not samples[metric][0]:
+                continue
+            others = samples[metric][0]
+            if stat == "median":
+                diff, low, high = bootstrap_median_difference(values, others, seed=seed, level=1 - LEVEL)
+                m1, m2 = _median(values), _median(others)
+                result.append(Difference(f"median {metric}", base["label"], other["label"], _g(m1), _g(m2),
+                                         f"{diff:+g}", f"bootstrap {1 - LEVEL:.0%} interval of the median difference",
+                                         None, (low, high), low > 0 or high < 0))
+            else:
+                z, p = welch_z(values, others)
+                m1, m2 = sum(values) / len(values), sum(others) / len(others)
+                result.append(Difference(f"mean {metric}", base["label"], other["label"], _g(m1), _g(m2),
+                                         f"{m2 - m1:+.4g}", "Welch z-test of means", p, None, p < LEVEL))
+    return result
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _g(value: float) -> str:
+    return f"{value:.4g}" if isinstance(value, float) and value != int(value) else f"{int(value)}"
+
+
+# ---------------------------------------------------------------- plots
+
+
+def _colour(i: int) -> str:
+    return COLOURS[i % len(COLOURS)]
+
+
+def _clear(diffs: Sequence[Difference], metric: str, label: str) -> bool:
+    return any(d.clear and d.metric == metric and d.other == label for d in diffs)
+
+
+def _plain_ticks(axis) -> None:
+    """Tick labels as plain text (1e+06), never mathtext, which would want fonts printkit lacks."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}" if abs(value) < 1e6 else f"{value:.0e}"))
+    axis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
+
+
+def _legend(ax) -> None:
+    """One legend per figure, below the plots (clear of the bars and lines)."""
+    fig = ax.figure
+    if fig.legends:
+        return
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(4, max(1, len(labels))), fontsize=8)
+
+
+def _star(ax, x: float, y: float) -> None:
+    ax.annotate("*", (x, y), xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                fontsize=13, fontweight="bold", color="#c0392b")
+
+
+def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Callable | None,
+                  diffs, metric_of: Callable[[int], str] | None = None, percent: bool = True) -> None:
+    """Bars for each group (x) and setting (colour), with 95 % Wilson intervals and * for clear."""
+    width = 0.8 / len(analyses)
+    for i, a in enumerate(analyses):
+        xs = [g + (i - (len(analyses) - 1) / 2) * width for g in range(len(groups))]
+        ys = [values(a, g) for g in range(len(groups))]
+        scale = 100 if percent else 1
+        kwargs = {}
+        if cis is not None:
+            lows, highs = zip(*(cis(a, g) for g in range(len(groups))))
+            kwargs["yerr"] = [[max(0.0, y - lo) * scale for y, lo in zip(ys, lows)],
+                              [max(0.0, hi - y) * scale for y, hi in zip(ys, highs)]]
+            kwargs["capsize"] = 3
+        ax.bar(xs, [y * scale for y in ys], width * 0.95, color=_colour(i), label=a["label"], **kwargs)
+        if i and metric_of is not None:
+            for g, (x, y) in enumerate(zip(xs, ys)):
+                if _clear(diffs, metric_of(g), a["label"]):
+                    top = (cis(a, g)[1] if cis else y) * scale
+                    _star(ax, x, top)
+    ax.set_xticks(range(len(groups)), groups)
+    if percent:
+        ax.set_ylabel("% of games")
+
+
+def plot_length(analyses, diffs):
+    fig = _figure()
+    ax = fig.add_subplot()
+    unit = analyses[0]["length_unit"]
+    low = min(a["length"]["min"] for a in analyses)
+    high = max(a["length"]["max"] for a in analyses)
+    step = 1 if high - low <= 80 else math.ceil((high - low + 1) / 60)
+    bins = list(range(low, high + step + 1, step))
+    for i, a in enumerate(analyses):
+        n = max(1, a["finished"])
+        ax.hist(a["lengths"], bins=bins, weights=[100 / n] * len(a["lengths"]), histtype="step",
+                linewidth=1.6, color=_colour(i), align="left" if step == 1 else "mid",
+                label=f"{a['label']}: median {_g(a['length']['median'])}"
+                      + (" *" if _clear(diffs, f"median game length ({unit})", a["label"]) else ""))
+        ax.axvline(a["length"]["median"], color=_colour(i), linestyle="--", linewidth=1)
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("% of games")
+    ax.set_title("Game length (dashed: median)")
+    _legend(ax)
+    return fig
+
+
+def plot_wins(analyses, diffs):
+    fig = _figure()
+    ax = fig.add_subplot()
+    seats = max(a["players"] for a in analyses)
+    _grouped_bars(ax, [f"seat {s}" for s in range(seats)], analyses,
+                  lambda a, g: a["win_rate"][g] if g < a["players"] else 0.0,
+                  lambda a, g: a["win_ci"][g] if g < a["players"] else (0.0, 0.0),
+                  diffs, lambda g: f"win rate, seat {g}")
+    for i, a in enumerate(analyses):
+        ax.axhline(100 / a["players"], color=_colour(i), linestyle=":", linewidth=1)
+    ax.set_ylabel("% of games won")
+    ax.set_title("Win rate by seat (95 % Wilson intervals; dotted: an equal share)")
+    _legend(ax)
+    return fig
+
+
+def plot_scores(analyses, diffs):
+    fig = _figure()
+    ax = fig.add_subplot()
+    seats = max(a["players"] for a in analyses)
+    width = 0.8 / len(analyses)
+    for i, a in enumerate(analyses):
+        data = [a["scores"][s] for s in range(a["players"])]
+        xs = [s + (i - (len(analyses) - 1) / 2) * width for s in range(a["players"])]
+        box = ax.boxplot(data, positions=xs, widths=width * 0.8, showfliers=False, patch_artist=True,
+                         whis=(5, 95), manage_ticks=False)
+        for patch in box["boxes"]:
+            patch.set_facecolor(_colour(i))
+            patch.set_alpha(0.55)
+        for median in box["medians"]:
+            median.set_color("black")
+        ax.plot([], [], color=_colour(i), linewidth=6, alpha=0.55, label=a["label"])
+    if analyses[0]["game"] == "calc":
+        ax.set_yscale("symlog", linthresh=100)
+        _plain_ticks(ax.yaxis)
+    ax.set_xticks(range(seats), [f"seat {s}" for s in range(seats)])
+    ax.set_ylabel("final score")
+    ax.set_title("Scores by seat (box: quartiles; whiskers: 5th-95th percentile)")
+    _legend(ax)
+    return fig
+
+
+def plot_endings(analyses, diffs):
+    fig = _figure()
+    ax = fig.add_subplot()
+    reasons = list(dict.fromkeys(r for a in analyses for r in a["endings"]))
+    groups = ["\n".join(textwrap.wrap(r, 18)) for r in reasons] + ["ended in\nround 1"]
+
+    def count(a, g):
+        return a["endings"].get(reasons[g], 0) if g < len(reasons) else a["first_round"]
+
+    def share(a, g):
+        return count(a, g) / max(1, a["finished"])
+
+    def ci(a, g):
+        return wilson(count(a, g), a["finished"])
+
+    _grouped_bars(ax, groups, analyses, share, ci, diffs,
+                  lambda g: "ended in the first round" if g == len(reasons) else "")
+    ax.set_title("How games ended")
+    _legend(ax)
+    return fig
+
+
+def plot_calc(analyses, diffs):
+    fig = _figure(7.2, 3.2)
+    left, right = fig.subplots(1, 2)
+    for i, a in enumerate(analyses):
+        values = sorted(a["pay_values"])
+        if not values:
+            continue
+        lo, hi = values[int(0.01 * (len(values) - 1))], values[int(0.99 * (len(values) - 1))]
+        shown = [v for v in values if lo <= v <= hi]
+        left.hist(shown, bins=40, histtype="step", linewidth=1.5, color=_colour(i),
+                  weights=[100 / len(values)] * len(shown), label=a["label"])
+    left.set_xscale("symlog", linthresh=100)
+    _plain_ticks(left.xaxis)
+    left.set_xlabel("pay value at the end (1st-99th percentile)")
+    left.set_ylabel("% of pays")
+    left.set_title("Pay values")
+    names = ["decided by bonus", "winner had bonus"]
+    keys = ["decided_by_bonus", "winner_had_bonus"]
+    metrics = ["decided by the fewest-cards bonus", "a winner had the bonus"]
+    _grouped_bars(right, names, analyses, lambda a, g: a[keys[g]] / max(1, a["finished"]),
+                  lambda a, g: wilson(a[keys[g]], a["finished"]), diffs, lambda g: metrics[g])
+    right.set_title("The +5 fewest-cards bonus")
+    _legend(right)
+    return fig
+
+
+def plot_stack(analyses, diffs):
+    fig = _figure(7.2, 3.2)
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    names = ["first-turn\nwin", "dealt all\nfield types", "case 2:\none matched all", "case 3:\ndeciding card",
+             "turn cap\n(draw)", "both matched\nall (once+)"]
+    counts = [lambda a: a["first_turn_wins"], lambda a: a["deal_complete_any"], lambda a: a["cases"]["all"],
+              lambda a: a["cases"]["deciding"], lambda a: a["cases"]["cap"], lambda a: a["both_full_games"]]
+    metrics = ["first-turn wins", "a dealt hand holds all field types", "ended: one player matched all (case 2)",
+               "ended: deciding card (case 3, quick)", "ended: turn cap, draw", "both matched all at least once"]
+    _grouped_bars(left, names, analyses, lambda a, g: counts[g](a) / max(1, a["finished"]),
+                  lambda a, g: wilson(counts[g](a), a["finished"]), diffs, lambda g: metrics[g])
+    left.tick_params(axis="x", labelsize=7)
+    left.set_title("Settlement that ended the game, first turn")
+    _legend(left)
+    high = max(max(a["stacks_used"], default=0) for a in analyses)
+    for i, a in enumerate(analyses):
+        n = max(1, a["finished"])
+        right.hist(a["stacks_used"], bins=range(0, high + 2), align="left", histtype="step", linewidth=1.5,
+                   color=_colour(i), weights=[100 / n] * len(a["stacks_used"]), label=a["label"])
+    right.set_xlabel("stacks spent in a game (both players)")
+    right.set_ylabel("% of games")
+    right.set_title("Stacks used")
+    return fig
+
+
+def plot_clag(analyses, diffs):
+    fig = _figure(7.2, 3.4)
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    rounds = len(analyses[0]["made_rate_by_round"])
+    left.axvspan(7.5, 15.5, color="#999999", alpha=0.12, linewidth=0)
+    for i, a in enumerate(analyses):
+        xs = list(range(1, rounds + 1))
+        rates = [100 * r for r in a["made_rate_by_round"]]
+        cis = [wilson(m, a["seat_rounds"]) for m in a["made_by_round"]]
+        left.fill_between(xs, [100 * c[0] for c in cis], [100 * c[1] for c in cis], color=_colour(i), alpha=0.2,
+                          linewidth=0)
+        left.plot(xs, rates, marker="o", markersize=3, color=_colour(i), label=a["label"])
+    left.set_xticks(range(1, rounds + 1), [str(r) for r in range(1, rounds + 1)], fontsize=7)
+    left.set_xlabel("round (shaded: special rounds 8-15)")
+    left.set_ylabel("% of seats making their contract")
+    left.set_title("Contracts made per round")
+    _legend(left)
+    specials = list(range(8, 16))
+    _grouped_bars(right, [str(r) for r in specials] + ["other"], analyses,
+                  lambda a, g: (a["points_per_seat_by_round"][specials[g] - 1] if g < len(specials) else
+                                sum(p for r, p in enumerate(a["points_per_seat_by_round"], 1) if r not in specials)
+                                / (rounds - len(specials))),
+                  None, diffs, None, percent=False)
+    right.set_xlabel("special round (other: mean of the normal rounds)")
+    right.set_ylabel("points per seat")
+    right.set_title("Points per special round")
+    return fig
+
+
+GAME_PLOTS = {"calc": plot_calc, "stack": plot_stack, "clag": plot_clag}
+
+
+def figures(analyses, diffs) -> list[tuple[str, Any]]:
+    """(title, matplotlib Figure) for every plot of the report, in order."""
+    _matplotlib()
+    game = analyses[0]["game"]
+    out = [("length", plot_length(analyses, diffs)), ("wins", plot_wins(analyses, diffs))]
+    if game != "stack":  # Stack's scores are 1 for the winner, 0 otherwise: the win rates say it all
+        out.append(("scores", plot_scores(analyses, diffs)))
+    out.append(("endings", plot_endings(analyses, diffs)))
+    if game in GAME_PLOTS:
+        out.append((game, GAME_PLOTS[game](analyses, diffs)))
+    return out
+
+
+def svg_of(fig) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    start, end = text.find(" <metadata>"), text.find("</metadata>")
+    if 0 <= start < end:  # an RDF block naming namespaces; nothing a reader needs
+        text = text[:start] + text[end + len("</metadata>"):].lstrip("\n")
+    return text
+
+
+def png_of(fig, dpi: int = 110) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- text
+
+
+def findings(a: dict[str, Any]) -> list[str]:
+    """Headline sentences for one setting, each with its numbers."""
+    n = max(1, a["finished"])
+    lo, hi = a["length"]["p25"], a["length"]["p75"]
+    out = [f"{a['finished']:,} of {a['games']:,} games finished; median length {_g(a['length']['median'])} "
+           f"{a['length_unit']} (middle half {_g(lo)}-{_g(hi)}, longest {_g(a['length']['max'])})."]
+    rates = ", ".join(f"seat {s} {r:.1%} [{c[0]:.1%}, {c[1]:.1%}]" for s, (r, c) in enumerate(zip(a["win_rate"], a["win_ci"])))
+    out.append(f"Win rate by seat (95 % Wilson): {rates}; shared wins {a['shared']:,}, no winner {a['no_winner']:,}.")
+    if a["game"] == "calc":
+        lo_, hi_ = wilson(a["decided_by_bonus"], a["finished"])
+        out.append(f"The fewest-cards bonus decided {a['decided_by_bonus']:,} games ({a['decided_by_bonus'] / n:.1%}, "
+                   f"95 % {lo_:.1%}-{hi_:.1%}); a winner held the bonus in {a['winner_had_bonus'] / n:.1%}.")
+        out.append(f"Ended in the first round: {a['first_round']:,} games.")
+    elif a["game"] == "stack":
+        lo_, hi_ = wilson(a["first_turn_wins"], a["finished"])
+        c = a["cases"]
+        out.append(f"First-turn wins: {a['first_turn_wins']:,} ({a['first_turn_wins'] / n:.1%}, 95 % {lo_:.1%}-{hi_:.1%}; "
+                   f"seat 0 {a['first_turn_wins_by_seat'][0]:,}, seat 1 {a['first_turn_wins_by_seat'][1]:,}). "
+                   f"A dealt hand held every field type in {a['deal_complete_any'] / n:.1%} of deals "
+                   f"(seat 0 {a['deal_complete_seat'][0] / n:.1%}, seat 1 {a['deal_complete_seat'][1] / n:.1%}).")
+        out.append(f"Ending settlement: one player matched all (case 2) {c['all']:,} ({c['all'] / n:.1%}), "
+                   f"deciding card (case 3, quick) {c['deciding']:,} ({c['deciding'] / n:.1%}), turn cap (draw) "
+                   f"{c['cap']:,} ({c['cap'] / n:.1%}); both players matched everything at least once in "
+                   f"{a['both_full_games']:,} games. Stacks spent per game: mean "
+                   f"{sum(a['stacks_used']) / n:.2f}.")
+    elif a["game"] == "clag":
+        rate = a["bid_rounds_made"] / max(1, a["bid_seat_rounds"])
+        worst = min(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
+        best = max(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
+        out.append(f"Contracts made in rounds with bids: {rate:.1%}; most often in round {best + 1} "
+                   f"({a['made_rate_by_round'][best]:.1%}), least in round {worst + 1} "
+                   f"({a['made_rate_by_round'][worst]:.1%}). Dealers made theirs in "
+                   f"{sum(a['dealer_made_by_round']) / (n * len(a['dealer_made_by_round'])):.1%} of rounds.")
+        specials = ", ".join(f"{r}: {a['points_per_seat_by_round'][r - 1]:.2f}" for r in range(8, 16))
+        out.append(f"Points per seat in the special rounds: {specials}.")
+    return out
+
+
+def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+CSS = """
+body{font-family:'DejaVu Sans',sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem;color:#222;line-height:1.4}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:1.6rem;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
+th{background:#f2f2f2}.clear{background:#fde2de;font-weight:bold}figure{margin:.6rem 0}svg{max-width:100%;height:auto}
+.note{color:#555;font-size:.85rem}
+"""
+
+
+def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference], title: str,
+                command: str = "") -> str:
+    """The whole report as one self-contained HTML page (no scripts, no links, plots inline)."""
+    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
+    if command:
+        parts.append(f"<p class='note'>Made by <code>{html.escape(command)}</code>. The same command gives the "
+                     f"same report: game <i>i</i> uses seed SEED+<i>i</i>, and every setting plays the same seeds.</p>")
+    rows = [[html.escape(a["label"]), html.escape(a["variant"] or "-"), str(a["players"]), html.escape(a["bot"]),
+             html.escape(", ".join(f"{k}={v}" for k, v in a["options"].items()) or "-"),
+             f"{a['seed']}-{a['seed'] + a['games'] - 1}", f"{a['finished']:,}/{a['games']:,}"]
+            for a in analyses]
+    parts.append(_table(rows, ["setting", "variant", "players", "bot", "options", "seeds", "finished"]))
+    parts.append("<h2>Findings</h2>")
+    for a in analyses:
+        if len(analyses) > 1:
+            parts.append(f"<h3>{html.escape(a['label'])}</h3>")
+        parts.append("<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in findings(a)) + "</ul>")
+        for failure in a["failures"][:10]:
+            parts.append(f"<p class='clear'>FAILED {html.escape(failure)}</p>")
+    if diffs:
+        parts.append("<h2>Differences against the first setting</h2>")
+        parts.append(f"<p class='note'>Proportions: two-proportion z-test (pooled); means: Welch's z; medians: "
+                     f"percentile bootstrap (2,000 resamples, seeded) of the difference in medians. A difference is "
+                     f"<span class='clear'>marked</span> (and starred * in the plots) when p &lt; {LEVEL:g} or the "
+                     f"{1 - LEVEL:.0%} bootstrap interval excludes 0. With some twenty numbers compared, a strict "
+                     f"level keeps chance marks rare.</p>")
+        rows = []
+        for d in diffs:
+            stat = f"p = {d.p:.2g}" if d.p is not None else f"[{d.interval[0]:+g}, {d.interval[1]:+g}]"
+            cls = " class='clear'" if d.clear else ""
+            rows.append([html.escape(d.metric), html.escape(d.other), d.base_value, d.other_value,
+                         f"<span{cls}>{html.escape(d.difference)}</span>", html.escape(d.test), stat,
+                         "yes" if d.clear else "no"])
+        parts.append(_table(rows, ["number", "setting", analyses[0]["label"], "setting's value", "difference",
+                                   "test", "p / interval", "clear"]))
+    parts.append("<h2>Plots</h2>")
+    for name, fig in figures(analyses, diffs):
+        parts.append(f"<figure id='{name}'>{svg_of(fig)}</figure>")
+    parts.append("<p class='note'>Win-rate and share intervals are 95 % Wilson score intervals. "
+                 "Made by printkit with matplotlib (Agg); fonts: DejaVu Sans from printkit's fonts/.</p>")
+    parts.append("</body></html>\n")
+    return "".join(parts)
+
+
+def write_report(path: Path, analyses: Sequence[dict[str, Any]], title: str, command: str = "",
+                 seed: int = 0) -> list[Difference]:
+    """Write an ``.html`` or ``.pdf`` report to ``path`` (via a temporary file); return the differences."""
+    suffix = path.suffix.lower()
+    if suffix not in (".html", ".htm", ".pdf"):
+        raise ReportError(f"report {str(path)!r}: the name must end in .html or .pdf")
+    _matplotlib()
+    diffs = differences(analyses, seed)
+    tmp = path.with_name(f".{path.name}.tmp")
+    if suffix == ".pdf":
+        from matplotlib.backends.backend_pdf import PdfPages
+
+        from printkit.report.text_pages import text_figure
+
+        with PdfPages(tmp, metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}) as pdf:
+            pdf.savefig(text_figure(title, command, analyses, diffs, findings))
+            for _, fig in figures(analyses, diffs):
+                pdf.savefig(fig)
+    else:
+        tmp.write_text(report_html(analyses, diffs, title, command), encoding="utf-8")
+    tmp.replace(path)
+    return diffs
