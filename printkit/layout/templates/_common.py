@@ -16,6 +16,7 @@ from printkit.fonts import text_width_mm
 from printkit.layout.ops import Face, Image, Op, Rect, Text
 from printkit.layout.color import DEFAULT_INK, mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
+from printkit.layout import shapes
 from printkit.layout.shapes import turn_180
 from printkit.layout.text import fit_block, fit_line, font_metrics
 
@@ -155,6 +156,17 @@ def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[
     return Face(face.ops + bands, face.warnings + warnings)
 
 
+def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
+    """A quiet all-over diamond pattern in a lighter shade of ``color``, over the whole bleed box.
+
+    Centred on the card, it is the same either way up and has no line parallel to the cut.
+    """
+    box = bleed_box(card.size)
+    unit = min(card.size.width_mm, card.size.height_mm)
+    return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, card.size.width_mm / 2,
+                          card.size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
+
+
 def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
     s = card.size
     w, h = s.width_mm, s.height_mm
@@ -171,10 +183,9 @@ def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence
     inset = s.safe_mm + 1.0
     unit = min(w, h)
     if card.art.back_image is None:
-        ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=light, stroke_mm=0.8,
-                        radius_mm=max(s.corner_radius_mm, 1.0)))
-        ops.append(Rect(inset + 1.6, inset + 1.6, w - 2 * inset - 3.2, h - 2 * inset - 3.2, stroke=light,
-                        stroke_mm=0.3, radius_mm=max(s.corner_radius_mm - 1.0, 0.5)))
+        # No frame near the cut: an all-over pattern into the bleed, so a miscut or a back printed
+        # off by a millimetre or two leaves every edge looking the same.
+        ops.extend(back_pattern(card, color))
         ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
     label = card.art.back_label if card.art.back_label is not None else default_label
     if label:
