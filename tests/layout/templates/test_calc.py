@@ -245,9 +245,9 @@ def test_aid_backs_differ_from_deck_backs(deck):
         face = calc.back(aid)
         assert face.warnings == ()
         assert_inside_bleed(face, aid)
-        assert [t.text for t in texts(face) if "AID" in t.text] == ["AID / 도움말"] * 2  # upright and turned
-        # The top and bottom strips are a light band, where a deck card's back is its back colour.
+        shown = [t.text for t in texts(face)]
+        assert shown.count("PLAYER AID") == 2 and shown.count("도움말") == 2  # upright and turned
+        # A light field where a deck card's back is its dark back colour, edge to edge.
         back_rgb = tuple(int(card.art.back_color[i:i + 2], 16) for i in (1, 3, 5))
         assert image_share(deck_back, card, 0.0, 0.0, 1.0, 0.03, color=back_rgb) > 0.6  # between its pattern
-        assert image_share(face, aid, 0.0, 0.0, 1.0, 0.03, color=back_rgb) == 0
-        assert image_share(face, aid, 0.0, 0.97, 1.0, 1.0, color=back_rgb) == 0
+        assert image_share(face, aid, 0.0, 0.0, 1.0, 1.0, color=back_rgb) < 0.15  # only the words and the name chip
