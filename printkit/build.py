@@ -73,7 +73,9 @@ from printkit.layout.imposition import (
     alignment_pages,
     card_page,
     full_page,
+    fits_in_slot,
     impose,
+    packed_sheet_pages,
     sheet_pages,
 )
 from printkit.layout.ops import Face
@@ -340,8 +342,10 @@ def all_cards(deck: Deck) -> list[Card]:
 def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``.
 
-    Components follow the deck's cards on the same sheets while they have the same size (paper
-    is precious at home); cards of another size (tokens) start sheets of their own grid.
+    Cards of one size share sheets whatever their place in the spec (the deck's cards, then
+    each component of that size): paper is precious at home. Smaller cards (tokens) first fill
+    the free slots of the last sheet of a larger size, one a slot with marks of their own, then
+    start sheets of their own grid. Each back page holds every back behind its own front.
     Full-page components (score sheets) are not cards: :func:`produce_pages` writes them.
     """
     opts = ctx.options
@@ -351,12 +355,26 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         duplex: list[Page] = []
         fronts_only: list[Page] = []
         cards = all_cards(deck)
-        for chunk in _same_size_chunks([c for c in cards if not templates.is_page(c)]):
+        groups = _size_groups([c for c in cards if not templates.is_page(c)])
+        placed = [0] * len(groups)  # per group: cards already on an earlier group's sheets
+        for g, group in enumerate(groups):
+            chunk = group[placed[g]:]
+            if not chunk:
+                continue
             layout = impose(paper, chunk[0].size, opts.gap_mm)
             fronts = [faces.front(c) for c in chunk]
             backs = [faces.back(c) for c in chunk]
-            duplex += sheet_pages(layout, fronts, backs, opts.flip, opts.back_offset_mm)
-            fronts_only += sheet_pages(layout, fronts, None)
+            # The later, smaller cards that fit a slot fill the last sheet's free slots.
+            later = [c for h in range(g + 1, len(groups)) for c in groups[h][placed[h]:]]
+            fill = [(c.size, faces.front(c), faces.back(c)) for c in later if fits_in_slot(layout, c.size)]
+            pages, taken = packed_sheet_pages(layout, fronts, backs, fill, opts.flip, opts.back_offset_mm)
+            duplex += pages
+            fronts_only += packed_sheet_pages(layout, fronts, None, [(z, f, None) for z, f, _ in fill[:taken]])[0]
+            for h in range(g + 1, len(groups)):  # the filled cards, group by group (a group is one size)
+                if fits_in_slot(layout, groups[h][0].size):
+                    used = min(taken, len(groups[h]) - placed[h])
+                    placed[h] += used
+                    taken -= used
             ctx.progress(len(chunk))
         count = sum(1 for c in cards if not templates.is_page(c))
         ctx.cover(deck, "sheets", opts.paper)
@@ -540,14 +558,12 @@ PRODUCERS: tuple[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry
 )
 
 
-def _same_size_chunks(cards: Sequence[Card]) -> list[list[Card]]:
-    chunks: list[list[Card]] = []
+def _size_groups(cards: Sequence[Card]) -> list[list[Card]]:
+    """The cards grouped by size, groups in the order their size first appears, cards in order."""
+    groups: dict = {}
     for card in cards:
-        if chunks and chunks[-1][0].size == card.size:
-            chunks[-1].append(card)
-        else:
-            chunks.append([card])
-    return chunks
+        groups.setdefault(card.size, []).append(card)
+    return list(groups.values())
 
 
 IDENTITY_KEYS = ("id", "name", "title")  # the attributes that name a card, first found wins

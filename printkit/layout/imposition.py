@@ -313,6 +313,89 @@ def sheet_pages(
     return pages
 
 
+def fits_in_slot(layout: SheetLayout, card: CardSize) -> bool:
+    """Whether a card of size ``card`` fits, trim and bleed, in one slot of ``layout`` (upright)."""
+    return (card.width_mm <= layout.card.width_mm and card.height_mm <= layout.card.height_mm
+            and card.bleed_width_mm <= layout.card.bleed_width_mm
+            and card.bleed_height_mm <= layout.card.bleed_height_mm)
+
+
+def inset_slot(slot: Slot, card: CardSize) -> Slot:
+    """A smaller card centred in ``slot``, turned as the slot is; it paints its bleed, within the slot's."""
+    turned = slot.clockwise_deg % 180 == 90
+    w, h = (card.height_mm, card.width_mm) if turned else (card.width_mm, card.height_mm)
+    trim = Box(slot.trim.cx_mm - w / 2, slot.trim.cy_mm - h / 2, w, h)
+    grown = trim.grow(card.bleed_mm)
+    x0, y0 = max(grown.x_mm, slot.paint.x_mm), max(grown.y_mm, slot.paint.y_mm)
+    x1, y1 = min(grown.right_mm, slot.paint.right_mm), min(grown.bottom_mm, slot.paint.bottom_mm)
+    return Slot(slot.index, slot.column, slot.row, _micrometres(trim), _micrometres(Box(x0, y0, x1 - x0, y1 - y0)),
+                slot.clockwise_deg)
+
+
+def _inner_marks(outer: Slot, inner: Slot) -> tuple[Line, ...]:
+    """Crop marks for a smaller card inside a slot: on its cut lines, between its bleed and the
+    slot's edge (cut the slot out on the sheet's marks first, then the card on these)."""
+    marks: list[Line] = []
+    gap = MARK_OFFSET_MM
+    o, t, p = outer.trim, inner.trim, inner.paint
+
+    def add(x1: float, y1: float, x2: float, y2: float) -> None:
+        if abs(x2 - x1) + abs(y2 - y1) >= 1.0:
+            marks.append(Line(x1, y1, x2, y2, MARK_COLOR, MARK_WIDTH_MM))
+
+    for x in (t.x_mm, t.right_mm):
+        add(x, p.y_mm - gap, x, max(o.y_mm + gap, p.y_mm - gap - MARK_LENGTH_MM))
+        add(x, p.bottom_mm + gap, x, min(o.bottom_mm - gap, p.bottom_mm + gap + MARK_LENGTH_MM))
+    for y in (t.y_mm, t.bottom_mm):
+        add(p.x_mm - gap, y, max(o.x_mm + gap, p.x_mm - gap - MARK_LENGTH_MM), y)
+        add(p.right_mm + gap, y, min(o.right_mm - gap, p.right_mm + gap + MARK_LENGTH_MM), y)
+    return tuple(marks)
+
+
+def packed_sheet_pages(
+    layout: SheetLayout,
+    fronts: Sequence[Face],
+    backs: Sequence[Face] | None,
+    fill: Sequence[tuple[CardSize, Face, Face | None]] = (),
+    flip: Flip = "long",
+    back_offset_mm: tuple[float, float] = (0.0, 0.0),
+) -> tuple[list[Page], int]:
+    """:func:`sheet_pages`, then smaller cards (``fill``: size, front, back) in the free slots of
+    the last sheet, one a slot, centred, with marks of their own inside the slot.
+
+    Each smaller card's back lies behind its front on the back page. Returns the pages and how
+    many of ``fill`` found a slot (the rest go on sheets of their own grid).
+    """
+    pages = sheet_pages(layout, fronts, backs, flip, back_offset_mm)
+    used = len(fronts) % layout.per_page
+    free = layout.per_page - used if used else 0
+    taken: list[tuple[CardSize, Face, Face | None]] = []
+    for item in fill:  # a prefix, so the cards left over keep their order
+        if len(taken) == free or not fits_in_slot(layout, item[0]):
+            break
+        taken.append(item)
+    if not taken:
+        return pages, 0
+    back_slots = layout.back_slots(flip, back_offset_mm)
+    front_page = pages[-2] if backs is not None else pages[-1]
+    placements = list(front_page.placements)
+    marks = list(layout.marks_for(used + len(taken)))
+    back_placements = list(pages[-1].placements) if backs is not None else []
+    for i, (size, front, back) in enumerate(taken):
+        outer = layout.slots[used + i]
+        inner = inset_slot(outer, size)
+        placements.append(_place(front, inner))
+        marks.extend(_inner_marks(outer, inner))
+        if backs is not None:
+            back_placements.append(_place(back if back is not None else front, inset_slot(back_slots[used + i], size)))
+    if backs is not None:
+        pages[-2] = Page(layout.paper, tuple(placements), tuple(marks))
+        pages[-1] = Page(layout.paper, tuple(back_placements))
+    else:
+        pages[-1] = Page(layout.paper, tuple(placements), tuple(marks))
+    return pages, len(taken)
+
+
 def _place(face: Face, slot: Slot) -> Placement:
     x_mm, y_mm = slot.origin
     return Placement(face, x_mm, y_mm, slot.clip_in_card_frame, slot.clockwise_deg)

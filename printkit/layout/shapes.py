@@ -331,3 +331,63 @@ __all__ = [
     "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_COLORS", "SYMBOL_STROKE",
     "polygons", "rotate_points", "turn_180", "turn_ops", "bounds",
 ]
+
+
+def clip_to_box(points: Sequence[Point], box_x0: float, box_y0: float, box_x1: float,
+                box_y1: float) -> list[Point]:
+    """A convex polygon clipped to the rectangle x0..x1, y0..y1 (Sutherland-Hodgman)."""
+    edges = (
+        (lambda p: p[0] >= box_x0, lambda a, b: _cross_x(a, b, box_x0)),
+        (lambda p: p[0] <= box_x1, lambda a, b: _cross_x(a, b, box_x1)),
+        (lambda p: p[1] >= box_y0, lambda a, b: _cross_y(a, b, box_y0)),
+        (lambda p: p[1] <= box_y1, lambda a, b: _cross_y(a, b, box_y1)),
+    )
+    out = list(points)
+    for inside, cross in edges:
+        if not out:
+            break
+        pts, out = out, []
+        for i, cur in enumerate(pts):
+            prev = pts[i - 1]
+            if inside(cur):
+                if not inside(prev):
+                    out.append(cross(prev, cur))
+                out.append(cur)
+            elif inside(prev):
+                out.append(cross(prev, cur))
+    return out
+
+
+def _cross_x(a: Point, b: Point, x: float) -> Point:
+    t = (x - a[0]) / (b[0] - a[0])
+    return (x, a[1] + t * (b[1] - a[1]))
+
+
+def _cross_y(a: Point, b: Point, y: float) -> Point:
+    t = (y - a[1]) / (b[1] - a[1])
+    return (a[0] + t * (b[0] - a[0]), y)
+
+
+def lattice(x0: float, y0: float, x1: float, y1: float, cx: float, cy: float, cell_mm: float,
+            fill: str, *, size: float = 0.5) -> tuple[Polygon, ...]:
+    """An all-over pattern of diamonds filling the box x0..x1, y0..y1, cut at its edges.
+
+    The diamonds sit on a grid turned 45 degrees around (cx, cy) (one on that point), ``cell_mm``
+    from centre to centre along a row, each ``size`` of a cell wide. Centred on a card's centre
+    the pattern is the same under a half turn and runs into the bleed with no edge or line
+    parallel to the cut, so a miscut or a back printed off by a millimetre or two does not show.
+    """
+    half = cell_mm * size / 2
+    ops: list[Polygon] = []
+    reach_x = int(max(cx - x0, x1 - cx) / (cell_mm / 2)) + 2
+    reach_y = int(max(cy - y0, y1 - cy) / (cell_mm / 2)) + 2
+    for i in range(-reach_x, reach_x + 1):
+        for j in range(-reach_y, reach_y + 1):
+            if (i + j) % 2:
+                continue  # the grid is a checkerboard: diamonds on every other half step
+            x, y = cx + i * cell_mm / 2, cy + j * cell_mm / 2
+            diamond = ((x, y - half), (x + half, y), (x, y + half), (x - half, y))
+            clipped = clip_to_box(diamond, x0, y0, x1, y1)
+            if len(clipped) >= 3:
+                ops.append(Polygon(tuple(clipped), fill=fill))
+    return tuple(ops)

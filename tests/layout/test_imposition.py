@@ -326,3 +326,27 @@ def test_full_bleed_beside_poker_cards_on_a4_would_cut_the_marks_below_the_minim
     assert 2.075 < MIN_MARK_MM
     side_marks = [m for m in layout.crop_marks if m.y1_mm == m.y2_mm]
     assert min(_length(m) for m in side_marks) == pytest.approx(MIN_MARK_MM)
+
+
+def test_smaller_cards_fill_the_free_slots_of_the_last_sheet_front_and_back():
+    from printkit.layout.imposition import packed_sheet_pages
+
+    layout = impose(paper_size("a4"), CardSize(63.5, 88.9, 3.0, 3.0))
+    token = CardSize(25, 25, 3.0, 2.0)
+    fronts, backs = [Face(())] * 7, [Face(())] * 7
+    fill = [(token, Face((Rect(0, 0, 1, 1),)), Face((Rect(0, 0, 2, 2),)))] * 5
+    pages, taken = packed_sheet_pages(layout, fronts, backs, fill)
+    assert taken == 2 and len(pages) == 2  # two free slots, one token each; the rest go elsewhere
+    front, back = pages
+    assert len(front.placements) == len(back.placements) == 9
+    back_slots = layout.back_slots()
+    for i in (7, 8):
+        slot, placed = layout.slots[i], front.placements[i]
+        # Centred in its slot, and its back centred behind it.
+        assert placed.x_mm == pytest.approx(slot.trim.cx_mm - 12.5)
+        assert back.placements[i].x_mm == pytest.approx(back_slots[i].trim.cx_mm - 12.5)
+        assert back.placements[i].face.ops[0].w_mm == 2
+    assert len(front.ops) > len(layout.crop_marks)  # the tokens' own marks inside their slots
+    # Larger cards never go in a slot; a full last sheet takes none.
+    assert packed_sheet_pages(layout, fronts, backs, [(CardSize(70, 120, 3, 3), Face(()), Face(()))])[1] == 0
+    assert packed_sheet_pages(layout, [Face(())] * 9, None, fill)[1] == 0

@@ -16,6 +16,7 @@ from printkit.fonts import text_width_mm
 from printkit.layout.ops import Face, Image, Op, Rect, Text
 from printkit.layout.color import DEFAULT_INK, mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
+from printkit.layout import shapes
 from printkit.layout.shapes import turn_180
 from printkit.layout.text import fit_block, fit_line, font_metrics
 
@@ -107,32 +108,56 @@ def text_font(card: Card, text: str, bold: bool = True) -> Path:
     return candidates[0]
 
 
-# What the back of a component that is not a playing card says, so it stays out of the deck.
+# What the back of a component that is not a playing card says, so it stays out of the deck:
+# (English, Korean), both printed large.
 COMPONENT_LABELS = {
-    "aid": "AID / 도움말",
-    "terrain": "TERRAIN / 지형",
-    "reference": "REFERENCE / 행동표",
+    "aid": ("PLAYER AID", "도움말"),
+    "terrain": ("TERRAIN", "지형"),
+    "reference": ("REFERENCE", "행동표"),
 }
 
 
-def component_bands(card: Card, label: str, base: str) -> tuple[tuple[Op, ...], tuple[str, ...]]:
-    """Light bands across the top and bottom of a back, naming what kind of component it is.
+def component_back(card: Card, kind: str, base: str, game_label: str) -> Face:
+    """The back of a component that is not a deck card: a light field where deck backs are dark.
 
-    The bands run to the bleed edge and the lower one is the upper one turned, so a player aid or
-    a terrain face down is told from a deck card at a glance, either way up. Returns the ops and
-    any text-fitting warnings.
+    The field and its pattern run into the bleed (nothing near the cut for a miscut to show); the
+    kind is named large in English and Korean inside the safe zone, upright in the top half and
+    turned in the bottom half, and the game's name sits small in the middle on a chip of the
+    deck's back colour. Face down among deck cards it reads as "not a deck card" at a glance,
+    either way up, and it covers none of the deck back's art (it does not draw the deck back).
     """
     s = card.size
-    box = bleed_box(s)
+    w, h = s.width_mm, s.height_mm
+    unit = min(w, h)
     safe = safe_box(s)
-    text_h = min(s.width_mm, s.height_mm) * 0.14
-    light = mix(base, "#ffffff", 0.82)
-    top: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, safe.y_mm + text_h - box.y_mm, fill=light)]
-    inner = Box(safe.x_mm + 1.0, safe.y_mm + text_h * 0.12, safe.w_mm - 2.0, text_h * 0.76)
-    fitted = fit_line(label, text_font(card, label), inner, max_size_mm=text_h * 0.55, min_size_mm=2.0,
-                      where=f"{card.label} back kind", color=base, fallbacks=font_chain(card))
-    top.extend(fitted.ops)
-    return tuple(top) + turn_180(top, s.width_mm / 2, s.height_mm / 2), fitted.warnings
+    box = bleed_box(s)
+    field = mix(base, "#ffffff", 0.84)
+    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=field)]
+    ops.extend(shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, w / 2, h / 2, unit * 0.14,
+                              mix(field, base, 0.07), size=0.55))
+    warnings: list[str] = []
+    english, korean = COMPONENT_LABELS[kind]
+    top = safe.y_mm + (h / 2 - safe.y_mm) * 0.12
+    en_h, ko_h = unit * 0.17, unit * 0.15
+    half: list[Op] = []
+    for text, y, height in ((english, top, en_h), (korean, top + en_h + unit * 0.02, ko_h)):
+        plate_box = Box(safe.x_mm + 1.0, y, safe.w_mm - 2.0, height)
+        fitted = fit_line(text, text_font(card, text), plate_box, max_size_mm=height * 0.82, min_size_mm=2.0,
+                          where=f"{card.label} back kind", color=base, fallbacks=font_chain(card))
+        half.extend(fitted.ops)
+        warnings.extend(fitted.warnings)
+    ops.extend(half)
+    ops.extend(turn_180(half, w / 2, h / 2))
+    if game_label:
+        chip_h = unit * 0.13
+        chip = Box(w / 2 - unit * 0.3, h / 2 - chip_h / 2, unit * 0.6, chip_h)
+        ops.append(Rect(chip.x_mm, chip.y_mm, chip.w_mm, chip.h_mm, fill=base, radius_mm=chip_h / 2))
+        fitted = fit_line(game_label, text_font(card, game_label), chip.grow(-chip_h * 0.4, -chip_h * 0.2),
+                          max_size_mm=chip_h * 0.6, min_size_mm=1.5, where=f"{card.label} back game",
+                          color=field, fallbacks=font_chain(card))
+        ops.extend(fitted.ops)
+        warnings.extend(fitted.warnings)
+    return Face(tuple(ops), tuple(warnings))
 
 
 def component_kind(card: Card) -> str | None:
@@ -145,14 +170,24 @@ def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[
 
     ``emblem(cx, cy, size_mm, color)`` draws the game's motif, symmetric under a half turn, so
     the pattern of a back does not show which way up its card is held. Components that are not
-    playing cards (``component_kind``) get :func:`component_bands` over it, image or not.
+    playing cards (``component_kind``) get a back of their own (:func:`component_back`).
     """
-    face = _deck_back(card, emblem, default_label)
     kind = component_kind(card)
-    if kind is None:
-        return face
-    bands, warnings = component_bands(card, COMPONENT_LABELS[kind], card.art.back_color or DEFAULT_BACK)
-    return Face(face.ops + bands, face.warnings + warnings)
+    if kind is not None:
+        label = card.art.back_label if card.art.back_label is not None else default_label
+        return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
+    return _deck_back(card, emblem, default_label)
+
+
+def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
+    """A quiet all-over diamond pattern in a lighter shade of ``color``, over the whole bleed box.
+
+    Centred on the card, it is the same either way up and has no line parallel to the cut.
+    """
+    box = bleed_box(card.size)
+    unit = min(card.size.width_mm, card.size.height_mm)
+    return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, card.size.width_mm / 2,
+                          card.size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
 
 
 def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
@@ -171,10 +206,9 @@ def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence
     inset = s.safe_mm + 1.0
     unit = min(w, h)
     if card.art.back_image is None:
-        ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=light, stroke_mm=0.8,
-                        radius_mm=max(s.corner_radius_mm, 1.0)))
-        ops.append(Rect(inset + 1.6, inset + 1.6, w - 2 * inset - 3.2, h - 2 * inset - 3.2, stroke=light,
-                        stroke_mm=0.3, radius_mm=max(s.corner_radius_mm - 1.0, 0.5)))
+        # No frame near the cut: an all-over pattern into the bleed, so a miscut or a back printed
+        # off by a millimetre or two leaves every edge looking the same.
+        ops.extend(back_pattern(card, color))
         ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
     label = card.art.back_label if card.art.back_label is not None else default_label
     if label:

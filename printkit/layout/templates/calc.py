@@ -14,7 +14,7 @@ from printkit.errors import DeckError
 from printkit.fonts import text_width_mm
 from printkit.games.calc import SYMBOLS
 from printkit.layout import shapes
-from printkit.layout.geometry import Box, safe_box
+from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.ops import Ellipse, Face, Op, Rect, Text
 from printkit.layout.templates._common import (
     DEFAULT_INK,
@@ -38,7 +38,7 @@ DEFAULT_COLORS = {**shapes.SYMBOL_COLORS, "joker": "#e69f00"}
 COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
 # Digits that read as another digit upside down get an underline.
 UNDERLINED = frozenset({6, 9})
-# Space between the joker's corner index and the frame drawn on the safe line.
+# Space between the joker's corner index and the safe line.
 JOKER_MARGIN_MM = 2.5
 
 
@@ -142,17 +142,13 @@ def joker(card: Card) -> Face:
 
 
 def _panel(card: Card, color: str) -> tuple[Op, ...]:
-    """A tinted rounded panel inside the safe zone, framed in the card's colour.
-
-    Over a background image the panel is only the frame, so the image shows behind the art.
-    """
-    safe = safe_box(card.size)
+    """The card's colour, tinted, over the whole bleed box: no frame near the cut for a miscut to
+    show. Over a background image there is no panel, so the image shows behind the art."""
+    if has_background_image(card):
+        return ()
+    box = bleed_box(card.size)
     bg = card.art.color("background", "#ffffff")
-    fill = None if has_background_image(card) else mix(color, bg, 0.88)
-    return (
-        Rect(safe.x_mm, safe.y_mm, safe.w_mm, safe.h_mm, fill=fill, stroke=color, stroke_mm=0.9,
-             radius_mm=max(card.size.corner_radius_mm, 1.0)),
-    )
+    return (Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=mix(color, bg, 0.88)),)
 
 
 def _index(card: Card, number: int, symbol: str, color: str) -> tuple[Op, ...]:
@@ -265,6 +261,7 @@ def aid(card: Card) -> Face:
 def _example_row(card: Card, box: Box) -> list[Op]:
     """Mini cards of the example pay, bottom card first, each with the running total under it."""
     ink = card.art.color("ink", DEFAULT_INK)
+    box = box.grow(-0.6, 0)  # the mini cards' outlines stay clear of the 4 mm next to the cut
     n = len(EXAMPLE_PAY)
     gap = 1.2
     cw = (box.w_mm - gap * (n - 1)) / n

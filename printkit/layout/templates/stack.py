@@ -39,7 +39,7 @@ from printkit.layout.minerals import (
     stack_glyph,
 )
 from printkit.layout.geometry import Box, bleed_box
-from printkit.layout.templates._common import COMPONENT_LABELS, component_bands
+from printkit.layout.templates._common import COMPONENT_LABELS, back_pattern, component_back
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
@@ -119,6 +119,7 @@ AIDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
 
 GENERATED_BANNER = "생성 · GENERATED"
 GENERATED_FOOTER = "덱에 섞지 말 것 · 쓰고 나면 치움"
+GENERATED_FOOTER_EN = "Never shuffle in · remove after use"
 
 
 @dataclass(frozen=True)
@@ -269,11 +270,14 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """The back: the deck's design; markers hatched; terrains, reference and aids banded; tokens two-faced."""
+    """The back: the deck's design; markers hatched; terrains, reference and aids their own; tokens two-faced."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
     style = _style(card)
+    if kind in COMPONENT_LABELS:
+        # Terrains, the reference and aids have backs of their own, never mistaken for deck cards.
+        return component_back(card, kind, style.back_color, card.art.back_label or "STACK")
     canvas = _Canvas(card, style)
     if card.art.back_image:
         canvas.add(Rect(*style.bleed_box, fill=style.back_color), Image(*style.bleed_box, path=card.art.back_image))
@@ -284,11 +288,6 @@ def back(card: Card) -> Face:
         _generated_back(canvas)
     else:
         _standard_back(canvas)
-    if kind in COMPONENT_LABELS:
-        # Terrains, the reference and aids must not pass for deck cards when face down.
-        bands, warnings = component_bands(card, COMPONENT_LABELS[kind], style.back_color)
-        canvas.add(bands)
-        canvas.warnings.extend(warnings)
     return canvas.face()
 
 
@@ -350,14 +349,14 @@ def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
         canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=s.ink, stroke=s.background,
                         stroke_mm=0.5 * k, radius_mm=2.0 * k))
         _generated_banner(canvas, y_mm=panel.y_mm + 1.2 * k)
-        canvas.line("footer", GENERATED_FOOTER, Box(panel.x_mm + 2 * k, panel.bottom_mm - 6 * k, panel.w_mm - 4 * k, 4.5 * k),
-                    max_mm=2.8 * k, min_mm=1.8 * k, color=tint(s.ink, 0.7), bold=True)
+        _generated_footer(canvas, panel)
         corner = Box(panel.x_mm + 1.5 * k, panel.y_mm + 9.5 * k, 9 * k, panel.h_mm - 19 * k)
         middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 17 * k)
     else:
         # A soft panel behind the icons keeps the middle calm and the corners readable; over a
         # background image it is only an outline, so the image shows.
-        panel = Box(12 * k, s.safe_mm + 1.0 * k, s.w_mm - 24 * k, s.h_mm - 2 * s.safe_mm - 2.0 * k)
+        # Its outline stays over 4 mm inside the cut, where a 1 mm miscut does not show.
+        panel = Box(12 * k, s.safe_mm + 1.5 * k, s.w_mm - 24 * k, s.h_mm - 2 * s.safe_mm - 3.0 * k)
         fill = None if card.art.background_image else tint(s.background, 0.6)
         canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=fill,
                         stroke=mix(s.background, s.ink, 0.18), stroke_mm=0.3 * k, radius_mm=3.0 * k))
@@ -448,36 +447,7 @@ def _hatched_frame(s: _Style, inset_mm: float, *, stripe: str, base: str) -> lis
 
 def clip_to_box(points: Sequence[Point], box: Box) -> list[Point]:
     """A convex polygon clipped to an axis-aligned box (Sutherland-Hodgman)."""
-    edges = (
-        (lambda p: p[0] >= box.x_mm, lambda a, b: _cross_x(a, b, box.x_mm)),
-        (lambda p: p[0] <= box.right_mm, lambda a, b: _cross_x(a, b, box.right_mm)),
-        (lambda p: p[1] >= box.y_mm, lambda a, b: _cross_y(a, b, box.y_mm)),
-        (lambda p: p[1] <= box.bottom_mm, lambda a, b: _cross_y(a, b, box.bottom_mm)),
-    )
-    out = list(points)
-    for inside, cross in edges:
-        if not out:
-            break
-        pts, out = out, []
-        for i, cur in enumerate(pts):
-            prev = pts[i - 1]
-            if inside(cur):
-                if not inside(prev):
-                    out.append(cross(prev, cur))
-                out.append(cur)
-            elif inside(prev):
-                out.append(cross(prev, cur))
-    return out
-
-
-def _cross_x(a: Point, b: Point, x: float) -> Point:
-    t = (x - a[0]) / (b[0] - a[0])
-    return (x, a[1] + t * (b[1] - a[1]))
-
-
-def _cross_y(a: Point, b: Point, y: float) -> Point:
-    t = (y - a[1]) / (b[1] - a[1])
-    return (a[0] + t * (b[0] - a[0]), y)
+    return shapes.clip_to_box(points, box.x_mm, box.y_mm, box.right_mm, box.bottom_mm)
 
 
 # --- terrains -------------------------------------------------------------------------------
@@ -758,10 +728,9 @@ def _standard_back(canvas: _Canvas) -> None:
     base = s.back_color
     light = mix(base, s.background, 0.75)
     canvas.add(Rect(*s.bleed_box, fill=base))
+    # An all-over pattern into the bleed instead of a frame near the cut (see back_pattern).
+    canvas.add(back_pattern(canvas.card, base))
     inset = 4.0 * k
-    canvas.add(Rect(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset, stroke=light, stroke_mm=0.5 * k, radius_mm=2.5 * k))
-    canvas.add(Rect(inset + 1.2 * k, inset + 1.2 * k, s.w_mm - 2 * inset - 2.4 * k, s.h_mm - 2 * inset - 2.4 * k,
-                    stroke=mix(base, s.background, 0.35), stroke_mm=0.25 * k, radius_mm=1.8 * k))
     cx, cy = s.w_mm / 2, s.h_mm / 2
     # The four minerals at the points of a diamond, the name above and the subtitle below.
     d = 12.5 * k
@@ -789,5 +758,14 @@ def _generated_back(canvas: _Canvas) -> None:
         x = cx + (i - 1.5) * 10.0 * k
         canvas.add(mineral_icon(mineral, x, cy - 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
         canvas.add(mineral_icon(mineral, x, cy + 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
-    canvas.line("footer", GENERATED_FOOTER, Box(inset + 2 * k, s.h_mm - inset - 7 * k, s.w_mm - 2 * inset - 4 * k, 4.5 * k),
+    _generated_footer(canvas, Box(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset))
+
+
+def _generated_footer(canvas: _Canvas, panel: Box) -> None:
+    """The marker's "don't shuffle in" line at the foot of its panel, in Korean then in English."""
+    s, k = canvas.style, canvas.style.scale
+    x, w = panel.x_mm + 2 * k, panel.w_mm - 4 * k
+    canvas.line("footer", GENERATED_FOOTER, Box(x, panel.bottom_mm - 8.6 * k, w, 4.0 * k),
                 max_mm=2.8 * k, min_mm=1.8 * k, color=tint(s.ink, 0.7), bold=True)
+    canvas.line("footer_en", GENERATED_FOOTER_EN, Box(x, panel.bottom_mm - 4.6 * k, w, 3.4 * k),
+                max_mm=2.4 * k, min_mm=1.6 * k, color=tint(s.ink, 0.7), bold=True)

@@ -103,8 +103,9 @@ def test_symbol_colour_and_big_central_shape(deck, symbol):
     assert (x0 + x1) / 2 == pytest.approx(s.width_mm / 2)
     assert (y0 + y1) / 2 == pytest.approx(s.height_mm / 2)
     assert x1 - x0 > s.width_mm * 0.4
-    # The frame is in the symbol's colour too.
-    assert any(isinstance(op, Rect) and op.stroke == color for op in face.ops)
+    # The card is tinted in the symbol's colour to the bleed edge, with no frame for a miscut to show.
+    tint = [op for op in face.ops if isinstance(op, Rect) and op.w_mm > s.width_mm][-1]  # over the background
+    assert tint.x_mm == -s.bleed_mm and tint.stroke is None and tint.fill == calc.mix(color, card.art.colors["background"], 0.88)
     # No other symbol's colour appears on the card.
     others = {card.art.colors[n] for n in ("plus", "minus", "times", "power") if n != symbol}
     fills = {getattr(op, "fill", None) for op in face.ops} | {getattr(op, "stroke", None) for op in face.ops}
@@ -244,9 +245,9 @@ def test_aid_backs_differ_from_deck_backs(deck):
         face = calc.back(aid)
         assert face.warnings == ()
         assert_inside_bleed(face, aid)
-        assert [t.text for t in texts(face) if "AID" in t.text] == ["AID / 도움말"] * 2  # upright and turned
-        # The top and bottom strips are a light band, where a deck card's back is its back colour.
+        shown = [t.text for t in texts(face)]
+        assert shown.count("PLAYER AID") == 2 and shown.count("도움말") == 2  # upright and turned
+        # A light field where a deck card's back is its dark back colour, edge to edge.
         back_rgb = tuple(int(card.art.back_color[i:i + 2], 16) for i in (1, 3, 5))
-        assert image_share(deck_back, card, 0.0, 0.0, 1.0, 0.03, color=back_rgb) > 0.9
-        assert image_share(face, aid, 0.0, 0.0, 1.0, 0.03, color=back_rgb) == 0
-        assert image_share(face, aid, 0.0, 0.97, 1.0, 1.0, color=back_rgb) == 0
+        assert image_share(deck_back, card, 0.0, 0.0, 1.0, 0.03, color=back_rgb) > 0.6  # between its pattern
+        assert image_share(face, aid, 0.0, 0.0, 1.0, 1.0, color=back_rgb) < 0.15  # only the words and the name chip

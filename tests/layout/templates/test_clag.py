@@ -9,7 +9,7 @@ import pytest
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.geometry import paper_size
-from printkit.layout.ops import Line, Polygon, Rect
+from printkit.layout.ops import Image, Line, Polygon, Rect
 from printkit.layout.templates import clag
 from printkit.rules.clag import ROUNDS
 from printkit.spec import load_deck
@@ -226,12 +226,16 @@ def test_background_image_shows_behind_pips_and_courts(deck, tmp_path):
 
 def test_aid_backs_differ_from_deck_backs(deck, tmp_path):
     card = deck.cards[0]
+    deck_texts = [t.text for t in texts(clag.back(card))]
     for aid in deck.components["player_aids"]:
         face = clag.back(aid)
         assert face.warnings == ()
-        assert sum(t.text == "AID / 도움말" for t in texts(face)) == 2
-        assert "AID / 도움말" not in [t.text for t in texts(clag.back(card))]
-        # Even over a back image the aid says what it is.
+        assert [t.text for t in texts(face)].count("PLAYER AID") == 2  # upright and turned
+        assert [t.text for t in texts(face)].count("도움말") == 2
+        assert "PLAYER AID" not in deck_texts
+        # The aid's back is its own design: a deck's back image is not drawn under it.
         image = tmp_path / "back.png"
         art = dataclasses.replace(aid.art, back_image=image)
-        assert sum(t.text == "AID / 도움말" for t in texts(clag.back(dataclasses.replace(aid, art=art)))) == 2
+        pictured = clag.back(dataclasses.replace(aid, art=art))
+        assert not [op for op in pictured.ops if isinstance(op, Image)]
+        assert [t.text for t in texts(pictured)].count("PLAYER AID") == 2
