@@ -847,7 +847,7 @@ class _UnfinishedRecord:
         if os.path.lexists(path):
             _previous_files(self.out_dir)  # refuses a manifest that is not printkit's
             try:
-                self.before = path.read_bytes()
+                self.before = path.read_bytes()  # within the limit: _previous_files read it
                 manifest = json.loads(self.before)
             except (OSError, ValueError) as exc:
                 raise BuildError(f"cannot read {str(path)!r}: {exc}") from None
@@ -877,7 +877,7 @@ def _unfinished_builds(out_dir: Path) -> list[str]:
     if not os.path.lexists(path):
         return []
     try:
-        ids = json.loads(path.read_bytes()).get("unfinished", [])
+        ids = _load_json_limited(path).get("unfinished", [])
     except (OSError, ValueError, AttributeError):
         return []
     return [i for i in ids if isinstance(i, str) and BUILD_ID.match(i)] if isinstance(ids, list) else []
@@ -897,9 +897,7 @@ def _recording_builds(out_dir: Path) -> list[str]:
         if not BUILD_ID.match(build_id) or path.is_symlink() or not path.is_file():
             continue
         try:
-            if path.stat().st_size > 50_000_000:
-                continue
-            recorded = json.loads(path.read_bytes()).get("unfinished", [])
+            recorded = _load_json_limited(path).get("unfinished", [])
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(recorded, list) and build_id in recorded:
@@ -916,6 +914,27 @@ def _manifest_item(entry: ManifestEntry) -> dict:
     return item
 
 
+# A manifest lists at most a few files per card (10,000 cards a deck); far below this.
+MAX_MANIFEST_BYTES = 50_000_000
+
+
+def _load_json_limited(path: Path) -> object:
+    """The JSON in ``path``: a regular file of at most MAX_MANIFEST_BYTES, nested as JSON allows.
+
+    Raises OSError when it cannot be read and ValueError when it is too big, too deep or not JSON.
+    """
+    from printkit.safe_read import UnsafeFileError, read_limited
+
+    try:
+        raw = read_limited(path, MAX_MANIFEST_BYTES)
+    except UnsafeFileError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
     """What the existing manifest says printkit wrote: each path with the entries its file may match.
 
@@ -930,7 +949,7 @@ def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
     if path.is_symlink() or not path.is_file():
         raise BuildError(f"{refusal}printkit did not write it{advice}")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = _load_json_limited(path)
         listed = [_manifest_entry(item) for item in manifest["files"]]
         for pair in manifest.get("replacing", []):
             listed += [_manifest_entry(pair[side]) for side in ("old", "new") if pair[side] is not None]
