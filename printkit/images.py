@@ -51,8 +51,8 @@ XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _TEXT_TAGS = {"text", "tspan", "textPath", "flowRoot", "flowPara", "flowSpan"}
 _DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|pt|pc|mm|cm|in)?\s*")
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match: no backtracking
+_LENGTH = re.compile(rf"\s*({_NUMBER})(?:\s*(px|pt|pc|mm|cm|in))?\s*")
 
 
 class ImageError(ValueError):

@@ -71,7 +71,7 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
                  noun="a length such as '3mm' or '0.125in'")
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
-BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:
@@ -90,7 +90,7 @@ def _choice(*values: str) -> Text:
     return Text(pattern=f"^(?:{'|'.join(values)})$", mismatch=lambda value: f"{value!r} is not one of: {listed}")
 
 
-TEXT_SIZE_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+TEXT_SIZE_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 
 
 def _text_size(value: str | int | float) -> str | int | float:
