@@ -621,7 +621,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
     """
     from printkit.check import check_engine_options
-    from printkit.spec import default_spec_paths, expand, find_spec, load_spec, variant_names
+    from printkit.spec import default_spec_paths, expand, expand_all, find_spec, load_spec, variant_names
 
     paths = [find_spec(n) for n in names] if names else default_spec_paths()[0]
     by_file = {}  # a spec named twice (calc calc, calc decks/calc.yaml) is built once, where first named
@@ -634,7 +634,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
         check_engine_options(loaded)
         variants = variant_names(loaded)
         if variant is None:
-            decks.extend(expand(loaded, v) for v in variants)
+            decks.extend(expand_all(loaded))
         elif variant in variants or names:
             decks.append(expand(loaded, variant))  # a named spec without it raises a located error
     if not decks:

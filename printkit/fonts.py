@@ -61,7 +61,7 @@ def ttfont(path: Path):
     except FontError:
         raise
     except Exception as exc:  # reportlab raises bare TTFError / struct errors for bad files
-        raise FontError(f"{path.name} is not a usable TrueType font ({type(exc).__name__}: {exc})") from None
+        raise FontError(f"{path.name} is not a usable TrueType font ({exc})") from None
     finally:
         if collecting:
             gc.enable()

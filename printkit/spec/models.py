@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 MAX_COPIES = 1000
 MAX_CARDS = 10_000
+MAX_COMPONENTS = 200  # component groups, as many as a spec may have groups of cards
+MAX_VARIANTS = 100
 
 AttrValue = Union[str, int, float, bool, list]
 
@@ -358,9 +360,10 @@ class Spec:
     options: dict[str, Any] = spec_field(MapOf(SCALAR, key=NAME), factory=dict,
                                          description="Rule engine options (e.g. hook: true).")
     groups: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec), min_length=1, max_length=200))
-    components: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec)), factory=list,
+    components: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec), max_length=MAX_COMPONENTS), factory=list,
                                              description="Printed extras counted apart from the deck.")
-    variants: dict[str, VariantSpec] = spec_field(MapOf(Model(VariantSpec), key=NAME), factory=dict)
+    variants: dict[str, VariantSpec] = spec_field(MapOf(Model(VariantSpec), key=NAME, max_length=MAX_VARIANTS),
+                                                  factory=dict)
     default_variant: str | None = spec_field(Optional(TEXT), None)
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
     layouts: dict[str, LayoutSpec] = spec_field(MapOf(Model(LayoutSpec), key=NAME), factory=dict,
