@@ -637,7 +637,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
     """
     from printkit.check import check_engine_options
-    from printkit.spec import default_spec_paths, expand, find_spec, load_spec, variant_names
+    from printkit.spec import default_spec_paths, expand, expand_all, find_spec, load_spec, variant_names
 
     paths = [find_spec(n) for n in names] if names else default_spec_paths()[0]
     by_file = {}  # a spec named twice (calc calc, calc decks/calc.yaml) is built once, where first named
@@ -650,7 +650,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
         check_engine_options(loaded)
         variants = variant_names(loaded)
         if variant is None:
-            decks.extend(expand(loaded, v) for v in variants)
+            decks.extend(expand_all(loaded))
         elif variant in variants or names:
             decks.append(expand(loaded, variant))  # a named spec without it raises a located error
     if not decks:
@@ -863,7 +863,7 @@ class _UnfinishedRecord:
         if os.path.lexists(path):
             _previous_files(self.out_dir)  # refuses a manifest that is not printkit's
             try:
-                self.before = path.read_bytes()
+                self.before = path.read_bytes()  # within the limit: _previous_files read it
                 manifest = json.loads(self.before)
             except (OSError, ValueError) as exc:
                 raise BuildError(f"cannot read {str(path)!r}: {exc}") from None
@@ -893,7 +893,7 @@ def _unfinished_builds(out_dir: Path) -> list[str]:
     if not os.path.lexists(path):
         return []
     try:
-        ids = json.loads(path.read_bytes()).get("unfinished", [])
+        ids = _load_json_limited(path).get("unfinished", [])
     except (OSError, ValueError, AttributeError):
         return []
     return [i for i in ids if isinstance(i, str) and BUILD_ID.match(i)] if isinstance(ids, list) else []
@@ -913,9 +913,7 @@ def _recording_builds(out_dir: Path) -> list[str]:
         if not BUILD_ID.match(build_id) or path.is_symlink() or not path.is_file():
             continue
         try:
-            if path.stat().st_size > 50_000_000:
-                continue
-            recorded = json.loads(path.read_bytes()).get("unfinished", [])
+            recorded = _load_json_limited(path).get("unfinished", [])
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(recorded, list) and build_id in recorded:
@@ -932,6 +930,27 @@ def _manifest_item(entry: ManifestEntry) -> dict:
     return item
 
 
+# A manifest lists at most a few files per card (10,000 cards a deck); far below this.
+MAX_MANIFEST_BYTES = 50_000_000
+
+
+def _load_json_limited(path: Path) -> object:
+    """The JSON in ``path``: a regular file of at most MAX_MANIFEST_BYTES, nested as JSON allows.
+
+    Raises OSError when it cannot be read and ValueError when it is too big, too deep or not JSON.
+    """
+    from printkit.safe_read import UnsafeFileError, read_limited
+
+    try:
+        raw = read_limited(path, MAX_MANIFEST_BYTES)
+    except UnsafeFileError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
     """What the existing manifest says printkit wrote: each path with the entries its file may match.
 
@@ -946,7 +965,7 @@ def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
     if path.is_symlink() or not path.is_file():
         raise BuildError(f"{refusal}printkit did not write it{advice}")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = _load_json_limited(path)
         listed = [_manifest_entry(item) for item in manifest["files"]]
         for pair in manifest.get("replacing", []):
             listed += [_manifest_entry(pair[side]) for side in ("old", "new") if pair[side] is not None]

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import DeckError
-from printkit.spec import LoadedSpec, expand, load_spec, variant_names
+from printkit.spec import LoadedSpec, expand, expand_all, load_spec, variant_names
 from printkit.spec.models import ExpectSpec
 
 # (deck) -> problems; the rule engines' playability check plugs in here.
@@ -143,7 +143,7 @@ def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
     """One report per variant of the spec at ``path``."""
     loaded = load_spec(path)
     check_engine_options(loaded)
-    return [check_deck(loaded, expand(loaded, v), play_check) for v in variant_names(loaded)]
+    return [check_deck(loaded, deck, play_check) for deck in expand_all(loaded)]
 
 
 def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:

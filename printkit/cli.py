@@ -9,6 +9,8 @@ import atexit
 import contextlib
 import functools
 import gc
+import os
+import re
 import sys
 
 import click
@@ -16,15 +18,87 @@ import click
 from printkit.errors import PrintkitError
 
 
+# Characters that would break a message's one line (a newline in a file name) or move the
+# terminal's cursor: shown as escapes.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MAX_MESSAGE_CHARS = 2_000  # a message quoting a value someone made huge stays readable
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line of at most MAX_MESSAGE_CHARS characters, control characters escaped."""
+    message = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS - 1] + "…"
+    return message
+
+
+class OutputFailed(PrintkitError):
+    """Standard output cannot be written (a full disk, a closed pipe)."""
+
+
+class _GuardedOutput:
+    """A text stream whose write errors become OutputFailed, and which escapes what its encoding
+    cannot show (a Korean deck on a Latin-1 terminal) rather than failing."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        if hasattr(stream, "reconfigure"):
+            with contextlib.suppress(Exception):
+                stream.reconfigure(errors="backslashreplace")
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputFailed(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _guard_streams() -> None:
+    """Make stdout fail as a printkit error and both streams escape what they cannot encode."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _GuardedOutput):
+        sys.stdout = _GuardedOutput(sys.stdout)
+    if sys.stderr is not None and hasattr(sys.stderr, "reconfigure"):
+        with contextlib.suppress(Exception):
+            sys.stderr.reconfigure(errors="backslashreplace")
+
+
+def _quiet_exit(code: int) -> None:
+    """Leave without Python's own flush of a standard output that cannot be written (no traceback)."""
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    os._exit(code)
+
+
 def reports_errors(func):
     """Turn a PrintkitError into one line on stderr and exit code 1 (usage errors keep click's 2)."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        _guard_streams()
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            sys.stdout.flush()
+            return result
+        except OutputFailed as exc:
+            with contextlib.suppress(Exception):
+                click.echo(f"error: {exc}", err=True)
+            _quiet_exit(1)
         except PrintkitError as exc:
-            click.echo(f"error: {exc}" if not hasattr(exc, "located") else exc.located(), err=True)
+            message = f"error: {exc}" if not hasattr(exc, "located") else exc.located()
+            try:
+                click.echo(one_line(message), err=True)
+                sys.stdout.flush()
+            except (OSError, OutputFailed):
+                _quiet_exit(1)
             sys.exit(1)
 
     return wrapper
@@ -216,7 +290,12 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         from printkit.spec import default_spec_paths
 
         click.echo(f"building the specs in {default_spec_paths()[1]}", err=True)
-    with cycle_collector_paused():
+    if not out_dir.strip():
+        raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
+    from printkit.interrupts import interrupts_as_keyboard
+
+    # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
+    with cycle_collector_paused(), interrupts_as_keyboard():
         loaded = load_decks(decks, variant)
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
@@ -323,6 +402,8 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, paper) -> None:
     from printkit.export.profiles import profile
     from printkit.spec import load_deck
 
+    if out_dir is not None and not out_dir.strip():
+        raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
     profile(target)  # an unknown target fails before the deck is read
     if base_url is not None and target != "tts":
         raise BuildError("--base-url is for --for tts only")

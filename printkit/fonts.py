@@ -52,7 +52,14 @@ def ttfont(path: Path):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _reportlab_font(font_name(path), data)
+        font = _reportlab_font(font_name(path), data)
+        font.face.shown = Path(path).name
+        # Embedding reads the glyph outlines, which parsing does not: a damaged 'glyf' table is
+        # refused now, where the spec names the font, rather than partway through writing a PDF.
+        font.face.makeSubset([code for code in range(32, 127) if code in font.face.charToGlyph][:16] or [32])
+        return font
+    except FontError:
+        raise
     except Exception as exc:  # reportlab raises bare TTFError / struct errors for bad files
         raise FontError(f"{path.name} is not a usable TrueType font ({exc})") from None
     finally:
@@ -92,6 +99,13 @@ def _face_class():
             super().extractInfo(charInfo=0)  # names, vertical metrics, flags: as reportlab reads them
             if charInfo and not _read_glyph_tables(self):
                 super().extractInfo(charInfo)  # a table this reader does not cover: reportlab's way
+
+        def makeSubset(self, subset):
+            try:
+                return super().makeSubset(subset)
+            except Exception as exc:  # a glyph's outline is damaged: say which font, not where
+                raise FontError(f"font {getattr(self, 'shown', 'file')!r} cannot be embedded: its glyph data "
+                                f"is damaged ({type(exc).__name__}: {exc})") from None
 
     return Face
 

@@ -41,6 +41,7 @@ from printkit.safe_read import UnsafeFileError, read_limited
 logging.getLogger("svglib").addHandler(logging.NullHandler())
 
 MAX_IMAGE_PIXELS = 50_000_000
+MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
 MAX_IMAGE_BYTES = 50_000_000
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_ELEMENTS = 20_000  # after <use> is expanded
@@ -51,8 +52,8 @@ XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _TEXT_TAGS = {"text", "tspan", "textPath", "flowRoot", "flowPara", "flowSpan"}
 _DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|pt|pc|mm|cm|in)?\s*")
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match: no backtracking
+_LENGTH = re.compile(rf"\s*({_NUMBER})(?:\s*(px|pt|pc|mm|cm|in))?\s*")
 
 
 class ImageError(ValueError):
@@ -63,6 +64,81 @@ def is_svg(path: Path) -> bool:
     return Path(path).suffix.lower() == ".svg"
 
 
+@dataclass(eq=False)
+class Picture:
+    """A checked PNG or JPEG: the bytes that were checked, its size, and (once drawn) its decoding."""
+
+    data: bytes
+    width: int
+    height: int
+    digest: str  # sha256 of ``data``
+    _reader: object = None
+
+    def reader(self):
+        """What the PDF backend draws: decoded at most once per process, from ``data``.
+
+        reportlab names an image by ``str()`` of what it is given (hashing an ImageReader's pixels
+        on every draw instead), so this stand-in is named by the digest and lends reportlab the
+        one ImageReader it reads the pixels (or a JPEG's own bytes) from.
+        """
+        if self._reader is None:
+            from reportlab.lib.utils import ImageReader
+
+            self._reader = _NamedReader(ImageReader(io.BytesIO(self.data)), f"picture-{self.digest}")
+        return self._reader
+
+
+class _NamedReader:
+    def __init__(self, reader, name: str):
+        self._wrapped, self._name = reader, name
+
+    def __str__(self) -> str:
+        return self._name
+
+    def __getattr__(self, name):
+        return getattr(self._wrapped, name)
+
+
+# Pictures checked in this process, by path: (the file's identity when read, the picture). A card
+# that names a checked file again costs one stat; drawing uses the checked bytes, never the file
+# as it is later (swapped meanwhile for something unchecked).
+_PICTURES: dict[Path, tuple[tuple[int, int, int], Picture]] = {}
+_MAX_PICTURES = 64
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    import os
+
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ImageError(f"cannot be read: {exc.strerror or exc}") from None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def checked_picture(path: Path) -> Picture:
+    """The PNG or JPEG at ``path``, read and decoded once while the file stays unchanged."""
+    path = Path(path)
+    identity = _identity(path)
+    known = _PICTURES.get(path)
+    if known is not None and known[0] == identity:
+        return known[1]
+    data = read_image(path)
+    width, height = check_picture(data)
+    picture = Picture(data, width, height, hashlib.sha256(data).hexdigest())
+    if len(_PICTURES) >= _MAX_PICTURES:
+        _PICTURES.pop(next(iter(_PICTURES)))
+    _PICTURES[path] = (identity, picture)
+    return picture
+
+
+def picture(path: Path) -> Picture:
+    """The picture to draw for ``path``: the one checked (however the file changed since), else
+    read and checked now."""
+    known = _PICTURES.get(Path(path))
+    return known[1] if known is not None else checked_picture(path)
+
+
 def check_image(path: Path, error: Callable[[str], Exception], shown: str | None = None) -> None:
     """Refuse an image printkit cannot print safely: a PNG or JPEG that is not sane (corrupt,
     truncated, too many pixels), or an SVG that breaks the rules of this module.
@@ -71,11 +147,10 @@ def check_image(path: Path, error: Callable[[str], Exception], shown: str | None
     """
     name = shown or Path(path).name
     try:
-        data = read_image(path)
         if is_svg(path):
-            svg_art(data)
+            svg_art(read_image(path))
         else:
-            check_picture(data)
+            checked_picture(path)
     except ImageError as exc:
         raise error(f"image {name!r} {exc}") from None
 
@@ -90,18 +165,25 @@ def read_image(path: Path) -> bytes:
         raise ImageError(f"cannot be read: {exc.strerror or exc}") from None
 
 
-def check_picture(data: bytes) -> None:
-    """Refuse anything but a sane PNG or JPEG, fully decoded (catches truncated and corrupt data)."""
+def check_picture(data: bytes) -> tuple[int, int]:
+    """Refuse anything but a sane PNG or JPEG, fully decoded (catches truncated and corrupt data).
+
+    Returns its width and height in pixels. A JPEG with further frames (MPO, as phones save
+    photos) is its first frame, an ordinary JPEG: the PDF shows that one.
+    """
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as img:
-            if img.format not in ("PNG", "JPEG"):
+            if img.format not in ("PNG", "JPEG", "MPO"):
                 raise ImageError(f"is {img.format}, not PNG or JPEG")
             width, height = img.size
             if width * height > MAX_IMAGE_PIXELS:
                 raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
+            if max(width, height) > MAX_IMAGE_SIDE:
+                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
             img.load()  # decodes fully: catches truncated and corrupt data that verify() lets through
+            return width, height
     except ImageError:
         raise
     except UnidentifiedImageError:

@@ -9,7 +9,9 @@ MM_PER_INCH = 25.4
 MM_PER_POINT = MM_PER_INCH / 72.0
 
 _UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": MM_PER_INCH, "pt": MM_PER_POINT}
-LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$")
+# The space before a unit sits inside the optional group: "\s*(unit)?\s*$" would try every split
+# of a long run of spaces between the two, quadratic in its length.
+LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:\s*(mm|cm|in|pt))?\s*$")
 
 
 def parse_length_mm(value: str | int | float) -> float:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit.errors import PrintkitError
+from printkit.interrupts import interrupts_as_keyboard  # noqa: F401  (watch's own, also build's)
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -236,28 +236,3 @@ def serving(folder: Path, port: int = 0) -> Iterator[str]:
 # --- interrupts ----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def interrupts_as_keyboard() -> Iterator[None]:
-    """SIGINT and SIGTERM raise KeyboardInterrupt once; later ones are ignored while it unwinds.
-
-    A build interrupted this way runs its clean-up (its temporaries removed, the manifest as it
-    was) without a second Ctrl-C cutting that short. Only in the main thread; elsewhere a no-op.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signals = [signal.SIGINT] + ([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])
-    saved = {sig: signal.getsignal(sig) for sig in signals}
-
-    def interrupted(signum, frame):
-        for sig in signals:
-            signal.signal(sig, signal.SIG_IGN)
-        raise KeyboardInterrupt
-
-    for sig in signals:
-        signal.signal(sig, interrupted)
-    try:
-        yield
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)

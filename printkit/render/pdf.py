@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
-from printkit.images import ImageError, is_svg, read_image, svg_art
+from printkit.images import ImageError, is_svg, picture, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
 from printkit.render.color import SRGB_NAME, srgb_icc
@@ -467,19 +467,21 @@ class _ImageSizes:
                 art = self._svg(path)
                 self._sizes[path] = (art.width, art.height)
             else:
-                from PIL import Image as PILImage
-
                 try:
-                    with PILImage.open(path) as img:
-                        self._sizes[path] = img.size
-                except OSError as exc:
-                    raise BuildError(f"cannot read image {str(path)!r}: {exc}") from None
+                    checked = picture(path)
+                except ImageError as exc:
+                    raise BuildError(f"image {str(path)!r} {exc}") from None
+                self._sizes[path] = (checked.width, checked.height)
         return self._sizes[path]
 
     def draw(self, canvas: Canvas, path: Path, w: float, h: float) -> None:
         """The image upright in the box from (0, 0) to (w, h) of the current (y-up) frame."""
         if not is_svg(path):
-            canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+            try:
+                checked = picture(path)  # the bytes checked when the spec was read
+            except ImageError as exc:
+                raise BuildError(f"image {str(path)!r} {exc}") from None
+            canvas.drawImage(checked.reader(), 0, 0, w, h, mask="auto")
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"

@@ -97,14 +97,21 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
 
 
 def _merge(spans: list[Span]) -> tuple[Span, ...]:
+    """Adjacent spans of one style joined (each text copied once, however many spans join)."""
     out: list[Span] = []
+    run: list[str] = []
     for span in spans:
         if not span.text:
             continue
         if out and (out[-1].bold, out[-1].italic, out[-1].code) == (span.bold, span.italic, span.code):
-            out[-1] = Span(out[-1].text + span.text, span.bold, span.italic, span.code)
-        else:
-            out.append(span)
+            run.append(span.text)
+            continue
+        if len(run) > 1:
+            out[-1] = Span("".join(run), out[-1].bold, out[-1].italic, out[-1].code)
+        out.append(span)
+        run = [span.text]
+    if len(run) > 1:
+        out[-1] = Span("".join(run), out[-1].bold, out[-1].italic, out[-1].code)
     return tuple(out)
 
 
@@ -166,6 +173,12 @@ class Directive:
 
 Block = Union[Heading, Paragraph, ListBlock, TableBlock, Note, Directive]
 
+# What one rule text may ask of the typesetter (the file itself is at most 1 MB): every block of
+# text, every word and every table is bounded, so laying a text out takes time linear in its size.
+MAX_BLOCK_CHARS = 20_000  # a paragraph, heading, list item, note paragraph or table cell
+MAX_WORD_CHARS = 1_000  # a run of text without a space (a word is broken across lines if need be)
+MAX_TABLE_COLUMNS = 12
+
 DIRECTIVE_KINDS = ("figure", "example", "table", "pagebreak", "cards", "anatomy", "setup")
 # Directives whose argument is free text (card names, zones), not one registry name.
 FREE_DIRECTIVES = ("cards", "anatomy", "setup")
@@ -183,11 +196,14 @@ class Document:
 
 Resolver = Callable[[str], str]
 
-_VALUE_RE = re.compile(r"(?<!\\)\{\{\s*([^{}]*?)\s*\}\}")
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# Every pattern here matches in time linear in the line: the spaces around a value's key and a
+# heading's closing '#'s are stripped after matching, not by a lazy group before "\s*" (which
+# tries every split of a run of spaces, quadratic in its length).
+_VALUE_RE = re.compile(r"(?<!\\)\{\{([^{}]*)\}\}")
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*)$")
 _BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
 _NUMBERED_RE = re.compile(r"^\d+[.)]\s+(.*)$")
-_DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*?))?\s*$")
+_DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*))?$")
 _SEPARATOR_CELL_RE = re.compile(r"^:?-{3,}:?$")
 
 
@@ -195,7 +211,7 @@ def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
     """Replace every ``{{ key }}`` in one line; the resolver raises KeyError with a message."""
 
     def one(match: re.Match[str]) -> str:
-        key = match.group(1)
+        key = match.group(1).strip()
         try:
             return escape(str(resolve(key)))
         except KeyError as exc:
@@ -297,7 +313,7 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         directive = _DIRECTIVE_RE.match(raw)
         if directive:
             close_all()
-            kind, name = directive.group(1), (directive.group(2) or "")
+            kind, name = directive.group(1), (directive.group(2) or "").rstrip()
             if kind not in DIRECTIVE_KINDS:
                 raise RulebookError(path, lineno, f"unknown directive {kind!r} (known: {', '.join(DIRECTIVE_KINDS)})")
             if kind == "pagebreak" and name:
@@ -321,10 +337,11 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         if heading:
             close_all()
             level = len(heading.group(1))
+            text = _heading_text(heading.group(2))
             if title is None and level == 1 and not blocks:
-                title = heading.group(2)
+                title = text
             else:
-                blocks.append(Heading(level, heading.group(2), lineno))
+                blocks.append(Heading(level, text, lineno))
             continue
         if stripped.startswith(">"):
             close_para()
@@ -375,8 +392,25 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
     for block in blocks:
         for text in block_texts(block):
+            _check_size(text, path, block.line)
             parse_inline(text, path, block.line)  # report bad inline markup now, with its line
     return Document(title, subtitle, _normalise_levels(tuple(blocks), path), path)
+
+
+def _check_size(text: str, path: str, line: int) -> None:
+    """Refuse a block of text, or a word in it, longer than the typesetter is asked to set."""
+    if len(text) > MAX_BLOCK_CHARS:
+        raise RulebookError(path, line, f"this block of text is {len(text)} characters long; the limit is "
+                                        f"{MAX_BLOCK_CHARS}: split it into paragraphs")
+    longest = max(map(len, text.split()), default=0)
+    if longest > MAX_WORD_CHARS:
+        raise RulebookError(path, line, f"a word of {longest} characters without a space; the limit is "
+                                        f"{MAX_WORD_CHARS}")
+
+
+def _heading_text(rest: str) -> str:
+    """A heading's text without the spaces and closing '#'s around it (``## Setup ##``)."""
+    return rest.rstrip().rstrip("#").rstrip()
 
 
 def block_texts(block: Block) -> tuple[str, ...]:
@@ -407,6 +441,9 @@ def _table(rows: list[tuple[int, str]], path: str) -> TableBlock:
     if len(rows) < 2 or not all(_SEPARATOR_CELL_RE.match(c) for c in _split_row(rows[1][1])):
         raise RulebookError(path, first_line, "a table needs a header row and then a separator row like |---|---|")
     header = _split_row(rows[0][1])
+    if len(header) > MAX_TABLE_COLUMNS:
+        raise RulebookError(path, first_line, f"a table of {len(header)} columns; a page holds at most "
+                                              f"{MAX_TABLE_COLUMNS}: split it into narrower tables")
     body = []
     for lineno, row in rows[2:]:
         cells = _split_row(row)

@@ -7,13 +7,13 @@ from pathlib import Path
 from printkit.deck import Deck
 from printkit.errors import SpecError
 from printkit.resources import bundled_dir
-from printkit.spec.expand import expand, variant_names
+from printkit.spec.expand import expand, expand_all, variant_names
 from printkit.spec.load import LoadedSpec, load_spec
 
 _REPO_DECKS = bundled_dir("decks")
 
 __all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "default_spec_paths", "load_spec", "expand",
-           "load_deck", "load_all_variants", "variant_names", "LoadedSpec"]
+           "load_deck", "load_all_variants", "expand_all", "variant_names", "LoadedSpec"]
 
 
 def decks_dir() -> Path:
@@ -80,4 +80,4 @@ def load_deck(name_or_path: str | Path, variant: str | None = None) -> Deck:
 def load_all_variants(name_or_path: str | Path) -> list[Deck]:
     """One expanded Deck per variant of the spec, in file order."""
     loaded = load_spec(find_spec(name_or_path))
-    return [expand(loaded, v) for v in variant_names(loaded)]
+    return list(expand_all(loaded))

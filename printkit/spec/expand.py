@@ -6,7 +6,7 @@ import dataclasses
 import itertools
 import math
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from printkit import fonts
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
@@ -70,6 +70,49 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
     return LoadedSpec(dataclasses.replace(spec, groups=groups, components=components), loaded.source)
 
 
+# What one spec may ask printkit to do, beyond its size: a small spec can multiply its work.
+MAX_VARIANT_CARDS = 30_000  # cards (components included) summed over every variant
+MAX_DECK_TEXT = 20_000_000  # characters of text in one deck's cards (an alias repeats a long text)
+
+
+def expand_all(loaded: LoadedSpec) -> Iterator[Deck]:
+    """One Deck per variant, in file order, refusing a spec whose variants together hold more
+    than MAX_VARIANT_CARDS cards (each variant is a deck to count, lay out and print)."""
+    total = 0
+    for name in variant_names(loaded):
+        deck = expand(loaded, name)
+        total += len(deck.cards) + sum(len(c) for c in deck.components.values())
+        if total > MAX_VARIANT_CARDS:
+            where = ("variants", name) if name is not None else ("groups",)
+            raise loaded.source.error(where, f"the variants up to {name!r} make {total} cards to check and print; "
+                                             f"the limit over all variants is {MAX_VARIANT_CARDS}", key=name is not None)
+        yield deck
+
+
+def _check_text(loaded: LoadedSpec, cards: Sequence[Card], variant: str | None) -> None:
+    """Refuse a deck whose cards hold more than MAX_DECK_TEXT characters of text between them."""
+    total = 0
+    for card in cards:
+        for value in card.attrs.values():
+            if isinstance(value, str):
+                total += len(value)
+            elif isinstance(value, (list, tuple)):
+                total += sum(len(v) for v in value if isinstance(v, str))
+        if total > MAX_DECK_TEXT:
+            line, column = _card_position(loaded, card)
+            raise SpecError(loaded.path, line, column, f"the cards up to {card.uid!r} hold {total} characters of "
+                                                       f"text; the limit for a deck is {MAX_DECK_TEXT}")
+
+
+def _card_position(loaded: LoadedSpec, card: Card) -> tuple[int, int]:
+    """Where ``card`` was made (its ``source``, ``file:LINE:COLUMN``), else the top of the spec."""
+    try:
+        _, line, column = (card.source or "").rsplit(":", 2)
+        return int(line), int(column)
+    except ValueError:
+        return 1, 1
+
+
 def variant_names(loaded: LoadedSpec) -> list[str | None]:
     """The spec's variants in file order (``[None]`` when it has none)."""
     return list(loaded.spec.variants) or [None]
@@ -101,6 +144,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     if not cards:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
+    _check_text(loaded, every, variant)
     design_warnings: tuple[str, ...] = ()
     resources = None
     compiled_layouts: Mapping[str, Any] = {}

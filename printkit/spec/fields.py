@@ -298,8 +298,9 @@ class MapOf(Kind):
 
     noun = "a mapping of keys"
 
-    def __init__(self, value: Kind, key: Text | None = None, bad_key: Callable[[str], str] = name_message):
-        self.value, self.key, self.bad_key = value, key or Text(), bad_key
+    def __init__(self, value: Kind, key: Text | None = None, bad_key: Callable[[str], str] = name_message,
+                 max_length: int | None = None):
+        self.value, self.key, self.bad_key, self.max_length = value, key or Text(), bad_key, max_length
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -307,6 +308,8 @@ class MapOf(Kind):
     def check(self, value: Any, at: PathKey, problems: list[Problem]) -> Any:
         if not isinstance(value, dict):
             return wrong_type(problems, at, self, value)
+        if self.max_length is not None and len(value) > self.max_length:
+            return fail(problems, at, f"may have at most {self.max_length} entries, got {len(value)}")
         out: dict[str, Any] = {}
         for key, item in value.items():
             if self.key.check(key, at + (key,), []) is INVALID:
@@ -318,6 +321,8 @@ class MapOf(Kind):
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "object", "additionalProperties": self.value.schema(defs)}
+        if self.max_length is not None:
+            out["maxProperties"] = self.max_length
         key = self.key.schema(defs)
         if len(key) > 1:
             out["propertyNames"] = key

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 MAX_COPIES = 1000
 MAX_CARDS = 10_000
+MAX_COMPONENTS = 200  # component groups, as many as a spec may have groups of cards
+MAX_VARIANTS = 100
 
 AttrValue = Union[str, int, float, bool, list]
 
@@ -71,7 +73,7 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
                  noun="a length such as '3mm' or '0.125in'")
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
-BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:
@@ -90,7 +92,7 @@ def _choice(*values: str) -> Text:
     return Text(pattern=f"^(?:{'|'.join(values)})$", mismatch=lambda value: f"{value!r} is not one of: {listed}")
 
 
-TEXT_SIZE_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt|%)?\s*$")
+TEXT_SIZE_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 
 
 def _text_size(value: str | int | float) -> str | int | float:
@@ -358,9 +360,10 @@ class Spec:
     options: dict[str, Any] = spec_field(MapOf(SCALAR, key=NAME), factory=dict,
                                          description="Rule engine options (e.g. hook: true).")
     groups: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec), min_length=1, max_length=200))
-    components: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec)), factory=list,
+    components: list[GroupSpec] = spec_field(ListOf(Model(GroupSpec), max_length=MAX_COMPONENTS), factory=list,
                                              description="Printed extras counted apart from the deck.")
-    variants: dict[str, VariantSpec] = spec_field(MapOf(Model(VariantSpec), key=NAME), factory=dict)
+    variants: dict[str, VariantSpec] = spec_field(MapOf(Model(VariantSpec), key=NAME, max_length=MAX_VARIANTS),
+                                                  factory=dict)
     default_variant: str | None = spec_field(Optional(TEXT), None)
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
     layouts: dict[str, LayoutSpec] = spec_field(MapOf(Model(LayoutSpec), key=NAME), factory=dict,

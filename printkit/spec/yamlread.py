@@ -25,6 +25,7 @@ MAX_NODES = 100_000
 PathKey = tuple[str | int, ...]
 
 # Characters YAML refuses (it allows tab, newlines and printable Unicode only).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
@@ -369,8 +370,14 @@ class _Builder:
         if node.tag == "tag:yaml.org,2002:int" and len(node.value) > 30:
             raise self.fail(node, f"number {node.value[:20]}… is too long")
         try:
-            return self.loader.construct_object(node)
+            value = self.loader.construct_object(node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             raise self.fail(node, f"bad value {node.value!r}: {exc}") from None
         except KeyError:  # PyYAML looks an explicit '!!bool' value up in its table of words
             raise self.fail(node, f"bad value {node.value!r}: not a boolean") from None
+        if isinstance(value, str) and _SURROGATE.search(value):
+            # "\ud800" escaped in a quoted value: no character, and no file can hold it.
+            found = _SURROGATE.search(value).group()
+            raise self.fail(node, f"escaped U+{ord(found):04X} is half of a UTF-16 pair, not a character: "
+                                  "write the character itself")
+        return value
