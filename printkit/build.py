@@ -76,13 +76,13 @@ from printkit.layout.imposition import (
     fits_in_slot,
     impose,
     packed_sheet_pages,
-    sheet_pages,
 )
 from printkit.layout.ops import Face
 from printkit.outputs import (
     BUILD_ID,
     Staging,
     current_sha256,
+    deck_part,
     exclusive,
     inside,
     remove_outputs,
@@ -271,7 +271,7 @@ def card_pdf(deck: Deck, card: Card, face: Face, side: str, size: "CardSize | No
 
 def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
-    parts = [safe_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
+    parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
     return "/".join(parts)
 
 
@@ -672,7 +672,7 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
     """
     owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
     for deck in decks:
-        folder = safe_part(deck.deck_id)
+        folder = deck_part(deck.deck_id)
         spec = _resolved(Path(deck.spec_path))
         other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
         if other != spec:

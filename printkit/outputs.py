@@ -51,6 +51,17 @@ def safe_part(name: str) -> str:
     return f"deck-{text}" if text.split(".")[0].casefold() in _RESERVED else text
 
 
+# What printkit itself writes at the top of an output folder: no deck's folder may take one of these names.
+_OWN_NAMES = ("manifest.json", "alignment-a4.pdf", "alignment-letter.pdf")
+
+
+def deck_part(deck_id: str) -> str:
+    """The folder of a deck (its spec's stem, made safe by :func:`safe_part`), kept apart from
+    printkit's own files: a spec named ``manifest.json.yaml`` builds into ``deck-manifest.json/``."""
+    part = safe_part(deck_id)  # never starts with a dot, so never a hidden folder of printkit's
+    return f"deck-{part}" if part.casefold() in _OWN_NAMES else part
+
+
 def inside(root: Path, relative: str | Path) -> Path:
     """``root / relative``, refusing any path that would land outside ``root``."""
     relative = Path(relative)

@@ -50,3 +50,33 @@ def test_exclusive_refuses_a_second_holder_until_the_first_lets_go(tmp_path):
     with exclusive(tmp_path):  # free again
         pass
     assert list(tmp_path.iterdir()) == []  # the lock writes nothing
+
+
+@pytest.mark.parametrize("stem, folder", [
+    ("manifest.json", "deck-manifest.json"), ("alignment-a4.pdf", "deck-alignment-a4.pdf"),
+    ("Manifest.JSON", "deck-Manifest.JSON"), (".printkit-cache", "printkit-cache"), ("calc", "calc"),
+])
+def test_a_deck_folder_never_takes_the_name_of_printkits_own_files(stem, folder):
+    from printkit.outputs import deck_part
+
+    assert deck_part(stem) == folder
+
+
+def test_a_spec_named_like_the_manifest_builds_beside_it(tmp_path):
+    import os
+
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    (tmp_path / "manifest.json.yaml").write_text("game: demo\nname: M\ngroups:\n  - name: g\n    cards: [{n: 1}]\n",
+                                                 encoding="utf-8")
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["build", "manifest.json.yaml", "--out", "out", "--no-rulebooks"])
+    finally:
+        os.chdir(here)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "deck-manifest.json" / "sheets-a4.pdf").is_file()
+    assert (tmp_path / "out" / "manifest.json").is_file()

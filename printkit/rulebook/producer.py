@@ -283,9 +283,9 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
 
 
 def _folder(deck: Deck) -> str:
-    from printkit.outputs import safe_part
+    from printkit.outputs import deck_part
 
-    return safe_part(deck.deck_id)
+    return deck_part(deck.deck_id)
 
 
 def _write(ctx, relative: str, result: Rulebook, kind: str, deck: Deck, lang: str):
