@@ -192,14 +192,37 @@ _CLoader = _core_schema(yaml.CSafeLoader) if getattr(yaml, "CSafeLoader", None) 
 # one included), '|' and '>' (libyaml lets a comment touch a block scalar's header).
 _NOT_FAST = re.compile("[\t\ufeff?!|>]|^%", re.MULTILINE)
 # libyaml's composer recurses in C, once per nesting level: tens of thousands of levels would
-# overflow the C stack and end the process. Each level opens with one of "[{-:" (or '?'), so a
-# document with few of them cannot nest deeply.
+# overflow the C stack and end the process. A document that cannot nest deeper than this is safe.
 _FAST_NESTING_LIMIT = 2_000
 
 
 def _fast_safe(text: str) -> bool:
-    """Whether libyaml reads ``text`` exactly as PyYAML does (empty values aside, checked after)."""
-    return _NOT_FAST.search(text) is None and sum(map(text.count, "[{-:")) <= _FAST_NESTING_LIMIT
+    """Whether libyaml reads ``text`` exactly as PyYAML does (empty values aside, checked after)
+    and cannot nest deeply enough to overflow its stack."""
+    return _NOT_FAST.search(text) is None and _nesting_bound(text) <= _FAST_NESTING_LIMIT
+
+
+def _nesting_bound(text: str) -> int:
+    """An upper bound on the document's nesting depth, in one pass over its text.
+
+    A flow collection opens with '[' or '{' (counted whatever quotes they stand in: more, never
+    fewer); a block collection nested inside another is indented further, except a sequence
+    directly under a key and the collections opened on one line ("- - a", "a: b:"), which the
+    '-' and ':' of that line count. So the depth is at most twice the deepest indentation, plus the
+    most '-' and ':' on one line, plus the deepest run of open brackets.
+    """
+    indent = marks = brackets = open_now = 0
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = max(indent, len(line) - len(stripped))
+        marks = max(marks, stripped.count("-") + stripped.count(":"))
+        for ch in stripped:
+            if ch in "[{":
+                open_now += 1
+                brackets = max(brackets, open_now)
+            elif ch in "]}" and open_now:
+                open_now -= 1
+    return 2 * indent + marks + brackets
 
 
 def _has_empty_plain_scalar(root: yaml.Node) -> bool:

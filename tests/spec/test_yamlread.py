@@ -204,3 +204,12 @@ def test_a_colour_glued_to_its_key_is_named():
         parse_yaml(b"game: g\nart:\n  colors: {ink:#000}\n", Path("x.yaml"))
     assert str(info.value) == ("x.yaml:3:12: 'ink:#000' is read as one key with no value: "
                                "write ink: \"#000\" (a space after ':', the colour in quotes)")
+
+
+def test_a_long_but_shallow_spec_is_composed_by_libyaml_and_a_deep_one_is_not():
+    from printkit.spec.yamlread import _FAST_NESTING_LIMIT, _fast_safe, _nesting_bound
+
+    wide = "game: demo\ncomponents:\n" + "".join(f"  - name: c{i}\n    cards: [{{n: {i}}}]\n" for i in range(5000))
+    assert _nesting_bound(wide) < 20 and _fast_safe(wide)
+    for deep in ("a: " + "[" * 3000 + "]" * 3000, "- " * 3000 + "a", "a:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1200))):
+        assert _nesting_bound(deep) > _FAST_NESTING_LIMIT and not _fast_safe(deep)
