@@ -172,8 +172,27 @@ def remembered_numbers():
             module.fp_str = function
 
 
+class _Written:
+    """Where reportlab writes a finished document: keeps the one bytes object it writes (a
+    BytesIO would hold a second copy of the whole PDF)."""
+
+    name = "printkit.pdf"
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def flush(self) -> None:
+        pass
+
+    def getvalue(self) -> bytes:
+        return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+
+
 def _render(pages: Sequence[Page], info: PdfInfo) -> bytes:
-    buffer = io.BytesIO()
+    buffer = _Written()
     first = pages[0].size
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info)
     images = _ImageSizes()
