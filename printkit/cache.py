@@ -28,6 +28,8 @@ FOLDER = ".printkit-cache"
 FORMAT = 1
 MAGIC = b"printkit-cache 1\n"
 MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it
+MAX_ENTRY_BYTES = 32 << 20  # larger renders (sheets of many pictures) are not kept: held until the
+# build ends, they would multiply its memory, and rendering them again costs little next to that
 
 
 @lru_cache(maxsize=None)
@@ -116,7 +118,7 @@ class RenderCache:
             return data
         self.misses += 1
         data = make()
-        if self.enabled:
+        if self.enabled and len(data) <= MAX_ENTRY_BYTES:
             self.pending[key] = data
         return data
 

@@ -166,10 +166,17 @@ def read_image(path: Path) -> bytes:
 
 
 def check_picture(data: bytes) -> tuple[int, int]:
-    """Refuse anything but a sane PNG or JPEG, fully decoded (catches truncated and corrupt data).
+    """Refuse anything but a sane PNG or JPEG: format and size from its header, then its data
+    checked in full without decoding every pixel (catches truncated and corrupt data). Returns
+    its width and height in pixels.
 
-    Returns its width and height in pixels. A JPEG with further frames (MPO, as phones save
-    photos) is its first frame, an ordinary JPEG: the PDF shows that one.
+    A JPEG is decoded at an eighth of its size (libjpeg still reads every bit of its coded data,
+    so truncation and broken coding are found as a full decode finds them); a PNG's chunks are
+    checked (lengths, CRCs, the order IHDR ... IDAT ... IEND) and its image data inflated and
+    counted, row filters included, but not unfiltered (:func:`png_info`). The pixels are decoded
+    only where they are drawn, and only if they must be transformed (a PNG with transparency).
+    A JPEG with further frames (MPO, as phones save photos) is its first frame, an ordinary JPEG:
+    the PDF shows that one.
     """
     from PIL import Image, UnidentifiedImageError
 
@@ -182,7 +189,11 @@ def check_picture(data: bytes) -> tuple[int, int]:
                 raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
             if max(width, height) > MAX_IMAGE_SIDE:
                 raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
-            img.load()  # decodes fully: catches truncated and corrupt data that verify() lets through
+            if img.format in ("JPEG", "MPO"):
+                img.draft(img.mode, ((width + 7) // 8, (height + 7) // 8))
+                img.load()
+            elif png_info(data).interlace:
+                img.load()  # an interlaced PNG's rows are not counted here: decoded in full
             return width, height
     except ImageError:
         raise
@@ -192,6 +203,103 @@ def check_picture(data: bytes) -> tuple[int, int]:
         raise ImageError(f"has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageError(f"cannot be read: {exc}") from None
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
+
+
+@dataclass(frozen=True)
+class PngInfo:
+    """What a checked PNG holds: its header's fields and where its image data (IDAT) lies."""
+
+    width: int
+    height: int
+    bit_depth: int
+    color_type: int  # 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA
+    interlace: int
+    transparency: bool  # a tRNS chunk
+    idat: tuple[tuple[int, int], ...]  # (offset, length) of each IDAT chunk's data
+
+    @property
+    def plain(self) -> bool:
+        """8-bit grey or RGB, not interlaced, nothing transparent: its IDAT data is what a PDF image
+        stream with the PNG predictors holds, so it can be embedded as it is."""
+        return (self.color_type in (0, 2) and self.bit_depth == 8 and not self.interlace
+                and not self.transparency)
+
+
+def png_info(data: bytes) -> PngInfo:
+    """The PNG in ``data``, checked without decoding its pixels (ImageError if refused).
+
+    Every chunk's length and CRC, IHDR first, IDAT chunks in one run, IEND last; the image data
+    must inflate to exactly the rows the header promises (non-interlaced: each row a valid filter
+    type and its bytes), with nothing after the deflate stream's end.
+    """
+    import struct
+    import zlib
+
+    view = memoryview(data)
+    if bytes(view[:8]) != PNG_SIGNATURE:
+        raise ImageError("is not a PNG or JPEG image")
+    pos, header, idat, transparency, ended, after_idat = 8, None, [], False, False, False
+    while not ended:
+        if pos + 12 > len(data):
+            raise ImageError("cannot be read: the PNG is truncated")
+        length, kind = struct.unpack(">I4s", view[pos:pos + 8])
+        end = pos + 12 + length
+        if end > len(data):
+            raise ImageError("cannot be read: the PNG is truncated")
+        if zlib.crc32(view[pos + 4:pos + 8 + length]) != struct.unpack(">I", view[end - 4:end])[0]:
+            raise ImageError(f"cannot be read: the PNG's {kind.decode('latin-1')!r} chunk is corrupt (CRC)")
+        if header is None and kind != b"IHDR":
+            raise ImageError("cannot be read: the PNG does not start with its header (IHDR)")
+        if kind == b"IHDR":
+            if header is not None or length != 13:
+                raise ImageError("cannot be read: the PNG's header (IHDR) is malformed")
+            header = struct.unpack(">IIBBBBB", view[pos + 8:pos + 21])
+        elif kind == b"IDAT":
+            if after_idat:
+                raise ImageError("cannot be read: the PNG's image data (IDAT) is split")
+            idat.append((pos + 8, length))
+        elif kind == b"tRNS":
+            transparency = True
+        elif kind == b"IEND":
+            ended = True
+        if idat and kind != b"IDAT":
+            after_idat = True
+        pos = end
+    width, height, depth, color, _compression, _filter, interlace = header
+    if color not in _PNG_CHANNELS or not idat or not (width and height):
+        raise ImageError("cannot be read: the PNG's header (IHDR) is malformed")
+    info = PngInfo(width, height, depth, color, interlace, transparency, tuple(idat))
+    if not interlace:
+        _check_rows(view, info)
+    return info
+
+
+def _check_rows(view: memoryview, info: PngInfo) -> None:
+    """Inflate the image data, counting its rows and checking each row's filter type."""
+    import zlib
+
+    stride = 1 + (info.width * _PNG_CHANNELS[info.color_type] * info.bit_depth + 7) // 8
+    expected = stride * info.height
+    inflate = zlib.decompressobj()
+    done = 0
+    try:
+        for offset, length in info.idat:
+            piece = inflate.decompress(view[offset:offset + length])
+            first = -done % stride  # where the next row's filter byte lies in this piece
+            if done + len(piece) > expected:
+                raise ImageError("cannot be read: the PNG holds more image data than its size")
+            if any(piece[at] > 4 for at in range(first, len(piece), stride)):
+                raise ImageError("cannot be read: the PNG's image data is corrupt (row filter)")
+            done += len(piece)
+        done += len(inflate.flush())
+    except zlib.error as exc:
+        raise ImageError(f"cannot be read: the PNG's image data is corrupt ({exc})") from None
+    if not inflate.eof or done != expected or inflate.unused_data:
+        raise ImageError("cannot be read: the PNG's image data is truncated or corrupt")
 
 
 # --- SVG ---------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ embedded as a subset in every document that uses them.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import io
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,11 +23,12 @@ from typing import Iterable, Sequence
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
-from printkit.images import ImageError, is_svg, picture, read_image, svg_art
+from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
 from printkit.render.color import SRGB_NAME, srgb_icc
@@ -169,8 +172,27 @@ def remembered_numbers():
             module.fp_str = function
 
 
+class _Written:
+    """Where reportlab writes a finished document: keeps the one bytes object it writes (a
+    BytesIO would hold a second copy of the whole PDF)."""
+
+    name = "printkit.pdf"
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def flush(self) -> None:
+        pass
+
+    def getvalue(self) -> bytes:
+        return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+
+
 def _render(pages: Sequence[Page], info: PdfInfo) -> bytes:
-    buffer = io.BytesIO()
+    buffer = _Written()
     first = pages[0].size
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info)
     images = _ImageSizes()
@@ -481,7 +503,12 @@ class _ImageSizes:
                 checked = picture(path)  # the bytes checked when the spec was read
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
-            canvas.drawImage(checked.reader(), 0, 0, w, h, mask="auto")
+            if checked.data.startswith(PNG_SIGNATURE):
+                # Registered under the name drawImage looks for: embedded as it is, or decoded once.
+                _register_picture(canvas, path, checked.data)
+                canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+            else:  # a JPEG: reportlab embeds its own bytes, these checked ones
+                canvas.drawImage(checked.reader(), 0, 0, w, h, mask="auto")
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"
@@ -502,6 +529,125 @@ class _ImageSizes:
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
         return self._svgs[path]
+
+
+def _register_picture(canvas: Canvas, path: Path, data: bytes) -> None:
+    """Put the PNG at ``path`` into ``canvas``'s document as reportlab's ``drawImage`` would find it
+    (under the name it gives a picture drawn by file name with ``mask="auto"``), made here:
+
+    - an 8-bit grey or RGB PNG without transparency is embedded as it is: its IDAT data is a
+      Flate stream with the PNG predictors (``/DecodeParms``), so nothing is decoded or
+      compressed again (:class:`_PngStream`);
+    - any other PNG (transparency, a palette, 16 bits, interlaced) is decoded by reportlab as
+      before, into the same objects, but once per process per content (:func:`_decoded_png`),
+      however many PDFs draw it.
+
+    A JPEG is left to reportlab, which embeds the file's bytes as they are (``/DCTDecode``).
+    """
+    from reportlab.pdfgen.canvas import _digester
+
+    doc = canvas._doc
+    name = _digester(f"{path}auto".encode("utf-8"))
+    reg = doc.getXObjectName(name)
+    if doc.idToObject.get(reg) is not None:
+        return
+    try:
+        if not data.startswith(PNG_SIGNATURE):
+            return
+        digest = hashlib.sha256(data).hexdigest()
+        info = _png_info(digest, data)
+    except ImageError as exc:
+        raise BuildError(f"image {str(path)!r} {exc}") from None
+    if info.plain:
+        obj = _PngStream(info, Path(path), digest)
+    else:
+        obj = copy.copy(_decoded_png(digest, data))
+        smask = getattr(obj, "_smask", None)
+        if smask is not None:
+            obj._smask = copy.copy(smask)
+    obj.name = name
+    canvas._setXObjects(obj)
+    doc.Reference(obj, reg)
+    doc.addForm(name, obj)
+    smask = getattr(obj, "_smask", None)
+    if smask is not None:  # as drawImage sets up a soft mask
+        mask_reg = doc.getXObjectName(smask.name)
+        if doc.idToObject.get(mask_reg) is None:
+            canvas._setXObjects(smask)
+            obj.smask = doc.Reference(smask, mask_reg)
+        else:
+            from reportlab.pdfbase.pdfdoc import PDFObjectReference
+
+            obj.smask = PDFObjectReference(mask_reg)
+        del obj._smask
+
+
+_PNG_INFOS: dict[str, object] = {}  # sha256 of a PNG's bytes -> its PngInfo (a few numbers)
+_DECODED: dict[str, object] = {}  # sha256 -> reportlab's image object, while within the budget
+_DECODED_BUDGET = 256 << 20  # bytes of compressed streams kept for reuse
+_decoded_bytes = 0
+
+
+def _png_info(digest: str, data: bytes):
+    """The checked structure of a PNG, once per process per content."""
+    info = _PNG_INFOS.get(digest)
+    if info is None:
+        info = _PNG_INFOS[digest] = png_info(data)
+    return info
+
+
+def _decoded_png(digest: str, data: bytes):
+    """reportlab's image object for a PNG it must decode (with its soft mask), made once per
+    content (while the kept objects stay within :data:`_DECODED_BUDGET`) and copied into each
+    document that draws it."""
+    global _decoded_bytes
+    obj = _DECODED.get(digest)
+    if obj is None:
+        from reportlab.lib.utils import ImageReader
+        from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+        with binary_streams():
+            obj = PDFImageXObject("", None, mask="auto")
+            obj.loadImageFromSRC(ImageReader(io.BytesIO(data)))
+        size = len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None), "streamContent", b""))
+        if _decoded_bytes + size <= _DECODED_BUDGET:
+            _DECODED[digest] = obj
+            _decoded_bytes += size
+    return obj
+
+
+class _PngStream(PDFObject):
+    """A PNG's own IDAT data as a PDF image XObject, read from the file when the PDF is written
+    (so the document holds no copy of it while pages are drawn); the bytes must still be those
+    checked when it was drawn."""
+
+    def __init__(self, info, path: Path, digest: str) -> None:
+        self.info, self.path, self.digest = info, path, digest
+        self.width, self.height = info.width, info.height
+
+    def format(self, document) -> bytes:
+        from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
+
+        try:
+            data = read_image(self.path)
+        except ImageError as exc:
+            raise BuildError(f"image {str(self.path)!r} {exc}") from None
+        if hashlib.sha256(data).hexdigest() != self.digest:
+            raise BuildError(f"image {str(self.path)!r} changed while the build drew it")
+        view = memoryview(data)
+        content = b"".join(view[offset:offset + length] for offset, length in self.info.idat)
+        del data, view
+        colors = 3 if self.info.color_type == 2 else 1
+        dictionary = PDFDictionary({
+            "Type": PDFName("XObject"), "Subtype": PDFName("Image"), "Width": self.width,
+            "Height": self.height, "BitsPerComponent": 8,
+            "ColorSpace": PDFName("DeviceRGB" if colors == 3 else "DeviceGray"),
+            "Filter": PDFArray([PDFName("FlateDecode")]),
+            # One entry per filter, as the Filter array: PDFium ignores a lone dictionary there.
+            "DecodeParms": PDFArray([PDFDictionary({"Predictor": 15, "Colors": colors, "BitsPerComponent": 8,
+                                                    "Columns": self.width})]),
+        })
+        return PDFStream(dictionary, content).format(document)
 
 
 def _svg_form(canvas: Canvas, name: str, art) -> None:

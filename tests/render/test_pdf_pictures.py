@@ -1,0 +1,114 @@
+"""Pictures in PDFs: PNGs embedded as they are, checked without a full decode, decoded at most once."""
+
+import io
+import random
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image as PILImage
+
+from printkit.errors import BuildError
+from printkit.images import ImageError, check_picture, png_info
+from printkit.layout.geometry import Size
+from printkit.layout.imposition import Page, Placement
+from printkit.layout.ops import Face, Image
+from printkit.render import pdf as pdf_module
+from printkit.render.pdf import render_pages
+
+
+def _noisy(mode="RGB", size=(37, 23)):
+    rng = random.Random(7)
+    img = PILImage.new(mode, size)
+    bands = len(img.getbands())
+    img.putdata([tuple(rng.randrange(256) for _ in range(bands)) if bands > 1 else rng.randrange(256)
+                 for _ in range(size[0] * size[1])])
+    return img
+
+
+def _embedded_pixels(pdf: bytes) -> PILImage.Image:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        images = [obj for obj in document[0].get_objects(max_depth=3) if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+        assert len(images) == 1
+        return images[0].get_bitmap(render=False).to_pil().convert("RGB")
+    finally:
+        document.close()
+
+
+def _one_picture_pdf(path) -> bytes:
+    face = Face((Image(0, 0, 50, 50, path, fit="stretch"),))
+    return render_pages([Page(Size(50, 50), (Placement(face, 0, 0),))])
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_a_png_is_embedded_losslessly_as_its_own_data(tmp_path, mode):
+    img = _noisy(mode)
+    path = tmp_path / "art.png"
+    img.save(path)
+    pdf = _one_picture_pdf(path)
+    idat = b"".join(path.read_bytes()[o:o + n] for o, n in png_info(path.read_bytes()).idat)
+    assert idat in pdf  # the file's own compressed data, not compressed again
+    assert _embedded_pixels(pdf).tobytes() == img.convert("RGB").tobytes()
+
+
+def test_a_png_with_alpha_is_decoded_once_per_process(tmp_path, monkeypatch):
+    path = tmp_path / "alpha.png"
+    _noisy("RGBA").save(path)
+    calls = []
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    real = PDFImageXObject.loadImageFromSRC
+
+    def counting(self, image):
+        calls.append(image)
+        return real(self, image)
+
+    monkeypatch.setattr(PDFImageXObject, "loadImageFromSRC", counting)
+    monkeypatch.setattr(pdf_module, "_DECODED", {})
+    first, second = _one_picture_pdf(path), _one_picture_pdf(path)
+    assert first == second
+    assert len(calls) == 2  # the picture and its alpha channel (the soft mask), for both PDFs
+    assert b"/SMask" in first
+
+
+def test_a_png_changed_after_it_was_checked_is_never_drawn(tmp_path):
+    path = tmp_path / "art.png"
+    _noisy().save(path)
+    _one_picture_pdf(path)
+    data = bytearray(path.read_bytes())
+    data[60] ^= 0xFF  # inside the image data: its CRC no longer holds
+    path.write_bytes(bytes(data))
+    # The picture drawn is the one checked; the file no longer holds it, so the build stops.
+    with pytest.raises(BuildError, match="art.png' changed while the build drew it"):
+        _one_picture_pdf(path)
+
+
+def test_damaged_pictures_are_refused_without_a_full_decode(tmp_path):
+    buffer = io.BytesIO()
+    _noisy(size=(200, 100)).save(buffer, "PNG")
+    png = buffer.getvalue()
+    check_picture(png)
+    for damaged in (png[:len(png) // 2], png[:-12], png[:70] + bytes([png[70] ^ 1]) + png[71:]):
+        with pytest.raises(ImageError, match="cannot be read"):
+            check_picture(damaged)
+    buffer = io.BytesIO()
+    _noisy(size=(200, 100)).save(buffer, "JPEG")
+    jpeg = buffer.getvalue()
+    check_picture(jpeg)
+    with pytest.raises(ImageError, match="cannot be read"):
+        check_picture(jpeg[:len(jpeg) // 2])
+
+
+def test_a_png_with_valid_crcs_but_broken_rows_is_refused():
+    import struct
+    import zlib
+
+    rows = b"".join(b"\x09" + b"\x00" * 30 for _ in range(10))  # filter type 9 does not exist
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10, 10, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    with pytest.raises(ImageError, match="row filter"):
+        check_picture(png)
