@@ -10,6 +10,7 @@ font has is a build error naming the rule text's file and line.
 from __future__ import annotations
 
 import io
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -86,14 +87,34 @@ def paper(name: str) -> Paper:
 
 @dataclass(frozen=True)
 class Faces:
-    """The font files for one text style: the main font and the fallback for missing glyphs."""
+    """The font files for one text style: the main font, the fallback for missing glyphs and,
+    when the main font is a spec's own, the bundled one after it."""
 
     main: Path
     fallback: Path
+    last: Path | None = None
 
 
 REGULAR = Faces(fonts.KOREAN, fonts.SYMBOLS)
 BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
+# The faces of the book being set (a spec's own font first): one book at a time per context, so
+# helpers deep in the story need not pass them along.
+_BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
+
+
+def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
+    """The regular and bold faces of a book whose spec names ``regular`` (and ``bold``) fonts:
+    each spec font first, then the bundled Nanum and DejaVu for what it lacks.
+
+    Only a font of the spec's own counts: a bundled one named for the cards (Calc's cards are set
+    in Nanum Gothic Bold) leaves the book in its bundled regular and bold cuts.
+    """
+    def faces(own: Path | None, bundled: Faces) -> Faces:
+        if own is None or Path(own).resolve().parent == fonts.FONTS_DIR.resolve():
+            return bundled
+        return Faces(Path(own), bundled.main, bundled.fallback)
+
+    return faces(regular, REGULAR), faces(bold or regular, BOLD)
 CODE = Faces(fonts.SYMBOLS, fonts.KOREAN)
 ITALIC_COLOR = "#4a4a4a"  # Nanum has no italic cut; italic text is set upright in a muted ink
 
@@ -122,6 +143,7 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     main, fallback = fonts.glyph_set(faces.main), fonts.glyph_set(faces.fallback)
     if main.issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
         return [(faces.main, text)] if text else []
+    last = fonts.glyph_set(faces.last) if faces.last is not None else frozenset()
     runs: list[tuple[Path, str]] = []
     missing = set()
     for ch in text:
@@ -131,6 +153,8 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
             font = faces.main
         elif ord(ch) in fallback:
             font = faces.fallback
+        elif ord(ch) in last:
+            font = faces.last
         else:
             missing.add(ch)
             continue
@@ -159,7 +183,8 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     spans = tuple(spans)
     parts = []
     for span in spans:
-        faces = CODE if span.code else (BOLD if (span.bold or bold) else REGULAR)
+        regular_faces, bold_faces = _BOOK_FACES.get()
+        faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
         runs = font_runs(span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and \
                 fonts.font_name(runs[0][0]) == style_font:
@@ -625,13 +650,27 @@ COMPACT_PAGES = 4
 
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
            canvasmaker=None, cover: Figure | None = None, compact: bool | None = None,
-           author: str = "") -> tuple[bytes, int]:
+           author: str = "", font: Path | None = None, font_bold: Path | None = None) -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
 
     ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again
     compact, without a title page and contents, its title opening the first page; True or False
-    sets it so at once.
+    sets it so at once. ``font`` and ``font_bold`` (a spec's own) set the text, the bundled fonts
+    taking the characters they lack.
     """
+    faces = book_faces(font, font_bold)
+    for face in faces:
+        from printkit.render.pdf import register_font
+
+        register_font(face.main)
+    token = _BOOK_FACES.set(faces)
+    try:
+        return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
+    finally:
+        _BOOK_FACES.reset(token)
+
+
+def _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author) -> tuple[bytes, int]:
     if compact is not None:
         return _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     data, pages = _render_book(doc, lang, lookup, figure, p, canvasmaker, cover, False, author)

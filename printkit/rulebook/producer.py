@@ -234,11 +234,12 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
     cover = content.figures["cover"](deck, lang) if "cover" in content.figures else designed.cover_figure(deck)
     if not booklet:
         data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover,
-                                   author=deck.author)
+                                   author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold)
         return Rulebook(data, pages, paper)
     imposition = bk.imposition_for(paper)
     data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
-                              canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author)
+                              canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author,
+                              font=deck.art.font, font_bold=deck.art.font_bold)
     return Rulebook(data, bk.padded_count(pages) // 2, imposition.sheet_paper)
 
 

@@ -88,3 +88,36 @@ def test_an_unknown_card_in_a_rule_text_is_a_located_error(tmp_path):
     with pytest.raises(RulebookError) as caught:
         render_rulebook(tmp_path / "emberfall.yaml", "en")
     assert caught.value.line == 5 and "did you mean 'ember-drake'?" in str(caught.value)
+
+
+def _fonts_of(data: bytes) -> set[str]:
+    import io
+
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+def test_a_book_is_set_in_the_specs_own_font(tmp_path):
+    shutil.copytree(DECKS / "emberfall", tmp_path / "emberfall")
+    shutil.copy(DECKS / "emberfall.rules.en.md", tmp_path / "emberfall.rules.en.md")
+    fonts_dir = Path(__file__).resolve().parents[2] / "fonts"
+    shutil.copy(fonts_dir / "DejaVuSans.ttf", tmp_path / "own.ttf")  # a font of the spec's own, beside it
+    spec = (DECKS / "emberfall.yaml").read_text(encoding="utf-8")
+    (tmp_path / "emberfall.yaml").write_text(spec.replace("art:\n  colors:", "art:\n  font: own.ttf\n  colors:", 1),
+                                             encoding="utf-8")
+    assert "DejaVuSans" not in _fonts_of(render_rulebook(DECKS / "emberfall.yaml", "en").data)
+    assert "DejaVuSans" in _fonts_of(render_rulebook(tmp_path / "emberfall.yaml", "en").data)
+
+
+def test_a_bundled_card_font_leaves_the_book_in_its_own_cuts():
+    # Calc's cards are set in Nanum Gothic Bold; its book's body text stays regular.
+    from printkit.rulebook import book
+    from printkit import fonts
+
+    regular, bold = book.book_faces(fonts.KOREAN_BOLD, None)
+    assert regular == book.REGULAR and bold == book.BOLD
