@@ -305,14 +305,37 @@ def _check_rows(view: memoryview, info: PngInfo) -> None:
 # --- SVG ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class SvgArt:
-    """A checked SVG as a reportlab Drawing, ``width`` x ``height`` points, drawn from (0, 0) up."""
+    """A checked SVG; as a reportlab Drawing (``width`` x ``height`` points, drawn from (0, 0) up)
+    once something draws it.
 
-    drawing: object  # reportlab.graphics.shapes.Drawing
-    width: float
-    height: float
-    digest: str  # sha256 of the SVG's bytes: equal art, equal digest
+    Checking an SVG (its XML, its limits and references) is cheap; converting it to vectors is
+    most of its cost, so that waits until a PDF is drawn: a rebuild whose pages come from the
+    render cache never converts at all.
+    """
+
+    def __init__(self, root, digest: str) -> None:
+        self._root = root
+        self.digest = digest  # sha256 of the SVG's bytes: equal art, equal digest
+        self._drawing = None
+
+    @property
+    def drawing(self):
+        """The reportlab Drawing, converted on first use (once per process per content)."""
+        if self._drawing is None:
+            drawing = _to_drawing(self._root)
+            if not _draws_something(drawing):
+                raise ImageError("draws nothing (no shapes)")
+            self._drawing = drawing
+        return self._drawing
+
+    @property
+    def width(self) -> float:
+        return float(self.drawing.width)
+
+    @property
+    def height(self) -> float:
+        return float(self.drawing.height)
 
 
 def svg_art(data: bytes) -> SvgArt:
@@ -334,10 +357,29 @@ def _svg_art(digest: str, data: bytes) -> SvgArt:
         # its aspect ratio (cover, contain); width and height would only scale it.
         root.attrib.pop("width", None)
         root.attrib.pop("height", None)
-    drawing = _to_drawing(root)
-    if not _draws_something(drawing):
+    if not _draws_in_xml(root):
         raise ImageError("draws nothing (no shapes)")
-    return SvgArt(drawing, float(drawing.width), float(drawing.height), digest)
+    return SvgArt(root, digest)
+
+
+# Elements that paint, and those whose contents paint only when something refers to them.
+_SHAPES = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "use"))
+_NOT_PAINTED = frozenset(("defs", "clipPath", "mask", "symbol", "pattern", "marker", "linearGradient",
+                          "radialGradient", "metadata", "title", "desc"))
+
+
+def _draws_in_xml(root) -> bool:
+    """Whether the tree holds a shape outside definitions (what svglib would draw)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        name = _local(node.tag)
+        if name in _NOT_PAINTED:
+            continue
+        if name in _SHAPES:
+            return True
+        stack.extend(node)
+    return False
 
 
 def _parse(data: bytes):
