@@ -22,7 +22,7 @@ import importlib.metadata
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 FOLDER = ".printkit-cache"
 FORMAT = 1
@@ -107,6 +107,23 @@ class RenderCache:
         except OSError:
             pass
         return payload
+
+    def cached_many(self, keys: Sequence[str], make: Callable[[list[int]], list[bytes]]) -> list[bytes]:
+        """The cached bytes for each of ``keys``; ``make(indexes)`` makes those not cached, at once
+        (so the pictures of many faces can come from one PDF)."""
+        found: list[bytes | None] = []
+        for key in keys:
+            data = self.pending.get(key)
+            found.append(data if data is not None else self.get(key))
+        missing = [i for i, data in enumerate(found) if data is None]
+        self.hits += len(keys) - len(missing)
+        self.misses += len(missing)
+        if missing:
+            for i, data in zip(missing, make(missing)):
+                found[i] = data
+                if self.enabled and len(data) <= MAX_ENTRY_BYTES:
+                    self.pending[keys[i]] = data
+        return found  # type: ignore[return-value]
 
     def cached(self, key: str, make: Callable[[], bytes]) -> bytes:
         """The cached bytes for ``key``, else ``make()`` (stored by the next :meth:`flush`)."""

@@ -101,6 +101,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         return
     from printkit.build import card_key, deck_folder, per_card_files, print_runs
     from printkit.layout.imposition import card_page, full_page
+    from printkit.cache import face_files
     from printkit.render.pdf import render_pages
     from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
 
@@ -153,14 +154,21 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         planned = sorted(everything, key=lambda p: order.index(p[10]))
         if not planned:
             continue
-        # One PDF of every face, a page each: fonts and pictures embedded once, parsed once.
-        pdf = render_pages([p[5] for p in planned], f"{deck.name}: proof")
-        images = rasterise_pages(pdf, [(p[6], p[7]) for p in planned])
+        def pictures(indexes: list[int]) -> list[bytes]:
+            # One PDF of the faces to draw, a page each: fonts and pictures embedded once, parsed once.
+            chosen = [planned[i] for i in indexes]
+            pdf = render_pages([p[5] for p in chosen], f"{deck.name}: proof")
+            images = rasterise_pages(pdf, [(p[6], p[7]) for p in chosen])
+            return [png_bytes(image, p[7], _PNG_LEVEL) for p, image in zip(chosen, images)]
+
+        # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
+        keys = [ctx.cache.key("proof-png", repr((p[5], p[6], p[7], _PNG_LEVEL)), face_files([p[5]]))
+                for p in planned]
+        pngs = ctx.cache.cached_many(keys, pictures)
         tiles: list[tuple[str, Tile]] = []
         entries = []
-        for p, image in zip(planned, images):
+        for p, data in zip(planned, pngs):
             side, name, detail, group, copies, _, size, dpi, stem, warnings, run = p
-            data = png_bytes(image, dpi, _PNG_LEVEL)
             relative = f"{PROOF_FOLDER}/{stem}.png"
             entry = ctx.write(f"{folder}/{relative}", data, kind=KIND_IMAGE, deck=deck,
                               cards=copies or None)
