@@ -10,11 +10,12 @@ a thin frame; backs in one colour with a label.
 
 Then times, as whole processes, alternately (``procbench.py``, as ``build_speed.py`` does)::
 
-    printkit build deck.yaml --no-rulebooks --out OUT
+    printkit build deck.yaml --no-rulebooks --no-proof --out OUT
     python benchmarks/floor_data_deck.py cards.csv floor.pdf
 
 and reports median wall and CPU time, peak memory and PDF bytes per card. The floor draws the
-same faces and backs into one duplex sheets PDF; see its docstring for what it does less.
+same faces and backs into one duplex sheets PDF; see its docstring for what it does less. The
+proof page (a picture of each distinct face, up to 1,000) is left out, as the floor makes none.
 
     python benchmarks/data_deck.py [--runs 5] [--rows 10000] [--keep FOLDER]
 
@@ -147,7 +148,7 @@ def main() -> None:
         env = child_env(work)
         out, floor_pdf = work / "out", work / "floor.pdf"
         commands = {
-            BUILD: ([*printkit, "build", str(spec), "--no-rulebooks", "--out", str(out)], out),
+            BUILD: ([*printkit, "build", str(spec), "--no-rulebooks", "--no-proof", "--out", str(out)], out),
             FLOOR: ([sys.executable, str(HERE / "floor_data_deck.py"), str(spec.parent / "cards.csv"),
                      str(floor_pdf)], floor_pdf),
         }

@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at ru
 PROOF_PAGE = "proof.html"
 PROOF_FOLDER = "proof"
 THUMB_DPI = 100  # card thumbnails: a poker card with bleed is 275 x 375 px
+# A page of more pictures than this is too heavy for a browser to be a proof; the PDFs have the rest.
+MAX_FACES = 1000
 PAGE_DPI = 40  # full-page components (score sheets): an A4 page is 331 x 468 px
 _PNG_LEVEL = 6
 
@@ -150,6 +152,11 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             ctx.progress(len(copies))
         # Fronts by print run (the deck's cards, then each component), then backs, then pages.
         order = list(dict.fromkeys(p[10] for p in fronts if p[10] != "pages")) + ["backs", "pages"]
+        notes = list(templates.deck_warnings(deck))
+        if len(fronts) > MAX_FACES:
+            notes.append(f"this page shows the first {MAX_FACES:,} of the deck's {len(fronts):,} distinct faces; "
+                         "the sheets PDF holds every one")
+            fronts = fronts[:MAX_FACES]
         everything = fronts + list(backs.values())
         planned = sorted(everything, key=lambda p: order.index(p[10]))
         if not planned:
@@ -158,8 +165,9 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             # One PDF of the faces to draw, a page each: fonts and pictures embedded once, parsed once.
             chosen = [planned[i] for i in indexes]
             pdf = render_pages([p[5] for p in chosen], f"{deck.name}: proof")
-            images = rasterise_pages(pdf, [(p[6], p[7]) for p in chosen])
-            return [png_bytes(image, p[7], _PNG_LEVEL) for p, image in zip(chosen, images)]
+            # Each picture is encoded as it is drawn: one page's pixels held at a time.
+            return rasterise_pages(pdf, [(p[6], p[7]) for p in chosen],
+                                   convert=lambda image, i: png_bytes(image, chosen[i][7], _PNG_LEVEL))
 
         # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
         keys = [ctx.cache.key("proof-png", repr((p[5], p[6], p[7], _PNG_LEVEL)), face_files([p[5]]))
@@ -179,7 +187,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             tiles.append((run, Tile(side, name, detail, group, copies, relative, width, height,
                                     entry.sha256, warnings, stem)))
         yield from entries
-        page = proof_html(deck, tiles, _counts(deck), templates.deck_warnings(deck), _links(deck, ctx, folder))
+        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder))
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
 

@@ -145,3 +145,18 @@ def test_variants_get_a_page_each_and_link_their_own_pdfs(tmp_path):
         links = [a["href"] for a in page.all("a") if not a["href"].startswith("#")]
         assert links == ["sheets-a4.pdf", "sheets-fronts-a4.pdf", "../../alignment-a4.pdf"]
         assert f"{count} cards, expected {count}" in "".join(page.text)
+
+
+def test_a_deck_of_more_faces_than_a_page_can_hold_shows_the_first_and_says_so(tmp_path, monkeypatch):
+    import printkit.proof
+    from .decks import many_cards
+
+    monkeypatch.setattr(printkit.proof, "MAX_FACES", 3)
+    spec = write_deck(tmp_path, cards=many_cards(5), expect=5)
+    out = tmp_path / "out"
+    build(load_decks([str(spec)]), BuildOptions(out_dir=out, rulebooks=False))
+    pictures = sorted(p.name for p in (out / "proofing" / "proof").glob("*.png"))
+    assert len([p for p in pictures if not p.startswith("back-")]) == 3
+    page = (out / "proofing" / "proof.html").read_text(encoding="utf-8")
+    assert "this page shows the first 3 of the deck&#x27;s 5 distinct faces" in page or \
+        "this page shows the first 3 of the deck's 5 distinct faces" in page
