@@ -39,7 +39,7 @@ from procbench import child_env, entry_point, header, measure, table
 HERE = Path(__file__).resolve().parent
 ROWS = 10_000
 SEED = 20240
-BUILD = "printkit build deck.yaml --no-rulebooks"
+BUILD = "printkit build deck.yaml --no-rulebooks --no-proof"
 FLOOR = "floor (plain reportlab)"
 
 TYPES = {"Creature": "#8c2f39", "Spell": "#3d5a80", "Artifact": "#6b705c", "Land": "#5b8e7d", "Relic": "#a77b2c"}
