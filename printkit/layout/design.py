@@ -238,10 +238,6 @@ class Element:
         names += list(self.when or ()) + list(self.when_has) + list(self.when_lacks)
         return tuple(dict.fromkeys(names))
 
-    def guarded(self, name: str) -> bool:
-        """Whether the element is drawn only for cards that have attribute ``name``."""
-        return name in self.when_has or (self.when is not None and name in self.when)
-
     def shown_for(self, card: Card) -> bool:
         attrs = card.attrs
         if any(name not in attrs for name in self.when_has):

@@ -10,7 +10,6 @@ shows the deck's first few cards on its title page.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 
 from reportlab.platypus import Flowable
@@ -105,7 +104,10 @@ def anatomy_figure(deck: Deck, spec: str) -> Anatomy:
     if not chosen:
         raise FigureError(f"the layout {card.layout!r} of card {name.strip()!r} has no named text, picture or icon "
                           "to label")
-    return Anatomy(card, tuple((e.name.replace("_", " "), e.box(card.size)) for e in chosen))
+    parts = tuple((e.name.replace("_", " "), e.box(card.size)) for e in chosen)
+    for label, _ in parts:
+        _runs(label)
+    return Anatomy(card, parts)
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,19 @@ class Setup:
     zones: tuple[Zone, ...]
 
 
-_ITEM = re.compile(r"^(.*?)(?:\s*[x×]\s*(\d+))?$")
+def _pile(item: str) -> tuple[str, int]:
+    """``"back x5"`` (or ``"back×5"``, ``"backx5"``) as ``("back", 5)``; a plain name counts once.
+
+    Read from the end in one pass: rule text is untrusted, so no pattern that backtracks."""
+    end = len(item)
+    start = end
+    while start > 0 and item[start - 1].isdecimal():
+        start -= 1
+    head = item[:start].rstrip()
+    if start < end and head.endswith(("x", "×")):
+        return head[:-1].strip(), int(item[start:])
+    return item.strip(), 1
+
 
 
 def setup_figure(deck: Deck, spec: str) -> Setup:
@@ -135,8 +149,7 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
         for item in (i.strip() for i in rest.split(",")):
             if not item:
                 continue
-            match = _ITEM.match(item)
-            label, count = match.group(1).strip(), int(match.group(2) or 1)
+            label, count = _pile(item)
             if not 1 <= count <= MAX_PILE:
                 raise FigureError(f"setup item {item!r}: a pile holds 1 to {MAX_PILE} cards")
             back = label.casefold() == BACK
@@ -144,6 +157,7 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
             items.append((card, back, count))
         if not items:
             raise FigureError(f"setup zone {name.strip()!r} holds no cards")
+        _runs(name.strip(), bold=True)
         zones.append(Zone(name.strip(), tuple(items)))
     if not zones:
         raise FigureError("'::: setup' needs zones, e.g. '::: setup Deck: back x20; Hand: back x5'")
@@ -172,16 +186,20 @@ INK = "#333333"
 LINE = "#777777"
 
 
+def _runs(text: str, bold: bool = False) -> list[tuple[str, object]]:
+    """``text`` split into runs of the bundled font that draws them (the book's own split);
+    FigureError naming a character no bundled font has."""
+    from printkit.rulebook.book import BOLD, REGULAR, font_runs
+
+    try:
+        return [(run, font) for font, run in font_runs(text, BOLD if bold else REGULAR)]
+    except KeyError as exc:
+        raise FigureError(f"{exc.args[0]} in {text!r}") from None
+
+
 def _text(canvas, x_mm: float, y_mm: float, text: str, size_mm: float, bold: bool = False, anchor: str = "start"):
     """One line at a baseline (page frame, y up, mm), each character in a bundled font that has it."""
-    main, fallback = (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if bold else (fonts.KOREAN, fonts.SYMBOLS)
-    runs: list[tuple[str, object]] = []
-    for ch in text:
-        font = main if not fonts.missing_glyphs(ch, main) else fallback
-        if runs and runs[-1][1] == font:
-            runs[-1] = (runs[-1][0] + ch, font)
-        else:
-            runs.append((ch, font))
+    runs = _runs(text, bold)
     width = sum(fonts.text_width_mm(t, f, size_mm) for t, f in runs)
     x = x_mm - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
     for t, f in runs:
