@@ -332,8 +332,7 @@ def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:
     return [("cards", deck.cards)] + [(name, cards) for name, cards in deck.components.items()]
 
 
-def all_cards(deck: Deck) -> list[Card]:
-    return [card for _, cards in print_runs(deck) for card in cards]
+all_cards = Deck.all_cards  # the deck's cards, then each component's, in print order
 
 
 # --- producers --------------------------------------------------------------------------------

@@ -413,7 +413,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, paper) -> None:
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
                             crop_marks=crop_marks, paper=paper)
     with cycle_collector_paused():
-        with progress_bar(sum(len(c) for c in [loaded.cards, *loaded.components.values()]), "Exporting") as progress:
+        with progress_bar(len(loaded.all_cards()), "Exporting") as progress:
             result = export_deck(loaded, options, progress=progress)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -157,6 +157,10 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def all_cards(self) -> list[Card]:
+        """The deck's cards, then each component's, in print order."""
+        return list(self.cards) + [card for cards in self.components.values() for card in cards]
+
     def groups(self) -> dict[str, int]:
         return dict(Counter(card.group for card in self.cards))
 

@@ -85,14 +85,19 @@ def paper(name: str) -> Paper:
 # ---------------------------------------------------------------- fonts and inline markup
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Faces:
-    """The font files for one text style: the main font, the fallback for missing glyphs and,
-    when the main font is a spec's own, the bundled one after it."""
+    """The font files for one text style: the main font first, then those that set the glyphs it
+    lacks, in order."""
 
-    main: Path
-    fallback: Path
-    last: Path | None = None
+    chain: tuple[Path, ...]
+
+    def __init__(self, *chain: Path) -> None:
+        object.__setattr__(self, "chain", tuple(chain))
+
+    @property
+    def main(self) -> Path:
+        return self.chain[0]
 
 
 REGULAR = Faces(fonts.KOREAN, fonts.SYMBOLS)
@@ -112,9 +117,11 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
     def faces(own: Path | None, bundled: Faces) -> Faces:
         if own is None or Path(own).resolve().parent == fonts.FONTS_DIR.resolve():
             return bundled
-        return Faces(Path(own), bundled.main, bundled.fallback)
+        return Faces(Path(own), *bundled.chain)
 
     return faces(regular, REGULAR), faces(bold or regular, BOLD)
+
+
 CODE = Faces(fonts.SYMBOLS, fonts.KOREAN)
 ITALIC_COLOR = "#4a4a4a"  # Nanum has no italic cut; italic text is set upright in a muted ink
 
@@ -136,28 +143,23 @@ def register_fonts() -> None:
 
 
 def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
-    """Split text into runs, each set in the first of (main, fallback) that has every glyph.
+    """Split text into runs, each set in the first font of ``faces`` that has its glyphs.
 
-    Whitespace stays with the run it sits in. Raises KeyError listing characters neither has.
+    Whitespace stays with the run it sits in. Raises KeyError listing characters no font has.
     """
-    main, fallback = fonts.glyph_set(faces.main), fonts.glyph_set(faces.fallback)
-    if main.issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
+    sets = [fonts.glyph_set(font) for font in faces.chain]
+    if sets[0].issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
         return [(faces.main, text)] if text else []
-    last = fonts.glyph_set(faces.last) if faces.last is not None else frozenset()
     runs: list[tuple[Path, str]] = []
     missing = set()
     for ch in text:
-        if ch.isspace() and runs:
-            font = runs[-1][0]
-        elif ord(ch) in main or ch.isspace():
-            font = faces.main
-        elif ord(ch) in fallback:
-            font = faces.fallback
-        elif ord(ch) in last:
-            font = faces.last
+        if ch.isspace():
+            font = runs[-1][0] if runs else faces.main
         else:
-            missing.add(ch)
-            continue
+            font = next((f for f, glyphs in zip(faces.chain, sets) if ord(ch) in glyphs), None)
+            if font is None:
+                missing.add(ch)
+                continue
         if runs and runs[-1][0] == font:
             runs[-1] = (font, runs[-1][1] + ch)
         else:
@@ -182,8 +184,8 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     """
     spans = tuple(spans)
     parts = []
+    regular_faces, bold_faces = _BOOK_FACES.get()
     for span in spans:
-        regular_faces, bold_faces = _BOOK_FACES.get()
         faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
         runs = font_runs(span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and \

@@ -34,10 +34,6 @@ class FigureError(ValueError):
     """A designed figure names something the deck does not have; the message says what."""
 
 
-def _all_cards(deck: Deck) -> list[Card]:
-    return list(deck.cards) + [c for group in deck.components.values() for c in group]
-
-
 def _names_of(card: Card) -> list[str]:
     return [str(card.attrs[k]) for k in ("id", "name", "title") if k in card.attrs and str(card.attrs[k]).strip()]
 
@@ -45,10 +41,10 @@ def _names_of(card: Card) -> list[str]:
 def find_card(deck: Deck, name: str) -> Card:
     """The first card of the deck whose id, name or title is ``name`` (ignoring case)."""
     wanted = name.strip().casefold()
-    for card in _all_cards(deck):
+    for card in deck.all_cards():
         if any(n.casefold() == wanted for n in _names_of(card)):
             return card
-    known = list(dict.fromkeys(n for c in _all_cards(deck) for n in _names_of(c)[:1]))
+    known = list(dict.fromkeys(n for c in deck.all_cards() for n in _names_of(c)[:1]))
     hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     meant = f" (did you mean {hint[0]!r}?)" if hint else ""
     if not known:

@@ -81,7 +81,7 @@ def expand_all(loaded: LoadedSpec) -> Iterator[Deck]:
     total = 0
     for name in variant_names(loaded):
         deck = expand(loaded, name)
-        total += len(deck.cards) + sum(len(c) for c in deck.components.values())
+        total += len(deck.all_cards())
         if total > MAX_VARIANT_CARDS:
             where = ("variants", name) if name is not None else ("groups",)
             raise loaded.source.error(where, f"the variants up to {name!r} make {total} cards to check and print; "
@@ -89,7 +89,7 @@ def expand_all(loaded: LoadedSpec) -> Iterator[Deck]:
         yield deck
 
 
-def _check_text(loaded: LoadedSpec, cards: Sequence[Card], variant: str | None) -> None:
+def _check_text(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
     """Refuse a deck whose cards hold more than MAX_DECK_TEXT characters of text between them."""
     total = 0
     for card in cards:
@@ -144,7 +144,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     if not cards:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
-    _check_text(loaded, every, variant)
+    _check_text(loaded, every)
     design_warnings: tuple[str, ...] = ()
     resources = None
     compiled_layouts: Mapping[str, Any] = {}

@@ -333,12 +333,9 @@ _REQUIRED = dataclasses.MISSING
 
 
 def spec_field(kind: Kind, default: Any = _REQUIRED, *, factory: Callable[[], Any] | None = None,
-               description: str | None = None, key: str | None = None) -> Any:
-    """A model field holding a value of ``kind``: required unless it has a default or factory.
-
-    ``key`` is the field's name in YAML when it cannot be the attribute's (``from``).
-    """
-    metadata = {"kind": kind, "description": description, "key": key}
+               description: str | None = None) -> Any:
+    """A model field holding a value of ``kind``: required unless it has a default or factory."""
+    metadata = {"kind": kind, "description": description}
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -363,7 +360,7 @@ class Model(Kind):
 
     @property
     def keys(self) -> list[str]:
-        return [_key(f) for f in self.fields]
+        return [f.name for f in self.fields]
 
     def check(self, value: Any, at: PathKey, problems: list[Problem]) -> Any:
         if not isinstance(value, dict):
@@ -379,7 +376,7 @@ class Model(Kind):
                 failed = True
         checked: dict[str, Any] = {}
         for f in self.fields:
-            key = _key(f)
+            key = f.name
             if key in value:
                 checked[f.name] = f.metadata["kind"].check(value[key], at + (key,), problems)
                 failed = failed or checked[f.name] is INVALID
@@ -411,9 +408,9 @@ class Model(Kind):
                 prop = {**prop, "description": f.metadata["description"]}
             if f.default is not _REQUIRED and _plain(f.default):
                 prop = {**prop, "default": f.default}
-            properties[_key(f)] = prop
+            properties[f.name] = prop
             if f.default is _REQUIRED and f.default_factory is _REQUIRED:
-                required.append(_key(f))
+                required.append(f.name)
         out: dict[str, Any] = {"title": self.cls.__name__, "type": "object", "properties": properties,
                                "additionalProperties": False}
         if self.cls.__doc__:
@@ -421,10 +418,6 @@ class Model(Kind):
         if required:
             out["required"] = required
         return out
-
-
-def _key(f: dataclasses.Field) -> str:
-    return f.metadata.get("key") or f.name
 
 
 def _plain(value: Any) -> bool:

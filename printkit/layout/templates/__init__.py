@@ -117,16 +117,14 @@ def unknown_colors(deck: Deck) -> tuple[str, ...]:
     """The names in the palettes of ``deck``'s cards (the deck's, a group's or an override's) that
     no template drawing them reads, in the order first met."""
     known = set(color_names(deck.game)) | set(layout_color_names(deck))
-    cards = list(deck.cards) + [c for group in deck.components.values() for c in group]
-    return tuple(dict.fromkeys(name for c in cards for name in c.art.colors if name not in known))
+    return tuple(dict.fromkeys(name for c in deck.all_cards() for name in c.art.colors if name not in known))
 
 
 def layout_color_names(deck: Deck) -> tuple[str, ...]:
     """The ``art.colors`` names the deck's own layouts read: written as names, or given by a
     placeholder (``fill: "{element}"`` reads the palette name each card's ``element`` holds)."""
     names = []
-    cards = [c for c in list(deck.cards) + [c for group in deck.components.values() for c in group]
-             if c.layout or c.back_layout]
+    cards = [c for c in deck.all_cards() if c.layout or c.back_layout]
     seen = set()
     for card in cards:
         for name in (card.layout, card.back_layout):
