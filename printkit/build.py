@@ -204,13 +204,13 @@ class BuildContext:
         from the cache when these pages with these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
-        key = self.cache.key("pdf", repr((info, tuple(pages))), face_files(pages))
+        key = self.cache.key("pdf", lambda: repr((info, tuple(pages))), lambda: face_files(pages))
         return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
         """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
         the PDF's bytes."""
-        key = self.cache.key("png", f"{sha256_hex(pdf)} {size!r}")
+        key = self.cache.key("png", lambda: f"{sha256_hex(pdf)} {size!r}")
         return self.cache.cached(key, lambda: card_png(pdf, size))
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:

@@ -76,9 +76,17 @@ class RenderCache:
                 return "-"
         return self._files[key]
 
-    def key(self, kind: str, description: str, files: Iterable[Path] = ()) -> str:
+    def key(self, kind: str, description: Callable[[], str], files: Callable[[], Iterable[Path]] = tuple) -> str:
+        """The key of an entry: printkit's code, ``kind``, ``description()`` and the files' bytes.
+
+        Both are asked for only when the cache is on: a build with ``--no-cache`` describes and
+        hashes nothing (its key is empty, and :meth:`cached` makes every entry afresh).
+        """
+        if not self.enabled:
+            return ""
         digest = hashlib.sha256(f"{code_fingerprint()}\n{kind}\n".encode())
-        digest.update(description.encode("utf-8", "surrogatepass"))
+        digest.update(description().encode("utf-8", "surrogatepass"))
+        files = files()
         for path in sorted(set(map(str, files))):
             digest.update(f"\n{path}\0{self.file_hash(Path(path))}".encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
@@ -111,6 +119,8 @@ class RenderCache:
     def cached_many(self, keys: Sequence[str], make: Callable[[list[int]], list[bytes]]) -> list[bytes]:
         """The cached bytes for each of ``keys``; ``make(indexes)`` makes those not cached, at once
         (so the pictures of many faces can come from one PDF)."""
+        if not self.enabled:
+            return make(list(range(len(keys))))
         found: list[bytes | None] = []
         for key in keys:
             data = self.pending.get(key)
@@ -127,6 +137,8 @@ class RenderCache:
 
     def cached(self, key: str, make: Callable[[], bytes]) -> bytes:
         """The cached bytes for ``key``, else ``make()`` (stored by the next :meth:`flush`)."""
+        if not self.enabled:
+            return make()
         data = self.pending.get(key)
         if data is None:
             data = self.get(key)
@@ -139,22 +151,23 @@ class RenderCache:
             self.pending[key] = data
         return data
 
-    def flush(self, build_id: str, before_first_write: Callable[[], None] | None = None) -> None:
+    def flush(self, build_id: str) -> None:
         """Store the new entries (each a temporary ``.KEY.BUILD_ID.tmp``, then renamed); best effort:
         a cache that cannot be written costs the next build time, never this build its files."""
         if not (self.enabled and self.pending):
             return
+        from printkit.outputs import temp_path
+
         try:
-            if before_first_write is not None:
-                before_first_write()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if not self.folder.joinpath("CACHEDIR.TAG").exists():
+                self.folder.joinpath("CACHEDIR.TAG").write_bytes(
+                    b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                    b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
             for key, data in self.pending.items():
                 path = self._path(key)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                if not self.folder.joinpath("CACHEDIR.TAG").exists():
-                    self.folder.joinpath("CACHEDIR.TAG").write_bytes(
-                        b"Signature: 8a477f597d28d172789f06886806bc55\n"
-                        b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
-                temp = path.with_name(f".{key}.{build_id}.tmp")
+                temp = temp_path(path, build_id)
                 with open(temp, "xb") as handle:
                     handle.write(MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
                 # A plain rename: an entry already there under this key holds these very bytes.

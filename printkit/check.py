@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import DeckError
-from printkit.spec import LoadedSpec, expand, expand_all, load_spec, variant_names
+from printkit.spec import LoadedSpec, expand_all, load_spec
 from printkit.spec.models import ExpectSpec
 
 # (deck) -> problems; the rule engines' playability check plugs in here.
@@ -153,7 +153,10 @@ def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
     return spec.expect or ExpectSpec()
 
 
-def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None) -> DeckReport:
+def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None, *,
+               warnings: bool = True) -> DeckReport:
+    """The deck's counts against its spec, its games played by ``play_check`` and (unless
+    ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings."""
     expect = expectation(loaded, deck.variant)
     attrs = list(dict.fromkeys([*deck.count_by, *expect.by]))
     counts = count_cards(deck.cards, attrs)
@@ -196,7 +199,7 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
-        warnings=spec_warnings(deck),
+        warnings=spec_warnings(deck) if warnings else (),
     )
 
 

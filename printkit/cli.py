@@ -300,7 +300,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
-                               proof=proof and not cards)
+                               proof=proof)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress)
     for warning in result.warnings:
@@ -333,6 +333,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 
     from printkit import watch as watching
     from printkit.build import BuildOptions
+    from printkit.interrupts import interrupts_as_keyboard
 
     ctx = click.get_current_context()
     unread = [name for name in _later if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
@@ -364,7 +365,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
                     click.echo(f"proof: {path.resolve().as_uri()}")
 
         try:
-            with watching.interrupts_as_keyboard():
+            with interrupts_as_keyboard():
                 watching.run(target, variant, options, click.echo, on_build=show_proofs)
         except KeyboardInterrupt:
             click.echo("stopped")

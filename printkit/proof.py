@@ -92,15 +92,14 @@ def own_warnings(face: Face, card: Card) -> tuple[str, ...]:
     """The face's warnings without the card's label in front (the tile already names the card)."""
     said = []
     for warning in face.warnings:
-        text = warning[len(card.label):].lstrip(" :") if warning.startswith(card.label) else warning
+        text = card.said_of(warning)[1].lstrip(" :")
         said.append(text or warning)
     return tuple(dict.fromkeys(said))
 
 
 def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["ManifestEntry"]:
-    """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (not with ``--no-proof``)."""
-    if not ctx.options.proof:
-        return
+    """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (build.produce_proof decides
+    whether a build writes them)."""
     from printkit.build import card_key, deck_folder, per_card_files, print_runs
     from printkit.layout.imposition import card_page, full_page
     from printkit.cache import face_files
@@ -170,7 +169,8 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
                                    convert=lambda image, i: png_bytes(image, chosen[i][7], _PNG_LEVEL))
 
         # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
-        keys = [ctx.cache.key("proof-png", repr((p[5], p[6], p[7], _PNG_LEVEL)), face_files([p[5]]))
+        keys = [ctx.cache.key("proof-png", lambda p=p: repr((p[5], p[6], p[7], _PNG_LEVEL)),
+                              lambda p=p: face_files([p[5]]))
                 for p in planned]
         pngs = ctx.cache.cached_many(keys, pictures)
         tiles: list[tuple[str, Tile]] = []
@@ -217,7 +217,7 @@ def _counts(deck: Deck) -> Counts:
         rows = (("groups", tuple(deck.groups().items())),) + tuple(
             (attr, _in_order(values)) for attr, values in deck.counts().items())
         return Counts(len(deck), None, True, rows, (), ())
-    report = check_deck(loaded, deck, None)
+    report = check_deck(loaded, deck, None, warnings=False)  # the page shows the build's own
     rows = (("groups", tuple(report.groups.items())),) + tuple(
         (attr, _in_order(values)) for attr, values in report.counts.items())
     comps = tuple((c.name, c.total, c.expected) for c in report.components)

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit.errors import PrintkitError
-from printkit.interrupts import interrupts_as_keyboard  # noqa: F401  (watch's own, also build's)
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -38,7 +37,6 @@ WARNING_LINES = 3  # warnings printed under a rebuild's line (the rest are count
 
 Reporter = Callable[[str], None]
 
-_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{16}\.tmp$")  # printkit's own (printkit.outputs.temp_path)
 _EDITOR = re.compile(r"(\.sw.|~|\.tmp|\.bak|\.part|\.crdownload|___jb_...___)$|^(\.#|#.*#$|\.DS_Store$|4913$)")
 _IGNORED_DIRS = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis",
                  ".venv", "venv", "node_modules", ".idea", ".tox"}
@@ -90,7 +88,7 @@ class ChangeFilter:
         if any(part in _IGNORED_DIRS for part in p.parts):
             return False
         name = p.name
-        if _TEMPORARY.match(name) or _EDITOR.search(name):
+        if _EDITOR.search(name):  # printkit's own temporaries end in .tmp too
             return False
         if self.specs is not None and p.parent in {s.parent for s in self.specs}:
             if p.suffix in (".yaml", ".yml") and p not in self.specs:
@@ -231,8 +229,5 @@ def serving(folder: Path, port: int = 0) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-# --- interrupts ----------------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
-from printkit.export.profiles import Profile, ServiceSize, profile, profiles, size_name
+from printkit.export.profiles import Profile, ServiceSize, profile, size_name
 from printkit.layout import templates
 
 README = "README.txt"
@@ -57,10 +57,6 @@ class Run:
         return self.name.replace("_", " ")
 
 
-def targets() -> tuple[str, ...]:
-    return tuple(profiles())
-
-
 def default_out_dir(deck: Deck, target: str, root: Path = Path("output")) -> Path:
     from printkit.build import deck_folder
 
@@ -86,7 +82,9 @@ def plan(deck: Deck, prof: Profile) -> tuple[list[Run], list[Card]]:
             chosen = tuple(c for c in cards if c.size == size)
             service = prof.size_for(size)
             if service is None and name == "cards":
-                raise BuildError(f"{prof.name} takes {prof.offered()}; {_deck_title(deck)}'s cards are "
+                from printkit.build import deck_title
+
+                raise BuildError(f"{prof.name} takes {prof.offered()}; {deck_title(deck)}'s cards are "
                                  f"{size_name(size)}")
             runs.append(Run(name if len(sizes) == 1 else f"{name}-{size.width_mm:g}x{size.height_mm:g}",
                             chosen, service))
@@ -129,12 +127,6 @@ def file_slug(name: str) -> str:
     text = re.sub(r"(?<=\d)-$", "minus", text)  # Calc's 7- (seven, minus)
     text = re.sub(r"[^\w]+", "-", text).strip("-_")
     return text[:50].rstrip("-") or "card"
-
-
-def _deck_title(deck: Deck) -> str:
-    from printkit.build import deck_title
-
-    return deck_title(deck)
 
 
 def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence[tuple[str, str]],

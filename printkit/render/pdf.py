@@ -505,7 +505,7 @@ class _ImageSizes:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
             if checked.data.startswith(PNG_SIGNATURE):
                 # Registered under the name drawImage looks for: embedded as it is, or decoded once.
-                _register_picture(canvas, path, checked.data)
+                _register_picture(canvas, path, checked.data, checked.digest)
                 canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
             else:  # a JPEG: reportlab embeds its own bytes, these checked ones
                 canvas.drawImage(checked.reader(), 0, 0, w, h, mask="auto")
@@ -531,7 +531,7 @@ class _ImageSizes:
         return self._svgs[path]
 
 
-def _register_picture(canvas: Canvas, path: Path, data: bytes) -> None:
+def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> None:
     """Put the PNG at ``path`` into ``canvas``'s document as reportlab's ``drawImage`` would find it
     (under the name it gives a picture drawn by file name with ``mask="auto"``), made here:
 
@@ -551,10 +551,7 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes) -> None:
     reg = doc.getXObjectName(name)
     if doc.idToObject.get(reg) is not None:
         return
-    try:
-        if not data.startswith(PNG_SIGNATURE):
-            return
-        digest = hashlib.sha256(data).hexdigest()
+    try:  # ``data`` is a checked PNG and ``digest`` its sha256 (images.Picture): neither done again
         info = _png_info(digest, data)
     except ImageError as exc:
         raise BuildError(f"image {str(path)!r} {exc}") from None

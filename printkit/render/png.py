@@ -89,8 +89,8 @@ def _render_page(document, index: int, size: CardSize, dpi: float,
             # bytes in RGB order, as the bitmap was made for.
             pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
                                            pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-            # A copy: the bitmap's memory is freed when it is closed.
-            return bitmap.to_pil().convert("RGB").copy()
+            # convert() returns a copy (the bitmap's memory is freed when it is closed).
+            return bitmap.to_pil().convert("RGB")
         finally:
             bitmap.close()
     finally:

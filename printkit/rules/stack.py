@@ -58,7 +58,7 @@ from printkit.rules.stack_moves import (
     parse_move, synthesize,
 )
 from printkit.rules.stack_rules import (
-    DEFAULT_TURN_CAP, FIELD_SIZE, HAND_SIZE, MAX_STACKS, MODES, apply_move, draw, move_groups, refill,
+    CASE_ALL, CASE_DECIDING, DEFAULT_TURN_CAP, FIELD_SIZE, HAND_SIZE, MAX_STACKS, MODES, apply_move, draw, move_groups, refill,
     settle_now,
 )
 from printkit.rules.stack_players import PLAYERS
@@ -261,8 +261,6 @@ class StackEngine:
 
 # Stacks each action costs (facts for reports count the stacks a game used).
 STACK_COSTS = {Synthesize: 1, Decompose: 1, Cycle: 1, OutputDraw: 2, OutputDiscard: 2}
-CASE_ALL = "matched every field card"
-CASE_DECIDING = "matched the deciding field card"
 
 
 def facts(start: StackState, final: StackState, moves: Sequence[Any], seats: Sequence[int]) -> dict[str, Any]:

@@ -97,13 +97,18 @@ def _advance(s: StackState, p: int) -> None:
         settle_now(s)
 
 
+# How a settlement that one player won is said to have ended (a game's ``reason``).
+CASE_ALL = "matched every field card"
+CASE_DECIDING = "matched the deciding field card"
+
+
 def settle_now(s: StackState) -> None:
     s.phase = "settle"
     s.pending = None
     full = (_full(s, 0), _full(s, 1))
     if full[0] != full[1]:
         winner = 0 if full[0] else 1
-        reason = "matched the deciding field card" if s.deciding else "matched every field card"
+        reason = CASE_DECIDING if s.deciding else CASE_ALL
         _finish(s, (winner,), reason, s.turn + 1)
     elif full[0]:
         s.both_full += 1

@@ -216,13 +216,16 @@ def _nesting_bound(text: str) -> int:
         stripped = line.lstrip(" ")
         indent = max(indent, len(line) - len(stripped))
         marks = max(marks, stripped.count("-") + stripped.count(":"))
-        for ch in stripped:
-            if ch in "[{":
-                open_now += 1
-                brackets = max(brackets, open_now)
-            elif ch in "]}" and open_now:
-                open_now -= 1
+    for bracket in _BRACKETS.findall(text):  # the brackets alone, found by the regex engine's scan
+        if bracket in "[{":
+            open_now += 1
+            brackets = max(brackets, open_now)
+        elif open_now:
+            open_now -= 1
     return 2 * indent + marks + brackets
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 def _has_empty_plain_scalar(root: yaml.Node) -> bool:
