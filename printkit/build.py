@@ -161,8 +161,8 @@ class BuildContext:
     cache: RenderCache | None = None
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     written: list["ManifestEntry"] = field(default_factory=list)  # this build's files so far, in order
-    # Warnings in the order first seen, by deck folder and text (without the card's label).
-    _warnings: dict[tuple[str, str], "_Warning"] = field(default_factory=dict, repr=False)
+    # Warnings in the order first seen, grouped by deck folder and text (without the card's label).
+    _warnings: "WarningLog" = field(default_factory=lambda: WarningLog(), repr=False)
 
     def __post_init__(self) -> None:
         if self.staging is None:
@@ -215,30 +215,36 @@ class BuildContext:
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
-        label, text = card.said_of(message) if card is not None else ("", message)
-        folder = deck_folder(deck)
-        entry = self._warnings.setdefault((folder, text), _Warning(folder, text))
-        if label:
-            entry.cards.setdefault(label)
+        self._warnings.add(message, card, deck_folder(deck))
 
     @property
     def warnings(self) -> list[str]:
         """Each warning as one line: ``deck: card field: problem (and N more distinct cards)``."""
-        return [entry.line() for entry in self._warnings.values()]
+        return self._warnings.lines()
 
 
 @dataclass
-class _Warning:
-    """One warning of a build, with the cards it was said of (copies of a card are laid out once)."""
+class WarningLog:
+    """Warnings, each said once: the same warning about many distinct cards (copies of a card are
+    laid out once) is one line naming the first of them and how many more share it."""
 
-    folder: str
-    text: str
-    cards: dict[str, None] = field(default_factory=dict)  # labels, in the order met
+    # (folder, warning without the card's label) -> the cards' labels, in the order met
+    _said: dict[tuple[str, str], dict[str, None]] = field(default_factory=dict)
 
-    def line(self) -> str:
-        more = len(self.cards) - 1
-        also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
-        return f"{self.folder}: {next(iter(self.cards), '')}{self.text}{also}"
+    def add(self, message: str, card: Card | None = None, folder: str = "") -> None:
+        label, text = card.said_of(message) if card is not None else ("", message)
+        labels = self._said.setdefault((folder, text), {})
+        if label:
+            labels.setdefault(label)
+
+    def lines(self) -> list[str]:
+        """``folder: card field: problem (and N more distinct cards)``, the folder when there is one."""
+        out = []
+        for (folder, text), labels in self._said.items():
+            more = len(labels) - 1
+            also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
+            out.append(f"{folder + ': ' if folder else ''}{next(iter(labels), '')}{text}{also}")
+        return out
 
 
 def deck_title(deck: Deck) -> str:

@@ -218,12 +218,12 @@ def face_warnings(deck: Deck) -> tuple[str, ...]:
     A game's own designs are left out: their text is sized by design, and laying out every card
     of every game would make ``check`` as slow as a build.
     """
-    from printkit.build import all_cards, card_key
+    from printkit.build import WarningLog, all_cards, card_key
     from printkit.layout import templates
 
     module = templates.game_module(deck.game)
     generic_front = module is None or not hasattr(module, "front")
-    said: dict[str, list[str]] = {}
+    log = WarningLog()  # grouped as a build groups them
     seen: set[str] = set()
     for card in all_cards(deck):
         key = card_key(card)
@@ -237,16 +237,8 @@ def face_warnings(deck: Deck) -> tuple[str, ...]:
             faces.append(templates.back(card, deck))
         for face in faces:
             for warning in face.warnings:
-                label, text = card.said_of(warning)
-                labels = said.setdefault(text, [])
-                if label not in labels:
-                    labels.append(label)
-    lines = []
-    for text, labels in said.items():
-        more = len(labels) - 1
-        also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
-        lines.append(f"{labels[0]}{text}{also}")
-    return tuple(lines)
+                log.add(warning, card)
+    return tuple(log.lines())
 
 
 def format_report(report: DeckReport) -> str:
