@@ -10,26 +10,11 @@ import contextlib
 import functools
 import gc
 import os
-import re
 import sys
 
 import click
 
-from printkit.errors import PrintkitError
-
-
-# Characters that would break a message's one line (a newline in a file name) or move the
-# terminal's cursor: shown as escapes.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-MAX_MESSAGE_CHARS = 2_000  # a message quoting a value someone made huge stays readable
-
-
-def one_line(message: str) -> str:
-    """``message`` as one line of at most MAX_MESSAGE_CHARS characters, control characters escaped."""
-    message = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
-    if len(message) > MAX_MESSAGE_CHARS:
-        message = message[:MAX_MESSAGE_CHARS - 1] + "…"
-    return message
+from printkit.errors import PrintkitError, error_line
 
 
 class OutputFailed(PrintkitError):
@@ -93,9 +78,8 @@ def reports_errors(func):
                 click.echo(f"error: {exc}", err=True)
             _quiet_exit(1)
         except PrintkitError as exc:
-            message = f"error: {exc}" if not hasattr(exc, "located") else exc.located()
             try:
-                click.echo(one_line(message), err=True)
+                click.echo(error_line(exc), err=True)
                 sys.stdout.flush()
             except (OSError, OutputFailed):
                 _quiet_exit(1)

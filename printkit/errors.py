@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -43,3 +44,23 @@ class InvalidMoveError(PrintkitError, ValueError):
 
 class BuildError(PrintkitError):
     """Rendering or writing output failed."""
+
+
+# Characters that would break a message's one line (a newline in a file name) or move the
+# terminal's cursor: shown as escapes.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MAX_MESSAGE_CHARS = 2_000  # a message quoting a value someone made huge stays readable
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line of at most MAX_MESSAGE_CHARS characters, control characters escaped."""
+    message = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), message)
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS - 1] + "…"
+    return message
+
+
+def error_line(exc: PrintkitError) -> str:
+    """How an error is said to the user: ``FILE:LINE:COLUMN: message`` when located, else
+    ``error: message``; one line either way."""
+    return one_line(exc.located() if hasattr(exc, "located") else f"error: {exc}")

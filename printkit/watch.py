@@ -28,7 +28,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit.errors import PrintkitError
+from printkit.errors import PrintkitError, error_line
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -147,8 +147,7 @@ def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcom
         decks = load_decks(target.names, variant)
         result = build(decks, options)
     except PrintkitError as exc:
-        line = exc.located() if hasattr(exc, "located") else f"error: {exc}"
-        return Outcome(reason, time.perf_counter() - started, None, error=line)
+        return Outcome(reason, time.perf_counter() - started, None, error=error_line(exc))
     except Exception as exc:  # a bug of printkit's, not the user's: said, and the watch goes on
         return Outcome(reason, time.perf_counter() - started, None,
                        error=f"internal error: {type(exc).__name__}: {exc}")
