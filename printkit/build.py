@@ -873,8 +873,10 @@ class _UnfinishedRecord:
             except (OSError, ValueError) as exc:
                 raise BuildError(f"cannot read {str(path)!r}: {exc}") from None
         manifest["unfinished"] = [self.build_id]
-        _write_manifest_data(self.out_dir, manifest, self.build_id)
+        # Marked first: an interrupt that lands while the manifest is being replaced (after its
+        # rename, before this method returns) must still find the record to withdraw.
         self.written = True
+        _write_manifest_data(self.out_dir, manifest, self.build_id)
 
     def withdraw(self) -> None:
         """Undo :meth:`write` (only while no file of the build has been renamed into place)."""

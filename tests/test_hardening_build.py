@@ -503,3 +503,30 @@ def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
     assert_every_character_drawable(faces)
     assert glyph_warnings(faces)
     assert_consistent(tmp_path / "out")
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+def test_an_interrupt_just_after_the_build_id_is_recorded_still_withdraws_it(tmp_path, monkeypatch, earlier):
+    """The record is withdrawn even when the interrupt lands between the manifest's rename and
+    the end of the method that wrote it (seen from a Ctrl-C sent to a first build)."""
+    import printkit.build as build_module
+
+    out = tmp_path / "out"
+    out.mkdir()
+    before = b'{"files": []}\n' if earlier else None
+    if before:
+        (out / "manifest.json").write_bytes(before)
+    record = build_module._UnfinishedRecord(out, "0123456789abcdef")
+    real = build_module._write_manifest_data
+
+    def renamed_then_interrupted(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "_write_manifest_data", renamed_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        record.write()
+    monkeypatch.undo()
+    record.withdraw()
+    assert (out / "manifest.json").read_bytes() == before if before else not (out / "manifest.json").exists()
+    assert not temporaries(out)
