@@ -54,11 +54,13 @@ class PdfInfo:
 
 
 def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str = "",
-               initial_font: Path = SYMBOLS, info: PdfInfo | None = None) -> Canvas:
+               initial_font: Path = SYMBOLS, info: PdfInfo | None = None, cmyk: bool = False) -> Canvas:
     """A reportlab canvas with reproducible output (no dates or random IDs in the file).
 
     The document names sRGB as its output intent (:func:`add_output_intent`), since every colour
-    printkit draws is an sRGB colour; ``info`` (or ``title`` alone) fills in its metadata.
+    printkit draws is an sRGB colour; ``info`` (or ``title`` alone) fills in its metadata. With
+    ``cmyk`` every colour and picture drawn through this module is converted to the press profile
+    of :mod:`printkit.render.cmyk`, and the output intent names that profile instead.
     """
     info = info or PdfInfo(title=title)
     # A TrueType initial font: reportlab's default (Helvetica) would be referenced on every page
@@ -73,16 +75,28 @@ def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str =
     canvas.setAuthor(info.author)
     if info.subject:
         canvas.setSubject(info.subject)
-    add_output_intent(canvas)
+    canvas._printkit_cmyk = cmyk
+    if cmyk:
+        from printkit.render import cmyk as press
+
+        add_output_intent(canvas, press.press_icc(), components=4, condition=press.CONDITION,
+                          subtype="GTS_PDFX", info=press.profile_name())
+    else:
+        add_output_intent(canvas)
     return canvas
 
 
+def _is_cmyk(canvas: Canvas) -> bool:
+    return getattr(canvas, "_printkit_cmyk", False)
+
+
 def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int = 3,
-                      condition: str = SRGB_NAME, subtype: str = "GTS_PDFA1") -> None:
+                      condition: str = SRGB_NAME, subtype: str = "GTS_PDFA1", info: str | None = None) -> None:
     """Name the colour space the document's colours mean: an OutputIntent with the ICC profile.
 
-    By default sRGB (``/GTS_PDFA1``, the subtype for an RGB output condition). reportlab has no
-    call for this, so the entry goes into its catalog object, which writes the keys it is told of.
+    By default sRGB (``/GTS_PDFA1``, the subtype for an RGB output condition); a press profile is
+    named with ``/GTS_PDFX``. reportlab has no call for this, so the entry goes into its catalog
+    object, which writes the keys it is told of.
     """
     from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString
 
@@ -90,7 +104,7 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
     profile = PDFStream(PDFDictionary({"N": components}), icc if icc is not None else srgb_icc())
     intent = PDFDictionary({
         "Type": PDFName("OutputIntent"), "S": PDFName(subtype),
-        "OutputConditionIdentifier": PDFString(condition), "Info": PDFString(condition),
+        "OutputConditionIdentifier": PDFString(condition), "Info": PDFString(info or condition),
         "RegistryName": PDFString("http://www.color.org"), "DestOutputProfile": doc.Reference(profile),
     })
     catalog = doc.Catalog
@@ -99,18 +113,19 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
         catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
 
 
-def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None) -> bytes:
+def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool = False) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
     Each distinct face is drawn once, as a form XObject, and placed wherever it appears: four
     copies of a card cost the file (and the renderer) one drawing. ``info`` (or ``title``) is
-    what the document says about itself.
+    what the document says about itself; ``cmyk`` converts its colours and pictures for a press
+    (:mod:`printkit.render.cmyk`).
     """
     info = info or PdfInfo(title=title)
     if not pages:
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
-        return _render(pages, info)
+        return _render(pages, info, cmyk)
 
 
 @contextmanager
@@ -191,10 +206,10 @@ class _Written:
         return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
 
 
-def _render(pages: Sequence[Page], info: PdfInfo) -> bytes:
+def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
     buffer = _Written()
     first = pages[0].size
-    canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info)
+    canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
     images = _ImageSizes()
     forms: dict[Face, str] = {}
     for page in pages:
@@ -294,17 +309,24 @@ class _Pen:
 
     def __init__(self, canvas: Canvas) -> None:
         self.canvas = canvas
+        self.cmyk = _is_cmyk(canvas)
         self.fill: str | None = None
         self.stroke: str | None = None
         self.width: float | None = None
 
     def colors(self, fill: str | None, stroke: str | None, stroke_mm: float) -> tuple[int, int]:
         if fill is not None and fill != self.fill:
-            self.canvas.setFillColorRGB(*_rgb(fill))
+            if self.cmyk:
+                self.canvas.setFillColorCMYK(*_cmyk(fill))
+            else:
+                self.canvas.setFillColorRGB(*_rgb(fill))
             self.fill = fill
         if stroke is not None:
             if stroke != self.stroke:
-                self.canvas.setStrokeColorRGB(*_rgb(stroke))
+                if self.cmyk:
+                    self.canvas.setStrokeColorCMYK(*_cmyk(stroke))
+                else:
+                    self.canvas.setStrokeColorRGB(*_rgb(stroke))
                 self.stroke = stroke
             if stroke_mm != self.width:
                 self.canvas.setLineWidth(stroke_mm)
@@ -322,6 +344,14 @@ def _rgb(color: str) -> tuple[float, float, float]:
     except ValueError:
         raise BuildError(f"not a colour: {color!r} (expected #rrggbb)") from None
     return ((value >> 16) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255)
+
+
+def _cmyk(color: str) -> tuple[float, float, float, float]:
+    """``#rrggbb`` as press ink values 0..1 (checked as :func:`_rgb` checks it)."""
+    from printkit.render.cmyk import cmyk_of
+
+    r, g, b = _rgb(color)
+    return cmyk_of(round(r * 255), round(g * 255), round(b * 255))
 
 
 def _rect(pen: _Pen, op: Rect, _images) -> None:
@@ -394,7 +424,10 @@ def _text(pen: _Pen, op: Text, _images) -> None:
         canvas.rotate(op.rotate_deg)
     if op.slant_deg:
         canvas.skew(0, op.slant_deg)  # x moves right by tan(slant) per unit above the baseline
-    canvas.setFillColorRGB(*_rgb(op.color))
+    if pen.cmyk:
+        canvas.setFillColorCMYK(*_cmyk(op.color))
+    else:
+        canvas.setFillColorRGB(*_rgb(op.color))
     canvas.setFont(name, op.size_mm)
     if op.anchor == "middle":
         canvas.drawCentredString(0, 0, op.text)
@@ -436,7 +469,8 @@ def _upright_text(canvas: Canvas, name: str, op: Text) -> tuple[str, ...] | None
     a, b, c, d, e, f = 1, 0, 0, -1, 0, 0
     matrix = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
                     b0 * e + d0 * f + f0)
-    return ("q", f"{matrix} cm", f"{fp_str(_rgb(op.color))} rg",
+    color = f"{fp_str(_cmyk(op.color))} k" if _is_cmyk(canvas) else f"{fp_str(_rgb(op.color))} rg"
+    return ("q", f"{matrix} cm", color,
             f"BT {'1 0 0 1 %s Tm' % fp_str(0, 0)} {' '.join(shown)} T* ET", "Q")
 
 
@@ -503,7 +537,10 @@ class _ImageSizes:
                 checked = picture(path)  # the bytes checked when the spec was read
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
-            if checked.data.startswith(PNG_SIGNATURE):
+            if _is_cmyk(canvas):
+                _register_cmyk_picture(canvas, path, checked.digest, checked.data)
+                canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+            elif checked.data.startswith(PNG_SIGNATURE):
                 # Registered under the name drawImage looks for: embedded as it is, or decoded once.
                 _register_picture(canvas, path, checked.data, checked.digest)
                 canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
@@ -577,6 +614,69 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
 
             obj.smask = PDFObjectReference(mask_reg)
         del obj._smask
+
+
+def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> None:
+    """Put the picture ``data`` (sha256 ``digest``) into ``canvas``'s document converted to the
+    press's CMYK (raw pixels, Flate-compressed, with a soft mask for its transparency), under the
+    name ``drawImage`` gives ``path`` (as :func:`_register_picture` does), so drawing ``str(path)``
+    finds it. Converted once per process per content."""
+    from reportlab.pdfbase.pdfdoc import PDFObjectReference
+    from reportlab.pdfgen.canvas import _digester
+
+    doc = canvas._doc
+    name = _digester(f"{path}auto".encode("utf-8"))
+    reg = doc.getXObjectName(name)
+    if doc.idToObject.get(reg) is not None:
+        return
+    image, mask = _cmyk_objects(digest, data, path)
+    obj = copy.copy(image)
+    obj.name = name
+    canvas._setXObjects(obj)
+    doc.Reference(obj, reg)
+    doc.addForm(name, obj)
+    if mask is not None:
+        mask_reg = doc.getXObjectName(f"{name}-mask")
+        if doc.idToObject.get(mask_reg) is None:
+            mask = copy.copy(mask)
+            canvas._setXObjects(mask)
+            obj.smask = doc.Reference(mask, mask_reg)
+        else:
+            obj.smask = PDFObjectReference(mask_reg)
+
+
+_CMYK_PICTURES: dict[str, tuple] = {}  # sha256 of a picture -> its CMYK image object and mask object
+_MAX_CMYK_PICTURES = 64
+
+
+def _cmyk_objects(digest: str, data: bytes, path: Path) -> tuple:
+    found = _CMYK_PICTURES.get(digest)
+    if found is None:
+        import zlib
+
+        from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+        from printkit.render.cmyk import cmyk_picture
+
+        try:
+            image, alpha = cmyk_picture(data)
+        except (OSError, ValueError) as exc:
+            raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
+
+        def xobject(pixels, space: str):
+            obj = PDFImageXObject("", None)
+            obj.width, obj.height = pixels.size
+            obj.bitsPerComponent = 8
+            obj.colorSpace = space
+            obj.streamContent = zlib.compress(pixels.tobytes())
+            obj._filters = ("FlateDecode",)
+            return obj
+
+        found = (xobject(image, "DeviceCMYK"), xobject(alpha, "DeviceGray") if alpha is not None else None)
+        if len(_CMYK_PICTURES) >= _MAX_CMYK_PICTURES:
+            _CMYK_PICTURES.pop(next(iter(_CMYK_PICTURES)))
+        _CMYK_PICTURES[digest] = found
+    return found
 
 
 _PNG_INFOS: dict[str, object] = {}  # sha256 of a PNG's bytes -> its PngInfo (a few numbers)
@@ -668,16 +768,50 @@ def _vector_renderer():
             delta = {k: v for k, v in delta.items() if k not in ("fontName", "fontSize")}
             super().applyStateChanges(delta, newState)
 
+        def setStrokeColor(self, c):
+            self._canvas.setStrokeColor(_press_color(c) if _is_cmyk(self._canvas) else c)
+
+        def setFillColor(self, c):
+            self._canvas.setFillColor(_press_color(c) if _is_cmyk(self._canvas) else c)
+
         def drawImage(self, image):
             # A picture embedded in the SVG (a data: URI, decoded and checked): an image XObject,
             # as reportlab cannot put inline images in a form. svglib gives nothing else here.
             if hasattr(image.path, "mode"):
                 from reportlab.lib.utils import ImageReader
 
+                if _is_cmyk(self._canvas):
+                    key = _register_cmyk_pil(self._canvas, image.path)
+                    self._canvas.drawImage(key, image.x, image.y, image.width, image.height, mask="auto")
+                    return
                 self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
                                        mask="auto")
 
     return VectorRenderer
+
+
+def _press_color(color):
+    """A reportlab colour of an SVG drawing as the press's CMYK (one already CMYK is kept)."""
+    from reportlab.lib.colors import CMYKColor, Color
+
+    if isinstance(color, CMYKColor) or not isinstance(color, Color):
+        return color
+    from printkit.render.cmyk import cmyk_of
+
+    c, m, y, k = cmyk_of(*(round(v * 255) for v in (color.red, color.green, color.blue)))
+    return CMYKColor(c, m, y, k, alpha=color.alpha)
+
+
+def _register_cmyk_pil(canvas: Canvas, image) -> str:
+    """A picture inside an SVG (a decoded PIL image) put into the document as the press's CMYK,
+    transparency kept; returns the key to draw it by."""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    data = buffer.getvalue()
+    digest = hashlib.sha256(data).hexdigest()
+    key = f"svg-picture-{digest}"
+    _register_cmyk_picture(canvas, key, digest, data)
+    return key
 
 
 def register_font(path: Path) -> str:
