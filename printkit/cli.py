@@ -368,10 +368,12 @@ watch.params.extend(p for p in build.params if p.name != "decks")
               help="Export folder (default: output/<deck>[/<variant>]/export-<target>); nothing is written outside it.")
 @click.option("--base-url", default=None, help="tts: where you will host the images (default: file:/// paths).")
 @click.option("--crop-marks", is_flag=True, help="print-shop: crop marks in a 6 mm slug around every card.")
+@click.option("--cmyk", is_flag=True,
+              help="print-shop: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, FOGRA39); #000000 is K only.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper of full-page components a profile keeps (print-shop).")
 @reports_errors
-def export(deck, target, variant, out_dir, base_url, crop_marks, paper) -> None:
+def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper) -> None:
     """Write a folder ready to upload to a print service, or to load in Tabletop Simulator.
 
     DECK is a name in decks/ or a path to a spec. The folder holds the files the service takes
@@ -394,9 +396,11 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, paper) -> None:
         raise BuildError("--base-url is for --for tts only")
     if crop_marks and target != "print-shop":
         raise BuildError("--crop-marks is for --for print-shop only")
+    if cmyk and target != "print-shop":
+        raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
     loaded = load_deck(deck, variant)
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
-                            crop_marks=crop_marks, paper=paper)
+                            crop_marks=crop_marks, cmyk=cmyk, paper=paper)
     with cycle_collector_paused():
         with progress_bar(len(loaded.all_cards()), "Exporting") as progress:
             result = export_deck(loaded, options, progress=progress)

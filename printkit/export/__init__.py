@@ -41,6 +41,7 @@ class ExportOptions:
     out_dir: Path | None = None  # None: output/<deck>[/<variant>]/export-<target>
     base_url: str | None = None  # tts: where the images will be hosted (else file:/// paths)
     crop_marks: bool = False  # print-shop: crop marks in a slug around each card's bleed
+    cmyk: bool = False  # print-shop: colours and pictures converted to CMYK (printkit.render.cmyk)
     paper: str = "a4"  # the paper of full-page components a profile keeps
 
 
@@ -103,6 +104,8 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     from printkit.build import BuildOptions, build
 
     prof = profile(options.target)
+    if options.cmyk and prof.key != "print-shop":
+        raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
     runs, pages = plan(deck, prof)
     out_dir = options.out_dir or default_out_dir(deck, options.target)
     if prof.kind == "tts":

@@ -53,7 +53,8 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             paper = ctx.options.paper_size
             by_sheet = [full_page(faces.page(card, paper), paper) for card in pages]
             path = f"pages-{ctx.options.paper}.pdf"
-            yield ctx.write(path, _render(by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided")),
+            yield ctx.write(path, _render(by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
+                                          options.cmyk),
                             kind="export-pages", deck=deck, paper=ctx.options.paper, pages=len(by_sheet))
             files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
                                 "one copy per game"))
@@ -63,8 +64,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
     bleeds = sorted({f"{run.size.bleed_mm:g} mm" for run, _ in included})
     notes.append(f"Every card carries {', '.join(bleeds)} of bleed on each side beyond its trim; keep text "
                  "3 mm inside the trim.")
-    notes.append("Colour: sRGB, " + ("each PNG with an embedded sRGB ICC profile." if prof.kind == "images"
-                                     else "named in each PDF by an sRGB OutputIntent."))
+    notes.append(_colour_note(prof, options))
     if not prof.verified:
         notes.append("Some numbers of this profile were not found in the service's published pages (see "
                      "'Before you order').")
@@ -157,7 +157,7 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             backs += [back] * len(copies)
             ctx.progress(len(copies))
     info = pdf_info(deck, f"cards for {prof.name}", "Every card at its bleed size: all fronts, then all backs")
-    yield ctx.write("cards.pdf", _render(fronts + backs, info), kind="export-pdf", deck=deck,
+    yield ctx.write("cards.pdf", _render(fronts + backs, info, options.cmyk), kind="export-pdf", deck=deck,
                     pages=len(fronts) * 2, cards=len(fronts))
     runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
     files.append(("cards.pdf", f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
@@ -165,10 +165,23 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
                                + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
 
 
-def _render(pages: Sequence[Page], info) -> bytes:
+def _render(pages: Sequence[Page], info, cmyk: bool = False) -> bytes:
     from printkit.render.pdf import render_pages
 
-    return render_pages(pages, info=info)
+    return render_pages(pages, info=info, cmyk=cmyk)
+
+
+def _colour_note(prof: Profile, options: ExportOptions) -> str:
+    if options.cmyk:
+        from printkit.render.cmyk import CONDITION, profile_name
+
+        return (f"Colour: CMYK for offset on coated paper ({profile_name()}, {CONDITION}), named in each PDF "
+                "by its OutputIntent; pure black (#000000) is 100% K alone, every other colour and "
+                "picture converted through the profile (at most 300% ink). Text and shapes stay vector. "
+                "Ask the shop whether it prints to this condition; if it wants another, send the sRGB "
+                "export instead and let it convert.")
+    return "Colour: sRGB, " + ("each PNG with an embedded sRGB ICC profile." if prof.kind == "images"
+                               else "named in each PDF by an sRGB OutputIntent.")
 
 
 def _folder(name: str) -> str:
