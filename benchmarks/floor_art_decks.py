@@ -2,7 +2,7 @@
 
 Reads ``cards.csv`` of a deck folder and draws every card on A4, 3 x 3 per sheet, each front page
 followed by its back page (mirrored for a long-edge flip), crop marks in the margins, with the
-same embedded, subset TrueType font as printkit (NanumGothic Bold). Each front has the layout's
+same embedded, subset TrueType font as printkit (Pretendard Bold). Each front has the layout's
 boxes: a background, a title band with the title, the card's picture (``canvas.drawImage`` by
 file name, scaled to cover its window and clipped to it) and a rounded frame; each back a coloured
 panel with its label.
@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
-BOLD = "NanumGothicBold"
+BOLD = "Pretendard-Bold"
 W, H, BLEED = 63.5, 88.9, 3.175  # mm
 PAGE_W, PAGE_H = 210.0, 297.0
 ART = (4.0, 15.0, 55.5, 45.0)  # x, y from the top, width, height (mm)
@@ -74,7 +74,7 @@ def place(c, x, y, draw, *args):
 
 def main(folder, out):
     folder = Path(folder)
-    pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "NanumGothicBold.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "Pretendard-Bold.ttf")))
     with open(folder / "cards.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)

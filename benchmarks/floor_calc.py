@@ -2,7 +2,7 @@
 
 Draws the 177 Calc expert cards (44 per symbol: numbers -1..9 x 4 copies, plus a joker) on A4,
 3 x 3 per sheet, with each front page followed by its back page and crop marks in the margins,
-using the same embedded, subset TrueType font as printkit (NanumGothic Bold). Each face has what a
+using the same embedded, subset TrueType font as printkit (Pretendard Bold). Each face has what a
 Calc face has: a background to the bleed, a rounded panel, the number in two corners (one turned),
 a small and a large symbol shape. Backs: a coloured panel, a frame and a label.
 
@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-FONT = Path(__file__).resolve().parent.parent / "fonts" / "NanumGothicBold.ttf"
+FONT = Path(__file__).resolve().parent.parent / "fonts" / "Pretendard-Bold.ttf"
 W, H, BLEED = 63.5 * mm, 88.9 * mm, 3.175 * mm
 PAGE_W, PAGE_H = 210 * mm, 297 * mm
 COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7", "joker": "#e69f00"}
@@ -69,7 +69,7 @@ def front(c, x, y, symbol, number):
     c.roundRect(x + 3 * mm, y + 3 * mm, W - 6 * mm, H - 6 * mm, 3 * mm, stroke=1, fill=1)
     c.setFillColor(color)
     if number is not None:
-        c.setFont("NanumGothicBold", 12 * mm)
+        c.setFont("Pretendard-Bold", 12 * mm)
         c.drawRightString(x + W - 5 * mm, y + H - 15 * mm, str(number))
         c.saveState()
         c.translate(x + 5 * mm, y + 15 * mm)
@@ -88,13 +88,13 @@ def back(c, x, y):
     c.setLineWidth(0.8 * mm)
     c.roundRect(x + 4 * mm, y + 4 * mm, W - 8 * mm, H - 8 * mm, 3 * mm, stroke=1, fill=0)
     c.setFillColor("#ffffff")
-    c.setFont("NanumGothicBold", 9 * mm)
+    c.setFont("Pretendard-Bold", 9 * mm)
     c.drawCentredString(x + W / 2, y + H / 2 - 3 * mm, "CALC")
 
 
 def main(out):
-    pdfmetrics.registerFont(TTFont("NanumGothicBold", str(FONT)))
-    c = Canvas(out, pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName="NanumGothicBold")
+    pdfmetrics.registerFont(TTFont("Pretendard-Bold", str(FONT)))
+    c = Canvas(out, pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName="Pretendard-Bold")
     left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
     slots = [(left + col * W, PAGE_H - top - (row + 1) * H) for row in range(3) for col in range(3)]
     all_cards = list(cards())

@@ -2,7 +2,7 @@
 
 Reads ``cards.csv`` (10,000 rows) with the csv module and draws every card on A4, 3 x 3 per sheet,
 each front page followed by its back page (mirrored for a long-edge flip), crop marks in the
-margins, with the same embedded, subset TrueType fonts as printkit (NanumGothic and NanumGothic
+margins, with the same embedded, subset TrueType fonts as printkit (Pretendard Regular and Pretendard
 Bold from ``fonts/``). Each front has the boxes of the benchmark's layout: a background to the
 bleed, a title band coloured by type, the title, a cost badge (ellipse and centred number), an art
 window, the type line over a rule, the rules text with a star drawn for each ``:fire:``, the
@@ -36,7 +36,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
-REGULAR, BOLD = "NanumGothic", "NanumGothicBold"
+REGULAR, BOLD = "Pretendard-Regular", "Pretendard-Bold"
 W, H, BLEED = 63.5, 88.9, 3.175  # mm
 PAGE_W, PAGE_H = 210.0, 297.0
 TYPES = {"Creature": "#8c2f39", "Spell": "#3d5a80", "Artifact": "#6b705c", "Land": "#5b8e7d", "Relic": "#a77b2c"}
@@ -163,8 +163,8 @@ def place(c, x, y, draw, *args):
 
 
 def main(cards_csv, out):
-    pdfmetrics.registerFont(TTFont(REGULAR, str(FONTS / "NanumGothic.ttf")))
-    pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "NanumGothicBold.ttf")))
+    pdfmetrics.registerFont(TTFont(REGULAR, str(FONTS / "Pretendard-Regular.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "Pretendard-Bold.ttf")))
     with open(cards_csv, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)

@@ -192,3 +192,43 @@ def test_text_width_is_reportlabs_string_width(font, text):
     for size_mm in (0.5, 2.35, 4.2, 12.0):
         # Exactly: text is placed by these widths, and reportlab draws by its own.
         assert fonts.text_width_mm(text, font, size_mm) == fonts.ttfont(font).stringWidth(text, size_mm)
+
+
+# What cards, score sheets and rulebooks print in both languages, all of it in the one family.
+TEXT_CHARACTERS = (
+    "".join(map(chr, range(0x20, 0x7F)))  # ASCII
+    + "".join(map(chr, range(0xAC00, 0xD7A4)))  # every Hangul syllable: players type any of them
+    + "\u2212\u00d7\u00f7\u00b1\u201c\u201d\u2018\u2019\u2013\u2014\u2026\u00b7\u2192\u2460\u2461\u2462"
+)
+
+
+def _weight_class(path) -> int:
+    data = path.read_bytes()
+    return struct.unpack_from(">H", data, _table(data, b"OS/2") + 4)[0]
+
+
+def test_one_type_family_draws_all_printed_text_in_two_weights():
+    text_fonts = (fonts.KOREAN, fonts.KOREAN_BOLD)
+    for font in text_fonts:
+        assert fonts.missing_glyphs(TEXT_CHARACTERS, font) == "", font.name
+        data = font.read_bytes()
+        assert _table(data, b"glyf")  # TrueType outlines, which reportlab embeds
+    assert len({font.name.split("-")[0] for font in text_fonts}) == 1  # one family
+    assert _weight_class(fonts.KOREAN) == 400 and _weight_class(fonts.KOREAN_BOLD) == 700
+
+
+def test_every_bundled_font_ships_with_its_licence():
+    licences = {path.stem.removeprefix("LICENSE-"): path for path in fonts.FONTS_DIR.glob("LICENSE-*.txt")}
+    for font in fonts.FONTS_DIR.glob("*.ttf"):
+        (licence,) = [path for family, path in licences.items() if font.stem.startswith(family)]
+        text = licence.read_text(encoding="utf-8")
+        assert "SIL Open Font License" in text or "Bitstream Vera" in text, licence.name
+
+
+def test_a_font_printkit_no_longer_bundles_names_its_successor():
+    assert fonts.bundled_font("NanumGothic.ttf") == fonts.KOREAN
+    assert fonts.bundled_font("NanumGothicBold.ttf") == fonts.KOREAN_BOLD
+    assert fonts.font_path("NanumGothicBold.ttf") == fonts.KOREAN_BOLD
+    assert fonts.bundled_font("Pretendard-Bold.ttf") == fonts.KOREAN_BOLD
+    assert fonts.bundled_font("Missing.ttf") is None
+    assert fonts.bundled_font("../fonts/DejaVuSans.ttf") is None  # a path is the spec's own file, not ours

@@ -464,7 +464,7 @@ def latin_font_copy(folder: Path) -> Path:
 
 @pytest.mark.parametrize("name", ["calc", "stack", "clag"])
 def test_a_spec_font_without_hangul_falls_back_per_character(name, tmp_path, repo):
-    """Each real deck with its font replaced by a Latin-only one: Korean text comes from NanumGothic."""
+    """Each real deck with its font replaced by a Latin-only one: Korean text comes from the bundled Pretendard."""
     from printkit import fonts
     from printkit.spec import load_all_variants
 

@@ -59,7 +59,7 @@ def test_a_front_has_its_art_badge_type_line_italic_flavour_and_inline_icons(dec
     assert flavour and "remembers." in "".join(op.text for op in flavour)
     inline = pictures[2]  # on a line of the rules text: between a baseline and its capitals
     centre = inline.y_mm + inline.h_mm / 2
-    rules = [op for op in face.ops if isinstance(op, Text) and op.font.name == "NanumGothic.ttf"]
+    rules = [op for op in face.ops if isinstance(op, Text) and op.font.name == "Pretendard-Regular.ttf"]
     assert any(op.y_mm - op.size_mm < centre < op.y_mm for op in rules)
     stone = next(c for c in deck.cards if c.get("id") == "standing-stone")
     assert any(isinstance(op, Polygon) for op in templates.front(stone, deck).ops)  # :glory:, a built-in star

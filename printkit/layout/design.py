@@ -26,6 +26,7 @@ from printkit.layout.icons import Icon
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import turn_ops
+from printkit.typography import smarten
 
 # Names a template may use besides the card's attributes.
 BUILTIN_VALUES = ("_group", "_attributes")
@@ -345,7 +346,8 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
-    markup = _text_markup(element, values)
+    # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
+    markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
         return (), ()
     if element.italic:

@@ -1,7 +1,7 @@
 """Vector shapes for card faces, as polygons in millimetres (card frame: y downwards).
 
 Game symbols are drawn as shapes rather than glyphs, so they print the same whatever the font
-(NanumGothic lacks U+2212 and U+2666) and keep their meaning in greyscale. Each shape function
+(the bundled text font lacks three of the four suits) and keep their meaning in greyscale. Each shape function
 returns an :data:`Outline` set: one or more closed point lists that together form the shape when
 all are filled in the same colour (a club is three discs, a joint and a stem). Curves are cubic
 Béziers flattened into short straight segments.

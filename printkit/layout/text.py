@@ -6,6 +6,8 @@ field, which templates put into :class:`~printkit.layout.ops.Face.warnings`. Cha
 font lacks are set in the first of the given fallback fonts that has them (one Text op per run of
 one font); a character that no font has gets a warning, since it would print as nothing.
 
+Text is set with curly quotes and real minus signs (:func:`printkit.typography.smarten`).
+
 Boxes are given by their top-left corner and size in millimetres (card frame: y downwards).
 """
 
@@ -19,6 +21,7 @@ from typing import Literal, Sequence
 from printkit.fonts import ttfont, missing_glyphs, text_width_mm
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Text
+from printkit.typography import smarten
 
 Align = Literal["start", "middle", "end"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -85,6 +88,7 @@ def fit_line(
     Characters ``font`` lacks are set in the first of ``fallbacks`` that has them (one Text op
     per run); characters no font has are named in a warning.
     """
+    text = smarten(text)
     min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     chain = _chain(font, fallbacks)
     metrics = _chain_metrics(text, chain)
@@ -128,6 +132,7 @@ def fit_block(
     ``paragraph_gap`` the extra space between paragraphs, in em. ``fallbacks`` as for
     :func:`fit_line`.
     """
+    text = smarten(text)
     min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     chain = _chain(font, fallbacks)
     metrics = _chain_metrics(text, chain)

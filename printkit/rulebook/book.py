@@ -2,8 +2,8 @@
 
 The book has a title page, a table of contents, numbered headings (also in the PDF outline),
 page numbers, tables, highlighted notes, card figures and worked examples. Text is set in
-NanumGothic (Hangul and Latin); every character Nanum lacks (``−`` U+2212, ``♦`` U+2666 …) is set
-in DejaVu Sans, chosen per run of characters, so no glyph is ever missing. A character neither
+Pretendard (Hangul, Latin, ``−`` U+2212, ``×``, curly quotes); every symbol it lacks (``♦`` U+2666 …)
+is set in DejaVu Sans, chosen per run of characters, so no glyph is ever missing. A character neither
 font has is a build error naming the rule text's file and line.
 """
 
@@ -109,10 +109,10 @@ _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
     """The regular and bold faces of a book whose spec names ``regular`` (and ``bold``) fonts:
-    each spec font first, then the bundled Nanum and DejaVu for what it lacks.
+    each spec font first, then the bundled Pretendard and DejaVu for what it lacks.
 
     Only a font of the spec's own counts: a bundled one named for the cards (Calc's cards are set
-    in Nanum Gothic Bold) leaves the book in its bundled regular and bold cuts.
+    in Pretendard Bold) leaves the book in its bundled regular and bold cuts.
     """
     def faces(own: Path | None, bundled: Faces) -> Faces:
         if own is None or Path(own).resolve().parent == fonts.FONTS_DIR.resolve():
@@ -122,8 +122,8 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
     return faces(regular, REGULAR), faces(bold or regular, BOLD)
 
 
-CODE = Faces(fonts.SYMBOLS, fonts.KOREAN)
-ITALIC_COLOR = "#4a4a4a"  # Nanum has no italic cut; italic text is set upright in a muted ink
+CODE = Faces(fonts.KOREAN, fonts.SYMBOLS)  # code is told apart by its grey ground, not its face
+ITALIC_COLOR = "#4a4a4a"  # the bundled family has no italic cut; italic text is set upright in a muted ink
 
 
 def register_fonts() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Union
 
 from printkit.errors import BuildError
+from printkit.typography import smarten
 
 
 class RulebookError(BuildError):
@@ -50,15 +51,30 @@ _INLINE_SYNTAX = re.compile(r"[\\`*]")
 
 
 def parse_inline(text: str, path: str | Path | None = None, line: int | None = None) -> tuple[Span, ...]:
-    """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors."""
+    """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors.
+
+    Text outside code spans is set with curly quotes and real minus signs
+    (:func:`printkit.typography.smarten`); code and backslash-escaped characters print as typed.
+    """
     if not _INLINE_SYNTAX.search(text):
-        return (Span(text),) if text else ()  # most text has no markup: one plain span
+        return (Span(smarten(text)),) if text else ()  # most text has no markup: one plain span
     spans: list[Span] = []
-    buf: list[str] = []
+    buf: list[str] = []  # text of the current style, each piece already set
+    raw: list[str] = []  # typed text not yet set
     bold = italic = False
     open_at: dict[str, int] = {}
+    set_before = ""  # the text set so far, for the quotes' context across styles
+
+    def settle() -> None:
+        nonlocal set_before
+        if raw:
+            piece = smarten("".join(raw), before=set_before)
+            buf.append(piece)
+            set_before = piece
+            raw.clear()
 
     def flush() -> None:
+        settle()
         if buf:
             spans.append(Span("".join(buf), bold, italic))
             buf.clear()
@@ -67,7 +83,9 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
     while i < len(text):
         ch = text[i]
         if ch == "\\" and i + 1 < len(text):
-            buf.append(text[i + 1])
+            settle()
+            buf.append(text[i + 1])  # escaped: as typed
+            set_before = text[i + 1]
             i += 2
         elif ch == "`":
             end = text.find("`", i + 1)
@@ -75,6 +93,7 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
                 raise RulebookError(path, line, f"unclosed ` in {text!r}")
             flush()
             spans.append(Span(text[i + 1 : end], bold, italic, code=True))
+            set_before = text[i + 1 : end] or set_before
             i = end + 1
         elif text.startswith("**", i):
             flush()
@@ -87,7 +106,7 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
             open_at["*"] = i
             i += 1
         else:
-            buf.append(ch)
+            raw.append(ch)
             i += 1
     flush()
     if bold or italic:

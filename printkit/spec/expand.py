@@ -530,8 +530,8 @@ def _inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str
 
 
 def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
-    bundled = fonts.FONTS_DIR / value
-    if "/" not in value and "\\" not in value and bundled.is_file():
+    bundled = fonts.bundled_font(value)
+    if bundled is not None:
         resolved = bundled
     else:
         resolved = _inside_spec_folder(loaded, value, path, "font")

@@ -50,8 +50,8 @@ def test_fit_line_warns_naming_card_and_field_when_too_long():
 
 
 def test_fit_line_warns_on_missing_glyph():
-    fitted = fit_line("5 − 3", fonts.KOREAN, BOX, max_size_mm=5.0, min_size_mm=2.0, where="aid body")
-    assert fitted.warning and "−" in fitted.warning and "NanumGothic" in fitted.warning
+    fitted = fit_line("5 ♦ 3", fonts.KOREAN, BOX, max_size_mm=5.0, min_size_mm=2.0, where="aid body")
+    assert fitted.warning and "♦" in fitted.warning and "Pretendard-Regular" in fitted.warning
 
 
 def test_fit_block_wraps_and_fits():
@@ -126,7 +126,7 @@ def test_blank_lines_make_no_ops():
 
 
 def test_fit_line_sets_characters_the_font_lacks_in_a_fallback():
-    text = "내 계산 ♦ −"
+    text = "내 계산 − ♦"
     fitted = fit_line(text, fonts.KOREAN_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0, where="back label",
                       fallbacks=(fonts.SYMBOLS_BOLD,))
     assert fitted.warning is None

@@ -95,8 +95,8 @@ def test_fonts_are_embedded_as_subsets():
         descriptor = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font)["/FontDescriptor"]
         fonts[str(font["/BaseFont"])] = "/FontFile2" in descriptor.get_object()
     assert fonts and all(fonts.values())
-    assert any("NanumGothicBold" in name for name in fonts) and any("DejaVuSans" in name for name in fonts)
-    assert all("+" in name for name in fonts)  # subset tag, e.g. AAAAAA+NanumGothicBold
+    assert any("Pretendard-Bold" in name for name in fonts) and any("DejaVuSans" in name for name in fonts)
+    assert all("+" in name for name in fonts)  # subset tag, e.g. AAAAAA+Pretendard-Bold
 
 
 def test_each_image_is_embedded_once(tmp_path):

@@ -27,7 +27,7 @@ game: calc
 name: Calc
 card: {{ size: {{ width: {w}, height: {h} }}, bleed: 0.125in, safe: 3mm }}
 art:
-  font: NanumGothicBold.ttf
+  font: Pretendard-Bold.ttf
   back: {{ color: "#1f3b5a", label: CALC }}
 groups:
   - name: numbers
@@ -44,7 +44,7 @@ game: stack
 name: Stack Original
 card: {{ size: {{ width: {w}, height: {h} }}, bleed: 0.125in, safe: 3mm }}
 art:
-  font: NanumGothicBold.ttf
+  font: Pretendard-Bold.ttf
   back: {{ color: "#3b2f2f", label: STACK }}
 groups:
   - name: cards

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from printkit import fonts
+from printkit.typography import smarten
 from printkit.deck import Deck
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import content_for
@@ -66,8 +67,9 @@ def resolved_text(deck: Deck, lang: str, directives: set[tuple[str, str]]) -> st
 
 
 def assert_drawable_by_bundled_fonts(deck: Deck, lang: str) -> str:
-    """Every string of the book has a glyph in the bundled regular and bold faces; returns the strings."""
-    text = all_strings(deck, lang, parse_text(deck, lang))
+    """Every string of the book, as set (curly quotes, minus signs), has a glyph in the bundled regular
+    and bold faces; returns the strings as set."""
+    text = smarten(all_strings(deck, lang, parse_text(deck, lang)))
     for regular, bold in ((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)):
         missing = set(fonts.missing_glyphs(text, regular)) & set(fonts.missing_glyphs(text, bold))
         assert not missing, f"no bundled font has {sorted(missing)}"

@@ -20,11 +20,10 @@ def assert_every_glyph_present(text: str, faces: book.Faces) -> None:
         assert fonts.missing_glyphs(run, font) == "", (run, font.name)
 
 
-def test_font_runs_pick_dejavu_only_where_nanum_lacks_the_glyph():
-    runs = book.font_runs("점수 9 − 2 = 7, ♦", book.REGULAR)
+def test_font_runs_pick_dejavu_only_for_symbols_the_family_lacks():
+    runs = book.font_runs("점수 9 − 2 × “7”, ♦ ♥", book.REGULAR)
     assert [(font.name, text) for font, text in runs] == [
-        ("NanumGothic.ttf", "점수 9 "), ("DejaVuSans.ttf", "− "), ("NanumGothic.ttf", "2 = 7, "),
-        ("DejaVuSans.ttf", "♦"),
+        ("Pretendard-Regular.ttf", "점수 9 − 2 × “7”, "), ("DejaVuSans.ttf", "♦ "), ("Pretendard-Regular.ttf", "♥"),
     ]
 
 
@@ -35,23 +34,24 @@ def test_a_character_no_font_has_is_a_located_error():
 
 def test_markup_names_a_font_for_every_run_and_escapes_xml():
     markup = book.spans_markup([Span("a<b"), Span("9−", bold=True), Span("x", code=True)])
-    assert markup == ('<font name="NanumGothic">a&lt;b</font>'
-                      '<font name="NanumGothicBold">9</font><font name="DejaVuSans-Bold">−</font>'
-                      '<font backColor="#ececec"><font name="DejaVuSans">x</font></font>')
+    assert markup == ('<font name="Pretendard-Regular">a&lt;b</font>'
+                      '<font name="Pretendard-Bold">9−</font>'
+                      '<font backColor="#ececec"><font name="Pretendard-Regular">x</font></font>')
 
 
 
 def test_one_run_in_the_style_font_is_left_bare_and_anything_more_keeps_every_tag():
-    assert book.spans_markup([Span("a<b")], style_font="NanumGothic") == "a&lt;b"
-    assert book.spans_markup([Span("a<b")], style_font="NanumGothicBold") == '<font name="NanumGothic">a&lt;b</font>'
-    assert book.spans_markup([Span("b")], bold=True, style_font="NanumGothicBold") == "b"
+    regular, bold = "Pretendard-Regular", "Pretendard-Bold"
+    assert book.spans_markup([Span("a<b")], style_font=regular) == "a&lt;b"
+    assert book.spans_markup([Span("a<b")], style_font=bold) == f'<font name="{regular}">a&lt;b</font>'
+    assert book.spans_markup([Span("b")], bold=True, style_font=bold) == "b"
     # Two spans in the style font stay two fragments, as they were with their tags.
-    assert book.spans_markup([Span("a "), Span("b", bold=True)], bold=True, style_font="NanumGothicBold") == (
-        '<font name="NanumGothicBold">a </font><font name="NanumGothicBold">b</font>')
-    assert book.spans_markup([Span("9−")], style_font="NanumGothic") == (
-        '<font name="NanumGothic">9</font><font name="DejaVuSans">−</font>')
-    assert book.spans_markup([Span("x", italic=True)], style_font="NanumGothic") == (
-        f'<font color="{book.ITALIC_COLOR}"><font name="NanumGothic">x</font></font>')
+    assert book.spans_markup([Span("a "), Span("b", bold=True)], bold=True, style_font=bold) == (
+        f'<font name="{bold}">a </font><font name="{bold}">b</font>')
+    assert book.spans_markup([Span("9♦")], style_font=regular) == (
+        f'<font name="{regular}">9</font><font name="DejaVuSans">♦</font>')
+    assert book.spans_markup([Span("x", italic=True)], style_font=regular) == (
+        f'<font color="{book.ITALIC_COLOR}"><font name="{regular}">x</font></font>')
 
 
 def test_a_bare_paragraph_parses_to_the_fragments_of_its_tagged_markup():

@@ -136,8 +136,17 @@ def test_both_languages_have_the_same_structure(deck):
 def test_every_character_is_in_the_bundled_fonts(deck, lang):
     text = assert_drawable_by_bundled_fonts(deck, lang)
     if lang == "ko":
-        # suits are written as words, so the Korean book needs no fallback glyphs
+        # suits are written as words, and the minus signs and quotes are in the family:
+        # the Korean book needs no fallback glyphs
         assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dealers_minimum_bid_is_set_with_a_minus_sign(deck, lang):
+    dealer_rule = next(b.text for b in parse_text(deck, lang).blocks
+                       if isinstance(b, md.Paragraph) and ("딜러 규칙" in b.text or "Dealer rule" in b.text))
+    set_ = md.plain(dealer_rule)
+    assert "+ 1 \u2212 " in set_ and " - " not in set_
 
 
 # ---------------------------------------------------------------- the built books

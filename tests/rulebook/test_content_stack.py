@@ -135,7 +135,7 @@ def test_both_languages_have_the_same_structure(deck):
 def test_every_character_is_in_the_bundled_fonts(deck, lang):
     text = assert_drawable_by_bundled_fonts(deck, lang)
     if lang == "ko":
-        # the Korean text needs no fallback at all: every character is in NanumGothic
+        # the Korean text needs no fallback at all: every character is in the bundled family
         assert fonts.missing_glyphs(text, fonts.KOREAN) == ""
 
 

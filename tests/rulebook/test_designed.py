@@ -115,7 +115,7 @@ def test_a_book_is_set_in_the_specs_own_font(tmp_path):
 
 
 def test_a_bundled_card_font_leaves_the_book_in_its_own_cuts():
-    # Calc's cards are set in Nanum Gothic Bold; its book's body text stays regular.
+    # Calc's cards are set in Pretendard Bold; its book's body text stays regular.
     from printkit.rulebook import book
     from printkit import fonts
 

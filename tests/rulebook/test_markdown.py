@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from printkit.rulebook import markdown as md
 from printkit.rulebook.markdown import RulebookError, Span
+from printkit.typography import MINUS, smarten
 
 
 def test_blocks_of_every_kind():
@@ -74,13 +75,24 @@ def test_inline_spans_and_escapes():
     assert md.plain("**1.** *x*") == "1. x"
 
 
+def test_inline_text_gets_curly_quotes_and_minus_signs_but_code_and_escapes_print_as_typed():
+    spans = md.parse_inline('See "**The 7-lock**", the dealer\'s bid: hand + 1 - bids, from -1; '
+                            '`printkit score 3^ -1^ "x"` and \\"as typed\\"')
+    assert spans == (
+        Span("See \u201c"), Span("The 7-lock", bold=True),
+        Span(f"\u201d, the dealer\u2019s bid: hand + 1 {MINUS} bids, from {MINUS}1; "),
+        Span('printkit score 3^ -1^ "x"', code=True), Span(' and "as typed"'),
+    )
+    assert md.plain("`x`'s") == "x\u2019s"  # an apostrophe after code is still one
+
+
 
 @given(st.text(alphabet=st.characters(blacklist_characters="\\`*"), max_size=40))
 def test_text_without_markup_is_one_plain_span_as_the_full_parse_finds(text):
-    expected = (Span(text),) if text else ()
+    expected = (Span(smarten(text)),) if text else ()
     assert md.parse_inline(text) == expected
     # The same text behind an escaped star takes the character-by-character parse.
-    assert md.parse_inline("\\*" + text) == (Span("*" + text),)
+    assert md.parse_inline("\\*" + text) == (Span(smarten("*" + text)),)
 
 def test_values_are_substituted_per_line_and_escaped():
     values = {"deck.total": "133", "deck.name": "A*B"}

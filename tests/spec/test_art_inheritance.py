@@ -143,3 +143,16 @@ components:
     token = card(deck, "tokens")
     assert templates.back(token, deck) == templates.front(token, deck)
     assert templates.back(card(deck, "cards"), deck) != templates.front(card(deck, "cards"), deck)
+
+
+def test_a_bundled_font_is_named_by_file_and_a_former_one_by_its_old_name(folder):
+    from printkit import fonts
+
+    deck = deck_of(folder, BASE + """\
+groups:
+  - {name: new, art: {font: Pretendard-Regular.ttf}, cards: [{n: 1}]}
+  - {name: former, art: {font: NanumGothic.ttf, font_bold: NanumGothicBold.ttf}, cards: [{n: 2}]}
+""")
+    new, former = deck.cards
+    assert new.art.font == fonts.KOREAN
+    assert (former.art.font, former.art.font_bold) == (fonts.KOREAN, fonts.KOREAN_BOLD)

@@ -12,7 +12,7 @@ as ``backgound``) prints as nothing, so every front carries a warning naming it 
 that are read; the warning does not name the card, so a build says it once per deck.
 
 Fonts: templates set text in the deck's own font with the bundled fonts as per-character
-fallbacks (NanumGothic for Hangul, DejaVu Sans for symbols). A character that the font chosen for
+fallbacks (Pretendard for Hangul and Latin, DejaVu Sans for symbols it lacks). A character that the font chosen for
 it still cannot draw would print as the font's empty box; :func:`drawable` leaves it out of every
 face these functions return, and the face carries a warning naming the card, font and characters.
 """

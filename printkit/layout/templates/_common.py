@@ -96,7 +96,7 @@ def font_chain(card: Card, bold: bool = True) -> tuple[Path, ...]:
 def text_font(card: Card, text: str, bold: bool = True) -> Path:
     """A font that can draw every character of ``text``: the spec's own first, then the bundled ones.
 
-    Korean text on a deck whose font is Latin-only (Clag uses DejaVu) falls back to NanumGothic.
+    Korean text on a deck whose font is Latin-only falls back to the bundled Pretendard.
     When no one font has every character, the preferred one is returned: pass
     ``fallbacks=font_chain(card, bold)`` to the fitter, which then sets the rest in the fonts
     that have them and warns about characters none has.

@@ -3,8 +3,8 @@
 A number card shows its number in the top-right corner (and turned upside down in the bottom-left,
 so a fanned hand reads either way up) with a small copy of its symbol beneath, and the symbol large
 in the centre. Each symbol has its own colour from the spec's palette, but the shape always
-carries the meaning, so the deck works in greyscale and for colour-blind players. The minus sign of
--1 is drawn as a bar (no font needed), and 6 and 9 are underlined as on pool balls.
+carries the meaning, so the deck works in greyscale and for colour-blind players. −1 is set with
+the font's minus sign (U+2212), and 6 and 9 are underlined as on pool balls.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from printkit.layout.templates._common import (
 )
 from printkit.layout.text import font_metrics
 from printkit.rules.calc_score import PayCard, score_pay
+from printkit.typography import smarten
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**shapes.SYMBOL_COLORS, "joker": "#e69f00"}
@@ -158,22 +159,16 @@ def _index(card: Card, number: int, symbol: str, color: str) -> tuple[Op, ...]:
     safe = safe_box(card.size)
     ink = card.art.color("ink", DEFAULT_INK)
     digits = str(abs(number))
-    font = text_font(card, digits)
+    shown = smarten(str(number))  # -1 is set with the font's minus sign, U+2212
+    font = text_font(card, shown)
     size = unit * 0.24
     metrics = font_metrics(font)
     right = safe.right_mm - 2.5
     top = safe.y_mm + 2.2
     baseline = top + size * metrics.cap_height
-    ops: list[Op] = [Text(right, baseline, digits, font, size, ink, anchor="end")]
+    ops: list[Op] = [Text(right, baseline, shown, font, size, ink, anchor="end")]
     digit_w = text_width_mm(digits, font, size)
-    left = right - digit_w
-    if number < 0:
-        # A drawn bar: as wide as a minus sign, at the height of the digits' middle.
-        bar_w, bar_h = size * 0.36, size * 0.09
-        gap = size * 0.06
-        mid = baseline - size * metrics.cap_height / 2
-        ops.append(Rect(left - gap - bar_w, mid - bar_h / 2, bar_w, bar_h, fill=ink))
-        left -= gap + bar_w
+    left = right - text_width_mm(shown, font, size)
     if number in UNDERLINED:
         line_h = size * 0.07
         ops.append(Rect(right - digit_w, baseline + size * 0.08, digit_w, line_h, fill=ink))
@@ -275,8 +270,8 @@ def _example_row(card: Card, box: Box) -> list[Op]:
         color = symbol_color(card, symbol)
         ops.append(Rect(x, box.y_mm, cw, ch, fill=mix(color, "#ffffff", 0.85), stroke=color, stroke_mm=0.4,
                         radius_mm=1.0))
-        ops.append(Text(x + cw / 2, box.y_mm + ch * 0.45, str(number), font, ch * 0.38, ink, anchor="middle"))
+        ops.append(Text(x + cw / 2, box.y_mm + ch * 0.45, smarten(str(number)), font, ch * 0.38, ink, anchor="middle"))
         ops.extend(shapes.polygons(shapes.symbol(symbol, x + cw / 2, box.y_mm + ch * 0.72, ch * 0.26), color))
-        ops.append(Text(x + cw / 2, box.y_mm + box.h_mm - 0.5, str(total), font, box.h_mm * 0.24, ink,
+        ops.append(Text(x + cw / 2, box.y_mm + box.h_mm - 0.5, smarten(str(total)), font, box.h_mm * 0.24, ink,
                         anchor="middle"))
     return ops

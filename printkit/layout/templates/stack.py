@@ -39,7 +39,7 @@ from printkit.layout.minerals import (
     stack_glyph,
 )
 from printkit.layout.geometry import Box, bleed_box
-from printkit.layout.templates._common import COMPONENT_LABELS, back_pattern, component_back
+from printkit.layout.templates._common import COMPONENT_LABELS, back_pattern, component_back, font_chain
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
@@ -151,9 +151,8 @@ class _Style:
 
 def _style(card: Card) -> _Style:
     art = card.art
-    chosen = art.font_bold or art.font
-    bold = tuple(dict.fromkeys(p for p in (chosen, fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if p))
-    regular = tuple(dict.fromkeys(p for p in (art.font, fonts.KOREAN, fonts.SYMBOLS) if p))
+    # Body text in the regular cut of a bundled bold font, as on the other games' cards.
+    bold, regular = font_chain(card, bold=True), font_chain(card, bold=False)
     return _Style(
         w_mm=card.size.width_mm,
         h_mm=card.size.height_mm,

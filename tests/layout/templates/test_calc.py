@@ -1,4 +1,4 @@
-"""Calc faces: corners, colours, 6/9 marks, the -1 bar, joker, aids and back."""
+"""Calc faces: corners, colours, 6/9 marks, the minus sign of −1, joker, aids and back."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import dataclasses
 
 import pytest
 
+from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.ops import Image, Polygon, Rect
 from printkit.layout.templates import calc
+from printkit.layout.text import font_metrics
 from printkit.spec import load_deck
 
 from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
@@ -56,16 +58,22 @@ def test_background_fills_bleed(deck):
 def test_index_top_right_and_turned_bottom_left(deck, number):
     card = _card(deck, "times", number)
     s = card.size
-    digits = [t for t in texts(calc.front(card)) if t.text == str(abs(number))]
+    shown = f"\u2212{-number}" if number < 0 else str(number)  # a real minus sign, U+2212
+    digits = [t for t in texts(calc.front(card)) if t.text == shown]
     upright = [t for t in digits if t.rotate_deg == 0]
     turned = [t for t in digits if t.rotate_deg == 180]
     assert len(upright) == 1 and len(turned) == 1
-    x0, y0, x1, y1 = op_bounds(upright[0])
+    # Digits and the minus sign reach the cap height, not the font's ascent (room for accents):
+    # their ink is what must stay inside the safe zone.
+    up, down = upright[0], turned[0]
+    ink_top = up.y_mm - font_metrics(up.font).cap_height * up.size_mm
+    x0, y0, x1, y1 = op_bounds(up)
     assert x0 > s.width_mm / 2 and y1 < s.height_mm / 4
-    assert x1 <= s.width_mm - s.safe_mm and y0 >= s.safe_mm
-    x0, y0, x1, y1 = op_bounds(turned[0])
+    assert x1 <= s.width_mm - s.safe_mm and ink_top >= s.safe_mm
+    x0, y0, x1, y1 = op_bounds(down)
+    ink_bottom = down.y_mm + font_metrics(down.font).cap_height * down.size_mm
     assert x1 < s.width_mm / 2 and y0 > s.height_mm * 3 / 4
-    assert x0 >= s.safe_mm and y1 <= s.height_mm - s.safe_mm
+    assert x0 >= s.safe_mm and ink_bottom <= s.height_mm - s.safe_mm
 
 
 def _ink_rects(face, card):
@@ -74,12 +82,12 @@ def _ink_rects(face, card):
 
 
 @pytest.mark.parametrize("number", [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-def test_six_and_nine_underlined_minus_one_has_a_bar(deck, number):
+def test_six_and_nine_underlined_minus_one_set_with_a_minus_sign(deck, number):
     card = _card(deck, "plus", number)
     face = calc.front(card)
     marks = _ink_rects(face, card)
-    # One mark per corner for -1 (the minus bar), 6 and 9 (the underline); none otherwise.
-    assert len(marks) == (2 if number in (-1, 6, 9) else 0)
+    # One underline per corner for 6 and 9; none otherwise (−1's minus is a glyph of the font).
+    assert len(marks) == (2 if number in (6, 9) else 0)
     digit = next(t for t in texts(face) if t.rotate_deg == 0)
     dx0, dy0, dx1, dy1 = op_bounds(digit)
     top_mark = min(marks, key=lambda r: r.y_mm) if marks else None
@@ -87,8 +95,7 @@ def test_six_and_nine_underlined_minus_one_has_a_bar(deck, number):
         assert top_mark.y_mm > digit.y_mm  # below the baseline
         assert top_mark.x_mm == pytest.approx(dx0) and top_mark.x_mm + top_mark.w_mm == pytest.approx(dx1)
     if number == -1:
-        assert top_mark.x_mm + top_mark.w_mm < dx0  # left of the digit
-        assert dy0 < top_mark.y_mm < digit.y_mm
+        assert digit.text == "\u22121" and "\u2212" not in fonts.missing_glyphs(digit.text, digit.font)
 
 
 @pytest.mark.parametrize("symbol", ["plus", "minus", "times", "power"])

@@ -119,3 +119,18 @@ def test_every_content_string_exists_in_its_font(deck, lang):
         for span in md.parse_inline(text):
             for font, run in book.font_runs(span.text, book.BOLD if span.bold else book.REGULAR):
                 assert fonts.missing_glyphs(run, font) == "", (text, font.name)
+
+
+@pytest.mark.parametrize("lang, claim, limit", [
+    ("en", "fractions are kept exact, never rounded", "rounded to the nearest fraction within that limit"),
+    ("ko", "점수는 반올림하지 않은 정확한 분수로 셉니다", "그 안에서 가장 가까운 분수로 맞춥니다"),
+])
+def test_the_faq_keeps_fractions_exact_only_within_the_limit_the_engine_rounds_at(lang, claim, limit):
+    from printkit.rules.calc_score import MAX_DENOMINATOR, ROUNDED, bound
+
+    # The engine does round a fraction whose denominator passes 10^100 ...
+    value, how = bound(Fraction(MAX_DENOMINATOR + 2, MAX_DENOMINATOR + 1))  # about 1, too fine to show
+    assert how == ROUNDED and value.denominator <= MAX_DENOMINATOR == 10**100
+    # ... so the FAQ says so, and no answer before it says fractions are never rounded.
+    text = (DECKS_DIR / f"calc.rules.{lang}.md").read_text(encoding="utf-8")
+    assert limit in text and claim not in text
