@@ -34,7 +34,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from printkit import fonts
@@ -170,6 +170,43 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     return runs
 
 
+NBSP = "\u00a0"
+RUNT_CHARS = 4  # a paragraph's last word this short is tied to the word before it
+
+
+def tie_last_word(markup: str) -> str:
+    """Paragraph markup whose last space becomes a no-break space when the word after it has at
+    most RUNT_CHARS characters, so the paragraph never ends in a line holding only that word.
+
+    Tags and entities are skipped; a word counts its visible characters.
+    """
+    visible = 0
+    i = len(markup)
+    while i > 0:
+        i -= 1
+        ch = markup[i]
+        if ch == ">":  # a tag: skip to its start
+            i = markup.rfind("<", 0, i)
+            if i < 0:
+                return markup
+            continue
+        if ch == ";" and (amp := markup.rfind("&", 0, i)) >= 0 and markup[amp + 1:i].isalnum():
+            if markup[amp + 1:i] == "nbsp":
+                return markup  # already tied
+            i = amp
+            visible += 1
+            continue
+        if ch == " ":
+            if 0 < visible <= RUNT_CHARS and markup[:i].strip():
+                return markup[:i] + NBSP + markup[i + 1:]
+            return markup
+        if ch == NBSP:
+            return markup
+        if not ch.isspace():
+            visible += 1
+    return markup
+
+
 def xml_escape(text: str) -> str:
     """``&``, ``<`` and ``>`` as entities (xml.sax.saxutils.escape, which costs importing urllib)."""
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
@@ -187,7 +224,8 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     regular_faces, bold_faces = _BOOK_FACES.get()
     for span in spans:
         faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
-        runs = font_runs(span.text, faces)
+        # A command or value in code is read as one piece: its spaces do not break a line.
+        runs = font_runs(span.text.replace(" ", NBSP) if span.code else span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and \
                 fonts.font_name(runs[0][0]) == style_font:
             return xml_escape(runs[0][1])
@@ -208,9 +246,12 @@ def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_f
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
 
 
-def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, bold: bool = False) -> "BookParagraph":
-    """A paragraph of the rule text's inline syntax set in ``style``."""
-    return BookParagraph(inline(text, where, bold, style.fontName), style)
+def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, bold: bool = False,
+              tie: bool = False) -> "BookParagraph":
+    """A paragraph of the rule text's inline syntax set in ``style`` (``tie``: its last short word
+    never stands alone on the last line, see tie_last_word)."""
+    markup = inline(text, where, bold, style.fontName)
+    return BookParagraph(tie_last_word(markup) if tie else markup, style)
 
 
 # ---------------------------------------------------------------- styles
@@ -330,6 +371,40 @@ def _no_draw(*args, **kwargs) -> None:
     pass
 
 
+class FloatingFigure(KeepTogether):
+    """A figure or worked example, kept whole. It stands where the text names it when it fits
+    there; when it does not and moving it would leave more than FLOAT_GAP of the page empty, it
+    waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
+
+
+class FigureGroup(KeepTogether):
+    """A figure with the heading or lead-in paragraph that goes before it (``run``)."""
+
+    def __init__(self, run: list, figure: FloatingFigure):
+        super().__init__(run + list(figure._content))
+        self.run = run
+        self.figure = figure
+
+
+FLOAT_GAP = 0.25  # the most of a page a figure moved to the next page may leave empty
+
+
+class RoomBreak(CondPageBreak):
+    """A CondPageBreak asking for ``height`` that settles for ``least`` when breaking would leave
+    more than FLOAT_GAP of the frame empty (a table then splits instead of moving whole)."""
+
+    def __init__(self, height: float, least: float):
+        super().__init__(height)
+        self.least = least
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
+        frame = self._doctemplateAttr("frame")
+        if frame is not None and availHeight < self.height and \
+                availHeight >= self.least and availHeight > FLOAT_GAP * frame._aH:
+            return availWidth, 0
+        return super().wrap(availWidth, availHeight)
+
+
 class RulebookDoc(BaseDocTemplate):
     """Two page templates (cover without page number, body with it) and TOC bookkeeping.
 
@@ -358,11 +433,78 @@ class RulebookDoc(BaseDocTemplate):
         self._text_frame = frame
         self._sketch_first = sketch_first
         self.passes = 0
+        self._waiting: list[tuple[int, Any]] = []  # (page it could not fit on, figure) in story order
 
     def beforeDocument(self) -> None:
         # Called as each pass of multiBuild starts.
         self.passes += 1
         self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
+        self._waiting = []
+
+    def filterFlowables(self, flowables) -> None:  # noqa: N802 (reportlab's name)
+        """Let a figure that does not fit wait for the next page while text fills this one.
+
+        A waiting figure opens the next page (before whatever text reached it). It never passes a
+        ``::: pagebreak``; a figure with no text after it to fill the page does not wait.
+        """
+        frame = getattr(self, "frame", None)
+        if frame is None or not flowables:
+            return
+        if any(flowables[0] is waiting for _, waiting in self._waiting):
+            # reached by the flow itself (before a page break, or at the end): placed as it comes
+            self._waiting = [w for w in self._waiting if w[1] is not flowables[0]]
+            return
+        if self._waiting and frame._atTop and self.page > self._waiting[0][0]:
+            self._pull_waiting(flowables)  # a new page opens with the figures that waited for it
+            return
+        first = flowables[0]
+        room = frame._y - frame._y1p
+        if isinstance(first, HeadingParagraph) and not frame._atTop:
+            # the last word on keeping a heading with what follows: room for it and two lines
+            need = _height_pt(first, frame._getAvailableWidth(), frame._aH) + 2 * self.styles.body.leading
+            if room < need:
+                flowables.insert(0, FrameBreak())
+            return
+        if not isinstance(first, (FloatingFigure, FigureGroup)):
+            return
+        height = frame._aH  # the text frame's full height
+        first.canv = self.canv  # a KeepTogether measures its parts on the canvas
+        if not self._waiting and (room <= FLOAT_GAP * height or first.wrap(frame._getAvailableWidth(), room)[1] <= room):
+            return  # it fits, or moving it on leaves little empty
+        # It waits (behind any figure already waiting: figures keep their order) if text follows
+        # that can fill the page, its lead-in paragraph staying with that text. A figure under a
+        # heading keeps with the heading: both move on.
+        figure = first.figure if isinstance(first, FigureGroup) else first
+        after = 1 + (len(flowables) > 1 and type(flowables[1]) is Spacer)  # the gap after the figure
+        rest = flowables[after:]
+        run = first.run if isinstance(first, FigureGroup) else []
+        placed = None
+        if rest and type(rest[0]) is not Spacer and not any(isinstance(f, HeadingParagraph) for f in run) and \
+                not isinstance(rest[0], (FloatingFigure, FigureGroup, PageBreak, ActionFlowable)) and \
+                not (run and isinstance(rest[0], CondPageBreak)):
+            for f in run:
+                f.keepWithNext = True  # bound to the text now, not to the figure
+            placed = keep_with_next([*run, rest[0]], frame._getAvailableWidth(), height, self.styles.body.leading)
+            if run and isinstance(placed[0], CondPageBreak) and placed[0].height > room:
+                placed = None  # the heading would not keep with the text after the figure here either
+        if placed is None:
+            if self._waiting:
+                self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
+            return
+        # The figure (with the gap after it) goes before the next page or chapter break, or at the
+        # end; it is pulled forward when the next page starts.
+        moved = [figure, *flowables[1:after]]
+        del flowables[:after + 1]
+        stop = next((i for i, f in enumerate(flowables) if isinstance(f, PageBreak)), len(flowables))
+        flowables[stop:stop] = moved
+        flowables[0:0] = placed
+        self._waiting.append((self.page, figure))
+
+    def _pull_waiting(self, flowables) -> None:
+        for _, waiting in reversed(self._waiting):
+            at = next(i for i, f in enumerate(flowables) if f is waiting)
+            flowables.insert(0, flowables.pop(at))
+        self._waiting = []
 
     def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)
         # Called once per pass with the pass's new canvas.
@@ -455,14 +597,15 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
             if i == 0 and not first_chapter:
                 flow.append(CondPageBreak(styles.body.fontSize * 14))
             first_chapter = first_chapter and i != 0
+            toc_text = inline(block.text, where) if i else text
             flow.append(HeadingParagraph(
-                f"{number}&nbsp;&nbsp;{text}", styles.h[i], i,
-                f"{number}&nbsp;&nbsp;{inline(block.text, where)}" if i else f"{number}&nbsp;&nbsp;{text}",
+                f"{number}&nbsp;&nbsp;{tie_last_word(text)}", styles.h[i], i,
+                f"{number}&nbsp;&nbsp;{tie_last_word(toc_text)}",
                 f"{label} {md.plain(block.text)}", f"h{label}",
             ))
             flow[-1].keepWithNext = True
         elif isinstance(block, md.Paragraph):
-            flow.append(paragraph(block.text, where, styles.body))
+            flow.append(paragraph(block.text, where, styles.body, tie=True))
             following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
             if _shows_something(following):
                 flow[-1].keepWithNext = True  # a paragraph introduces the table or figure after it
@@ -518,14 +661,23 @@ def keep_with_next(flow: list, width_pt: float, frame_height_pt: float, line_pt:
         i += 1
         for f in run:
             f.keepWithNext = False  # the group below does the keeping
+        if isinstance(following, FloatingFigure):
+            out.append(FigureGroup(run, following))
+            continue
         if isinstance(following, KeepTogether):
             out.append(KeepTogether(run + list(following._content)))
             continue
         needed = sum(_height_pt(f, width_pt, frame_height_pt) for f in run)
+        least = needed
         if isinstance(following, Table):
             following.wrap(width_pt, frame_height_pt)
             rows = following._rowHeights
+            least += sum(rows[:1 + MIN_SPLIT_ROWS])  # a table that can split keeps its header and 3 rows
             needed += sum(rows if len(rows) <= SHORT_TABLE_ROWS else rows[:4])
+            if len(rows) < 1 + 2 * MIN_SPLIT_ROWS:
+                least = needed  # too short to split
+            out += [RoomBreak(needed, least), *run, following]
+            continue
         elif isinstance(following, Paragraph):
             needed += min(_height_pt(following, width_pt, frame_height_pt), LEAD_LINES * line_pt)
         elif isinstance(following, ListFlowable):
@@ -548,7 +700,7 @@ TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
 
 
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
-    items = [ListItem(paragraph(item, where, styles.body)) for item in block.items]
+    items = [ListItem(paragraph(item, where, styles.body, tie=True)) for item in block.items]
     size = styles.body.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", bulletFormat="%s.", bulletFontName=styles.body.fontName,
@@ -574,18 +726,63 @@ class BookTable(Table):
         return super().split(availWidth, availHeight)
 
 
+def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = True) -> tuple[float, float]:
+    """The widths, in points at ``size``, of the longest word and of the whole of a cell's text,
+    each character measured in the font that sets it (bold, code and fallback fonts included).
+
+    With ``tie`` a last word of at most RUNT_CHARS characters counts as one with the word before
+    it, as tie_last_word sets it.
+    """
+    regular_faces, bold_faces = _BOOK_FACES.get()
+    measured: list[tuple[str, float]] = []
+    try:
+        for span in md.parse_inline(text, *where):
+            faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
+            chars = span.text.replace(" ", NBSP) if span.code else span.text
+            for font, run in font_runs(chars, faces):
+                name = fonts.font_name(font)
+                measured += [(ch, pdfmetrics.stringWidth(ch, name, size)) for ch in run]
+    except KeyError as exc:
+        raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
+    breaks = [i for i, (ch, _) in enumerate(measured) if ch == " "]
+    if tie and breaks and 0 < len("".join(ch for ch, _ in measured[breaks[-1] + 1:]).strip()) <= RUNT_CHARS:
+        breaks.pop()
+    widest = word = 0.0
+    for i, (ch, w) in enumerate(measured):
+        word = 0.0 if i in breaks else word + w
+        widest = max(widest, word)
+    return widest, sum(w for _, w in measured)
+
+
+def column_widths(least: list[float], most: list[float], width_pt: float) -> list[float]:
+    """Column widths that fit ``width_pt``: each column as wide as its widest cell if all fit
+    (widened up to MAX_TABLE_STRETCH), else each at least as wide as its longest word, the room
+    left shared in proportion to how much more each column's text would take on one line.
+
+    Only when the longest words alone are wider than the text width are they squeezed (and split).
+    """
+    if sum(most) <= width_pt:
+        scale = min(width_pt / sum(most), MAX_TABLE_STRETCH)
+        return [w * scale for w in most]
+    if sum(least) >= width_pt:
+        return [w * width_pt / sum(least) for w in least]
+    spare = width_pt - sum(least)
+    wants = [m - n for n, m in zip(least, most)]
+    return [n + spare * want / sum(wants) for n, want in zip(least, wants)]
+
+
 def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
-    head = [paragraph(c, where, styles.header_cell, bold=True) for c in header]
-    body = [[paragraph(c, where, styles.cell) for c in row] for row in rows]
+    head = [paragraph(c, where, styles.header_cell, bold=True, tie=True) for c in header]
+    body = [[paragraph(c, where, styles.cell, tie=True) for c in row] for row in rows]
     pad = styles.cell.fontSize * 0.5
-    natural = []
+    least, most = [], []
     for col in range(len(header)):
-        texts = [header[col]] + [row[col] for row in rows]
-        widest = max(pdfmetrics.stringWidth(md.plain(t), styles.cell.fontName, styles.cell.fontSize) for t in texts)
-        natural.append(min(widest, width_pt * 0.6) + 2 * pad + 2)
-    # A table of short cells spreads over the text width only so far: rows stay easy to follow.
-    scale = min(width_pt / sum(natural), MAX_TABLE_STRETCH)
-    widths = [w * scale for w in natural]
+        extents = [text_extent(header[col], where, styles.header_cell.fontSize, bold=True)]
+        extents += [text_extent(row[col], where, styles.cell.fontSize) for row in rows]
+        # a little slack: reportlab's line breaking needs the width to be at least the word's
+        least.append(max(e[0] for e in extents) + 2 * pad + 2)
+        most.append(max(e[1] for e in extents) + 2 * pad + 2)
+    widths = column_widths(least, most, width_pt)
     full = sum(widths) > width_pt * 0.98
     table = BookTable([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT" if full else "CENTER")
     table.setStyle(TableStyle([
@@ -603,7 +800,7 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
 
 
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
-    paras = [paragraph(p, where, styles.body) for p in block.paragraphs]
+    paras = [paragraph(p, where, styles.body, tie=True) for p in block.paragraphs]
     size = styles.body.fontSize
     box = Table([[paras]], colWidths=[width_pt], hAlign="LEFT")
     box.setStyle(TableStyle([
@@ -625,11 +822,11 @@ def _caption(text: str | None, styles: Styles, where) -> list:
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
-        return [KeepTogether([figure(data, width_pt)]), gap]
+        return [FloatingFigure([figure(data, width_pt)]), gap]
     if block.kind == "figure":
         if not isinstance(data, Figure):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, not Figure")
-        return [KeepTogether([figure(data, width_pt), *_caption(data.caption, styles, where)]), gap]
+        return [FloatingFigure([figure(data, width_pt), *_caption(data.caption, styles, where)]), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
             raise md.RulebookError(where[0], where[1], f"table {block.name!r} returned {type(data).__name__}, not Table")
@@ -643,7 +840,7 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))
     parts += _caption(data.caption, styles, where)
-    return [KeepTogether(parts), gap]
+    return [FloatingFigure(parts), gap]
 
 
 # A book whose text fills at most this many pages needs no title page and no contents.

@@ -3,7 +3,8 @@
 The book is set page by page as usual, but each page is captured as a PDF form XObject instead of
 being emitted; at the end the forms are placed two per sheet side in saddle-stitch order, so the
 printed sheets, printed double-sided (flip on the short edge), folded and stapled in the middle,
-read in order. Blank pages are added at the end to reach a multiple of four.
+read in order. Blank pages are added at the end to reach a multiple of four, and always at
+least one: the outside back cover carries no text.
 """
 
 from __future__ import annotations
@@ -25,20 +26,22 @@ class SheetSide:
     right: int | None
 
 
-def padded_count(pages: int) -> int:
-    """The page count rounded up to a multiple of four (a folded sheet holds four pages)."""
+def padded_count(pages: int, blank_back: bool = False) -> int:
+    """The page count rounded up to a multiple of four (a folded sheet holds four pages); with
+    ``blank_back`` at least one blank page follows the last, so the outside back cover is blank."""
     if pages < 1:
         raise BuildError(f"a booklet needs at least one page, got {pages}")
-    return -(-pages // 4) * 4
+    return -(-(pages + blank_back) // 4) * 4
 
 
-def saddle_stitch_order(pages: int) -> list[SheetSide]:
-    """Sheet sides in printing order (front, back, front, back …) for a book of ``pages`` pages.
+def saddle_stitch_order(pages: int, blank_back: bool = False) -> list[SheetSide]:
+    """Sheet sides in printing order (front, back, front, back …) for a book of ``pages`` pages
+    (``blank_back``: padded so the last sheet's outside is blank, see padded_count).
 
     Sheet ``i`` (from the outside in) carries pages ``n−2i`` | ``2i+1`` on its front and
     ``2i+2`` | ``n−2i−1`` on its back, ``n`` being the padded count; pages past ``pages`` are blank.
     """
-    n = padded_count(pages)
+    n = padded_count(pages, blank_back)
 
     def page(number: int) -> int | None:
         return number if number <= pages else None
@@ -109,7 +112,7 @@ def booklet_canvas(imposition: Imposition):
             self._restartAccumulators()
             self.pop_state_stack()
             self.setPageSize(sheet_pt)
-            for side in saddle_stitch_order(pages):
+            for side in saddle_stitch_order(pages, blank_back=True):
                 for slot, number in enumerate((side.left, side.right)):
                     if number is None:
                         continue

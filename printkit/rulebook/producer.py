@@ -240,7 +240,7 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
     data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
                               canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author,
                               font=deck.art.font, font_bold=deck.art.font_bold)
-    return Rulebook(data, bk.padded_count(pages) // 2, imposition.sheet_paper)
+    return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper)
 
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:

@@ -241,3 +241,28 @@ def test_a_short_book_opens_with_its_title_and_has_no_contents_page():
     assert pages == len(text) == 1
     assert text[0].index("Tiny game") < text[0].index("Rules") < text[0].index("Take a card")
     assert "Contents" not in text[0]
+
+
+def test_a_short_last_word_is_tied_to_the_one_before_it():
+    from printkit.rulebook.book import NBSP, tie_last_word
+
+    assert tie_last_word("play it") == f"play{NBSP}it"
+    assert tie_last_word("합니다 않음") == f"합니다{NBSP}않음"
+    assert tie_last_word('a <font name="X">b</font> <b>cd</b>') == f'a <font name="X">b</font>{NBSP}<b>cd</b>'
+    assert tie_last_word("keep longer") == "keep longer"  # 6 characters stand alone well enough
+    assert tie_last_word("one") == "one"
+
+
+def test_columns_keep_their_longest_word_when_squeezed():
+    from printkit.rulebook.book import column_widths
+
+    widths = column_widths([50, 30, 20], [300, 60, 40], 200)
+    assert sum(widths) == pytest.approx(200)
+    assert all(w >= least for w, least in zip(widths, [50, 30, 20]))
+    assert column_widths([10, 10], [40, 60], 200) == pytest.approx([64, 96])  # widened at most 1.6 times
+
+
+def test_inline_code_does_not_break_at_its_spaces():
+    from printkit.rulebook.book import NBSP, spans_markup
+
+    assert f"printkit{NBSP}build{NBSP}calc" in spans_markup(md.parse_inline("run `printkit build calc` now"))

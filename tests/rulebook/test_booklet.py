@@ -66,18 +66,25 @@ def _numbered_book(chapters: int) -> md.Document:
     return md.parse(text, "book.md")
 
 
+def test_blank_back_adds_a_sheet_when_the_last_page_would_be_the_back_cover():
+    assert padded_count(8) == 8 and padded_count(8, blank_back=True) == 12
+    assert padded_count(7, blank_back=True) == 8
+    outer = saddle_stitch_order(8, blank_back=True)[0]
+    assert outer == SheetSide(None, 1)  # the outside back cover (left of the outer front) is blank
+
+
 def test_imposed_pdf_places_pages_in_saddle_order():
     doc = _numbered_book(3)  # title + contents + 3 chapter pages (+1 empty page after the last break)
     imp = booklet.imposition_for("a4")
     data, pages = book.render(doc, "en", lambda d: None, lambda f, w: Spacer(1, 1), book.paper("a5"),
                               canvasmaker=booklet.booklet_canvas(imp), compact=False)
     reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == padded_count(pages) // 2
+    assert len(reader.pages) == padded_count(pages, blank_back=True) // 2
     for page in reader.pages:
         assert float(page.mediabox.width) == pytest.approx(mm_to_pt(297.0), abs=0.1)
         assert float(page.mediabox.height) == pytest.approx(mm_to_pt(210.0), abs=0.1)
     # The outer sheet's front carries the last page (left) and the title page (right).
-    order = saddle_stitch_order(pages)
+    order = saddle_stitch_order(pages, blank_back=True)
     first_side = reader.pages[0].extract_text()
     assert "Book" in first_side and order[0].right == 1
     # Chapter 0 sits on book page 3: find the side that holds page 3 and check the text is there.

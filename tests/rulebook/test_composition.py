@@ -1,0 +1,82 @@
+"""Page composition of every shipped rulebook, read back from the built PDFs (see _composition)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from printkit.rulebook import book
+from printkit.rulebook import markdown as md
+from printkit.rulebook.content import content_for
+from printkit.rulebook.producer import prepare, render_rulebook
+from printkit.spec import load_deck
+from tests.rulebook import _composition as comp
+
+DECKS = Path(__file__).resolve().parents[2] / "decks"
+GAMES = ("calc", "stack", "clag", "emberfall")
+LAYOUTS = (("a4", False), ("a5", False), ("letter", False), ("a5", True))
+
+
+@pytest.fixture(scope="module", params=[(g, lang) for g in GAMES for lang in ("en", "ko")],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def books(request):
+    """The game's rulebook in one language on every paper and as a booklet, built once."""
+    game, lang = request.param
+    spec = DECKS / f"{game}.yaml"
+    built = {}
+    for paper, booklet in LAYOUTS:
+        data = render_rulebook(spec, lang, paper, booklet=booklet).data
+        built[(paper, booklet)] = comp.read_book(data, paper, booklet)
+    return spec, lang, built
+
+
+def _source_words(spec: Path, lang: str) -> set[str]:
+    """Every word the book's text and computed tables hold, as the author wrote them."""
+    doc, _, _ = prepare(spec, lang)
+    deck = load_deck(spec)
+    content = content_for(deck.game)
+    strings = [doc.title, doc.subtitle or ""]
+    for block in doc.blocks:
+        if isinstance(block, md.TableBlock):
+            strings += [*block.header, *(c for row in block.rows for c in row)]
+        elif isinstance(block, md.Directive) and block.kind in ("table", "example"):
+            data = content.registry(block.kind)[block.name](deck, lang)
+            strings += [*data.header, *(c for row in data.rows for c in row)]
+    return comp.words_of(md.plain(s) for s in strings)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_page_ends_far_from_its_foot(books, layout):
+    _, _, built = books
+    pages, body_pt = built[layout]
+    assert comp.empty_feet(pages, body_pt) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_heading_ends_a_page(books, layout):
+    _, _, built = books
+    pages, body_pt = built[layout]
+    assert comp.headings_at_foot(pages, body_pt) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_paragraph_ends_in_a_short_word_alone(books, layout):
+    _, _, built = books
+    pages, _ = built[layout]
+    assert comp.runts(pages) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_word_is_split_in_a_table_cell(books, layout):
+    spec, lang, built = books
+    pages, _ = built[layout]
+    paper = book.paper("a5" if layout[1] else layout[0])
+    cell_pt = round(book.make_styles(paper).cell.fontSize, 2)
+    assert comp.split_words(pages, cell_pt, _source_words(spec, lang)) == []
+
+
+def test_the_booklet_back_cover_is_blank(books):
+    _, _, built = books
+    pages, _ = built[("a5", True)]
+    assert comp.back_cover_text(pages) == []
