@@ -52,6 +52,7 @@ it still has. Anything else (a user's file, no manifest, a file edited since pri
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -62,7 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
-from printkit.cache import RenderCache, face_files
+from printkit.cache import RenderCache, face_files, pages_description
 from printkit.deck import Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
@@ -204,7 +205,7 @@ class BuildContext:
         from the cache when these pages with these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
-        key = self.cache.key("pdf", lambda: repr((info, tuple(pages))), lambda: face_files(pages))
+        key = self.cache.key("pdf", lambda: f"{info!r}\n{pages_description(pages)}", lambda: face_files(pages))
         return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
@@ -295,10 +296,15 @@ class Faces:
 
     def __init__(self, deck: Deck, ctx: BuildContext) -> None:
         self.deck, self.ctx = deck, ctx
-        self._cache: dict[tuple[str, str], Face] = {}
+        self._cache: dict[tuple[str, bytes], Face] = {}
+        self._keys: dict[int, tuple[Card, bytes]] = {}  # id(card) -> the card (kept: ids stay unique), card_key
+        self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
 
     def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face]) -> Face:
-        key = (side, card_key(card))
+        known = self._keys.get(id(card))
+        if known is None:
+            known = self._keys[id(card)] = (card, card_key(card))
+        key = (side, known[1])
         face = self._cache.get(key)
         if face is None:
             try:
@@ -313,7 +319,7 @@ class Faces:
                                  f"{type(exc).__name__}: {exc}") from exc
             for warning in face.warnings:
                 self.ctx.warn(self.deck, warning, card)
-            self._cache[key] = face
+            face = self._cache[key] = self._distinct.setdefault(face, face)
         return face
 
     def front(self, card: Card) -> Face:
@@ -327,10 +333,12 @@ class Faces:
                          lambda c, d: templates.page(c, d, paper.width_mm, paper.height_mm))
 
 
-def card_key(card: Card) -> str:
-    """Identical for copies of one card (same group, attributes, art and size)."""
-    return repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout,
+def card_key(card: Card) -> bytes:
+    """Identical for copies of one card (same group, attributes, art and size): a short digest,
+    as a deck of 10,000 cards holds one per card and side."""
+    text = repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout,
                  card.face_on_both_sides))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:

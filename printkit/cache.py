@@ -202,16 +202,30 @@ class RenderCache:
                 pass
 
 
-def face_files(pages) -> set[Path]:
+def face_files(pages) -> set[str]:
     """The fonts and pictures the ops of ``pages`` draw with."""
     from printkit.fonts import SYMBOLS
 
-    files = {Path(SYMBOLS)}  # a PDF's initial font when its pages have no text
+    files = {str(SYMBOLS)}  # a PDF's initial font when its pages have no text
     for page in pages:
-        for ops in [p.face.ops for p in page.placements] + [page.ops]:
-            for op in ops:
-                for attribute in ("font", "path"):
-                    value = getattr(op, attribute, None)
-                    if value is not None:
-                        files.add(Path(value))
+        for face in {p.face for p in page.placements}:
+            files |= face.files
+        for op in page.ops:
+            for attribute in ("font", "path"):
+                value = getattr(op, attribute, None)
+                if value is not None:
+                    files.add(str(value))
     return files
+
+
+def pages_description(pages) -> str:
+    """What ``pages`` draw, for a cache key: each face by its digest (described once however
+    often it is placed), the page-level ops (crop marks, repeated on every sheet) once per kind."""
+    described: dict[tuple, int] = {}
+    parts = []
+    for page in pages:
+        number = described.setdefault(page.ops, len(described))
+        parts.append(repr((page.size, page.trim, page.bleed, number,
+                           [(p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) for p in page.placements])))
+    parts.extend(repr(ops) for ops in described)
+    return "\n".join(parts)

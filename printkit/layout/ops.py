@@ -8,14 +8,16 @@ never decide positions themselves.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal, Union
 
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     """An axis-aligned rectangle, optionally with rounded corners."""
 
@@ -29,7 +31,7 @@ class Rect:
     radius_mm: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Polygon:
     """A closed polygon; curves are flattened into points by the layout code."""
 
@@ -39,7 +41,7 @@ class Polygon:
     stroke_mm: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ellipse:
     cx_mm: float
     cy_mm: float
@@ -50,7 +52,7 @@ class Ellipse:
     stroke_mm: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     x1_mm: float
     y1_mm: float
@@ -60,7 +62,7 @@ class Line:
     width_mm: float = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """One line of text. ``(x_mm, y_mm)`` is the anchor point on the baseline.
 
@@ -82,7 +84,7 @@ class Text:
     slant_deg: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Image:
     """A picture (PNG/JPEG) or SVG art (drawn as vectors) scaled to cover or fit inside its box.
 
@@ -108,3 +110,23 @@ class Face:
 
     ops: tuple[Op, ...]
     warnings: tuple[str, ...] = ()
+
+    # A face is hashed wherever it is placed (one form per distinct face) and described for the
+    # render cache: both are computed once per face, not once per placement.
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.ops, self.warnings))
+
+    @cached_property
+    def digest(self) -> str:
+        """A fingerprint of the drawing (equal ops, equal digest), for cache keys."""
+        return hashlib.sha256(repr(self.ops).encode("utf-8", "surrogatepass")).hexdigest()
+
+    @cached_property
+    def files(self) -> frozenset[str]:
+        """The fonts and pictures the ops draw with."""
+        return frozenset(str(value) for op in self.ops
+                         for value in (getattr(op, "font", None), getattr(op, "path", None)) if value is not None)

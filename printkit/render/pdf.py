@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -116,8 +117,9 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
 def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool = False) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
-    Each distinct face is drawn once, as a form XObject, and placed wherever it appears: four
-    copies of a card cost the file (and the renderer) one drawing. ``info`` (or ``title``) is
+    A face placed more than once is drawn once, as a form XObject, and placed wherever it
+    appears: four copies of a card cost the file (and the renderer) one drawing; a face placed
+    once is drawn where it stands. ``info`` (or ``title``) is
     what the document says about itself; ``cmyk`` converts its colours and pictures for a press
     (:mod:`printkit.render.cmyk`).
     """
@@ -212,17 +214,25 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
     images = _ImageSizes()
     forms: dict[Face, str] = {}
+    # A face placed more than once (copies of a card, a deck's one back) is drawn once, as a form
+    # XObject; a face placed once is drawn on its page, which makes a smaller file (no object,
+    # no resources of its own, compressed with its neighbours) and holds less while it is written.
+    placed = Counter(placement.face for page in pages for placement in page.placements)
     for page in pages:
         w, h = page.size.width_mm, page.size.height_mm
         canvas.setPageSize((mm_to_pt(w), mm_to_pt(h)))
         canvas.setTrimBox(_box_pt(page.trim or Box(0, 0, w, h), h))
         canvas.setBleedBox(_box_pt(page.bleed or Box(0, 0, w, h), h))
         for placement in page.placements:
-            name = _form(canvas, placement.face, forms, images)
+            face = placement.face
+            name = _form(canvas, face, forms, images) if placed[face] > 1 else None
             canvas.saveState()
             _enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip,
                               placement.clockwise_deg)
-            canvas.doForm(name)
+            if name is None:
+                _draw_all(canvas, face.ops, images)
+            else:
+                canvas.doForm(name)
             canvas.restoreState()
         if page.ops:
             draw_ops(canvas, page.ops, 0.0, 0.0, h, _images=images)
