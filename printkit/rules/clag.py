@@ -836,15 +836,22 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
     want = rule.special is Special.NO_BIDS or state.tricks_won[seat] < (state.bids[seat] or 0)
     led = state.led_suit
     trump, ace_low = state.trump, rule.ace_low
-    # Each play's strength in this trick and, for discards, how valuable its card is to keep.
-    # Picks go by index so that ties go to the earliest legal play, as min and max over the plays do.
+    # Each play's strength in this trick (_strength, inlined: this runs for most of a game's moves)
+    # and, for discards, how valuable its card is to keep. Picks go by index so that ties go to the
+    # earliest legal play, as min and max over the plays do.
     keys, weights = [], []
     for move in moves:
         card, wild = (move.names, True) if move.names is not None else (move.card, False)  # type: ignore[union-attr]
-        value = _ranking_value(card.value, ace_low)
+        value = card.value
+        if ace_low and value == ACE:
+            value = 1
         suit = card.suit
-        keys.append(_strength(suit, card.value, wild, trump, led or suit, ace_low))
-        weights.append(100 * (suit == trump) + 2 * value)
+        if suit == trump:
+            keys.append(200 + 2 * value + wild)
+            weights.append(100 + 2 * value)
+        else:
+            keys.append(100 + 2 * value + wild if led is None or suit == led else 0)
+            weights.append(2 * value)
     indices = range(len(moves))
     if not state.trick:
         return moves[max(indices, key=keys.__getitem__) if want else min(indices, key=weights.__getitem__)]
