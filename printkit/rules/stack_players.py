@@ -19,7 +19,7 @@ from printkit.rules.stack_moves import (
     CYCLE, DONE, DRAW5, GENERATED, GOLD, STOP, CoalDiscard, Cycle, Decompose, Invest, Match, OutputDraw,
     Pick, SettleDiscard, SwapOne, SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
-from printkit.rules.stack_rules import MAX_STACKS, apply_move, move_groups
+from printkit.rules.stack_rules import MAX_STACKS, apply_move, match_moves, move_groups
 from printkit.rules.stack_state import StackState
 
 
@@ -37,6 +37,11 @@ def _wanted(state: StackState, p: int) -> set[int]:
 
 def greedy_player(state: StackState, rng: random.Random) -> Any:
     """A simple heuristic; ties are broken by ``rng`` so games still vary."""
+    if state.pending is None and state.phase != "over":
+        # A match comes first whatever else is legal: no need to list the other moves.
+        matches = match_moves(state)
+        if matches:
+            return matches[rng.randrange(len(matches))]
     groups = move_groups(state)
     p = state.to_move
     wanted = _wanted(state, p)
