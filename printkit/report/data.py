@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from printkit.errors import DeckError
 from printkit.report.stats import wilson
 from printkit.rules.base import engine_for
-from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, with_options
+from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
 from printkit.spec import load_deck
 
 # Clag's special rounds (GAMES.md): the report gives their points per seat.
@@ -31,6 +31,7 @@ class Setting:
     bot: str | None = None
     variant: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    typed: Mapping[str, str] = field(default_factory=dict)  # each option's value as the user wrote it
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Batch:
     label: str
     length_unit: str
     results: tuple[GameResult, ...]
+    options_text: Mapping[str, str] = field(default_factory=dict)  # options as written (true, not True)
 
 
 def parse_value(text: str) -> Any:
@@ -72,6 +74,7 @@ def parse_compare(text: str) -> list[Setting]:
         if not part:
             continue
         values: dict[str, Any] = {}
+        typed: dict[str, str] = {}
         for item in part.split("+"):
             name, eq, value = item.partition("=")
             if not eq:
@@ -82,20 +85,23 @@ def parse_compare(text: str) -> list[Setting]:
             if not key or not value.strip():
                 raise DeckError(f"--compare {text!r}: {item!r} is not NAME=VALUE")
             values[key] = parse_value(value)
-        label = "+".join(f"{k}={_show(v)}" for k, v in values.items())
+            typed[key] = value.strip()
+        label = "+".join(f"{k}={v}" for k, v in typed.items())
         players = values.pop("players", None)
         if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
             raise DeckError(f"--compare: players must be a whole number, not {players!r}")
         bot = values.pop("bot", None)
         variant = values.pop("variant", None)
         settings.append(Setting(label, players, None if bot is None else str(bot),
-                                None if variant is None else str(variant), values))
+                                None if variant is None else str(variant), values,
+                                {k: v for k, v in typed.items() if k in values}))
     if len(settings) < 2:
         raise DeckError(f"--compare {text!r} names {len(settings)} setting(s); compare needs two or more")
     return settings
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """An option value as a spec or the command line writes it: ``true``, not Python's ``True``."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -121,8 +127,9 @@ def play_batch(
     count = setting.players or players or default_players(engine)
     bots = setting.bot or bot
     results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, progress=progress)
+    shown = {k: setting.typed.get(k, show_value(v)) for k, v in deck.options.items()}
     return Batch(engine.name, deck.variant, count, bots, seed, dict(deck.options), setting.label,
-                 engine.length_unit, tuple(results))
+                 engine.length_unit, tuple(results), shown)
 
 
 def _first_round(game: str, r: GameResult) -> bool:
@@ -138,13 +145,12 @@ def _first_round(game: str, r: GameResult) -> bool:
 def analyse(batch: Batch) -> dict[str, Any]:
     """Everything the report shows about one batch, counted directly from the game results."""
     done = [r for r in batch.results if r.failure is None]
-    n, seats = len(done), batch.players
+    seats = batch.players
+    summary = summarise(batch.game, batch.variant, seats, batch.bot, batch.seed, batch.results, batch.length_unit)
+    n, wins = summary.finished, list(summary.wins)
     lengths = [r.turns for r in done]
     ordered = sorted(lengths)
-    wins = [0] * seats
-    for r in done:
-        for seat in r.winners:
-            wins[seat] += 1
+    length = summary.length
     scores = [[_as_float(r.scores[seat]) for r in done] for seat in range(seats)]
     a: dict[str, Any] = {
         "label": batch.label,
@@ -155,26 +161,27 @@ def analyse(batch: Batch) -> dict[str, Any]:
         "bots": bot_names(batch.bot, seats),
         "seed": batch.seed,
         "options": dict(batch.options),
+        "options_text": dict(batch.options_text),
         "length_unit": batch.length_unit,
-        "games": len(batch.results),
+        "games": summary.games,
         "finished": n,
-        "failures": [r.failure for r in batch.results if r.failure is not None],
+        "failures": list(summary.failures),
         "lengths": lengths,
         "length": {
-            "median": statistics.median(ordered) if ordered else 0,
-            "mean": statistics.fmean(ordered) if ordered else 0.0,
+            "median": length.get("median", 0),
+            "mean": length.get("mean", 0.0),
             "p25": _quantile(ordered, 0.25) if ordered else 0,
             "p75": _quantile(ordered, 0.75) if ordered else 0,
-            "min": ordered[0] if ordered else 0,
-            "max": ordered[-1] if ordered else 0,
+            "min": length.get("min", 0),
+            "max": length.get("max", 0),
         },
         "first_round": sum(1 for r in done if _first_round(batch.game, r)),
         "wins": wins,
         "win_rate": [w / n if n else 0.0 for w in wins],
         "win_ci": [wilson(w, n) for w in wins],
-        "shared": sum(1 for r in done if len(r.winners) > 1),
+        "shared": summary.shared_wins,
         "no_winner": sum(1 for r in done if not r.winners),
-        "endings": dict(sorted(Counter(r.reason for r in done).items(), key=lambda kv: (-kv[1], kv[0]))),
+        "endings": summary.endings,
         "scores": scores,
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
     }

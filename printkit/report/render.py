@@ -401,7 +401,8 @@ def plot_clag(analyses, diffs):
                                 sum(p for r, p in enumerate(a["points_per_seat_by_round"], 1) if r not in specials)
                                 / (rounds - len(specials))),
                   None, diffs, None, percent=False)
-    right.set_xlabel("special round (other: mean of the normal rounds)")
+    # two lines: on one, the label is wider than the narrow right-hand plot and is cut off
+    right.set_xlabel("special round\n(other: mean of the normal rounds)")
     right.set_ylabel("points per seat")
     right.set_title("Points per special round")
     return fig
@@ -505,7 +506,7 @@ def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference],
         parts.append(f"<p class='note'>Made by <code>{html.escape(command)}</code>. The same command gives the "
                      f"same report: game <i>i</i> uses seed SEED+<i>i</i>, and every setting plays the same seeds.</p>")
     rows = [[html.escape(a["label"]), html.escape(a["variant"] or "-"), str(a["players"]), html.escape(a["bot"]),
-             html.escape(", ".join(f"{k}={v}" for k, v in a["options"].items()) or "-"),
+             html.escape(", ".join(f"{k}={v}" for k, v in a["options_text"].items()) or "-"),
              f"{a['seed']}-{a['seed'] + a['games'] - 1}", f"{a['finished']:,}/{a['games']:,}"]
             for a in analyses]
     parts.append(_table(rows, ["setting", "variant", "players", "bot", "options", "seeds", "finished"]))

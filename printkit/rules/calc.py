@@ -173,7 +173,7 @@ def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
     check_options(deck.options, options)
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise DeckError(f"Calc is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
-    validate_deck(deck)
+    cards, labels, uids = _prepared(deck)
     if len(deck.cards) <= HAND_SIZE * players:
         raise DeckError(
             f"the deck has {len(deck.cards)} cards: too few to deal {HAND_SIZE} to each of "
@@ -186,9 +186,9 @@ def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
         for seat in range(players):
             hands[seat].append(order.pop())
     return CalcState(
-        cards=tuple(_pay_card(card) for card in deck.cards),
-        labels=tuple(card.label for card in deck.cards),
-        uids=tuple(card.uid for card in deck.cards),
+        cards=cards,
+        labels=labels,
+        uids=uids,
         players=players,
         deck=order,
         hands=hands,
@@ -199,6 +199,20 @@ def new_game(deck: Deck, players: int, seed: int, **options: Any) -> CalcState:
         seed=seed,
         variant=deck.variant,
     )
+
+
+# The last deck validated and read by new_game: a simulation deals thousands of games from one deck.
+_last_prepared: list = [None, None]
+
+
+def _prepared(deck: Deck) -> tuple[tuple[PayCard, ...], tuple[str, ...], tuple[str, ...]]:
+    """``deck`` validated, and its cards as scoring sees them, their labels and uids."""
+    if _last_prepared[0] is not deck:
+        validate_deck(deck)
+        _last_prepared[:] = [deck, (tuple(_pay_card(card) for card in deck.cards),
+                                    tuple(card.label for card in deck.cards),
+                                    tuple(card.uid for card in deck.cards))]
+    return _last_prepared[1]
 
 
 def _pay_card(card: Any) -> PayCard:
@@ -440,19 +454,58 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
 
     Ties are broken by ``rng``. The fewest-cards bonus is not considered.
     """
-    moves = legal_moves(state)
     seat = state.turn
     # Whole scores as ints: the same comparisons as with Fractions, without their cost.
     values = [v.numerator if v.denominator == 1 else v for v in state.values]
-    others = [s for s in range(state.players) if s != seat]
-    leader_value = max(values[s] for s in others)
-    leaders = {s for s in others if values[s] == leader_value}
-    best_gain, gains = Fraction(0), []
-    best_harm, harms = Fraction(0), []
-    for move in moves:
-        if not isinstance(move, Play):
+    leaders = _leaders(values, seat)
+    # Only plays onto my pay or a leader's can be chosen: score those alone, in legal-move order.
+    cards = state.cards
+    hand = state.hands[seat]
+    scored = []
+    for pay, pile in enumerate(state.pays):
+        if pay != seat and pay not in leaders:
             continue
-        after = _fast_value_after(state, values, move.card, move.pay)
+        top = cards[pile[-1]] if pile else JOKER
+        number, symbol = top.number, top.symbol
+        value = values[pay]
+        whole = type(value) is int
+        locked = number == LOCK_NUMBER and pay != seat
+        for c in hand:
+            card = cards[c]
+            played = card.symbol
+            if played is None:
+                after = 0  # a joker: legal on any pay
+            elif symbol is None:
+                after = card.number  # an empty pay or a joker on top: the card is the new bottom
+            elif locked or (card.number != number and played != symbol):
+                continue  # not a legal play here (see legal_moves)
+            elif whole and played != "power":
+                # _fast_value_after's whole-number case, inlined: this loop is most of a game's time
+                n = card.number
+                after = value + n if played == "plus" else value - n if played == "minus" else value * n
+                if not -LIMIT <= after <= LIMIT:
+                    after = _value_after(state, c, pay)
+            else:
+                after = _value_after(state, c, pay)
+            scored.append((Play(c, pay), after))
+    return _greedy_choice(state, rng, values, leaders, scored)
+
+
+def _leaders(values: Sequence[Any], seat: int) -> set[int]:
+    """The opponents with the highest pay value."""
+    others = [s for s in range(len(values)) if s != seat]
+    leader_value = max(values[s] for s in others)
+    return {s for s in others if values[s] == leader_value}
+
+
+def _greedy_choice(state: CalcState, rng: random.Random, values: Sequence[Any], leaders: set[int],
+                   scored: Sequence[tuple[Play, Any]]) -> Move:
+    """The greedy player's move from ``scored``: (play, pay value after it) in legal-move order,
+    at least every play onto the mover's pay and the leaders' pays."""
+    seat = state.turn
+    best_gain, gains = 0, []
+    best_harm, harms = 0, []
+    for move, after in scored:
         if move.pay == seat:
             gain = after - values[seat]
             if gain > best_gain:
@@ -471,6 +524,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
         return harms[rng.randrange(len(harms))]
     if state.deck:
         return DRAW
+    moves = legal_moves(state)
     return moves[rng.randrange(len(moves))]
 
 
@@ -490,11 +544,13 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
     winning: list[Move] = []
     safe: dict[Move, Any] = {}
     losing: set[Move] = set()
+    scored = []  # every play with its pay value after it: the greedy choice reuses them
     for move in moves:
         after = list(values)
         counts = list(sizes)
         if isinstance(move, Play):
-            after[move.pay] = _fast_value_after(state, values, move.card, move.pay)
+            after[move.pay] = value = _fast_value_after(state, values, move.card, move.pay)
+            scored.append((move, value))
             counts[seat] -= 1
             ends = counts[seat] == 0
         else:
@@ -511,7 +567,7 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
             safe[move] = margin
     if winning:
         return winning[rng.randrange(len(winning))]
-    choice = greedy_player(state, rng)
+    choice = _greedy_choice(state, rng, values, _leaders(values, seat), scored)
     if choice not in losing or not safe:
         return choice
     best = max(safe.values())

@@ -23,6 +23,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.games.clag import RANKS, ROUNDS, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, RoundRule, Special
 from printkit.rules.base import InvariantError, Outcome, Player
 
+LAST_ROUND = len(ROUNDS) - 1  # the index of round 22
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7
 CONTRACT_BONUS = 10  # points for a completed contract, and for the sole top taker in round 15
@@ -301,7 +302,8 @@ class ClagState:
 
     @property
     def round(self) -> RoundRule:
-        return ROUNDS[min(self.round_index, len(ROUNDS) - 1)]
+        index = self.round_index
+        return ROUNDS[index] if index < LAST_ROUND else ROUNDS[-1]
 
     @property
     def dealer(self) -> int:
@@ -829,25 +831,36 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
         else:  # round 11: no cards seen yet
             estimate = round(rule.hand_size / state.players)
         return min(moves, key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
+    if len(moves) == 1:
+        return first  # every rule below picks one of the legal plays
     want = rule.special is Special.NO_BIDS or state.tricks_won[seat] < (state.bids[seat] or 0)
     led = state.led_suit
-
-    def key(move: Play) -> int:
-        card, wild = (move.names, True) if move.names is not None else (move.card, False)
-        return _strength(card.suit, card.value, wild, state.trump, led or card.suit, rule.ace_low)
-
-    def weight(move: Play) -> int:  # how valuable a card is to keep, for discards
-        card = move.names or move.card
-        return 100 * (card.suit == state.trump) + 2 * _ranking_value(card.value, rule.ace_low)
-
-    plays = [m for m in moves if isinstance(m, Play)]
+    trump, ace_low = state.trump, rule.ace_low
+    # Each play's strength in this trick (_strength, inlined: this runs for most of a game's moves)
+    # and, for discards, how valuable its card is to keep. Picks go by index so that ties go to the
+    # earliest legal play, as min and max over the plays do.
+    keys, weights = [], []
+    for move in moves:
+        card, wild = (move.names, True) if move.names is not None else (move.card, False)  # type: ignore[union-attr]
+        value = card.value
+        if ace_low and value == ACE:
+            value = 1
+        suit = card.suit
+        if suit == trump:
+            keys.append(200 + 2 * value + wild)
+            weights.append(100 + 2 * value)
+        else:
+            keys.append(100 + 2 * value + wild if led is None or suit == led else 0)
+            weights.append(2 * value)
+    indices = range(len(moves))
     if not state.trick:
-        return max(plays, key=key) if want else min(plays, key=weight)
-    winning = [m for m in plays if key(m) > state.best_key]
-    losing = [m for m in plays if key(m) <= state.best_key]
+        return moves[max(indices, key=keys.__getitem__) if want else min(indices, key=weights.__getitem__)]
+    best = state.best_key
+    winning = [i for i in indices if keys[i] > best]
     if want:
-        return min(winning, key=key) if winning else min(plays, key=weight)
-    return max(losing, key=weight) if losing else min(winning, key=key)
+        return moves[min(winning, key=keys.__getitem__) if winning else min(indices, key=weights.__getitem__)]
+    losing = [i for i in indices if keys[i] <= best]
+    return moves[max(losing, key=weights.__getitem__) if losing else min(winning, key=keys.__getitem__)]
 
 
 STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
@@ -959,13 +972,22 @@ class ClagEngine:
 
     def validate_deck(self, deck: Deck) -> None:
         game_options(deck.options)
-        validate_cards(deck)
+        self._cards(deck)
+
+    # The last deck validated: a simulation deals thousands of games from one deck.
+    _last_deck: list = [None, None]
+
+    def _cards(self, deck: Deck) -> tuple[PlayingCard, ...]:
+        """:func:`validate_cards` of ``deck``, remembered for the last deck."""
+        if self._last_deck[0] is not deck:
+            self._last_deck[:] = [deck, validate_cards(deck)]
+        return self._last_deck[1]
 
     def new_game(self, deck: Deck, players: int, seed: int, **options: Any) -> ClagState:
         """Options (the spec's ``options:``, overridden by keywords): ``hook=True`` replaces the
         dealer rule by Oh Hell's (the total of bids is not H)."""
         hook = game_options(deck.options, options)
-        state = _new_state(validate_cards(deck), players, seed, hook)
+        state = _new_state(self._cards(deck), players, seed, hook)
         order = list(state.deck)
         state.rng.shuffle(order)
         _start_round(state, order)

@@ -165,6 +165,7 @@ class Summary:
     endings: dict[str, int]
     failures: tuple[str, ...] = field(default_factory=tuple)
     length_unit: str = "turns"  # what ``length`` counts: the engine's length_unit
+    wins: tuple[int, ...] = ()  # games won by each seat (a shared win counts for every winner)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -318,6 +319,7 @@ def summarise(
     results: Sequence[GameResult],
     length_unit: str = "turns",
 ) -> Summary:
+    """Figures over ``results``: games finished, length and score statistics, wins by seat, endings."""
     done = [r for r in results if r.failure is None]
     lengths = [r.turns for r in done]
     scores = [_as_float(s) for r in done for s in r.scores]
@@ -341,6 +343,7 @@ def summarise(
         endings=dict(sorted(endings.items(), key=lambda item: (-item[1], item[0]))),
         failures=tuple(r.failure for r in results if r.failure is not None),
         length_unit=length_unit,
+        wins=tuple(wins),
     )
 
 

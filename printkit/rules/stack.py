@@ -195,7 +195,20 @@ class StackEngine:
         _options(dict(options), {})
 
     def validate_deck(self, deck: Deck) -> None:
+        self._codes(deck)
+
+    def _codes(self, deck: Deck) -> list[int]:
+        """``deck`` validated and its cards as codes (a new list); the last deck's are kept, since a
+        simulation deals thousands of games from one deck."""
         _options(dict(deck.options), {})
+        if self._last_deck[0] is not deck:
+            self._last_deck[:] = [deck, self._checked_codes(deck)]
+        return list(self._last_deck[1])
+
+    _last_deck: list = [None, None]
+
+    @staticmethod
+    def _checked_codes(deck: Deck) -> list[int]:
         codes = _deck_codes(deck)
         types = len(set(codes))
         if types < FIELD_SIZE:
@@ -205,15 +218,15 @@ class StackEngine:
         if len(codes) < need:
             raise DeckError(f"{len(codes)} cards are too few to deal: the field and two hands "
                             f"of {HAND_SIZE} need {need}")
+        return codes
 
     def new_game(self, deck: Deck, players: int = 2, seed: int = 0, **options: Any) -> StackState:
-        self.validate_deck(deck)
+        cards = self._codes(deck)
         if players != 2:
             raise DeckError(f"Stack Original is played by exactly 2 players, not {players!r}")
         mode, cap = _options(dict(deck.options), options)
         rng = random.Random(seed)
         s = blank_state(mode, cap)
-        cards = _deck_codes(deck)
         rng.shuffle(cards)
         s.deck = cards
         _census_totals(s)

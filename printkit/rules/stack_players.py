@@ -16,10 +16,10 @@ import random
 from typing import Any
 
 from printkit.rules.stack_moves import (
-    DONE, GENERATED, GOLD, STOP, CoalDiscard, Decompose, Invest, Match, Pick, SettleDiscard, SwapOne,
-    SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
+    CYCLE, DONE, DRAW5, GENERATED, GOLD, STOP, CoalDiscard, Cycle, Decompose, Invest, Match, OutputDraw,
+    Pick, SettleDiscard, SwapOne, SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
-from printkit.rules.stack_rules import MAX_STACKS, apply_move, move_groups
+from printkit.rules.stack_rules import MAX_STACKS, apply_move, match_moves, move_groups
 from printkit.rules.stack_state import StackState
 
 
@@ -37,8 +37,12 @@ def _wanted(state: StackState, p: int) -> set[int]:
 
 def greedy_player(state: StackState, rng: random.Random) -> Any:
     """A simple heuristic; ties are broken by ``rng`` so games still vary."""
+    if state.pending is None and state.phase != "over":
+        # A match comes first whatever else is legal: no need to list the other moves.
+        matches = match_moves(state)
+        if matches:
+            return matches[rng.randrange(len(matches))]
     groups = move_groups(state)
-    moves = [m for g in groups for m in g]
     p = state.to_move
     wanted = _wanted(state, p)
     hand = state.hands[p]
@@ -52,6 +56,7 @@ def greedy_player(state: StackState, rng: random.Random) -> Any:
         return cands[rng.randrange(len(cands))] if cands else None
 
     if state.pending is not None:
+        moves = [m for g in groups for m in g]
         kind = state.pending[0]
         if kind == "sapphire":
             return pick([m for m in moves if isinstance(m, Take) and m.card.mask in wanted]) or STOP
@@ -62,36 +67,41 @@ def greedy_player(state: StackState, rng: random.Random) -> Any:
                     or pick(moves))
         return pick([m for m in moves if isinstance(m, Pick) and useless(m.card.code)]) or pick(moves)
 
+    # Outside a pending choice each group holds one kind of move and each kind has one group, in
+    # a fixed order: a kind's moves are its group (the same moves, in the same order, as filtering
+    # every legal move by kind).
+    kinds = {type(g[0]): g for g in groups}
+    empty: list = []
+    choice = pick(kinds.get(Match))
+    if choice:
+        return choice
     held = {c & 15 for c in range(32) if hand[c]}
     missing = wanted - held
-    choice = pick([m for m in moves if isinstance(m, Match)])
+    choice = pick([m for m in kinds.get(TakeBack, empty) if m.card.mask in missing])
     if choice:
         return choice
-    choice = pick([m for m in moves if isinstance(m, TakeBack) and m.card.mask in missing])
-    if choice:
-        return choice
-    choice = pick([m for m in moves if isinstance(m, Synthesize)
-                   and (m.first.mask | m.second.mask) in missing
+    choice = pick([m for m in kinds.get(Synthesize, empty)
+                   if (m.first.mask | m.second.mask) in missing
                    and useless(m.first.code) and useless(m.second.code)])
     if choice:
         return choice
-    choice = pick([m for m in moves if isinstance(m, Decompose) and useless(m.card.code)
+    choice = pick([m for m in kinds.get(Decompose, empty) if useless(m.card.code)
                    and m.card.cost > 1 and any(part.mask in missing for part in m.parts)])
     if choice:
         return choice
-    choice = pick([m for m in moves if isinstance(m, (SwapThree, CoalDiscard))
-                   and all(useless(c.code) for c in m.cards)])
+    choice = pick([m for m in kinds.get(SwapThree, empty) + kinds.get(CoalDiscard, empty)
+                   if all(useless(c.code) for c in m.cards)])
     if choice and state.stacks[p] < MAX_STACKS:
         return choice
-    choice = pick([m for m in moves if isinstance(m, Trigger) and m.terrain != "red_rye_field"])
+    choice = pick([m for m in kinds.get(Trigger, empty) if m.terrain != "red_rye_field"])
     if choice:
         return choice
-    choice = pick([m for m in moves if isinstance(m, SwapOne) and useless(m.card.code)]
-                  + [m for m in moves if isinstance(m, SwapTwo) and all(useless(c.code) for c in m.cards)])
+    choice = pick([m for m in kinds.get(SwapOne, empty) if useless(m.card.code)]
+                  + [m for m in kinds.get(SwapTwo, empty) if all(useless(c.code) for c in m.cards)])
     if choice:
         return choice
     if not state.triggered[p] and state.inv_n[p][1] <= state.inv_n[1 - p][1]:
-        choice = pick([m for m in moves if isinstance(m, Invest) and m.terrain == "eldorado"
+        choice = pick([m for m in kinds.get(Invest, empty) if m.terrain == "eldorado"
                        and m.card.code & GOLD and useless(m.card.code)])
         if choice:
             return choice
@@ -107,12 +117,15 @@ def _progress(state: StackState, p: int) -> tuple[int, int, int]:
 
 
 def strong_player(state: StackState, rng: random.Random) -> Any:
-    """The greedy player with one action of look-ahead.
+    """The greedy player with one action of look-ahead, and stacks spent on fresh cards.
 
-    Outside pending choices, every legal action is tried on a copy of the state (the deck order it
-    would reveal is not used: only matches, field types held and stacks are compared). The action that
-    brings the player nearest to matching the whole field (matched cards first, then needed types held,
-    then stacks) is played when it is nearer than now; otherwise the greedy choice.
+    Outside pending choices, every legal action that reveals no unseen card is tried on a copy of
+    the state: the action that brings the player nearest to matching the whole field (matched cards
+    first, then needed types held, then stacks) is played when it is nearer than now. Otherwise the
+    greedy choice, except that a player who would say done without having matched the whole field
+    first spends its stacks on new cards: output (draw five) with two stacks, else a cycle (swap
+    three) with one. The matches of a turn count only until its settlement, so a stack kept for a
+    later turn is worth less than a better chance of matching everything now.
     """
     if state.pending is not None:
         return greedy_player(state, rng)
@@ -120,7 +133,8 @@ def strong_player(state: StackState, rng: random.Random) -> Any:
     now = _progress(state, p)
     matched, held, _ = now
     best, choices = now, []
-    for group in move_groups(state):
+    groups = move_groups(state)
+    for group in groups:
         for move in group:
             if move is DONE or isinstance(move, (SwapOne, SwapTwo, SwapThree, Trigger, Invest, TakeBack)):
                 continue  # swaps and terrains draw unseen cards: left to the greedy rules
@@ -135,7 +149,14 @@ def strong_player(state: StackState, rng: random.Random) -> Any:
                 choices.append(move)
     if choices and best[:2] > (matched, held):
         return choices[rng.randrange(len(choices))]
-    return greedy_player(state, rng)
+    choice = greedy_player(state, rng)
+    if choice is DONE and matched < len(state.field):
+        kinds = {type(group[0]) for group in groups}
+        if OutputDraw in kinds:
+            return DRAW5
+        if Cycle in kinds:
+            return CYCLE
+    return choice
 
 
 PLAYERS = {"random": random_player, "greedy": greedy_player, "strong": strong_player}

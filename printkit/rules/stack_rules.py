@@ -209,6 +209,17 @@ def _pending_moves(s: StackState) -> list[list[Move]]:
     return [[PICK[c] for c in CODES if hand[c]]]
 
 
+def match_moves(s: StackState, present: Sequence[int] | None = None) -> list[Move]:
+    """The matches open to the player to move outside a pending choice (``present``: the codes in
+    its loose hand, ascending, when the caller has them)."""
+    p = s.to_move
+    if present is None:
+        hand = s.hands[p]
+        present = [c for c in CODES if hand[c]]
+    open_types = {slot[0] for slot in s.field if slot[1 + p] < 0}
+    return [MATCH[c] for c in present if c & 15 in open_types] if open_types else []
+
+
 def move_groups(s: StackState) -> list[list[Move]]:
     """Legal moves grouped by kind of action (each group non-empty)."""
     if s.phase == "over":
@@ -221,11 +232,9 @@ def move_groups(s: StackState) -> list[list[Move]]:
     present = [c for c in CODES if hand[c]]
     groups: list[list[Move]] = [[DONE]]
     if present:
-        open_types = {slot[0] for slot in s.field if slot[1 + p] < 0}
-        if open_types:
-            g = [MATCH[c] for c in present if c & 15 in open_types]
-            if g:
-                groups.append(g)
+        g = match_moves(s, present)
+        if g:
+            groups.append(g)
         if not s.used_one[p]:
             groups.append([SWAP1[c] for c in present])
         # unordered pairs of loose cards (codes ascending), for the two-card actions

@@ -171,3 +171,18 @@ def test_jobs_give_the_same_report_numbers():
     two = play_batch("calc", Setting("x"), games=60, players=2, seed=0, bot="greedy", variant=None, jobs=2)
     assert one.results == two.results
     assert [r.facts for r in one.results] == [r.facts for r in two.results]
+
+
+def test_compare_report_shows_settings_as_typed(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "hook.html"
+    result = CliRunner().invoke(main, ["simulate", "clag", "--games", "2", "--bot", "greedy",
+                                       "--compare", "hook=false,hook=true", "--report", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "[hook=true]" in result.output
+    text = path.read_text()
+    assert "<td>hook=true</td>" in text and "<td>hook=false</td>" in text
+    assert "hook=True" not in text and "hook=False" not in text
+    settings = parse_compare("hook=yes,hook=no")
+    assert [s.label for s in settings] == ["hook=yes", "hook=no"]
+    assert [dict(s.options) for s in settings] == [{"hook": True}, {"hook": False}]
