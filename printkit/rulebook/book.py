@@ -9,6 +9,7 @@ font has is a build error naming the rule text's file and line.
 
 from __future__ import annotations
 
+import copy
 import io
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
 from printkit.render.pdf import binary_streams
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import Example, Figure, GameContent
+from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup
 from printkit.rulebook.content import Table as ContentTable
 from printkit.units import mm_to_pt
 
@@ -371,6 +372,18 @@ def _no_draw(*args, **kwargs) -> None:
     pass
 
 
+def _not_postponed(flowable):
+    """A copy of a flowable reportlab has put off once, not marked so (the original keeps its mark,
+    which reportlab clears after the pass). A wrapper (a list item) is copied with its content."""
+    fresh = copy.copy(flowable)
+    inner = vars(flowable).get("_flowable")
+    if inner is not None and hasattr(inner, "_postponed"):
+        vars(fresh)["_flowable"] = _not_postponed(inner)  # around the wrapper's own __setattr__
+    else:
+        vars(fresh).pop("_postponed", None)
+    return fresh
+
+
 class FloatingFigure(KeepTogether):
     """A figure or worked example, kept whole. It stands where the text names it when it fits
     there; when it does not and moving it would leave more than FLOAT_GAP of the page empty, it
@@ -501,6 +514,11 @@ class RulebookDoc(BaseDocTemplate):
         self._waiting.append((self.page, figure))
 
     def _pull_waiting(self, flowables) -> None:
+        first = flowables[0] if flowables else None
+        if first is not None and hasattr(first, "_postponed"):
+            # Put off from the last page, it now follows the figures and may be put off once more:
+            # reportlab fails a flowable put off twice, so the page gets a fresh copy of it.
+            flowables[0] = _not_postponed(first)
         for _, waiting in reversed(self._waiting):
             at = next(i for i, f in enumerate(flowables) if f is waiting)
             flowables.insert(0, flowables.pop(at))
@@ -531,7 +549,7 @@ class RulebookDoc(BaseDocTemplate):
 
 # Resolves a directive to its data: (kind, name, line) -> Figure | Example | ContentTable.
 ContentLookup = Callable[[md.Directive], Any]
-# Turns a Figure into a flowable (card drawing lives in figures.py).
+# Turns a Figure (CardParts, TableSetup …) into a flowable (card drawing lives in figures.py).
 FigureMaker = Callable[[Figure, float], Any]
 
 
@@ -824,8 +842,9 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
         return [FloatingFigure([figure(data, width_pt)]), gap]
     if block.kind == "figure":
-        if not isinstance(data, Figure):
-            raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, not Figure")
+        if not isinstance(data, (Figure, CardParts, TableSetup)):
+            raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
+                                                       "not Figure, CardParts or TableSetup")
         return [FloatingFigure([figure(data, width_pt), *_caption(data.caption, styles, where)]), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):

@@ -19,7 +19,7 @@ from printkit.deck import Card, Deck
 from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.render.pdf import draw_ops
-from printkit.rulebook.content import Figure
+from printkit.rulebook.content import CardParts, Figure
 from printkit.rulebook.figures import OUTLINE, FrontMaker
 from printkit.units import MM_PER_POINT, mm_to_pt
 
@@ -69,12 +69,8 @@ def cards_figure(deck: Deck, spec: str) -> Figure:
     return Figure(cards, labels=tuple(_title(c) for c in cards), scale=0.6)
 
 
-@dataclass(frozen=True)
-class Anatomy:
-    """One card drawn large with its layout's named elements labelled beside it."""
-
-    card: Card
-    parts: tuple[tuple[str, Box], ...]  # label, the element's box (card frame, mm)
+# One card drawn large with its layout's named elements labelled beside it.
+Anatomy = CardParts
 
 
 def anatomy_figure(deck: Deck, spec: str) -> Anatomy:
@@ -212,6 +208,8 @@ class AnatomyFlowable(Flowable):
         self.anatomy, self.deck = anatomy, deck
         self.face = front(anatomy.card, deck)
         self.scale = 1.0
+        # A part's place is a box, or a function that finds it on the face as laid out.
+        self.parts = tuple((label, where(self.face) if callable(where) else where) for label, where in anatomy.parts)
 
     def wrap(self, avail_width, avail_height):
         size = self.anatomy.card.size
@@ -235,7 +233,7 @@ class AnatomyFlowable(Flowable):
         canvas.setLineWidth(0.5)
         canvas.roundRect(0, 0, mm_to_pt(size.width_mm * s), mm_to_pt(self.height_mm),
                          mm_to_pt(size.corner_radius_mm * s), stroke=1, fill=0)
-        parts = sorted(self.anatomy.parts, key=lambda p: p[1].cy_mm)
+        parts = sorted(self.parts, key=lambda p: p[1].cy_mm)
         label_x = size.width_mm * s + 12.0
         step = self.height_mm / len(parts)
         canvas.setLineWidth(0.6)

@@ -7,7 +7,7 @@ platypus flowable that draws that row with :func:`printkit.render.pdf.draw_ops`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from reportlab.platypus import Flowable
 
@@ -15,11 +15,11 @@ from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.layout import templates
 from printkit.layout.geometry import Box
-from printkit.layout.ops import Face
+from printkit.layout.ops import Face, Text
 from printkit.errors import BuildError
 from printkit.render.pdf import draw_ops
 from printkit.rulebook.book import REGULAR, font_runs, register_fonts
-from printkit.rulebook.content import Figure
+from printkit.rulebook.content import Figure, Pile, Zone
 from printkit.units import MM_PER_POINT, mm_to_pt
 
 GAP_MM = 4.0
@@ -30,13 +30,15 @@ OUTLINE = "#9a9a9a"  # a hairline around each trimmed card, so light cards stand
 
 @dataclass(frozen=True)
 class PlacedCard:
-    """One card of a figure: where its trim box goes (mm, y down from the row's top) and its label."""
+    """One card of a figure: where its trim box goes (mm, y down from the figure's top), its label
+    and the label's baseline (mm from the figure's top)."""
 
     card: Card
     x_mm: float
     y_mm: float
     scale: float
     label: str | None
+    label_baseline_mm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -45,34 +47,82 @@ class RowLayout:
     width_mm: float
     height_mm: float
     label_size_mm: float
+    rows: int = 1
 
 
-def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2) -> RowLayout:
-    """Place the figure's cards side by side, centred, shrunk if the row is wider than the text."""
-    if not figure.cards:
-        return RowLayout((), 0.0, 0.0, label_size_mm)
-    widths = [card.size.width_mm for card in figure.cards]
-    heights = [card.size.height_mm for card in figure.cards]
-    gaps = GAP_MM * (len(figure.cards) - 1)
-    scale = min(figure.scale, (max_width_mm - gaps) / sum(widths))
-    row_w = sum(widths) * scale + gaps
-    row_h = max(heights) * scale
-    x = (max_width_mm - row_w) / 2
-    placed = []
-    for i, card in enumerate(figure.cards):
+MIN_CARD_TEXT_PT = 6.0  # the smallest card text a figure prints: smaller is not read, so cards grow
+MIN_GAP_MM = 2.5  # how close cards may sit when that keeps them large enough to read
+ROW_GAP_MM = 4.0
+
+
+def smallest_text_pt(face: Face) -> float | None:
+    """The size of the smallest text on a face at print size, in points (None: no text)."""
+    sizes = [op.size_mm for op in face.ops if isinstance(op, Text)]
+    return mm_to_pt(min(sizes)) if sizes else None
+
+
+def legible_scale(text_pt: Sequence[float | None]) -> float:
+    """The least scale at which every given face's smallest text prints at MIN_CARD_TEXT_PT."""
+    return max((MIN_CARD_TEXT_PT / pt for pt in text_pt if pt), default=0.0)
+
+
+def _rows_of(count: int, per_row: int) -> list[int]:
+    """``count`` cards in rows of at most ``per_row``, as even as can be (5 in rows of 4: 3 + 2)."""
+    rows = -(-count // per_row)
+    return [count // rows + (1 if i < count % rows else 0) for i in range(rows)]
+
+
+def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
+             text_pt: Sequence[float | None] = ()) -> RowLayout:
+    """Place the figure's cards side by side, centred, shrunk if the row is wider than the text.
+
+    ``text_pt`` (the smallest text of each card's face, see smallest_text_pt) sets a floor on the
+    scale: when one row would print some card text below MIN_CARD_TEXT_PT, the cards sit closer
+    and then wrap onto more rows, as even as can be, each at a readable size.
+    """
+    cards = figure.cards
+    if not cards:
+        return RowLayout((), 0.0, 0.0, label_size_mm, 0)
+    least = legible_scale(text_pt)
+    target = max(figure.scale, min(least, 1.0))
+    chosen = None
+    for per_row in range(len(cards), 0, -1):
+        sizes = _rows_of(len(cards), per_row)
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        for gap in (GAP_MM, MIN_GAP_MM):
+            scale = min(target, *((max_width_mm - gap * (n - 1)) / sum(c.size.width_mm for c in cards[s:s + n])
+                                  for s, n in zip(starts, sizes)))
+            if chosen is None or scale > chosen[3]:
+                chosen = (sizes, starts, gap, scale)  # the largest, if no layout is readable
+            if scale >= least:
+                break
+        if chosen[3] >= least:
+            break
+    sizes, starts, gap, scale = chosen
+    has_labels = any(figure.labels[i] if i < len(figure.labels) else None for i in range(len(cards)))
+    for i, card in enumerate(cards):
         label = figure.labels[i] if i < len(figure.labels) else None
-        # Cards of different heights (tokens beside cards) share a vertical centre line.
-        y = (row_h - card.size.height_mm * scale) / 2
-        placed.append(PlacedCard(card, x, y, scale, label))
-        x += card.size.width_mm * scale + GAP_MM
-    has_labels = any(p.label for p in placed)
-    for p in placed:
-        if p.label:
+        if label:
             # A label may reach a little into the gaps beside its card, never near the next label.
-            room_mm = p.card.size.width_mm * p.scale + GAP_MM * 0.4
-            label_size_mm = max(MIN_LABEL_MM, min(label_size_mm, room_mm / _label_width_mm(p.label, 1.0)))
-    height = row_h + (LABEL_GAP_MM + label_size_mm * 1.3 if has_labels else 0.0)
-    return RowLayout(tuple(placed), max_width_mm, height, label_size_mm)
+            room_mm = card.size.width_mm * scale + gap * 0.4
+            label_size_mm = max(MIN_LABEL_MM, min(label_size_mm, room_mm / _label_width_mm(label, 1.0)))
+    label_h = LABEL_GAP_MM + label_size_mm * 1.3 if has_labels else 0.0
+    placed = []
+    top = 0.0
+    for start, n in zip(starts, sizes):
+        row = cards[start:start + n]
+        row_w = sum(c.size.width_mm for c in row) * scale + gap * (n - 1)
+        row_h = max(c.size.height_mm for c in row) * scale
+        x = (max_width_mm - row_w) / 2
+        for i, card in enumerate(row, start=start):
+            label = figure.labels[i] if i < len(figure.labels) else None
+            # Cards of different heights (tokens beside cards) share a vertical centre line.
+            y = top + (row_h - card.size.height_mm * scale) / 2
+            baseline = top + row_h + label_h - label_size_mm * 0.3
+            placed.append(PlacedCard(card, x, y, scale, label, baseline))
+            x += card.size.width_mm * scale + gap
+        top += row_h + label_h + ROW_GAP_MM
+    return RowLayout(tuple(placed), max_width_mm, top - ROW_GAP_MM, label_size_mm, len(sizes))
 
 
 def _label_width_mm(label: str, size_mm: float) -> float:
@@ -130,7 +180,8 @@ class CardRow(Flowable):
                 raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
 
     def wrap(self, avail_width, avail_height):
-        self.layout = card_row(self.figure, avail_width * MM_PER_POINT)
+        self.layout = card_row(self.figure, avail_width * MM_PER_POINT,
+                               text_pt=[smallest_text_pt(face) for face in self.faces])
         return avail_width, mm_to_pt(self.layout.height_mm)
 
     def draw(self) -> None:
@@ -163,7 +214,7 @@ class CardRow(Flowable):
     def _label(self, placed: PlacedCard, runs, size_mm: float) -> None:
         canvas = self.canv
         cx = placed.x_mm + placed.card.size.width_mm * placed.scale / 2
-        baseline = size_mm * 0.3  # labels share one baseline at the bottom of the figure
+        baseline = self.layout.height_mm - placed.label_baseline_mm  # the labels of a row share one baseline
         size_pt = mm_to_pt(size_mm)
         widths = [fonts.text_width_mm(text, font, size_mm) for font, text in runs]
         x = cx - sum(widths) / 2
@@ -174,3 +225,215 @@ class CardRow(Flowable):
             canvas.drawString(mm_to_pt(x), mm_to_pt(baseline), text)
             x += w
         canvas.restoreState()
+
+
+# --- the table at the start of a game ------------------------------------------------------------
+
+THUMB_MAX_SCALE = 0.42  # cards of a set-up figure are small: the figure shows where things lie
+ZONE_PAD_MM = 2.5
+ZONE_GAP_MM = 4.0
+ROW_SPACE_MM = 3.0
+PILE_GAP_MM = 2.5
+PILE_STEP_MM = 0.6  # how far each card under a pile's top card peeks out
+FAN_STEP = 0.2  # a held hand: each card shows this much of its width beside the next
+ZONE_LABEL_MM = 2.8
+COUNT_MM = 2.5
+TRAY_FILL, TRAY_LINE, INK = "#f4f1ea", "#b8b0a0", "#333333"
+
+
+def legible_ops(ops, scale: float) -> tuple:
+    """``ops`` without the text that would print below MIN_CARD_TEXT_PT at ``scale``.
+
+    A set-up figure shows cards small; their fine print could not be read there, and the cards
+    are known by their art and their larger text.
+    """
+    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < MIN_CARD_TEXT_PT))
+
+
+def _text_runs(text: str, bold: bool = False):
+    from printkit.rulebook.book import BOLD
+
+    try:
+        return font_runs(text, BOLD if bold else REGULAR)
+    except KeyError as exc:
+        raise BuildError(f"figure text {text!r}: {exc.args[0]}") from None
+
+
+def _runs_width(runs, size_mm: float) -> float:
+    return sum(fonts.text_width_mm(text, font, size_mm) for font, text in runs)
+
+
+def _draw_runs(canvas, runs, cx_mm: float, baseline_mm: float, size_mm: float) -> None:
+    """Text centred on ``cx_mm`` at a baseline (figure frame, y up, mm)."""
+    x = cx_mm - _runs_width(runs, size_mm) / 2
+    for font, text in runs:
+        canvas.setFont(fonts.font_name(font), mm_to_pt(size_mm))
+        canvas.drawString(mm_to_pt(x), mm_to_pt(baseline_mm), text)
+        x += fonts.text_width_mm(text, font, size_mm)
+
+
+@dataclass(frozen=True)
+class _PlacedPile:
+    pile: Pile
+    x_mm: float
+    y_mm: float  # top, y down from the figure's top
+
+
+@dataclass(frozen=True)
+class _PlacedZone:
+    zone: Zone
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    piles: tuple[_PlacedPile, ...]
+
+
+class TableFlowable(Flowable):
+    """A TableSetup drawn from above: each zone a labelled tray of its piles, rows centred."""
+
+    def __init__(self, setup, deck: Deck, front: FrontMaker = templates.front):
+        super().__init__()
+        self.setup, self.deck = setup, deck
+        self.faces: dict[tuple[int, bool], Face] = {}
+        self.label_runs = {}
+        for row in setup.rows:
+            for zone in row:
+                self.label_runs[zone.name] = _text_runs(zone.name, bold=True)
+                for pile in zone.piles:
+                    if pile.card is not None and (id(pile.card), pile.back) not in self.faces:
+                        self.faces[(id(pile.card), pile.back)] = (
+                            templates.back(pile.card, deck) if pile.back else front(pile.card, deck))
+        self.count_runs = {n: _text_runs(f"×{n}") for n in {p.count for r in setup.rows for z in r for p in z.piles}}
+        self.zones: tuple[_PlacedZone, ...] = ()
+        self.scale = THUMB_MAX_SCALE
+
+    def _size(self, pile, s: float) -> tuple[float, float]:
+        size = (pile.card or self.deck.cards[0]).size
+        w, h = size.width_mm * s, size.height_mm * s
+        if pile.fan:
+            return w * (1 + FAN_STEP * (pile.count - 1)), h
+        extra = PILE_STEP_MM * (min(pile.count, 4) - 1)
+        return w + extra, h + extra
+
+    def _zone_size(self, zone, s: float) -> tuple[float, float]:
+        sizes = [self._size(p, s) for p in zone.piles]
+        inner = sum(w for w, _ in sizes) + PILE_GAP_MM * (len(sizes) - 1)
+        label = _runs_width(self.label_runs[zone.name], ZONE_LABEL_MM)
+        counted = any(p.count > 1 for p in zone.piles)
+        h = ZONE_PAD_MM * 2 + ZONE_LABEL_MM * 1.5 + max(h for _, h in sizes) + (COUNT_MM * 1.6 if counted else 0)
+        return max(inner, label) + 2 * ZONE_PAD_MM, h
+
+    def _fits(self, s: float, width_mm: float) -> bool:
+        return all(sum(self._zone_size(z, s)[0] for z in row) + ZONE_GAP_MM * (len(row) - 1) <= width_mm
+                   for row in self.setup.rows)
+
+    def _layout(self, width_mm: float) -> float:
+        lo, hi = 0.05, THUMB_MAX_SCALE
+        if self._fits(hi, width_mm):
+            s = hi
+        else:
+            for _ in range(30):  # the largest scale at which every row fits the width
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if self._fits(mid, width_mm) else (lo, mid)
+            s = lo
+        zones, top = [], 0.0
+        for row in self.setup.rows:
+            sizes = [self._zone_size(z, s) for z in row]
+            row_h = max(h for _, h in sizes)
+            x = (width_mm - sum(w for w, _ in sizes) - ZONE_GAP_MM * (len(row) - 1)) / 2
+            for zone, (w, _) in zip(row, sizes):
+                piles, px = [], x + ZONE_PAD_MM
+                inner = sum(self._size(p, s)[0] for p in zone.piles) + PILE_GAP_MM * (len(zone.piles) - 1)
+                px += (w - 2 * ZONE_PAD_MM - inner) / 2
+                card_h = max(self._size(p, s)[1] for p in zone.piles)
+                for pile in zone.piles:
+                    pw, ph = self._size(pile, s)
+                    # Smaller pieces (tokens) sit on the middle line of the zone's cards.
+                    py = top + ZONE_PAD_MM + ZONE_LABEL_MM * 1.5 + (card_h - ph) / 2
+                    piles.append(_PlacedPile(pile, px, py))
+                    px += pw + PILE_GAP_MM
+                zones.append(_PlacedZone(zone, x, top, w, row_h, tuple(piles)))
+                x += w + ZONE_GAP_MM
+            top += row_h + ROW_SPACE_MM
+        self.zones = tuple(zones)
+        self.scale = s
+        return top - ROW_SPACE_MM
+
+    def wrap(self, avail_width, avail_height):
+        self.height_mm = self._layout(avail_width * MM_PER_POINT)
+        return avail_width, mm_to_pt(self.height_mm)
+
+    def draw(self) -> None:
+        register_fonts()
+        canvas, H, s = self.canv, self.height_mm, self.scale
+        for placed in self.zones:
+            canvas.saveState()
+            canvas.setStrokeColor(TRAY_LINE)
+            canvas.setFillColor(TRAY_FILL)
+            canvas.setLineWidth(0.6)
+            canvas.roundRect(mm_to_pt(placed.x_mm), mm_to_pt(H - placed.y_mm - placed.h_mm), mm_to_pt(placed.w_mm),
+                             mm_to_pt(placed.h_mm), mm_to_pt(2.0), stroke=1, fill=1)
+            canvas.setFillColor(INK)
+            _draw_runs(canvas, self.label_runs[placed.zone.name], placed.x_mm + placed.w_mm / 2,
+                       H - placed.y_mm - ZONE_PAD_MM - ZONE_LABEL_MM * 0.85, ZONE_LABEL_MM)
+            canvas.restoreState()
+            for p in placed.piles:
+                self._pile(p, s, H)
+
+    def _pile(self, placed: _PlacedPile, s: float, H: float) -> None:
+        canvas, pile = self.canv, placed.pile
+        size = (pile.card or self.deck.cards[0]).size
+        w, h = size.width_mm * s, size.height_mm * s
+        if pile.card is None:  # an empty place: a dashed outline
+            canvas.saveState()
+            canvas.setStrokeColor(OUTLINE)
+            canvas.setDash(2, 2)
+            canvas.setLineWidth(0.7)
+            canvas.roundRect(mm_to_pt(placed.x_mm), mm_to_pt(H - placed.y_mm - h), mm_to_pt(w), mm_to_pt(h),
+                             mm_to_pt(size.corner_radius_mm * s), stroke=1, fill=0)
+            canvas.restoreState()
+            return
+        ops = legible_ops(self.faces[(id(pile.card), pile.back)].ops, s)
+        shown = pile.count if pile.fan else min(pile.count, 4)
+        for i in range(shown):
+            if pile.fan:
+                x, y = placed.x_mm + w * FAN_STEP * i, placed.y_mm
+            else:  # the top card last, up and to the left
+                x, y = placed.x_mm + PILE_STEP_MM * (shown - 1 - i), placed.y_mm + PILE_STEP_MM * (shown - 1 - i)
+            draw_ops(canvas, ops, x, y, H, scale=s, clip_mm=Box(0.0, 0.0, size.width_mm, size.height_mm))
+            canvas.saveState()
+            canvas.setStrokeColor(OUTLINE)
+            canvas.setLineWidth(0.4)
+            canvas.roundRect(mm_to_pt(x), mm_to_pt(H - y - h), mm_to_pt(w), mm_to_pt(h),
+                             mm_to_pt(size.corner_radius_mm * s), stroke=1, fill=0)
+            canvas.restoreState()
+        if pile.count > 1:
+            pw, ph = self._size(pile, s)
+            canvas.saveState()
+            canvas.setFillColor(INK)
+            _draw_runs(canvas, self.count_runs[pile.count], placed.x_mm + pw / 2,
+                       H - placed.y_mm - ph - COUNT_MM * 1.25, COUNT_MM)
+            canvas.restoreState()
+
+
+def text_box(face: Face, text: str) -> Box:
+    """The box (card frame, mm) of the upright text ``text`` on ``face``: where a label points."""
+    for op in face.ops:
+        if isinstance(op, Text) and op.text == text and not op.rotate_deg:
+            w = fonts.text_width_mm(op.text, op.font, op.size_mm)
+            left = op.x_mm - {"start": 0.0, "middle": w / 2, "end": w}[op.anchor]
+            return Box(left, op.y_mm - op.size_mm * 0.72, w, op.size_mm * 0.72)
+    raise BuildError(f"the card face shows no text {text!r} to label")
+
+
+def turned(box: Box, card: Card) -> Box:
+    """``box`` turned half a turn about the card's centre (the index in the opposite corner)."""
+    size = card.size
+    return Box(size.width_mm - box.right_mm, size.height_mm - box.y_mm - box.h_mm, box.w_mm, box.h_mm)
+
+
+def located(places: Callable[[Face], tuple[Box, ...]], labels: tuple[str, ...]) -> tuple:
+    """CardParts parts whose places are found on the face as laid out for the book (so the card
+    is laid out once): each label with a function of the face that gives its box."""
+    return tuple((label, lambda face, i=i: places(face)[i]) for i, label in enumerate(labels))

@@ -22,8 +22,8 @@ from printkit.errors import BuildError, PrintkitError
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import LANGS, GameContent, content_for
-from printkit.rulebook.figures import CardRow, FrontMaker, remembered_fronts
+from printkit.rulebook.content import LANGS, GameContent, TableSetup, content_for
+from printkit.rulebook.figures import CardRow, FrontMaker, TableFlowable, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
 from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.paths import PathRefused, inside_folder
@@ -228,6 +228,8 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             return designed.AnatomyFlowable(fig, deck, front)
         if isinstance(fig, designed.Setup):
             return designed.SetupFlowable(fig, deck, front)
+        if isinstance(fig, TableSetup):
+            return TableFlowable(fig, deck, front)
         return CardRow(fig, deck, front)
 
     # A game without a cover of its own shows its first cards on the title page.

@@ -412,19 +412,29 @@ def _finish_bidding(state: ClagState) -> None:
     state.phase, state.to_move = PHASE_PLAY, (state.dealer + 1) % state.players
 
 
-def _finish_round(state: ClagState) -> None:
-    rule = state.round
-    tricks = tuple(state.tricks_won)
+def round_points(rule: RoundRule, bids: Sequence[int] | None, tricks: Sequence[int]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Each seat's points and whether it completed its contract, from the bids and tricks of a round.
+
+    A trick scores 1 and a completed contract (tricks equal to the bid) 10 more; round 15 (no
+    bids) gives 10 to the sole top trick-taker only. ``bids`` is None in round 15.
+    """
+    tricks = tuple(tricks)
     if rule.special is Special.NO_BIDS:
         top = max(tricks)
         sole = tricks.count(top) == 1
         completed = tuple(sole and t == top for t in tricks)
-        points = tuple(CONTRACT_BONUS if c else 0 for c in completed)
-        bids = None
-    else:
-        bids = tuple(state.bids)  # type: ignore[arg-type]
-        completed = tuple(t == b for t, b in zip(tricks, bids))
-        points = tuple(t + (CONTRACT_BONUS if c else 0) for t, c in zip(tricks, completed))
+        return tuple(CONTRACT_BONUS if c else 0 for c in completed), completed
+    if bids is None or len(bids) != len(tricks):
+        raise IllegalMoveError(f"round {rule.number} needs one bid per player, got {bids!r} for {len(tricks)} players")
+    completed = tuple(t == b for t, b in zip(tricks, bids))
+    return tuple(t + (CONTRACT_BONUS if c else 0) for t, c in zip(tricks, completed)), completed
+
+
+def _finish_round(state: ClagState) -> None:
+    rule = state.round
+    tricks = tuple(state.tricks_won)
+    bids = None if rule.special is Special.NO_BIDS else tuple(state.bids)  # type: ignore[arg-type]
+    points, completed = round_points(rule, bids, tricks)
     for seat in range(state.players):
         state.scores[seat] += points[seat]
         state.contracts[seat] += completed[seat]

@@ -6,7 +6,7 @@ from printkit import fonts
 from printkit.typography import smarten
 from printkit.deck import Deck
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import content_for
+from printkit.rulebook.content import CardParts, TableSetup, content_for
 from printkit.rulebook.producer import prepare
 
 
@@ -44,6 +44,14 @@ def all_strings(deck: Deck, lang: str, doc: md.Document) -> str:
             parts.extend(block.items)
         elif isinstance(block, md.Directive) and block.kind != "pagebreak":
             data = registry.registry(block.kind)[block.name](deck, lang)
+            if isinstance(data, TableSetup):
+                parts.extend(zone.name for row in data.rows for zone in row)
+                parts.append(data.caption or "")
+                continue
+            if isinstance(data, CardParts):
+                parts.extend(label for label, _ in data.parts)
+                parts.append(data.caption or "")
+                continue
             parts.extend(str(v) for v in getattr(data, "values", {}).values())
             parts.extend(getattr(data, "header", ()))
             parts.extend(cell for row in getattr(data, "rows", ()) for cell in row)

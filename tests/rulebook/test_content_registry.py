@@ -2,7 +2,7 @@
 
 import pytest
 
-from printkit.rulebook.content import LANGS, Example, Figure, Table, content_for
+from printkit.rulebook.content import LANGS, CardParts, Example, Figure, Table, TableSetup, content_for
 from printkit.spec import load_all_variants
 
 
@@ -12,6 +12,7 @@ def test_every_registered_function_returns_its_kind(game):
     assert registry.examples, game
     for deck in load_all_variants(game):
         for lang in LANGS:
-            for kind, expected in ((registry.figures, Figure), (registry.examples, Example), (registry.tables, Table)):
+            for kind, expected in ((registry.figures, (Figure, CardParts, TableSetup)), (registry.examples, Example),
+                                   (registry.tables, Table)):
                 for name, function in kind.items():
                     assert isinstance(function(deck, lang), expected), (game, deck.variant, lang, name)

@@ -145,15 +145,12 @@ def test_texts_sit_next_to_the_spec():
 
 
 def test_example_figures_use_printed_cards(deck):
-    decomposition = content.decomposition(deck, "en")
-    card, *parts = decomposition.cards
-    assert card in deck.cards and set(card["minerals"]) == {"ruby", "gold", "coal"}
-    assert all(part in deck.components["generated_markers"] for part in parts)
-    assert {frozenset(p["minerals"]) for p in parts} == {frozenset({"gold"}), frozenset({"ruby", "coal"})}
-    settlement = content.settlement(deck, "en")
-    assert [tuple(c["minerals"]) for c in settlement.cards] == [
-        ("ruby", "gold"), ("sapphire",), ("gold", "coal"), ("ruby", "sapphire", "coal")]
-    assert settlement.card_labels == ("Player 1 matched",) * 3 + ("Player 2 matched",)
+    synthesis = content.synthesis_figure(deck, "en")
+    *inputs, result = synthesis.cards
+    assert all(card in deck.cards for card in inputs)
+    assert result in deck.components["generated_markers"] and set(result["minerals"]) == {"ruby", "gold", "coal"}
+    # Stack cards are read only when large: the decomposition and settlement show their tables alone.
+    assert content.decomposition(deck, "en").cards == () and content.settlement(deck, "en").cards == ()
     terrains = content.terrain_figure(deck, "en")
     assert terrains.cards == deck.components["terrains"]
     assert terrains.labels == ("Red Rye Field", "Eldorado", "Pale Blue Dot", "Coal Mine")

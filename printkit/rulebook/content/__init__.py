@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.layout.geometry import Box
 
 LANGS = ("ko", "en")
 
@@ -38,6 +39,46 @@ class Figure:
     caption: str | None = None
     labels: tuple[str, ...] = ()
     scale: float = 0.6
+
+
+@dataclass(frozen=True)
+class CardParts:
+    """One card drawn large with its parts named beside it, each joined to its place by a line.
+
+    ``parts`` are (label, place) pairs; a place is a box in the card's frame (mm from the trim's
+    top-left), or a function that finds that box on the card's face as the book lays it out.
+    """
+
+    card: Card
+    parts: tuple[tuple[str, Box | Callable[[Any], Box]], ...]
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class Pile:
+    """Cards on the table in a set-up figure: ``count`` of ``card`` face up, or its back
+    (``back``), stacked, or spread like a hand held (``fan``). No card: an empty place."""
+
+    card: Card | None
+    back: bool = False
+    count: int = 1
+    fan: bool = False
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named place on the table: a seat, the deck, the field …"""
+
+    name: str
+    piles: tuple[Pile, ...]
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """The table at the start of a game seen from above: rows of zones, the far side first."""
+
+    rows: tuple[tuple[Zone, ...], ...]
+    caption: str | None = None
 
 
 @dataclass(frozen=True)

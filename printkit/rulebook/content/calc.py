@@ -16,7 +16,9 @@ from printkit.errors import BuildError
 from printkit.games.calc import SIGNS, SYMBOL_NAMES
 from printkit.rules import calc as engine
 from printkit.rules.calc_score import PayCard, format_decimal, pay_card, pay_value, score_pay
-from printkit.rulebook.content import Example, Figure, Table, name_in, pick
+from printkit.layout.geometry import Box
+from printkit.layout.ops import Ellipse
+from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
 from printkit.spec import load_deck
 
 # The two players of the examples.
@@ -134,6 +136,58 @@ def symbols(deck: Deck, lang: str) -> Figure:
         lang, "왼쪽부터 덧셈, 뺄셈, 곱셈, 거듭제곱(전문가용) 카드와 조커. 숫자는 오른쪽 위에 있습니다.",
         "From the left: plus, minus, times, power (expert game only) and the joker. The number sits in the top-right corner."),
         labels=labels, scale=0.5)
+
+
+SETUP_PLAYERS = 4
+ANATOMY_CARD: CardSpec = ("minus", 9)  # the bottom card of the seed's pay
+
+
+def anatomy(deck: Deck, lang: str) -> CardParts:
+    """A number card with its parts named: the number, the small and the large symbol."""
+    from printkit.rulebook.figures import located, text_box, turned
+
+    (card,) = find_cards(deck, [ANATOMY_CARD])
+    w, h = card.size.width_mm, card.size.height_mm
+
+    def places(face) -> tuple[Box, ...]:
+        number = text_box(face, number_text(card["number"]))
+        # The small symbol is the disc under the number; the large one fills the middle.
+        badge = next(op for op in face.ops if isinstance(op, Ellipse) and op.cy_mm < h / 2)
+        small = Box(badge.cx_mm - badge.rx_mm, badge.cy_mm - badge.ry_mm, 2 * badge.rx_mm, 2 * badge.ry_mm)
+        r = min(w, h) * 0.25
+        return number, small, Box(w / 2 - r, h / 2 - r, 2 * r, 2 * r), turned(number, card)
+
+    symbol = name_in(SYMBOL_NAMES, card["symbol"], lang, "symbol")
+    return CardParts(card, located(places, (
+        pick(lang, "숫자 (−1~9)", "number (−1 to 9)"),
+        pick(lang, "기호 (작게)", "symbol (small)"),
+        pick(lang, f"기호: {symbol}", f"symbol: {symbol}"),
+        pick(lang, "거꾸로 놓인 숫자", "number, upside down"),
+    )), caption=pick(lang, f"{card_text(card, lang)} 카드. 낼 때는 숫자나 기호가 맞아야 하고, 점수를 셀 때는 "
+                          "기호가 연산자, 숫자가 값입니다.",
+                    f"The {card_text(card, lang)} card. To play it, its number or symbol must match; "
+                    "when scoring, the symbol is the operator and the number the value."))
+
+
+def setup(deck: Deck, lang: str) -> TableSetup:
+    """Four players round the deck, each with a hidden hand of 7 and an empty place for a pay."""
+    hand = engine.HAND_SIZE
+    card = deck.cards[0]
+    left = len(deck.cards) - SETUP_PLAYERS * hand
+    if left < 1:
+        raise BuildError(f"deck {deck.name!r} has too few cards to deal {hand} to {SETUP_PLAYERS} players")
+
+    def seat(n: int) -> Zone:
+        return Zone(pick(lang, f"{n}번 플레이어: 손패와 페이", f"Player {n}: hand and pay"),
+                    (Pile(card, back=True, count=hand, fan=True), Pile(None)))
+
+    middle = Zone(pick(lang, "덱 (뒷면이 위로)", "Deck (face down)"), (Pile(card, back=True, count=left),))
+    return TableSetup(
+        rows=((seat(3),), (seat(2), middle, seat(4)), (seat(1),)),
+        caption=pick(lang, f"{SETUP_PLAYERS}명의 시작 모습. 각자 {hand}장을 남에게 보이지 않게 들고, 자기 앞에 "
+                           f"빈 페이 자리(점선)를 둡니다. 남은 {left}장이 덱입니다.",
+                     f"{SETUP_PLAYERS} players ready to start. Each holds {hand} cards hidden in hand and keeps an "
+                     f"empty place in front of them for a pay (dashed). The other {left} cards are the deck."))
 
 
 # ---------------------------------------------------------------- examples
@@ -323,6 +377,6 @@ def composition(deck: Deck, lang: str) -> Table:
     return Table(header, tuple(rows))
 
 
-FIGURES = {"cover": cover, "symbols": symbols}
+FIGURES = {"cover": cover, "symbols": symbols, "anatomy": anatomy, "setup": setup}
 EXAMPLES = {"seed": seed, "matching": matching, "lock_joker": lock_joker, "power": power, "final": final}
 TABLES = {"composition": composition}

@@ -11,7 +11,8 @@ from typing import Sequence
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, DeckError
 from printkit.games.clag import RANK_NAMES_EN, SUIT_NAMES
-from printkit.rulebook.content import Example, Figure, Table, name_in, pick
+from printkit.layout.geometry import Box
+from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
 from printkit.rules import clag as engine_module
 from printkit.rules.clag import ENGINE, Bid, ClagState, Play, PlayingCard, Special
 
@@ -296,7 +297,113 @@ def wild_two(deck: Deck, lang: str) -> Example:
     )
 
 
+SCORING_ROUND = 7  # a normal round of seven cards
+# Bids and tricks in seat order from the dealer's left; the first is the seed's player: bid 3, took 3.
+SCORING_BIDS = (3, 1, 2, 2)
+SCORING_TRICKS = (3, 2, 2, 0)
+
+
+def scoring(deck: Deck, lang: str) -> Example:
+    """A round scored by the engine's scoring: the seed's bid 3, took 3 (13 points) and three others."""
+    rule = engine_module.round_rule(SCORING_ROUND)
+    dealer_bids = engine_module.dealer_bid_range(rule.hand_size, SCORING_BIDS[:-1])
+    if SCORING_BIDS[-1] not in dealer_bids:
+        raise BuildError(f"Clag scoring example: the dealer may not bid {SCORING_BIDS[-1]} (allowed: {dealer_bids})")
+    if sum(SCORING_TRICKS) != rule.hand_size:
+        raise BuildError(f"Clag scoring example: {sum(SCORING_TRICKS)} tricks in a round of {rule.hand_size}")
+    points, completed = engine_module.round_points(rule, SCORING_BIDS, SCORING_TRICKS)
+    seats = [(DEALER + 1 + k) % PLAYERS for k in range(PLAYERS)]
+    rows = []
+    for seat, bid, took, made, score in zip(seats, SCORING_BIDS, SCORING_TRICKS, completed, points):
+        bonus = score - took
+        how = f"{took} + {bonus}" if bonus else str(took)
+        name = seat_name(seat, lang) + (pick(lang, " (딜러)", " (dealer)") if seat == DEALER else "")
+        rows.append((name, str(bid), str(took), pick(lang, "성공", "yes") if made else pick(lang, "실패", "no"),
+                     f"{how} = {score}" if bonus else str(score)))
+    return Example(
+        values={
+            "bid": SCORING_BIDS[0],
+            "tricks": SCORING_TRICKS[0],
+            "points": points[0],
+            "bonus": points[0] - SCORING_TRICKS[0],
+            "player": seat_name(seats[0], lang),
+            "missed": seat_name(seats[1], lang),
+            "missed_points": points[1],
+            "zero": seat_name(seats[3], lang),
+            "zero_points": points[3],
+            "hand_size": rule.hand_size,
+        },
+        header=(pick(lang, "플레이어", "Player"), pick(lang, "계약", "Bid"), pick(lang, "딴 트릭", "Tricks"),
+                pick(lang, "계약 성공", "Contract made"), pick(lang, "점수", "Points")),
+        rows=tuple(rows),
+        caption=pick(lang, f"{SCORING_ROUND}라운드 ({rule.hand_size}장)의 점수", f"Scores of round {SCORING_ROUND} "
+                                                                             f"({rule.hand_size} cards)"),
+    )
+
+
 # ---------------------------------------------------------------- figures
+
+
+ANATOMY_CARD = "7H"
+
+
+def anatomy(deck: Deck, lang: str) -> CardParts:
+    """A seven with its parts named: rank, suit, pips and the turned index."""
+    from printkit.layout.templates.clag import pip_centres
+    from printkit.rulebook.figures import located, text_box, turned
+
+    playing = PlayingCard.parse(ANATOMY_CARD)
+    card = find_card(deck, playing)
+    unit = min(card.size.width_mm, card.size.height_mm)
+    x, y, _ = max(pip_centres(card, playing.value), key=lambda c: (c[0], -c[1]))
+    size = unit * 0.155
+
+    def places(face) -> tuple[Box, ...]:
+        rank = text_box(face, str(playing.rank))
+        # The small suit sits right under the rank, one column wide (the template's index).
+        pip = unit * 0.1
+        suit = Box(rank.cx_mm - pip / 2, rank.bottom_mm + 1.2, pip, pip)
+        return rank, suit, Box(x - size / 2, y - size / 2, size, size), turned(rank, card)
+
+    return CardParts(card, located(places, (
+        pick(lang, "숫자 (A가 가장 높음)", "rank (ace high)"),
+        pick(lang, "무늬", "suit"),
+        pick(lang, f"무늬 {playing.rank}개", f"{playing.rank} suit signs"),
+        pick(lang, "거꾸로 놓인 숫자와 무늬", "rank and suit, upside down"),
+    )), caption=pick(lang, f"{card_name(playing.suit, playing.rank, lang)}. 클라그는 표준 카드 {len(deck.cards)}장을 씁니다.",
+                    f"The {card_name(playing.suit, playing.rank, lang)}. Clag uses a standard deck of "
+                    f"{len(deck.cards)} cards."))
+
+
+SETUP_ROUND = 7
+
+
+def setup(deck: Deck, lang: str) -> TableSetup:
+    """Round 7 with four players after the deal: hands, the turned-up trump and the unused cards."""
+    rule = engine_module.round_rule(SETUP_ROUND)
+    state = _position(deck, SETUP_ROUND, None, None)
+    trump = find_card(deck, PlayingCard.parse(str(_deck_cards(deck)[PLAYERS * rule.hand_size])))
+    if state.trump != trump["suit"]:
+        raise BuildError(f"Clag set-up figure: the engine turned up {state.trump}, not the {trump['suit']} shown")
+    back = deck.cards[0]
+    unused = len(deck.cards) - PLAYERS * rule.hand_size - 1
+
+    def seat(n: int) -> Zone:
+        dealer = pick(lang, " (딜러)", " (dealer)") if n == DEALER else ""
+        return Zone(seat_name(n, lang) + dealer, (Pile(back, back=True, count=rule.hand_size, fan=True),))
+
+    return TableSetup(
+        rows=((seat(2),),
+              (seat(1), Zone(pick(lang, "트럼프와 남은 카드", "Trump and unused cards"),
+                             (Pile(trump), Pile(back, back=True, count=unused))), seat(3)),
+              (seat(0),)),
+        caption=pick(lang, f"{PLAYERS}명이 하는 {SETUP_ROUND}라운드: 딜러가 한 장씩 {rule.hand_size}장을 돌린 뒤 다음 "
+                           f"카드를 펼칩니다. 그 무늬({suit_name(trump['suit'], lang)})가 트럼프이고, 남은 {unused}장은 "
+                           "이번 라운드에 쓰지 않습니다.",
+                     f"Round {SETUP_ROUND} with {PLAYERS} players: the dealer deals {rule.hand_size} cards each, one at "
+                     f"a time, then turns up the next card. Its suit ({suit_name(trump['suit'], lang)}) is trump; the "
+                     f"other {unused} cards are not used this round."),
+    )
 
 
 def trick_figure(deck: Deck, lang: str) -> Figure:
@@ -319,6 +426,8 @@ def cover(deck: Deck, lang: str) -> Figure:
 
 FIGURES = {
     "cover": cover,
+    "anatomy": anatomy,
+    "setup": setup,
     "trick": trick_figure,
 }
 EXAMPLES = {
@@ -326,6 +435,7 @@ EXAMPLES = {
     "dealer_bid": dealer_bid,
     "trump_trick": trump_trick,
     "wild_two": wild_two,
+    "scoring": scoring,
 }
 TABLES = {
     "rounds": rounds_table,

@@ -11,11 +11,13 @@ from typing import Iterable
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, IllegalMoveError
-from printkit.games.stack import MINERAL_NAMES, MINERALS, TERRAIN_NAMES
-from printkit.rulebook.content import Example, Figure, Table, name_in, pick
+from printkit.games.stack import MINERAL_NAMES, MINERALS, TERRAIN_MINERAL, TERRAIN_NAMES
+from printkit.layout.geometry import Box
+from printkit.layout.ops import Ellipse
+from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
 from printkit.rules import stack as engine_module
 from printkit.rules.stack import ENGINE, Gem, StackState
-from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize
+from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize, Trigger
 
 def mineral_name(mineral: str, lang: str) -> str:
     return name_in(MINERAL_NAMES, mineral, lang, "mineral")
@@ -103,15 +105,22 @@ def _gem_key(minerals: Iterable[str]) -> frozenset[str]:
     return frozenset(minerals)
 
 
-def example_position(deck: Deck, stacks: tuple[int, int] = (1, 1)) -> StackState:
-    """The examples' position, built from the deck's own cards (so a spec change shows up)."""
+def example_position(deck: Deck, stacks: tuple[int, int] = (1, 1),
+                     invested: tuple[dict[str, tuple[str, ...]], ...] = ({}, {}), deck_top: tuple[str, ...] = (),
+                     to_move: int = 0) -> StackState:
+    """The examples' position, built from the deck's own cards (so a spec change shows up).
+
+    ``invested``: cards each seat set on terrains on earlier turns; ``deck_top``: the deck's top
+    cards, top first (the rest of the deck follows in spec order)."""
     rest = [Gem.of(*card["minerals"]) for card in deck.cards]
-    for card in (*EXAMPLE_FIELD, *EXAMPLE_HANDS[0], *EXAMPLE_HANDS[1]):
+    set_cards = [c for seat in invested for cards in seat.values() for c in cards]
+    for card in (*EXAMPLE_FIELD, *EXAMPLE_HANDS[0], *EXAMPLE_HANDS[1], *set_cards, *deck_top):
         gem = Gem.parse(card)
         if gem not in rest:
             raise BuildError(f"deck {deck.name!r} has too few {card} cards for the rulebook examples")
         rest.remove(gem)
-    return engine_module.position(EXAMPLE_HANDS, EXAMPLE_FIELD, rest, stacks=stacks, to_move=0)
+    return engine_module.position(EXAMPLE_HANDS, EXAMPLE_FIELD, [Gem.parse(c) for c in deck_top] + rest,
+                                  stacks=stacks, invested=invested, to_move=to_move)
 
 
 def _find_move(state: StackState, kind: type, test) -> object:
@@ -219,12 +228,6 @@ def decomposition(deck: Deck, lang: str) -> Example:
         },
         header=(pick(lang, "분해할 카드", "Card decomposed"), pick(lang, "나누는 방법", "Split")),
         rows=rows,
-        cards=(_card(deck, move.card.minerals), *(_card(deck, g.minerals, generated=True) for g in move.parts)),
-        card_labels=(
-            minerals_name(move.card.minerals, lang),
-            *(pick(lang, f"생성: {minerals_name(g.minerals, lang)}", f"generated: {minerals_name(g.minerals, lang)}")
-              for g in move.parts),
-        ),
     )
 
 
@@ -280,18 +283,9 @@ def settlement(deck: Deck, lang: str) -> Example:
         },
         header=("", *players),
         rows=rows,
-        cards=tuple(_card(deck, g.minerals) for g in field_cards),
-        card_labels=tuple(_matched_by(g, matched, lang) for g in field_cards),
         caption=pick(lang, f"새 필드: {_gems_name(state.field_cards(), lang)}",
                      f"New field: {_gems_name(state.field_cards(), lang)}"),
     )
-
-
-def _matched_by(field_card: Gem, matched: tuple[tuple[Gem, ...], ...], lang: str) -> str:
-    seats = [str(seat + 1) for seat, cards in enumerate(matched) if field_card in cards]
-    if not seats:
-        return pick(lang, "매칭 없음", "not matched")
-    return pick(lang, f"{', '.join(seats)}번 플레이어 매칭", f"Player {' and '.join(seats)} matched")
 
 
 def rules(deck: Deck, lang: str) -> Example:
@@ -302,6 +296,66 @@ def rules(deck: Deck, lang: str) -> Example:
         "hand_size": engine_module.HAND_SIZE,
         "field_size": engine_module.FIELD_SIZE,
     })
+
+
+# ---------------------------------------------------------------- a terrain takes effect
+
+TRIGGERED = "eldorado"
+TRIGGER_INVESTED = ({"eldorado": ("gold", "gold+coal")}, {"eldorado": ("ruby+gold",)})  # set on earlier turns
+TRIGGER_DECK_TOP = ("gold+sapphire", "ruby+sapphire", "gold", "sapphire+coal", "ruby+gold+sapphire")
+
+
+def terrain_trigger(deck: Deck, lang: str) -> Example:
+    """Player 1 has set more cards on Eldorado than player 2 and triggers it; the engine deals."""
+    terrain = Trigger(TRIGGERED)
+    mineral = TERRAIN_MINERAL[TRIGGERED]
+    # Only the larger investment may trigger: the engine must offer it to seat 0 and refuse seat 1.
+    other = example_position(deck, invested=TRIGGER_INVESTED, deck_top=TRIGGER_DECK_TOP, to_move=1)
+    if terrain in ENGINE.legal_moves(other):
+        raise BuildError(f"the Stack engine lets player 2 trigger {TRIGGERED} with the smaller investment")
+    state = example_position(deck, invested=TRIGGER_INVESTED, deck_top=TRIGGER_DECK_TOP)
+    if terrain not in ENGINE.legal_moves(state):
+        raise BuildError(f"the Stack engine does not let player 1 trigger {TRIGGERED}")
+    set_cards = tuple(state.invested(seat, TRIGGERED) for seat in (0, 1))
+    top = state.deck_cards()[:5]
+    before = Counter(state.hand(0))
+    hand_before = state.hand_size(0)
+    ENGINE.apply(state, terrain)
+    kept = Counter(state.hand(0)) - before
+    returned = Counter(top) - kept
+    bottom = state.deck_cards()[len(state.deck) - sum(returned.values()):]
+    if Counter(bottom) != returned:
+        raise BuildError(f"{TRIGGERED}: the cards not kept are not at the bottom of the deck")
+    rows, left = [], Counter(kept)
+    for i, gem in enumerate(top, start=1):
+        if left[gem]:
+            left[gem] -= 1
+            verdict = pick(lang, f"{mineral_name(mineral, lang)} 있음: 손으로", f"holds {mineral}: kept in hand")
+        else:
+            verdict = pick(lang, f"{mineral_name(mineral, lang)} 없음: 덱 맨 밑으로", f"no {mineral}: bottom of the deck")
+        rows.append((str(i), minerals_name(gem.minerals, lang), verdict))
+    kept_cards = [g for g in top if g in kept]
+    return Example(
+        values={
+            "terrain": terrain_name(TRIGGERED, lang),
+            "mineral": mineral_name(mineral, lang),
+            "p1_set": len(set_cards[0]),
+            "p2_set": len(set_cards[1]),
+            "p1_cards": _gems_name(set_cards[0], lang),
+            "p2_cards": _gems_name(set_cards[1], lang),
+            "drawn": len(top),
+            "kept": _gems_name(kept_cards, lang),
+            "kept_count": sum(kept.values()),
+            "returned": _gems_name([g for g in top if g in returned], lang),
+            "returned_count": sum(returned.values()),
+            "hand_before": hand_before,
+            "hand_after": state.hand_size(0),
+        },
+        header=(pick(lang, "순서", "Order"), pick(lang, "뽑은 카드", "Card drawn"), pick(lang, "결과", "Result")),
+        rows=tuple(rows),
+        caption=pick(lang, f"{terrain_name(TRIGGERED, lang)} 발동: 덱 위에서 {len(top)}장을 한꺼번에 뽑습니다.",
+                     f"{terrain_name(TRIGGERED, lang)} triggered: the top {len(top)} cards are drawn at once."),
+    )
 
 
 # ---------------------------------------------------------------- figures
@@ -326,15 +380,83 @@ def terrain_figure(deck: Deck, lang: str) -> Figure:
     return Figure(cards=cards, labels=tuple(terrain_name(card["terrain"], lang) for card in cards))
 
 
+ANATOMY_CARD = ("ruby", "gold", "coal")
+
+
+def anatomy(deck: Deck, lang: str) -> CardParts:
+    """A cost-3 card with its parts named: cost, the small and large minerals and their names."""
+    from printkit.layout.templates.stack import ENGLISH_NAMES, KOREAN_NAMES
+    from printkit.rulebook.figures import located, text_box
+
+    card = _card(deck, ANATOMY_CARD)
+    first = card["minerals"][0]
+    w = card.size.width_mm
+
+    def places(face) -> tuple[Box, ...]:
+        cost = text_box(face, str(card["cost"]))
+        korean, english = text_box(face, KOREAN_NAMES[first]), text_box(face, ENGLISH_NAMES[first])
+        # The cost sits on a disc, the small minerals under it; the large ones fill the middle,
+        # each on a disc right above its names.
+        badge = min((op for op in face.ops if isinstance(op, Ellipse) and op.cx_mm < w / 3), key=lambda op: op.cy_mm)
+        r = badge.rx_mm
+        small = Box(badge.cx_mm - r * 0.6, badge.cy_mm + r * 1.3, r * 1.2, r * 1.2)  # the first of them
+        big = min((op for op in face.ops if isinstance(op, Ellipse) and abs(op.cx_mm - w / 2) < 0.5
+                   and op.cy_mm < korean.y_mm), key=lambda op: korean.y_mm - op.cy_mm)
+        icon = Box(big.cx_mm - big.rx_mm, big.cy_mm - big.ry_mm, 2 * big.rx_mm, 2 * big.ry_mm)
+        return cost, small, icon, korean, english
+
+    return CardParts(card, located(places, (
+        pick(lang, "비용 = 광물 수", "cost = number of minerals"),
+        pick(lang, "광물 (작게)", "its minerals, small"),
+        pick(lang, "광물", "a mineral"),
+        pick(lang, "광물 이름 (한국어)", "mineral name (Korean)"),
+        pick(lang, "광물 이름 (영어)", "mineral name (English)"),
+    )), caption=pick(lang, f"{minerals_name(card['minerals'], lang)} 카드: 광물이 {card['cost']}개라서 비용이 "
+                          f"{card['cost']}입니다.",
+                    f"A {minerals_name(card['minerals'], lang)} card: it holds {card['cost']} minerals, so its "
+                    f"cost is {card['cost']}."))
+
+
+def setup(deck: Deck, lang: str) -> TableSetup:
+    """Two players face to face; between them the deck, the field, the terrains and the supply."""
+    hand, field = engine_module.HAND_SIZE, engine_module.FIELD_SIZE
+    back = deck.cards[0]
+    tokens, markers, terrain_cards = (_component(deck, n) for n in ("stack_tokens", "generated_markers", "terrains"))
+    field_cards = tuple(_card(deck, Gem.parse(c).minerals) for c in EXAMPLE_FIELD[:field])
+    left = len(deck.cards) - field - 2 * hand
+    supply = len(tokens) - 2
+
+    def seat(n: int) -> Zone:
+        return Zone(pick(lang, f"{n}번 플레이어: 손패 {hand}장, 스택 1개", f"Player {n}: {hand} cards, 1 stack"),
+                    (Pile(back, back=True, count=hand, fan=True), Pile(tokens[0])))
+
+    return TableSetup(
+        rows=(
+            (seat(2),),
+            (Zone(pick(lang, "덱", "Deck"), (Pile(back, back=True, count=left),)),
+             Zone(pick(lang, f"필드: 서로 다른 {field}장", f"Field: {field} different cards"),
+                  tuple(Pile(c) for c in field_cards))),
+            (Zone(pick(lang, "지형", "Terrains"), tuple(Pile(c) for c in terrain_cards)),
+             Zone(pick(lang, "스택과 생성 카드 표시", "Stacks and markers"),
+                  (Pile(tokens[0], count=supply), Pile(markers[0], back=True, count=len(markers))))),
+            (seat(1),),
+        ),
+        caption=pick(lang, f"두 사람이 마주 앉습니다. 사이에 덱과 필드, 지형 카드 {len(terrain_cards)}장을 두고, "
+                           "남은 스택과 생성 카드 표시는 손이 닿는 곳에 둡니다.",
+                     f"The two players sit face to face. Between them lie the deck, the field and the "
+                     f"{len(terrain_cards)} terrain cards; the other stacks and the markers are kept within reach."),
+    )
+
+
 def cover(deck: Deck, lang: str) -> Figure:
-    """The title page: one card of each cost and a generated-card marker."""
-    cards = (_card(deck, ("ruby",)), _card(deck, ("gold", "sapphire")), _card(deck, ("ruby", "gold", "coal")),
-             _card(deck, ("sapphire", "coal"), generated=True))
-    return Figure(cards, scale=0.75)
+    """The title page: a deck card and a generated-card marker, large enough to read."""
+    return Figure((_card(deck, ("ruby", "gold", "coal")), _card(deck, ("sapphire", "coal"), generated=True)), scale=0.75)
 
 
 FIGURES = {
     "cover": cover,
+    "anatomy": anatomy,
+    "setup": setup,
     "synthesis": synthesis_figure,
     "terrains": terrain_figure,
 }
@@ -342,6 +464,7 @@ EXAMPLES = {
     "synthesis": synthesis,
     "decomposition": decomposition,
     "settlement": settlement,
+    "terrain_trigger": terrain_trigger,
     "rules": rules,
 }
 TABLES = {

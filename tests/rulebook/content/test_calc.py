@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from printkit.errors import BuildError
-from printkit.rulebook.content import Example, Figure, Table, content_for
+from printkit.rulebook.content import CardParts, Example, Figure, Table, TableSetup, content_for
 from printkit.rulebook.content import calc
 from printkit.rules import calc as engine
 from printkit.rules.calc_score import pay_value
@@ -21,7 +21,7 @@ def deck():
 
 def test_registry_lists_every_content_function():
     content = content_for("calc")
-    assert set(content.figures) == {"cover", "symbols"}
+    assert set(content.figures) == {"cover", "symbols", "anatomy", "setup"}
     assert set(content.examples) == {"seed", "matching", "lock_joker", "power", "final"}
     assert set(content.tables) == {"composition"}
     assert content_for("no-such-game").figures == {}
@@ -30,12 +30,13 @@ def test_registry_lists_every_content_function():
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_every_content_function_returns_data(deck, lang):
     content = content_for("calc")
-    for kind, registry, cls in (("figure", content.figures, Figure), ("example", content.examples, Example),
+    for kind, registry, cls in (("figure", content.figures, (Figure, CardParts, TableSetup)),
+                                ("example", content.examples, Example),
                                 ("table", content.tables, Table)):
         for name, make in registry.items():
             result = make(deck, lang)
             assert isinstance(result, cls), (kind, name)
-            for row in getattr(result, "rows", ()):
+            for row in getattr(result, "rows", ()) if kind != "figure" else ():
                 assert len(row) == len(result.header), (kind, name, row)
 
 
@@ -113,6 +114,12 @@ def test_every_content_string_exists_in_its_font(deck, lang):
         for make in registry.values():
             result = make(deck, lang)
             strings += [result.caption or ""] + list(getattr(result, "labels", ())) + list(getattr(result, "card_labels", ()))
+            if isinstance(result, TableSetup):
+                strings += [zone.name for row in result.rows for zone in row]
+                continue
+            if isinstance(result, CardParts):
+                strings += [label for label, _ in result.parts]
+                continue
             strings += list(getattr(result, "header", ())) + [cell for row in getattr(result, "rows", ()) for cell in row]
             strings += [str(v) for v in getattr(result, "values", {}).values()]
     for text in strings:
