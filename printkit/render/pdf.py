@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
@@ -237,8 +237,24 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
         if page.ops:
             draw_ops(canvas, page.ops, 0.0, 0.0, h, _images=images)
         canvas.showPage()
+        _compress_last_page(canvas)
     canvas.save()
     return buffer.getvalue()
+
+
+def _compress_last_page(canvas: Canvas) -> None:
+    """Compress the page just finished now rather than when the document is saved.
+
+    reportlab keeps every page's drawing commands as text until it writes the document; a sheet
+    of cards is some 10 KB of commands and 2-3 KB compressed, so a 10,000-card deck holds a
+    third as much. The bytes written are the same: the same filter, applied earlier.
+    """
+    page = canvas._doc.Pages.pages[-1]
+    if page.stream and page.compression and not page.Contents:
+        stream = pdfdoc.PDFStream(content=pdfdoc.PDFZCompress.encode(page.stream))
+        stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+        stream.__Comment__ = "page stream"
+        page.Contents, page.stream = stream, None
 
 
 def _first_font(pages: Sequence[Page]) -> Path:
