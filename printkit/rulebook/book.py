@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -584,10 +585,39 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     return _body(flow, body_start, doc, styles, lookup, figure, text_width_pt, frame_height_pt)
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
+class BookContents(TableOfContents):
+    """The table of contents. An entry too long for its line wraps before the column of page
+    numbers, its further lines under its title, where reportlab's would shrink the page number
+    to fit what room is left (down to a point or so)."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self._styles = list(self.levelStyles)
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
+        self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
+        return super().wrap(availWidth, availHeight)
+
+    def _fitted(self, level: int, style: ParagraphStyle) -> ParagraphStyle:
+        bold = fonts.font_name(fonts.KOREAN_BOLD)
+        entries = [(text, page) for lvl, text, page, _ in self._lastEntries if lvl == level]
+        numbers = [_TAG.sub("", text).replace("&nbsp;", NBSP).split(NBSP)[0] for text, _ in entries]
+        hang = max((pdfmetrics.stringWidth(n, bold, style.fontSize) for n in numbers), default=0.0)
+        hang += 2 * pdfmetrics.stringWidth(" ", style.fontName, style.fontSize)
+        widest_page = max((str(page) for _, page in entries), key=len, default="0")
+        # the page number and two dots of the leader stay clear of the entry's last line
+        numbers_column = pdfmetrics.stringWidth(" . . " + widest_page, style.fontName, style.fontSize)
+        return ParagraphStyle(style.name + "-fitted", parent=style, leftIndent=style.leftIndent + hang,
+                              firstLineIndent=-hang, rightIndent=numbers_column)
+
+
 def _title_page_end(styles: Styles, lang: str) -> list:
     """The end of the title page and the page of contents."""
     flow: list = [NextPageTemplate("body"), PageBreak()]
-    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
+    toc = BookContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
         *TABLE_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
