@@ -522,7 +522,9 @@ class RulebookDoc(BaseDocTemplate):
             flowables[0] = _not_postponed(first)
         for _, waiting in reversed(self._waiting):
             at = next(i for i, f in enumerate(flowables) if f is waiting)
-            flowables.insert(0, flowables.pop(at))
+            # the gap after the figure comes with it, so the text it now stands above keeps clear
+            end = at + 1 + (at + 1 < len(flowables) and type(flowables[at + 1]) is Spacer)
+            flowables[0:0] = [flowables.pop(at) for _ in range(end - at)]
         self._waiting = []
 
     def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)

@@ -20,7 +20,7 @@ from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.render.pdf import draw_ops
 from printkit.rulebook.content import CardParts, Figure
-from printkit.rulebook.figures import OUTLINE, FrontMaker
+from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops
 from printkit.units import MM_PER_POINT, mm_to_pt
 
 KINDS = ("cards", "anatomy", "setup")
@@ -253,7 +253,9 @@ class AnatomyFlowable(Flowable):
 
 
 class SetupFlowable(Flowable):
-    """Zones side by side (three to a row), each a labelled tray of its cards, piles and backs."""
+    """Zones side by side (three to a row), each a labelled tray of its cards, piles and backs.
+
+    The cards are small, so their text that would print under MIN_CARD_TEXT_PT is left out."""
 
     PER_ROW = 3
     GAP_MM = 5.0
@@ -320,7 +322,7 @@ class SetupFlowable(Flowable):
         shown = min(count, 4)
         for i in range(shown):
             dx = dy = 0.6 * (shown - 1 - i)
-            draw_ops(canvas, face.ops, x_mm + dx, y_mm + dy, self.height_mm, scale=scale,
+            draw_ops(canvas, legible_ops(face.ops, scale), x_mm + dx, y_mm + dy, self.height_mm, scale=scale,
                      clip_mm=Box(0.0, 0.0, size.width_mm, size.height_mm))
             canvas.saveState()
             canvas.setStrokeColor(OUTLINE)

@@ -111,7 +111,9 @@ def card_text_sizes(data: bytes) -> list[tuple[int, str, float]]:
 
 @pytest.mark.parametrize("paper", ["a4", "a5"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_card_text_in_figures_prints_at_6_pt_or_more(deck, lang, paper):
+@pytest.mark.parametrize("game", [*GAMES, "emberfall"])
+def test_card_text_in_figures_prints_at_6_pt_or_more(game, lang, paper):
+    deck = load_deck(DECKS_DIR / f"{game}.yaml")
     sizes = card_text_sizes(render_rulebook(deck.spec_path, lang, paper).data)
     assert len(sizes) > 20, "the figures' card text is found"
     small = sorted({(page, ch, round(pt, 2)) for page, ch, pt in sizes if pt < MIN_CARD_TEXT_PT - 0.01})
