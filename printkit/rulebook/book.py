@@ -635,6 +635,7 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
     path = doc.path
     numbers = [0, 0, 0]
     first_chapter = True
+    height_pt = frame_height_pt if frame_height_pt is not None else text_width_pt * 1.4
     for index, block in enumerate(doc.blocks):
         where = (path, block.line)
         if isinstance(block, md.Heading):
@@ -670,8 +671,7 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
             if block.kind == "pagebreak":
                 flow.append(PageBreak())
                 continue
-            flow += _directive(block, lookup(block), styles, figure, text_width_pt, where)
-    height_pt = frame_height_pt if frame_height_pt is not None else text_width_pt * 1.4
+            flow += _directive(block, lookup(block), styles, figure, text_width_pt, where, height_pt)
     return flow[:body_start] + keep_with_next(flow[body_start:], text_width_pt, height_pt, styles.body.leading)
 
 
@@ -869,15 +869,29 @@ def _caption(text: str | None, styles: Styles, where) -> list:
     return [paragraph(text, where, styles.caption)] if text else []
 
 
-def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:
+def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> FloatingFigure:
+    """A figure with what goes with it (its caption, an example's table), kept together on one page.
+
+    A drawing that takes a ``max_height_pt`` is held to the frame's height less the rest of the
+    group, so a tall figure does not push its caption onto the next page."""
+    for i, part in enumerate(parts):
+        if hasattr(part, "max_height_pt"):
+            rest = sum(_height_pt(other, width_pt, frame_height_pt) for other in parts[:i] + parts[i + 1:])
+            part.max_height_pt = frame_height_pt - rest - 2  # a little slack for rounding
+    return FloatingFigure(parts)
+
+
+def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where,
+               frame_height_pt: float) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
-        return [FloatingFigure([figure(data, width_pt)]), gap]
+        return [_kept_whole([figure(data, width_pt)], width_pt, frame_height_pt), gap]
     if block.kind == "figure":
         if not isinstance(data, (Figure, CardParts, TableSetup)):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
                                                        "not Figure, CardParts or TableSetup")
-        return [FloatingFigure([figure(data, width_pt), *_caption(data.caption, styles, where)]), gap]
+        return [_kept_whole([figure(data, width_pt), *_caption(data.caption, styles, where)], width_pt,
+                            frame_height_pt), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
             raise md.RulebookError(where[0], where[1], f"table {block.name!r} returned {type(data).__name__}, not Table")
@@ -891,7 +905,7 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))
     parts += _caption(data.caption, styles, where)
-    return [FloatingFigure(parts), gap]
+    return [_kept_whole(parts, width_pt, frame_height_pt), gap]
 
 
 # A book whose text fills at most this many pages needs no title page and no contents.

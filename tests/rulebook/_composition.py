@@ -16,6 +16,7 @@ checks hold for any rule text, not just the shipped ones. The rules, measured in
   above (same left edge, one leading apart, the line above holding several words).
 - **split word**: every word set in a table cell is a whole word of the book's source strings.
 - **back cover**: a booklet's last page (its outside back cover) carries no text.
+- **caption**: no page opens with a caption (text at the caption's size) under no figure.
 - **small text**: no character anywhere on a page (page numbers and card text in figures included)
   prints smaller than 6 pt: its font size times the scale of the matrix it is drawn with.
 """
@@ -56,6 +57,7 @@ class Line:
     fonts: set[str]
     text: str
     smallest: float = math.inf  # the size of its smallest character
+    scaled: bool = False  # drawn in a scaled frame: card text in a figure
 
     @property
     def words(self) -> list[str]:
@@ -108,8 +110,10 @@ def _char_lines(textpage, x_range: tuple[float, float]) -> list[Line]:
             last.bold = last.bold and "Bold" in font
             last.size = max(last.size, size)
             last.smallest = min(last.smallest, size)
+            last.scaled = last.scaled or abs(scale - 1) > 1e-3
         else:
-            lines.append(Line(left, right, base, top, bottom, size, "Bold" in font, {font}, ch, size))
+            lines.append(Line(left, right, base, top, bottom, size, "Bold" in font, {font}, ch, size,
+                              abs(scale - 1) > 1e-3))
         space = False
     return lines
 
@@ -249,11 +253,24 @@ def split_words(pages: list[Page], cell_pt: float, source_words: set[str]) -> li
     found = []
     for page in pages:
         for line in page.lines:
-            if abs(line.size - cell_pt) > 0.02:
+            if abs(line.size - cell_pt) > 0.02 or line.scaled:
                 continue
             for word in line.words:
                 if word not in source_words:
                     found.append(f"page {page.number}: {word!r} in {line.text!r} is not a whole word")
+    return found
+
+
+def orphaned_captions(pages: list[Page], caption_pt: float) -> list[str]:
+    """Pages that open with a caption (text at the caption's size) with no figure above it: a
+    caption left behind by its figure or table."""
+    found = []
+    for page in pages:
+        if not page.lines:
+            continue
+        first = max(page.lines, key=lambda l: l.top)
+        if abs(first.size - caption_pt) < 0.02 and not any(top > first.top + 1 for top, _ in page.figure_rows):
+            found.append(f"page {page.number}: opens with the caption {first.text[:40]!r}")
     return found
 
 

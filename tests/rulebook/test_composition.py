@@ -78,6 +78,14 @@ def test_no_word_is_split_in_a_table_cell(books, layout):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_caption_is_parted_from_its_figure(books, layout):
+    _, _, built = books
+    pages, _ = built[layout]
+    caption_pt = round(book.make_styles(book.paper("a5" if layout[1] else layout[0])).caption.fontSize, 2)
+    assert comp.orphaned_captions(pages, caption_pt) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
 def test_no_text_prints_below_6_pt(books, layout):
     _, _, built = books
     pages, _ = built[layout]
