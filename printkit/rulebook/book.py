@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -521,7 +522,9 @@ class RulebookDoc(BaseDocTemplate):
             flowables[0] = _not_postponed(first)
         for _, waiting in reversed(self._waiting):
             at = next(i for i, f in enumerate(flowables) if f is waiting)
-            flowables.insert(0, flowables.pop(at))
+            # the gap after the figure comes with it, so the text it now stands above keeps clear
+            end = at + 1 + (at + 1 < len(flowables) and type(flowables[at + 1]) is Spacer)
+            flowables[0:0] = [flowables.pop(at) for _ in range(end - at)]
         self._waiting = []
 
     def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)
@@ -584,10 +587,39 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     return _body(flow, body_start, doc, styles, lookup, figure, text_width_pt, frame_height_pt)
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
+class BookContents(TableOfContents):
+    """The table of contents. An entry too long for its line wraps before the column of page
+    numbers, its further lines under its title, where reportlab's would shrink the page number
+    to fit what room is left (down to a point or so)."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self._styles = list(self.levelStyles)
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
+        self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
+        return super().wrap(availWidth, availHeight)
+
+    def _fitted(self, level: int, style: ParagraphStyle) -> ParagraphStyle:
+        bold = fonts.font_name(fonts.KOREAN_BOLD)
+        entries = [(text, page) for lvl, text, page, _ in self._lastEntries if lvl == level]
+        numbers = [_TAG.sub("", text).replace("&nbsp;", NBSP).split(NBSP)[0] for text, _ in entries]
+        hang = max((pdfmetrics.stringWidth(n, bold, style.fontSize) for n in numbers), default=0.0)
+        hang += 2 * pdfmetrics.stringWidth(" ", style.fontName, style.fontSize)
+        widest_page = max((str(page) for _, page in entries), key=len, default="0")
+        # the page number and two dots of the leader stay clear of the entry's last line
+        numbers_column = pdfmetrics.stringWidth(" . . " + widest_page, style.fontName, style.fontSize)
+        return ParagraphStyle(style.name + "-fitted", parent=style, leftIndent=style.leftIndent + hang,
+                              firstLineIndent=-hang, rightIndent=numbers_column)
+
+
 def _title_page_end(styles: Styles, lang: str) -> list:
     """The end of the title page and the page of contents."""
     flow: list = [NextPageTemplate("body"), PageBreak()]
-    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
+    toc = BookContents(levelStyles=list(styles.toc), dotsMinLevel=0, tableStyle=TableStyle([
         *TABLE_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -603,6 +635,7 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
     path = doc.path
     numbers = [0, 0, 0]
     first_chapter = True
+    height_pt = frame_height_pt if frame_height_pt is not None else text_width_pt * 1.4
     for index, block in enumerate(doc.blocks):
         where = (path, block.line)
         if isinstance(block, md.Heading):
@@ -638,8 +671,7 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
             if block.kind == "pagebreak":
                 flow.append(PageBreak())
                 continue
-            flow += _directive(block, lookup(block), styles, figure, text_width_pt, where)
-    height_pt = frame_height_pt if frame_height_pt is not None else text_width_pt * 1.4
+            flow += _directive(block, lookup(block), styles, figure, text_width_pt, where, height_pt)
     return flow[:body_start] + keep_with_next(flow[body_start:], text_width_pt, height_pt, styles.body.leading)
 
 
@@ -837,15 +869,29 @@ def _caption(text: str | None, styles: Styles, where) -> list:
     return [paragraph(text, where, styles.caption)] if text else []
 
 
-def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where) -> list:
+def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> FloatingFigure:
+    """A figure with what goes with it (its caption, an example's table), kept together on one page.
+
+    A drawing that takes a ``max_height_pt`` is held to the frame's height less the rest of the
+    group, so a tall figure does not push its caption onto the next page."""
+    for i, part in enumerate(parts):
+        if hasattr(part, "max_height_pt"):
+            rest = sum(_height_pt(other, width_pt, frame_height_pt) for other in parts[:i] + parts[i + 1:])
+            part.max_height_pt = frame_height_pt - rest - 2  # a little slack for rounding
+    return FloatingFigure(parts)
+
+
+def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where,
+               frame_height_pt: float) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
-        return [FloatingFigure([figure(data, width_pt)]), gap]
+        return [_kept_whole([figure(data, width_pt)], width_pt, frame_height_pt), gap]
     if block.kind == "figure":
         if not isinstance(data, (Figure, CardParts, TableSetup)):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
                                                        "not Figure, CardParts or TableSetup")
-        return [FloatingFigure([figure(data, width_pt), *_caption(data.caption, styles, where)]), gap]
+        return [_kept_whole([figure(data, width_pt), *_caption(data.caption, styles, where)], width_pt,
+                            frame_height_pt), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
             raise md.RulebookError(where[0], where[1], f"table {block.name!r} returned {type(data).__name__}, not Table")
@@ -859,7 +905,7 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))
     parts += _caption(data.caption, styles, where)
-    return [FloatingFigure(parts), gap]
+    return [_kept_whole(parts, width_pt, frame_height_pt), gap]
 
 
 # A book whose text fills at most this many pages needs no title page and no contents.

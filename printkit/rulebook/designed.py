@@ -20,7 +20,7 @@ from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.render.pdf import draw_ops
 from printkit.rulebook.content import CardParts, Figure
-from printkit.rulebook.figures import OUTLINE, FrontMaker
+from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
 from printkit.units import MM_PER_POINT, mm_to_pt
 
 KINDS = ("cards", "anatomy", "setup")
@@ -200,60 +200,249 @@ def _text(canvas, x_mm: float, y_mm: float, text: str, size_mm: float, bold: boo
         x += fonts.text_width_mm(t, f, size_mm)
 
 
+ELBOW_MM = 3.0  # a leader line leaves the card this far before it turns to its label
+RUN_MM = 9.0  # the room between the card's side and its labels
+LABEL_STEP = 1.45  # the least distance between two one-line labels' middles, in label sizes
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One labelled part as laid out (mm, y down from the figure's top): the label, the side it
+    stands on, the dot on the part, where the line turns, and the middle of the label's line."""
+
+    label: str
+    side: str  # "left" or "right"
+    dot: tuple[float, float]
+    elbow: tuple[float, float]
+    end: tuple[float, float]  # where the line meets the label
+    label_x: float  # the label's start (right side) or end (left side)
+    label_y: float
+    lines: tuple[str, ...] = ()  # the label as set, wrapped
+
+
+@dataclass(frozen=True)
+class AnatomyLayout:
+    card_x: float
+    scale: float
+    width: float
+    height: float
+    leaders: tuple[Leader, ...]
+
+
+def face_text_boxes(face) -> list[Box]:
+    """The boxes (card frame, mm) of the face's text, turned text included."""
+    import math
+
+    from printkit.layout.ops import Text
+
+    boxes = []
+    for op in face.ops:
+        if not isinstance(op, Text) or not op.text.strip():
+            continue
+        w = fonts.text_width_mm(op.text, op.font, op.size_mm)
+        left = -{"start": 0.0, "middle": w / 2, "end": w}[op.anchor]
+        corners = [(left, 0.0), (left + w, 0.0), (left, -op.size_mm * 0.75), (left + w, -op.size_mm * 0.75)]
+        a = math.radians(op.rotate_deg)  # counter-clockwise on the page: y points down here
+        turned = [(op.x_mm + x * math.cos(a) + y * math.sin(a), op.y_mm - x * math.sin(a) + y * math.cos(a))
+                  for x, y in corners]
+        xs, ys = [x for x, _ in turned], [y for _, y in turned]
+        boxes.append(Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    return boxes
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a.right_mm, b.right_mm) - max(a.x_mm, b.x_mm)
+    h = min(a.bottom_mm, b.bottom_mm) - max(a.y_mm, b.y_mm)
+    return max(w, 0.0) * max(h, 0.0)
+
+
+LANES = ("middle", "above", "below")  # where a line may leave its part: its middle, or along its top or foot
+LANE_GAP_MM = 1.0
+
+
+def _route(box: Box, side: str, lane: str, text: bool, card_w: float) -> tuple[float, float, float]:
+    """Where a part's line starts (x, y; card frame, mm) and the x its straight run ends at."""
+    edge = 0.0 if side == "left" else card_w
+    if lane == "middle":
+        # the dot stands just off a text, so no letter is covered, or just inside a picture
+        inset = -0.8 if text else min(box.w_mm * 0.15, 2.0)
+        x = max(box.x_mm, 0.0) + inset if side == "left" else min(box.right_mm, card_w) - inset
+        return x, box.cy_mm, edge
+    y = box.y_mm - LANE_GAP_MM if lane == "above" else box.bottom_mm + LANE_GAP_MM
+    return box.cx_mm, y, edge
+
+
+def _blocked(box: Box, x0: float, x1: float, y: float, obstacles: list[Box]) -> int:
+    """How many obstacles the straight run x0–x1 at height y crosses; an obstacle mostly inside the
+    part (or the part mostly inside it) is the part itself."""
+    x0, x1 = min(x0, x1), max(x0, x1)
+    count = 0
+    for other in obstacles:
+        own = _overlap(box, other)
+        if own > 0.5 * other.w_mm * other.h_mm or own > 0.5 * box.w_mm * box.h_mm:
+            continue
+        if other.y_mm - 0.4 <= y <= other.bottom_mm + 0.4 and other.x_mm < x1 and other.right_mm > x0:
+            count += 1
+    return count
+
+
+def _spread(wanted: list[float], heights: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Middles of labels ``heights`` tall, as near ``wanted`` (ascending) as can be, ``gap`` apart
+    at least, the first no higher than ``low`` and the last no lower than ``high`` allow."""
+    out: list[float] = []
+    for i, y in enumerate(wanted):
+        least = low + heights[i] / 2 if not out else out[-1] + (heights[i - 1] + heights[i]) / 2 + gap
+        out.append(max(y, least))
+    if out and out[-1] + heights[-1] / 2 > high:  # pushed past the foot: push back up from there
+        out[-1] = high - heights[-1] / 2
+        for i in range(len(out) - 2, -1, -1):
+            out[i] = min(out[i], out[i + 1] - (heights[i] + heights[i + 1]) / 2 - gap)
+    return out
+
+
+def wrap_label(label: str, width_mm: float, label_width) -> list[str]:
+    """A label broken into lines at most ``width_mm`` wide where it can be (at its spaces)."""
+    lines: list[str] = []
+    for word in label.split():
+        if lines and label_width(lines[-1] + " " + word) <= width_mm:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [label]
+
+
+def anatomy_layout(parts, card_size, obstacles: list[Box], width_mm: float, label_mm: float,
+                   label_width, max_height_mm: float | None = None, least_scale: float = 0.0) -> AnatomyLayout:
+    """The card in the middle, each part's label at the side its line reaches past no other text
+    or part (the nearer side when both do), labels on a side in the order of their parts' heights.
+
+    A line runs straight out from its part (from its middle, or along its top or foot) to just
+    outside the card, then to its label, so lines cross neither each other nor the card's text.
+    ``label_width(label)`` is a label's width in mm. The card is drawn at ``least_scale`` or more
+    (so its text stays readable); labels wrap onto more lines to leave it that room."""
+    W, H = card_size.width_mm, card_size.height_mm
+    # A part that sets text is pointed at where its text stands, not at the whole of its box.
+    texts = {}
+    for label, box in parts:
+        inside = [t for t in obstacles if _overlap(box, t) > 0.5 * t.w_mm * t.h_mm]
+        if inside:
+            texts[label] = True
+            x0, y0 = min(t.x_mm for t in inside), min(t.y_mm for t in inside)
+            box = Box(x0, y0, max(t.right_mm for t in inside) - x0, max(t.bottom_mm for t in inside) - y0)
+        parts = [(l, box if l == label else b) for l, b in parts]
+    all_obstacles = obstacles + [box for _, box in parts]
+    sides = []
+    for label, box in parts:
+        others = [o for o in all_obstacles if o is not box]
+        nearer = "left" if box.cx_mm < W * 0.4 else "right"
+
+        def cost(route, box=box, label=label, others=others, nearer=nearer):
+            side, lane = route
+            x, y, edge = _route(box, side, lane, label in texts, W)
+            return (_blocked(box, x, edge, y, others), lane != "middle", side != nearer)
+
+        sides.append(min(((side, lane) for side in ("left", "right") for lane in LANES), key=cost))
+    widest = {side: max((label_width(l) for (l, _), (sd, _) in zip(parts, sides) if sd == side), default=0.0)
+              for side in ("left", "right")}
+    margins = {side: (widest[side] + RUN_MM if widest[side] else 0.0) for side in widest}
+    scale = min(1.0, (width_mm - margins["left"] - margins["right"]) / W, width_mm * 0.55 / W)
+    if max_height_mm is not None:
+        scale = min(scale, max_height_mm / H)
+    if scale < least_scale:  # the labels give way: each side's share of the room left, wrapped
+        scale = least_scale
+        room = width_mm - W * scale - RUN_MM * sum(1 for w in widest.values() if w)
+        share = {side: room * widest[side] / sum(widest.values()) for side in widest}
+        widest = {side: min(widest[side], share[side]) for side in widest}
+        margins = {side: (widest[side] + RUN_MM if widest[side] else 0.0) for side in widest}
+    lines = {label: wrap_label(label, widest[side], label_width) for (label, _), (side, _) in zip(parts, sides)}
+    line_mm = label_mm * 1.2
+    gap = label_mm * (LABEL_STEP - 1.2)
+    height = max([H * scale] + [sum(len(lines[l]) * line_mm + gap for (l, _), (sd, _) in zip(parts, sides)
+                                    if sd == side) for side in ("left", "right")])
+    top = (height - H * scale) / 2
+    used = margins["left"] + W * scale + margins["right"]
+    card_x = (width_mm - used) / 2 + margins["left"]
+    leaders = []
+    for side in ("left", "right"):
+        mine = sorted(((*_route(box, side, lane, label in texts, W), label) for (label, box), (sd, lane)
+                       in zip(parts, sides) if sd == side), key=lambda t: (t[1], t[0]))
+        heights = [len(lines[label]) * line_mm for *_, label in mine]
+        ys = _spread([top + y * scale for _, y, *_ in mine], heights, gap, 0.0, height)
+        for (x, y, _, label), label_y in zip(mine, ys):
+            dot = (card_x + x * scale, top + y * scale)
+            if side == "left":
+                elbow = (card_x - ELBOW_MM, dot[1])
+                label_x = card_x - RUN_MM
+                end = (label_x + 1.5, label_y)
+            else:
+                elbow = (card_x + W * scale + ELBOW_MM, dot[1])
+                label_x = card_x + W * scale + RUN_MM
+                end = (label_x - 1.5, label_y)
+            leaders.append(Leader(label, side, dot, elbow, end, label_x, label_y, tuple(lines[label])))
+    return AnatomyLayout(card_x, scale, width_mm, height, tuple(leaders))
+
+
 class AnatomyFlowable(Flowable):
-    """The card at the left, its parts' names in a column at the right, joined by leader lines."""
+    """The card with its parts' names at its sides, each joined to its part by a leader line
+    (see anatomy_layout)."""
 
     def __init__(self, anatomy: Anatomy, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
         self.anatomy, self.deck = anatomy, deck
         self.face = front(anatomy.card, deck)
-        self.scale = 1.0
+        self.layout: AnatomyLayout | None = None
+        self.max_height_pt: float | None = None  # the book holds a figure to the page, less its caption
         # A part's place is a box, or a function that finds it on the face as laid out.
         self.parts = tuple((label, where(self.face) if callable(where) else where) for label, where in anatomy.parts)
+        self.obstacles = face_text_boxes(self.face)
 
     def wrap(self, avail_width, avail_height):
-        size = self.anatomy.card.size
-        width_mm = avail_width * MM_PER_POINT
-        # The card takes at most half the width; the labels the rest.
-        self.scale = min(1.0, width_mm * 0.5 / size.width_mm)
-        self.height_mm = size.height_mm * self.scale
-        return avail_width, mm_to_pt(self.height_mm)
+        self.layout = anatomy_layout(
+            self.parts, self.anatomy.card.size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
+            lambda label: sum(fonts.text_width_mm(t, f, LABEL_MM) for t, f in _runs(label)),
+            None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT,
+            legible_scale([smallest_text_pt(self.face)]))
+        return avail_width, mm_to_pt(self.layout.height)
 
     def draw(self) -> None:
         from printkit.rulebook.book import register_fonts
 
         register_fonts()
-        card, s = self.anatomy.card, self.scale
-        size = card.size
+        layout = self.layout
+        assert layout is not None, "wrap() comes before draw()"
+        size, s, H = self.anatomy.card.size, layout.scale, layout.height
+        card_top = (H - size.height_mm * s) / 2
         canvas = self.canv
-        draw_ops(canvas, self.face.ops, 0.0, 0.0, self.height_mm, scale=s,
+        draw_ops(canvas, self.face.ops, layout.card_x, card_top, H, scale=s,
                  clip_mm=Box(0.0, 0.0, size.width_mm, size.height_mm))
         canvas.saveState()
         canvas.setStrokeColor(OUTLINE)
         canvas.setLineWidth(0.5)
-        canvas.roundRect(0, 0, mm_to_pt(size.width_mm * s), mm_to_pt(self.height_mm),
+        canvas.roundRect(mm_to_pt(layout.card_x), mm_to_pt(H - card_top - size.height_mm * s),
+                         mm_to_pt(size.width_mm * s), mm_to_pt(size.height_mm * s),
                          mm_to_pt(size.corner_radius_mm * s), stroke=1, fill=0)
-        parts = sorted(self.parts, key=lambda p: p[1].cy_mm)
-        label_x = size.width_mm * s + 12.0
-        step = self.height_mm / len(parts)
         canvas.setLineWidth(0.6)
-        for i, (label, box) in enumerate(parts):
-            label_y = step * (i + 0.5)  # from the top
-            # The line ends just inside the part's right side, so it crosses as little of the card as it can.
-            target_x = (min(box.right_mm, size.width_mm) - min(box.w_mm * 0.15, 2.0)) * s
-            target_y = box.cy_mm * s
+        for leader in layout.leaders:
             canvas.setStrokeColor(LINE)
             canvas.setFillColor(LINE)
-            canvas.line(mm_to_pt(target_x), mm_to_pt(self.height_mm - target_y),
-                        mm_to_pt(label_x - 2.0), mm_to_pt(self.height_mm - label_y))
-            canvas.circle(mm_to_pt(target_x), mm_to_pt(self.height_mm - target_y), mm_to_pt(0.7), stroke=0, fill=1)
+            path = canvas.beginPath()
+            path.moveTo(mm_to_pt(leader.dot[0]), mm_to_pt(H - leader.dot[1]))
+            path.lineTo(mm_to_pt(leader.elbow[0]), mm_to_pt(H - leader.elbow[1]))
+            path.lineTo(mm_to_pt(leader.end[0]), mm_to_pt(H - leader.end[1]))
+            canvas.drawPath(path, stroke=1, fill=0)
+            canvas.circle(mm_to_pt(leader.dot[0]), mm_to_pt(H - leader.dot[1]), mm_to_pt(0.7), stroke=0, fill=1)
             canvas.setFillColor(INK)
-            _text(canvas, label_x, self.height_mm - label_y - LABEL_MM * 0.35, label, LABEL_MM)
+            first = leader.label_y - (len(leader.lines) - 1) * LABEL_MM * 0.6  # the lines centred on the line's end
+            for i, line in enumerate(leader.lines):
+                _text(canvas, leader.label_x, H - first - i * LABEL_MM * 1.2 - LABEL_MM * 0.35, line, LABEL_MM,
+                      anchor="end" if leader.side == "left" else "start")
         canvas.restoreState()
 
 
 class SetupFlowable(Flowable):
-    """Zones side by side (three to a row), each a labelled tray of its cards, piles and backs."""
+    """Zones side by side (three to a row), each a labelled tray of its cards, piles and backs.
+
+    The cards are small, so their text that would print under MIN_CARD_TEXT_PT is left out."""
 
     PER_ROW = 3
     GAP_MM = 5.0
@@ -320,7 +509,7 @@ class SetupFlowable(Flowable):
         shown = min(count, 4)
         for i in range(shown):
             dx = dy = 0.6 * (shown - 1 - i)
-            draw_ops(canvas, face.ops, x_mm + dx, y_mm + dy, self.height_mm, scale=scale,
+            draw_ops(canvas, legible_ops(face.ops, scale), x_mm + dx, y_mm + dy, self.height_mm, scale=scale,
                      clip_mm=Box(0.0, 0.0, size.width_mm, size.height_mm))
             canvas.saveState()
             canvas.setStrokeColor(OUTLINE)

@@ -73,8 +73,9 @@ def _rows_of(count: int, per_row: int) -> list[int]:
 
 
 def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
-             text_pt: Sequence[float | None] = ()) -> RowLayout:
-    """Place the figure's cards side by side, centred, shrunk if the row is wider than the text.
+             text_pt: Sequence[float | None] = (), max_height_mm: float | None = None) -> RowLayout:
+    """Place the figure's cards side by side, centred, shrunk if the row is wider than the text
+    (or, with ``max_height_mm``, if the rows are taller than that).
 
     ``text_pt`` (the smallest text of each card's face, see smallest_text_pt) sets a floor on the
     scale: when one row would print some card text below MIN_CARD_TEXT_PT, the cards sit closer
@@ -92,6 +93,12 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
         for gap in (GAP_MM, MIN_GAP_MM):
             scale = min(target, *((max_width_mm - gap * (n - 1)) / sum(c.size.width_mm for c in cards[s:s + n])
                                   for s, n in zip(starts, sizes)))
+            if max_height_mm is not None:
+                # every row's labels at the largest size they may take, the cards in what is left
+                fixed = len(sizes) * (LABEL_GAP_MM + label_size_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+                tall = sum(max(c.size.height_mm for c in cards[s:s + n]) for s, n in zip(starts, sizes))
+                # not below the scale that keeps the card text readable, even so
+                scale = min(scale, max(max(max_height_mm - fixed, 0.0) / tall, least))
             if chosen is None or scale > chosen[3]:
                 chosen = (sizes, starts, gap, scale)  # the largest, if no layout is readable
             if scale >= least:
@@ -99,6 +106,12 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
         if chosen[3] >= least:
             break
     sizes, starts, gap, scale = chosen
+    if max_height_mm is not None:
+        # Too tall even so: the cards shrink to fit, and CardRow leaves out their text that would
+        # print under MIN_CARD_TEXT_PT, so the figure keeps its caption on its page.
+        fixed = len(sizes) * (LABEL_GAP_MM + label_size_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+        tall = sum(max(c.size.height_mm for c in cards[s:s + n]) for s, n in zip(starts, sizes))
+        scale = min(scale, max(max_height_mm - fixed, 0.0) / tall)
     has_labels = any(figure.labels[i] if i < len(figure.labels) else None for i in range(len(cards)))
     for i, card in enumerate(cards):
         label = figure.labels[i] if i < len(figure.labels) else None
@@ -163,7 +176,8 @@ def remembered_fronts(deck: Deck) -> FrontMaker:
 
 
 class CardRow(Flowable):
-    """Draws a Figure's cards in a row at (up to) their print size."""
+    """Draws a Figure's cards in a row at (up to) their print size; card text that would print
+    under MIN_CARD_TEXT_PT (cards shrunk to keep a figure on its page) is left out."""
 
     def __init__(self, figure: Figure, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
@@ -171,6 +185,7 @@ class CardRow(Flowable):
         self.deck = deck
         self.faces = faces(figure, deck, front)
         self.layout: RowLayout | None = None
+        self.max_height_pt: float | None = None  # the book holds a figure to the page, less its caption
         # Labels are split into font runs now, so a bad character fails the build, not the drawing.
         self.label_runs = []
         for label in figure.labels:
@@ -181,7 +196,8 @@ class CardRow(Flowable):
 
     def wrap(self, avail_width, avail_height):
         self.layout = card_row(self.figure, avail_width * MM_PER_POINT,
-                               text_pt=[smallest_text_pt(face) for face in self.faces])
+                               text_pt=[smallest_text_pt(face) for face in self.faces],
+                               max_height_mm=None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT)
         return avail_width, mm_to_pt(self.layout.height_mm)
 
     def draw(self) -> None:
@@ -192,7 +208,8 @@ class CardRow(Flowable):
         for placed, face in zip(layout.cards, self.faces):
             size = placed.card.size
             trim = Box(0.0, 0.0, size.width_mm, size.height_mm)
-            draw_ops(canvas, face.ops, placed.x_mm, placed.y_mm, height_mm, scale=placed.scale, clip_mm=trim)
+            draw_ops(canvas, legible_ops(face.ops, placed.scale), placed.x_mm, placed.y_mm, height_mm,
+                     scale=placed.scale, clip_mm=trim)
             self._outline(placed, height_mm)
         register_fonts()
         for placed, runs in zip(layout.cards, self.label_runs):

@@ -16,11 +16,15 @@ checks hold for any rule text, not just the shipped ones. The rules, measured in
   above (same left edge, one leading apart, the line above holding several words).
 - **split word**: every word set in a table cell is a whole word of the book's source strings.
 - **back cover**: a booklet's last page (its outside back cover) carries no text.
+- **caption**: no page opens with a caption (text at the caption's size) under no figure.
+- **small text**: no character anywhere on a page (page numbers and card text in figures included)
+  prints smaller than 6 pt: its font size times the scale of the matrix it is drawn with.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -52,6 +56,8 @@ class Line:
     bold: bool
     fonts: set[str]
     text: str
+    smallest: float = math.inf  # the size of its smallest character
+    scaled: bool = False  # drawn in a scaled frame: card text in a figure
 
     @property
     def words(self) -> list[str]:
@@ -64,7 +70,8 @@ class Page:
 
     number: int  # 1-based place in the book
     frame: tuple[float, float, float, float]  # x0, y0 (foot), x1, y1 (top)
-    lines: list[Line] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)  # inside the text frame
+    footer: list[Line] = field(default_factory=list)  # under it: the page number
     ink_bottom: float | None = None  # lowest ink inside the frame; None: no ink
     figure_rows: list[tuple[float, float]] = field(default_factory=list)  # (top, bottom) bands of non-text ink
     blank: bool = False
@@ -87,7 +94,11 @@ def _char_lines(textpage, x_range: tuple[float, float]) -> list[Line]:
         ox, oy = ctypes.c_double(), ctypes.c_double()
         pdfium_c.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(ox), ctypes.byref(oy))
         pdfium_c.FPDFText_GetFontInfo(textpage.raw, i, name, 128, ctypes.byref(flags))
-        size = round(pdfium_c.FPDFText_GetFontSize(textpage.raw, i), 2)
+        # the size as printed: a card face in a figure is drawn in a scaled frame of millimetres
+        matrix = pdfium_c.FS_MATRIX()
+        pdfium_c.FPDFText_GetMatrix(textpage.raw, i, ctypes.byref(matrix))
+        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        size = round(pdfium_c.FPDFText_GetFontSize(textpage.raw, i) * scale, 2)
         font = name.value.decode("latin-1").split("+")[-1]
         base = oy.value
         last = lines[-1] if lines else None
@@ -98,8 +109,11 @@ def _char_lines(textpage, x_range: tuple[float, float]) -> list[Line]:
             last.fonts.add(font)
             last.bold = last.bold and "Bold" in font
             last.size = max(last.size, size)
+            last.smallest = min(last.smallest, size)
+            last.scaled = last.scaled or abs(scale - 1) > 1e-3
         else:
-            lines.append(Line(left, right, base, top, bottom, size, "Bold" in font, {font}, ch))
+            lines.append(Line(left, right, base, top, bottom, size, "Bold" in font, {font}, ch, size,
+                              abs(scale - 1) > 1e-3))
         space = False
     return lines
 
@@ -163,7 +177,8 @@ def read_book(data: bytes, paper: str, is_booklet: bool = False) -> tuple[list[P
         image = pdf_page.render(scale=RASTER_SCALE, crop=(x_offset, 0, pdf_page.get_width() - x_offset - page_w, 0)).to_pil() \
             if is_booklet else pdf_page.render(scale=RASTER_SCALE).to_pil()
         lowest, graphic = _ink_rows(image, f, page_h, in_frame, x_offset)
-        pages.append(Page(number, f, in_frame, lowest, _bands(graphic, 2 * body_leading), blank=not lines))
+        pages.append(Page(number, f, in_frame, [l for l in lines if l.top <= f[1]], lowest,
+                          _bands(graphic, 2 * body_leading), blank=not lines))
     return pages, p.body_pt
 
 
@@ -238,11 +253,34 @@ def split_words(pages: list[Page], cell_pt: float, source_words: set[str]) -> li
     found = []
     for page in pages:
         for line in page.lines:
-            if abs(line.size - cell_pt) > 0.02:
+            if abs(line.size - cell_pt) > 0.02 or line.scaled:
                 continue
             for word in line.words:
                 if word not in source_words:
                     found.append(f"page {page.number}: {word!r} in {line.text!r} is not a whole word")
+    return found
+
+
+def orphaned_captions(pages: list[Page], caption_pt: float) -> list[str]:
+    """Pages that open with a caption (text at the caption's size) with no figure above it: a
+    caption left behind by its figure or table."""
+    found = []
+    for page in pages:
+        if not page.lines:
+            continue
+        first = max(page.lines, key=lambda l: l.top)
+        if abs(first.size - caption_pt) < 0.02 and not any(top > first.top + 1 for top, _ in page.figure_rows):
+            found.append(f"page {page.number}: opens with the caption {first.text[:40]!r}")
+    return found
+
+
+def small_text(pages: list[Page], least_pt: float) -> list[str]:
+    """Lines holding a character printed smaller than ``least_pt`` (card text in figures included)."""
+    found = []
+    for page in pages:
+        for line in page.lines + page.footer:
+            if line.smallest < least_pt - 0.01:
+                found.append(f"page {page.number}: {line.text[:40]!r} has text at {line.smallest:.2f} pt")
     return found
 
 

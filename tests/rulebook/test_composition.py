@@ -9,6 +9,7 @@ import pytest
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import content_for
+from printkit.rulebook.figures import MIN_CARD_TEXT_PT
 from printkit.rulebook.producer import prepare, render_rulebook
 from printkit.spec import load_deck
 from tests.rulebook import _composition as comp
@@ -74,6 +75,21 @@ def test_no_word_is_split_in_a_table_cell(books, layout):
     paper = book.paper("a5" if layout[1] else layout[0])
     cell_pt = round(book.make_styles(paper).cell.fontSize, 2)
     assert comp.split_words(pages, cell_pt, _source_words(spec, lang)) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_caption_is_parted_from_its_figure(books, layout):
+    _, _, built = books
+    pages, _ = built[layout]
+    caption_pt = round(book.make_styles(book.paper("a5" if layout[1] else layout[0])).caption.fontSize, 2)
+    assert comp.orphaned_captions(pages, caption_pt) == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{'-booklet' if l[1] else ''}")
+def test_no_text_prints_below_6_pt(books, layout):
+    _, _, built = books
+    pages, _ = built[layout]
+    assert comp.small_text(pages, MIN_CARD_TEXT_PT) == []
 
 
 def test_the_booklet_back_cover_is_blank(books):

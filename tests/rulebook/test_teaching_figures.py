@@ -111,10 +111,57 @@ def card_text_sizes(data: bytes) -> list[tuple[int, str, float]]:
 
 @pytest.mark.parametrize("paper", ["a4", "a5"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_card_text_in_figures_prints_at_6_pt_or_more(deck, lang, paper):
+@pytest.mark.parametrize("game", [*GAMES, "emberfall"])
+def test_card_text_in_figures_prints_at_6_pt_or_more(game, lang, paper):
+    deck = load_deck(DECKS_DIR / f"{game}.yaml")
     sizes = card_text_sizes(render_rulebook(deck.spec_path, lang, paper).data)
     assert len(sizes) > 20, "the figures' card text is found"
     small = sorted({(page, ch, round(pt, 2)) for page, ch, pt in sizes if pt < MIN_CARD_TEXT_PT - 0.01})
     assert small == []
     if deck.game == "stack":  # the smallest text of a mineral card, its English name, is there
         assert {"R", "U", "B", "Y"} <= {ch for _, ch, _ in sizes}
+
+
+def _crosses(p, q, r, s) -> bool:
+    """Whether segments p–q and r–s cross (touching at an end does not count)."""
+    def turn(a, b, c):
+        v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return 0 if abs(v) < 1e-9 else (1 if v > 0 else -1)
+    return turn(p, q, r) * turn(p, q, s) < 0 and turn(r, s, p) * turn(r, s, q) < 0
+
+
+def _meets_box(p, q, box, margin: float = 0.2) -> bool:
+    """Whether a horizontal segment p–q passes through ``box`` (shrunk by ``margin``)."""
+    x0, x1 = sorted((p[0], q[0]))
+    return box[1] + margin < p[1] < box[3] - margin and x0 < box[2] - margin and x1 > box[0] + margin
+
+
+@pytest.mark.parametrize("width_mm", [170.0, 120.0])  # the text width of A4 and of A5
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", [*GAMES, "emberfall"])
+def test_leader_lines_of_a_labelled_card_cross_neither_each_other_nor_its_text(game, lang, width_mm):
+    from printkit.rulebook import designed
+    from printkit.units import mm_to_pt
+
+    deck = load_deck(DECKS_DIR / f"{game}.yaml")
+    parts = designed.anatomy_figure(deck, "ember-drake") if game == "emberfall" else \
+        prepare(deck.spec_path, lang)[2].figures["anatomy"](deck, lang)
+    flowable = designed.AnatomyFlowable(parts, deck)
+    flowable.wrap(mm_to_pt(width_mm), 10_000)
+    layout = flowable.layout
+    s, top = layout.scale, (layout.height - parts.card.size.height_mm * layout.scale) / 2
+    texts = [(layout.card_x + b.x_mm * s, top + b.y_mm * s, layout.card_x + b.right_mm * s, top + b.bottom_mm * s)
+             for b in designed.face_text_boxes(flowable.face)]
+    assert len(layout.leaders) == len(parts.parts) >= 3
+    for leader in layout.leaders:
+        assert leader.dot[1] == leader.elbow[1], "each line leaves its part straight out"
+        hit = [t for t in texts if _meets_box(leader.dot, leader.elbow, t)]
+        assert hit == [], f"{leader.label!r} runs over the card's text"
+    segments = [(l.label, a, b) for l in layout.leaders for a, b in ((l.dot, l.elbow), (l.elbow, l.end))]
+    for i, (la, p, q) in enumerate(segments):
+        for lb, r, t in segments[i + 1:]:
+            assert la == lb or not _crosses(p, q, r, t), f"the lines of {la!r} and {lb!r} cross"
+    sides = {l.side for l in layout.leaders}
+    for side in sides:  # labels keep the order of their parts' heights
+        mine = [l for l in layout.leaders if l.side == side]
+        assert sorted(mine, key=lambda l: l.dot[1]) == sorted(mine, key=lambda l: l.label_y)
