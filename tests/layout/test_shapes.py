@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def test_turn_180_maps_every_op():
     assert (turned[3].cx_mm, turned[3].cy_mm) == (18, 37)
     assert (turned[4].x1_mm, turned[4].y2_mm) == (20, 39)
     assert shapes.turn_180(turned, 10, 20) == tuple(
-        op if not isinstance(op, Text) else op.__class__(**{**op.__dict__, "rotate_deg": 0.0}) for op in ops
+        op if not isinstance(op, Text) else dataclasses.replace(op, rotate_deg=0.0) for op in ops
     )
 
 
