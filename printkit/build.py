@@ -62,7 +62,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
-from printkit import fonts
+from printkit import fonts, unchanged
 from printkit.cache import RenderCache, face_files, pages_description
 from printkit.deck import Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError
@@ -237,6 +237,16 @@ class WarningLog:
         labels = self._said.setdefault((folder, text), {})
         if label:
             labels.setdefault(label)
+
+    def of_folder(self, folder: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The warnings said of one deck folder's cards: (warning, the cards' labels), in order."""
+        return tuple((text, tuple(labels)) for (where, text), labels in self._said.items() if where == folder)
+
+    def restore(self, folder: str, text: str, labels: Sequence[str]) -> None:
+        """Say again a warning :meth:`of_folder` gave (a deck not built again has the same ones)."""
+        said = self._said.setdefault((folder, text), {})
+        for label in labels:
+            said.setdefault(label)
 
     def lines(self) -> list[str]:
         """``folder: card field: problem (and N more distinct cards)``, the folder when there is one."""
@@ -752,8 +762,14 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
     remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir) + _recording_builds(options.out_dir))
     entries: list[ManifestEntry] = []
+    fresh, keys = list(decks), {}
+    if producers is PRODUCERS:  # a deck whose inputs are as they were is listed again, not built
+        fresh, entries, keys = unchanged.replay(
+            ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir)))
     for producer in producers:
-        entries.extend(_produced(producer, decks, ctx))
+        if fresh or producer is produce_alignment:  # the alignment test belongs to no deck
+            entries.extend(_produced(producer, fresh, ctx))
+    unchanged.remember(ctx, fresh, keys)
     paths = Counter(e.path for e in entries)
     duplicates = sorted(p for p, n in paths.items() if n > 1)
     if duplicates:

@@ -45,7 +45,8 @@ def code_fingerprint() -> str:
             version = "-"
         digest.update(f"{library} {version}\n".encode())
     root = Path(printkit.__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
+    # Its code and its data (built-in layouts, colour profiles): whatever a render may read.
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
