@@ -746,12 +746,17 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
         ctx.record = _UnfinishedRecord(options.out_dir, ctx.staging.build_id)
         ctx.staging.before_first_write = ctx.record.write
+        from printkit.render.pdf import svg_form_store
+
+        kept_forms = svg_form_store.set(_SvgForms(ctx.cache))
         try:
             return _build_locked(decks, ctx, producers)
         except BaseException:
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
             raise
+        finally:
+            svg_form_store.reset(kept_forms)
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
@@ -810,6 +815,22 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     target = _write_manifest(options.out_dir, entries + kept, build_id=ctx.staging.build_id,
                              before_first_write=None if recorded else ctx.record.write)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target, tuple(sorted(removed)))
+
+
+class _SvgForms:
+    """SVG forms kept in the render cache between builds (see printkit.render.pdf.svg_form_store)."""
+
+    def __init__(self, cache: RenderCache) -> None:
+        self.cache = cache
+
+    def get(self, name: str) -> bytes | None:
+        key = self.cache.key("svg-form", lambda: name)
+        return (self.cache.pending.get(key) or self.cache.get(key)) if key else None
+
+    def put(self, name: str, data: bytes) -> None:
+        key = self.cache.key("svg-form", lambda: name)
+        if key:
+            self.cache.pending[key] = data
 
 
 _OUTPUT_NAMES = {"sheets": "card sheets", "pages": "full-page sheets", "alignment": "alignment test",

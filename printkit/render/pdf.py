@@ -14,8 +14,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
+import json
 from collections import Counter
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -546,8 +548,8 @@ class _ImageSizes:
         """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
             if is_svg(path):
-                art = self._svg(path)
-                self._sizes[path] = (art.width, art.height)
+                width, height, _, _ = _svg_commands(self._svg(path), False)
+                self._sizes[path] = (width, height)
             else:
                 try:
                     checked = picture(path)
@@ -578,8 +580,9 @@ class _ImageSizes:
         if name not in self._svg_forms:
             _svg_form(canvas, name, art)
             self._svg_forms.add(name)
+        width, height, _, _ = _svg_commands(art, _is_cmyk(canvas))
         canvas.saveState()
-        canvas.scale(w / art.width, h / art.height)
+        canvas.scale(w / width, h / height)
         canvas.doForm(name)
         canvas.restoreState()
 
@@ -775,11 +778,68 @@ class _PngStream(PDFObject):
 
 def _svg_form(canvas: Canvas, name: str, art) -> None:
     """Define the form XObject ``name`` drawing ``art`` in its own box, (0, 0) to its size, y up."""
+    width, height, commands, version = _svg_commands(art, _is_cmyk(canvas))
+    canvas.beginForm(name, 0, 0, width, height)
+    if commands is None:
+        _draw_svg(canvas, art)
+    else:
+        canvas._code.extend(commands)
+        # What drawing it would have asked of the document (PDF 1.4 for its transparency settings).
+        canvas._doc._pdfVersion = max(canvas._doc._pdfVersion, version)
+    canvas.endForm()
+
+
+def _draw_svg(canvas: Canvas, art) -> None:
     from reportlab.graphics import renderPDF
 
-    canvas.beginForm(name, 0, 0, art.width, art.height)
     _vector_renderer()().draw(renderPDF.renderScaledDrawing(art.drawing), canvas, 0, 0, showBoundary=False)
-    canvas.endForm()
+
+
+# An SVG's form, as (width, height, drawing commands), per content and colour space: converting
+# an SVG to vectors and drawing them is most of what a page of SVG art costs, and the commands of
+# a form that names nothing (no picture, no transparency: no "/Name" in its stream) read the same
+# in every document. Kept for the process here, and between builds in the store a build lends.
+_SVG_COMMANDS: dict[tuple[str, bool], tuple[float, float, tuple[str, ...] | None, tuple[int, int]]] = {}
+# Where a build keeps SVG forms between builds: an object with get(name) -> bytes | None and
+# put(name, data) (printkit.build lends its render cache); None keeps them for the process only.
+svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
+
+
+def _svg_commands(art, cmyk: bool) -> tuple[float, float, tuple[str, ...] | None, tuple[int, int]]:
+    """``art``'s size in points, its form's commands (None: it names document resources and is
+    drawn afresh in each document) and the least PDF version drawing it asks for."""
+    key = (art.digest, cmyk)
+    known = _SVG_COMMANDS.get(key)
+    if known is not None:
+        return known
+    store = svg_form_store.get()
+    stored_name = f"{art.digest} {'cmyk' if cmyk else 'rgb'}"
+    data = store.get(stored_name) if store is not None else None
+    if data is not None:
+        try:
+            raw = json.loads(data)
+            major, minor = map(int, raw["version"])
+            known = (float(raw["width"]), float(raw["height"]),
+                     None if raw["commands"] is None else tuple(map(str, raw["commands"])), (major, minor))
+        except (ValueError, KeyError, TypeError):
+            known = None
+    if known is None:
+        scratch = Canvas(io.BytesIO(), invariant=1)
+        if cmyk:
+            scratch._printkit_cmyk = True
+        scratch.beginForm("scratch", 0, 0, art.width, art.height)
+        start = len(scratch._code)
+        _draw_svg(scratch, art)
+        commands = tuple(scratch._code[start:])
+        known = (art.width, art.height, None if any("/" in line for line in commands) else commands,
+                 tuple(scratch._doc._pdfVersion))
+        if store is not None:
+            store.put(stored_name, json.dumps({"width": known[0], "height": known[1], "commands": known[2],
+                                               "version": known[3]}).encode())
+    if len(_SVG_COMMANDS) >= 256:  # a long `printkit watch` session meets many versions of its art
+        _SVG_COMMANDS.clear()
+    _SVG_COMMANDS[key] = known
+    return known
 
 
 @lru_cache(maxsize=1)
@@ -845,10 +905,16 @@ def register_font(path: Path) -> str:
 
     reportlab embeds a subset of each registered TrueType font per document that uses it.
     """
-    name = font_name(Path(path))
-    if name not in pdfmetrics.getRegisteredFontNames():
+    key = str(path)  # a Path's text is kept, its hash is not: cheaper to look up by text
+    name = _FONT_NAMES.get(key)
+    if name is None:
+        name = _FONT_NAMES[key] = font_name(Path(path))
+    if name not in pdfmetrics._fonts:  # (its public list of names is made afresh on every call)
         pdfmetrics.registerFont(ttfont(Path(path)))
     return name
+
+
+_FONT_NAMES: dict[str, str] = {}  # font file -> its PDF name (font_name is a pure function of the file)
 
 
 _DRAW = {Rect: _rect, Polygon: _polygon, Ellipse: _ellipse, Line: _line, Text: _text, Image: _image}

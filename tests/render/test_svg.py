@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import io
 from pathlib import Path
 
@@ -260,3 +261,60 @@ def test_hostile_svg_in_an_op_is_a_build_error(tmp_path, case):
 def test_svg_errors_name_no_file_of_their_own():
     with pytest.raises(ImageError, match="^has no size"):
         svg_art(b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>')
+
+
+# --- kept between documents and builds -----------------------------------------------------------
+
+def _with_picture() -> str:
+    buffer = io.BytesIO()
+    PILImage.new("RGB", (4, 4), GREEN).save(buffer, format="PNG")
+    data = base64.b64encode(buffer.getvalue()).decode()
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'viewBox="0 0 10 10"><image width="10" height="10" xlink:href="data:image/png;base64,{data}"/></svg>')
+
+
+WITH_PICTURE = _with_picture()
+
+
+class _Store:
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def get(self, name):
+        return self.data.get(name)
+
+    def put(self, name, data):
+        self.data[name] = data
+
+
+@pytest.mark.parametrize("text", [HALVES, WITH_PICTURE], ids=["shapes", "picture"])
+def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_path, monkeypatch, text):
+    from printkit import images
+    from printkit.render import pdf
+
+    path = svg_file(tmp_path, text)
+    pages = [card_page(Face((Image(0, 0, 63.5, 40, path),)), POKER)]
+    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    store = _Store()
+    token = pdf.svg_form_store.set(store)
+    try:
+        drawn = render_pages(pages, "art")
+        assert len(store.data) == 1
+        # A later build: nothing converted in this process yet, the store holds the form.
+        monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+        images._svg_art.cache_clear()
+        converted = []
+        real = images._to_drawing
+        monkeypatch.setattr(images, "_to_drawing", lambda root: converted.append(1) or real(root))
+        again = render_pages(pages, "art")
+    finally:
+        pdf.svg_form_store.reset(token)
+    assert again == drawn
+    stored = json.loads(next(iter(store.data.values())))
+    assert (stored["commands"] is None) == (text is WITH_PICTURE)
+    if stored["commands"] is None:  # names a document resource (its picture): drawn afresh
+        assert converted
+    else:
+        assert not converted
+    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    assert render_pages(pages, "art") == drawn  # and the same as with no store at all
