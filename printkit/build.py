@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts, unchanged
-from printkit.cache import RenderCache, face_files, pages_description
+from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
 from printkit.deck import Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
@@ -442,13 +442,20 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
-    from printkit.render.pdf import PdfInfo
-
     opts = ctx.options
-    pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
-    info = PdfInfo("printkit duplex alignment test", "", "Print double-sided to measure how far the backs are off")
-    yield ctx.write(f"alignment-{opts.paper}.pdf", ctx.render(pages, info),
-                    kind="alignment", paper=opts.paper, pages=2)
+    said = ("printkit duplex alignment test", "", "Print double-sided to measure how far the backs are off")
+
+    def render() -> bytes:
+        from printkit.render.pdf import PdfInfo, render_pages
+
+        pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
+        return render_pages(pages, info=PdfInfo(*said))
+
+    # Keyed by what the pages are made from, so a rebuild finds it without laying them out.
+    key = ctx.cache.key("alignment", lambda: repr((said, opts.paper_size, opts.flip, opts.back_offset_mm)),
+                        lambda: [fonts.SYMBOLS])
+    data = ctx.cache.cached(key, render)
+    yield ctx.write(f"alignment-{opts.paper}.pdf", data, kind="alignment", paper=opts.paper, pages=2)
 
 
 def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
@@ -746,8 +753,6 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
         ctx.record = _UnfinishedRecord(options.out_dir, ctx.staging.build_id)
         ctx.staging.before_first_write = ctx.record.write
-        from printkit.render.pdf import svg_form_store
-
         kept_forms = svg_form_store.set(_SvgForms(ctx.cache))
         try:
             return _build_locked(decks, ctx, producers)
@@ -768,9 +773,10 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir) + _recording_builds(options.out_dir))
     entries: list[ManifestEntry] = []
     fresh, keys = list(decks), {}
+    hashed: dict[Path, tuple[tuple, str | None]] = {}  # output file -> (size and times, sha256)
     if producers is PRODUCERS:  # a deck whose inputs are as they were is listed again, not built
         fresh, entries, keys = unchanged.replay(
-            ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir)))
+            ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
     for producer in producers:
         if fresh or producer is produce_alignment:  # the alignment test belongs to no deck
             entries.extend(_produced(producer, fresh, ctx))
@@ -780,7 +786,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     if duplicates:
         raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
     previous = _previous_files(options.out_dir)  # read again: files may have changed meanwhile
-    earlier = _earlier_entries(options.out_dir, previous)
+    earlier = _earlier_entries(options.out_dir, previous, hashed)
     ctx.staging.check_replaceable(_written(options.out_dir, previous))
     changing = {target for _, target in ctx.staging.staged}
     # printkit's own files of what this build writes in full that it no longer writes: an edited
@@ -1050,13 +1056,32 @@ def _written(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> dict[Pa
     return written
 
 
-def _earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> list[ManifestEntry]:
-    """Entries of the previous manifest whose files are still there with the same contents."""
+def _earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
+                     hashed: dict[Path, tuple[tuple, str | None]] | None = None) -> list[ManifestEntry]:
+    """Entries of the previous manifest whose files are still there with the same contents.
+
+    ``hashed`` keeps each file's hash by its size and times for a later call in the same build,
+    which then reads only the files written since."""
     kept = []
     for relative, entries in previous.items():
         try:
-            sha = current_sha256(inside(out_dir, relative))
+            path = inside(out_dir, relative)
         except BuildError:
             continue
+        sha = _hash_once(path, hashed) if hashed is not None else current_sha256(path)
         kept += [e for e in entries if e.sha256 == sha][:1]
     return kept
+
+
+def _hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
+    try:
+        stat = os.lstat(path)
+        signature = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
+    except OSError:
+        return None
+    known = hashed.get(path)
+    if known is not None and known[0] == signature:
+        return known[1]
+    sha = current_sha256(path)
+    hashed[path] = (signature, sha)
+    return sha

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -30,6 +31,12 @@ MAGIC = b"printkit-cache 1\n"
 MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it
 MAX_ENTRY_BYTES = 32 << 20  # larger renders (sheets of many pictures) are not kept: held until the
 # build ends, they would multiply its memory, and rendering them again costs little next to that
+
+
+# Where a build keeps SVG forms between builds (printkit.render.pdf draws with it): an object with
+# get(name) -> bytes | None and put(name, data); None keeps them for the process only. Here, not
+# in the renderer, so that a build that renders nothing does not load reportlab to say so.
+svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
 
 
 @lru_cache(maxsize=None)

@@ -17,7 +17,6 @@ import io
 import json
 from collections import Counter
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
+from printkit.cache import svg_form_store
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
@@ -800,9 +800,6 @@ def _draw_svg(canvas: Canvas, art) -> None:
 # a form that names nothing (no picture, no transparency: no "/Name" in its stream) read the same
 # in every document. Kept for the process here, and between builds in the store a build lends.
 _SVG_COMMANDS: dict[tuple[str, bool], tuple[float, float, tuple[str, ...] | None, tuple[int, int]]] = {}
-# Where a build keeps SVG forms between builds: an object with get(name) -> bytes | None and
-# put(name, data) (printkit.build lends its render cache); None keeps them for the process only.
-svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
 
 
 def _svg_commands(art, cmyk: bool) -> tuple[float, float, tuple[str, ...] | None, tuple[int, int]]:
