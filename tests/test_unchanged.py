@@ -8,27 +8,16 @@ such a build writes is what a cold build writes.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from test_design_loop import run
 
-from printkit.cli import main
 from printkit.layout import templates
 
 SPEC = "game: demo\nname: Loop\ngroups:\n  - name: cards\n    data: loop.csv\n"
 ROWS = "id,text,copies\nalpha,First text,2\nbeta,Second text,1\n"
 OTHER = "game: other\nname: Other\ngroups:\n  - name: cards\n    cards:\n      - {title: One, copies: 2}\n"
-
-
-def run(cwd: Path, *args: str):
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["build", *args])
-    finally:
-        os.chdir(here)
 
 
 def outputs(out: Path) -> dict[str, str]:
