@@ -306,15 +306,16 @@ class Faces:
 
     def __init__(self, deck: Deck, ctx: BuildContext) -> None:
         self.deck, self.ctx = deck, ctx
-        self._cache: dict[tuple[str, bytes], Face] = {}
+        self._cache: dict[tuple, Face] = {}
         self._keys: dict[int, tuple[Card, bytes]] = {}  # id(card) -> the card (kept: ids stay unique), card_key
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
 
-    def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face]) -> Face:
-        known = self._keys.get(id(card))
-        if known is None:
-            known = self._keys[id(card)] = (card, card_key(card))
-        key = (side, known[1])
+    def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
+        if key is None:
+            known = self._keys.get(id(card))
+            if known is None:
+                known = self._keys[id(card)] = (card, card_key(card))
+            key = (side, known[1])
         face = self._cache.get(key)
         if face is None:
             try:
@@ -336,6 +337,9 @@ class Faces:
         return self._get("front", card, templates.front)
 
     def back(self, card: Card) -> Face:
+        if card.back_layout is None and not card.face_on_both_sides and templates.game_module(self.deck.game) is None:
+            # The generic back reads the card's art and size alone: cards alike there share one.
+            return self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
         return self._get("back", card, templates.back)
 
     def page(self, card: Card, paper: Size) -> Face:

@@ -249,6 +249,14 @@ class Element:
 
     def box(self, size: CardSize) -> Box:
         """The element's box in the card frame (mm, y down)."""
+        # The same few card sizes come back for every card: each box is worked out once.
+        boxes = self.__dict__.setdefault("_boxes", {})
+        box = boxes.get(size)
+        if box is None:
+            box = boxes[size] = self._box(size)
+        return box
+
+    def _box(self, size: CardSize) -> Box:
         frame = {"trim": Box(0.0, 0.0, size.width_mm, size.height_mm), "bleed": bleed_box(size),
                  "safe": safe_box(size)}[self.frame]
         w, h = self.width.mm(frame.w_mm), self.height.mm(frame.h_mm)

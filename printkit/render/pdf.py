@@ -166,6 +166,9 @@ def remembered_numbers():
     """
     import sys
 
+    if type(fp_str).__name__ == "builtin_function_or_method":  # rl_accel's, in C: faster than a lookup
+        yield
+        return
     modules = [sys.modules[name] for name in _NUMBER_USERS if name in sys.modules]
     saved = [module.fp_str for module in modules]
     original = saved[0]
