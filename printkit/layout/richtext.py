@@ -142,6 +142,8 @@ _Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
 
 def icon_names(markup: str) -> tuple[str, ...]:
     """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded)."""
+    if ":" not in markup:  # an icon is written :name:, so text without a colon names none
+        return ()
     seen: dict[str, None] = {}
     for paragraph in _parse(markup):
         for line in paragraph:

@@ -330,11 +330,12 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
         if expect is not None:
             counted |= set(expect.by)
     unread: dict[str, None] = {}
+    reads: dict[tuple, set[str]] = {}  # (layout, back layout) -> the attributes they read
     for card in drawn:
-        read = set()
-        for name in (card.layout, card.back_layout):
-            if name is not None:
-                read |= set(comp.layouts[name].reads)
+        read = reads.get((card.layout, card.back_layout))
+        if read is None:
+            read = reads[(card.layout, card.back_layout)] = set().union(
+                *(comp.layouts[name].reads for name in (card.layout, card.back_layout) if name is not None))
         if design.ATTRIBUTES in read:
             continue  # a layout that lists the other attributes shows every one
         for attr in card.attrs:
