@@ -216,6 +216,33 @@ def _strength(suit: str, value: int, wild: bool, trump: str | None, led: str, ac
     return tier * 100 + 2 * _ranking_value(value, ace_low) + wild if tier else 0
 
 
+# Per round index (0-21), the round's flags that every move reads (RoundRule computes them).
+_WILD_ROUND: tuple[bool, ...] = tuple(r.wild_twos for r in ROUNDS)
+_ACE_LOW_ROUND: tuple[bool, ...] = tuple(r.ace_low for r in ROUNDS)
+_NO_BIDS_ROUND: tuple[bool, ...] = tuple(r.special is Special.NO_BIDS for r in ROUNDS)
+# _RANK2[ace_low][card index]: twice the card's ranking value (see _strength).
+_RANK2: tuple[tuple[int, ...], ...] = tuple(tuple(2 * _ranking_value(c.value, low) for c in CARDS) for low in (False, True))
+# A suit (or None) as a slot 0-4 of the tables below.
+_SLOT: dict[str | None, int] = {**{s: i for i, s in enumerate(SUITS)}, None: 4}
+# _KEYS[ace_low][trump slot][led slot][card index]: _strength of a plain (not wild) card; with no
+# led suit (leading) the card's own suit is led. _WEIGHTS[ace_low][trump slot][card index]: how
+# valuable the greedy player finds a card to keep (trumps above all other cards).
+_KEYS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(_strength(c.suit, c.value, False, trump, c.suit if led is None else led, low) for c in CARDS)
+            for led in (*SUITS, None)
+        )
+        for trump in (*SUITS, None)
+    )
+    for low in (False, True)
+)
+_WEIGHTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(100 * (c.suit == trump) + 2 * _ranking_value(c.value, low) for c in CARDS) for trump in (*SUITS, None))
+    for low in (False, True)
+)
+
+
 def trick_winner(plays: Sequence[Play | PlayingCard], trump: str | None, round_number: int) -> int:
     """The index (in playing order) of the play that wins a hand-built trick.
 
@@ -504,13 +531,13 @@ def legal_moves(state: ClagState) -> list[Move]:
     phase = state.phase
     if phase == PHASE_PLAY:
         hand = state.hands[state.to_move]
-        if state.round.wild_twos:
+        if _WILD_ROUND[state.round_index]:
             return _wild_round_moves(state, hand)
         led = state.led_suit
         if led is not None:
-            follow = [c for c in hand if c.suit == led]
+            follow = [_PLAYS[c.index] for c in hand if c.suit == led]
             if follow:
-                hand = follow
+                return follow
         return [_PLAYS[c.index] for c in hand]
     if phase == PHASE_BID:
         size = state.round.hand_size
@@ -611,6 +638,20 @@ def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
 
 def apply(state: ClagState, move: Move) -> None:
     """Play ``move`` for the seat to move; IllegalMoveError (state untouched) if not legal."""
+    if type(move) is Play and move.names is None and state.phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
+        # Most moves are plain plays: check them here, by card index, and leave every other move and
+        # every refusal (with its reason) to why_illegal.
+        card = move.card
+        if type(card) is PlayingCard:
+            seat = state.to_move
+            hand = state.hands[seat]
+            at = _position(hand, card.index)
+            led = state.led_suit
+            if at >= 0 and (led is None or card.suit == led or not _holds_suit(hand, led)):
+                state.moves.append(move)
+                del hand[at]
+                _add_to_trick(state, seat, move, card, False)
+                return
     reason = why_illegal(state, move)
     if reason is not None:
         raise IllegalMoveError(reason)
@@ -630,32 +671,62 @@ def apply(state: ClagState, move: Move) -> None:
         state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
 
 
+def _position(hand: list[PlayingCard], index: int) -> int:
+    """Where the card with ``index`` is in ``hand``, or -1 (indices: no dataclass comparisons)."""
+    at = 0
+    for held in hand:
+        if held.index == index:
+            return at
+        at += 1
+    return -1
+
+
+def _holds_suit(hand: list[PlayingCard], suit: str) -> bool:
+    for held in hand:
+        if held.suit == suit:
+            return True
+    return False
+
+
 def _apply_play(state: ClagState, seat: int, move: Play) -> None:
     state.hands[seat].remove(move.card)
-    rule = state.round
     if move.names is not None:
-        card, wild = move.names, True
+        _add_to_trick(state, seat, move, move.names, True)
     else:
-        card, wild = move.card, False
-    if not state.trick:
-        state.led_suit = card.suit
-    state.trick.append(move)
+        _add_to_trick(state, seat, move, move.card, False)
+
+
+def _add_to_trick(state: ClagState, seat: int, move: Play, card: PlayingCard, wild: bool) -> None:
+    """Put ``move`` (counting as ``card``) on the trick; settle the trick and the round when complete."""
+    trick = state.trick
+    suit = card.suit
+    if trick:
+        led = state.led_suit
+    else:
+        state.led_suit = led = suit
+    trick.append(move)
     state.trick_seats.append(seat)
-    key = _strength(card.suit, card.value, wild, state.trump, state.led_suit, rule.ace_low)  # type: ignore
+    # _strength, inlined: this runs for most moves of a game.
+    if suit == state.trump:
+        key = 200 + _RANK2[_ACE_LOW_ROUND[state.round_index]][card.index] + wild
+    elif suit == led:
+        key = 100 + _RANK2[_ACE_LOW_ROUND[state.round_index]][card.index] + wild
+    else:
+        key = 0
     if key > state.best_key:
         state.best_key, state.best_seat = key, seat
     n = state.players
-    if len(state.trick) < n:
+    if len(trick) < n:
         state.to_move = (seat + 1) % n
         return
     winner = state.best_seat
     state.tricks_won[winner] += 1
-    state.taken[winner].extend(p.card for p in state.trick)
+    state.taken[winner].extend([p.card for p in trick])
     state.trick, state.trick_seats = [], []
     state.led_suit, state.best_key, state.best_seat = None, -1, -1
     state.tricks_played += 1
     state.to_move = winner
-    if state.tricks_played == rule.hand_size:
+    if state.tricks_played == ROUNDS[state.round_index].hand_size:
         _finish_round(state)
 
 
@@ -818,6 +889,8 @@ def random_player(state: ClagState, rng: random.Random) -> Move:
 
 def greedy_player(state: ClagState, rng: random.Random) -> Move:
     """A simple heuristic: bid the high cards and trumps held, then play to meet the contract."""
+    if state.phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
+        return _greedy_plain_play(state)
     moves = legal_moves(state)
     first = moves[0]
     seat = state.to_move
@@ -871,6 +944,42 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
         return moves[min(winning, key=keys.__getitem__) if winning else min(indices, key=weights.__getitem__)]
     losing = [i for i in indices if keys[i] <= best]
     return moves[max(losing, key=weights.__getitem__) if losing else min(winning, key=keys.__getitem__)]
+
+
+def _greedy_plain_play(state: ClagState) -> Play:
+    """The greedy player's card outside round 12, chosen as in :func:`greedy_player` from the legal
+    cards (the hand, or its cards of the led suit) with their strengths and weights from tables.
+
+    As there, ties go to the earliest legal card: ``list.index`` finds the first of equal values.
+    """
+    seat = state.to_move
+    cards = state.hands[seat]
+    led = state.led_suit
+    if led is not None:
+        cards = [c for c in cards if c.suit == led] or cards
+    if len(cards) == 1:
+        return _PLAYS[cards[0].index]
+    index = state.round_index
+    low = _ACE_LOW_ROUND[index]
+    trump = _SLOT[state.trump]
+    table = _KEYS[low][trump][_SLOT[led]]
+    keys = [table[c.index] for c in cards]
+    table = _WEIGHTS[low][trump]
+    weights = [table[c.index] for c in cards]
+    want = _NO_BIDS_ROUND[index] or state.tricks_won[seat] < (state.bids[seat] or 0)
+    if not state.trick:
+        pick = keys.index(max(keys)) if want else weights.index(min(weights))
+        return _PLAYS[cards[pick].index]
+    best = state.best_key
+    if want:
+        winning = [k for k in keys if k > best]
+        pick = keys.index(min(winning)) if winning else weights.index(min(weights))
+        return _PLAYS[cards[pick].index]
+    # Keep the most valuable card that loses; weights are at least 2, so -1 marks a winning card.
+    losing = [w if k <= best else -1 for k, w in zip(keys, weights)]
+    top = max(losing)
+    pick = losing.index(top) if top >= 0 else keys.index(min(keys))
+    return _PLAYS[cards[pick].index]
 
 
 STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
