@@ -385,6 +385,24 @@ def _new_state(cards: tuple[PlayingCard, ...], players: int, seed: int, hook: bo
     )
 
 
+def shuffled(cards: Sequence[PlayingCard], rng: random.Random) -> list[PlayingCard]:
+    """A list of ``cards`` shuffled exactly as ``rng.shuffle`` does it (the same draws from ``rng``,
+    the same order), written out because a game shuffles 23 times and the method calls add up."""
+    order = list(cards)
+    getrandbits = rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        # Random._randbelow(i + 1): draw as many bits as i + 1 has until the number is below it.
+        k = _BIT_LENGTH[i + 1]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(len(CARDS) + 1))
+
+
 def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
     """Begin the current round with the shuffled cards ``order`` (next card to deal first)."""
     n = state.players
@@ -471,9 +489,7 @@ def _finish_round(state: ClagState) -> None:
         state.phase, state.to_move = PHASE_OVER, -1
         return
     state.round_index += 1
-    order = list(state.deck)
-    state.rng.shuffle(order)
-    _start_round(state, order)
+    _start_round(state, shuffled(state.deck, state.rng))
 
 
 def start_round(
@@ -1107,9 +1123,7 @@ class ClagEngine:
         dealer rule by Oh Hell's (the total of bids is not H)."""
         hook = game_options(deck.options, options)
         state = _new_state(self._cards(deck), players, seed, hook)
-        order = list(state.deck)
-        state.rng.shuffle(order)
-        _start_round(state, order)
+        _start_round(state, shuffled(state.deck, state.rng))
         return state
 
     def current_player(self, state: ClagState) -> int:

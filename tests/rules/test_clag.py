@@ -655,3 +655,14 @@ def test_property_invariants_hold_at_every_step(deck, seed, players, hook, bot):
     while not ENGINE.is_over(again):
         ENGINE.apply(again, player(again, rng))
     assert again.moves == state.moves and again.scores == state.scores
+
+
+def test_shuffled_deals_as_random_shuffle_does():
+    # The engine writes Random.shuffle out for speed; the same seed must give the same deal.
+    for seed in range(50):
+        for size in (1, 2, 3, 24, 51, 52):
+            expected = list(CARDS[:size])
+            ours, theirs = random.Random(seed), random.Random(seed)
+            theirs.shuffle(expected)
+            assert clag.shuffled(CARDS[:size], ours) == expected
+            assert ours.getstate() == theirs.getstate()
