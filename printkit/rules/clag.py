@@ -842,8 +842,9 @@ def check_invariants(state: ClagState) -> None:
         )
 
 
-def facts(start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
-    """What a balance report counts in a finished game, per round 1-22 (pure: reads the record).
+def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game, per round 1-22 (pure: reads the final
+    state's record only, so ``start`` may be None).
 
     ``made``: seats that completed their contract; ``points``: points scored by all seats;
     ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
@@ -1130,11 +1131,9 @@ class ClagEngine:
         """The seat to move (-1 once the game is over)."""
         return state.to_move
 
-    def legal_moves(self, state: ClagState) -> list[Move]:
-        return legal_moves(state)
-
-    def apply(self, state: ClagState, move: Move) -> None:
-        apply(state, move)
+    # The module's functions themselves: no wrapper call per move.
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply)
 
     def is_over(self, state: ClagState) -> bool:
         return state.phase == PHASE_OVER
@@ -1145,7 +1144,10 @@ class ClagEngine:
     def check_invariants(self, state: ClagState) -> None:
         check_invariants(state)
 
-    def facts(self, start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    # facts() reads the final state only: play_game need not deal the game's start again.
+    facts_read_start = False
+
+    def facts(self, start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
         return facts(start, final, moves, seats)
 
     def players(self) -> dict[str, Player]:

@@ -91,10 +91,12 @@ def play_game(
     seats: list[int] = []
     if check:
         engine.check_invariants(state)
-    while not engine.is_over(state):
+    # The engine's methods, looked up once: this loop runs for every move of every game.
+    is_over, current_player, apply = engine.is_over, engine.current_player, engine.apply
+    while not is_over(state):
         if len(moves) >= max_moves:
             raise InvariantError(f"termination: the game did not end within {max_moves} moves")
-        seat = engine.current_player(state)
+        seat = current_player(state)
         if facts:
             seats.append(seat)
         move = bots[seat](state, rng)
@@ -104,15 +106,17 @@ def play_game(
                 raise InvariantError("legal moves: none offered although the game is not over")
             if move not in legal:
                 raise InvariantError(f"legal moves: bot {names[seat]!r} chose {move!r}, which is not listed as legal")
-        engine.apply(state, move)
+        apply(state, move)
         moves.append(move)
         if check:
             engine.check_invariants(state)
     result = engine.outcome(state)
     known = {}
     if facts and hasattr(engine, "facts"):
-        # a second deal from the same seed is the game's start, untouched by play
-        known = engine.facts(engine.new_game(deck, players, seed), state, moves, seats)
+        # A second deal from the same seed is the game's start, untouched by play; an engine whose
+        # facts read only the final state says so (facts_read_start = False) and is given None.
+        start = engine.new_game(deck, players, seed) if getattr(engine, "facts_read_start", True) else None
+        known = engine.facts(start, state, moves, seats)
     record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known)
     if check:
         replayed = replay(engine, deck, record)
