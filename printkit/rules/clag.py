@@ -242,6 +242,17 @@ _WEIGHTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     for low in (False, True)
 )
 
+# _HIGH_CARDS[ace_low][trump slot][card index]: 1 for a card the greedy player counts on to take a
+# trick when it bids (K and A, with aces low Q and K; trumps from the ten up), else 0.
+_HIGH_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(int((c.suit == trump and c.value >= 10) or _ranking_value(c.value, low) >= (12 if low else 13))
+              for c in CARDS)
+        for trump in (*SUITS, None)
+    )
+    for low in (False, True)
+)
+
 
 def trick_winner(plays: Sequence[Play | PlayingCard], trump: str | None, round_number: int) -> int:
     """The index (in playing order) of the play that wins a hand-built trick.
@@ -661,7 +672,13 @@ def apply(state: ClagState, move: Move) -> None:
         if type(card) is PlayingCard:
             seat = state.to_move
             hand = state.hands[seat]
-            at = _position(hand, card.index)
+            index, at = card.index, 0
+            for held in hand:
+                if held.index == index:
+                    break
+                at += 1
+            else:
+                at = -1
             led = state.led_suit
             if at >= 0 and (led is None or card.suit == led or not _holds_suit(hand, led)):
                 state.moves.append(move)
@@ -685,16 +702,6 @@ def apply(state: ClagState, move: Move) -> None:
     else:
         state.trump = move.suit
         state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
-
-
-def _position(hand: list[PlayingCard], index: int) -> int:
-    """Where the card with ``index`` is in ``hand``, or -1 (indices: no dataclass comparisons)."""
-    at = 0
-    for held in hand:
-        if held.index == index:
-            return at
-        at += 1
-    return -1
 
 
 def _holds_suit(hand: list[PlayingCard], suit: str) -> bool:
@@ -906,8 +913,45 @@ def random_player(state: ClagState, rng: random.Random) -> Move:
 
 def greedy_player(state: ClagState, rng: random.Random) -> Move:
     """A simple heuristic: bid the high cards and trumps held, then play to meet the contract."""
-    if state.phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
-        return _greedy_plain_play(state)
+    phase = state.phase
+    if phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
+        # Most moves: a plain card, chosen as for the wild round below but from the legal cards (the
+        # hand or its cards of the led suit), with strengths and weights from tables. Ties go to the
+        # earliest legal card there by min/max over indices, here by list.index (the first of equals).
+        seat = state.to_move
+        cards = state.hands[seat]
+        led = state.led_suit
+        if led is not None:
+            cards = [c for c in cards if c.suit == led] or cards
+        if len(cards) == 1:
+            return _PLAYS[cards[0].index]
+        index = state.round_index
+        low = _ACE_LOW_ROUND[index]
+        trump = _SLOT[state.trump]
+        want = _NO_BIDS_ROUND[index] or state.tricks_won[seat] < (state.bids[seat] or 0)
+        if state.trick:
+            table = _KEYS[low][trump][_SLOT[led]]
+            keys = [table[c.index] for c in cards]
+            best = state.best_key
+            if want:
+                winning = [k for k in keys if k > best]
+                if winning:
+                    return _PLAYS[cards[keys.index(min(winning))].index]
+            else:
+                table = _WEIGHTS[low][trump]
+                # The most valuable card that loses; weights are at least 2, so -1 marks a winner.
+                losing = [table[c.index] if k <= best else -1 for c, k in zip(cards, keys)]
+                top = max(losing)
+                return _PLAYS[cards[losing.index(top) if top >= 0 else keys.index(min(keys))].index]
+        elif want:
+            table = _KEYS[low][trump][4]
+            keys = [table[c.index] for c in cards]
+            return _PLAYS[cards[keys.index(max(keys))].index]
+        table = _WEIGHTS[low][trump]
+        weights = [table[c.index] for c in cards]
+        return _PLAYS[cards[weights.index(min(weights))].index]
+    if phase == PHASE_BID:
+        return _greedy_bid(state)
     moves = legal_moves(state)
     first = moves[0]
     seat = state.to_move
@@ -920,25 +964,14 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
             return len(held), sum(held)
 
         return max(moves, key=lambda m: suit_weight(m.suit))  # type: ignore[union-attr]
-    if isinstance(first, Bid):
-        if hand:
-            high = 12 if rule.ace_low else 13  # K and A count; with aces low, Q and K
-            estimate = sum(
-                1 for c in hand
-                if (state.trump is not None and c.suit == state.trump and c.value >= 10)
-                or _ranking_value(c.value, rule.ace_low) >= high
-            )
-        else:  # round 11: no cards seen yet
-            estimate = round(rule.hand_size / state.players)
-        return min(moves, key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
     if len(moves) == 1:
         return first  # every rule below picks one of the legal plays
     want = rule.special is Special.NO_BIDS or state.tricks_won[seat] < (state.bids[seat] or 0)
     led = state.led_suit
     trump, ace_low = state.trump, rule.ace_low
-    # Each play's strength in this trick (_strength, inlined: this runs for most of a game's moves)
-    # and, for discards, how valuable its card is to keep. Picks go by index so that ties go to the
-    # earliest legal play, as min and max over the plays do.
+    # Round 12's plays: each play's strength in this trick (_strength, inlined) and, for discards,
+    # how valuable its card is to keep. Picks go by index so that ties go to the earliest legal
+    # play, as min and max over the plays do.
     keys, weights = [], []
     for move in moves:
         card, wild = (move.names, True) if move.names is not None else (move.card, False)  # type: ignore[union-attr]
@@ -963,40 +996,21 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
     return moves[max(losing, key=weights.__getitem__) if losing else min(winning, key=keys.__getitem__)]
 
 
-def _greedy_plain_play(state: ClagState) -> Play:
-    """The greedy player's card outside round 12, chosen as in :func:`greedy_player` from the legal
-    cards (the hand, or its cards of the led suit) with their strengths and weights from tables.
-
-    As there, ties go to the earliest legal card: ``list.index`` finds the first of equal values.
-    """
+def _greedy_bid(state: ClagState) -> Bid:
+    """The greedy player's bid: the nearest legal bid to the count of its high cards and trumps
+    (tens and up); the lower bid on ties. Round 11 (bids before the deal): its share of the tricks."""
     seat = state.to_move
-    cards = state.hands[seat]
-    led = state.led_suit
-    if led is not None:
-        cards = [c for c in cards if c.suit == led] or cards
-    if len(cards) == 1:
-        return _PLAYS[cards[0].index]
+    hand = state.hands[seat]
     index = state.round_index
-    low = _ACE_LOW_ROUND[index]
-    trump = _SLOT[state.trump]
-    table = _KEYS[low][trump][_SLOT[led]]
-    keys = [table[c.index] for c in cards]
-    table = _WEIGHTS[low][trump]
-    weights = [table[c.index] for c in cards]
-    want = _NO_BIDS_ROUND[index] or state.tricks_won[seat] < (state.bids[seat] or 0)
-    if not state.trick:
-        pick = keys.index(max(keys)) if want else weights.index(min(weights))
-        return _PLAYS[cards[pick].index]
-    best = state.best_key
-    if want:
-        winning = [k for k in keys if k > best]
-        pick = keys.index(min(winning)) if winning else weights.index(min(weights))
-        return _PLAYS[cards[pick].index]
-    # Keep the most valuable card that loses; weights are at least 2, so -1 marks a winning card.
-    losing = [w if k <= best else -1 for k, w in zip(keys, weights)]
-    top = max(losing)
-    pick = losing.index(top) if top >= 0 else keys.index(min(keys))
-    return _PLAYS[cards[pick].index]
+    size = ROUNDS[index].hand_size
+    if hand:
+        table = _HIGH_CARDS[_ACE_LOW_ROUND[index]][_SLOT[state.trump]]
+        estimate = sum([table[c.index] for c in hand])
+    else:
+        estimate = round(size / state.players)
+    if seat != state.dealer:
+        return BIDS[estimate]  # any bid 0..size is legal, and 0 <= estimate <= size
+    return min(legal_moves(state), key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
 
 
 STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
