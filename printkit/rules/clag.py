@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -84,6 +85,7 @@ class PlayingCard:
         return CARDS[_SUIT_INDEX[suit] * 13 + _VALUE_OF_RANK[rank] - TWO]
 
 
+_INDEX = attrgetter("index")
 # The 52 cards in canonical order (spades 2..A, hearts, diamonds, clubs); index == card.index.
 CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(s, v) for s in SUITS for v in range(TWO, ACE + 1))
 # Cards a wild two may name: every card that is not a two, all suits, and per suit.
@@ -401,9 +403,8 @@ def shuffled(cards: Sequence[PlayingCard], rng: random.Random) -> list[PlayingCa
     the same order), written out because a game shuffles 23 times and the method calls add up."""
     order = list(cards)
     getrandbits = rng.getrandbits
-    for i in range(len(order) - 1, 0, -1):
-        # Random._randbelow(i + 1): draw as many bits as i + 1 has until the number is below it.
-        k = _BIT_LENGTH[i + 1]
+    # Random._randbelow(i + 1): draw as many bits as i + 1 has until the number is at most i.
+    for i, k in _SHUFFLE_STEPS[len(order)]:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
@@ -411,7 +412,8 @@ def shuffled(cards: Sequence[PlayingCard], rng: random.Random) -> list[PlayingCa
     return order
 
 
-_BIT_LENGTH = tuple(n.bit_length() for n in range(len(CARDS) + 1))
+# _SHUFFLE_STEPS[length]: (i, bits of i + 1) for i from length - 1 down to 1.
+_SHUFFLE_STEPS = tuple(tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(len(CARDS) + 1))
 
 
 def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
@@ -450,7 +452,7 @@ def _deal(state: ClagState) -> None:
     dealt, state.stock = state.stock[: n * size], state.stock[n * size :]
     for offset in range(n):
         seat = (state.dealer + 1 + offset) % n
-        state.hands[seat] = sorted(dealt[offset::n], key=lambda c: c.index)
+        state.hands[seat] = sorted(dealt[offset::n], key=_INDEX)
 
 
 def _turn_up_trump(state: ClagState) -> None:
@@ -665,12 +667,13 @@ def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
 
 def apply(state: ClagState, move: Move) -> None:
     """Play ``move`` for the seat to move; IllegalMoveError (state untouched) if not legal."""
+    seat = state.to_move
+    played = False
     if type(move) is Play and move.names is None and state.phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
-        # Most moves are plain plays: check them here, by card index, and leave every other move and
-        # every refusal (with its reason) to why_illegal.
+        # Most moves are plain plays: checked here, by card index; every other move and every
+        # refusal (with its reason) goes to why_illegal.
         card = move.card
         if type(card) is PlayingCard:
-            seat = state.to_move
             hand = state.hands[seat]
             index, at = card.index, 0
             for held in hand:
@@ -681,46 +684,21 @@ def apply(state: ClagState, move: Move) -> None:
                 at = -1
             led = state.led_suit
             if at >= 0 and (led is None or card.suit == led or not _holds_suit(hand, led)):
-                state.moves.append(move)
                 del hand[at]
-                _add_to_trick(state, seat, move, card, False)
-                return
-    reason = why_illegal(state, move)
-    if reason is not None:
-        raise IllegalMoveError(reason)
+                wild = False
+                played = True
+    if not played:
+        reason = why_illegal(state, move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        if not isinstance(move, Play):
+            state.moves.append(move)
+            _apply_bid_or_trump(state, seat, move)
+            return
+        state.hands[seat].remove(move.card)
+        card, wild = (move.names, True) if move.names is not None else (move.card, False)
     state.moves.append(move)
-    n = state.players
-    seat = state.to_move
-    if isinstance(move, Play):
-        _apply_play(state, seat, move)
-    elif isinstance(move, Bid):
-        state.bids[seat] = move.tricks
-        if seat == state.dealer:
-            _finish_bidding(state)
-        else:
-            state.to_move = (seat + 1) % n
-    else:
-        state.trump = move.suit
-        state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
-
-
-def _holds_suit(hand: list[PlayingCard], suit: str) -> bool:
-    for held in hand:
-        if held.suit == suit:
-            return True
-    return False
-
-
-def _apply_play(state: ClagState, seat: int, move: Play) -> None:
-    state.hands[seat].remove(move.card)
-    if move.names is not None:
-        _add_to_trick(state, seat, move, move.names, True)
-    else:
-        _add_to_trick(state, seat, move, move.card, False)
-
-
-def _add_to_trick(state: ClagState, seat: int, move: Play, card: PlayingCard, wild: bool) -> None:
-    """Put ``move`` (counting as ``card``) on the trick; settle the trick and the round when complete."""
+    # The card (a wild two's named card) goes on the trick; the trick and the round may end.
     trick = state.trick
     suit = card.suit
     if trick:
@@ -751,6 +729,26 @@ def _add_to_trick(state: ClagState, seat: int, move: Play, card: PlayingCard, wi
     state.to_move = winner
     if state.tricks_played == ROUNDS[state.round_index].hand_size:
         _finish_round(state)
+
+
+def _apply_bid_or_trump(state: ClagState, seat: int, move: Bid | ChooseTrump) -> None:
+    n = state.players
+    if isinstance(move, Bid):
+        state.bids[seat] = move.tricks
+        if seat == state.dealer:
+            _finish_bidding(state)
+        else:
+            state.to_move = (seat + 1) % n
+    else:
+        state.trump = move.suit
+        state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
+
+
+def _holds_suit(hand: list[PlayingCard], suit: str) -> bool:
+    for held in hand:
+        if held.suit == suit:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -1141,9 +1139,8 @@ class ClagEngine:
         _start_round(state, shuffled(state.deck, state.rng))
         return state
 
-    def current_player(self, state: ClagState) -> int:
-        """The seat to move (-1 once the game is over)."""
-        return state.to_move
+    # The seat to move (-1 once the game is over), read without a Python call per move.
+    current_player = staticmethod(attrgetter("to_move"))
 
     # The module's functions themselves: no wrapper call per move.
     legal_moves = staticmethod(legal_moves)
