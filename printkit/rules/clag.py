@@ -448,11 +448,11 @@ def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
 
 def _deal(state: ClagState) -> None:
     """One card at a time, clockwise from the dealer's left."""
-    n, size = state.players, state.round.hand_size
+    n, size = state.players, ROUNDS[state.round_index].hand_size
     dealt, state.stock = state.stock[: n * size], state.stock[n * size :]
+    first = state.dealer + 1
     for offset in range(n):
-        seat = (state.dealer + 1 + offset) % n
-        state.hands[seat] = sorted(dealt[offset::n], key=_INDEX)
+        state.hands[(first + offset) % n] = sorted(dealt[offset::n], key=_INDEX)
 
 
 def _turn_up_trump(state: ClagState) -> None:
@@ -569,10 +569,11 @@ def legal_moves(state: ClagState) -> list[Move]:
                 return follow
         return [_PLAYS[c.index] for c in hand]
     if phase == PHASE_BID:
-        size = state.round.hand_size
-        if state.to_move != state.dealer:
+        size = ROUNDS[state.round_index].hand_size
+        dealer = state.dealer
+        if state.to_move != dealer:
             return list(BIDS[: size + 1])
-        others = [b for seat, b in enumerate(state.bids) if seat != state.dealer]
+        others = [b for seat, b in enumerate(state.bids) if seat != dealer]
         return [BIDS[b] for b in dealer_bid_range(size, others, state.hook)]  # type: ignore[arg-type]
     if phase == PHASE_CHOOSE_TRUMP:
         return [ChooseTrump(s) for s in SUITS]
@@ -609,7 +610,7 @@ def why_illegal(state: ClagState, move: Any) -> str | None:
     if phase == PHASE_BID:
         if not isinstance(move, Bid):
             return f"{move!r}: seat {seat} must bid now"
-        size = state.round.hand_size
+        size = ROUNDS[state.round_index].hand_size
         if type(move.tricks) is not int or not 0 <= move.tricks <= size:
             return f"{move!r}: a bid is 0-{size} tricks in round {state.round.number}"
         if seat == state.dealer:
@@ -1006,9 +1007,16 @@ def _greedy_bid(state: ClagState) -> Bid:
         estimate = sum([table[c.index] for c in hand])
     else:
         estimate = round(size / state.players)
-    if seat != state.dealer:
+    dealer = state.dealer
+    if seat != dealer:
         return BIDS[estimate]  # any bid 0..size is legal, and 0 <= estimate <= size
-    return min(legal_moves(state), key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
+    others = [b for s, b in enumerate(state.bids) if s != dealer]
+    # The legal bids ascend: the first nearest one is the lower on ties.
+    choice, distance = 0, 99
+    for bid in dealer_bid_range(size, others, state.hook):  # type: ignore[arg-type]
+        if abs(bid - estimate) < distance:
+            choice, distance = bid, abs(bid - estimate)
+    return BIDS[choice]
 
 
 STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
