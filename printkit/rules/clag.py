@@ -86,6 +86,7 @@ class PlayingCard:
 
 
 _INDEX = attrgetter("index")
+_NORMAL, _BIDS_BEFORE_DEAL = Special.NORMAL, Special.BIDS_BEFORE_DEAL
 # The 52 cards in canonical order (spades 2..A, hearts, diamonds, clubs); index == card.index.
 CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(s, v) for s in SUITS for v in range(TWO, ACE + 1))
 # Cards a wild two may name: every card that is not a two, all suits, and per suit.
@@ -419,7 +420,7 @@ _SHUFFLE_STEPS = tuple(tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, 
 def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
     """Begin the current round with the shuffled cards ``order`` (next card to deal first)."""
     n = state.players
-    rule = state.round
+    special = ROUNDS[state.round_index].special
     state.stock = list(order)
     state.hands = [[] for _ in range(n)]
     state.taken = [[] for _ in range(n)]
@@ -430,18 +431,24 @@ def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
     state.trump_card = state.trump = None
     state.bids = [None] * n
     first = (state.dealer + 1) % n
-    if rule.special is Special.BIDS_BEFORE_DEAL:
+    if special is _BIDS_BEFORE_DEAL:
         state.phase, state.to_move = PHASE_BID, first
         return
     _deal(state)
-    if rule.turns_up_trump and rule.special is not Special.TRUMP_AFTER_BIDS:
+    # Special's members are read once here: each Special.NAME costs an enum lookup.
+    if special is _NORMAL:
         _turn_up_trump(state)
-    if rule.special is Special.DEALER_CHOOSES_TRUMP:
+        state.phase, state.to_move = PHASE_BID, first
+        return
+    rule = ROUNDS[state.round_index]
+    if rule.turns_up_trump and special is not Special.TRUMP_AFTER_BIDS:
+        _turn_up_trump(state)
+    if special is Special.DEALER_CHOOSES_TRUMP:
         state.phase, state.to_move = PHASE_CHOOSE_TRUMP, state.dealer
     elif rule.has_bids:
         state.phase, state.to_move = PHASE_BID, first
     else:
-        if rule.special is Special.ZERO_CONTRACTS:
+        if special is Special.ZERO_CONTRACTS:
             state.bids = [0] * n
         state.phase, state.to_move = PHASE_PLAY, first
 
@@ -461,8 +468,8 @@ def _turn_up_trump(state: ClagState) -> None:
 
 
 def _finish_bidding(state: ClagState) -> None:
-    special = state.round.special
-    if special is Special.BIDS_BEFORE_DEAL:
+    special = ROUNDS[state.round_index].special
+    if special is _BIDS_BEFORE_DEAL:
         _deal(state)
         _turn_up_trump(state)
     elif special is Special.TRUMP_AFTER_BIDS:
@@ -489,13 +496,14 @@ def round_points(rule: RoundRule, bids: Sequence[int] | None, tricks: Sequence[i
 
 
 def _finish_round(state: ClagState) -> None:
-    rule = state.round
+    rule = ROUNDS[state.round_index]
     tricks = tuple(state.tricks_won)
-    bids = None if rule.special is Special.NO_BIDS else tuple(state.bids)  # type: ignore[arg-type]
+    bids = None if _NO_BIDS_ROUND[state.round_index] else tuple(state.bids)  # type: ignore[arg-type]
     points, completed = round_points(rule, bids, tricks)
+    scores, contracts = state.scores, state.contracts
     for seat in range(state.players):
-        state.scores[seat] += points[seat]
-        state.contracts[seat] += completed[seat]
+        scores[seat] += points[seat]
+        contracts[seat] += completed[seat]
     state.history.append(RoundRecord(rule.number, state.dealer, state.trump, bids, tricks, points, completed))
     if state.round_index + 1 == len(ROUNDS):
         # Game over: the last round's cards stay where they are, so every card is still accounted for.
