@@ -223,6 +223,7 @@ def _strength(suit: str, value: int, wild: bool, trump: str | None, led: str, ac
 _WILD_ROUND: tuple[bool, ...] = tuple(r.wild_twos for r in ROUNDS)
 _ACE_LOW_ROUND: tuple[bool, ...] = tuple(r.ace_low for r in ROUNDS)
 _NO_BIDS_ROUND: tuple[bool, ...] = tuple(r.special is Special.NO_BIDS for r in ROUNDS)
+_HAS_BIDS_ROUND: tuple[bool, ...] = tuple(r.has_bids for r in ROUNDS)
 # _RANK2[ace_low][card index]: twice the card's ranking value (see _strength).
 _RANK2: tuple[tuple[int, ...], ...] = tuple(tuple(2 * _ranking_value(c.value, low) for c in CARDS) for low in (False, True))
 # A suit (or None) as a slot 0-4 of the tables below.
@@ -864,15 +865,18 @@ def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seat
     ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
     ``dealer_made``: the dealer completed a contract.
     """
-    history = final.history
+    made, points, overbid, dealer_made = [], [], [], []
+    for r in final.history:
+        made.append(sum(r.completed))
+        points.append(sum(r.points))
+        overbid.append(sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore[arg-type]
+                       if _HAS_BIDS_ROUND[r.number - 1] else None)
+        dealer_made.append(r.completed[r.dealer])
     return {
-        "made": tuple(sum(r.completed) for r in history),
-        "points": tuple(sum(r.points) for r in history),
-        "overbid": tuple(
-            None if not ROUNDS[r.number - 1].has_bids else sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore
-            for r in history
-        ),
-        "dealer_made": tuple(r.completed[r.dealer] for r in history),
+        "made": tuple(made),
+        "points": tuple(points),
+        "overbid": tuple(overbid),
+        "dealer_made": tuple(dealer_made),
         "contracts": tuple(final.contracts),
     }
 
