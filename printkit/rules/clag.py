@@ -859,7 +859,7 @@ def check_invariants(state: ClagState) -> None:
 
 def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
     """What a balance report counts in a finished game, per round 1-22 (pure: reads the final
-    state's record only, so ``start`` may be None).
+    state's record only, so ``start`` may be None and ``seats`` empty).
 
     ``made``: seats that completed their contract; ``points``: points scored by all seats;
     ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
@@ -1175,8 +1175,8 @@ class ClagEngine:
     def check_invariants(self, state: ClagState) -> None:
         check_invariants(state)
 
-    # facts() reads the final state only: play_game need not deal the game's start again.
-    facts_read_start = False
+    # facts() reads the final state only: play_game need not deal the start again nor note seats.
+    facts_from_final = True
 
     def facts(self, start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
         return facts(start, final, moves, seats)

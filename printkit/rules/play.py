@@ -85,6 +85,10 @@ def play_game(
     which must reach the same outcome. Violations raise InvariantError.
     """
     names, bots = _bots(engine, bot, players)
+    # An engine whose facts read only the final state (facts_from_final) is given no start and no
+    # seats: play_game then neither deals the game again nor notes who made each move.
+    from_final = facts and getattr(engine, "facts_from_final", False)
+    note_seats = facts and not from_final
     state = engine.new_game(deck, players, seed)
     rng = bot_rng(seed)
     moves: list[Any] = []
@@ -97,7 +101,7 @@ def play_game(
         if len(moves) >= max_moves:
             raise InvariantError(f"termination: the game did not end within {max_moves} moves")
         seat = current_player(state)
-        if facts:
+        if note_seats:
             seats.append(seat)
         move = bots[seat](state, rng)
         if check:
@@ -113,9 +117,8 @@ def play_game(
     result = engine.outcome(state)
     known = {}
     if facts and hasattr(engine, "facts"):
-        # A second deal from the same seed is the game's start, untouched by play; an engine whose
-        # facts read only the final state says so (facts_read_start = False) and is given None.
-        start = engine.new_game(deck, players, seed) if getattr(engine, "facts_read_start", True) else None
+        # A second deal from the same seed is the game's start, untouched by play.
+        start = None if from_final else engine.new_game(deck, players, seed)
         known = engine.facts(start, state, moves, seats)
     record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known)
     if check:
