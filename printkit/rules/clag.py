@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -84,6 +85,8 @@ class PlayingCard:
         return CARDS[_SUIT_INDEX[suit] * 13 + _VALUE_OF_RANK[rank] - TWO]
 
 
+_INDEX = attrgetter("index")
+_NORMAL, _BIDS_BEFORE_DEAL = Special.NORMAL, Special.BIDS_BEFORE_DEAL
 # The 52 cards in canonical order (spades 2..A, hearts, diamonds, clubs); index == card.index.
 CARDS: tuple[PlayingCard, ...] = tuple(PlayingCard(s, v) for s in SUITS for v in range(TWO, ACE + 1))
 # Cards a wild two may name: every card that is not a two, all suits, and per suit.
@@ -214,6 +217,45 @@ def _strength(suit: str, value: int, wild: bool, trump: str | None, led: str, ac
     tier = 2 if suit == trump else 1 if suit == led else 0
     # A wild copy ranks just above the card it names: the doubled value leaves room for it.
     return tier * 100 + 2 * _ranking_value(value, ace_low) + wild if tier else 0
+
+
+# Per round index (0-21), the round's flags that every move reads (RoundRule computes them).
+_WILD_ROUND: tuple[bool, ...] = tuple(r.wild_twos for r in ROUNDS)
+_ACE_LOW_ROUND: tuple[bool, ...] = tuple(r.ace_low for r in ROUNDS)
+_NO_BIDS_ROUND: tuple[bool, ...] = tuple(r.special is Special.NO_BIDS for r in ROUNDS)
+_HAS_BIDS_ROUND: tuple[bool, ...] = tuple(r.has_bids for r in ROUNDS)
+# _RANK2[ace_low][card index]: twice the card's ranking value (see _strength).
+_RANK2: tuple[tuple[int, ...], ...] = tuple(tuple(2 * _ranking_value(c.value, low) for c in CARDS) for low in (False, True))
+# A suit (or None) as a slot 0-4 of the tables below.
+_SLOT: dict[str | None, int] = {**{s: i for i, s in enumerate(SUITS)}, None: 4}
+# _KEYS[ace_low][trump slot][led slot][card index]: _strength of a plain (not wild) card; with no
+# led suit (leading) the card's own suit is led. _WEIGHTS[ace_low][trump slot][card index]: how
+# valuable the greedy player finds a card to keep (trumps above all other cards).
+_KEYS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(_strength(c.suit, c.value, False, trump, c.suit if led is None else led, low) for c in CARDS)
+            for led in (*SUITS, None)
+        )
+        for trump in (*SUITS, None)
+    )
+    for low in (False, True)
+)
+_WEIGHTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(100 * (c.suit == trump) + 2 * _ranking_value(c.value, low) for c in CARDS) for trump in (*SUITS, None))
+    for low in (False, True)
+)
+
+# _HIGH_CARDS[ace_low][trump slot][card index]: 1 for a card the greedy player counts on to take a
+# trick when it bids (K and A, with aces low Q and K; trumps from the ten up), else 0.
+_HIGH_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(int((c.suit == trump and c.value >= 10) or _ranking_value(c.value, low) >= (12 if low else 13))
+              for c in CARDS)
+        for trump in (*SUITS, None)
+    )
+    for low in (False, True)
+)
 
 
 def trick_winner(plays: Sequence[Play | PlayingCard], trump: str | None, round_number: int) -> int:
@@ -358,10 +400,28 @@ def _new_state(cards: tuple[PlayingCard, ...], players: int, seed: int, hook: bo
     )
 
 
+def shuffled(cards: Sequence[PlayingCard], rng: random.Random) -> list[PlayingCard]:
+    """A list of ``cards`` shuffled exactly as ``rng.shuffle`` does it (the same draws from ``rng``,
+    the same order), written out because a game shuffles 23 times and the method calls add up."""
+    order = list(cards)
+    getrandbits = rng.getrandbits
+    # Random._randbelow(i + 1): draw as many bits as i + 1 has until the number is at most i.
+    for i, k in _SHUFFLE_STEPS[len(order)]:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+# _SHUFFLE_STEPS[length]: (i, bits of i + 1) for i from length - 1 down to 1.
+_SHUFFLE_STEPS = tuple(tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(len(CARDS) + 1))
+
+
 def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
     """Begin the current round with the shuffled cards ``order`` (next card to deal first)."""
     n = state.players
-    rule = state.round
+    special = ROUNDS[state.round_index].special
     state.stock = list(order)
     state.hands = [[] for _ in range(n)]
     state.taken = [[] for _ in range(n)]
@@ -372,29 +432,35 @@ def _start_round(state: ClagState, order: Sequence[PlayingCard]) -> None:
     state.trump_card = state.trump = None
     state.bids = [None] * n
     first = (state.dealer + 1) % n
-    if rule.special is Special.BIDS_BEFORE_DEAL:
+    if special is _BIDS_BEFORE_DEAL:
         state.phase, state.to_move = PHASE_BID, first
         return
     _deal(state)
-    if rule.turns_up_trump and rule.special is not Special.TRUMP_AFTER_BIDS:
+    # Special's members are read once here: each Special.NAME costs an enum lookup.
+    if special is _NORMAL:
         _turn_up_trump(state)
-    if rule.special is Special.DEALER_CHOOSES_TRUMP:
+        state.phase, state.to_move = PHASE_BID, first
+        return
+    rule = ROUNDS[state.round_index]
+    if rule.turns_up_trump and special is not Special.TRUMP_AFTER_BIDS:
+        _turn_up_trump(state)
+    if special is Special.DEALER_CHOOSES_TRUMP:
         state.phase, state.to_move = PHASE_CHOOSE_TRUMP, state.dealer
     elif rule.has_bids:
         state.phase, state.to_move = PHASE_BID, first
     else:
-        if rule.special is Special.ZERO_CONTRACTS:
+        if special is Special.ZERO_CONTRACTS:
             state.bids = [0] * n
         state.phase, state.to_move = PHASE_PLAY, first
 
 
 def _deal(state: ClagState) -> None:
     """One card at a time, clockwise from the dealer's left."""
-    n, size = state.players, state.round.hand_size
+    n, size = state.players, ROUNDS[state.round_index].hand_size
     dealt, state.stock = state.stock[: n * size], state.stock[n * size :]
+    first = state.dealer + 1
     for offset in range(n):
-        seat = (state.dealer + 1 + offset) % n
-        state.hands[seat] = sorted(dealt[offset::n], key=lambda c: c.index)
+        state.hands[(first + offset) % n] = sorted(dealt[offset::n], key=_INDEX)
 
 
 def _turn_up_trump(state: ClagState) -> None:
@@ -403,8 +469,8 @@ def _turn_up_trump(state: ClagState) -> None:
 
 
 def _finish_bidding(state: ClagState) -> None:
-    special = state.round.special
-    if special is Special.BIDS_BEFORE_DEAL:
+    special = ROUNDS[state.round_index].special
+    if special is _BIDS_BEFORE_DEAL:
         _deal(state)
         _turn_up_trump(state)
     elif special is Special.TRUMP_AFTER_BIDS:
@@ -431,22 +497,21 @@ def round_points(rule: RoundRule, bids: Sequence[int] | None, tricks: Sequence[i
 
 
 def _finish_round(state: ClagState) -> None:
-    rule = state.round
+    rule = ROUNDS[state.round_index]
     tricks = tuple(state.tricks_won)
-    bids = None if rule.special is Special.NO_BIDS else tuple(state.bids)  # type: ignore[arg-type]
+    bids = None if _NO_BIDS_ROUND[state.round_index] else tuple(state.bids)  # type: ignore[arg-type]
     points, completed = round_points(rule, bids, tricks)
+    scores, contracts = state.scores, state.contracts
     for seat in range(state.players):
-        state.scores[seat] += points[seat]
-        state.contracts[seat] += completed[seat]
+        scores[seat] += points[seat]
+        contracts[seat] += completed[seat]
     state.history.append(RoundRecord(rule.number, state.dealer, state.trump, bids, tricks, points, completed))
     if state.round_index + 1 == len(ROUNDS):
         # Game over: the last round's cards stay where they are, so every card is still accounted for.
         state.phase, state.to_move = PHASE_OVER, -1
         return
     state.round_index += 1
-    order = list(state.deck)
-    state.rng.shuffle(order)
-    _start_round(state, order)
+    _start_round(state, shuffled(state.deck, state.rng))
 
 
 def start_round(
@@ -504,19 +569,20 @@ def legal_moves(state: ClagState) -> list[Move]:
     phase = state.phase
     if phase == PHASE_PLAY:
         hand = state.hands[state.to_move]
-        if state.round.wild_twos:
+        if _WILD_ROUND[state.round_index]:
             return _wild_round_moves(state, hand)
         led = state.led_suit
         if led is not None:
-            follow = [c for c in hand if c.suit == led]
+            follow = [_PLAYS[c.index] for c in hand if c.suit == led]
             if follow:
-                hand = follow
+                return follow
         return [_PLAYS[c.index] for c in hand]
     if phase == PHASE_BID:
-        size = state.round.hand_size
-        if state.to_move != state.dealer:
+        size = ROUNDS[state.round_index].hand_size
+        dealer = state.dealer
+        if state.to_move != dealer:
             return list(BIDS[: size + 1])
-        others = [b for seat, b in enumerate(state.bids) if seat != state.dealer]
+        others = [b for seat, b in enumerate(state.bids) if seat != dealer]
         return [BIDS[b] for b in dealer_bid_range(size, others, state.hook)]  # type: ignore[arg-type]
     if phase == PHASE_CHOOSE_TRUMP:
         return [ChooseTrump(s) for s in SUITS]
@@ -553,7 +619,7 @@ def why_illegal(state: ClagState, move: Any) -> str | None:
     if phase == PHASE_BID:
         if not isinstance(move, Bid):
             return f"{move!r}: seat {seat} must bid now"
-        size = state.round.hand_size
+        size = ROUNDS[state.round_index].hand_size
         if type(move.tricks) is not int or not 0 <= move.tricks <= size:
             return f"{move!r}: a bid is 0-{size} tricks in round {state.round.number}"
         if seat == state.dealer:
@@ -611,15 +677,73 @@ def _why_illegal_play(state: ClagState, seat: int, move: Play) -> str | None:
 
 def apply(state: ClagState, move: Move) -> None:
     """Play ``move`` for the seat to move; IllegalMoveError (state untouched) if not legal."""
-    reason = why_illegal(state, move)
-    if reason is not None:
-        raise IllegalMoveError(reason)
-    state.moves.append(move)
-    n = state.players
     seat = state.to_move
-    if isinstance(move, Play):
-        _apply_play(state, seat, move)
-    elif isinstance(move, Bid):
+    played = False
+    if type(move) is Play and move.names is None and state.phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
+        # Most moves are plain plays: checked here, by card index; every other move and every
+        # refusal (with its reason) goes to why_illegal.
+        card = move.card
+        if type(card) is PlayingCard:
+            hand = state.hands[seat]
+            index, at = card.index, 0
+            for held in hand:
+                if held.index == index:
+                    break
+                at += 1
+            else:
+                at = -1
+            led = state.led_suit
+            if at >= 0 and (led is None or card.suit == led or not _holds_suit(hand, led)):
+                del hand[at]
+                wild = False
+                played = True
+    if not played:
+        reason = why_illegal(state, move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        if not isinstance(move, Play):
+            state.moves.append(move)
+            _apply_bid_or_trump(state, seat, move)
+            return
+        state.hands[seat].remove(move.card)
+        card, wild = (move.names, True) if move.names is not None else (move.card, False)
+    state.moves.append(move)
+    # The card (a wild two's named card) goes on the trick; the trick and the round may end.
+    trick = state.trick
+    suit = card.suit
+    if trick:
+        led = state.led_suit
+    else:
+        state.led_suit = led = suit
+    trick.append(move)
+    state.trick_seats.append(seat)
+    # _strength, inlined: this runs for most moves of a game.
+    if suit == state.trump:
+        key = 200 + _RANK2[_ACE_LOW_ROUND[state.round_index]][card.index] + wild
+    elif suit == led:
+        key = 100 + _RANK2[_ACE_LOW_ROUND[state.round_index]][card.index] + wild
+    else:
+        key = 0
+    if key > state.best_key:
+        state.best_key, state.best_seat = key, seat
+    n = state.players
+    if len(trick) < n:
+        state.to_move = (seat + 1) % n
+        return
+    winner = state.best_seat
+    state.tricks_won[winner] += 1
+    state.taken[winner].extend([p.card for p in trick])
+    state.trick, state.trick_seats = [], []
+    state.led_suit, state.best_key, state.best_seat = None, -1, -1
+    state.tricks_played += 1
+    state.to_move = winner
+    if state.tricks_played == ROUNDS[state.round_index].hand_size:
+        _finish_round(state)
+
+
+def _apply_bid_or_trump(state: ClagState, seat: int, move: Bid | ChooseTrump) -> None:
+    n = state.players
+    if isinstance(move, Bid):
         state.bids[seat] = move.tricks
         if seat == state.dealer:
             _finish_bidding(state)
@@ -630,33 +754,11 @@ def apply(state: ClagState, move: Move) -> None:
         state.phase, state.to_move = PHASE_BID, (state.dealer + 1) % n
 
 
-def _apply_play(state: ClagState, seat: int, move: Play) -> None:
-    state.hands[seat].remove(move.card)
-    rule = state.round
-    if move.names is not None:
-        card, wild = move.names, True
-    else:
-        card, wild = move.card, False
-    if not state.trick:
-        state.led_suit = card.suit
-    state.trick.append(move)
-    state.trick_seats.append(seat)
-    key = _strength(card.suit, card.value, wild, state.trump, state.led_suit, rule.ace_low)  # type: ignore
-    if key > state.best_key:
-        state.best_key, state.best_seat = key, seat
-    n = state.players
-    if len(state.trick) < n:
-        state.to_move = (seat + 1) % n
-        return
-    winner = state.best_seat
-    state.tricks_won[winner] += 1
-    state.taken[winner].extend(p.card for p in state.trick)
-    state.trick, state.trick_seats = [], []
-    state.led_suit, state.best_key, state.best_seat = None, -1, -1
-    state.tricks_played += 1
-    state.to_move = winner
-    if state.tricks_played == rule.hand_size:
-        _finish_round(state)
+def _holds_suit(hand: list[PlayingCard], suit: str) -> bool:
+    for held in hand:
+        if held.suit == suit:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -755,22 +857,26 @@ def check_invariants(state: ClagState) -> None:
         )
 
 
-def facts(start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
-    """What a balance report counts in a finished game, per round 1-22 (pure: reads the record).
+def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    """What a balance report counts in a finished game, per round 1-22 (pure: reads the final
+    state's record only, so ``start`` may be None and ``seats`` empty).
 
     ``made``: seats that completed their contract; ``points``: points scored by all seats;
     ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
     ``dealer_made``: the dealer completed a contract.
     """
-    history = final.history
+    made, points, overbid, dealer_made = [], [], [], []
+    for r in final.history:
+        made.append(sum(r.completed))
+        points.append(sum(r.points))
+        overbid.append(sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore[arg-type]
+                       if _HAS_BIDS_ROUND[r.number - 1] else None)
+        dealer_made.append(r.completed[r.dealer])
     return {
-        "made": tuple(sum(r.completed) for r in history),
-        "points": tuple(sum(r.points) for r in history),
-        "overbid": tuple(
-            None if not ROUNDS[r.number - 1].has_bids else sum(r.bids) - ROUNDS[r.number - 1].hand_size  # type: ignore
-            for r in history
-        ),
-        "dealer_made": tuple(r.completed[r.dealer] for r in history),
+        "made": tuple(made),
+        "points": tuple(points),
+        "overbid": tuple(overbid),
+        "dealer_made": tuple(dealer_made),
         "contracts": tuple(final.contracts),
     }
 
@@ -818,6 +924,45 @@ def random_player(state: ClagState, rng: random.Random) -> Move:
 
 def greedy_player(state: ClagState, rng: random.Random) -> Move:
     """A simple heuristic: bid the high cards and trumps held, then play to meet the contract."""
+    phase = state.phase
+    if phase == PHASE_PLAY and not _WILD_ROUND[state.round_index]:
+        # Most moves: a plain card, chosen as for the wild round below but from the legal cards (the
+        # hand or its cards of the led suit), with strengths and weights from tables. Ties go to the
+        # earliest legal card there by min/max over indices, here by list.index (the first of equals).
+        seat = state.to_move
+        cards = state.hands[seat]
+        led = state.led_suit
+        if led is not None:
+            cards = [c for c in cards if c.suit == led] or cards
+        if len(cards) == 1:
+            return _PLAYS[cards[0].index]
+        index = state.round_index
+        low = _ACE_LOW_ROUND[index]
+        trump = _SLOT[state.trump]
+        want = _NO_BIDS_ROUND[index] or state.tricks_won[seat] < (state.bids[seat] or 0)
+        if state.trick:
+            table = _KEYS[low][trump][_SLOT[led]]
+            keys = [table[c.index] for c in cards]
+            best = state.best_key
+            if want:
+                winning = [k for k in keys if k > best]
+                if winning:
+                    return _PLAYS[cards[keys.index(min(winning))].index]
+            else:
+                table = _WEIGHTS[low][trump]
+                # The most valuable card that loses; weights are at least 2, so -1 marks a winner.
+                losing = [table[c.index] if k <= best else -1 for c, k in zip(cards, keys)]
+                top = max(losing)
+                return _PLAYS[cards[losing.index(top) if top >= 0 else keys.index(min(keys))].index]
+        elif want:
+            table = _KEYS[low][trump][4]
+            keys = [table[c.index] for c in cards]
+            return _PLAYS[cards[keys.index(max(keys))].index]
+        table = _WEIGHTS[low][trump]
+        weights = [table[c.index] for c in cards]
+        return _PLAYS[cards[weights.index(min(weights))].index]
+    if phase == PHASE_BID:
+        return _greedy_bid(state)
     moves = legal_moves(state)
     first = moves[0]
     seat = state.to_move
@@ -830,25 +975,14 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
             return len(held), sum(held)
 
         return max(moves, key=lambda m: suit_weight(m.suit))  # type: ignore[union-attr]
-    if isinstance(first, Bid):
-        if hand:
-            high = 12 if rule.ace_low else 13  # K and A count; with aces low, Q and K
-            estimate = sum(
-                1 for c in hand
-                if (state.trump is not None and c.suit == state.trump and c.value >= 10)
-                or _ranking_value(c.value, rule.ace_low) >= high
-            )
-        else:  # round 11: no cards seen yet
-            estimate = round(rule.hand_size / state.players)
-        return min(moves, key=lambda m: (abs(m.tricks - estimate), m.tricks))  # type: ignore[union-attr]
     if len(moves) == 1:
         return first  # every rule below picks one of the legal plays
     want = rule.special is Special.NO_BIDS or state.tricks_won[seat] < (state.bids[seat] or 0)
     led = state.led_suit
     trump, ace_low = state.trump, rule.ace_low
-    # Each play's strength in this trick (_strength, inlined: this runs for most of a game's moves)
-    # and, for discards, how valuable its card is to keep. Picks go by index so that ties go to the
-    # earliest legal play, as min and max over the plays do.
+    # Round 12's plays: each play's strength in this trick (_strength, inlined) and, for discards,
+    # how valuable its card is to keep. Picks go by index so that ties go to the earliest legal
+    # play, as min and max over the plays do.
     keys, weights = [], []
     for move in moves:
         card, wild = (move.names, True) if move.names is not None else (move.card, False)  # type: ignore[union-attr]
@@ -871,6 +1005,30 @@ def greedy_player(state: ClagState, rng: random.Random) -> Move:
         return moves[min(winning, key=keys.__getitem__) if winning else min(indices, key=weights.__getitem__)]
     losing = [i for i in indices if keys[i] <= best]
     return moves[max(losing, key=weights.__getitem__) if losing else min(winning, key=keys.__getitem__)]
+
+
+def _greedy_bid(state: ClagState) -> Bid:
+    """The greedy player's bid: the nearest legal bid to the count of its high cards and trumps
+    (tens and up); the lower bid on ties. Round 11 (bids before the deal): its share of the tricks."""
+    seat = state.to_move
+    hand = state.hands[seat]
+    index = state.round_index
+    size = ROUNDS[index].hand_size
+    if hand:
+        table = _HIGH_CARDS[_ACE_LOW_ROUND[index]][_SLOT[state.trump]]
+        estimate = sum([table[c.index] for c in hand])
+    else:
+        estimate = round(size / state.players)
+    dealer = state.dealer
+    if seat != dealer:
+        return BIDS[estimate]  # any bid 0..size is legal, and 0 <= estimate <= size
+    others = [b for s, b in enumerate(state.bids) if s != dealer]
+    # The legal bids ascend: the first nearest one is the lower on ties.
+    choice, distance = 0, 99
+    for bid in dealer_bid_range(size, others, state.hook):  # type: ignore[arg-type]
+        if abs(bid - estimate) < distance:
+            choice, distance = bid, abs(bid - estimate)
+    return BIDS[choice]
 
 
 STRONG_SAMPLES = 6  # deals of the unseen cards the strong player tries for each bid
@@ -998,20 +1156,15 @@ class ClagEngine:
         dealer rule by Oh Hell's (the total of bids is not H)."""
         hook = game_options(deck.options, options)
         state = _new_state(self._cards(deck), players, seed, hook)
-        order = list(state.deck)
-        state.rng.shuffle(order)
-        _start_round(state, order)
+        _start_round(state, shuffled(state.deck, state.rng))
         return state
 
-    def current_player(self, state: ClagState) -> int:
-        """The seat to move (-1 once the game is over)."""
-        return state.to_move
+    # The seat to move (-1 once the game is over), read without a Python call per move.
+    current_player = staticmethod(attrgetter("to_move"))
 
-    def legal_moves(self, state: ClagState) -> list[Move]:
-        return legal_moves(state)
-
-    def apply(self, state: ClagState, move: Move) -> None:
-        apply(state, move)
+    # The module's functions themselves: no wrapper call per move.
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply)
 
     def is_over(self, state: ClagState) -> bool:
         return state.phase == PHASE_OVER
@@ -1022,7 +1175,10 @@ class ClagEngine:
     def check_invariants(self, state: ClagState) -> None:
         check_invariants(state)
 
-    def facts(self, start: ClagState, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
+    # facts() reads the final state only: play_game need not deal the start again nor note seats.
+    facts_from_final = True
+
+    def facts(self, start: ClagState | None, final: ClagState, moves: Sequence[Move], seats: Sequence[int]) -> dict[str, Any]:
         return facts(start, final, moves, seats)
 
     def players(self) -> dict[str, Player]:

@@ -85,17 +85,23 @@ def play_game(
     which must reach the same outcome. Violations raise InvariantError.
     """
     names, bots = _bots(engine, bot, players)
+    # An engine whose facts read only the final state (facts_from_final) is given no start and no
+    # seats: play_game then neither deals the game again nor notes who made each move.
+    from_final = facts and getattr(engine, "facts_from_final", False)
+    note_seats = facts and not from_final
     state = engine.new_game(deck, players, seed)
     rng = bot_rng(seed)
     moves: list[Any] = []
     seats: list[int] = []
     if check:
         engine.check_invariants(state)
-    while not engine.is_over(state):
+    # The engine's methods, looked up once: this loop runs for every move of every game.
+    is_over, current_player, apply = engine.is_over, engine.current_player, engine.apply
+    while not is_over(state):
         if len(moves) >= max_moves:
             raise InvariantError(f"termination: the game did not end within {max_moves} moves")
-        seat = engine.current_player(state)
-        if facts:
+        seat = current_player(state)
+        if note_seats:
             seats.append(seat)
         move = bots[seat](state, rng)
         if check:
@@ -104,15 +110,16 @@ def play_game(
                 raise InvariantError("legal moves: none offered although the game is not over")
             if move not in legal:
                 raise InvariantError(f"legal moves: bot {names[seat]!r} chose {move!r}, which is not listed as legal")
-        engine.apply(state, move)
+        apply(state, move)
         moves.append(move)
         if check:
             engine.check_invariants(state)
     result = engine.outcome(state)
     known = {}
     if facts and hasattr(engine, "facts"):
-        # a second deal from the same seed is the game's start, untouched by play
-        known = engine.facts(engine.new_game(deck, players, seed), state, moves, seats)
+        # A second deal from the same seed is the game's start, untouched by play.
+        start = None if from_final else engine.new_game(deck, players, seed)
+        known = engine.facts(start, state, moves, seats)
     record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known)
     if check:
         replayed = replay(engine, deck, record)

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules import clag
 from printkit.rules.base import InvariantError, engine_for
+from printkit.rules.play import play_game, with_options
 from printkit.rules.clag import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,
     dealer_bid_range, legal_moves, parse_move, parse_trick, start_round, trick_winner,
@@ -600,6 +601,27 @@ def test_golden_games_replay(deck, path):
     assert clag.record(state) == {k: v for k, v in game.items() if k != "description"}
 
 
+@pytest.mark.parametrize("path", [p for p in GOLDEN if "greedy" in p.stem], ids=lambda p: p.stem)
+def test_greedy_player_plays_its_golden_games_move_for_move_with_their_facts(deck, path):
+    # The greedy player and the report's facts are tuned for speed: the same seed must still give
+    # the same game and the same facts.
+    game = json.loads(path.read_text())
+    played = play_game(ENGINE, with_options(deck, {"hook": game["hook"]}), game["players"], game["seed"], "greedy",
+                       facts=True)
+    assert [str(m) for m in played.moves] == game["moves"]
+    assert list(played.outcome.scores) == game["scores"]
+    rounds = game["rounds"]
+    completed = [clag.round_points(ROUNDS[r["round"] - 1], r["bids"], r["tricks"])[1] for r in rounds]
+    assert played.facts == {
+        "made": tuple(sum(c) for c in completed),
+        "points": tuple(sum(r["points"]) for r in rounds),
+        "overbid": tuple(None if r["round"] in (9, 15) else sum(r["bids"]) - ROUNDS[r["round"] - 1].hand_size
+                         for r in rounds),
+        "dealer_made": tuple(c[r["dealer"]] for c, r in zip(completed, rounds)),
+        "contracts": tuple(game["contracts"]),
+    }
+
+
 def test_golden_records_cover_the_special_moves():
     moves = [m for path in GOLDEN for m in json.loads(path.read_text())["moves"]]
     assert len(GOLDEN) >= 3
@@ -633,3 +655,14 @@ def test_property_invariants_hold_at_every_step(deck, seed, players, hook, bot):
     while not ENGINE.is_over(again):
         ENGINE.apply(again, player(again, rng))
     assert again.moves == state.moves and again.scores == state.scores
+
+
+def test_shuffled_deals_as_random_shuffle_does():
+    # The engine writes Random.shuffle out for speed; the same seed must give the same deal.
+    for seed in range(50):
+        for size in (1, 2, 3, 24, 51, 52):
+            expected = list(CARDS[:size])
+            ours, theirs = random.Random(seed), random.Random(seed)
+            theirs.shuffle(expected)
+            assert clag.shuffled(CARDS[:size], ours) == expected
+            assert ours.getstate() == theirs.getstate()
