@@ -1062,7 +1062,11 @@ def _rollout_tricks(state: ClagState, seat: int, rng: random.Random, samples: in
     total = 0
     for _ in range(samples):
         rng.shuffle(unseen)
-        hands = [list(unseen[k * size:(k + 1) * size]) for k in range(n)]
+        if len(unseen) >= n * size:
+            hands = [list(unseen[k * size:(k + 1) * size]) for k in range(n)]
+        else:  # too few unseen cards to deal a slot for this seat too (seven players): skip it
+            others = iter(range(n - 1))
+            hands = [[] if k == seat else list(unseen[(j := next(others)) * size:(j + 1) * size]) for k in range(n)]
         hands[seat] = list(mine)
         trump = state.trump
         if trump is None and rule.special is Special.TRUMP_AFTER_BIDS:

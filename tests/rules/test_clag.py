@@ -666,3 +666,13 @@ def test_shuffled_deals_as_random_shuffle_does():
             theirs.shuffle(expected)
             assert clag.shuffled(CARDS[:size], ours) == expected
             assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_the_strong_player_plays_whole_games_at_every_table_size(deck, players):
+    # Seven players leave too few unseen cards to deal a practice hand to every seat: the strong
+    # player's rollouts deal only the other seats then, and the game runs to its end.
+    from printkit.rules.play import play_game
+
+    result = play_game(engine_for(deck.game), deck, players, seed=3, bot="strong")
+    assert len(result.outcome.scores) == players and result.outcome.winners and len(result.moves) > 22
