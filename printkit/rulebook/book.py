@@ -391,6 +391,13 @@ class FloatingFigure(KeepTogether):
     waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
 
 
+def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
+    """The height of a KeepTogether's content: its wrap always answers "too tall" (0xffffff), to be
+    split, and leaves what it measured in ``_H``."""
+    kept.wrap(width, room)
+    return kept._H
+
+
 class FigureGroup(KeepTogether):
     """A figure with the heading or lead-in paragraph that goes before it (``run``)."""
 
@@ -483,7 +490,7 @@ class RulebookDoc(BaseDocTemplate):
             return
         height = frame._aH  # the text frame's full height
         first.canv = self.canv  # a KeepTogether measures its parts on the canvas
-        if not self._waiting and (room <= FLOAT_GAP * height or first.wrap(frame._getAvailableWidth(), room)[1] <= room):
+        if not self._waiting and (room <= FLOAT_GAP * height or _kept_height(first, frame._getAvailableWidth(), room) <= room):
             return  # it fits, or moving it on leaves little empty
         # It waits (behind any figure already waiting: figures keep their order) if text follows
         # that can fill the page, its lead-in paragraph staying with that text. A figure under a

@@ -96,3 +96,15 @@ def test_the_booklet_back_cover_is_blank(books):
     _, _, built = books
     pages, _ = built[("a5", True)]
     assert comp.back_cover_text(pages) == []
+
+
+def test_a_figure_that_fits_stands_where_the_text_names_it():
+    # Clag's scoring example fits under the paragraph that names it: it stays in its section,
+    # not after the next chapter's heading (a KeepTogether always answers "too tall" to wrap).
+    import pypdfium2 as pdfium
+
+    data = render_rulebook(DECKS / "clag.yaml", "en", "a4").data
+    texts = [page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data)]
+    page = next(t for t in texts if "Scores of round" in t)
+    assert "End of the game" not in page or page.index("Scores of round") < page.index("End of the game")
+    assert page.index("For example, a player who bids") < page.index("Scores of round")
