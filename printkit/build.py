@@ -338,8 +338,11 @@ class Faces:
 
     def back(self, card: Card) -> Face:
         if card.back_layout is None and not card.face_on_both_sides and templates.game_module(self.deck.game) is None:
-            # The generic back reads the card's art and size alone: cards alike there share one.
-            return self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
+            # The generic back reads the card's art and size alone: cards alike there share one,
+            # unless it warns (its warnings name a card: each card's own back says its own).
+            shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
+            if not shared.warnings:
+                return shared
         return self._get("back", card, templates.back)
 
     def page(self, card: Card, paper: Size) -> Face:

@@ -288,16 +288,30 @@ def missing_glyphs(text: str, path: Path) -> str:
 
 def text_width_mm(text: str, path: Path, size_mm: float) -> float:
     """Advance width of ``text`` set in the font at ``size_mm`` (em size in millimetres)."""
-    # reportlab's stringWidth arithmetic, in the unit of the size (mm in, mm out): the advances
-    # in thousandths of an em, summed, times 0.001 * size. The sum is kept per text and font, as
-    # fitting measures the same words at many sizes.
+    # reportlab's stringWidth arithmetic, to the last bit, in the unit of the size (mm in, mm
+    # out). Its C accelerator sums the advances in ems and multiplies by the size; its Python
+    # fallback sums thousandths of an em and multiplies by 0.001 * size. The sum is kept per text
+    # and font, as fitting measures the same words at many sizes.
+    if _c_widths():
+        return _advance_sum(text, _as_path(path)) * size_mm
     return 0.001 * size_mm * _advance_sum(text, _as_path(path))
+
+
+@lru_cache(maxsize=1)
+def _c_widths() -> bool:
+    """Whether reportlab measures strings with its C accelerator (asked when text is first
+    measured: a build with nothing to lay out does not load reportlab)."""
+    from reportlab.lib import rl_accel
+
+    return type(rl_accel.instanceStringWidthTTF).__name__ == "builtin_function_or_method"
 
 
 @lru_cache(maxsize=1 << 16)
 def _advance_sum(text: str, path: Path) -> float:
     face = ttfont(path).face
     width, default = face.charWidths.get, face.defaultWidth
+    if _c_widths():
+        return sum(width(ord(ch), default) / 1000.0 for ch in text)
     return sum(width(ord(ch), default) for ch in text)
 
 
