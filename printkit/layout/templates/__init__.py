@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
+from functools import lru_cache
 from types import ModuleType
 
 from printkit import fonts
@@ -31,8 +32,11 @@ from printkit.layout.ops import Face, Text
 from printkit.layout.templates import generic
 
 
+@lru_cache(maxsize=None)
 def game_module(game: str) -> ModuleType | None:
-    """The template module for ``game``, or None when there is none."""
+    """The template module for ``game``, or None when there is none (looked up once per game:
+    every card's face, back and name asks, and looking for a module that is not there costs a
+    search of the import path each time)."""
     if not game.isidentifier() or game.startswith("_") or game == "generic":
         return None
     name = f"{__name__}.{game}"
