@@ -217,16 +217,13 @@ class RenderCache:
 def face_files(pages) -> set[str]:
     """The fonts and pictures the ops of ``pages`` draw with."""
     from printkit.fonts import SYMBOLS
+    from printkit.layout.ops import op_files
 
     files = {str(SYMBOLS)}  # a PDF's initial font when its pages have no text
     for page in pages:
         for face in {p.face for p in page.placements}:
             files |= face.files
-        for op in page.ops:
-            for attribute in ("font", "path"):
-                value = getattr(op, attribute, None)
-                if value is not None:
-                    files.add(str(value))
+        files |= op_files(page.ops)
     return files
 
 

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Literal, Union
+from typing import Iterable, Literal, Union
 
 Point = tuple[float, float]
 
@@ -128,5 +128,10 @@ class Face:
     @cached_property
     def files(self) -> frozenset[str]:
         """The fonts and pictures the ops draw with."""
-        return frozenset(str(value) for op in self.ops
-                         for value in (getattr(op, "font", None), getattr(op, "path", None)) if value is not None)
+        return op_files(self.ops)
+
+
+def op_files(ops: Iterable[Op]) -> frozenset[str]:
+    """The fonts (a Text's) and pictures (an Image's) ``ops`` draw with."""
+    return frozenset(str(value) for op in ops
+                     for value in (getattr(op, "font", None), getattr(op, "path", None)) if value is not None)
