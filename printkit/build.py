@@ -52,7 +52,6 @@ it still has. Anything else (a user's file, no manifest, a file edited since pri
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -307,15 +306,11 @@ class Faces:
     def __init__(self, deck: Deck, ctx: BuildContext) -> None:
         self.deck, self.ctx = deck, ctx
         self._cache: dict[tuple, Face] = {}
-        self._keys: dict[int, tuple[Card, bytes]] = {}  # id(card) -> the card (kept: ids stay unique), card_key
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
 
     def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
         if key is None:
-            known = self._keys.get(id(card))
-            if known is None:
-                known = self._keys[id(card)] = (card, card_key(card))
-            key = (side, known[1])
+            key = (side, card.key)
         face = self._cache.get(key)
         if face is None:
             try:
@@ -351,11 +346,8 @@ class Faces:
 
 
 def card_key(card: Card) -> bytes:
-    """Identical for copies of one card (same group, attributes, art and size): a short digest,
-    as a deck of 10,000 cards holds one per card and side."""
-    text = repr((card.group, sorted(card.attrs.items()), card.art, card.size, card.layout, card.back_layout,
-                 card.face_on_both_sides))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    """Identical for copies of one card (same group, attributes, art and size): :attr:`Card.key`."""
+    return card.key
 
 
 def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:

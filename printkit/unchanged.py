@@ -87,11 +87,9 @@ def _options(options: "BuildOptions") -> str:
 
 def deck_description(deck: "Deck") -> str:
     """The expanded deck as text: its cards (one short key each) and what its faces read besides."""
-    from printkit.build import card_key
-
     cards = hashlib.sha256()
     for card in deck.all_cards():
-        cards.update(card_key(card))
+        cards.update(card.key)
     return repr((deck.game, deck.name, deck.deck_id, deck.variant, str(Path(deck.spec_path).resolve()),
                  deck.size, deck.art, deck.count_by, sorted(deck.options.items(), key=repr),
                  sorted(deck.names.items()), deck.author, deck.warnings, sorted(deck.components),
