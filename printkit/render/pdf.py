@@ -345,12 +345,16 @@ class _Pen:
         self.stroke: str | None = None
         self.width: float | None = None
 
+    def set_fill(self, color: str) -> None:
+        """The fill colour, in the document's colour space (sRGB, or the press's CMYK)."""
+        if self.cmyk:
+            self.canvas.setFillColorCMYK(*_cmyk(color))
+        else:
+            self.canvas.setFillColorRGB(*_rgb(color))
+
     def colors(self, fill: str | None, stroke: str | None, stroke_mm: float) -> tuple[int, int]:
         if fill is not None and fill != self.fill:
-            if self.cmyk:
-                self.canvas.setFillColorCMYK(*_cmyk(fill))
-            else:
-                self.canvas.setFillColorRGB(*_rgb(fill))
+            self.set_fill(fill)
             self.fill = fill
         if stroke is not None:
             if stroke != self.stroke:
@@ -455,10 +459,7 @@ def _text(pen: _Pen, op: Text, _images) -> None:
         canvas.rotate(op.rotate_deg)
     if op.slant_deg:
         canvas.skew(0, op.slant_deg)  # x moves right by tan(slant) per unit above the baseline
-    if pen.cmyk:
-        canvas.setFillColorCMYK(*_cmyk(op.color))
-    else:
-        canvas.setFillColorRGB(*_rgb(op.color))
+    pen.set_fill(op.color)
     canvas.setFont(name, op.size_mm)
     if op.anchor == "middle":
         canvas.drawCentredString(0, 0, op.text)
