@@ -40,11 +40,10 @@ class DeckRecord:
     entries: tuple["ManifestEntry", ...]
     covered: tuple[tuple, ...]
     warnings: tuple[tuple[str, tuple[str, ...]], ...]  # (warning, the labels of the cards it names)
-    progress: int
 
     def to_bytes(self) -> bytes:
         return json.dumps({"entries": [asdict(e) for e in self.entries], "covered": self.covered,
-                           "warnings": self.warnings, "progress": self.progress}).encode()
+                           "warnings": self.warnings}).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "DeckRecord | None":
@@ -54,8 +53,7 @@ class DeckRecord:
             raw = json.loads(data)
             return cls(tuple(ManifestEntry(**e) for e in raw["entries"]),
                        tuple(tuple(s) for s in raw["covered"]),
-                       tuple((str(text), tuple(map(str, labels))) for text, labels in raw["warnings"]),
-                       int(raw["progress"]))
+                       tuple((str(text), tuple(map(str, labels))) for text, labels in raw["warnings"]))
         except (ValueError, KeyError, TypeError):
             return None
 
@@ -69,11 +67,11 @@ def record_key(ctx: "BuildContext", deck: "Deck", signatures: dict[Path, str | N
     from printkit.fonts import FONTS_DIR
 
     signatures = {} if signatures is None else signatures
-    for folder in (Path(deck.spec_path).resolve().parent, Path(FONTS_DIR).resolve()):
+    spec_folder, fonts_folder = Path(deck.spec_path).resolve().parent, Path(FONTS_DIR).resolve()
+    for folder in (spec_folder, fonts_folder):
         if folder not in signatures:
             signatures[folder] = folder_signature(folder, ctx.options.out_dir)
-    files = signatures[Path(deck.spec_path).resolve().parent]
-    fonts = signatures[Path(FONTS_DIR).resolve()]
+    files, fonts = signatures[spec_folder], signatures[fonts_folder]
     if files is None or fonts is None:
         return None
     return ctx.cache.key("deck", lambda: "\n".join([_options(ctx.options), deck_description(deck), files, fonts]))
@@ -164,8 +162,6 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
 
 def remember(ctx: "BuildContext", decks: Sequence["Deck"], keys: dict[int, str]) -> None:
     """Keep a record of each built deck (stored with the cache when the build succeeds)."""
-    from printkit.build import work_units
-
     for deck in decks:
         key = keys.get(id(deck))
         if key is None:
@@ -174,8 +170,7 @@ def remember(ctx: "BuildContext", decks: Sequence["Deck"], keys: dict[int, str])
         record = DeckRecord(
             tuple(e for e in ctx.written if (e.deck, e.variant) == ident),
             tuple(sorted((s for s in ctx.covered if tuple(s[:2]) == ident), key=repr)),
-            ctx._warnings.of_folder(_folder(deck)),
-            work_units([deck], ctx.options))
+            ctx._warnings.of_folder(_folder(deck)))
         ctx.cache.pending[key] = record.to_bytes()
 
 
