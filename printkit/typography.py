@@ -81,8 +81,16 @@ def _is_minus(text: str, i: int, last: str) -> bool:
     if after.isdigit():
         return not before or before.isspace() or before in _SIGN_AFTER
     if before == " " and after == " ":
-        # A spaced hyphen is subtraction when a number or bracket stands on either side.
-        left = text[:i].rstrip()[-1:] or last
-        right = text[i + 1:].lstrip()[:1]
+        # A spaced hyphen is subtraction when a number or bracket stands on either side. Only the
+        # spaces next to this hyphen are looked across (each run belongs to one hyphen), so a text
+        # full of " - " is still read in time linear in its length.
+        j = i - 1
+        while j >= 0 and text[j].isspace():
+            j -= 1
+        k = i + 1
+        while k < len(text) and text[k].isspace():
+            k += 1
+        left = text[j] if j >= 0 else last
+        right = text[k] if k < len(text) else ""
         return left in _TERM_ENDS or right in _TERM_STARTS
     return False
