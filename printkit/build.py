@@ -92,7 +92,7 @@ from printkit.outputs import (
 )
 
 if TYPE_CHECKING:
-    from printkit.render.pdf import PdfInfo
+    from printkit.render.pdf import PdfInfo, SharedPages
 
 MANIFEST = "manifest.json"
 
@@ -199,13 +199,20 @@ class BuildContext:
         if not self.options.cards:
             self.covered.add((deck.deck_id if deck else None, deck.variant if deck else None, kind, paper))
 
-    def render(self, pages: Sequence[Page], info: "PdfInfo") -> bytes:
-        """The PDF of ``pages`` saying ``info`` of itself (:func:`printkit.render.pdf.render_pages`),
-        from the cache when these pages with these fonts and pictures were rendered before."""
+    def render(self, pages: Sequence[Page], info: "PdfInfo", keep_for: "SharedPages | None" = None,
+               reuse: "SharedPages | None" = None) -> bytes:
+        """The PDF of ``pages`` saying ``info`` of itself (:func:`printkit.render.pdf.render_pages`,
+        which also says what ``keep_for`` and ``reuse`` do), from the cache when these pages with
+        these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
-        key = self.cache.key("pdf", lambda: f"{info!r}\n{pages_description(pages)}", lambda: face_files(pages))
-        return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info))
+        def description() -> str:
+            # A document that keeps pages for another has that one's text coded first.
+            seed = f"\nseeded {keep_for.seed!r}" if keep_for is not None else ""
+            return f"{info!r}\n{pages_description(pages)}{seed}"
+
+        key = self.cache.key("pdf", description, lambda: face_files(pages))
+        return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info, keep_for=keep_for, reuse=reuse))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
         """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
@@ -404,13 +411,19 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         if not fronts_only:
             continue
         folder = deck_folder(deck)
+        from printkit.render.pdf import SharedPages
+
+        shared = SharedPages(fronts_only)  # the front pages are drawn once, for both files
         yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf",
                         ctx.render(duplex, pdf_info(deck, "duplex sheets",
-                                                    "Card sheets: fronts and backs, for double-sided printing")),
+                                                    "Card sheets: fronts and backs, for double-sided printing"),
+                                   keep_for=shared),
                         kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
         yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        ctx.render(fronts_only, pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing")),
+                        ctx.render(fronts_only, pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing"),
+                                   reuse=shared),
                         kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
+        del shared
 
 
 def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:

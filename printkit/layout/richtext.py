@@ -47,6 +47,7 @@ fits. The layout of the size chosen is drawn as tried, not laid out again.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import math
 import re
@@ -599,6 +600,21 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     return _Laid(lines, fits, False)
 
 
+def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure) -> int:
+    """The index of the largest of ``sizes`` (but the last) at which the text, one line without
+    breaks, is as wide as ``box`` at most and no taller; 0 if there is none or it has several."""
+    if len(sizes) < 3 or len(setting.parsed) != 1 or len(setting.parsed[0]) != 1:
+        return 0
+    (frags, used), *more = _hard_line(setting.parsed[0][0], setting, math.inf, measure)
+    if more or not frags:
+        return 0
+    m = setting.metrics
+    width = used + frags[-1].word.overhang
+    largest = min(box.w_mm / width if width > 0 else math.inf, box.h_mm / (m.ascent + m.descent))
+    index = bisect.bisect_right(sizes, largest) - 1
+    return min(max(index, 0), len(sizes) - 2)
+
+
 # --- drawing ----------------------------------------------------------------------------------
 
 def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style: RichStyle,
@@ -638,8 +654,13 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                 hi = eci if pi == epi else len(piece.text)
                 if hi <= lo:
                     continue
-                for run, font in font_runs(piece.text[lo:hi], piece.chain):
-                    add(run, font, piece.slant, space_before)
+                text = piece.text[lo:hi]
+                if setting.missing.get(piece.chain):
+                    for run, font in font_runs(text, piece.chain):
+                        add(run, font, piece.slant, space_before)
+                        space_before = False
+                else:  # the chain's first font draws the whole text (the usual case)
+                    add(text, piece.chain[0], piece.slant, space_before)
                     space_before = False
             else:
                 if pi == epi:
@@ -656,6 +677,12 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
     return ops
 
 
+# Texts set before, by everything the setting depends on when no icon can be named (no colon).
+# Cost badges, type lines and repeated phrases come back on card after card.
+_SET: dict[tuple, FittedText] = {}
+_MAX_SET = 4096
+
+
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: str) -> FittedText:
     """``markup`` (see the module's description) set in ``box``: ops, the size chosen and a warning.
@@ -663,6 +690,21 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     ``where`` names the card and element in warnings and errors. Raises :class:`RichTextError`
     for an icon not in ``icons``.
     """
+    if ":" in markup:
+        return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where)
+    key = (markup, box, style, max_size_mm, min_size_mm, fit)
+    fitted = _SET.get(key)
+    if fitted is None:
+        fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where)
+        if fitted.warning is None:  # a warning names its card: not the same for the next one
+            if len(_SET) >= _MAX_SET:
+                _SET.clear()
+            _SET[key] = fitted
+    return fitted
+
+
+def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
+              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: str) -> FittedText:
     if fit not in ("shrink", "none"):
         raise ValueError(f"{where}: fit must be 'shrink' or 'none', got {fit!r}")
     parsed = _parse(markup)
@@ -688,8 +730,15 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
         best = len(sizes) - 1  # most texts fit at their largest size: one layout settles them
         if not trial(sizes[best]):
             best = 0
-            if trial(sizes[0]):
-                lo, hi = 0, len(sizes) - 2
+            # A text that fits on one line at some size fits at every smaller one: the search
+            # starts there, and a title shrunk onto one line is settled by two more layouts.
+            start = _one_line_index(setting, box, sizes, measure)
+            if start and not trial(sizes[start]):
+                start = 0  # not to be expected: the search starts at the smallest size then
+            if trial(sizes[start]):
+                lo, hi = start, len(sizes) - 2
+                if start and lo < hi and not trial(sizes[lo + 1]):
+                    hi = lo
                 while lo < hi:
                     mid = (lo + hi + 1) // 2
                     if trial(sizes[mid]):

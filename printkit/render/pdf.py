@@ -116,7 +116,8 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
         catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
 
 
-def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool = False) -> bytes:
+def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool = False,
+                 keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
     A face placed more than once is drawn once, as a form XObject, and placed wherever it
@@ -124,12 +125,91 @@ def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = 
     once is drawn where it stands. ``info`` (or ``title``) is
     what the document says about itself; ``cmyk`` converts its colours and pictures for a press
     (:mod:`printkit.render.cmyk`).
+
+    ``keep_for`` keeps the content of the pages a later document shows too (:class:`SharedPages`);
+    that document, rendered with ``reuse``, writes them instead of drawing them again. Its bytes
+    are the same either way.
     """
     info = info or PdfInfo(title=title)
     if not pages:
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
-        return _render(pages, info, cmyk)
+        return _render(pages, info, cmyk, keep_for, reuse)
+
+
+Seed = tuple[tuple[str, str], ...]
+
+
+def text_seed(pages: Iterable[Page]) -> Seed:
+    """Each font the text of ``pages`` is set in, with its characters: both in the order drawn.
+
+    A document's fonts are given these before anything is drawn (:func:`_seed_fonts`); in that
+    order they are what drawing would have given them anyway.
+    """
+    texts: dict[str, list[str]] = {}
+    seen: set[Face] = set()
+    for page in pages:
+        for placement in page.placements:
+            face = placement.face
+            if face not in seen:
+                seen.add(face)
+                for op in face.ops:
+                    if type(op) is Text:
+                        texts.setdefault(str(op.font), []).append(op.text)
+        for op in page.ops:
+            if type(op) is Text:
+                texts.setdefault(str(op.font), []).append(op.text)
+    return tuple((font, "".join(dict.fromkeys("".join(parts)))) for font, parts in texts.items())
+
+
+def _seed_then(first: Seed, then: Seed) -> Seed:
+    """``first``, then what ``then`` adds: new characters after a font's own, new fonts last."""
+    chars = dict(first)
+    for font, text in then:
+        chars[font] = "".join(dict.fromkeys(chars.get(font, "") + text))
+    return tuple(chars.items())
+
+
+def _seed_fonts(canvas: Canvas, seed: Seed) -> None:
+    """Give each TrueType font of ``seed`` its PDF name, then its characters their codes, in order.
+
+    reportlab names a font and codes a character when it is first drawn: seeded, a document
+    whose seed begins with another's names and codes all of that one's text alike.
+    """
+    doc = canvas._doc
+    for path, chars in seed:
+        font = pdfmetrics.getFont(register_font(path))
+        if getattr(font, "_dynamicFont", False):
+            font.splitString(chars, doc)
+            font.getSubsetInternalName(0, doc)
+
+
+class SharedPages:
+    """Pages that two documents of a build both show, drawn once: a deck's fronts-only sheets are
+    its duplex sheets without the back pages.
+
+    The first document (``render_pages(..., keep_for=shared)``) seeds its fonts with the later
+    document's text first (:func:`text_seed`), so that a page's content stream means the same in
+    both, and keeps the compressed stream of each page the later one shows. The later one
+    (``reuse=shared``) writes those streams as they are. Pages with pictures are drawn again
+    (their images belong to each document), and so is every page if the two do not agree.
+    """
+
+    def __init__(self, later: Sequence[Page]) -> None:
+        self.pages = frozenset(later)
+        self.seed = text_seed(later)
+        self.cmyk: bool | None = None
+        self.used: Seed = ()  # the seed the first document was given
+        # page -> (compressed stream, forms the page uses, each placement drawn as a form or not,
+        # reportlab's has-images flag)
+        self.streams: dict[Page, tuple[bytes, tuple[str, ...], tuple[bool, ...], int]] = {}
+
+    def agrees(self, seed: Seed, cmyk: bool) -> bool:
+        """Whether a document with ``seed`` and ``cmyk`` codes text as the kept pages do."""
+        if cmyk != self.cmyk or len(seed) > len(self.used):
+            return False
+        return all(font == kept_font and kept.startswith(chars)
+                   for (font, chars), (kept_font, kept) in zip(seed, self.used))
 
 
 @contextmanager
@@ -213,12 +293,19 @@ class _Written:
         return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
 
 
-def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
+def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: SharedPages | None = None,
+            reuse: SharedPages | None = None) -> bytes:
     buffer = _Written()
     first = pages[0].size
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
+    seed = text_seed(pages)
+    if keep_for is not None:
+        seed = _seed_then(keep_for.seed, seed)
+        keep_for.used, keep_for.cmyk, keep_for.streams = seed, cmyk, {}
+    _seed_fonts(canvas, seed)
+    kept = reuse.streams if reuse is not None and reuse.agrees(seed, cmyk) else {}
     images = _ImageSizes()
-    forms: dict[Face, str] = {}
+    forms: dict[str, str] = {}
     # A face placed more than once (copies of a card, a deck's one back) is drawn once, as a form
     # XObject; a face placed once is drawn on its page, which makes a smaller file (no object,
     # no resources of its own, compressed with its neighbours) and holds less while it is written.
@@ -228,9 +315,20 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
         canvas.setPageSize((mm_to_pt(w), mm_to_pt(h)))
         canvas.setTrimBox(_box_pt(page.trim or Box(0, 0, w, h), h))
         canvas.setBleedBox(_box_pt(page.bleed or Box(0, 0, w, h), h))
-        for placement in page.placements:
+        as_forms = tuple(placed[p.face] > 1 for p in page.placements)
+        stream = kept.get(page)
+        if stream is not None and stream[2] == as_forms:
+            for placement, as_form in zip(page.placements, as_forms):
+                if as_form:
+                    _form(canvas, placement.face, forms, images)  # defined in this document too
+            canvas._formsinuse = list(stream[1])
+            canvas._currentPageHasImages = stream[3]
+            canvas.showPage()
+            _set_contents(canvas._doc.Pages.pages[-1], stream[0])
+            continue
+        for placement, as_form in zip(page.placements, as_forms):
             face = placement.face
-            name = _form(canvas, face, forms, images) if placed[face] > 1 else None
+            name = _form(canvas, face, forms, images) if as_form else None
             canvas.saveState()
             _enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip,
                               placement.clockwise_deg)
@@ -241,10 +339,20 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False) -> bytes:
             canvas.restoreState()
         if page.ops:
             draw_ops(canvas, page.ops, 0.0, 0.0, h, _images=images)
+        keep = keep_for is not None and page in keep_for.pages and _without_pictures(page)
+        in_use, has_images = tuple(canvas._formsinuse), canvas._currentPageHasImages
         canvas.showPage()
         _compress_last_page(canvas)
+        if keep:
+            keep_for.streams[page] = (canvas._doc.Pages.pages[-1].Contents.content, in_use, as_forms, has_images)
     canvas.save()
     return buffer.getvalue()
+
+
+def _without_pictures(page: Page) -> bool:
+    """Whether nothing drawn on ``page`` itself is a picture (forms hold their own)."""
+    return not any(type(op) is Image for op in page.ops) and not any(
+        type(op) is Image for p in page.placements for op in p.face.ops)
 
 
 def _compress_last_page(canvas: Canvas) -> None:
@@ -256,10 +364,15 @@ def _compress_last_page(canvas: Canvas) -> None:
     """
     page = canvas._doc.Pages.pages[-1]
     if page.stream and page.compression and not page.Contents:
-        stream = pdfdoc.PDFStream(content=pdfdoc.PDFZCompress.encode(page.stream))
-        stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
-        stream.__Comment__ = "page stream"
-        page.Contents, page.stream = stream, None
+        _set_contents(page, pdfdoc.PDFZCompress.encode(page.stream))
+
+
+def _set_contents(page, compressed: bytes) -> None:
+    """Make ``compressed`` (zlib) the content stream of the finished ``page``."""
+    stream = pdfdoc.PDFStream(content=compressed)
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
 
 
 def _first_font(pages: Sequence[Page]) -> Path:
@@ -275,11 +388,14 @@ def _first_font(pages: Sequence[Page]) -> Path:
 _FORM_BBOX_MM = (-1000.0, -1000.0, 2000.0, 2000.0)
 
 
-def _form(canvas: Canvas, face: Face, forms: dict[Face, str], images: "_ImageSizes") -> str:
-    """The name of the form XObject drawing ``face`` (equal faces share one), drawn on first use."""
-    name = forms.get(face)
+def _form(canvas: Canvas, face: Face, forms: dict[str, str], images: "_ImageSizes") -> str:
+    """The name of the form XObject drawing ``face`` (equal drawings share one), drawn on first use.
+
+    Named by the drawing itself, so that a page placing it reads the same in every document.
+    """
+    name = forms.get(face.digest)
     if name is None:
-        name = forms[face] = f"face{len(forms) + 1}"
+        name = forms[face.digest] = f"face{face.digest[:16]}"
         canvas.beginForm(name, *_FORM_BBOX_MM)
         _draw_all(canvas, face.ops, images)
         canvas.endForm()

@@ -171,6 +171,7 @@ def test_a_text_that_fits_at_its_largest_size_is_laid_out_once(monkeypatch):
     calls = []
     real = richtext._lay_out
     monkeypatch.setattr(richtext, "_lay_out", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    richtext._SET.clear()
     fitted = fit("Draw a card.", Box(0, 0, 40, 10), max_size=4, min_size=1)
     assert fitted.size_mm == 4 and fitted.warning is None
     assert calls == [4]  # tried at the maximum, and that layout is the one drawn
@@ -185,11 +186,49 @@ def test_words_measured_for_one_text_serve_the_next():
     again = fit("Deal 2 damage to any target, then draw a card.", box, max_size=4)
     other = fit("Then draw a card and deal 2 damage to any target.", box, max_size=4)
     assert first == again
+    from printkit.layout import richtext
     from printkit.layout.richtext import _shared_words
 
     _shared_words.cache_clear()  # measured afresh: the same ops to the last digit
+    richtext._SET.clear()
     assert fit("Then draw a card and deal 2 damage to any target.", box, max_size=4) == other
     assert fit("Deal 2 damage to any target, then draw a card.", box, max_size=4) == first
+
+
+def test_a_text_set_before_in_an_equal_box_is_not_laid_out_again(monkeypatch):
+    from printkit.layout import richtext
+
+    calls = []
+    real = richtext._lay_out
+    monkeypatch.setattr(richtext, "_lay_out", lambda *a, **k: calls.append(a[3]) or real(*a, **k))
+    richtext._SET.clear()
+    first = fit("Creature", Box(0, 0, 30, 6), max_size=4)
+    assert calls and fit("Creature", Box(0, 0, 30, 6), max_size=4) == first
+    calls.clear()
+    assert fit("Creature", Box(0, 0, 30, 6), max_size=4) is first and calls == []
+    assert fit("Creature", Box(5, 0, 30, 6), max_size=4) != first and calls  # another box: set anew
+    # A warning names its card, so a text that warns is set again for the next card.
+    box = Box(0, 0, 10, 3)
+    one = fit_rich(LONG, box, STYLE, max_size_mm=3, min_size_mm=2, fit="shrink", icons=BUILTIN_ICONS, where="a#1 body")
+    two = fit_rich(LONG, box, STYLE, max_size_mm=3, min_size_mm=2, fit="shrink", icons=BUILTIN_ICONS, where="b#2 body")
+    assert one.warning.startswith("a#1 body:") and two.warning.startswith("b#2 body:")
+
+
+@pytest.mark.parametrize("title", ["Ash", "Zealous Spire of Glass", "The Long Winter of the Nine Kingdoms",
+                                   "불꽃의 정령", "Ever-burning lantern of the drowned cathedral of Saint Ysolde",
+                                   "Supercalifragilisticexpialidocious"])
+@pytest.mark.parametrize("box", [Box(0, 0, 44, 8), Box(0, 0, 20, 12), Box(0, 0, 60, 5)])
+def test_shrinking_finds_the_largest_size_that_fits(title, box):
+    """The search (which starts where the text fits on one line) agrees with trying every size."""
+    from printkit.layout import richtext
+    from printkit.layout.richtext import _Measure, _Setting, _lay_out, _parse
+
+    richtext._SET.clear()
+    fitted = fit(f"**{title}**", box, max_size=5, min_size=1.5)
+    setting = _Setting(_parse(f"**{title}**"), STYLE, BUILTIN_ICONS)
+    sizes = [1.5 + i * 0.05 for i in range(71)]
+    fits = [s for s in sizes if _lay_out(setting, STYLE, box, s, _Measure(), stop_when_too_tall=True).fits]
+    assert fitted.size_mm == pytest.approx(max(fits) if fits else 1.5)
 
 
 def test_too_long_text_is_set_at_the_minimum_with_a_warning():
