@@ -104,14 +104,15 @@ class Card:
                      self.face_on_both_sides))
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
-    @property
+    @cached_property
     def label(self) -> str:
-        """A short human name, e.g. ``numbers[symbol=plus, number=7]#2``."""
+        """A short human name, e.g. ``numbers[symbol=plus, number=7]#2`` (every text element's
+        messages begin with it)."""
         inner = ", ".join(f"{k}={_fmt(v)}" for k, v in self.attrs.items())
         return f"{self.group}[{inner}]#{self.copy}"
 
 
-    @property
+    @cached_property
     def cut_label(self) -> str:
         """:attr:`label`, cut to 70 characters: how warnings begin, so each stays one readable line."""
         return self.label if len(self.label) <= 70 else self.label[:69] + "…"

@@ -196,8 +196,9 @@ class SharedPages:
     """
 
     def __init__(self, later: Sequence[Page]) -> None:
-        self.pages = frozenset(later)
-        self.seed = text_seed(later)
+        self.later = tuple(later)
+        self.pages = frozenset(self.later)
+        self.seed = text_seed(self.later)
         self.cmyk: bool | None = None
         self.used: Seed = ()  # the seed the first document was given
         # page -> (compressed stream, forms the page uses, each placement drawn as a form or not,
@@ -298,10 +299,14 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: 
     buffer = _Written()
     first = pages[0].size
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
-    seed = text_seed(pages)
     if keep_for is not None:
-        seed = _seed_then(keep_for.seed, seed)
+        # Kept pages have no text the later document's seed lacks: only the others add to it.
+        seed = _seed_then(keep_for.seed, text_seed(p for p in pages if p not in keep_for.pages))
         keep_for.used, keep_for.cmyk, keep_for.streams = seed, cmyk, {}
+    elif reuse is not None and tuple(pages) == reuse.later:
+        seed = reuse.seed
+    else:
+        seed = text_seed(pages)
     _seed_fonts(canvas, seed)
     kept = reuse.streams if reuse is not None and reuse.agrees(seed, cmyk) else {}
     images = _ImageSizes()
