@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -115,16 +116,17 @@ class Template:
             parts.append("".join(literal))
         return cls(tuple(parts))
 
-    @property
+    # Asked for each card a template draws: worked out once (a template never changes).
+    @cached_property
     def placeholders(self) -> tuple[Placeholder, ...]:
         return tuple(p for p in self.parts if isinstance(p, Placeholder))
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         """Every name the template may read, alternatives included."""
         return tuple(n for p in self.placeholders for n in p.names)
 
-    @property
+    @cached_property
     def constant(self) -> str | None:
         """The text when the template has no placeholder, else None."""
         return None if self.names else "".join(p for p in self.parts if isinstance(p, str))
@@ -228,7 +230,7 @@ class Element:
     radius_mm: float = 0.0
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
 
-    @property
+    @cached_property
     def templates(self) -> tuple[Template, ...]:
         return tuple(t for t in (self.text, self.image, self.icon, self.color, self.fill, self.stroke) if t)
 
