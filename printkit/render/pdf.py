@@ -609,13 +609,20 @@ def _upright_text(canvas: Canvas, name: str, op: Text) -> tuple[str, ...] | None
     doc = canvas._doc
     size = op.size_mm
     escape = canvas._escape
-    shown: list[str] = []
-    current = -1
-    for subset, chunk in font.splitString(op.text, doc):
-        if subset != current:
-            shown.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
-            current = subset
-        shown.append(f"({escape(chunk)}) Tj")
+    text = op.text
+    first = _first_subset(canvas, font)
+    if first[0].issuperset(text):  # every character already has a code in the first subset
+        shown = [f"{first[2]} {fp_str(size)} Tf {fp_str(size * 1.2)} TL",
+                 f"({escape(text.translate(first[1]).encode('latin-1'))}) Tj"]
+    else:
+        canvas._printkit_first_subsets.pop(name, None)  # codes may be given now: look again next time
+        shown = []
+        current = -1
+        for subset, chunk in font.splitString(text, doc):
+            if subset != current:
+                shown.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                current = subset
+            shown.append(f"({escape(chunk)}) Tj")
     # translate(x, y) prints "1 0 0 1 x y cm"; scale(1, -1) reads those numbers back and merges.
     _, _, _, _, e0, f0 = map(float, fp_str(1, 0, 0, 1, op.x_mm, op.y_mm).split())
     a0, b0, c0, d0 = 1.0, 0.0, 0.0, 1.0
@@ -625,6 +632,28 @@ def _upright_text(canvas: Canvas, name: str, op: Text) -> tuple[str, ...] | None
     color = f"{fp_str(_cmyk(op.color))} k" if _is_cmyk(canvas) else f"{fp_str(_rgb(op.color))} rg"
     return ("q", f"{matrix} cm", color,
             f"BT {'1 0 0 1 %s Tm' % fp_str(0, 0)} {' '.join(shown)} T* ET", "Q")
+
+
+def _first_subset(canvas: Canvas, font) -> tuple[frozenset[str], dict[int, int], str]:
+    """The characters ``font`` codes in its first subset in this document, their codes (a table
+    for ``str.translate``) and the subset's name.
+
+    What ``splitString`` gives a text whose characters are all there, read without its loop over
+    characters in Python: once a document's fonts are seeded (:func:`_seed_fonts`), every text of
+    a card is.
+    """
+    found = getattr(canvas, "_printkit_first_subsets", None)
+    if found is None:
+        found = canvas._printkit_first_subsets = {}
+    entry = found.get(font.fontName)
+    if entry is None:
+        doc = canvas._doc
+        state = font.state.get(doc)
+        codes = {cp: n for cp, n in state.assignments.items() if n < 256 and cp != 0xA0} if state else {}
+        # No subset yet (nothing coded): an empty set sends every text the long way, which makes one.
+        name = font.getSubsetInternalName(0, doc) if state else ""
+        entry = found[font.fontName] = (frozenset(map(chr, codes)), codes, name)
+    return entry
 
 
 def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
+from printkit import fonts
 from printkit.deck import CardSize
 from printkit.fonts import KOREAN_BOLD, SYMBOLS
 from printkit.layout.geometry import Box, Size
@@ -244,6 +245,25 @@ def test_upright_text_is_written_as_the_canvas_writes_it(monkeypatch):
     direct = render_pages(pages)
     monkeypatch.setattr(pdf, "_upright_text", lambda *args: None)  # every text through reportlab's canvas
     assert render_pages(pages) == direct
+
+
+def test_texts_coded_in_the_first_subset_are_written_as_split_by_reportlab(monkeypatch):
+    """The shortcut for text whose characters are all coded already gives splitString's bytes:
+    with a no-break space, a character the font lacks, parentheses and backslashes to escape,
+    and more than 256 distinct Hangul syllables (a second subset)."""
+    from printkit.render import pdf
+
+    syllables = "".join(chr(0xAC00 + 37 * i) for i in range(300))
+    lines = ["Deal (2) damage \\ to\u00a0any target", "알 수 없는 \U0001F525 글자", syllables[:150],
+             syllables[150:], syllables[::7] + " mixed (Latin)"]
+    faces = [Face(tuple(Text(2, 5 + 6 * i, line, KOREAN_BOLD if i % 2 else fonts.KOREAN, 3.0, "#102030", "start")
+                        for i, line in enumerate(lines)))] * 1
+    pages = [Page(Size(210, 297), (Placement(faces[0], 10, 10), Placement(Face(faces[0].ops[::-1]), 10, 150)))]
+    shortcut = render_pages(pages)
+    calls = []
+    monkeypatch.setattr(pdf, "_first_subset", lambda canvas, font: calls.append(1) or (
+        setattr(canvas, "_printkit_first_subsets", {}), (frozenset(), {}, ""))[1])
+    assert render_pages(pages) == shortcut and calls
 
 
 def test_remembered_numbers_write_the_same_bytes_and_are_put_back(monkeypatch):
