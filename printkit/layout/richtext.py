@@ -321,12 +321,15 @@ def _is_hangul(ch: str) -> bool:
 
 
 class _Piece:
-    """A span ready to set: its fonts, slant and width at unit size (1 mm)."""
+    """A span ready to set: its fonts, slant and width at unit size (1 mm), and its runs (text,
+    font, width at unit size) as :func:`font_runs` cuts it."""
 
-    __slots__ = ("text", "icon", "chain", "slant", "width")
+    __slots__ = ("text", "icon", "chain", "slant", "width", "runs")
 
-    def __init__(self, text: str | None, icon: Icon | None, chain: tuple[Path, ...], slant: float, width: float):
+    def __init__(self, text: str | None, icon: Icon | None, chain: tuple[Path, ...], slant: float, width: float,
+                 runs: tuple[tuple[str, Path, float], ...] = ()):
         self.text, self.icon, self.chain, self.slant, self.width = text, icon, chain, slant, width
+        self.runs = runs
 
 
 class _WordM:
@@ -414,6 +417,7 @@ class _Setting:
         self.icon_side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * self.metrics.ascent - base.cap_height))
         self.icon_drop = self.icon_side / 2 - base.cap_height / 2
         self._words: dict[_Word, _WordM] = {}
+        self.lines: dict[int, list[_WordM]] = {}  # by id of a hard line of ``parsed`` (kept alive here)
         # Words without icons measure the same in every text of these fonts: shared between texts.
         self._shared = _shared_words(tuple(self.chains.values()), self.slant, self.cap_height)
 
@@ -439,8 +443,8 @@ class _Setting:
                 continue
             chain, deg = self.chains[span.bold, span.italic]
             runs = font_runs(span.text, chain) if self.missing.get(chain) else [(span.text, chain[0])]
-            width = sum(_width(run, font) for run, font in runs)
-            pieces.append(_Piece(span.text, None, chain, deg, width))
+            measured = tuple((run, font, _width(run, font)) for run, font in runs)
+            pieces.append(_Piece(span.text, None, chain, deg, sum(w for _, _, w in measured), measured))
         last = pieces[-1]
         space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else self.regular[0]
         overhang = self.slant * self.cap_height if any(p.slant for p in pieces) else 0.0
@@ -535,8 +539,16 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
     """Lines of fragments (and their widths in em) breaking one hard line to ``width`` em."""
     line: list[_Frag] = []
     used = 0.0
-    for raw in words:
-        word = setting.word(raw)
+    # Each trial size breaks the same words: the line's measured words are kept as reached.
+    known = setting.lines.get(id(words))
+    if known is None:
+        known = setting.lines[id(words)] = []
+    for i, raw in enumerate(words):
+        if i < len(known):
+            word = known[i]
+        else:
+            word = setting.word(raw)
+            known.append(word)
         start, rest = _START, word.width
         while True:
             gap = line[-1].word.space if line else 0.0
@@ -629,15 +641,14 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                             slant_deg=pending[3]))
             pending.clear()
 
-    def add(text: str, font: Path, slant: float, space_before: bool) -> None:
+    def add(text: str, font: Path, slant: float, space_before: bool, width: float) -> None:
         nonlocal x
-        w = text_width_mm(text, font, size)
-        if pending and pending[2] == font and pending[3] == slant:
+        if pending and (pending[2] is font or pending[2] == font) and pending[3] == slant:
             pending[1] += (" " if space_before else "") + text
         else:
             flush()
             pending.extend([x, text, font, slant])
-        x += w
+        x += width
 
     for n, frag in enumerate(frags):
         space_before = False
@@ -654,13 +665,15 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                 hi = eci if pi == epi else len(piece.text)
                 if hi <= lo:
                     continue
-                text = piece.text[lo:hi]
-                if setting.missing.get(piece.chain):
-                    for run, font in font_runs(text, piece.chain):
-                        add(run, font, piece.slant, space_before)
+                if lo == 0 and hi == len(piece.text):  # the whole piece: its runs are measured
+                    for run, font, width in piece.runs:
+                        add(run, font, piece.slant, space_before, width * size)
                         space_before = False
-                else:  # the chain's first font draws the whole text (the usual case)
-                    add(text, piece.chain[0], piece.slant, space_before)
+                    continue
+                text = piece.text[lo:hi]
+                runs = font_runs(text, piece.chain) if setting.missing.get(piece.chain) else [(text, piece.chain[0])]
+                for run, font in runs:
+                    add(run, font, piece.slant, space_before, text_width_mm(run, font, size))
                     space_before = False
             else:
                 if pi == epi:
@@ -750,8 +763,8 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
     laid = tried.get(size)
     if laid is None or not laid.fits:  # a layout that did not fit stopped early: lay it all out
         laid = _lay_out(setting, style, box, size, measure, stop_when_too_tall=False)
-    plain = _plain(parsed)
     if not laid.fits:
+        plain = _plain(parsed)
         at = f"even at the minimum size {low:g} mm" if fit == "shrink" else f"at {size:g} mm"
         count = f"{len(laid.lines)}+ lines, the rest not drawn" if laid.more else f"{len(laid.lines)} lines"
         warnings.append(f"{where}: text {_short(plain)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm {at} "
