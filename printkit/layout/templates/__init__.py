@@ -127,31 +127,34 @@ def unknown_colors(deck: Deck) -> tuple[str, ...]:
 def layout_color_names(deck: Deck) -> tuple[str, ...]:
     """The ``art.colors`` names the deck's own layouts read: written as names, or given by a
     placeholder (``fill: "{element}"`` reads the palette name each card's ``element`` holds)."""
-    names = []
-    cards = [c for c in deck.all_cards() if c.layout or c.back_layout]
+    names: list[str] = []
+    placeholders: dict[str, list] = {}  # layout name -> its colour templates with placeholders
     seen = set()
-    for card in cards:
+    for card in deck.all_cards():
         for name in (card.layout, card.back_layout):
-            layout = deck.layouts.get(name) if name else None
-            if layout is None:
+            if not name:
                 continue
-            for element in layout.elements:
-                for template in (element.color, element.fill, element.stroke):
-                    if template is None:
-                        continue
-                    text = template.constant
-                    if text is None:
-                        key = (id(template), tuple(repr(card.attrs.get(n)) for n in template.names))
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        try:
-                            text = template.render({**card.attrs, "_group": card.group})
-                        except ValueError:
-                            continue
-                    if text and not text.startswith("#"):
-                        names.append(text.strip())
-    return tuple(dict.fromkeys(names))
+            templates = placeholders.get(name)
+            if templates is None:  # a layout's own colour names are read once, not once a card
+                templates = placeholders[name] = []
+                layout = deck.layouts.get(name)
+                for element in layout.elements if layout is not None else ():
+                    for template in (element.color, element.fill, element.stroke):
+                        if template is not None:
+                            if template.constant is None:
+                                templates.append(template)
+                            else:
+                                names.append(template.constant)
+            for template in templates:
+                key = (id(template), tuple(repr(card.attrs.get(n)) for n in template.names))
+                if key in seen:
+                    continue
+                seen.add(key)
+                try:
+                    names.append(template.render({**card.attrs, "_group": card.group}))
+                except ValueError:
+                    continue
+    return tuple(dict.fromkeys(text.strip() for text in names if text and not text.startswith("#")))
 
 
 def deck_warnings(deck: Deck) -> tuple[str, ...]:
