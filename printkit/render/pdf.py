@@ -521,9 +521,33 @@ def _rect(pen: _Pen, op: Rect, _images) -> None:
         return
     radius_mm = min(op.radius_mm, op.w_mm / 2, op.h_mm / 2)
     if radius_mm > 0:
-        canvas.roundRect(op.x_mm, op.y_mm, op.w_mm, op.h_mm, radius_mm, stroke=stroke, fill=fill)
+        _path(canvas, canvas.roundRect, (op.x_mm, op.y_mm, op.w_mm, op.h_mm, radius_mm), stroke, fill)
     else:
-        canvas.rect(op.x_mm, op.y_mm, op.w_mm, op.h_mm, stroke=stroke, fill=fill)
+        _path(canvas, canvas.rect, (op.x_mm, op.y_mm, op.w_mm, op.h_mm), stroke, fill)
+
+
+# The path code reportlab writes for a shape, by its call. A layout draws its frames, bands and
+# badges at the same place on every card: written out once, then repeated.
+_PATHS: dict[tuple, tuple[str, ...]] = {}
+_MAX_PATHS = 4096
+
+
+def _path(canvas: Canvas, draw, numbers: tuple[float, ...], *paint: int) -> None:
+    """``draw(*numbers, *paint)`` (a canvas method whose code depends on nothing but its arguments
+    and the fill rule), or the code it wrote for the same call before."""
+    if 0 in numbers:  # 0.0 and -0.0 are one key but may print differently: drawn every time
+        draw(*numbers, *paint)
+        return
+    key = (draw.__name__, canvas._fillMode, numbers, paint)
+    code = _PATHS.get(key)
+    if code is not None:
+        canvas._code.extend(code)
+        return
+    start = len(canvas._code)
+    draw(*numbers, *paint)
+    if len(_PATHS) >= _MAX_PATHS:
+        _PATHS.clear()
+    _PATHS[key] = tuple(canvas._code[start:])
 
 
 def _polygon(pen: _Pen, op: Polygon, _images) -> None:
@@ -556,13 +580,13 @@ def _ellipse(pen: _Pen, op: Ellipse, _images) -> None:
         return
     fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
     if fill or stroke:
-        canvas.ellipse(op.cx_mm - op.rx_mm, op.cy_mm - op.ry_mm, op.cx_mm + op.rx_mm, op.cy_mm + op.ry_mm,
-                       stroke=stroke, fill=fill)
+        _path(canvas, canvas.ellipse, (op.cx_mm - op.rx_mm, op.cy_mm - op.ry_mm, op.cx_mm + op.rx_mm,
+                                       op.cy_mm + op.ry_mm), stroke, fill)
 
 
 def _line(pen: _Pen, op: Line, _images) -> None:
     pen.colors(None, op.color, op.width_mm)
-    pen.canvas.line(op.x1_mm, op.y1_mm, op.x2_mm, op.y2_mm)
+    _path(pen.canvas, pen.canvas.line, (op.x1_mm, op.y1_mm, op.x2_mm, op.y2_mm))
 
 
 def _text(pen: _Pen, op: Text, _images) -> None:

@@ -266,6 +266,23 @@ def test_texts_coded_in_the_first_subset_are_written_as_split_by_reportlab(monke
     assert render_pages(pages) == shortcut and calls
 
 
+def test_shapes_repeated_from_card_to_card_are_written_as_drawn(monkeypatch):
+    """Frames, bands and badges come back at the same place on every card: their path code is
+    remembered, and the file is the one drawing each anew gives (signed zeros too)."""
+    from printkit.render import pdf
+
+    def card(n: int) -> Face:
+        return Face((Rect(-3, -3, 69.5, 94.9, fill="#f0e0d0"), Rect(2, 2, 59.5, 10, fill="#8c2f39", radius_mm=2),
+                     Ellipse(55, 8, 4, 4, fill="#ffd166", stroke="#202020", stroke_mm=0.4),
+                     Line(4, 50, 59.5, 50, "#202020", 0.3), Rect(-0.0, 0.0, 10, 10 + n, stroke="#000000"),
+                     Rect(0.0, -0.0, 10, 10 + n, stroke="#000000"), Line(-0.0, 1, 5, 1, "#202020", 0.2)))
+
+    pages = [Page(Size(210, 297), tuple(Placement(card(i), 10 + 65 * (i % 3), 10 + 90 * (i // 3)) for i in range(9)))]
+    remembered = render_pages(pages)
+    monkeypatch.setattr(pdf, "_path", lambda canvas, draw, numbers, *paint: draw(*numbers, *paint))
+    assert render_pages(pages) == remembered
+
+
 def test_remembered_numbers_write_the_same_bytes_and_are_put_back(monkeypatch):
     import contextlib
 
