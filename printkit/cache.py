@@ -18,8 +18,9 @@ recorded id and renamed; the oldest entries go when the cache outgrows :data:`MA
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
+import importlib.util
 import os
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -39,27 +40,77 @@ MAX_ENTRY_BYTES = 32 << 20  # larger renders (sheets of many pictures) are not k
 svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
 
 
+# The libraries whose code decides what a build writes (by import name): PDFs, pictures, PNGs,
+# SVG art, specs and workbooks.
+LIBRARIES = ("reportlab", "_rl_accel", "pypdfium2", "pypdfium2_raw", "PIL", "svglib", "lxml", "cssselect2",
+             "tinycss2", "yaml", "python_calamine")
+
+
 @lru_cache(maxsize=None)
 def code_fingerprint() -> str:
-    """What a cached file depends on besides its inputs: printkit's code and its libraries."""
+    """What a cached file depends on besides its inputs: printkit's code, the Python and libraries
+    running it, and the settings reportlab reads from outside its code."""
     import printkit
 
-    digest = hashlib.sha256(f"format {FORMAT}\nprintkit {printkit.__version__}\n".encode())
-    for library in ("reportlab", "pypdfium2", "pillow", "svglib"):
+    digest = hashlib.sha256(f"format {FORMAT}\nprintkit {printkit.__version__}\n{sys.version}\n".encode())
+    # Each library by the size, times and identity of the file that starts it: installing any
+    # other version (or the same one again) writes that file anew. Asking the installed packages'
+    # metadata for versions instead costs a no-op rebuild a tenth of its time.
+    for name in LIBRARIES:
         try:
-            version = importlib.metadata.version(library)
-        except importlib.metadata.PackageNotFoundError:
-            version = "-"
-        digest.update(f"{library} {version}\n".encode())
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None and spec.has_location else None
+        digest.update(f"{name} {_stat_line(origin) if origin else '-'}\n".encode())
+    digest.update(_reportlab_settings().encode("utf-8", "surrogatepass"))
     root = Path(printkit.__file__).resolve().parent
     # Its code and its data (built-in layouts, colour profiles): whatever a render may read, each
     # file by its size and times (any write to a file changes its ctime), as reading them all
     # would cost a rebuild with nothing to do a tenth of its time.
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size} {stat.st_mtime_ns} "
-                      f"{stat.st_ctime_ns}\0".encode())
+    for relative, line in _package_files(str(root)):
+        digest.update(f"{relative}\0{line}\0".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _stat_line(path: str) -> str:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns} {stat.st_ino}"
+
+
+def _reportlab_settings() -> str:
+    """What reportlab takes from outside its code (``RL_*`` variables, its settings files), which
+    can change the bytes of a PDF (``RL_invariant``, ``RL_pageCompression`` …)."""
+    lines = [f"{name}={value}" for name, value in sorted(os.environ.items()) if name.startswith("RL_")]
+    places = [os.path.join(os.path.expanduser("~"), ".reportlab_settings")]
+    places += [os.path.join(entry or os.getcwd(), name) for entry in sys.path
+               for name in ("reportlab_settings.py", os.path.join("reportlab_settings", "__init__.py"))]
+    spec = importlib.util.find_spec("reportlab")
+    if spec is not None and spec.origin:
+        places.append(os.path.join(os.path.dirname(spec.origin), "local_rl_settings.py"))
+    lines += [f"{place} {_stat_line(place)}" for place in places if os.path.lexists(place)]
+    return "\n".join(lines)
+
+
+def _package_files(root: str) -> list[tuple[str, str]]:
+    """Every file under ``root`` but compiled code, as (relative path, size and times), sorted."""
+    found = []
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        with os.scandir(os.path.join(root, relative)) as entries:
+            for entry in entries:
+                name = f"{relative}/{entry.name}" if relative else entry.name
+                if entry.is_dir():
+                    if entry.name != "__pycache__":
+                        pending.append(name)
+                elif entry.is_file():
+                    stat = entry.stat()
+                    found.append((name, f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}"))
+    return sorted(found)
 
 
 class RenderCache:
