@@ -93,6 +93,7 @@ from printkit.outputs import (
 
 if TYPE_CHECKING:
     from printkit.render.pdf import PdfInfo, SharedPages
+    from printkit.unchanged import Invocation
 
 MANIFEST = "manifest.json"
 
@@ -678,23 +679,26 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
     Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
     """
-    from printkit.check import check_engine_options
-    from printkit.spec import default_spec_paths, expand, expand_all, find_spec, load_spec, variant_names
+    import dataclasses
+    import time
 
-    paths = [find_spec(n) for n in names] if names else default_spec_paths()[0]
-    by_file = {}  # a spec named twice (calc calc, calc decks/calc.yaml) is built once, where first named
-    for path in paths:
-        by_file.setdefault(_resolved(path), path)
-    paths = list(by_file.values())
+    from printkit.check import check_engine_options
+    from printkit.locate import spec_paths
+    from printkit.spec import expand, expand_all, load_spec, variant_names
+
     decks: list[Deck] = []
-    for path in paths:
+    for path in spec_paths(names):
+        read_at = time.time_ns()  # before the spec is read: see printkit.unchanged.record_key
         loaded = load_spec(path)
         check_engine_options(loaded)
         variants = variant_names(loaded)
         if variant is None:
-            decks.extend(expand_all(loaded))
+            expanded = list(expand_all(loaded))
         elif variant in variants or names:
-            decks.append(expand(loaded, variant))  # a named spec without it raises a located error
+            expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
+        else:
+            expanded = []
+        decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks
@@ -741,12 +745,14 @@ def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]
 def build(decks: Sequence[Deck], options: BuildOptions,
           progress: Callable[[int], None] | None = None,
           producers: Sequence[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]] = PRODUCERS,
-          ) -> BuildResult:
+          command: "Invocation | None" = None) -> BuildResult:
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
     are still there unchanged (so building one deck keeps the others listed). A second build into
-    the folder while this one runs is refused (:func:`printkit.outputs.exclusive`).
+    the folder while this one runs is refused (:func:`printkit.outputs.exclusive`). ``command``:
+    the ``printkit build`` command these decks were read for, whose result is then kept for the
+    same command to list again (:func:`printkit.unchanged.listed_again`).
     """
     if not decks:
         raise BuildError("nothing to build: no decks given")
@@ -767,7 +773,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.before_first_write = ctx.record.write
         kept_forms = svg_form_store.set(_SvgForms(ctx.cache))
         try:
-            return _build_locked(decks, ctx, producers)
+            return _build_locked(decks, ctx, producers, command)
         except BaseException:
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
@@ -778,7 +784,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
                   producers: Sequence[Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]],
-                  ) -> BuildResult:
+                  command: "Invocation | None" = None) -> BuildResult:
     options = ctx.options
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
@@ -825,13 +831,16 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
             and (e.path not in going or current_sha256(inside(options.out_dir, e.path)) == e.sha256)]
     # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
     # the manifest's own temporary exists leaves one the next build may remove.
+    manifest = _manifest_data(_manifest(entries + kept))
+    if command is not None and producers is PRODUCERS and not options.cards:
+        unchanged.remember_invocation(ctx, command, decks, keys, manifest)
     recorded = ctx.staging._announced or bool(changing or stale)
     if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
         ctx.record.write()
         recorded = True
     ctx.cache.flush(ctx.staging.build_id)
-    target = _write_manifest(options.out_dir, entries + kept, build_id=ctx.staging.build_id,
-                             before_first_write=None if recorded else ctx.record.write)
+    target = _write_manifest_data(options.out_dir, manifest, build_id=ctx.staging.build_id,
+                                  before_first_write=None if recorded else ctx.record.write)
     return BuildResult(tuple(entries), tuple(ctx.warnings), target, tuple(sorted(removed)))
 
 
@@ -886,20 +895,28 @@ def _write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
     with None. ``unfinished`` names the builds whose
     temporaries may lie in the folder (the one running, until its files are in place).
     """
-    listed = sorted(entries, key=lambda e: e.path)
-    manifest: dict = {"files": [_manifest_item(e) for e in listed]}
+    manifest = _manifest(entries)
     if replacing:
         manifest["replacing"] = [{"old": _manifest_item(old) if old else None,
                                   "new": _manifest_item(new) if new else None}
                                  for old, new in sorted(replacing, key=lambda pair: (pair[1] or pair[0]).path)]
     if unfinished:
         manifest["unfinished"] = list(unfinished)
-    return _write_manifest_data(out_dir, manifest, unfinished[0] if unfinished else build_id, before_first_write)
+    return _write_manifest_data(out_dir, _manifest_data(manifest), unfinished[0] if unfinished else build_id,
+                                before_first_write)
 
 
-def _write_manifest_data(out_dir: Path, manifest: dict, build_id: str | None = None,
+def _manifest(entries: Sequence[ManifestEntry]) -> dict:
+    """A manifest listing ``entries`` by path."""
+    return {"files": [_manifest_item(e) for e in sorted(entries, key=lambda e: e.path)]}
+
+
+def _manifest_data(manifest: dict) -> bytes:
+    return (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _write_manifest_data(out_dir: Path, data: bytes, build_id: str | None = None,
                          before_first_write: Callable[[], None] | None = None) -> Path:
-    data = (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     staging = Staging(out_dir, build_id) if build_id else Staging(out_dir)
     staging.before_first_write = before_first_write
     try:
@@ -939,7 +956,7 @@ class _UnfinishedRecord:
         # Marked first: an interrupt that lands while the manifest is being replaced (after its
         # rename, before this method returns) must still find the record to withdraw.
         self.written = True
-        _write_manifest_data(self.out_dir, manifest, self.build_id)
+        _write_manifest_data(self.out_dir, _manifest_data(manifest), self.build_id)
 
     def withdraw(self) -> None:
         """Undo :meth:`write` (only while no file of the build has been renamed into place)."""
@@ -1060,9 +1077,10 @@ def _manifest_entry(item: dict) -> ManifestEntry:
 def _written(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> dict[Path, frozenset[str]]:
     """Each file printkit wrote (resolved, as staged) with the hashes it may hold."""
     written = {}
+    root = out_dir.resolve()
     for relative, entries in previous.items():
         try:
-            written[inside(out_dir, relative)] = frozenset(e.sha256 for e in entries)
+            written[inside(out_dir, relative, root)] = frozenset(e.sha256 for e in entries)
         except BuildError:
             continue  # a path printkit would never write: owns nothing
     return written
@@ -1075,9 +1093,10 @@ def _earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
     ``hashed`` keeps each file's hash by its size and times for a later call in the same build,
     which then reads only the files written since."""
     kept = []
+    root = out_dir.resolve()
     for relative, entries in previous.items():
         try:
-            path = inside(out_dir, relative)
+            path = inside(out_dir, relative, root)
         except BuildError:
             continue
         sha = _hash_once(path, hashed) if hashed is not None else current_sha256(path)

@@ -261,7 +261,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     """
     from pathlib import Path
 
-    from printkit.build import BuildOptions, build as run_build, load_decks, work_units
+    from printkit import unchanged
 
     # A build leaves tens of thousands of objects alive until exit (reportlab keeps a list per
     # glyph of every font it parsed). The interpreter's last collection would walk them all only
@@ -271,11 +271,19 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     atexit.register(gc.freeze)
 
     if not decks:
-        from printkit.spec import default_spec_paths
+        from printkit.locate import default_spec_paths
 
         click.echo(f"building the specs in {default_spec_paths()[1]}", err=True)
     if not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
+    # The same command with every input and output as it left them: its files are listed again
+    # without reading a spec (nor importing what reads and draws them).
+    command = unchanged.invocation(click.get_current_context().params, decks, Path(out_dir))
+    again = unchanged.listed_again(command) if command is not None else None
+    if again is not None:
+        _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
+        return
+    from printkit.build import BuildOptions, build as run_build, load_decks, work_units
     from printkit.interrupts import interrupts_as_keyboard
 
     # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
@@ -286,13 +294,20 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
                                proof=proof)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
-            result = run_build(loaded, options, progress=progress)
-    for warning in result.warnings:
+            result = run_build(loaded, options, progress=progress, command=command)
+    _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
+
+
+def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
+    """What ``build`` prints: warnings (on stderr), every file written, how many, the manifest."""
+    from pathlib import Path
+
+    for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    for entry in result.entries:
-        click.echo(str(Path(out_dir) / entry.path))
-    gone = f", {len(result.removed)} earlier files removed" if result.removed else ""
-    click.echo(f"{len(result.entries)} files{gone}; manifest: {result.manifest}")
+    for path in paths:
+        click.echo(str(Path(out_dir) / path))
+    gone = f", {removed} earlier files removed" if removed else ""
+    click.echo(f"{len(paths)} files{gone}; manifest: {manifest}")
 
 
 @main.command()

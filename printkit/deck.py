@@ -160,6 +160,8 @@ class Deck:
     layouts: Mapping[str, Any] = field(default_factory=dict)  # name -> printkit.layout.design.Layout
     resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
     warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at
+    # When its spec began to be read (time.time_ns()), for printkit.unchanged; None when not known.
+    read_at_ns: int | None = field(default=None, compare=False, repr=False)
 
     def name_in(self, lang: str) -> str:
         """The deck's name in ``lang``, or its ``name`` when the spec gives none for that language."""

@@ -62,13 +62,14 @@ def deck_part(deck_id: str) -> str:
     return f"deck-{part}" if part.casefold() in _OWN_NAMES else part
 
 
-def inside(root: Path, relative: str | Path) -> Path:
-    """``root / relative``, refusing any path that would land outside ``root``."""
+def inside(root: Path, relative: str | Path, resolved_root: Path | None = None) -> Path:
+    """``root / relative``, refusing any path that would land outside ``root`` (``resolved_root``:
+    ``root.resolve()``, when the caller has it for many paths)."""
     relative = Path(relative)
     if relative.is_absolute() or any(part in ("", ".", "..") for part in relative.parts):
         raise BuildError(f"refusing to write {str(relative)!r}: not a plain path inside {str(root)!r}")
     target = (root / relative).resolve()
-    if root.resolve() not in target.parents:
+    if (resolved_root or root.resolve()) not in target.parents:
         raise BuildError(f"refusing to write {str(target)!r}: outside the output folder {str(root)!r}")
     return target
 

@@ -14,3 +14,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture(autouse=True, scope="session")
+def inputs_settle_at_once():
+    """Tests write a spec and build it at once, far sooner than a designer saves and builds: their
+    files count as settled (printkit.unchanged.SETTLE_NS) when written, so a rebuild finds the
+    first build's records as it would have before. tests/test_unchanged.py tests the wait itself."""
+    from printkit import unchanged
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unchanged, "SETTLE_NS", 0)
+        patch.setattr(unchanged, "SETTLE_COARSE_NS", 0)
+        yield

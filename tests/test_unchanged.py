@@ -1,21 +1,30 @@
-"""A deck whose inputs are as they were is listed again without being laid out or drawn.
+"""A deck whose inputs are as they were is listed again without being laid out or drawn, and
+the same ``printkit build`` command again without even reading its spec.
 
-Every change the deck's files come from (its card data, a picture, the spec, an option, a file of
-the deck removed or edited in the output folder, printkit's own code) builds it again, and what
-such a build writes is what a cold build writes.
+Every change the deck's files come from (its card data, a picture, a font, the spec, an option, a
+file of the deck removed or edited in the output folder, printkit's own code, reportlab's
+settings) builds it again, and what such a build writes is what a cold build writes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
+import json
+import shutil
+import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from test_design_loop import run
 
+from printkit import build as building
+from printkit import cache, fonts, unchanged
 from printkit.layout import templates
 
-SPEC = "game: demo\nname: Loop\ngroups:\n  - name: cards\n    data: loop.csv\n"
+SPEC = ("game: demo\nname: Loop\nart: {font: own.ttf, background_image: paper.png}\n"
+        "groups:\n  - name: cards\n    data: loop.csv\n")
 ROWS = "id,text,copies\nalpha,First text,2\nbeta,Second text,1\n"
 OTHER = "game: other\nname: Other\ngroups:\n  - name: cards\n    cards:\n      - {title: One, copies: 2}\n"
 
@@ -25,10 +34,22 @@ def outputs(out: Path) -> dict[str, str]:
             if p.is_file() and ".printkit-cache" not in p.parts}
 
 
+def png(color: str) -> bytes:
+    data = io.BytesIO()
+    Image.new("RGB", (40, 56), color).save(data, "PNG")
+    return data.getvalue()
+
+
+def write_inputs(folder: Path, spec: str = SPEC, rows: str = ROWS) -> None:
+    (folder / "loop.yaml").write_text(spec, encoding="utf-8")
+    (folder / "loop.csv").write_text(rows, encoding="utf-8")
+    shutil.copyfile(fonts.SYMBOLS, folder / "own.ttf")
+    (folder / "paper.png").write_bytes(png("#f0e0c0"))
+
+
 @pytest.fixture
 def folder(tmp_path) -> Path:
-    (tmp_path / "loop.yaml").write_text(SPEC, encoding="utf-8")
-    (tmp_path / "loop.csv").write_text(ROWS, encoding="utf-8")
+    write_inputs(tmp_path)
     result = run(tmp_path, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
     assert result.exit_code == 0, result.output
     return tmp_path
@@ -43,16 +64,50 @@ def laid_out(monkeypatch) -> list[str]:
     return seen
 
 
-def test_nothing_changed_lays_out_nothing_and_changes_nothing(folder, laid_out):
+@pytest.fixture
+def read(monkeypatch) -> list[tuple]:
+    """The decks read from their specs from now on (a command listed again reads none)."""
+    seen: list[tuple] = []
+    real = building.load_decks
+    monkeypatch.setattr(building, "load_decks", lambda *args: seen.append(args) or real(*args))
+    return seen
+
+
+def test_nothing_changed_lays_out_nothing_and_changes_nothing(folder, laid_out, read):
     before = outputs(folder / "out")
     result = run(folder, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
     assert result.exit_code == 0, result.output
-    assert laid_out == []
+    assert laid_out == [] and read == []  # the command is listed again: no spec read
     assert outputs(folder / "out") == before  # the manifest too: the same files, listed alike
 
 
-@pytest.mark.parametrize("edit", ["data", "spec", "option", "output removed", "touched"])
-def test_a_change_builds_the_deck_again_as_a_cold_build_would(folder, laid_out, edit):
+def test_a_command_listed_again_says_what_the_decks_records_say(folder, read, monkeypatch):
+    args = ["loop.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
+    again = run(folder, *args)
+    assert read == []
+    monkeypatch.setattr(unchanged, "listed_again", lambda command: None)
+    replayed = run(folder, *args)  # read, and each deck found in its record
+    assert read and replayed.exit_code == again.exit_code == 0
+    assert again.output == replayed.output and "001-cards-alpha.png" in again.output
+
+
+OVERLONG = "id,text\nalpha," + " ".join(["Overlong"] * 400) + "\nbeta,Short\n"
+
+
+def test_a_command_listed_again_repeats_its_warnings(tmp_path, read):
+    write_inputs(tmp_path, rows=OVERLONG)
+    first, second = (run(tmp_path, "loop.yaml", "--no-rulebooks", "--out", "out") for _ in range(2))
+    assert len(read) == 1 and first.exit_code == second.exit_code == 0
+    warned = [line for line in first.output.splitlines() if line.startswith("warning: ")]
+    assert warned and "does not fit" in warned[0]
+    # The same lines; the alignment test comes last, as when each deck is found in its record.
+    assert second.output.splitlines()[:len(warned)] == warned
+    assert sorted(second.output.splitlines()) == sorted(first.output.splitlines())
+
+
+@pytest.mark.parametrize("edit", ["data", "spec", "option", "output removed", "touched", "picture", "font",
+                                  "manifest rewritten", "reportlab setting", "printkit's code"])
+def test_a_change_builds_the_deck_again_as_a_cold_build_would(folder, laid_out, read, edit, monkeypatch):
     out = folder / "out"
     args = ["loop.yaml", "--per-card", "--no-rulebooks"]
     if edit == "data":
@@ -65,9 +120,30 @@ def test_a_change_builds_the_deck_again_as_a_cold_build_would(folder, laid_out, 
         (out / "loop" / "cards" / "001-cards-alpha.png").unlink()
     elif edit == "touched":  # written again with the same bytes: its time is all that tells
         (folder / "loop.csv").write_text(ROWS, encoding="utf-8")
-    result = run(folder, *args, "--out", "out")
+    elif edit == "picture":
+        (folder / "paper.png").write_bytes(png("#c0e0f0"))
+    elif edit == "font":  # another font under the same name: every width changes
+        shutil.copyfile(fonts.SYMBOLS_BOLD, folder / "own.ttf")
+    elif edit == "manifest rewritten":  # the same files listed, but not as printkit writes it
+        listed = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        (out / "manifest.json").write_text(json.dumps(listed), encoding="utf-8")
+    elif edit == "reportlab setting":  # reportlab reads RL_* variables: they may change a PDF's bytes
+        monkeypatch.setenv("RL_printkitTestSetting", "1")
+        cache.code_fingerprint.cache_clear()
+    elif edit == "printkit's code":
+        monkeypatch.setattr(cache, "_package_files", lambda root, real=cache._package_files: real(root) + [
+            ("layout/edited.py", "1 2 3")])
+        cache.code_fingerprint.cache_clear()
+    try:
+        result = run(folder, *args, "--out", "out")
+    finally:
+        cache.code_fingerprint.cache_clear()
     assert result.exit_code == 0, result.output
-    assert laid_out, "the deck was not built again"
+    assert read, "the spec was not read again"
+    if edit == "manifest rewritten":  # the deck's record still holds: only the manifest is written again
+        assert laid_out == []
+    else:
+        assert laid_out, "the deck was not built again"
     cold = run(folder, *args, "--no-cache", "--out", "cold")
     assert cold.exit_code == 0, cold.output
     assert outputs(out) == outputs(folder / "cold")
@@ -82,10 +158,10 @@ def test_an_output_someone_edited_is_refused_as_before(folder, laid_out):
 
 
 def test_a_deck_in_its_own_folder_is_kept_when_another_changes(tmp_path, laid_out):
-    for name, spec in (("loop", SPEC), ("other", OTHER)):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / f"{name}.yaml").write_text(spec, encoding="utf-8")
-    (tmp_path / "loop" / "loop.csv").write_text(ROWS, encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "other.yaml").write_text(OTHER, encoding="utf-8")
+    (tmp_path / "loop").mkdir()
+    write_inputs(tmp_path / "loop")
     args = ["loop/loop.yaml", "other/other.yaml", "--no-rulebooks", "--out", "out"]
     assert run(tmp_path, *args).exit_code == 0
     laid_out.clear()
@@ -96,15 +172,15 @@ def test_a_deck_in_its_own_folder_is_kept_when_another_changes(tmp_path, laid_ou
     assert "First edited" in laid_out
 
 
-def test_warnings_are_said_again(tmp_path, laid_out):
-    (tmp_path / "loop.yaml").write_text(SPEC, encoding="utf-8")
-    (tmp_path / "loop.csv").write_text("id,text,texxt\nalpha,First,typo\n", encoding="utf-8")
+def test_warnings_are_said_again(tmp_path, laid_out, monkeypatch):
+    write_inputs(tmp_path, rows=OVERLONG)
+    monkeypatch.setattr(unchanged, "listed_again", lambda command: None)  # each deck from its record
     first = run(tmp_path, "loop.yaml", "--no-rulebooks", "--out", "out")
     second = run(tmp_path, "loop.yaml", "--no-rulebooks", "--out", "out")
     assert first.exit_code == second.exit_code == 0
-    assert laid_out[-1:] == ["First"] and len(laid_out) == 1  # laid out by the first build only
-    warned = [line for line in first.output.splitlines() if "warning" in line.lower()]
-    assert warned and warned == [line for line in second.output.splitlines() if "warning" in line.lower()]
+    assert len(laid_out) == 2  # laid out by the first build only
+    warned = [line for line in first.output.splitlines() if line.startswith("warning: ")]
+    assert warned and warned == [line for line in second.output.splitlines() if line.startswith("warning: ")]
 
 
 def test_a_damaged_record_is_ignored(folder, laid_out):
@@ -131,3 +207,67 @@ def test_a_new_printkit_builds_again(folder, laid_out, monkeypatch):
     finally:
         cache.code_fingerprint.cache_clear()
     assert result.exit_code == 0 and laid_out
+
+
+LAYOUT_SPEC = ("game: demo\nname: Loop\nlayouts:\n  face:\n    elements:\n"
+               "      - {kind: rect, x: 0, y: 0, width: 100%, height: 100%, fill: \"#112233\"}\n"
+               "      - {kind: text, text: \"{text}\", x: 0, y: 0, width: 100%, height: 20mm}\n"
+               "groups:\n  - name: cards\n    data: loop.csv\n    layout: face\n")
+
+
+def test_inputs_written_just_before_a_build_are_not_vouched_for(tmp_path, laid_out, read, monkeypatch):
+    # As if every file had been written a moment ago: within one tick of the file system's clock a
+    # second write could keep a file's times, so no build may be kept on their word.
+    monkeypatch.setattr(unchanged, "SETTLE_NS", 3600 * 10**9)
+    monkeypatch.setattr(unchanged, "SETTLE_COARSE_NS", 3600 * 10**9)
+    write_inputs(tmp_path)
+    for _ in range(2):
+        assert run(tmp_path, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out").exit_code == 0
+    assert len(read) == 2 and sorted(laid_out) == ["First text"] * 2 + ["Second text"] * 2
+
+
+def test_a_spec_changed_while_it_is_read_is_read_again(tmp_path, laid_out, read, monkeypatch):
+    """An edit that lands after the spec was read but before its files' times were taken (one that
+    the deck's description does not show: a layout's colour) is not taken for the state built."""
+    import printkit.spec
+
+    monkeypatch.setattr(unchanged, "SETTLE_NS", 10**6)  # the test's own writes settle at once
+    write_inputs(tmp_path, spec=LAYOUT_SPEC)
+    args = ["loop.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
+    time.sleep(0.01)
+    real = printkit.spec.load_spec
+
+    def read_then_edit(path):
+        loaded = real(path)
+        edited = LAYOUT_SPEC.replace("#112233", "#445566")
+        if (tmp_path / "loop.yaml").read_text(encoding="utf-8") != edited:  # once (the proof reads it too)
+            (tmp_path / "loop.yaml").write_text(edited, encoding="utf-8")
+        return loaded
+
+    monkeypatch.setattr(printkit.spec, "load_spec", read_then_edit)
+    assert run(tmp_path, *args).exit_code == 0  # drawn in #112233
+    monkeypatch.setattr(printkit.spec, "load_spec", real)
+    time.sleep(0.01)
+    laid_out.clear()
+    result = run(tmp_path, *args)
+    assert result.exit_code == 0, result.output
+    assert len(read) == 2 and laid_out, "the edited spec was not read and laid out again"
+    cold = run(tmp_path, *args[:-1], "cold", "--no-cache")
+    assert cold.exit_code == 0 and outputs(tmp_path / "out") == outputs(tmp_path / "cold")
+
+
+def test_data_beside_a_linked_spec_is_looked_at(tmp_path, laid_out, read):
+    """A spec reached through a link reads its data beside the link: that folder is looked at."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "project").mkdir()
+    write_inputs(tmp_path / "project")
+    (tmp_path / "project" / "loop.yaml").replace(tmp_path / "elsewhere" / "loop.yaml")
+    (tmp_path / "project" / "loop.yaml").symlink_to(tmp_path / "elsewhere" / "loop.yaml")
+    args = ["project/loop.yaml", "--per-card", "--no-rulebooks"]
+    assert run(tmp_path, *args, "--out", "out").exit_code == 0
+    (tmp_path / "project" / "loop.csv").write_text(ROWS.replace("Second text", "Second edit"), encoding="utf-8")
+    laid_out.clear()
+    assert run(tmp_path, *args, "--out", "out").exit_code == 0
+    assert "Second edit" in laid_out
+    assert run(tmp_path, *args, "--no-cache", "--out", "cold").exit_code == 0
+    assert outputs(tmp_path / "out") == outputs(tmp_path / "cold")
