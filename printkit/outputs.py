@@ -164,10 +164,14 @@ class Staging:
     staged: list[tuple[Path, Path]] = field(default_factory=list)  # (temporary, target)
     created: list[Path] = field(default_factory=list)  # folders this build made
     _announced: bool = False
+    # The root as it resolved when the first file was staged: every later file must land inside it.
+    _root_real: Path | None = field(default=None, repr=False)
 
     def stage(self, relative: str | Path, data: bytes) -> bool:
         """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
-        target = inside(self.root, relative)
+        if self._root_real is None:
+            self._root_real = self.root.resolve()
+        target = inside(self.root, relative, self._root_real)
         if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
             raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
                              "printkit did not make; move it away or use another --out")
