@@ -61,6 +61,9 @@ def main() -> None:
         if (ROOT / "decks" / args.deck).is_dir():
             shutil.copytree(ROOT / "decks" / args.deck, work / args.deck)
         data = work / args.deck / "cards.csv"
+        # As a designer's files are, the copies are older than the first build by more than the
+        # moment printkit waits for before it trusts a file's times (printkit.unchanged.SETTLE_NS).
+        time.sleep(0.5)
         build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
         times: dict[str, list[float]] = {"cold": [], "nothing changed": [], "one card edited": [],
                                          "--card, edit undone": []}
