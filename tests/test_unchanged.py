@@ -281,3 +281,22 @@ def test_data_beside_a_linked_spec_is_looked_at(tmp_path, laid_out, read):
     assert "Second edit" in laid_out
     assert run(tmp_path, *args, "--no-cache", "--out", "cold").exit_code == 0
     assert outputs(tmp_path / "out") == outputs(tmp_path / "cold")
+
+
+def test_a_command_is_not_listed_again_while_another_build_writes_its_folder(folder, read):
+    from printkit.outputs import exclusive
+
+    with exclusive(folder / "out"):  # as a build running in another process holds it
+        result = run(folder, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
+    assert result.exit_code == 1 and "another printkit build is writing" in result.output
+    assert read  # the build went as far as it always did: the command was not listed from its record
+
+
+def test_a_stopped_builds_manifest_temporary_is_cleared_by_a_build(folder, read):
+    out = folder / "out"
+    listed = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    stray = out / ".manifest.json.0123456789abcdef.tmp"  # a build stopped while recording its id
+    stray.write_text(json.dumps({**listed, "unfinished": ["0123456789abcdef"]}), encoding="utf-8")
+    result = run(folder, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
+    assert result.exit_code == 0, result.output
+    assert read and not stray.exists()
