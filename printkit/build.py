@@ -830,11 +830,11 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     # A stale file that could not go (changed or locked meanwhile) stays listed while it matches.
     kept = [e for e in earlier if e.path not in paths and e.path not in removed
             and (e.path not in going or current_sha256(inside(options.out_dir, e.path)) == e.sha256)]
-    # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
-    # the manifest's own temporary exists leaves one the next build may remove.
     manifest = _manifest_data(_manifest(entries + kept))
     if command is not None and producers is PRODUCERS and not options.cards:
         unchanged.remember_invocation(ctx, command, decks, keys, manifest)
+    # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
+    # the manifest's own temporary exists leaves one the next build may remove.
     recorded = ctx.staging._announced or bool(changing or stale)
     if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
         ctx.record.write()
