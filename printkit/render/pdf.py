@@ -134,7 +134,88 @@ def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = 
     if not pages:
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
-        return _render(pages, info, cmyk, keep_for, reuse)
+        canvas, buffer = _drawn(pages, info, cmyk, keep_for, reuse)
+        canvas.save()
+        return buffer.getvalue()
+
+
+def write_pages(pages: Sequence[Page], out, title: str = "", info: PdfInfo | None = None, cmyk: bool = False,
+                keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None) -> int:
+    """The PDF :func:`render_pages` makes of the same arguments, written to ``out`` (anything with
+    ``write(bytes)``) object by object; returns how many bytes were written.
+
+    The document's bytes are never all in memory: the pages are drawn first (each page's content
+    compressed as it ends), then each object is formatted, written and let go, pictures read from
+    their files only then. A failure while writing leaves ``out`` holding part of a PDF: the
+    caller writes to a temporary and removes it (:meth:`printkit.outputs.Staging.stage_stream`).
+    """
+    info = info or PdfInfo(title=title)
+    if not pages:
+        raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
+    with binary_streams(), remembered_numbers():
+        canvas, _ = _drawn(pages, info, cmyk, keep_for, reuse)
+        return _write_document(canvas, out)
+
+
+def _write_document(canvas: Canvas, out) -> int:
+    """Write ``canvas``'s finished document to ``out`` as ``canvas.save()`` would, one object at a
+    time; the byte count.
+
+    reportlab formats every object, joins them and only then writes (``PDFDocument.format``); the
+    file is the same sequence: its header, the objects in number order (formatting one may
+    register more, which get the next numbers), the cross-reference table of their offsets and
+    the trailer.
+    """
+    if canvas._code:
+        canvas.showPage()
+    doc = canvas._doc
+    if getattr(doc, "_savedToFile", False):
+        raise RuntimeError("a document is written once")
+    doc._savedToFile = True
+    # What PDFDocument.GetPDFData settles before formatting.
+    for font in doc.delayedFonts:
+        font.addObjects(doc)
+    doc.info.invariant = doc.invariant
+    doc.info.digest(doc.signature)
+    doc.Reference(doc.Catalog)
+    doc.Reference(doc.info)
+    doc.Outlines.prepare(doc, canvas)
+    if doc.Outlines.ready < 0:
+        doc.Catalog.Outlines = None
+    doc.encrypt.prepare(doc)
+    if doc.encrypt.info() is not None:
+        raise RuntimeError("printkit writes no encrypted PDFs")
+    root, about = doc.Reference(doc.Catalog), doc.Reference(doc.info)
+    comments = not rl_config.invariant and rl_config.pdfComments  # as reportlab decides it
+    offset = 0
+
+    def put(data: bytes) -> None:
+        nonlocal offset
+        out.write(data)
+        offset += len(data)
+
+    put(pdfdoc.PDFFile(doc._pdfVersion).format(doc))  # the header line and its binary comment
+    ids = []
+    number = 1
+    while number in doc.numberToId:
+        oid = doc.numberToId[number]
+        obj = doc.idToObject[oid]
+        data = pdfdoc.PDFIndirectObject(oid, obj).format(doc)
+        if comments:
+            put(pdfdoc.pdfdocEnc("%% %s: class %s \n" % (ascii(oid), type(obj).__name__[:50])))
+        doc.idToOffset[oid] = offset
+        put(data)
+        del data  # a picture's stream: let it go before the next is read
+        ids.append(oid)
+        number += 1
+    if len(ids) != len(doc.numberToId):
+        raise ValueError(f"objects numbered {len(doc.numberToId)}, written {len(ids)}")
+    xref = pdfdoc.PDFCrossReferenceTable()
+    xref.addsection(0, ids)
+    start = offset
+    put(xref.format(doc))
+    put(pdfdoc.PDFTrailer(startxref=start, Size=len(ids) + 1, Root=root, Info=about, ID=doc.ID()).format(doc))
+    return offset
 
 
 Seed = tuple[tuple[str, str], ...]
@@ -294,8 +375,10 @@ class _Written:
         return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
 
 
-def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: SharedPages | None = None,
-            reuse: SharedPages | None = None) -> bytes:
+def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: SharedPages | None = None,
+           reuse: SharedPages | None = None) -> tuple[Canvas, _Written]:
+    """A canvas with every page of ``pages`` drawn and finished, not yet saved, and the buffer its
+    ``save()`` writes to."""
     buffer = _Written()
     first = pages[0].size
     canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
@@ -350,8 +433,7 @@ def _render(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: 
         _compress_last_page(canvas)
         if keep:
             keep_for.streams[page] = (canvas._doc.Pages.pages[-1].Contents.content, in_use, as_forms, has_images)
-    canvas.save()
-    return buffer.getvalue()
+    return canvas, buffer
 
 
 def _without_pictures(page: Page) -> bool:
@@ -750,8 +832,8 @@ class _ImageSizes:
                 # Registered under the name drawImage looks for: embedded as it is, or decoded once.
                 _register_picture(canvas, path, checked.data, checked.digest)
                 canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
-            else:  # a JPEG: reportlab embeds its own bytes, these checked ones
-                canvas.drawImage(checked.reader(), 0, 0, w, h, mask="auto")
+            else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
+                canvas.drawImage(_register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"
@@ -821,6 +903,61 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
 
             obj.smask = PDFObjectReference(mask_reg)
         del obj._smask
+
+
+def _register_jpeg(canvas: Canvas, path: Path, checked):
+    """Put the checked JPEG ``checked`` (read from ``path``) into ``canvas``'s document; what to
+    give ``drawImage`` for it.
+
+    reportlab would copy the file's bytes into its image object, held until the document is
+    written: here the object keeps what its dictionary says and reads the bytes from ``path`` when
+    it is written (:class:`_JpegStream`). It is named as reportlab names a checked picture it is
+    lent (``picture-SHA256``), so the pages read the same either way.
+    """
+    from reportlab.pdfgen.canvas import _digester
+
+    key = f"picture-{checked.digest}"
+    doc = canvas._doc
+    name = _digester(f"{key}auto".encode("utf-8"))
+    reg = doc.getXObjectName(name)
+    if doc.idToObject.get(reg) is not None:
+        return key
+    obj = _JpegStream(Path(path), checked.digest)
+    if not obj.loadImageFromJPEG(io.BytesIO(checked.data)):
+        return checked.reader()  # a JPEG reportlab cannot read the header of: its own way, as before
+    obj.streamContent = None
+    obj.name = name
+    canvas._setXObjects(obj)
+    doc.Reference(obj, reg)
+    doc.addForm(name, obj)
+    return key
+
+
+def _checked_bytes(path: Path, digest: str) -> bytes:
+    """The bytes of the picture at ``path``, which must still be those checked (sha256 ``digest``)."""
+    try:
+        data = read_image(path)
+    except ImageError as exc:
+        raise BuildError(f"image {str(path)!r} {exc}") from None
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise BuildError(f"image {str(path)!r} changed while the build drew it")
+    return data
+
+
+class _JpegStream(pdfdoc.PDFImageXObject):
+    """A JPEG's image XObject whose stream, the file's own bytes, is read when it is written (so the
+    document holds no copy of it while pages are drawn)."""
+
+    def __init__(self, path: Path, digest: str) -> None:
+        super().__init__("", None)
+        self.path, self.digest = path, digest
+
+    def format(self, document) -> bytes:
+        self.streamContent = _checked_bytes(self.path, self.digest)
+        try:
+            return super().format(document)
+        finally:
+            self.streamContent = None
 
 
 def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> None:
@@ -932,12 +1069,7 @@ class _PngStream(PDFObject):
     def format(self, document) -> bytes:
         from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream
 
-        try:
-            data = read_image(self.path)
-        except ImageError as exc:
-            raise BuildError(f"image {str(self.path)!r} {exc}") from None
-        if hashlib.sha256(data).hexdigest() != self.digest:
-            raise BuildError(f"image {str(self.path)!r} changed while the build drew it")
+        data = _checked_bytes(self.path, self.digest)
         view = memoryview(data)
         content = b"".join(view[offset:offset + length] for offset, length in self.info.idat)
         del data, view
