@@ -133,14 +133,46 @@ def remove_temporaries(root: Path, build_ids: Collection[str]) -> int:
     return removed
 
 
+_CHUNK = 1 << 20  # bytes read at a time when a file is hashed or compared
+
+
 def current_sha256(path: Path) -> str | None:
-    """The sha256 of the regular file at ``path``; None for a link, a folder, nothing or an unreadable file."""
+    """The sha256 of the regular file at ``path``; None for a link, a folder, nothing or an unreadable file.
+
+    Read a piece at a time: a deck's sheets of pictures run to hundreds of megabytes."""
     try:
         if path.is_symlink() or not path.is_file():
             return None
-        return sha256_hex(path.read_bytes())
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            while piece := handle.read(_CHUNK):
+                digest.update(piece)
+        return digest.hexdigest()
     except OSError:
         return None
+
+
+class HashingWriter:
+    """Writes to an open file, counting the bytes and hashing them (sha256) on the way."""
+
+    def __init__(self, handle) -> None:
+        self.handle = handle
+        self.size = 0
+        self.error: OSError | None = None  # what writing to the file raised, if it failed
+        self._digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        try:
+            self.handle.write(data)
+        except OSError as exc:
+            self.error = exc
+            raise
+        self._digest.update(data)
+        self.size += len(data)
+        return len(data)
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
 
 
 def _create_new(path: Path) -> int:
@@ -195,6 +227,54 @@ class Staging:
         except OSError as exc:
             raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
         return True
+
+    def stage_stream(self, relative: str | Path, write: Callable[[HashingWriter], object]) -> tuple[bool, str]:
+        """Stage what ``write(out)`` writes to ``out`` for ``ROOT/relative``, never holding it all in
+        memory; whether the file changes (False when it already holds those bytes) and their sha256.
+
+        The temporary is made (under the recorded build id, as :meth:`stage` makes it) before
+        ``write`` starts; if ``write`` fails or is interrupted, it is removed before the error goes
+        on, so no part of a file stays behind. One already holding the same bytes is let go too.
+        """
+        target = inside(self.root, relative)
+        if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
+            raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
+                             "printkit did not make; move it away or use another --out")
+        if not self._announced:
+            if self.before_first_write is not None:
+                self.before_first_write()
+            self._announced = True
+        temp = temp_path(target, self.build_id)
+        out = None
+        writing = False
+        try:
+            self._make_folder(target.parent)
+            self.staged.append((temp, target))
+            with os.fdopen(_create_new(temp), "wb") as handle:
+                out = HashingWriter(handle)
+                writing = True
+                write(out)
+                writing = False
+                handle.flush()
+                os.fsync(handle.fileno())
+            sha = out.hexdigest()
+            same = target.is_file() and target.stat().st_size == out.size and current_sha256(target) == sha
+        except BaseException as exc:
+            self._unstage(temp)
+            # The file's own failures say which file; what ``write`` raised otherwise goes on as it is.
+            if isinstance(exc, OSError) and (not writing or exc is out.error):
+                raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+            raise
+        if same:
+            self._unstage(temp)
+        return not same, sha
+
+    def _unstage(self, temp: Path) -> None:
+        try:
+            temp.unlink(missing_ok=True)
+        except OSError:
+            return  # still staged: abort() tries again, and the next build knows its id
+        self.staged = [pair for pair in self.staged if pair[0] != temp]
 
     def check_replaceable(self, written: Mapping[Path, Collection[str]]) -> None:
         """Refuse (before any rename) to replace a file printkit did not write or that was changed since.

@@ -80,3 +80,90 @@ def test_a_spec_named_like_the_manifest_builds_beside_it(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "deck-manifest.json" / "sheets-a4.pdf").is_file()
     assert (tmp_path / "out" / "manifest.json").is_file()
+
+
+# --- staging a file as it is written ---------------------------------------------------------
+
+
+def _staging(root, announced):
+    from printkit.outputs import Staging
+
+    return Staging(root, before_first_write=lambda: announced.append(True))
+
+
+def _writes(*pieces):
+    def write(out):
+        for piece in pieces:
+            out.write(piece)
+
+    return write
+
+
+def test_a_streamed_file_is_staged_with_its_hash_and_renamed_on_commit(tmp_path):
+    import hashlib
+
+    announced = []
+    staging = _staging(tmp_path, announced)
+    changed, sha = staging.stage_stream("deck/sheets.pdf", _writes(b"%PDF-", b"one ", b"two"))
+    assert changed and sha == hashlib.sha256(b"%PDF-one two").hexdigest()
+    assert announced == [True]  # the build id was recorded before the temporary was made
+    (temp, target), = staging.staged
+    assert temp.name == f".sheets.pdf.{staging.build_id}.tmp" and temp.read_bytes() == b"%PDF-one two"
+    assert not target.exists()
+    staging.commit()
+    assert (tmp_path / "deck/sheets.pdf").read_bytes() == b"%PDF-one two"
+
+
+def test_a_streamed_file_that_holds_what_is_there_leaves_it_alone(tmp_path):
+    import os
+
+    target = tmp_path / "sheets.pdf"
+    target.write_bytes(b"same bytes")
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    staging = _staging(tmp_path, [])
+    changed, sha = staging.stage_stream("sheets.pdf", _writes(b"same ", b"bytes"))
+    assert not changed and sha == sha256_hex(b"same bytes")
+    assert staging.staged == [] and sorted(p.name for p in tmp_path.iterdir()) == ["sheets.pdf"]
+    staging.commit()
+    assert target.stat().st_mtime_ns == 1_000_000_000
+
+
+@pytest.mark.parametrize("failure", [BuildError("image 'a.png' changed while the build drew it"), KeyboardInterrupt()])
+def test_a_streamed_file_that_fails_midway_leaves_no_temporary(tmp_path, failure):
+    target = tmp_path / "sheets.pdf"
+    target.write_bytes(b"the previous build's file")
+
+    def write(out):
+        out.write(b"%PDF-1.4 half of it")
+        raise failure
+
+    staging = _staging(tmp_path, [])
+    with pytest.raises(type(failure)):
+        staging.stage_stream("sheets.pdf", write)
+    assert staging.staged == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheets.pdf"]
+    assert target.read_bytes() == b"the previous build's file"
+
+
+def test_a_streamed_file_the_disk_refuses_is_one_error_naming_it(tmp_path, monkeypatch):
+    import errno
+
+    from printkit import outputs
+
+    def full(self, data):
+        self.error = OSError(errno.ENOSPC, "No space left on device")
+        raise self.error
+
+    monkeypatch.setattr(outputs.HashingWriter, "write", full)
+    staging = _staging(tmp_path, [])
+    with pytest.raises(BuildError, match=r"cannot write '.*sheets.pdf': No space left on device"):
+        staging.stage_stream("sheets.pdf", _writes(b"%PDF-"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_current_sha256_of_a_file_longer_than_one_read(tmp_path):
+    from printkit import outputs
+
+    data = bytes(range(256)) * 9000  # read a megabyte at a time: three reads
+    (tmp_path / "big.pdf").write_bytes(data)
+    assert outputs.current_sha256(tmp_path / "big.pdf") == sha256_hex(data)
