@@ -184,8 +184,42 @@ class BuildContext:
               lang: str | None = None, back: str | None = None) -> ManifestEntry:
         """Stage ``data`` for ``OUT/relative`` (renamed into place when the build ends) and describe it."""
         self.staging.stage(relative, data)
+        return self._entry(relative, sha256_hex(data), kind=kind, deck=deck, paper=paper, pages=pages,
+                           cards=cards, lang=lang, back=back)
+
+    def write_pdf(self, relative: str, pages: Sequence[Page], info: "PdfInfo", *, kind: str,
+                  deck: Deck | None = None, paper: str | None = None, cards: int | None = None,
+                  cmyk: bool = False, keep_for: "SharedPages | None" = None,
+                  reuse: "SharedPages | None" = None, cached: bool = True) -> ManifestEntry:
+        """Render ``pages`` (as :meth:`render` does, the same bytes) straight into the staged file
+        for ``OUT/relative`` and describe it: a large document (sheets of pictures) is never held
+        in memory whole, and its sha256 is taken as it is written.
+
+        From the render cache when it holds these pages; a fresh render of at most
+        :data:`printkit.cache.MAX_ENTRY_BYTES` is kept there (unless ``cached`` is False).
+        """
+        from printkit.cache import MAX_ENTRY_BYTES
+        from printkit.render import pdf
+
+        key = self._render_key(pages, info, keep_for, cmyk) if cached else ""
+        data = self.cache.found(key) if key else None
+        if data is not None:
+            return self.write(relative, data, kind=kind, deck=deck, paper=paper, pages=len(pages), cards=cards)
+        kept = _FirstBytes(MAX_ENTRY_BYTES if key else 0)
+
+        def write(out) -> None:
+            pdf.write_pages(pages, _Both(out, kept), info=info, cmyk=cmyk, keep_for=keep_for, reuse=reuse)
+
+        _, sha = self.staging.stage_stream(relative, write)
+        if kept.parts is not None:
+            self.cache.keep(key, b"".join(kept.parts))
+        return self._entry(relative, sha, kind=kind, deck=deck, paper=paper, pages=len(pages), cards=cards)
+
+    def _entry(self, relative: str, sha: str, *, kind: str, deck: Deck | None, paper: str | None,
+               pages: int | None, cards: int | None, lang: str | None = None,
+               back: str | None = None) -> ManifestEntry:
         entry = ManifestEntry(
-            path=relative, kind=kind, sha256=sha256_hex(data),
+            path=relative, kind=kind, sha256=sha,
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
             paper=paper, pages=pages, cards=cards, lang=lang, back=back,
         )
@@ -207,13 +241,17 @@ class BuildContext:
         these fonts and pictures were rendered before."""
         from printkit.render import pdf
 
+        key = self._render_key(pages, info, keep_for)
+        return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info, keep_for=keep_for, reuse=reuse))
+
+    def _render_key(self, pages: Sequence[Page], info: "PdfInfo", keep_for: "SharedPages | None",
+                    cmyk: bool = False) -> str:
         def description() -> str:
             # A document that keeps pages for another has that one's text coded first.
             seed = f"\nseeded {keep_for.seed!r}" if keep_for is not None else ""
-            return f"{info!r}\n{pages_description(pages)}{seed}"
+            return f"{info!r}\n{pages_description(pages)}{seed}" + ("\ncmyk" if cmyk else "")
 
-        key = self.cache.key("pdf", description, lambda: face_files(pages))
-        return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info, keep_for=keep_for, reuse=reuse))
+        return self.cache.key("pdf", description, lambda: face_files(pages))
 
     def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
         """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
@@ -229,6 +267,34 @@ class BuildContext:
     def warnings(self) -> list[str]:
         """Each warning as one line: ``deck: card field: problem (and N more distinct cards)``."""
         return self._warnings.lines()
+
+
+class _FirstBytes:
+    """Keeps what is written while it stays within ``limit`` bytes; ``parts`` is None past that."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.size = limit, 0
+        self.parts: list[bytes] | None = [] if limit > 0 else None
+
+    def write(self, data: bytes) -> None:
+        if self.parts is None:
+            return
+        self.size += len(data)
+        if self.size > self.limit:
+            self.parts = None  # too big to cache: let go of what was kept
+        else:
+            self.parts.append(data)
+
+
+class _Both:
+    """Writes to two writers."""
+
+    def __init__(self, first, second) -> None:
+        self.first, self.second = first, second
+
+    def write(self, data: bytes) -> None:
+        self.first.write(data)
+        self.second.write(data)
 
 
 @dataclass
@@ -415,15 +481,12 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         from printkit.render.pdf import SharedPages
 
         shared = SharedPages(fronts_only)  # the front pages are drawn once, for both files
-        yield ctx.write(f"{folder}/sheets-{opts.paper}.pdf",
-                        ctx.render(duplex, pdf_info(deck, "duplex sheets",
-                                                    "Card sheets: fronts and backs, for double-sided printing"),
-                                   keep_for=shared),
-                        kind="sheets", deck=deck, paper=opts.paper, pages=len(duplex), cards=count)
-        yield ctx.write(f"{folder}/sheets-fronts-{opts.paper}.pdf",
-                        ctx.render(fronts_only, pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing"),
-                                   reuse=shared),
-                        kind="sheets-fronts", deck=deck, paper=opts.paper, pages=len(fronts_only), cards=count)
+        yield ctx.write_pdf(f"{folder}/sheets-{opts.paper}.pdf", duplex,
+                            pdf_info(deck, "duplex sheets", "Card sheets: fronts and backs, for double-sided printing"),
+                            keep_for=shared, kind="sheets", deck=deck, paper=opts.paper, cards=count)
+        yield ctx.write_pdf(f"{folder}/sheets-fronts-{opts.paper}.pdf", fronts_only,
+                            pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing"),
+                            reuse=shared, kind="sheets-fronts", deck=deck, paper=opts.paper, cards=count)
         del shared
 
 
@@ -448,9 +511,9 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
             pages = [full_page(faces.page(card, paper), paper) for card in cards]
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
-            yield ctx.write(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf",
-                            ctx.render(pages, pdf_info(deck, f"{sheet} sheet", "Full-page sheets, one-sided")),
-                            kind="page", deck=deck, paper=opts.paper, pages=len(pages), cards=len(cards))
+            yield ctx.write_pdf(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf", pages,
+                                pdf_info(deck, f"{sheet} sheet", "Full-page sheets, one-sided"),
+                                kind="page", deck=deck, paper=opts.paper, cards=len(cards))
 
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:

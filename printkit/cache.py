@@ -200,19 +200,29 @@ class RenderCache:
 
     def cached(self, key: str, make: Callable[[], bytes]) -> bytes:
         """The cached bytes for ``key``, else ``make()`` (stored by the next :meth:`flush`)."""
+        data = self.found(key)
+        if data is None:
+            data = make()
+            self.keep(key, data)
+        return data
+
+    def found(self, key: str) -> bytes | None:
+        """The cached bytes for ``key``; None when there are none (a miss) or the cache is off."""
         if not self.enabled:
-            return make()
+            return None
         data = self.pending.get(key)
         if data is None:
             data = self.get(key)
-        if data is not None:
+        if data is None:
+            self.misses += 1
+        else:
             self.hits += 1
-            return data
-        self.misses += 1
-        data = make()
+        return data
+
+    def keep(self, key: str, data: bytes) -> None:
+        """Store ``data`` under ``key`` at the next :meth:`flush`, unless it is over :data:`MAX_ENTRY_BYTES`."""
         if self.enabled and len(data) <= MAX_ENTRY_BYTES:
             self.pending[key] = data
-        return data
 
     def flush(self, build_id: str) -> None:
         """Store the new entries (each a temporary ``.KEY.BUILD_ID.tmp``, then renamed); best effort:

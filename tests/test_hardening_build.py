@@ -372,16 +372,19 @@ def test_a_failed_build_leaves_the_manifest_as_it_was(tiny, monkeypatch):
 
     out = tiny / "out"
     before = snapshot(out)
-    real = printkit.render.pdf.render_pages
     calls = []
 
-    def fail_second(pages, title="", info=None, **shared):
-        calls.append(title)
-        if len(calls) == 2:  # after the first file of the build is staged
-            raise OSError("disk on fire")
-        return real(pages, title, info, **shared)
+    def failing_second(real):
+        def render(pages, *args, **kwargs):
+            calls.append(pages)
+            if len(calls) == 2:  # after the first file of the build is staged
+                raise OSError("disk on fire")
+            return real(pages, *args, **kwargs)
 
-    monkeypatch.setattr(printkit.render.pdf, "render_pages", fail_second)
+        return render
+
+    for name in ("render_pages", "write_pages"):  # in memory, or into the staged file
+        monkeypatch.setattr(printkit.render.pdf, name, failing_second(getattr(printkit.render.pdf, name)))
     result = build(["tiny.yaml", "--back-offset", "2,0", "--out", "out"], tiny)
     assert result.exit_code == 1 and "disk on fire" in result.stderr
     assert snapshot(out) == before

@@ -53,9 +53,9 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             paper = ctx.options.paper_size
             by_sheet = [full_page(faces.page(card, paper), paper) for card in pages]
             path = f"pages-{ctx.options.paper}.pdf"
-            yield ctx.write(path, _render(by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
-                                          options.cmyk),
-                            kind="export-pages", deck=deck, paper=ctx.options.paper, pages=len(by_sheet))
+            yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
+                                cmyk=options.cmyk, cached=False, kind="export-pages", deck=deck,
+                                paper=ctx.options.paper)
             files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
                                 "one copy per game"))
         else:
@@ -143,8 +143,7 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
                 ctx.progress(len(copies))
             path = f"{_folder(run.name)}.pdf"
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
-            yield ctx.write(path, _render(pages, info), kind="export-pdf", deck=deck, pages=len(pages),
-                            cards=len(pages) // 2)
+            yield ctx.write_pdf(path, pages, info, cached=False, kind="export-pdf", deck=deck, cards=len(pages) // 2)
             files.append((path, f"{len(pages) // 2} cards ({run.title}), {len(pages)} pages: back, front, back, front ..."))
         return
     fronts: list[Page] = []
@@ -157,18 +156,12 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             backs += [back] * len(copies)
             ctx.progress(len(copies))
     info = pdf_info(deck, f"cards for {prof.name}", "Every card at its bleed size: all fronts, then all backs")
-    yield ctx.write("cards.pdf", _render(fronts + backs, info, options.cmyk), kind="export-pdf", deck=deck,
-                    pages=len(fronts) * 2, cards=len(fronts))
+    yield ctx.write_pdf("cards.pdf", fronts + backs, info, cmyk=options.cmyk, cached=False, kind="export-pdf",
+                        deck=deck, cards=len(fronts))
     runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
     files.append(("cards.pdf", f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
                                f"{len(fronts) + 1}-{2 * len(fronts)} their backs in the same order"
                                + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
-
-
-def _render(pages: Sequence[Page], info, cmyk: bool = False) -> bytes:
-    from printkit.render.pdf import render_pages
-
-    return render_pages(pages, info=info, cmyk=cmyk)
 
 
 def _colour_note(prof: Profile, options: ExportOptions) -> str:
