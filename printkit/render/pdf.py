@@ -4,9 +4,14 @@ Only this module speaks points. :func:`draw_ops` sets up a transform so that one
 one millimetre with y pointing down (the card frame of :mod:`printkit.layout.ops`), then draws each
 op literally. :func:`render_pages` draws each distinct face once, as a form XObject, and places it
 wherever it appears. Documents are made with reportlab's ``invariant`` mode, so the same pages
-give the same bytes. PNG and JPEG images are drawn by file name, which reportlab embeds once per
-document however often they are drawn; SVG art is drawn as vectors, one form XObject per document. Fonts are TrueType, registered with reportlab once per process and
-embedded as a subset in every document that uses them.
+give the same bytes. A PNG or JPEG is embedded once per document however often it is drawn, and
+its data is read (or decoded, or converted) only when its object is written; SVG art is drawn as
+vectors, one form XObject per document. Fonts are TrueType, registered with reportlab once per
+process and embedded as a subset in every document that uses them.
+
+:func:`render_pages` returns a document's bytes (reportlab's own ``save``); :func:`write_pages`
+writes the same bytes to a file one object at a time, so a document of hundreds of pictures is
+never in memory whole.
 """
 
 from __future__ import annotations
@@ -865,10 +870,11 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
       Flate stream with the PNG predictors (``/DecodeParms``), so nothing is decoded or
       compressed again (:class:`_PngStream`);
     - any other PNG (transparency, a palette, 16 bits, interlaced) is decoded by reportlab as
-      before, into the same objects, but once per process per content (:func:`_decoded_png`),
-      however many PDFs draw it.
+      before, into the same objects (:func:`_decoded_png`); the document keeps what their
+      dictionaries say, and their streams are made again when they are written unless the
+      process still keeps them.
 
-    A JPEG is left to reportlab, which embeds the file's bytes as they are (``/DCTDecode``).
+    Either way the document holds no picture's data while its pages are drawn.
     """
     from reportlab.pdfgen.canvas import _digester
 
@@ -881,28 +887,26 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
         info = _png_info(digest, data)
     except ImageError as exc:
         raise BuildError(f"image {str(path)!r} {exc}") from None
+    smask = None
     if info.plain:
         obj = _PngStream(info, Path(path), digest)
     else:
-        obj = copy.copy(_decoded_png(digest, data))
-        smask = getattr(obj, "_smask", None)
-        if smask is not None:
-            obj._smask = copy.copy(smask)
+        image, mask = _decoded_models(digest, data)
+        source = Path(path)
+        obj = _LazyImage(image, lambda: _decoded_stream(source, digest, False))
+        if mask is not None:
+            smask = _LazyImage(mask, lambda: _decoded_stream(source, digest, True))
     obj.name = name
     canvas._setXObjects(obj)
     doc.Reference(obj, reg)
     doc.addForm(name, obj)
-    smask = getattr(obj, "_smask", None)
     if smask is not None:  # as drawImage sets up a soft mask
         mask_reg = doc.getXObjectName(smask.name)
         if doc.idToObject.get(mask_reg) is None:
             canvas._setXObjects(smask)
             obj.smask = doc.Reference(smask, mask_reg)
         else:
-            from reportlab.pdfbase.pdfdoc import PDFObjectReference
-
-            obj.smask = PDFObjectReference(mask_reg)
-        del obj._smask
+            obj.smask = pdfdoc.PDFObjectReference(mask_reg)
 
 
 def _register_jpeg(canvas: Canvas, path: Path, checked):
@@ -911,8 +915,8 @@ def _register_jpeg(canvas: Canvas, path: Path, checked):
 
     reportlab would copy the file's bytes into its image object, held until the document is
     written: here the object keeps what its dictionary says and reads the bytes from ``path`` when
-    it is written (:class:`_JpegStream`). It is named as reportlab names a checked picture it is
-    lent (``picture-SHA256``), so the pages read the same either way.
+    it is written. It is named as reportlab names a checked picture it is lent
+    (``picture-SHA256``), so the pages read the same either way.
     """
     from reportlab.pdfgen.canvas import _digester
 
@@ -922,10 +926,11 @@ def _register_jpeg(canvas: Canvas, path: Path, checked):
     reg = doc.getXObjectName(name)
     if doc.idToObject.get(reg) is not None:
         return key
-    obj = _JpegStream(Path(path), checked.digest)
-    if not obj.loadImageFromJPEG(io.BytesIO(checked.data)):
+    model = pdfdoc.PDFImageXObject("", None)
+    if not model.loadImageFromJPEG(io.BytesIO(checked.data)):
         return checked.reader()  # a JPEG reportlab cannot read the header of: its own way, as before
-    obj.streamContent = None
+    source, digest = Path(path), checked.digest
+    obj = _LazyImage(model, lambda: _checked_bytes(source, digest))
     obj.name = name
     canvas._setXObjects(obj)
     doc.Reference(obj, reg)
@@ -944,28 +949,41 @@ def _checked_bytes(path: Path, digest: str) -> bytes:
     return data
 
 
-class _JpegStream(pdfdoc.PDFImageXObject):
-    """A JPEG's image XObject whose stream, the file's own bytes, is read when it is written (so the
-    document holds no copy of it while pages are drawn)."""
+class _LazyImage(pdfdoc.PDFImageXObject):
+    """An image XObject saying what ``model`` says, whose stream ``content()`` gives only when the
+    document is written (and is let go right after): a document holds no picture's data while
+    its pages are drawn."""
 
-    def __init__(self, path: Path, digest: str) -> None:
+    def __init__(self, model, content) -> None:
         super().__init__("", None)
-        self.path, self.digest = path, digest
+        self.__dict__.update((k, v) for k, v in vars(model).items() if k not in ("streamContent", "_smask"))
+        self.streamContent = None
+        self._content = content
 
     def format(self, document) -> bytes:
-        self.streamContent = _checked_bytes(self.path, self.digest)
+        self.streamContent = self._content()
         try:
             return super().format(document)
         finally:
             self.streamContent = None
 
 
+def _model(obj):
+    """An image object's entries without its stream (a few numbers and names)."""
+    model = copy.copy(obj)
+    model.streamContent = None
+    model.__dict__.pop("_smask", None)
+    return model
+
+
 def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> None:
     """Put the picture ``data`` (sha256 ``digest``) into ``canvas``'s document converted to the
     press's CMYK (raw pixels, Flate-compressed, with a soft mask for its transparency), under the
     name ``drawImage`` gives ``path`` (as :func:`_register_picture` does), so drawing ``str(path)``
-    finds it. Converted once per process per content."""
-    from reportlab.pdfbase.pdfdoc import PDFObjectReference
+    finds it. The document keeps what the objects' dictionaries say; their streams are converted
+    again when they are written unless the process still keeps them (:func:`_cmyk_objects`): from
+    the file at ``path``, which must still hold ``data``, or (a picture inside an SVG, ``path``
+    no file) from ``data`` itself."""
     from reportlab.pdfgen.canvas import _digester
 
     doc = canvas._doc
@@ -973,8 +991,12 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> No
     reg = doc.getXObjectName(name)
     if doc.idToObject.get(reg) is not None:
         return
-    image, mask = _cmyk_objects(digest, data, path)
-    obj = copy.copy(image)
+    image, mask = _cmyk_models(digest, data, path)
+    if isinstance(path, Path):
+        source = lambda: _checked_bytes(path, digest)  # noqa: E731
+    else:
+        source = lambda: data  # noqa: E731
+    obj = _LazyImage(image, lambda: _cmyk_objects(digest, source, path)[0].streamContent)
     obj.name = name
     canvas._setXObjects(obj)
     doc.Reference(obj, reg)
@@ -982,33 +1004,48 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> No
     if mask is not None:
         mask_reg = doc.getXObjectName(f"{name}-mask")
         if doc.idToObject.get(mask_reg) is None:
-            mask = copy.copy(mask)
-            canvas._setXObjects(mask)
-            obj.smask = doc.Reference(mask, mask_reg)
+            smask = _LazyImage(mask, lambda: _cmyk_objects(digest, source, path)[1].streamContent)
+            canvas._setXObjects(smask)
+            obj.smask = doc.Reference(smask, mask_reg)
         else:
-            obj.smask = PDFObjectReference(mask_reg)
+            obj.smask = pdfdoc.PDFObjectReference(mask_reg)
 
 
-_CMYK_PICTURES: dict[str, tuple] = {}  # sha256 of a picture -> its CMYK image object and mask object
-_MAX_CMYK_PICTURES = 64
+# Pictures converted to CMYK, by sha256: their image and mask objects while within the budget
+# (the oldest go first), and what their dictionaries say for as long as the process runs.
+_CMYK_PICTURES: dict[str, tuple] = {}
+_CMYK_MODELS: dict[str, tuple] = {}
+_CMYK_BUDGET = 128 << 20  # bytes of compressed streams kept for reuse
+_cmyk_bytes = 0
+_LAST: dict[str, tuple] = {}  # the last picture made again while a document was written, by kind
 
 
-def _cmyk_objects(digest: str, data: bytes, path: Path) -> tuple:
+def _cmyk_models(digest: str, data: bytes, path) -> tuple:
+    models = _CMYK_MODELS.get(digest)
+    if models is None:
+        image, mask = _cmyk_objects(digest, lambda: data, path)
+        models = _CMYK_MODELS[digest] = (_model(image), _model(mask) if mask is not None else None)
+    return models
+
+
+def _cmyk_objects(digest: str, data, path) -> tuple:
+    """The CMYK image object and mask object (None when opaque) of the picture ``data()`` gives."""
+    global _cmyk_bytes
     found = _CMYK_PICTURES.get(digest)
+    if found is None and _LAST.get("cmyk", ("",))[0] == digest:
+        found = _LAST["cmyk"][1]  # the mask written right after its image: converted once for both
     if found is None:
         import zlib
-
-        from reportlab.pdfbase.pdfdoc import PDFImageXObject
 
         from printkit.render.cmyk import cmyk_picture
 
         try:
-            image, alpha = cmyk_picture(data)
+            image, alpha = cmyk_picture(data())
         except (OSError, ValueError) as exc:
             raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
 
         def xobject(pixels, space: str):
-            obj = PDFImageXObject("", None)
+            obj = pdfdoc.PDFImageXObject("", None)
             obj.width, obj.height = pixels.size
             obj.bitsPerComponent = 8
             obj.colorSpace = space
@@ -1017,14 +1054,25 @@ def _cmyk_objects(digest: str, data: bytes, path: Path) -> tuple:
             return obj
 
         found = (xobject(image, "DeviceCMYK"), xobject(alpha, "DeviceGray") if alpha is not None else None)
-        if len(_CMYK_PICTURES) >= _MAX_CMYK_PICTURES:
-            _CMYK_PICTURES.pop(next(iter(_CMYK_PICTURES)))
-        _CMYK_PICTURES[digest] = found
+        del image, alpha
+        size = sum(len(obj.streamContent) for obj in found if obj is not None)
+        while _CMYK_PICTURES and _cmyk_bytes + size > _CMYK_BUDGET:
+            _cmyk_bytes -= _stream_bytes(_CMYK_PICTURES.pop(next(iter(_CMYK_PICTURES))))
+        if size <= _CMYK_BUDGET:
+            _CMYK_PICTURES[digest] = found
+            _cmyk_bytes += size
+        else:
+            _LAST["cmyk"] = (digest, found)
     return found
+
+
+def _stream_bytes(objects) -> int:
+    return sum(len(obj.streamContent) for obj in objects if obj is not None)
 
 
 _PNG_INFOS: dict[str, object] = {}  # sha256 of a PNG's bytes -> its PngInfo (a few numbers)
 _DECODED: dict[str, object] = {}  # sha256 -> reportlab's image object, while within the budget
+_DECODED_MODELS: dict[str, tuple] = {}  # sha256 -> what its image and mask objects' dictionaries say
 _DECODED_BUDGET = 256 << 20  # bytes of compressed streams kept for reuse
 _decoded_bytes = 0
 
@@ -1037,18 +1085,40 @@ def _png_info(digest: str, data: bytes):
     return info
 
 
+def _decoded_models(digest: str, data: bytes) -> tuple:
+    """What the image object of a PNG reportlab must decode says, and its soft mask's (None without
+    one), each with its name; decoded for it once per process per content."""
+    models = _DECODED_MODELS.get(digest)
+    if models is None:
+        obj = _decoded_png(digest, data)
+        smask = getattr(obj, "_smask", None)
+        models = _DECODED_MODELS[digest] = (_model(obj), _model(smask) if smask is not None else None)
+    return models
+
+
+def _decoded_stream(path: Path, digest: str, mask: bool) -> bytes:
+    """The stream of a decoded PNG's image object (or of its soft mask) as the document is written:
+    kept by the process, or decoded again from the file, which must still hold the bytes checked."""
+    obj = _DECODED.get(digest)
+    if obj is None and _LAST.get("png", ("",))[0] == digest:
+        obj = _LAST["png"][1]  # the mask written right after its image: decoded once for both
+    if obj is None:
+        obj = _decoded_png(digest, _checked_bytes(path, digest))
+        if digest not in _DECODED:
+            _LAST["png"] = (digest, obj)
+    return obj._smask.streamContent if mask else obj.streamContent
+
+
 def _decoded_png(digest: str, data: bytes):
-    """reportlab's image object for a PNG it must decode (with its soft mask), made once per
-    content (while the kept objects stay within :data:`_DECODED_BUDGET`) and copied into each
-    document that draws it."""
+    """reportlab's image object for a PNG it must decode (with its soft mask), kept for the next
+    document while the kept objects stay within :data:`_DECODED_BUDGET`."""
     global _decoded_bytes
     obj = _DECODED.get(digest)
     if obj is None:
         from reportlab.lib.utils import ImageReader
-        from reportlab.pdfbase.pdfdoc import PDFImageXObject
 
         with binary_streams():
-            obj = PDFImageXObject("", None, mask="auto")
+            obj = pdfdoc.PDFImageXObject("", None, mask="auto")
             obj.loadImageFromSRC(ImageReader(io.BytesIO(data)))
         size = len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None), "streamContent", b""))
         if _decoded_bytes + size <= _DECODED_BUDGET:

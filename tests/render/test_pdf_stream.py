@@ -135,3 +135,40 @@ def test_a_picture_that_fails_while_the_pdf_is_written_stops_it(art, monkeypatch
     with pytest.raises(BuildError, match="cannot be read: gone"):
         write_pages(pages, out)
     assert out.writes  # it failed midway, with part of the document written
+
+
+@pytest.mark.parametrize("cmyk", [False, True])
+def test_a_document_holds_no_picture_data_until_it_is_written(art, cmyk):
+    from printkit.render.pdf import PdfInfo, binary_streams
+
+    pages, _ = sheets(art)
+    with binary_streams():
+        canvas, _ = pdf_module._drawn(pages, PdfInfo("sheets"), cmyk)
+    objects = canvas._doc.idToObject.values()
+    pictures = [o for o in objects if isinstance(o, (pdf_module.pdfdoc.PDFImageXObject, pdf_module._PngStream))]
+    assert len(pictures) == 6  # the five pictures and the soft mask of the one with alpha
+    assert all(getattr(o, "streamContent", None) is None for o in pictures)
+
+
+@pytest.mark.parametrize("cmyk", [False, True])
+def test_pictures_the_process_no_longer_keeps_are_made_again_when_written(art, monkeypatch, cmyk):
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    pages, _ = sheets(art)
+    expected = render_pages(pages, "sheets", cmyk=cmyk)
+    for name, value in (("_DECODED", {}), ("_DECODED_BUDGET", 0), ("_CMYK_PICTURES", {}), ("_CMYK_BUDGET", 0),
+                        ("_LAST", {})):
+        monkeypatch.setattr(pdf_module, name, value)
+    from printkit.render import cmyk as press
+
+    decoded, converted = [], []
+    real, convert = PDFImageXObject.loadImageFromSRC, press.cmyk_picture
+    monkeypatch.setattr(PDFImageXObject, "loadImageFromSRC", lambda self, im: decoded.append(im) or real(self, im))
+    monkeypatch.setattr(press, "cmyk_picture", lambda data: converted.append(data) or convert(data))
+    out = io.BytesIO()
+    write_pages(pages, out, "sheets", cmyk=cmyk)
+    assert out.getvalue() == expected
+    if cmyk:  # each picture once, for its image and its soft mask alike
+        assert len(converted) == 5 and not decoded
+    else:  # the PNG with alpha and its alpha, once for the image and its soft mask
+        assert len(decoded) == 2 and not converted
