@@ -152,29 +152,6 @@ def current_sha256(path: Path) -> str | None:
         return None
 
 
-class HashingWriter:
-    """Writes to an open file, counting the bytes and hashing them (sha256) on the way."""
-
-    def __init__(self, handle) -> None:
-        self.handle = handle
-        self.size = 0
-        self.error: OSError | None = None  # what writing to the file raised, if it failed
-        self._digest = hashlib.sha256()
-
-    def write(self, data: bytes) -> int:
-        try:
-            self.handle.write(data)
-        except OSError as exc:
-            self.error = exc
-            raise
-        self._digest.update(data)
-        self.size += len(data)
-        return len(data)
-
-    def hexdigest(self) -> str:
-        return self._digest.hexdigest()
-
-
 def _create_new(path: Path) -> int:
     """A new file opened for writing; whatever held the name (even a symlink) is replaced, never followed."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -212,10 +189,7 @@ class Staging:
                 return False
         except OSError as exc:
             raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
-        if not self._announced:
-            if self.before_first_write is not None:
-                self.before_first_write()
-            self._announced = True
+        self._announce()
         try:
             self._make_folder(target.parent)
             temp = temp_path(target, self.build_id)
@@ -228,46 +202,38 @@ class Staging:
             raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
         return True
 
-    def stage_stream(self, relative: str | Path, write: Callable[[HashingWriter], object]) -> tuple[bool, str]:
+    def stage_stream(self, relative: str | Path, write: Callable[["StreamedFile"], object]) -> tuple[bool, str]:
         """Stage what ``write(out)`` writes to ``out`` for ``ROOT/relative``, never holding it all in
         memory; whether the file changes (False when it already holds those bytes) and their sha256.
 
-        The temporary is made (under the recorded build id, as :meth:`stage` makes it) before
-        ``write`` starts; if ``write`` fails or is interrupted, it is removed before the error goes
-        on, so no part of a file stays behind. One already holding the same bytes is let go too.
+        While what is written matches the file already there, nothing is written: the temporary is
+        made (under the recorded build id, as :meth:`stage` makes it) at the first difference. If
+        ``write`` fails or is interrupted, the temporary is removed before the error goes on, so no
+        part of a file stays behind.
         """
         target = inside(self.root, relative)
         if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
             raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
                              "printkit did not make; move it away or use another --out")
+        out = StreamedFile(self, target)
+        try:
+            write(out)
+            out.finish()
+        except BaseException as exc:
+            out.close()
+            if out.started:
+                self._unstage(out.temp)
+            # The file's own failures say which file; what ``write`` raised otherwise goes on as it is.
+            if isinstance(exc, OSError) and exc is out.error:
+                raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+            raise
+        return out.started, out.hexdigest()
+
+    def _announce(self) -> None:
         if not self._announced:
             if self.before_first_write is not None:
                 self.before_first_write()
             self._announced = True
-        temp = temp_path(target, self.build_id)
-        out = None
-        writing = False
-        try:
-            self._make_folder(target.parent)
-            self.staged.append((temp, target))
-            with os.fdopen(_create_new(temp), "wb") as handle:
-                out = HashingWriter(handle)
-                writing = True
-                write(out)
-                writing = False
-                handle.flush()
-                os.fsync(handle.fileno())
-            sha = out.hexdigest()
-            same = target.is_file() and target.stat().st_size == out.size and current_sha256(target) == sha
-        except BaseException as exc:
-            self._unstage(temp)
-            # The file's own failures say which file; what ``write`` raised otherwise goes on as it is.
-            if isinstance(exc, OSError) and (not writing or exc is out.error):
-                raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
-            raise
-        if same:
-            self._unstage(temp)
-        return not same, sha
 
     def _unstage(self, temp: Path) -> None:
         try:
@@ -338,6 +304,101 @@ class Staging:
         for path in reversed(missing):
             path.mkdir()
             self.created.append(path)
+
+
+class StreamedFile:
+    """What :meth:`Staging.stage_stream` lends its writer: the bytes written are counted and hashed
+    (sha256) and compared with the file already at the target; the temporary is made at the first
+    difference, beginning with the part that matched (copied from the file, and checked)."""
+
+    def __init__(self, staging: Staging, target: Path) -> None:
+        self.staging, self.target = staging, target
+        self.temp = temp_path(target, staging.build_id)
+        self.size = 0
+        self.error: OSError | None = None  # the file's own failure, if one stopped the writing
+        self._digest = hashlib.sha256()
+        self._handle = None  # the temporary, once made
+        self._old = None  # the file already there, while what is written matches it
+        try:
+            if target.is_file():
+                # Unbuffered: what is compared, and copied at a difference, is what the file holds then.
+                self._old = open(target, "rb", buffering=0)
+        except OSError:
+            pass  # unreadable: written afresh (and the rename says what is wrong)
+
+    @property
+    def started(self) -> bool:
+        """Whether the temporary was made (the file changes)."""
+        return self._handle is not None
+
+    def write(self, data: bytes) -> int:
+        try:
+            if self._handle is None and (self._old is None or _read(self._old, len(data)) != data):
+                self._start()
+            if self._handle is not None:
+                self._handle.write(data)
+        except OSError as exc:
+            self.error = exc
+            raise
+        self._digest.update(data)
+        self.size += len(data)
+        return len(data)
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
+
+    def finish(self) -> None:
+        """Make the temporary durable, or, when the file there holds just what was written, let it be."""
+        try:
+            if self._handle is None and (self._old is None or self._old.read(1)):
+                self._start()  # a new file, or the old one is longer
+            if self._handle is not None:
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+        except OSError as exc:
+            self.error = exc
+            raise
+        self.close()
+
+    def close(self) -> None:
+        for handle in (self._handle, self._old):
+            if handle is not None:
+                try:
+                    handle.close()
+                except OSError:
+                    pass
+        self._old = None
+
+    def _start(self) -> None:
+        staging = self.staging
+        staging._announce()  # the build id is recorded before its temporary exists
+        staging._make_folder(self.target.parent)
+        staging.staged.append((self.temp, self.target))
+        self._handle = os.fdopen(_create_new(self.temp), "wb")
+        if self._old is None:
+            return
+        old, self._old = self._old, None
+        with old:
+            old.seek(0)
+            left, copied = self.size, hashlib.sha256()
+            while left and (piece := _read(old, min(_CHUNK, left))):
+                self._handle.write(piece)
+                copied.update(piece)
+                left -= len(piece)
+        if left or copied.hexdigest() != self._digest.hexdigest():
+            raise BuildError(f"cannot write {str(self.target)!r}: it changed while printkit was writing it")
+
+
+def _read(handle, size: int) -> bytes:
+    """``size`` bytes from an unbuffered file, fewer only at its end."""
+    parts, left = [], size
+    while left > 0:
+        piece = handle.read(left)
+        if not piece:
+            break
+        parts.append(piece)
+        left -= len(piece)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 @contextmanager

@@ -106,8 +106,8 @@ def test_a_picture_that_fails_while_the_sheets_are_written_leaves_nothing(deck, 
     from printkit.render import pdf
 
     out = deck / "out"
-    if earlier:
-        assert build(deck, "--out", "out", "--back-offset", "1,0").exit_code == 0
+    if earlier:  # on letter paper: the A4 sheets are new files, begun with their first byte
+        assert build(deck, "--out", "out", "--paper", "letter").exit_code == 0
     before = files(out) if earlier else {}
     real = pdf._checked_bytes
     read = []
@@ -121,7 +121,7 @@ def test_a_picture_that_fails_while_the_sheets_are_written_leaves_nothing(deck, 
         return real(path, digest)
 
     monkeypatch.setattr(pdf, "_checked_bytes", failing)
-    result = build(deck, "--out", "out", "--back-offset", "2,0")
+    result = build(deck, "--out", "out")
     assert result.exit_code == 1 and result.stderr.strip().endswith("cannot be read: gone")
     assert len(result.stderr.strip().splitlines()) == 1
     assert len(seen_part) == 1 and seen_part[0].startswith("deck/.sheets-a4.pdf.")  # part of a PDF
@@ -135,21 +135,23 @@ def test_an_interrupt_while_the_sheets_are_written_leaves_nothing(deck, monkeypa
     from printkit import outputs
     from printkit.build import BuildOptions, build as run_build, load_decks
 
-    assert build(deck, "--out", "out").exit_code == 0
+    assert build(deck, "--out", "out", "--paper", "letter").exit_code == 0  # no A4 sheets to compare with
     out = deck / "out"
     before = files(out)
-    real = outputs.HashingWriter.write
+    real = outputs.StreamedFile.write
+    begun = []
 
     def interrupted(self, data):
         if self.size > 20_000:  # well into the sheets PDF
+            begun.extend(temporaries(out))
             raise KeyboardInterrupt
         return real(self, data)
 
-    monkeypatch.setattr(outputs.HashingWriter, "write", interrupted)
+    monkeypatch.setattr(outputs.StreamedFile, "write", interrupted)
     decks = load_decks([str(deck / "deck.yaml")])
     with pytest.raises(KeyboardInterrupt):
-        run_build(decks, BuildOptions(out_dir=out, back_offset_mm=(2.0, 0.0), rulebooks=False, proof=False,
-                                      cache=False))
+        run_build(decks, BuildOptions(out_dir=out, rulebooks=False, proof=False, cache=False))
+    assert len(begun) == 1 and begun[0].startswith("deck/.sheets-a4.pdf.")
     assert files(out) == before
 
 
@@ -157,14 +159,14 @@ KILLED = """
 import os, signal, sys
 from printkit import outputs
 
-real = outputs.HashingWriter.write
+real = outputs.StreamedFile.write
 
 def write(self, data):
     real(self, data)
     if self.size > 20_000:  # killed in the middle of a PDF, with no chance to clean up
         os.kill(os.getpid(), signal.SIGKILL)
 
-outputs.HashingWriter.write = write
+outputs.StreamedFile.write = write
 from printkit.cli import main
 main(sys.argv[1:])
 """
@@ -172,12 +174,12 @@ main(sys.argv[1:])
 
 def test_a_build_killed_while_the_sheets_are_written_leaves_a_temporary_the_next_removes(deck):
     out = deck / "out"
-    assert build(deck, "--out", "out").exit_code == 0
+    assert build(deck, "--out", "out", "--paper", "letter").exit_code == 0  # no A4 sheets to compare with
     before = files(out)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parent.parent),
                                                          os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-c", KILLED, "build", "deck.yaml", "--no-rulebooks", "--no-proof",
-                           "--out", "out", "--back-offset", "2,0", "--no-cache"],
+                           "--out", "out", "--no-cache"],
                           cwd=deck, env=env, capture_output=True, timeout=120)
     assert proc.returncode == -9
     left = temporaries(out)
@@ -187,5 +189,16 @@ def test_a_build_killed_while_the_sheets_are_written_leaves_a_temporary_the_next
     assert {name: data for name, data in files(out).items() if name not in left and name != "manifest.json"} \
         == {name: data for name, data in before.items() if name != "manifest.json"}
     assert build(deck, "--out", "out").exit_code == 0
-    assert temporaries(out) == [] and set(files(out)) == set(before)
+    assert temporaries(out) == [] and set(files(out)) == set(before) | {
+        "alignment-a4.pdf", "deck/sheets-a4.pdf", "deck/sheets-fronts-a4.pdf"}
     listed_hashes_hold(out)
+
+
+def test_sheets_rendered_again_alike_leave_every_file_untouched(deck):
+    out = deck / "out"
+    assert build(deck, "--out", "out", "--no-cache").exit_code == 0
+    for path in out.rglob("*"):
+        os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    assert build(deck, "--out", "out", "--no-cache").exit_code == 0  # drawn and written again
+    assert {p.stat().st_mtime_ns for p in out.rglob("*")} == {1_000_000_000}
+    assert temporaries(out) == []

@@ -120,12 +120,45 @@ def test_a_streamed_file_that_holds_what_is_there_leaves_it_alone(tmp_path):
     target = tmp_path / "sheets.pdf"
     target.write_bytes(b"same bytes")
     os.utime(target, ns=(1_000_000_000, 1_000_000_000))
-    staging = _staging(tmp_path, [])
+    announced = []
+    staging = _staging(tmp_path, announced)
     changed, sha = staging.stage_stream("sheets.pdf", _writes(b"same ", b"bytes"))
     assert not changed and sha == sha256_hex(b"same bytes")
+    assert announced == []  # no temporary was made, so no build id needed recording
     assert staging.staged == [] and sorted(p.name for p in tmp_path.iterdir()) == ["sheets.pdf"]
     staging.commit()
     assert target.stat().st_mtime_ns == 1_000_000_000
+
+
+@pytest.mark.parametrize("new", [[b"same ", b"bytes but more"], [b"same ", b"bits"], [b"same ", b"by"],
+                                 [b"other", b" bytes"]])
+def test_a_streamed_file_that_differs_is_written_whole_from_where_it_differs(tmp_path, new):
+    import hashlib
+
+    (tmp_path / "sheets.pdf").write_bytes(b"same bytes")
+    announced = []
+    staging = _staging(tmp_path, announced)
+    changed, sha = staging.stage_stream("sheets.pdf", _writes(*new))
+    assert changed and announced == [True] and sha == hashlib.sha256(b"".join(new)).hexdigest()
+    (temp, _), = staging.staged
+    assert temp.read_bytes() == b"".join(new)  # the matching start copied from the file, then the rest
+    staging.commit()
+    assert (tmp_path / "sheets.pdf").read_bytes() == b"".join(new)
+
+
+def test_a_file_changed_while_it_is_compared_is_not_half_copied(tmp_path):
+    target = tmp_path / "sheets.pdf"
+    target.write_bytes(b"same bytes")
+
+    def write(out):
+        out.write(b"same ")
+        target.write_bytes(b"SAME bytes")  # someone else's edit, after its start was compared
+        out.write(b"bits")
+
+    staging = _staging(tmp_path, [])
+    with pytest.raises(BuildError, match="changed while printkit was writing it"):
+        staging.stage_stream("sheets.pdf", write)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheets.pdf"] and staging.staged == []
 
 
 @pytest.mark.parametrize("failure", [BuildError("image 'a.png' changed while the build drew it"), KeyboardInterrupt()])
@@ -135,6 +168,7 @@ def test_a_streamed_file_that_fails_midway_leaves_no_temporary(tmp_path, failure
 
     def write(out):
         out.write(b"%PDF-1.4 half of it")
+        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # begun
         raise failure
 
     staging = _staging(tmp_path, [])
@@ -146,19 +180,17 @@ def test_a_streamed_file_that_fails_midway_leaves_no_temporary(tmp_path, failure
 
 
 def test_a_streamed_file_the_disk_refuses_is_one_error_naming_it(tmp_path, monkeypatch):
-    import errno
+    import os
 
     from printkit import outputs
 
-    def full(self, data):
-        self.error = OSError(errno.ENOSPC, "No space left on device")
-        raise self.error
-
-    monkeypatch.setattr(outputs.HashingWriter, "write", full)
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full to stand for a full disk")
+    monkeypatch.setattr(outputs, "_create_new", lambda path: os.open("/dev/full", os.O_WRONLY))
     staging = _staging(tmp_path, [])
     with pytest.raises(BuildError, match=r"cannot write '.*sheets.pdf': No space left on device"):
-        staging.stage_stream("sheets.pdf", _writes(b"%PDF-"))
-    assert list(tmp_path.iterdir()) == []
+        staging.stage_stream("sheets.pdf", _writes(b"%PDF-", b"x" * 100_000))
+    assert list(tmp_path.iterdir()) == [] and staging.staged == []
 
 
 def test_current_sha256_of_a_file_longer_than_one_read(tmp_path):
