@@ -221,8 +221,7 @@ class Staging:
             out.finish()
         except BaseException as exc:
             out.close()
-            if out.started:
-                self._unstage(out.temp)
+            self._unstage(out.temp)
             # The file's own failures say which file; what ``write`` raised otherwise goes on as it is.
             if isinstance(exc, OSError) and exc is out.error:
                 raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
