@@ -101,9 +101,12 @@ class _NamedReader:
 
 # Pictures checked in this process, by path: (the file's identity when read, the picture). A card
 # that names a checked file again costs one stat; drawing uses the checked bytes, never the file
-# as it is later (swapped meanwhile for something unchecked).
+# as it is later (swapped meanwhile for something unchecked). The oldest go first beyond a count
+# and a sum of their bytes (the newest is kept whatever its size), so that art of many or large
+# files costs a build no more memory than a few; one let go is read and checked again when drawn.
 _PICTURES: dict[Path, tuple[tuple[int, int, int], Picture]] = {}
 _MAX_PICTURES = 64
+_MAX_PICTURE_BYTES = 64 << 20
 
 
 def _identity(path: Path) -> tuple[int, int, int]:
@@ -126,8 +129,10 @@ def checked_picture(path: Path) -> Picture:
     data = read_image(path)
     width, height = check_picture(data)
     picture = Picture(data, width, height, hashlib.sha256(data).hexdigest())
-    if len(_PICTURES) >= _MAX_PICTURES:
-        _PICTURES.pop(next(iter(_PICTURES)))
+    _PICTURES.pop(path, None)
+    kept = sum(len(known.data) for _, known in _PICTURES.values())
+    while _PICTURES and (len(_PICTURES) >= _MAX_PICTURES or kept + len(data) > _MAX_PICTURE_BYTES):
+        kept -= len(_PICTURES.pop(next(iter(_PICTURES)))[1].data)
     _PICTURES[path] = (identity, picture)
     return picture
 

@@ -112,3 +112,26 @@ def test_a_png_with_valid_crcs_but_broken_rows_is_refused():
            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
     with pytest.raises(ImageError, match="row filter"):
         check_picture(png)
+
+
+def test_checked_pictures_kept_stay_within_their_bytes(tmp_path, monkeypatch):
+    from printkit import images
+
+    monkeypatch.setattr(images, "_PICTURES", {})
+    paths = []
+    for n in range(4):
+        paths.append(tmp_path / f"art{n}.png")
+        _noisy(size=(60, 60)).save(paths[-1])
+    size = len(paths[0].read_bytes())
+    monkeypatch.setattr(images, "_MAX_PICTURE_BYTES", 2 * size + size // 2)  # room for two
+    for path in paths:
+        images.checked_picture(path)
+    assert list(images._PICTURES) == paths[2:]  # the oldest went first
+    monkeypatch.setattr(images, "_MAX_PICTURE_BYTES", size // 2)  # room for none
+    images.checked_picture(paths[0])
+    assert list(images._PICTURES) == paths[:1]  # the newest is kept whatever its size
+    read = []
+    real = images.read_image
+    monkeypatch.setattr(images, "read_image", lambda path: read.append(path) or real(path))
+    assert images.picture(paths[0]).width == 60 and read == []  # kept: not read again
+    assert images.picture(paths[3]).width == 60 and read == [paths[3]]  # let go: read and checked again
