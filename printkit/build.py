@@ -205,15 +205,14 @@ class BuildContext:
         data = self.cache.found(key) if key else None
         if data is not None:
             return self.write(relative, data, kind=kind, deck=deck, paper=paper, pages=len(pages), cards=cards)
-        kept = _FirstBytes(MAX_ENTRY_BYTES if key else 0)
-
-        def write(out) -> None:
-            pdf.write_pages(pages, _Both(out, kept), info=info, cmyk=cmyk, keep_for=keep_for, reuse=reuse)
-
-        _, sha = self.staging.stage_stream(relative, write)
-        if kept.parts is not None:
-            self.cache.keep(key, b"".join(kept.parts))
-        return self._entry(relative, sha, kind=kind, deck=deck, paper=paper, pages=len(pages), cards=cards)
+        out = self.staging.stage_stream(relative, lambda out: pdf.write_pages(
+            pages, out, info=info, cmyk=cmyk, keep_for=keep_for, reuse=reuse))
+        if key and out.size <= MAX_ENTRY_BYTES:  # read back from the file: never held while it is written
+            data = out.read_back()
+            if data is not None:
+                self.cache.keep(key, data)
+        return self._entry(relative, out.hexdigest(), kind=kind, deck=deck, paper=paper, pages=len(pages),
+                           cards=cards)
 
     def _entry(self, relative: str, sha: str, *, kind: str, deck: Deck | None, paper: str | None,
                pages: int | None, cards: int | None, lang: str | None = None,
@@ -267,34 +266,6 @@ class BuildContext:
     def warnings(self) -> list[str]:
         """Each warning as one line: ``deck: card field: problem (and N more distinct cards)``."""
         return self._warnings.lines()
-
-
-class _FirstBytes:
-    """Keeps what is written while it stays within ``limit`` bytes; ``parts`` is None past that."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.size = limit, 0
-        self.parts: list[bytes] | None = [] if limit > 0 else None
-
-    def write(self, data: bytes) -> None:
-        if self.parts is None:
-            return
-        self.size += len(data)
-        if self.size > self.limit:
-            self.parts = None  # too big to cache: let go of what was kept
-        else:
-            self.parts.append(data)
-
-
-class _Both:
-    """Writes to two writers."""
-
-    def __init__(self, first, second) -> None:
-        self.first, self.second = first, second
-
-    def write(self, data: bytes) -> None:
-        self.first.write(data)
-        self.second.write(data)
 
 
 @dataclass

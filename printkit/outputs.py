@@ -202,9 +202,10 @@ class Staging:
             raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
         return True
 
-    def stage_stream(self, relative: str | Path, write: Callable[["StreamedFile"], object]) -> tuple[bool, str]:
+    def stage_stream(self, relative: str | Path, write: Callable[["StreamedFile"], object]) -> "StreamedFile":
         """Stage what ``write(out)`` writes to ``out`` for ``ROOT/relative``, never holding it all in
-        memory; whether the file changes (False when it already holds those bytes) and their sha256.
+        memory; ``out`` says whether the file changes (not when it already holds those bytes), their
+        size and sha256.
 
         While what is written matches the file already there, nothing is written: the temporary is
         made (under the recorded build id, as :meth:`stage` makes it) at the first difference. If
@@ -226,7 +227,7 @@ class Staging:
             if isinstance(exc, OSError) and exc is out.error:
                 raise BuildError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
             raise
-        return out.started, out.hexdigest()
+        return out
 
     def _announce(self) -> None:
         if not self._announced:
@@ -326,8 +327,8 @@ class StreamedFile:
             pass  # unreadable: written afresh (and the rename says what is wrong)
 
     @property
-    def started(self) -> bool:
-        """Whether the temporary was made (the file changes)."""
+    def changed(self) -> bool:
+        """Whether the temporary was made: the file changes."""
         return self._handle is not None
 
     def write(self, data: bytes) -> int:
@@ -345,6 +346,15 @@ class StreamedFile:
 
     def hexdigest(self) -> str:
         return self._digest.hexdigest()
+
+    def read_back(self) -> bytes | None:
+        """The bytes written, read from the temporary (or the file that held them already) once it
+        is finished; None when they can no longer be read as they were written."""
+        try:
+            data = (self.temp if self.changed else self.target).read_bytes()
+        except OSError:
+            return None
+        return data if hashlib.sha256(data).hexdigest() == self.hexdigest() else None
 
     def finish(self) -> None:
         """Make the temporary durable, or, when the file there holds just what was written, let it be."""

@@ -104,8 +104,8 @@ def test_a_streamed_file_is_staged_with_its_hash_and_renamed_on_commit(tmp_path)
 
     announced = []
     staging = _staging(tmp_path, announced)
-    changed, sha = staging.stage_stream("deck/sheets.pdf", _writes(b"%PDF-", b"one ", b"two"))
-    assert changed and sha == hashlib.sha256(b"%PDF-one two").hexdigest()
+    out = staging.stage_stream("deck/sheets.pdf", _writes(b"%PDF-", b"one ", b"two"))
+    assert out.changed and out.hexdigest() == hashlib.sha256(b"%PDF-one two").hexdigest() and out.size == 12
     assert announced == [True]  # the build id was recorded before the temporary was made
     (temp, target), = staging.staged
     assert temp.name == f".sheets.pdf.{staging.build_id}.tmp" and temp.read_bytes() == b"%PDF-one two"
@@ -122,8 +122,9 @@ def test_a_streamed_file_that_holds_what_is_there_leaves_it_alone(tmp_path):
     os.utime(target, ns=(1_000_000_000, 1_000_000_000))
     announced = []
     staging = _staging(tmp_path, announced)
-    changed, sha = staging.stage_stream("sheets.pdf", _writes(b"same ", b"bytes"))
-    assert not changed and sha == sha256_hex(b"same bytes")
+    out = staging.stage_stream("sheets.pdf", _writes(b"same ", b"bytes"))
+    assert not out.changed and out.hexdigest() == sha256_hex(b"same bytes")
+    assert out.read_back() == b"same bytes"
     assert announced == []  # no temporary was made, so no build id needed recording
     assert staging.staged == [] and sorted(p.name for p in tmp_path.iterdir()) == ["sheets.pdf"]
     staging.commit()
@@ -138,10 +139,14 @@ def test_a_streamed_file_that_differs_is_written_whole_from_where_it_differs(tmp
     (tmp_path / "sheets.pdf").write_bytes(b"same bytes")
     announced = []
     staging = _staging(tmp_path, announced)
-    changed, sha = staging.stage_stream("sheets.pdf", _writes(*new))
-    assert changed and announced == [True] and sha == hashlib.sha256(b"".join(new)).hexdigest()
+    out = staging.stage_stream("sheets.pdf", _writes(*new))
+    assert out.changed and announced == [True] and out.hexdigest() == hashlib.sha256(b"".join(new)).hexdigest()
     (temp, _), = staging.staged
     assert temp.read_bytes() == b"".join(new)  # the matching start copied from the file, then the rest
+    assert out.read_back() == b"".join(new)
+    temp.write_bytes(b"someone else's")
+    assert out.read_back() is None  # not what was written: never cached as if it were
+    temp.write_bytes(b"".join(new))
     staging.commit()
     assert (tmp_path / "sheets.pdf").read_bytes() == b"".join(new)
 
