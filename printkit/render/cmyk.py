@@ -84,19 +84,38 @@ def cmyk_picture(data: bytes):
     with Image.open(io.BytesIO(data)) as opened:
         opened.load()
         icc = opened.info.get("icc_profile") or None
-        image = opened
+        image, alpha = _with_alpha(opened)
         if image.mode == "CMYK":
             if not icc:
                 return image.copy(), None
             return ImageCms.applyTransform(image, _transform("CMYK", icc)), None
-        if image.mode == "P":
-            image = image.convert("RGBA" if "transparency" in image.info else "RGB")
-        alpha = image.getchannel("A") if "A" in image.getbands() else None
-        if alpha is not None and alpha.getextrema() == (255, 255):
-            alpha = None  # opaque throughout: no mask
         rgb = image.convert("RGB")
         try:
             converted = ImageCms.applyTransform(rgb, _transform("RGB", icc))
         except (ImageCms.PyCMSError, OSError):  # a profile not for RGB (a grey PNG's), or unreadable: sRGB
             converted = ImageCms.applyTransform(rgb, _transform("RGB"))
         return converted, alpha
+
+
+def cmyk_shape(data: bytes) -> tuple[int, int, bool]:
+    """The width and height of :func:`cmyk_picture`'s image of ``data`` and whether it has an
+    alpha channel, without converting any colour."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as opened:
+        opened.load()
+        image, alpha = _with_alpha(opened)
+        return image.size[0], image.size[1], alpha is not None
+
+
+def _with_alpha(opened):
+    """The loaded picture to convert and its alpha channel (None when it is opaque throughout)."""
+    if opened.mode == "CMYK":
+        return opened, None
+    image = opened
+    if image.mode == "P":
+        image = image.convert("RGBA" if "transparency" in image.info else "RGB")
+    alpha = image.getchannel("A") if "A" in image.getbands() else None
+    if alpha is not None and alpha.getextrema() == (255, 255):
+        alpha = None  # opaque throughout: no mask
+    return image, alpha

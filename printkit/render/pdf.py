@@ -980,10 +980,10 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> No
     """Put the picture ``data`` (sha256 ``digest``) into ``canvas``'s document converted to the
     press's CMYK (raw pixels, Flate-compressed, with a soft mask for its transparency), under the
     name ``drawImage`` gives ``path`` (as :func:`_register_picture` does), so drawing ``str(path)``
-    finds it. The document keeps what the objects' dictionaries say; their streams are converted
-    again when they are written unless the process still keeps them (:func:`_cmyk_objects`): from
-    the file at ``path``, which must still hold ``data``, or (a picture inside an SVG, ``path``
-    no file) from ``data`` itself."""
+    finds it. The document keeps what the objects' dictionaries say (:func:`_cmyk_models`); the
+    picture is converted when they are written, unless the process still keeps it converted
+    (:func:`_cmyk_objects`): from the file at ``path``, which must still hold ``data``, or (a
+    picture inside an SVG, ``path`` no file) from ``data`` itself."""
     from reportlab.pdfgen.canvas import _digester
 
     doc = canvas._doc
@@ -1021,11 +1021,33 @@ _LAST: dict[str, tuple] = {}  # the last picture made again while a document was
 
 
 def _cmyk_models(digest: str, data: bytes, path) -> tuple:
+    """What the CMYK image object of the picture ``data`` says, and its mask's (None when it is
+    opaque): read from the picture without converting it, once per process per content."""
     models = _CMYK_MODELS.get(digest)
     if models is None:
-        image, mask = _cmyk_objects(digest, lambda: data, path)
-        models = _CMYK_MODELS[digest] = (_model(image), _model(mask) if mask is not None else None)
+        from printkit.render.cmyk import cmyk_shape
+
+        try:
+            width, height, alpha = cmyk_shape(data)
+        except (OSError, ValueError) as exc:
+            raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
+        models = _CMYK_MODELS[digest] = (_cmyk_xobject((width, height), "DeviceCMYK"),
+                                         _cmyk_xobject((width, height), "DeviceGray") if alpha else None)
     return models
+
+
+def _cmyk_xobject(size: tuple[int, int], space: str, pixels=None):
+    """An image object for converted pixels (8 bits, Flate-compressed); without ``pixels``, its
+    entries alone."""
+    import zlib
+
+    obj = pdfdoc.PDFImageXObject("", None)
+    obj.width, obj.height = size
+    obj.bitsPerComponent = 8
+    obj.colorSpace = space
+    obj.streamContent = zlib.compress(pixels.tobytes()) if pixels is not None else None
+    obj._filters = ("FlateDecode",)
+    return obj
 
 
 def _cmyk_objects(digest: str, data, path) -> tuple:
@@ -1035,25 +1057,14 @@ def _cmyk_objects(digest: str, data, path) -> tuple:
     if found is None and _LAST.get("cmyk", ("",))[0] == digest:
         found = _LAST["cmyk"][1]  # the mask written right after its image: converted once for both
     if found is None:
-        import zlib
-
         from printkit.render.cmyk import cmyk_picture
 
         try:
             image, alpha = cmyk_picture(data())
         except (OSError, ValueError) as exc:
             raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
-
-        def xobject(pixels, space: str):
-            obj = pdfdoc.PDFImageXObject("", None)
-            obj.width, obj.height = pixels.size
-            obj.bitsPerComponent = 8
-            obj.colorSpace = space
-            obj.streamContent = zlib.compress(pixels.tobytes())
-            obj._filters = ("FlateDecode",)
-            return obj
-
-        found = (xobject(image, "DeviceCMYK"), xobject(alpha, "DeviceGray") if alpha is not None else None)
+        found = (_cmyk_xobject(image.size, "DeviceCMYK", image),
+                 _cmyk_xobject(alpha.size, "DeviceGray", alpha) if alpha is not None else None)
         del image, alpha
         size = sum(len(obj.streamContent) for obj in found if obj is not None)
         while _CMYK_PICTURES and _cmyk_bytes + size > _CMYK_BUDGET:
