@@ -103,6 +103,8 @@ def cmyk_shape(data: bytes) -> tuple[int, int, bool]:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as opened:
+        if "A" not in opened.getbands() and not (opened.mode == "P" and "transparency" in opened.info):
+            return opened.size[0], opened.size[1], False  # no alpha to test: the header says it all
         opened.load()
         image, alpha = _with_alpha(opened)
         return image.size[0], image.size[1], alpha is not None

@@ -172,3 +172,26 @@ def test_pictures_the_process_no_longer_keeps_are_made_again_when_written(art, m
         assert len(converted) == 5 and not decoded
     else:  # the PNG with alpha and its alpha, once for the image and its soft mask
         assert len(decoded) == 2 and not converted
+
+
+@pytest.mark.parametrize("mode, transparent, masked", [
+    ("RGB", None, False), ("L", None, False), ("CMYK", None, False), ("RGBA", None, True),
+    ("RGBA", "opaque", False), ("P", "an index", True), ("P", None, False), ("LA", None, True),
+])
+def test_the_shape_of_a_cmyk_picture_is_what_converting_it_gives(tmp_path, mode, transparent, masked):
+    from printkit.render.cmyk import cmyk_picture, cmyk_shape
+
+    img = noise("RGBA" if mode in ("RGBA", "P", "LA") else mode, size=(31, 17))
+    if transparent == "opaque":
+        img.putalpha(255)
+    if mode == "P":
+        img = img.convert("RGB").convert("P")
+        transparent = img.getpixel((0, 0)) if transparent else None  # an index the picture uses
+    elif mode == "LA":
+        img = img.convert("LA")
+    buffer = io.BytesIO()
+    extra = {"transparency": transparent} if mode == "P" and transparent is not None else {}
+    img.save(buffer, "JPEG" if mode == "CMYK" else "PNG", **extra)
+    data = buffer.getvalue()
+    image, alpha = cmyk_picture(data)
+    assert cmyk_shape(data) == (image.width, image.height, alpha is not None) == (31, 17, masked)
