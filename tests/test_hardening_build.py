@@ -375,11 +375,11 @@ def test_a_failed_build_leaves_the_manifest_as_it_was(tiny, monkeypatch):
     real = printkit.render.pdf.render_pages
     calls = []
 
-    def fail_second(pages, title="", info=None):
+    def fail_second(pages, title="", info=None, **kwargs):
         calls.append(title)
         if len(calls) == 2:  # after the first file of the build is staged
             raise OSError("disk on fire")
-        return real(pages, title, info)
+        return real(pages, title, info, **kwargs)
 
     monkeypatch.setattr(printkit.render.pdf, "render_pages", fail_second)
     result = build(["tiny.yaml", "--back-offset", "2,0", "--out", "out"], tiny)
