@@ -61,7 +61,8 @@ def main() -> None:
         if (ROOT / "decks" / args.deck).is_dir():
             shutil.copytree(ROOT / "decks" / args.deck, work / args.deck)
         data = work / args.deck / "cards.csv"
-        build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
+        # One process, so CPU time is the build's whole cost (benchmarks/jobs_speed.py measures --jobs).
+        build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--jobs", "1", "--out", "out"]
         times: dict[str, list[float]] = {"cold": [], "nothing changed": [], "one card edited": [],
                                          "--card, edit undone": []}
         cpu: dict[str, list[float]] = {name: [] for name in times}
