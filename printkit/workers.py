@@ -13,12 +13,17 @@ a Later is computed where its result is first asked for. With more, Laters wait 
 workers started; a result asked for before that is computed here, so a small build (one card's
 files, a rebuild from the cache) starts no process.
 
-Workers come from a fork server where the platform has one, else are spawned: ``printkit watch``
-runs threads (the file watcher, the HTTP server), and forking a process with threads copies
-their locks in whatever state they are. The fork server imports the rendering libraries once
-(:data:`PRELOAD`), and each worker is forked from it with them loaded. Workers ignore Ctrl-C,
-which the terminal sends to the whole process group: the build handles it, stops them
-(:meth:`Workers.stop`) and removes its temporaries.
+How workers start (:func:`start_method`): a build whose process runs no other thread, on Linux,
+forks them from itself once it has imported :data:`PRELOAD`, so they start in milliseconds with
+everything it has loaded. A process with threads (``printkit watch`` runs the file watcher and
+the HTTP server) must not fork: the copy would inherit locks that other threads hold and that no
+one would release. Its workers come from a fork server (started once per process, it imports
+:data:`PRELOAD` once and forks each worker from itself), or, where there is none (Windows), are
+spawned. Like any multiprocessing, a script that builds with ``jobs`` above 1 keeps its own work
+under ``if __name__ == "__main__":``, as spawned and fork-server workers import the main module.
+
+Workers ignore Ctrl-C, which the terminal sends to the whole process group: the build handles it,
+stops them (:meth:`Workers.stop`) and removes its temporaries.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
 from typing import Any, Callable
 
@@ -37,9 +43,9 @@ PNG_MS = 40  # a 300 DPI per-card PNG
 THUMBNAIL_MS = 10  # a proof thumbnail
 RULEBOOKS_MS = 600  # a spec's rulebooks in its two languages
 # Workers start once this much work waits at once: about a dozen per-card PNGs, one spec's
-# rulebooks, 50 thumbnails. Starting them costs some 0.1 s of this process's time and a fork
-# server's start (0.3-0.5 s of CPU, once per process, beside the build), which less work does
-# not win back on two cores.
+# rulebooks, 50 thumbnails. Less does not win back what workers cost: forked, some 20 ms to the
+# first result and each worker's copy of the build's memory to touch; from a fork server (once a
+# process) 0.7 s before the first result and 0.5-0.8 s of CPU for the server's own Python.
 START_MS = 500
 # Modules the fork server imports once for all its workers: what PNGs and thumbnails need, and
 # what rulebooks need (0.3 s more of the server's start, so only for a build that sets them).
@@ -106,7 +112,7 @@ class Workers:
 
     def __init__(self, jobs: int = 1, preload: tuple[str, ...] = PRELOAD) -> None:
         self.jobs = max(1, int(jobs))
-        self.preload = preload  # what a fork server started for this build imports
+        self.preload = preload  # what workers need imported: before forking them, or by the fork server
         # How many outputs a producer lays out and draws ahead of writing them, so that the
         # workers have work while it does: none with one job (each is written as it is made).
         self.ahead = 0 if self.jobs == 1 else 16 * self.jobs
@@ -145,23 +151,21 @@ class Workers:
         return list(zip(bounds, bounds[1:]))
 
     def warm(self, expected_ms: float) -> None:
-        """Start the fork server now (it boots beside the build) when a build expects enough work
-        for workers; it is then ready when they start. Nothing with one job."""
+        """Start the fork server now, if workers will come from one (it boots beside the build),
+        when a build expects enough work for workers. Nothing with one job."""
         if self.jobs == 1 or expected_ms < START_MS or self._pool is not None:
             return
-        context = _context(self.preload)
-        if context.get_start_method() == "forkserver":
-            from multiprocessing import forkserver
-
-            forkserver.ensure_running()
+        if start_method() == "forkserver":
+            _context("forkserver", self.preload)
 
     def close(self) -> None:
         """Wait for the workers to finish and end them (a build that succeeded has taken every result)."""
         pool, self._pool = self._pool, None
         self._queued.clear()
         if pool is not None:
-            self._outbox.put(None)
-            self._sender.join()
+            if self._outbox is not None:
+                self._outbox.put(None)
+                self._sender.join()
             pool.shutdown(wait=True, cancel_futures=True)
             self._end_lifeline()
 
@@ -172,7 +176,8 @@ class Workers:
         if pool is None:
             self._end_lifeline()
             return
-        self._outbox.put(None)  # the sending thread may be starting a worker: not waited for
+        if self._outbox is not None:
+            self._outbox.put(None)  # the sending thread may be starting a worker: not waited for
         # The executor has no way to end a running task; its processes are ended directly.
         processes = list((getattr(pool, "_processes", None) or {}).values())
         for process in processes:
@@ -194,17 +199,31 @@ class Workers:
     def _start(self) -> None:
         from concurrent.futures import ProcessPoolExecutor
 
-        context = _context(self.preload)
-        # Kept open here too: each worker (started as work comes) gets a copy of the read end.
+        method = start_method()
+        context = _context(method, self.preload)
+        # Kept open here too: each worker (started as work comes) gets a copy of the read end; a
+        # forked one also gets the write end, which it closes.
         self._lifeline = context.Pipe(duplex=False)
-        self._pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_serve,
-                                         initargs=(self._lifeline[0],))
-        self._outbox = queue.SimpleQueue()
-        self._sender = threading.Thread(target=_send, args=(self._pool, self._outbox), name="printkit-workers",
-                                        daemon=True)
-        self._sender.start()
+        ends = self._lifeline if method == "fork" else (self._lifeline[0], None)
+        self._pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_serve, initargs=ends)
         self.started = True
         queued, self._queued, self._queued_ms = list(self._queued.values()), {}, 0.0
+        if method == "fork":
+            # The executor forks every worker at the first hand-over, from this thread: no other
+            # thread exists to be copied mid-way. Until a worker has set its own handlers, a
+            # signal would reach this build's (Ctrl-C raising KeyboardInterrupt in the copy).
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+            try:
+                for later in queued[:1]:
+                    self._hand_over(later)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            queued = queued[1:]
+        else:
+            self._outbox = queue.SimpleQueue()
+            self._sender = threading.Thread(target=_send, args=(self._pool, self._outbox), name="printkit-workers",
+                                            daemon=True)
+            self._sender.start()
         for later in queued:
             self._hand_over(later)
 
@@ -214,7 +233,10 @@ class Workers:
         except OSError:  # the working folder is gone: the work names no path relative to it
             cwd = None
         later._sent = threading.Event()
-        self._outbox.put((later, cwd))
+        if self._outbox is not None:
+            self._outbox.put((later, cwd))
+        else:
+            _submit(self._pool, later, cwd)
 
     def _end_lifeline(self) -> None:
         for end in self._lifeline or ():
@@ -244,32 +266,60 @@ def _send(pool, outbox: queue.SimpleQueue) -> None:
     its own, so the build goes on laying out and drawing meanwhile.
     """
     while (item := outbox.get()) is not None:
-        later, cwd = item
-        fn, args = later._call
-        try:
-            later._future = pool.submit(_call_in, cwd, fn, args)
-        except Exception as exc:  # raised where its result is asked for
-            later._future = exc
-        finally:
-            later._sent.set()
+        _submit(pool, *item)
+
+
+def _submit(pool, later: Later, cwd: str | None) -> None:
+    fn, args = later._call
+    try:
+        later._future = pool.submit(_call_in, cwd, fn, args)
+    except Exception as exc:  # raised where its result is asked for
+        later._future = exc
+    finally:
+        later._sent.set()
 
 
 _BROKEN = "a worker process ended unexpectedly (out of memory?); build again, or with --jobs 1"
 
 
-def _context(preload: tuple[str, ...]):
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
+def start_method() -> str:
+    """How this process starts workers now: ``fork``, ``forkserver`` or ``spawn`` (see above)."""
     import multiprocessing
 
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
+    methods = multiprocessing.get_all_start_methods()
+    # Linux only: macOS's system libraries may not work in a forked copy (Python spawns there).
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _context(method: str, preload: tuple[str, ...]):
+    import importlib
+    import multiprocessing
+
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
         context.set_forkserver_preload(list(preload))  # read when the server starts (once a process)
-        return context
-    return multiprocessing.get_context("spawn")
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+    elif method == "fork":
+        for name in preload:  # imported once, here, for every worker forked
+            importlib.import_module(name)
+    return context
 
 
-def _serve(lifeline) -> None:
+def _serve(lifeline, own_copy_of_the_write_end) -> None:
     """Set up a worker: Ctrl-C is the build's to handle, and the worker ends with the build."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker has the build's handler
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # blocked while it was forked
+    if own_copy_of_the_write_end is not None:
+        own_copy_of_the_write_end.close()  # else the pipe could never close while this worker lives
 
     def watch() -> None:
         # A build killed outright cannot end its workers, which would wait for work forever

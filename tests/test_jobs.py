@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import signal
@@ -76,8 +77,13 @@ def warning_deck(folder: Path) -> Path:
         expect=31)
 
 
-def test_warnings_said_while_workers_render_are_said_once_in_the_same_order(tmp_path, starts, monkeypatch):
+METHODS = [m for m in ("fork", "forkserver") if m in multiprocessing.get_all_start_methods()]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_warnings_said_while_workers_render_are_said_once_in_the_same_order(tmp_path, starts, monkeypatch, method):
     monkeypatch.setattr(workers, "START_MS", 0)  # workers for every build, however small
+    monkeypatch.setattr(workers, "start_method", lambda: method)
     # The specs' folder apart from the outputs: a deck's record is keyed by its folder's files.
     specs = tmp_path / "specs"
     specs.mkdir()
@@ -209,17 +215,30 @@ def session(sid: int) -> dict[int, int]:
     return found
 
 
-def parallel_build(out: Path) -> subprocess.Popen:
+def cmdline(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def parallel_build(out: Path, method: str) -> subprocess.Popen:
     """``printkit build --per-card --jobs 2`` in a process group of its own (as a terminal's job
-    is), returned once its workers (children of the fork server) render and files are staged."""
+    is), returned once its workers render and files are staged. Workers are the processes of the
+    group besides the build and the helpers multiprocessing may start beside it (a fork server,
+    a resource tracker): forked from the build, or from the fork server."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "printkit", "build", "--per-card", "--jobs", "2", "--out", str(out)],
+    # printkit's command line, with workers started as ``method`` says (fork: as a build does)
+    cli = ("import sys, printkit.workers as w; method = sys.argv.pop(1); w.start_method = lambda: method; "
+           "from printkit.cli import main; main()")
+    proc = subprocess.Popen([sys.executable, "-c", cli, method, "build", "--per-card", "--jobs", "2", "--out", str(out)],
                             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + 120
     while True:
         family = session(proc.pid)
-        working = [pid for pid, parent in family.items() if parent != proc.pid and parent in family]
+        helpers = {pid for pid, parent in family.items() if parent == proc.pid and "multiprocessing" in cmdline(pid)}
+        working = set(family) - helpers - {proc.pid}
         if len(working) >= 2 and list(out.rglob("*.tmp")):
             return proc
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -239,9 +258,10 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 
 
 @needs_proc
-def test_ctrl_c_during_a_parallel_build_stops_its_workers_and_leaves_nothing_behind(tmp_path):
+@pytest.mark.parametrize("method", METHODS)
+def test_ctrl_c_during_a_parallel_build_stops_its_workers_and_leaves_nothing_behind(tmp_path, method):
     out = tmp_path / "out"
-    proc = parallel_build(out)
+    proc = parallel_build(out, method)
     try:
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: every process of the group gets it
         _, stderr = proc.communicate(timeout=60)
@@ -256,8 +276,9 @@ def test_ctrl_c_during_a_parallel_build_stops_its_workers_and_leaves_nothing_beh
 
 
 @needs_proc
-def test_workers_of_a_build_killed_outright_end_with_it(tmp_path):
-    proc = parallel_build(tmp_path / "out")
+@pytest.mark.parametrize("method", METHODS)
+def test_workers_of_a_build_killed_outright_end_with_it(tmp_path, method):
+    proc = parallel_build(tmp_path / "out", method)
     proc.kill()  # SIGKILL: the build cannot stop them itself
     proc.communicate(timeout=60)
     assert gone(proc.pid)
