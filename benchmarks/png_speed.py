@@ -83,7 +83,8 @@ def whole_build(runs: int) -> dict[str, tuple[float, float]]:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
-        base = [sys.executable, "-m", "printkit", "build", "clag", "--no-rulebooks"]
+        # One process: what a per-card file costs, not how it is shared out (jobs_speed.py).
+        base = [sys.executable, "-m", "printkit", "build", "clag", "--no-rulebooks", "--jobs", "1"]
         commands = {"per-card": base + ["--per-card"], "plain": base}
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for run in range(runs + 1):

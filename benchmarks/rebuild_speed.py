@@ -64,7 +64,8 @@ def main() -> None:
         # As a designer's files are, the copies are older than the first build by more than the
         # moment printkit waits for before it trusts a file's times (printkit.unchanged.SETTLE_NS).
         time.sleep(0.5)
-        build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--out", "out"]
+        # One process, so CPU time is the build's whole cost (benchmarks/jobs_speed.py measures --jobs).
+        build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--jobs", "1", "--out", "out"]
         times: dict[str, list[float]] = {"cold": [], "nothing changed": [], "one card edited": [],
                                          "--card, edit undone": []}
         cpu: dict[str, list[float]] = {name: [] for name in times}

@@ -43,7 +43,10 @@ killed build whose id the manifest recorded, and its own earlier outputs of what
 in full (the same deck, variant, kind and paper, :func:`scope`) that the build no longer writes
 and that still hold the bytes the manifest lists. Those are recorded in the interim manifest
 (old entry, no new one) before the first rename and removed after the renames.
-Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`).
+Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`). With ``jobs`` above 1 the
+per-card PNGs, the proof thumbnails and the rulebooks are made in worker processes
+(:mod:`printkit.workers`); this process still writes every file, in the same order, so the output,
+the manifest and the warnings do not depend on ``jobs``.
 
 A file already at an output path is replaced only if the previous manifest lists it with the hash
 it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
@@ -56,7 +59,7 @@ import json
 import os
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
@@ -90,6 +93,7 @@ from printkit.outputs import (
     safe_part,
     sha256_hex,
 )
+from printkit.workers import PNG_MS, PRELOAD, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later, Workers
 
 if TYPE_CHECKING:
     from printkit.render.pdf import PdfInfo, SharedPages
@@ -114,6 +118,7 @@ class BuildOptions:
     cards: tuple[str, ...] = ()  # --card: only these cards' per-card files (see choose_cards)
     cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
     proof: bool = True  # proof.html and its thumbnails per deck (printkit.proof)
+    jobs: int = 1  # worker processes for PNGs, thumbnails and rulebooks (printkit.workers); same output
 
     @property
     def paper_size(self) -> Size:
@@ -160,6 +165,9 @@ class BuildContext:
     # of earlier builds in these scopes that this build does not write are removed.
     covered: set[tuple] = field(default_factory=set)
     cache: RenderCache | None = None
+    workers: Workers | None = None  # where pure work runs (printkit.workers): here with one job
+    # Work started before the producer that takes its result runs (a spec's rulebooks), by key.
+    ahead: dict[tuple, Later] = field(default_factory=dict)
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     written: list["ManifestEntry"] = field(default_factory=list)  # this build's files so far, in order
     # Warnings in the order first seen, grouped by deck folder and text (without the card's label).
@@ -170,6 +178,9 @@ class BuildContext:
             self.staging = Staging(self.options.out_dir)
         if self.cache is None:
             self.cache = RenderCache(self.options.out_dir, self.options.cache)
+        if self.workers is None:
+            books = self.options.rulebooks and not self.options.cards
+            self.workers = Workers(self.options.jobs, PRELOAD + (RULEBOOKS_PRELOAD if books else ()))
 
     def faces(self, deck: Deck) -> "Faces":
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
@@ -252,11 +263,28 @@ class BuildContext:
 
         return self.cache.key("pdf", description, lambda: face_files(pages))
 
-    def png(self, pdf: bytes, size, card_png: Callable[..., bytes]) -> bytes:
-        """The per-card PNG of the per-card PDF ``pdf`` (``card_png`` rasterises it), cached by
-        the PDF's bytes."""
+    def png(self, pdf: bytes, size) -> Later:
+        """The per-card PNG of the per-card PDF ``pdf``, to come (rasterised in a worker when
+        there are workers), cached by the PDF's bytes."""
+        from printkit.render.png import card_png
+
         key = self.cache.key("png", lambda: f"{sha256_hex(pdf)} {size!r}")
-        return self.cache.cached(key, lambda: card_png(pdf, size))
+        return self.cache.cached_later(key, lambda: self.workers.later(PNG_MS, card_png, pdf, size))
+
+    def write_all(self, planned: Iterable[tuple[str, "bytes | Later", dict]]) -> Iterator[ManifestEntry]:
+        """:meth:`write` each of ``planned`` (path, bytes or bytes to come, write's keywords) in
+        order, making up to ``workers.ahead`` of them before writing the first, so that workers
+        have work while this process lays out and draws the next."""
+        waiting: deque = deque()
+        for item in planned:
+            waiting.append(item)
+            while len(waiting) > self.workers.ahead:
+                yield self._write_planned(*waiting.popleft())
+        while waiting:
+            yield self._write_planned(*waiting.popleft())
+
+    def _write_planned(self, relative: str, data: "bytes | Later", keywords: dict) -> ManifestEntry:
+        return self.write(relative, data.result() if isinstance(data, Later) else data, **keywords)
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
@@ -519,11 +547,13 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
     per-card files, which leaves the deck's other per-card files in place. Backs are numbered
     over the whole deck all the same, so ``back-N`` names the same back either way.
     """
-    options = ctx.options
-    if not (options.per_card or options.cards):
-        return
-    from printkit.render.png import card_png
+    if ctx.options.per_card or ctx.options.cards:
+        yield from ctx.write_all(_card_files(decks, ctx))
 
+
+def _card_files(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[tuple[str, "bytes | Later", dict]]:
+    """What :func:`produce_cards` writes, in order: (path, bytes or the PNG to come, write's keywords)."""
+    options = ctx.options
     for deck in decks:
         chosen = ctx.chosen.get(id(deck)) if options.cards else None
         if options.cards and not chosen:
@@ -556,15 +586,14 @@ def produce_cards(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                 # build writes and however the cards' texts change.
                 back_info = pdf_info(deck, back_stem.rsplit("/", 1)[1], "A card back with its bleed, for print services")
                 back_pdf = ctx.render([card_page(back, card.size)], back_info)
-                yield ctx.write(f"{back_stem}.pdf", back_pdf, kind="card-back-pdf", deck=deck, pages=1)
+                yield f"{back_stem}.pdf", back_pdf, dict(kind="card-back-pdf", deck=deck, pages=1)
                 # The PNG is that very PDF rasterised: the two cannot disagree.
-                yield ctx.write(f"{back_stem}.png", ctx.png(back_pdf, card.size, card_png),
-                                kind="card-back-png", deck=deck)
+                yield f"{back_stem}.png", ctx.png(back_pdf, card.size), dict(kind="card-back-png", deck=deck)
             pdf = ctx.render([card_page(faces.front(card), card.size)], card_info(deck, card, "front"))
-            yield ctx.write(f"{stem}.pdf", pdf, kind="card-pdf", deck=deck, pages=1, cards=len(copies),
-                            back=f"{back_stem}.pdf")
-            yield ctx.write(f"{stem}.png", ctx.png(pdf, card.size, card_png), kind="card-png",
-                            deck=deck, cards=len(copies), back=f"{back_stem}.png")
+            yield f"{stem}.pdf", pdf, dict(kind="card-pdf", deck=deck, pages=1, cards=len(copies),
+                                           back=f"{back_stem}.pdf")
+            yield f"{stem}.png", ctx.png(pdf, card.size), dict(kind="card-png", deck=deck, cards=len(copies),
+                                                               back=f"{back_stem}.png")
             ctx.progress(len(copies))
 
 
@@ -771,6 +800,20 @@ def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
     return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
 
 
+def expected_work_ms(decks: Sequence[Deck], options: BuildOptions,
+                     producers: Sequence[Callable] = PRODUCERS) -> float:
+    """Roughly how much work (ms) a build of ``decks`` has for workers if nothing is cached."""
+    distinct = [len({c.key for c in all_cards(d)}) for d in decks]
+    work = 0.0
+    if produce_cards in producers and (options.per_card or options.cards):
+        work += PNG_MS * (sum(distinct) if not options.cards else len(options.cards))
+    if produce_proof in producers and options.proof and not options.cards:
+        work += THUMBNAIL_MS * sum(distinct)
+    if produce_rulebooks in producers and options.rulebooks and not options.cards:
+        work += RULEBOOKS_MS * len({str(d.spec_path) for d in decks}) * (1 + options.booklet)
+    return work
+
+
 def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]]:
     chosen = choose_cards(decks, options.cards)
     return [chosen.get(id(d), set()) for d in decks]
@@ -809,10 +852,12 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         try:
             return _build_locked(decks, ctx, producers, command)
         except BaseException:
+            ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
             raise
         finally:
+            ctx.workers.close()
             svg_form_store.reset(kept_forms)
 
 
@@ -829,6 +874,12 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     if producers is PRODUCERS:  # a deck whose inputs are as they were is listed again, not built
         fresh, entries, keys = unchanged.replay(
             ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
+    if ctx.workers.jobs > 1 and fresh:
+        ctx.workers.warm(expected_work_ms(fresh, options, producers))
+        if produce_rulebooks in producers and options.rulebooks:
+            from printkit.rulebook.producer import start_rulebooks
+
+            start_rulebooks(fresh, ctx)  # the workers set them while this process lays out cards
     for producer in producers:
         if fresh or producer is produce_alignment:  # the alignment test belongs to no deck
             entries.extend(_produced(producer, fresh, ctx))

@@ -24,7 +24,10 @@ import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from printkit.workers import Later
 
 FOLDER = ".printkit-cache"
 FORMAT = 1
@@ -123,6 +126,7 @@ class RenderCache:
             not os.path.lexists(self.folder) or self.folder.is_dir())
         self.pending: dict[str, bytes] = {}
         self.hits = self.misses = 0
+        self._coming: dict[str, object] = {}  # key -> the Later of a miss not yet taken
         self._files: dict[tuple, str] = {}  # (path, size, mtime, inode) -> sha256 of its bytes
 
     def file_hash(self, path: Path) -> str:
@@ -223,6 +227,33 @@ class RenderCache:
         """Store ``data`` under ``key`` at the next :meth:`flush`, unless it is over :data:`MAX_ENTRY_BYTES`."""
         if self.enabled and len(data) <= MAX_ENTRY_BYTES:
             self.pending[key] = data
+
+    def cached_later(self, key: str, make: Callable[[], "Later"]) -> "Later":
+        """As :meth:`cached`, for work that may run in a worker (:mod:`printkit.workers`): the cached
+        bytes as a finished Later, else ``make()``'s Later, stored when its result is taken."""
+        from printkit.workers import Later
+
+        if not self.enabled:
+            return make()
+        data = self.pending.get(key)
+        if data is None:
+            data = self.get(key)
+        if data is not None:
+            self.hits += 1
+            return Later.ready(data)
+        coming = self._coming.get(key)
+        if coming is not None:  # asked for again before its result was taken: made once
+            self.hits += 1
+            return coming
+
+        def keep(data: bytes) -> None:
+            self._coming.pop(key, None)
+            if len(data) <= MAX_ENTRY_BYTES:
+                self.pending[key] = data
+
+        self.misses += 1
+        later = self._coming[key] = make().then(keep)
+        return later
 
     def flush(self, build_id: str) -> None:
         """Store the new entries (each a temporary ``.KEY.BUILD_ID.tmp``, then renamed); best effort:

@@ -243,9 +243,12 @@ MAX_GAP_MM = 20.0
                    "new ones); --no-cache renders everything.")
 @click.option("--proof/--no-proof", default=True, show_default=True,
               help="Write proof.html per deck: every distinct face as a thumbnail with its warnings.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None, metavar="N",
+              help="Worker processes for the per-card PNGs, proof pictures and rulebooks (default: "
+                   "this machine's CPUs); the files are the same for any number.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks, cards, cache, proof) -> None:
+          rulebooks, cards, cache, proof, jobs) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -285,6 +288,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         return
     from printkit.build import BuildOptions, build as run_build, load_decks, work_units
     from printkit.interrupts import interrupts_as_keyboard
+    from printkit.workers import default_jobs
 
     # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
     with cycle_collector_paused(), interrupts_as_keyboard():
@@ -292,7 +296,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
-                               proof=proof)
+                               proof=proof, jobs=jobs or default_jobs())
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress, command=command)
     _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
@@ -319,7 +323,7 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
               help="With --serve: the port (0: any free one).")
 @reports_errors
 def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper,
-          booklet, rulebooks, proof, **_later) -> None:
+          booklet, rulebooks, proof, jobs, **_later) -> None:
     """Build, then rebuild whenever a spec, its data, art, fonts or rule texts change. Ctrl-C stops.
 
     Takes the options of `printkit build`. Watches each spec's folder (never the output folder)
@@ -333,6 +337,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
     from printkit import watch as watching
     from printkit.build import BuildOptions
     from printkit.interrupts import interrupts_as_keyboard
+    from printkit.workers import default_jobs
 
     ctx = click.get_current_context()
     unread = [name for name in _later if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
@@ -341,7 +346,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                           booklet=booklet, rulebooks=rulebooks, proof=proof)
+                           booklet=booklet, rulebooks=rulebooks, proof=proof, jobs=jobs or default_jobs())
     target = watching.target(decks)
     where = ", ".join(str(f) for f in target.folders)
     with contextlib.ExitStack() as stack:

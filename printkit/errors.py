@@ -20,6 +20,10 @@ class SpecError(PrintkitError):
         self.message = message
         super().__init__(self.located())
 
+    def __reduce__(self):
+        # Rebuilt from its parts (pickled from a worker process), not from the one-line text.
+        return type(self), (self.path, self.line, self.column, self.message)
+
     def located(self) -> str:
         """The one-line form ``PATH:LINE:COLUMN: message``."""
         where = self.path or "<spec>"

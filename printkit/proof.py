@@ -104,7 +104,8 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     from printkit.layout.imposition import card_page, full_page
     from printkit.cache import face_files
     from printkit.render.pdf import render_pages
-    from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
+    from printkit.render.png import card_pixel_size
+    from printkit.workers import THUMBNAIL_MS
 
     paper = ctx.options.paper_size
     page_size = CardSize(paper.width_mm, paper.height_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
@@ -161,12 +162,14 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         if not planned:
             continue
         def pictures(indexes: list[int]) -> list[bytes]:
-            # One PDF of the faces to draw, a page each: fonts and pictures embedded once, parsed once.
+            # One PDF of the faces to draw, a page each: fonts and pictures embedded once, parsed
+            # once per share of its pages (one share with one job).
             chosen = [planned[i] for i in indexes]
             pdf = render_pages([p[5] for p in chosen], f"{deck.name}: proof")
-            # Each picture is encoded as it is drawn: one page's pixels held at a time.
-            return rasterise_pages(pdf, [(p[6], p[7]) for p in chosen],
-                                   convert=lambda image, i: png_bytes(image, chosen[i][7], _PNG_LEVEL))
+            pages = [(p[6], p[7]) for p in chosen]
+            shares = [ctx.workers.later(THUMBNAIL_MS * (end - start), thumbnails, pdf, pages[start:end], start)
+                      for start, end in ctx.workers.split(len(pages))]
+            return [png for share in shares for png in share.result()]
 
         # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
         keys = [ctx.cache.key("proof-png", lambda p=p: repr((p[5], p[6], p[7], _PNG_LEVEL)),
@@ -190,6 +193,15 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder))
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
+
+
+def thumbnails(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> list[bytes]:
+    """The PNGs of pages ``first`` … of the proof PDF ``pdf``, each (card size, dpi) as ``pages`` says."""
+    from printkit.render.png import png_bytes, rasterise_pages
+
+    # Each picture is encoded as it is drawn: one page's pixels held at a time.
+    return rasterise_pages(pdf, pages, convert=lambda image, i: png_bytes(image, pages[i][1], _PNG_LEVEL),
+                           first=first)
 
 
 # --- what the header shows ---------------------------------------------------------------------

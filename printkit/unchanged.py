@@ -105,8 +105,8 @@ def input_folders(spec_path: Path | str) -> list[Path]:
 
 
 def _options(options: "BuildOptions") -> str:
-    # The output folder and the cache switch do not change what a file holds.
-    fields = {k: v for k, v in asdict(options).items() if k not in ("out_dir", "cache", "cards")}
+    # The output folder, the cache switch and the number of jobs do not change what a file holds.
+    fields = {k: v for k, v in asdict(options).items() if k not in ("out_dir", "cache", "cards", "jobs")}
     return repr(sorted(fields.items()))
 
 

@@ -45,9 +45,9 @@ def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI, pixels: tuple[int, i
 
 
 def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
-                    pixels: Sequence[tuple[int, int] | None] = (), convert=None) -> list:
-    """Page *i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size, dpi),
-    or of ``pixels[i]`` when given (a print service's size); ``convert(image, i)``, when given,
+                    pixels: Sequence[tuple[int, int] | None] = (), convert=None, first: int = 0) -> list:
+    """Page *first + i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size,
+    dpi), or of ``pixels[i]`` when given (a print service's size); ``convert(image, i)``, when given,
     turns each image into what is kept (its PNG bytes), so only one page's pixels are ever held.
 
     One document for many faces (the proof page's thumbnails) shares its fonts and pictures
@@ -61,11 +61,13 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
         except pdfium.PdfiumError as exc:
             raise BuildError(f"cannot rasterise a card's PDF: {exc}") from None
         try:
-            if len(document) < len(pages):
-                raise BuildError(f"cannot rasterise {len(pages)} pages of a PDF of {len(document)}")
+            if len(document) < first + len(pages):
+                raise BuildError(f"cannot rasterise pages {first + 1} to {first + len(pages)} "
+                                 f"of a PDF of {len(document)}")
             out = []
             for index, (size, dpi) in enumerate(pages):
-                image = _render_page(document, index, size, dpi, pixels[index] if index < len(pixels) else None)
+                image = _render_page(document, first + index, size, dpi,
+                                     pixels[index] if index < len(pixels) else None)
                 out.append(convert(image, index) if convert is not None else image)
             return out
         finally:

@@ -29,6 +29,10 @@ class RulebookError(BuildError):
         self.message = message
         super().__init__(self.located())
 
+    def __reduce__(self):
+        # Rebuilt from its parts (pickled from a worker process), not from the one-line text.
+        return type(self), (self.path, self.line, self.message)
+
     def located(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.message}"

@@ -27,6 +27,7 @@ from printkit.rulebook.figures import CardRow, FrontMaker, TableFlowable, rememb
 from printkit.rulebook.values import ValueContext, resolver
 from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.paths import PathRefused, inside_folder
+from printkit.workers import RULEBOOKS_MS
 
 # The papers a rulebook is set on: those a booklet can also be imposed for.
 PAPERS = tuple(bk.IMPOSITIONS)
@@ -247,42 +248,78 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
     """Build producer: one rulebook per spec and language (and a booklet with ``--booklet``)."""
-    from printkit.spec import load_all_variants
-
     paper = ctx.options.rulebook_paper or ctx.options.paper
-    booklet = ctx.options.booklet
+    for deck, spec, texts, own in _specs(decks):
+        # A rulebook covers every variant: it is listed under the deck, not one of its variants.
+        book_deck = dataclasses.replace(deck, variant=None)
+        folder = _folder(deck)
+        if not texts:
+            ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
+                                f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
+        task = (spec, tuple(texts), paper, ctx.options.booklet, own)
+        books = ctx.ahead.pop(("rulebooks",) + task, None) or ctx.workers.later(RULEBOOKS_MS, set_rulebooks, *task)
+        for lang, result, booklet_result, error in books.result():
+            if error is not None:
+                if own:
+                    raise error  # the designer's own text: its mistakes are theirs to fix
+                # printkit's text quotes cards an edited spec may lack: build the cards anyway.
+                ctx.warn(book_deck, f"no {lang} rulebook: {error} (or build with --no-rulebooks)")
+                continue
+            yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
+            if booklet_result is not None:
+                yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{booklet_result.paper}.pdf", booklet_result,
+                             "rulebook-booklet", book_deck, lang)
+
+
+def start_rulebooks(decks: Sequence[Deck], ctx) -> None:
+    """Hand each spec's rulebooks to the workers now (:func:`produce_rulebooks` takes them later),
+    so that they are set while the build lays out and draws the cards."""
+    paper = ctx.options.rulebook_paper or ctx.options.paper
+    try:
+        specs = list(_specs(decks))
+    except PrintkitError:
+        return  # said by produce_rulebooks, in its turn
+    for _, spec, texts, own in specs:
+        if texts:
+            task = (spec, tuple(texts), paper, ctx.options.booklet, own)
+            ctx.ahead[("rulebooks",) + task] = ctx.workers.later(RULEBOOKS_MS, set_rulebooks, *task)
+
+
+def _specs(decks: Sequence[Deck]) -> Iterator[tuple[Deck, Path, dict[str, Path], bool]]:
+    """Each spec once (its first deck): the deck, the spec, its rule texts and whether they are its own."""
     seen: set[Path] = set()
     for deck in decks:
         spec = Path(deck.spec_path)
         if spec in seen:
             continue
         seen.add(spec)
-        # A rulebook covers every variant: it is listed under the deck, not one of its variants.
-        book_deck = dataclasses.replace(deck, variant=None)
-        folder = _folder(deck)
         texts = rule_texts(spec, deck.game)
-        if not texts:
-            ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
-                                f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
         own = all(path.parent.resolve() == spec.parent.resolve() for path in texts.values())
-        # Every book of the spec reads the same decks, so a card in their figures is laid out once.
-        variants = load_all_variants(spec) if texts else []
-        front = remembered_fronts(variants[0]) if variants else None
-        for lang in texts:
-            try:
-                result = render_rulebook(spec, lang, paper, variants=variants, front=front)
-                booklet_result = (render_rulebook(spec, lang, paper, booklet=True, variants=variants, front=front)
-                                  if booklet else None)
-            except BuildError as exc:
-                if own:
-                    raise  # the designer's own text: its mistakes are theirs to fix
-                # printkit's text quotes cards an edited spec may lack: build the cards anyway.
-                ctx.warn(book_deck, f"no {lang} rulebook: {exc} (or build with --no-rulebooks)")
-                continue
-            yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
-            if booklet_result is not None:
-                yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{booklet_result.paper}.pdf", booklet_result,
-                             "rulebook-booklet", book_deck, lang)
+        yield deck, spec, texts, own
+
+
+def set_rulebooks(spec: Path, langs: Sequence[str], paper: str, booklet: bool, own: bool,
+                  ) -> list[tuple[str, Rulebook | None, Rulebook | None, BuildError | None]]:
+    """A spec's rulebooks in ``langs``: per language its book, its booklet (with ``booklet``) or the
+    error that stopped it. The first error ends the list when the texts are the spec's ``own``."""
+    from printkit.spec import load_all_variants
+
+    # Every book of the spec reads the same decks, so a card in their figures is laid out once.
+    variants = load_all_variants(spec) if langs else []
+    front = remembered_fronts(variants[0]) if variants else None
+    books = []
+    for lang in langs:
+        try:
+            result = render_rulebook(spec, lang, paper, variants=variants, front=front)
+            booklet_result = (render_rulebook(spec, lang, paper, booklet=True, variants=variants, front=front)
+                              if booklet else None)
+        except BuildError as exc:
+            books.append((lang, None, None, exc))
+            if own:
+                break
+            continue
+        books.append((lang, result, booklet_result, None))
+    return books
 
 
 def _folder(deck: Deck) -> str:
