@@ -212,7 +212,9 @@ class Staging:
         ``write`` fails or is interrupted, the temporary is removed before the error goes on, so no
         part of a file stays behind.
         """
-        target = inside(self.root, relative)
+        if self._root_real is None:
+            self._root_real = self.root.resolve()
+        target = inside(self.root, relative, self._root_real)
         if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
             raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
                              "printkit did not make; move it away or use another --out")
