@@ -188,9 +188,13 @@ def run(target: Target, variant: str | None, options, report: Reporter,
         stop: threading.Event | None = None, on_build: Callable[[Outcome], None] | None = None,
         force_polling: bool | None = None) -> None:
     """Build once, then rebuild after every relevant change until interrupted (or ``stop`` is set)."""
+    from printkit.interrupts import interrupt_requested
+
     for paths in changes(target, options.out_dir, stop, force_polling):
         reason = describe(paths, target.folders) if paths else "first build"
         outcome = rebuild(target, variant, options, reason)
+        if interrupt_requested():  # Ctrl-C during the build whose KeyboardInterrupt got lost on the way
+            raise KeyboardInterrupt
         for line in outcome.lines():
             report(line)
         if on_build:

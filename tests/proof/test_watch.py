@@ -98,3 +98,32 @@ def test_lines_say_what_changed_how_long_and_the_first_warnings(tmp_path):
     assert lines[1:] == ["  warning: w0", "  warning: w1", "  warning: w2", "  … and 2 more warnings"]
     error = Outcome("x.yaml changed", 0.1, None, error="x.yaml:3:1: bad").lines()
     assert error[0].endswith("x.yaml changed: x.yaml:3:1: bad (waiting for the next save)")
+
+
+def test_an_interrupt_lost_inside_a_build_still_ends_the_watch(monkeypatch):
+    """A KeyboardInterrupt that lands in a finaliser or a library's bare except never reaches the
+    watch, and later signals are ignored by then: the watch asks after each build and stops."""
+    import os
+
+    from printkit import watch as watching
+    from printkit.interrupts import interrupts_as_keyboard
+
+    builds = []
+
+    def swallowing_rebuild(*args):
+        builds.append(args)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)  # the handler runs here, and its exception is dropped below
+        except BaseException:
+            pass
+        os.kill(os.getpid(), signal.SIGINT)  # ignored now, as while a build unwinds
+        return watching.Outcome("first build", 0.0, None, error="stopped inside")
+
+    monkeypatch.setattr(watching, "changes", lambda *args: iter([set(), {"x"}, {"y"}]))
+    monkeypatch.setattr(watching, "rebuild", swallowing_rebuild)
+    target = watching.Target(("deck.yaml",), (Path("."),), None)
+    with pytest.raises(KeyboardInterrupt), interrupts_as_keyboard():
+        watching.run(target, None, type("Options", (), {"out_dir": Path("out")})(), lambda line: None)
+    assert len(builds) == 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
