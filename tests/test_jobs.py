@@ -185,7 +185,7 @@ def test_default_jobs_is_the_cpus_this_process_may_use():
 
 def test_build_and_watch_take_jobs(tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr("printkit.build.build", lambda decks, options, progress=None: seen.append(options) or 1 / 0)
+    monkeypatch.setattr("printkit.build.build", lambda decks, options, **kwargs: seen.append(options) or 1 / 0)
     runner = CliRunner()
     runner.invoke(main, ["build", "calc", "--jobs", "3", "--out", str(tmp_path)])
     runner.invoke(main, ["build", "calc", "--out", str(tmp_path)])
