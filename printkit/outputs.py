@@ -176,14 +176,19 @@ class Staging:
     # The root as it resolved when the first file was staged: every later file must land inside it.
     _root_real: Path | None = field(default=None, repr=False)
 
-    def stage(self, relative: str | Path, data: bytes) -> bool:
-        """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
+    def _target(self, relative: str | Path) -> Path:
+        """Where ``relative`` lands: inside the root as it resolved first, and not a link."""
         if self._root_real is None:
             self._root_real = self.root.resolve()
         target = inside(self.root, relative, self._root_real)
         if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
             raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
                              "printkit did not make; move it away or use another --out")
+        return target
+
+    def stage(self, relative: str | Path, data: bytes) -> bool:
+        """Write ``data`` for ``ROOT/relative`` to a temporary; False when the file already holds it."""
+        target = self._target(relative)
         try:
             if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
                 return False
@@ -212,12 +217,7 @@ class Staging:
         ``write`` fails or is interrupted, the temporary is removed before the error goes on, so no
         part of a file stays behind.
         """
-        if self._root_real is None:
-            self._root_real = self.root.resolve()
-        target = inside(self.root, relative, self._root_real)
-        if os.path.islink(self.root / relative):  # printkit makes no links: someone else put it there
-            raise BuildError(f"refusing to replace {str(self.root.resolve() / relative)!r}: it is a link "
-                             "printkit did not make; move it away or use another --out")
+        target = self._target(relative)
         out = StreamedFile(self, target)
         try:
             write(out)
