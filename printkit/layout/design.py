@@ -354,6 +354,23 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
     raise LayoutError(f"unknown element kind {element.kind!r}")
 
 
+
+class _Where:
+    """"<card> <element>", the start of a text's messages, made only if one is said: most texts
+    say nothing, and naming each card of a 10,000-card deck would keep 10,000 names."""
+
+    __slots__ = ("card", "element")
+
+    def __init__(self, card: Card, element: str) -> None:
+        self.card, self.element = card, element
+
+    def __str__(self) -> str:
+        return f"{self.card.cut_label} {self.element}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
@@ -381,7 +398,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm)),
                    min(minimum, size))
-    where = f"{card.cut_label} {element.name or element.label}"
+    where = _Where(card, element.name or element.label)
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
                       where=where)

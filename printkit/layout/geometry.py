@@ -13,7 +13,7 @@ from printkit.deck import CardSize
 from printkit.units import MM_PER_INCH
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Size:
     """A width and a height in millimetres."""
 
@@ -24,7 +24,7 @@ class Size:
         return Size(self.height_mm, self.width_mm)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box:
     """An axis-aligned rectangle: top-left corner ``(x_mm, y_mm)`` (y downwards) and its size."""
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Literal, Sequence
 
 from printkit.deck import CardSize
@@ -76,12 +77,12 @@ class Slot:
     paint: Box
     clockwise_deg: int = 0
 
-    @property
+    @cached_property  # every card placed in this slot shares it (a big deck places thousands)
     def origin(self) -> tuple[float, float]:
         """Where the card's own trim top-left corner lands on the page."""
         return card_origin(self.trim, self.clockwise_deg)
 
-    @property
+    @cached_property
     def clip_in_card_frame(self) -> Box:
         """The paint box in the card's own frame (what backends clip a face to)."""
         return to_card_frame(self.paint, self.origin, self.clockwise_deg)
@@ -263,7 +264,7 @@ def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot],
     return tuple(marks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """A face drawn with its trim top-left at ``(x_mm, y_mm)`` on the page, clipped to ``clip``.
 

@@ -697,11 +697,11 @@ _MAX_SET = 4096
 
 
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
-             fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: str) -> FittedText:
+             fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object) -> FittedText:
     """``markup`` (see the module's description) set in ``box``: ops, the size chosen and a warning.
 
-    ``where`` names the card and element in warnings and errors. Raises :class:`RichTextError`
-    for an icon not in ``icons``.
+    ``where`` names the card and element in warnings and errors (its ``str``, taken only when one
+    is made). Raises :class:`RichTextError` for an icon not in ``icons``.
     """
     if ":" in markup:
         return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where)
@@ -717,7 +717,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
 
 
 def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
-              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: str) -> FittedText:
+              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object) -> FittedText:
     if fit not in ("shrink", "none"):
         raise ValueError(f"{where}: fit must be 'shrink' or 'none', got {fit!r}")
     parsed = _parse(markup)
