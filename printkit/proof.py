@@ -43,7 +43,6 @@ THUMB_DPI = 100  # card thumbnails: a poker card with bleed is 275 x 375 px
 # A page of more pictures than this is too heavy for a browser to be a proof; the PDFs have the rest.
 MAX_FACES = 1000
 PAGE_DPI = 40  # full-page components (score sheets): an A4 page is 331 x 468 px
-_PNG_LEVEL = 6
 
 # Kinds of the manifest entries this module writes.
 KIND_PAGE = "proof"
@@ -172,7 +171,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             return [png for share in shares for png in share.result()]
 
         # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
-        keys = [ctx.cache.key("proof-png", lambda p=p: repr((p[5], p[6], p[7], _PNG_LEVEL)),
+        keys = [ctx.cache.key("proof-png", lambda p=p: repr((p[5], p[6], p[7])),
                               lambda p=p: face_files([p[5]]))
                 for p in planned]
         pngs = ctx.cache.cached_many(keys, pictures)
@@ -200,7 +199,7 @@ def thumbnails(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int =
     from printkit.render.png import png_bytes, rasterise_pages
 
     # Each picture is encoded as it is drawn: one page's pixels held at a time.
-    return rasterise_pages(pdf, pages, convert=lambda image, i: png_bytes(image, pages[i][1], _PNG_LEVEL),
+    return rasterise_pages(pdf, pages, convert=lambda image, i: png_bytes(image, pages[i][1]),
                            first=first)
 
 

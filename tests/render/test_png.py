@@ -85,6 +85,19 @@ def test_png_bytes_are_reproducible_rgb_and_300_dpi():
     assert decoded.info["dpi"] == pytest.approx((DPI, DPI), abs=0.05)  # stored per metre
 
 
+def test_png_bytes_keep_every_pixel():
+    """The run-length deflate is lossless: flat colour, a hard edge and noise all come back."""
+    import random
+
+    rng = random.Random(7)
+    image = PILImage.new("RGB", (300, 200), "#fbf8f1")
+    image.paste((13, 80, 160), (40, 40, 260, 120))
+    image.putdata([tuple(rng.randrange(256) for _ in range(3)) if y > 150 else image.getpixel((x, y))
+                   for y in range(200) for x in range(300)])
+    data = png_bytes(image)
+    assert PILImage.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
+    assert len(data) < len(image.tobytes()) * 0.5  # and the flat parts are compressed
+
 def _mixed_face(tmp_path) -> Face:
     picture = tmp_path / "stripes.png"
     stripes = PILImage.new("RGB", (60, 20), "#ffcc00")
