@@ -28,7 +28,6 @@ import base64
 import binascii
 import hashlib
 import io
-import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,9 +35,6 @@ from pathlib import Path
 from typing import Callable
 
 from printkit.safe_read import UnsafeFileError, read_limited
-
-# svglib logs what it skips; the checks here report what matters, as errors, so its log stays quiet.
-logging.getLogger("svglib").addHandler(logging.NullHandler())
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -538,8 +534,19 @@ def _finite(value: float) -> bool:
     return value == value and abs(value) != float("inf")
 
 
+@lru_cache(maxsize=1)
+def _quiet_svglib() -> None:
+    """svglib logs what it skips; the checks here report what matters, as errors, so its log stays
+    quiet (set when svglib is first used: a deck without SVG art does not import logging)."""
+    import logging
+
+    logging.getLogger("svglib").addHandler(logging.NullHandler())
+
+
 def _to_drawing(root):
     from svglib.svglib import SvgRenderer
+
+    _quiet_svglib()
 
     try:
         # No file path: svglib resolves no outside reference (and _check_tree left none).

@@ -20,7 +20,6 @@ face these functions return, and the face carries a warning naming the card, fon
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 from functools import lru_cache
 from types import ModuleType
@@ -172,6 +171,8 @@ def palette_warning(deck: Deck) -> str | None:
     known = color_names(deck.game)
     which = (f"the {deck.game} template" if game_module(deck.game) is not None
              else f"the generic template (game {deck.game!r} has none of its own)")
+    import difflib  # only for a deck that names unknown colours
+
     named = []
     for name in unknown:
         hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
