@@ -104,6 +104,13 @@ _PICTURES: dict[Path, tuple[tuple[int, int, int], Picture]] = {}
 _MAX_PICTURES = 64
 _MAX_PICTURE_BYTES = 64 << 20
 
+# The size of each picture that passed :func:`check_picture`, by the sha256 of its bytes: a file
+# read again (let go above, or drawn in a later PDF of the build) is checked by its hash alone, as
+# the same bytes pass the same checks. Decoding a JPEG at an eighth of its size, or inflating a
+# PNG's rows, costs milliseconds; hashing it, a fraction of one.
+_VERDICTS: dict[str, tuple[int, int]] = {}
+_MAX_VERDICTS = 100_000
+
 
 def _identity(path: Path) -> tuple[int, int, int]:
     import os
@@ -123,8 +130,14 @@ def checked_picture(path: Path) -> Picture:
     if known is not None and known[0] == identity:
         return known[1]
     data = read_image(path)
-    width, height = check_picture(data)
-    picture = Picture(data, width, height, hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    size = _VERDICTS.get(digest)
+    if size is None:
+        size = check_picture(data)
+        if len(_VERDICTS) >= _MAX_VERDICTS:
+            _VERDICTS.pop(next(iter(_VERDICTS)))
+        _VERDICTS[digest] = size
+    picture = Picture(data, size[0], size[1], digest)
     _PICTURES.pop(path, None)
     kept = sum(len(known.data) for _, known in _PICTURES.values())
     while _PICTURES and (len(_PICTURES) >= _MAX_PICTURES or kept + len(data) > _MAX_PICTURE_BYTES):

@@ -135,3 +135,26 @@ def test_checked_pictures_kept_stay_within_their_bytes(tmp_path, monkeypatch):
     monkeypatch.setattr(images, "read_image", lambda path: read.append(path) or real(path))
     assert images.picture(paths[0]).width == 60 and read == []  # kept: not read again
     assert images.picture(paths[3]).width == 60 and read == [paths[3]]  # let go: read and checked again
+
+
+def test_a_picture_read_again_is_checked_by_its_hash_and_other_bytes_in_full(tmp_path, monkeypatch):
+    from printkit import images
+
+    monkeypatch.setattr(images, "_PICTURES", {})
+    monkeypatch.setattr(images, "_VERDICTS", {})
+    monkeypatch.setattr(images, "_MAX_PICTURES", 1)  # each picture read lets the one before go
+    checks = []
+    real = images.check_picture
+    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(len(data)) or real(data))
+    jpeg, png = tmp_path / "art.jpg", tmp_path / "art.png"
+    _noisy(size=(80, 60)).save(jpeg, "JPEG")
+    _noisy(size=(60, 40)).save(png)
+    for path in (jpeg, png, jpeg, png):  # as two PDFs of a big deck draw them
+        images.checked_picture(path)
+    assert len(checks) == 2  # decoded (JPEG) and inflated (PNG) once each, however often read
+    assert images.picture(jpeg).width == 80 and len(checks) == 2
+    damaged = jpeg.read_bytes()
+    jpeg.write_bytes(damaged[:len(damaged) // 2])  # other bytes at the same path: checked in full
+    with pytest.raises(ImageError, match="cannot be read"):
+        images.checked_picture(jpeg)
+    assert len(checks) == 3
