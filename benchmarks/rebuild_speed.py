@@ -9,6 +9,10 @@ time, user and system, is what a busy machine disturbs least):
 3. one card edited: one word of one card's rules text changed (and back, alternately);
 4. one card alone: ``--card ID`` with the edit undone (its files come from the cache).
 
+Then the same as ``printkit watch`` rebuilds (``printkit.watch.rebuild`` in one process that stays,
+into a folder of its own, CPU time of each rebuild): the first build (the process just started:
+its imports and fonts are part of it), again with nothing changed, and one card edited.
+
 The rebuilds' files are then compared with a cold ``--no-cache`` build: they must be identical.
 
     PYTHONPATH=. python benchmarks/rebuild_speed.py [--deck emberfall] [--runs 3]
@@ -17,6 +21,7 @@ The rebuilds' files are then compared with a cold ``--no-cache`` build: they mus
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -43,6 +48,44 @@ def timed(args: list[str], cwd: Path) -> float:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return wall
+
+
+WATCH_CHILD = """
+import json, re, resource, sys, time
+from pathlib import Path
+from printkit.build import BuildOptions
+from printkit.watch import rebuild, target
+
+work, runs = Path(sys.argv[1]), int(sys.argv[2])
+data = work / sys.argv[3] / "cards.csv"
+options = BuildOptions(out_dir=work / "watch-out", per_card=True, rulebooks=False, jobs=1)
+spec = target([str(work / (sys.argv[3] + ".yaml"))])
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+def timed(reason):
+    before = cpu()
+    outcome = rebuild(spec, None, options, reason)
+    assert outcome.error is None, outcome.error
+    return cpu() - before
+times = {"first build (process start included)": [cpu() + timed("start")], "nothing changed": [], "one card edited": []}
+for run in range(runs):
+    times["nothing changed"].append(timed("nothing"))
+    text = data.read_text(encoding="utf-8")
+    # A number never used before: the edited card is not in the render cache yet.
+    data.write_text(re.sub(r"deal [0-9]+ :fire:", f"deal {run + 4} :fire:", text, count=1), encoding="utf-8")
+    time.sleep(0.5)  # as a watch waits for the saves to settle
+    times["one card edited"].append(timed("edit"))
+print(json.dumps(times))
+"""
+
+
+def watch_rebuilds(work: Path, deck: str, runs: int) -> dict[str, list[float]]:
+    """CPU seconds of each rebuild in one process, as ``printkit watch`` makes them."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", WATCH_CHILD, str(work), str(runs), deck], cwd=work, env=env,
+                          check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def outputs(out: Path) -> dict[str, bytes]:
@@ -87,6 +130,7 @@ def main() -> None:
         timed(build, work)  # everything current again
         timed(build[:-1] + ["cold", "--no-cache"], work)
         same = outputs(work / "out") == outputs(work / "cold")
+        watched = watch_rebuilds(work, args.deck, args.runs)
     cold, cold_cpu = statistics.median(times["cold"]), statistics.median(cpu["cold"])
     print(f"{'build':26s} {'wall':>8s} {'of cold':>8s} {'CPU':>8s} {'of cold':>8s}")
     for name, values in times.items():
@@ -94,6 +138,11 @@ def main() -> None:
         print(f"{name:26s} {median:6.2f} s {100 * median / cold:7.1f}% {median_cpu:6.2f} s "
               f"{100 * median_cpu / cold_cpu:7.1f}%")
     print(f"cached rebuild byte-identical to a cold --no-cache build: {same}")
+    print()
+    print("as printkit watch rebuilds (one process; CPU; of cold: of the cold printkit build above)")
+    for name, values in watched.items():
+        median = statistics.median(values)
+        print(f"{name:40s} {median:6.2f} s {100 * median / cold_cpu:7.1f}%")
 
 
 if __name__ == "__main__":
