@@ -515,6 +515,11 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                                 kind="page", deck=deck, paper=opts.paper, cards=len(cards))
 
 
+# The house text face, which the cards' text has loaded already (a build parses no other font
+# for a test page of plain English).
+ALIGNMENT_FONT = fonts.KOREAN
+
+
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
     opts = ctx.options
@@ -523,12 +528,12 @@ def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
     def render() -> bytes:
         from printkit.render.pdf import PdfInfo, render_pages
 
-        pages = alignment_pages(opts.paper_size, fonts.SYMBOLS, opts.flip, opts.back_offset_mm)
+        pages = alignment_pages(opts.paper_size, ALIGNMENT_FONT, opts.flip, opts.back_offset_mm)
         return render_pages(pages, info=PdfInfo(*said))
 
     # Keyed by what the pages are made from, so a rebuild finds it without laying them out.
     key = ctx.cache.key("alignment", lambda: repr((said, opts.paper_size, opts.flip, opts.back_offset_mm)),
-                        lambda: [fonts.SYMBOLS])
+                        lambda: [ALIGNMENT_FONT])
     data = ctx.cache.cached(key, render)
     yield ctx.write(f"alignment-{opts.paper}.pdf", data, kind="alignment", paper=opts.paper, pages=2)
 

@@ -442,12 +442,13 @@ def test_every_character_of_every_real_deck_exists_in_its_font(name):
 
 def test_alignment_pages_draw_every_character():
     from printkit import fonts
+    from printkit.build import ALIGNMENT_FONT
     from printkit.layout.geometry import paper_size
     from printkit.layout.imposition import alignment_pages
     from printkit.layout.ops import Text
 
     for paper in ("a4", "letter"):
-        for page in alignment_pages(paper_size(paper), fonts.SYMBOLS, "long", (0.0, 0.0)):
+        for page in alignment_pages(paper_size(paper), ALIGNMENT_FONT, "long", (0.0, 0.0)):
             ops = [*page.ops, *(op for placed in page.placements for op in placed.face.ops)]
             texts = [op for op in ops if isinstance(op, Text)]
             assert texts or page is not None

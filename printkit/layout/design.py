@@ -15,6 +15,7 @@ linear in their length.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -299,12 +300,12 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
     bleed = bleed_box(size)
     ops: list[Op] = []
     if side == "back":
-        ops.append(Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, fill=card.art.back_color or DEFAULT_BACK))
+        ops.append(_shared(Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, fill=card.art.back_color or DEFAULT_BACK)))
         if card.art.back_image is not None:
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.back_image, fit="cover"))
     else:
-        ops.append(Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm,
-                        fill=card.art.color("background", DEFAULT_BACKGROUND)))
+        ops.append(_shared(Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm,
+                                fill=card.art.color("background", DEFAULT_BACKGROUND))))
         if card.art.background_image is not None:
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.background_image, fit="cover"))
     warnings: list[str] = []
@@ -343,15 +344,37 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
-        return (Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
-                     stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm),), ()
+        return (_shared(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
+                             stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
     if element.kind == "ellipse":
-        return (Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
-                        stroke_mm=element.stroke_width_mm),), ()
+        return (_shared(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
+                                stroke_mm=element.stroke_width_mm)),), ()
     if element.kind == "line":
-        return (Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
-                     width_mm=element.stroke_width_mm),), ()
+        return (_shared(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
+                             width_mm=element.stroke_width_mm)),), ()
     raise LayoutError(f"unknown element kind {element.kind!r}")
+
+
+# Equal shapes (a frame, a band in its type's colour, the background) are drawn on thousands of
+# cards of a big deck: each is kept once. Ops are immutable, so sharing one changes nothing drawn.
+_SHAPES: dict[Op, Op] = {}
+_MAX_SHAPES = 4096
+
+
+def _shared(op: Op) -> Op:
+    kept = _SHAPES.get(op)
+    if kept is None:
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        kept = _SHAPES[op] = op
+    elif _zero_signs(kept) != _zero_signs(op):  # 0.0 == -0.0, yet they may print differently
+        return op
+    return kept
+
+
+def _zero_signs(op: Op) -> tuple[float, ...]:
+    return tuple(math.copysign(1.0, value) for value in map(op.__getattribute__, op.__slots__)
+                 if value == 0 and isinstance(value, float))
 
 
 

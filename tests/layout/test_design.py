@@ -158,6 +158,28 @@ def test_elements_draw_in_order_over_the_background():
     assert at(image, 40, 15) == (255, 255, 255)
 
 
+def test_equal_shapes_of_many_cards_are_kept_once():
+    layout = Layout("t", (
+        element("rect", x=Length(2), y=Length(2), width=Length(56), height=Length(10), fill=Template.parse("{color}")),
+        element("text", text=Template.parse("{title}")),
+    ))
+    faces = [draw(layout, card(color="#123456", title=f"Card {n}"), Resources()) for n in range(3)]
+    other = draw(layout, card(color="#654321", title="Card 0"), Resources())
+    assert faces[0].ops[1] is faces[1].ops[1] is faces[2].ops[1]  # one band for every card of its colour
+    assert faces[0].ops[0] is faces[2].ops[0]  # and one background
+    assert other.ops[1].fill == "#654321" and faces[0].ops[1].fill == "#123456"
+    assert faces[0].ops[2] != faces[1].ops[2]  # each card's own text
+
+
+def test_a_shape_at_minus_zero_is_not_taken_for_one_at_zero(monkeypatch):
+    from printkit.layout import design
+    from printkit.layout.design import _shared
+
+    monkeypatch.setattr(design, "_SHAPES", {})
+    plus, minus = Rect(0.0, 1.0, 2.0, 3.0, fill="#102030"), Rect(-0.0, 1.0, 2.0, 3.0, fill="#102030")
+    assert plus == minus  # equal as numbers, yet a PDF may print them as 0 and -0
+    assert _shared(plus) is plus and _shared(minus) is minus and _shared(Rect(0.0, 1.0, 2.0, 3.0, fill="#102030")) is plus
+
 def test_conditions_pick_the_cards_an_element_is_for():
     layout = Layout("t", (
         element("rect", label="creature", when={"type": "creature"}, fill=Template.parse("#ff0000")),
