@@ -109,7 +109,7 @@ _MAX_PICTURE_BYTES = 64 << 20
 # the same bytes pass the same checks. Decoding a JPEG at an eighth of its size, or inflating a
 # PNG's rows, costs milliseconds; hashing it, a fraction of one.
 _VERDICTS: dict[str, tuple[int, int]] = {}
-_MAX_VERDICTS = 100_000
+_MAX_VERDICTS = 20_000  # a few MB at most, for a long watch over many versions of the art
 
 
 def _identity(path: Path) -> tuple[int, int, int]:

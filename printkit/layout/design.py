@@ -377,7 +377,6 @@ def _zero_signs(op: Op) -> tuple[float, ...]:
                  if value == 0 and isinstance(value, float))
 
 
-
 class _Where:
     """"<card> <element>", the start of a text's messages, made only if one is said: most texts
     say nothing, and naming each card of a 10,000-card deck would keep 10,000 names."""
