@@ -97,8 +97,13 @@ def _render_page(document, index: int, size: CardSize, dpi: float,
             # bytes in RGB order, as the bitmap was made for.
             pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
                                            pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-            # convert() returns a copy (the bitmap's memory is freed when it is closed).
-            return bitmap.to_pil().convert("RGB")
+            image = bitmap.to_pil()
+            # The bitmap's memory is freed when it is closed. Pillow keeps RGB as four bytes a
+            # pixel, so an RGB image of PDFium's three-byte pixels is already a copy; one still
+            # mapping the bitmap (readonly) is copied now.
+            if image.mode != "RGB":
+                return image.convert("RGB")
+            return image.copy() if image.readonly else image
         finally:
             bitmap.close()
     finally:
