@@ -98,12 +98,10 @@ def _render_page(document, index: int, size: CardSize, dpi: float,
             pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
                                            pdfium_c.FPDF_REVERSE_BYTE_ORDER)
             image = bitmap.to_pil()
-            # The bitmap's memory is freed when it is closed. Pillow keeps RGB as four bytes a
-            # pixel, so an RGB image of PDFium's three-byte pixels is already a copy; one still
-            # mapping the bitmap (readonly) is copied now.
-            if image.mode != "RGB":
-                return image.convert("RGB")
-            return image.copy() if image.readonly else image
+            # The bitmap's memory is freed when it is closed. Pillow cannot map three-byte pixels
+            # (it keeps RGB as four bytes a pixel), so an RGB image is a copy already; an image
+            # of any other mode could map the bitmap, and converting it copies it.
+            return image if image.mode == "RGB" else image.convert("RGB")
         finally:
             bitmap.close()
     finally:

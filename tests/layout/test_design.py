@@ -158,7 +158,10 @@ def test_elements_draw_in_order_over_the_background():
     assert at(image, 40, 15) == (255, 255, 255)
 
 
-def test_equal_shapes_of_many_cards_are_kept_once():
+def test_equal_shapes_of_many_cards_are_kept_once(monkeypatch):
+    from printkit.layout import design
+
+    monkeypatch.setattr(design, "_SHAPES", {})  # not cleared (full) between two cards of this test
     layout = Layout("t", (
         element("rect", x=Length(2), y=Length(2), width=Length(56), height=Length(10), fill=Template.parse("{color}")),
         element("text", text=Template.parse("{title}")),

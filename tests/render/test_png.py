@@ -98,6 +98,30 @@ def test_png_bytes_keep_every_pixel():
     assert PILImage.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
     assert len(data) < len(image.tobytes()) * 0.5  # and the flat parts are compressed
 
+
+def test_png_bytes_are_deflated_run_length():
+    """zlib's run-length strategy (half the time of its default on card art, about a tenth larger)."""
+    import zlib
+
+    from printkit.render.color import srgb_icc
+
+    image = PILImage.new("RGB", (120, 80), "#fbf8f1")
+    image.paste((13, 80, 160), (20, 20, 100, 60))
+    expected = io.BytesIO()
+    image.save(expected, format="PNG", compress_type=zlib.Z_RLE, dpi=(DPI, DPI), icc_profile=srgb_icc())
+    assert png_bytes(image) == expected.getvalue()
+
+
+def test_a_rasterised_card_outlives_the_bitmap_it_was_drawn_in():
+    """Each image is a copy, not a view of PDFium's bitmap (freed, then reused by the next page)."""
+    from printkit.render.png import rasterise_pages
+
+    red, blue = Face((Rect(-5, -5, 80, 100, fill="#ff0000"),)), Face((Rect(-5, -5, 80, 100, fill="#0000ff"),))
+    pdf = render_pages([card_page(red, POKER), card_page(blue, POKER)])
+    first, second = rasterise_pages(pdf, [(POKER, 30), (POKER, 30)])
+    assert first.getpixel((10, 10)) == (255, 0, 0) and second.getpixel((10, 10)) == (0, 0, 255)
+    assert first.tobytes() == PILImage.new("RGB", first.size, (255, 0, 0)).tobytes()
+
 def _mixed_face(tmp_path) -> Face:
     picture = tmp_path / "stripes.png"
     stripes = PILImage.new("RGB", (60, 20), "#ffcc00")
