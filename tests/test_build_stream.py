@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from PIL import Image as PILImage
 
-from printkit.cli import main
+from cli_in import invoke_in
 
 TEMP_SUFFIX = ".tmp"
 
@@ -55,12 +54,7 @@ def deck(tmp_path) -> Path:
 
 
 def build(folder: Path, *args: str):
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        return CliRunner().invoke(main, ["build", "deck.yaml", "--no-rulebooks", "--no-proof", *args])
-    finally:
-        os.chdir(here)
+    return invoke_in(folder, "build", "deck.yaml", "--no-rulebooks", "--no-proof", *args)
 
 
 def files(out: Path) -> dict[str, bytes]:

@@ -1,10 +1,11 @@
 import json
-import os
 
 import pytest
 from click.testing import CliRunner
 
 from printkit.cli import main
+
+from cli_in import invoke_in
 
 
 def run(*args):
@@ -212,12 +213,7 @@ def test_check_warns_about_colour_names_no_card_reads_without_failing(tmp_path):
 
 
 def _check_in(folder, *args):
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        return CliRunner().invoke(main, ["check", "--no-play", *args])
-    finally:
-        os.chdir(here)
+    return invoke_in(folder, "check", "--no-play", *args)
 
 
 DEMO = "game: demo\nname: Demo\ngroups:\n  - name: g\n    cards: [{cost: 12}, {cost: 1}, {cost: 0}, {cost: 18}, {cost: 1}]\n" \

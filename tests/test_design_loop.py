@@ -20,9 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from printkit.cli import main
+from cli_in import invoke_in
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = "game: demo\nname: Loop\ngroups:\n  - name: cards\n    data: loop.csv\n"
@@ -30,12 +29,7 @@ ROWS = ["id,text,copies", "alpha,First text,2", "beta,Second text,1", "gamma,Thi
 
 
 def run(cwd: Path, *args: str):
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["build", *args])
-    finally:
-        os.chdir(here)
+    return invoke_in(cwd, "build", *args)
 
 
 def write_rows(folder: Path, rows: list[str]) -> None:

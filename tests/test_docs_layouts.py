@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from printkit.cli import main
+from cli_in import invoke_in
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "layouts.md"
@@ -27,12 +25,7 @@ def test_the_page_has_its_examples_and_their_pictures():
 def test_each_example_checks_without_a_warning_and_builds(spec, tmp_path):
     shutil.copy(REPO / "docs" / "layouts" / "picture.svg", tmp_path / "picture.svg")
     (tmp_path / "example.yaml").write_text(spec, encoding="utf-8")
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        checked = CliRunner().invoke(main, ["check", "example.yaml", "--no-play"])
-        built = CliRunner().invoke(main, ["build", "example.yaml", "--no-rulebooks", "--out", "out"])
-    finally:
-        os.chdir(here)
+    checked = invoke_in(tmp_path, "check", "example.yaml", "--no-play")
+    built = invoke_in(tmp_path, "build", "example.yaml", "--no-rulebooks", "--out", "out")
     assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
     assert built.exit_code == 0 and built.stderr == "", built.output

@@ -19,10 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printkit.cli import main
+from cli_in import invoke_in
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 EXPECTED = json.loads((BAD / "expected.json").read_text(encoding="utf-8"))
@@ -57,13 +56,8 @@ def temporaries(out: Path) -> set[str]:
 
 
 def build(args: list[str], cwd: Path):
-    """``printkit build`` in-process from ``cwd`` (CliRunner does not change folders itself)."""
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["build", *args])
-    finally:
-        os.chdir(here)
+    """``printkit build`` in-process from ``cwd``."""
+    return invoke_in(cwd, "build", *args)
 
 
 @pytest.fixture

@@ -63,20 +63,11 @@ def test_a_deck_folder_never_takes_the_name_of_printkits_own_files(stem, folder)
 
 
 def test_a_spec_named_like_the_manifest_builds_beside_it(tmp_path):
-    import os
-
-    from click.testing import CliRunner
-
-    from printkit.cli import main
+    from cli_in import invoke_in
 
     (tmp_path / "manifest.json.yaml").write_text("game: demo\nname: M\ngroups:\n  - name: g\n    cards: [{n: 1}]\n",
                                                  encoding="utf-8")
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        result = CliRunner().invoke(main, ["build", "manifest.json.yaml", "--out", "out", "--no-rulebooks"])
-    finally:
-        os.chdir(here)
+    result = invoke_in(tmp_path, "build", "manifest.json.yaml", "--out", "out", "--no-rulebooks")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "deck-manifest.json" / "sheets-a4.pdf").is_file()
     assert (tmp_path / "out" / "manifest.json").is_file()

@@ -20,6 +20,8 @@ from printkit.cli import main
 from printkit.errors import BuildError
 from printkit.outputs import Staging, sha256_hex
 
+from cli_in import invoke_in
+
 TINY = (Path(__file__).resolve().parent / "data" / "tiny.yaml").read_text(encoding="utf-8")  # three plain cards
 OTHER = TINY.replace("name: Tiny", "name: Other")
 ADVICE = "; move it away or use another --out"
@@ -40,12 +42,7 @@ def snapshot(folder: Path) -> dict[str, bytes | str]:
 
 
 def build(cwd: Path, *args: str):
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, ["build", "tiny.yaml", "--no-rulebooks", "--out", "out", *args])
-    finally:
-        os.chdir(here)
+    return invoke_in(cwd, "build", "tiny.yaml", "--no-rulebooks", "--out", "out", *args)
 
 
 def refusal(result) -> str:

@@ -7,21 +7,15 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from click.testing import CliRunner
 
-from printkit.cli import main
+from cli_in import invoke_in
 
 TINY = (Path(__file__).resolve().parents[1] / "data" / "tiny.yaml").read_text(encoding="utf-8")
 SECRET = "PRINTKIT_TEST_SECRET_TOKEN_5f1c"
 
 
 def build(folder: Path, *args: str):
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        return CliRunner().invoke(main, ["build", "tiny.yaml", "--out", "out", *args])
-    finally:
-        os.chdir(here)
+    return invoke_in(folder, "build", "tiny.yaml", "--out", "out", *args)
 
 
 def pdf_text(path: Path) -> str:

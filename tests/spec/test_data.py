@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import importlib
 import io
-import os
 import zipfile
 from pathlib import Path
 
@@ -17,6 +16,9 @@ from printkit.cli import main
 from printkit.errors import SpecError
 from printkit.spec import data as data_module
 from printkit.spec import load_deck, load_spec
+
+from cli_in import invoke_in
+
 expand_module = importlib.import_module("printkit.spec.expand")
 
 openpyxl = pytest.importorskip("openpyxl")
@@ -82,12 +84,7 @@ def write_ods(path: Path, sheets: dict[str, list[list]]) -> Path:
 
 def cli_error(spec_path: Path) -> str:
     """The one line `printkit check` prints for a bad spec (exit 1, no traceback)."""
-    old = os.getcwd()
-    os.chdir(spec_path.parent)
-    try:
-        result = CliRunner().invoke(main, ["check", spec_path.name, "--no-play"])
-    finally:
-        os.chdir(old)
+    result = invoke_in(spec_path.parent, "check", spec_path.name, "--no-play")
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     lines = result.stderr.strip().splitlines()

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from PIL import Image as PILImage
 
-from printkit.cli import main
 from printkit.spec import load_all_variants
+
+from cli_in import invoke_in
 
 SPEC = """\
 game: emberfall
@@ -55,13 +54,8 @@ def folder(tmp_path) -> Path:
 
 def run(folder: Path, spec: str, *args: str, command: str = "check"):
     (folder / "deck.yaml").write_text(spec, encoding="utf-8")
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        extra = ["--no-play"] if command == "check" else ["--out", "out", "--no-rulebooks"]
-        return CliRunner().invoke(main, [command, "deck.yaml", *extra, *args])
-    finally:
-        os.chdir(here)
+    extra = ["--no-play"] if command == "check" else ["--out", "out", "--no-rulebooks"]
+    return invoke_in(folder, command, "deck.yaml", *extra, *args)
 
 
 def line_of(spec: str, needle: str) -> int:
