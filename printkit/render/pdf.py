@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -896,17 +896,31 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
         obj = _LazyImage(image, lambda: _decoded_stream(source, digest, False))
         if mask is not None:
             smask = _LazyImage(mask, lambda: _decoded_stream(source, digest, True))
+    _add_image(canvas, obj, name, reg)
+    if smask is not None:
+        _add_mask(canvas, obj, smask.name, lambda: smask)
+
+
+def _add_image(canvas: Canvas, obj, name: str, reg: str) -> None:
+    """Put the image object ``obj`` into ``canvas``'s document as ``drawImage`` does, under
+    ``name`` (its XObject ``reg``), so that drawing ``name`` places it."""
     obj.name = name
     canvas._setXObjects(obj)
-    doc.Reference(obj, reg)
-    doc.addForm(name, obj)
-    if smask is not None:  # as drawImage sets up a soft mask
-        mask_reg = doc.getXObjectName(smask.name)
-        if doc.idToObject.get(mask_reg) is None:
-            canvas._setXObjects(smask)
-            obj.smask = doc.Reference(smask, mask_reg)
-        else:
-            obj.smask = pdfdoc.PDFObjectReference(mask_reg)
+    canvas._doc.Reference(obj, reg)
+    canvas._doc.addForm(name, obj)
+
+
+def _add_mask(canvas: Canvas, obj, mask_name: str, make_mask: Callable[[], object]) -> None:
+    """Give the image object ``obj`` its soft mask as ``drawImage`` does: the document's object
+    named ``mask_name`` if it has one already, else ``make_mask()`` put in under that name."""
+    doc = canvas._doc
+    mask_reg = doc.getXObjectName(mask_name)
+    if doc.idToObject.get(mask_reg) is None:
+        smask = make_mask()
+        canvas._setXObjects(smask)
+        obj.smask = doc.Reference(smask, mask_reg)
+    else:
+        obj.smask = pdfdoc.PDFObjectReference(mask_reg)
 
 
 def _register_jpeg(canvas: Canvas, path: Path, checked):
@@ -930,11 +944,7 @@ def _register_jpeg(canvas: Canvas, path: Path, checked):
     if not model.loadImageFromJPEG(io.BytesIO(checked.data)):
         return checked.reader()  # a JPEG reportlab cannot read the header of: its own way, as before
     source, digest = Path(path), checked.digest
-    obj = _LazyImage(model, lambda: _checked_bytes(source, digest))
-    obj.name = name
-    canvas._setXObjects(obj)
-    doc.Reference(obj, reg)
-    doc.addForm(name, obj)
+    _add_image(canvas, _LazyImage(model, lambda: _checked_bytes(source, digest)), name, reg)
     return key
 
 
@@ -997,18 +1007,10 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> No
     else:
         source = lambda: data  # noqa: E731
     obj = _LazyImage(image, lambda: _cmyk_objects(digest, source, path)[0].streamContent)
-    obj.name = name
-    canvas._setXObjects(obj)
-    doc.Reference(obj, reg)
-    doc.addForm(name, obj)
+    _add_image(canvas, obj, name, reg)
     if mask is not None:
-        mask_reg = doc.getXObjectName(f"{name}-mask")
-        if doc.idToObject.get(mask_reg) is None:
-            smask = _LazyImage(mask, lambda: _cmyk_objects(digest, source, path)[1].streamContent)
-            canvas._setXObjects(smask)
-            obj.smask = doc.Reference(smask, mask_reg)
-        else:
-            obj.smask = pdfdoc.PDFObjectReference(mask_reg)
+        _add_mask(canvas, obj, f"{name}-mask",
+                  lambda: _LazyImage(mask, lambda: _cmyk_objects(digest, source, path)[1].streamContent))
 
 
 # Pictures converted to CMYK, by sha256: their image and mask objects while within the budget
@@ -1066,7 +1068,7 @@ def _cmyk_objects(digest: str, data, path) -> tuple:
         found = (_cmyk_xobject(image.size, "DeviceCMYK", image),
                  _cmyk_xobject(alpha.size, "DeviceGray", alpha) if alpha is not None else None)
         del image, alpha
-        size = sum(len(obj.streamContent) for obj in found if obj is not None)
+        size = _stream_bytes(found)
         while _CMYK_PICTURES and _cmyk_bytes + size > _CMYK_BUDGET:
             _cmyk_bytes -= _stream_bytes(_CMYK_PICTURES.pop(next(iter(_CMYK_PICTURES))))
         if size <= _CMYK_BUDGET:
