@@ -908,10 +908,10 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
         # midway leaves printkit's files known as its own.
         old = {e.path: e for e in earlier}
         root = options.out_dir.resolve()
-        target = {e.path: inside(options.out_dir, e.path, root) for e in [*earlier, *entries]}
+        placed = {e.path: inside(options.out_dir, e.path, root) for e in [*earlier, *entries]}
         _write_manifest(options.out_dir,
-                        [e for e in earlier if target[e.path] not in changing and e.path not in going],
-                        [(old.get(e.path), e) for e in entries if target[e.path] in changing]
+                        [e for e in earlier if placed[e.path] not in changing and e.path not in going],
+                        [(old.get(e.path), e) for e in entries if placed[e.path] in changing]
                         + [(e, None) for e in stale],
                         unfinished=[ctx.staging.build_id])
         ctx.record.written = False  # the manifest just written is the truth now, whatever follows

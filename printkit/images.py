@@ -99,7 +99,8 @@ class _NamedReader:
 # that names a checked file again costs one stat; drawing uses the checked bytes, never the file
 # as it is later (swapped meanwhile for something unchecked). The oldest go first beyond a count
 # and a sum of their bytes (the newest is kept whatever its size), so that art of many or large
-# files costs a build no more memory than a few; one let go is read and checked again when drawn.
+# files costs a build no more memory than a few; one let go is read again when drawn, and known
+# by its hash if its bytes passed before (_VERDICTS).
 _PICTURES: dict[Path, tuple[tuple[int, int, int], Picture]] = {}
 _MAX_PICTURES = 64
 _MAX_PICTURE_BYTES = 64 << 20
