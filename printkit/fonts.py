@@ -5,8 +5,11 @@ from __future__ import annotations
 import gc
 import hashlib
 import io
+import sys
+from array import array
+from collections.abc import Sequence
 from fnmatch import fnmatch
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from struct import unpack_from
 
@@ -111,6 +114,11 @@ def _face_class():
     from reportlab.pdfbase.ttfonts import TTFontFace
 
     class Face(TTFontFace):
+        @cached_property
+        def glyphToChar(self) -> dict[int, list[int]]:  # noqa: N802 (reportlab's name)
+            # Only reportlab's text shaping asks for it: made from the character map when asked.
+            return _glyph_to_chars(*self.cmap_pairs)
+
         def extractInfo(self, charInfo=1):
             super().extractInfo(charInfo=0)  # names, vertical metrics, flags: as reportlab reads them
             if charInfo and not _read_glyph_tables(self):
@@ -127,9 +135,11 @@ def _face_class():
 
 
 def _read_glyph_tables(face) -> bool:
-    """Set ``face``'s character map, advance widths and glyph offsets exactly as reportlab's
+    """Set ``face``'s character map, advance widths and glyph offsets as reportlab's
     ``TTFontFile.extractInfo`` does, reading each table with one struct call instead of a Python
     call per entry (a Hangul font of 15,000 to 20,000 glyphs is read in about 10 ms instead of 25).
+    The same values, kept leaner: metrics and offsets in arrays, ``glyphToChar`` made only when
+    asked for (some 6 MB less for the two Pretendard faces).
 
     Returns False, leaving the work to reportlab, for a character map in any format but 4 and 12
     or anything unexpected (reportlab then reads it or says what is wrong).
@@ -150,13 +160,7 @@ def _read_glyph_tables_unchecked(face) -> bool:
         return False
     codes, glyphs = found
     char_to_glyph = dict(zip(codes, glyphs))
-    glyph_to_chars: dict[int, list[int]] = {}
-    for code, glyph in zip(codes, glyphs):
-        chars = glyph_to_chars.get(glyph)
-        if chars is None:
-            glyph_to_chars[glyph] = [code]
-        else:
-            chars.append(code)
+    glyph_to_chars = _glyph_to_chars(codes, glyphs)
 
     # hmtx: (advance, left side bearing) for the first numberOfHMetrics glyphs, then bearings only;
     # those glyphs repeat the last advance, which reportlab keeps already scaled.
@@ -164,13 +168,11 @@ def _read_glyph_tables_unchecked(face) -> bool:
     num_glyphs = face.numGlyphs
     num_metrics = unpack_from(">H", data, table["hhea"]["offset"] + 34)[0]
     hmtx = table["hmtx"]["offset"]
-    pairs = unpack_from(f">{2 * num_metrics}H", data, hmtx)
+    pairs = _big_endian("H", data, hmtx, 2 * num_metrics)
     advances = [scale(advance) for advance in pairs[0::2]]
-    hmetrics = list(zip(pairs[0::2], pairs[1::2]))
     last = advances[-1]
-    if num_glyphs > num_metrics:
-        bearings = unpack_from(f">{num_glyphs - num_metrics}H", data, hmtx + 4 * num_metrics)
-        hmetrics += [(last, bearing) for bearing in bearings]
+    bearings = _big_endian("H", data, hmtx + 4 * num_metrics, max(num_glyphs - num_metrics, 0))
+    hmetrics = _HMetrics(pairs, bearings, last)
     char_widths: dict[int, float] = {}
     covered = max(num_metrics, num_glyphs)
     for glyph in sorted(glyph_to_chars):
@@ -179,12 +181,13 @@ def _read_glyph_tables_unchecked(face) -> bool:
         width = advances[glyph] if glyph < num_metrics else last
         for code in glyph_to_chars[glyph]:
             char_widths[code] = width
+    del glyph_to_chars  # made again only if asked for (:meth:`Face.glyphToChar`)
 
     loca = table["loca"]["offset"]
     if loca_format == 0:
-        glyph_pos = [offset << 1 for offset in unpack_from(f">{num_glyphs + 1}H", data, loca)]
+        glyph_pos = array(_UINT32, (offset << 1 for offset in _big_endian("H", data, loca, num_glyphs + 1)))
     else:
-        glyph_pos = list(unpack_from(f">{num_glyphs + 1}L", data, loca))
+        glyph_pos = _big_endian(_UINT32, data, loca, num_glyphs + 1)
 
     if 0x20 in char_to_glyph:  # reportlab draws a no-break space as a space, and the reverse
         char_to_glyph[0xA0] = char_to_glyph[0x20]
@@ -192,10 +195,62 @@ def _read_glyph_tables_unchecked(face) -> bool:
     elif 0xA0 in char_to_glyph:
         char_to_glyph[0x20] = char_to_glyph[0xA0]
         char_widths[0x20] = char_widths[0xA0]
-    face.charToGlyph, face.glyphToChar, face.charWidths = char_to_glyph, glyph_to_chars, char_widths
+    face.charToGlyph, face.charWidths = char_to_glyph, char_widths
+    face.cmap_pairs = (array(_UINT32, codes), array(_UINT32, glyphs))
     face.defaultWidth, face.hmetrics, face.glyphPos = advances[0], hmetrics, glyph_pos
     face._pos = loca + (num_glyphs + 1) * (2 if loca_format == 0 else 4)  # where reportlab stops reading
     return True
+
+
+_UINT32 = "I" if array("I").itemsize == 4 else "L"
+
+
+def _big_endian(kind: str, data: bytes, offset: int, count: int) -> array:
+    """``count`` unsigned numbers of the array type ``kind`` stored big-endian at ``offset``."""
+    out = array(kind)
+    out.frombytes(data[offset:offset + count * out.itemsize])
+    if len(out) != count:
+        raise ValueError("table ends early")
+    if sys.byteorder == "little":
+        out.byteswap()
+    return out
+
+
+def _glyph_to_chars(codes, glyphs) -> dict[int, list[int]]:
+    """Each glyph's characters in character-map order, as reportlab's ``glyphToChar``."""
+    glyph_to_chars: dict[int, list[int]] = {}
+    for code, glyph in zip(codes, glyphs):
+        chars = glyph_to_chars.get(glyph)
+        if chars is None:
+            glyph_to_chars[glyph] = [code]
+        else:
+            chars.append(code)
+    return glyph_to_chars
+
+
+class _HMetrics(Sequence):
+    """reportlab's ``hmetrics`` (a glyph's advance and left side bearing) read from two arrays of
+    16-bit numbers, as a pair only when asked: a Hangul font's 20,000 tuples cost ~2 MB."""
+
+    __slots__ = ("_pairs", "_bearings", "_last", "_metrics")
+
+    def __init__(self, pairs: array, bearings: array, last: float) -> None:
+        self._pairs, self._bearings, self._last = pairs, bearings, last
+        self._metrics = len(pairs) // 2
+
+    def __len__(self) -> int:
+        return self._metrics + len(self._bearings)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if index < 0:
+            raise IndexError("glyph index out of range")
+        if index < self._metrics:
+            return self._pairs[2 * index], self._pairs[2 * index + 1]
+        return self._last, self._bearings[index - self._metrics]  # IndexError past the last glyph
 
 
 def _cmap_subtable(data: bytes, cmap: int) -> tuple[list[int], list[int]] | None:

@@ -41,13 +41,28 @@ def _same_as_reportlab(data: bytes, bulk: bool = True) -> None:
     """printkit's face for ``data`` holds exactly what reportlab's own parser reads (scale function aside),
     read by printkit's bulk reader (``bulk``) or, where it declines, by reportlab's."""
     assert fonts._read_glyph_tables(_reportlab_face(data)) is bulk  # else the comparison proves nothing
-    ours, theirs = vars(fonts._reportlab_font("ref", data).face), vars(_reportlab_face(data))
-    assert sorted(ours) == sorted(theirs)
+    face, theirs = fonts._reportlab_font("ref", data).face, vars(_reportlab_face(data))
+    ours = {key: getattr(face, key) for key in theirs}  # glyphToChar: made when asked for
+    assert set(vars(face)) - set(theirs) <= {"cmap_pairs"}
     for key in theirs:
-        if key != "_pdfScale":
+        if key in ("hmetrics", "glyphPos"):  # kept compactly, read as reportlab's lists
+            assert list(ours[key]) == theirs[key], key
+            assert [ours[key][i] for i in (0, -1, len(theirs[key]) // 2)] == \
+                [theirs[key][i] for i in (0, -1, len(theirs[key]) // 2)], key
+        elif key != "_pdfScale":
             assert ours[key] == theirs[key], key
     for key in ("charToGlyph", "glyphToChar", "charWidths"):
         assert list(ours[key]) == list(theirs[key]), key  # the same order too
+    # Embedding reads the compact tables: the same subset font, byte for byte.
+    codes = sorted(theirs["charToGlyph"])
+    subset = [0x20] + codes[:: max(len(codes) // 40, 1)] + codes[-3:]
+    try:
+        expected = _reportlab_face(data).makeSubset(subset)
+    except Exception:  # a font made for a test whose glyph data no longer reads: refused alike
+        with pytest.raises(fonts.FontError, match="cannot be embedded"):
+            face.makeSubset(subset)
+    else:
+        assert face.makeSubset(subset) == expected
 
 
 @pytest.mark.parametrize("font", [fonts.KOREAN, fonts.KOREAN_BOLD, fonts.SYMBOLS, fonts.SYMBOLS_BOLD],
@@ -232,3 +247,17 @@ def test_a_font_printkit_no_longer_bundles_names_its_successor():
     assert fonts.bundled_font("Pretendard-Bold.ttf") == fonts.KOREAN_BOLD
     assert fonts.bundled_font("Missing.ttf") is None
     assert fonts.bundled_font("../fonts/DejaVuSans.ttf") is None  # a path is the spec's own file, not ours
+
+
+def test_horizontal_metrics_read_like_reportlabs_list():
+    data = bytearray(fonts.SYMBOLS.read_bytes())
+    struct.pack_into(">H", data, _table(data, b"hhea") + 34, 100)  # glyphs past 100 repeat the last advance
+    ours = fonts._reportlab_font("ref", bytes(data)).face.hmetrics
+    theirs = _reportlab_face(bytes(data)).hmetrics
+    assert isinstance(ours, fonts._HMetrics) and len(ours) == len(theirs) > 100
+    for index in (0, 99, 100, -1, -len(theirs)):
+        assert ours[index] == theirs[index]
+    assert ours[95:105] == theirs[95:105] and ours[::500] == theirs[::500]
+    for index in (len(theirs), -len(theirs) - 1):
+        with pytest.raises(IndexError):
+            ours[index]
