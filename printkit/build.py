@@ -256,10 +256,13 @@ class BuildContext:
 
     def _render_key(self, pages: Sequence[Page], info: "PdfInfo", keep_for: "SharedPages | None",
                     cmyk: bool = False) -> str:
-        def description() -> str:
-            # A document that keeps pages for another has that one's text coded first.
-            seed = f"\nseeded {keep_for.seed!r}" if keep_for is not None else ""
-            return f"{info!r}\n{pages_description(pages)}{seed}" + ("\ncmyk" if cmyk else "")
+        def description() -> Iterator[str]:
+            yield f"{info!r}\n"
+            yield from pages_description(pages)
+            if keep_for is not None:  # a document keeping pages for another codes that one's text first
+                yield f"\nseeded {keep_for.seed!r}"
+            if cmyk:
+                yield "\ncmyk"
 
         return self.cache.key("pdf", description, lambda: face_files(pages))
 

@@ -24,7 +24,7 @@ import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:
     from printkit.workers import Later
@@ -143,16 +143,21 @@ class RenderCache:
                 return "-"
         return self._files[key]
 
-    def key(self, kind: str, description: Callable[[], str], files: Callable[[], Iterable[Path]] = tuple) -> str:
+    def key(self, kind: str, description: Callable[[], str | Iterable[str]],
+            files: Callable[[], Iterable[Path]] = tuple) -> str:
         """The key of an entry: printkit's code, ``kind``, ``description()`` and the files' bytes.
 
-        Both are asked for only when the cache is on: a build with ``--no-cache`` describes and
-        hashes nothing (its key is empty, and :meth:`cached` makes every entry afresh).
+        ``description()`` may give its text in parts (a 10,000-card deck's pages: the key is
+        hashed as they come, never held whole). Both are asked for only when the cache is on: a
+        build with ``--no-cache`` describes and hashes nothing (its key is empty, and
+        :meth:`cached` makes every entry afresh).
         """
         if not self.enabled:
             return ""
         digest = hashlib.sha256(f"{code_fingerprint()}\n{kind}\n".encode())
-        digest.update(description().encode("utf-8", "surrogatepass"))
+        text = description()
+        for part in (text,) if isinstance(text, str) else text:
+            digest.update(part.encode("utf-8", "surrogatepass"))
         files = files()
         for path in sorted(set(map(str, files))):
             digest.update(f"\n{path}\0{self.file_hash(Path(path))}".encode("utf-8", "surrogatepass"))
@@ -319,14 +324,14 @@ def face_files(pages) -> set[str]:
     return files
 
 
-def pages_description(pages) -> str:
-    """What ``pages`` draw, for a cache key: each face by its digest (described once however
-    often it is placed), the page-level ops (crop marks, repeated on every sheet) once per kind."""
+def pages_description(pages) -> Iterator[str]:
+    """What ``pages`` draw, for a cache key, in parts: each face by its digest (described once
+    however often it is placed), the page-level ops (crop marks, repeated on every sheet) once
+    per kind. The parts joined are the description."""
     described: dict[tuple, int] = {}
-    parts = []
-    for page in pages:
+    for index, page in enumerate(pages):
         number = described.setdefault(page.ops, len(described))
-        parts.append(repr((page.size, page.trim, page.bleed, number,
-                           [(p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) for p in page.placements])))
-    parts.extend(repr(ops) for ops in described)
-    return "\n".join(parts)
+        yield ("\n" if index else "") + repr((page.size, page.trim, page.bleed, number, [
+            (p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) for p in page.placements]))
+    for ops in described:
+        yield "\n" + repr(ops)
