@@ -155,7 +155,9 @@ def icon_names(markup: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-@lru_cache(maxsize=1024)
+# A deck's repeated texts (Calc's numbers, a keyword's reminder) are parsed once; a parse of
+# a long paragraph holds a few kilobytes, so a deck of distinct texts keeps only the latest.
+@lru_cache(maxsize=256)
 def _parse(markup: str) -> tuple[_Paragraph, ...]:
     """Paragraphs of lines of words; linear in the length of ``markup``."""
     paragraphs: list[_Paragraph] = []

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import csv
 import datetime
+import hashlib
 import io
 import re
+import threading
 import zipfile
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from printkit.errors import SpecError
@@ -82,14 +84,52 @@ def data_kind(name: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=32)
+class _Tables:
+    """The last tables read, by the sha256 of their file's bytes and how it was asked for (the
+    bytes themselves are not kept: a 10,000-row file would stay in memory for the whole build)."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._tables: OrderedDict[tuple, DataTable] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> DataTable | None:
+        with self._lock:
+            table = self._tables.get(key)
+            if table is not None:
+                self._tables.move_to_end(key)
+            return table
+
+    def put(self, key: tuple, table: DataTable) -> None:
+        with self._lock:
+            self._tables[key] = table
+            while len(self._tables) > self.kept:
+                self._tables.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tables.clear()
+
+
+_TABLES = _Tables(32)
+
+
 def read_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
     """The cards in ``raw`` (a file of ``kind``): ``shown`` names it in a cell's position and a
     card's source, ``written`` (as the spec writes it) in problems with the whole file.
 
     Raises SpecError at a cell for a problem with a cell, DataFileError for the file as a whole.
-    Parsed once per distinct content (the cache key holds the bytes).
+    Parsed once per distinct content.
     """
+    key = (hashlib.sha256(raw).digest(), shown, written, kind, sheet)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _read_table(raw, shown, written, kind, sheet)
+        _TABLES.put(key, table)
+    return table
+
+
+def _read_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
     if kind in ("csv", "tsv"):
         if sheet is not None:
             raise DataFileError(f"{kind.upper()} file {written!r} has no sheets: leave 'sheet' out", at_sheet=True)

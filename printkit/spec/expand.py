@@ -485,7 +485,8 @@ def _prototypes(loaded: LoadedSpec, group: GroupSpec, gpath: PathKey) -> list[di
         total = sum(group.copies if row.copies is None else row.copies for row in rows)
         if total > MAX_CARDS:
             raise loaded.source.error(gpath + ("data",), f"{group.data!r} makes {total} cards; the limit is {MAX_CARDS}")
-        return [{**base, **row.attrs} for row in rows]
+        # Without group attributes a card reads its row's attributes (never changed): not a copy per card.
+        return [{**base, **row.attrs} if base else row.attrs for row in rows]
     assert group.cards is not None
     if len(group.cards) * max(group.copies, 1) > MAX_CARDS:
         raise loaded.source.error(gpath + ("cards",), f"{len(group.cards)} x {group.copies} cards; the limit is {MAX_CARDS}")

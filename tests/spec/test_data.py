@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import io
+import sys
 import zipfile
 from pathlib import Path
 
@@ -26,9 +27,9 @@ openpyxl = pytest.importorskip("openpyxl")
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    data_module.read_table.cache_clear()
+    data_module._TABLES.clear()
     yield
-    data_module.read_table.cache_clear()
+    data_module._TABLES.clear()
 
 
 def spec(folder: Path, group: str, extra: str = "", name: str = "deck.yaml") -> Path:
@@ -249,6 +250,17 @@ def test_a_workbook_is_read_once_per_load_even_for_two_sheets(tmp_path, monkeypa
     assert len(reads) == 1
     assert [c["name"] for c in load_deck(path).cards] == ["a", "b"]
     assert loaded.spec.groups[1].table.rows[0].where == f"{tmp_path}/cards.xlsx:B!2"
+
+
+def test_a_table_is_kept_by_its_bytes_digest_not_its_bytes():
+    raw = "name,cost\nAsh,1\nBirch,2\n".encode()
+    held = sys.getrefcount(raw)
+    table = data_module.read_table(raw, "cards.csv", "cards.csv", "csv", None)
+    assert sys.getrefcount(raw) == held  # a 10,000-row file is not kept for the whole build
+    again = data_module.read_table(bytes(bytearray(raw)), "cards.csv", "cards.csv", "csv", None)
+    assert again is table  # the same bytes are parsed once
+    other = data_module.read_table(raw.replace(b"Ash", b"Oak"), "cards.csv", "cards.csv", "csv", None)
+    assert other is not table and other.rows[0].attrs["name"] == "Oak"
 
 
 def test_a_changed_data_file_is_read_again(tmp_path):
