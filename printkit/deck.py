@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -75,7 +74,7 @@ class Art:
         return self.colors.get(name, default)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """One physical card: its attributes (``symbol``, ``number``, ``suit`` …) and its art."""
 
@@ -89,6 +88,9 @@ class Card:
     layout: str | None = None  # the spec's layout drawing the front (None: the game's own design)
     back_layout: str | None = None  # the spec's layout drawing the back
     face_on_both_sides: bool = False  # the back is the front again (a token)
+    # Worked out when first asked for, kept in slots (a deck of 10,000 cards, none with a dictionary).
+    _key: bytes | None = field(default=None, init=False, repr=False, compare=False)
+    _label: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrs.get(key, default)
@@ -96,23 +98,27 @@ class Card:
     def __getitem__(self, key: str) -> Any:
         return self.attrs[key]
 
-    @cached_property
+    @property
     def key(self) -> bytes:
         """Identical for copies of one card (same group, attributes, art, size and layouts): a
         16-byte digest, worked out once per card (a deck of 10,000 cards is asked for it often)."""
-        text = repr((self.group, sorted(self.attrs.items()), self.art, self.size, self.layout, self.back_layout,
-                     self.face_on_both_sides))
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        if self._key is None:
+            text = repr((self.group, sorted(self.attrs.items()), self.art, self.size, self.layout,
+                         self.back_layout, self.face_on_both_sides))
+            digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+            object.__setattr__(self, "_key", digest)
+        return self._key
 
-    @cached_property
+    @property
     def label(self) -> str:
         """A short human name, e.g. ``numbers[symbol=plus, number=7]#2`` (every text element's
         messages begin with it)."""
-        inner = ", ".join(f"{k}={_fmt(v)}" for k, v in self.attrs.items())
-        return f"{self.group}[{inner}]#{self.copy}"
+        if self._label is None:
+            inner = ", ".join(f"{k}={_fmt(v)}" for k, v in self.attrs.items())
+            object.__setattr__(self, "_label", f"{self.group}[{inner}]#{self.copy}")
+        return self._label
 
-
-    @cached_property
+    @property
     def cut_label(self) -> str:
         """:attr:`label`, cut to 70 characters: how warnings begin, so each stays one readable line."""
         return self.label if len(self.label) <= 70 else self.label[:69] + "…"

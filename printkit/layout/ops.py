@@ -9,8 +9,7 @@ never decide positions themselves.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Literal, Union
 
@@ -111,31 +110,53 @@ for _op in (Rect, Polygon, Ellipse, Line, Text, Image):
 del _op
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of a card laid out: its drawing ops and any layout warnings (e.g. text too long)."""
 
     ops: tuple[Op, ...]
     warnings: tuple[str, ...] = ()
-
     # A face is hashed wherever it is placed (one form per distinct face) and described for the
-    # render cache: both are computed once per face, not once per placement.
+    # render cache: both are worked out once per face, not once per placement, and kept in slots
+    # (a deck of 10,000 faces would otherwise give each a dictionary).
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+    _digest: str | None = field(default=None, init=False, repr=False, compare=False)
+    _files: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> tuple:
+        return self.ops, self.warnings  # not the memos: str hashes differ between processes
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(("ops", "warnings", "_hash", "_digest", "_files"), (*state, None, None, None)):
+            object.__setattr__(self, name, value)
+
     def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self.ops, self.warnings)))
         return self._hash
 
-    @cached_property
-    def _hash(self) -> int:
-        return hash((self.ops, self.warnings))
-
-    @cached_property
+    @property
     def digest(self) -> str:
         """A fingerprint of the drawing (equal ops, equal digest), for cache keys."""
-        return hashlib.sha256(repr(self.ops).encode("utf-8", "surrogatepass")).hexdigest()
+        if self._digest is None:
+            object.__setattr__(self, "_digest",
+                               hashlib.sha256(repr(self.ops).encode("utf-8", "surrogatepass")).hexdigest())
+        return self._digest
 
-    @cached_property
+    @property
     def files(self) -> frozenset[str]:
         """The fonts and pictures the ops draw with."""
-        return op_files(self.ops)
+        if self._files is None:
+            files = op_files(self.ops)
+            if len(_FILE_SETS) >= _FILE_SETS_KEPT:  # a long watch over many pictures
+                _FILE_SETS.clear()
+            object.__setattr__(self, "_files", _FILE_SETS.setdefault(files, files))  # faces share a few sets
+        return self._files
+
+
+# The sets of files faces draw with, each kept once (a deck's faces mostly draw with the same fonts).
+_FILE_SETS: dict[frozenset[str], frozenset[str]] = {}
+_FILE_SETS_KEPT = 4096
 
 
 def op_files(ops: Iterable[Op]) -> frozenset[str]:
