@@ -85,31 +85,82 @@ def test_png_bytes_are_reproducible_rgb_and_300_dpi():
     assert decoded.info["dpi"] == pytest.approx((DPI, DPI), abs=0.05)  # stored per metre
 
 
-def test_png_bytes_keep_every_pixel():
-    """The run-length deflate is lossless: flat colour, a hard edge and noise all come back."""
+def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """A PNG's chunks as (type, body), each checked against its CRC."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    out, at = [], 8
+    while at < len(data):
+        (length,), kind = struct.unpack(">I", data[at:at + 4]), data[at + 4:at + 8]
+        body = data[at + 8:at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + body)
+        out.append((kind, body))
+        at += 12 + length
+    return out
+
+
+def _card_like() -> PILImage.Image:
+    image = PILImage.new("RGB", (300, 200), "#fbf8f1")
+    image.paste((13, 80, 160), (40, 40, 260, 120))
+    image.paste((200, 30, 40), (0, 150, 300, 152))
+    return image
+
+
+def _photo_like() -> PILImage.Image:
     import random
 
     rng = random.Random(7)
-    image = PILImage.new("RGB", (300, 200), "#fbf8f1")
-    image.paste((13, 80, 160), (40, 40, 260, 120))
-    image.putdata([tuple(rng.randrange(256) for _ in range(3)) if y > 150 else image.getpixel((x, y))
+    image = PILImage.new("RGB", (300, 200))
+    image.putdata([(min(255, x + rng.randrange(60)), min(255, y + rng.randrange(60)), rng.randrange(256))
                    for y in range(200) for x in range(300)])
-    data = png_bytes(image)
-    assert PILImage.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
-    assert len(data) < len(image.tobytes()) * 0.5  # and the flat parts are compressed
+    return image
 
 
-def test_png_bytes_are_deflated_run_length():
-    """zlib's run-length strategy (half the time of its default on card art, about a tenth larger)."""
+def _pillows(image: PILImage.Image) -> bytes:
     import zlib
 
     from printkit.render.color import srgb_icc
 
-    image = PILImage.new("RGB", (120, 80), "#fbf8f1")
-    image.paste((13, 80, 160), (20, 20, 100, 60))
-    expected = io.BytesIO()
-    image.save(expected, format="PNG", compress_type=zlib.Z_RLE, dpi=(DPI, DPI), icc_profile=srgb_icc())
-    assert png_bytes(image) == expected.getvalue()
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_type=zlib.Z_RLE, dpi=(DPI, DPI), icc_profile=srgb_icc())
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("make", [_card_like, _photo_like])
+def test_png_bytes_keep_every_pixel(make):
+    image = make()
+    data = png_bytes(image)
+    decoded = PILImage.open(io.BytesIO(data))
+    assert decoded.mode == "RGB" and decoded.tobytes() == image.tobytes()
+    assert decoded.info["dpi"] == pytest.approx((DPI, DPI), abs=0.05) and decoded.info["icc_profile"]
+
+
+def test_flat_art_is_written_unfiltered_with_the_chunks_pillow_writes():
+    """A card of flat colour: rows unfiltered (Pillow's per-row filter choice is most of its time),
+    and every chunk but the image data the same as Pillow's."""
+    import zlib
+
+    image = _card_like()
+    ours, pillows = _chunks(png_bytes(image)), _chunks(_pillows(image))
+    assert [kind for kind, _ in ours] == [kind for kind, _ in pillows] == [b"IHDR", b"iCCP", b"pHYs", b"IDAT", b"IEND"]
+    assert [body for kind, body in ours if kind != b"IDAT"] == [body for kind, body in pillows if kind != b"IDAT"]
+    rows = zlib.decompress(dict(ours)[b"IDAT"])
+    stride = 1 + 3 * image.width
+    assert len(rows) == stride * image.height and all(rows[at] == 0 for at in range(0, len(rows), stride))
+    assert len(png_bytes(image)) < len(image.tobytes()) * 0.05
+
+
+def test_a_photographic_image_is_written_by_pillow_with_its_filters():
+    image = _photo_like()
+    assert png_bytes(image) == _pillows(image)
+
+
+def test_an_image_not_in_rgb_is_written_by_pillow():
+    image = _card_like().convert("L")
+    assert PILImage.open(io.BytesIO(png_bytes(image))).tobytes() == image.tobytes()
+    assert png_bytes(image) == _pillows(image)
 
 
 def test_a_rasterised_card_outlives_the_bitmap_it_was_drawn_in():
