@@ -39,14 +39,15 @@ from printkit.errors import BuildError
 
 # What a unit of work costs on the reference machine (ms of CPU): only for deciding when workers
 # are worth starting, so rough figures do.
-PNG_MS = 40  # a 300 DPI per-card PNG
+PNG_MS = 16  # a 300 DPI per-card PNG
 THUMBNAIL_MS = 10  # a proof thumbnail
 RULEBOOKS_MS = 600  # a spec's rulebooks in its two languages
-# Workers start once this much work waits at once: about a dozen per-card PNGs, one spec's
-# rulebooks, 50 thumbnails. Less does not win back what workers cost: forked, some 20 ms to the
-# first result and each worker's copy of the build's memory to touch; from a fork server (once a
-# process) 0.7 s before the first result and 0.5-0.8 s of CPU for the server's own Python.
-START_MS = 500
+# Workers start once this much work waits at once: sixteen per-card PNGs (with two jobs, all a
+# producer makes ahead of writing them: see Workers.ahead), one spec's rulebooks, 25 thumbnails.
+# Less does not win back what workers cost: forked, some 20 ms to the first result and each
+# worker's copy of the build's memory to touch; from a fork server (once a process) 0.7 s before
+# the first result and 0.5-0.8 s of CPU for the server's own Python.
+START_MS = 250
 # Modules the fork server imports once for all its workers: what PNGs and thumbnails need, and
 # what rulebooks need (0.3 s more of the server's start, so only for a build that sets them).
 PRELOAD = ("pypdfium2", "printkit.render.png", "printkit.proof")
