@@ -134,6 +134,32 @@ def table(samples: dict[str, list[Sample]], floor: str) -> list[str]:
     return lines
 
 
+# Issue 14's targets for a deck against its plain-reportlab floor, one job.
+TARGET_CPU, TARGET_MEMORY, TARGET_BYTES = 1.5, 1.3, 1.5
+
+
+def verdict(samples: dict[str, list[Sample]], build: str, floor: str, bytes_ratio: float,
+            faster_and_under_mb: float | None = None) -> str:
+    """One line: ``build``'s CPU, peak memory and bytes per card against ``floor``'s, each said met
+    or not by the targets (CPU at most 1.5x, memory 1.3x, bytes 1.5x; or, for a deck whose floor
+    is slow, ``faster_and_under_mb``: faster than the floor and under that many MB)."""
+    cpu = median_cpu(samples[build]) / median_cpu(samples[floor])
+    memory = peak(samples[build]) / peak(samples[floor])
+
+    def said(ok: bool) -> str:
+        return "met" if ok else "NOT MET"
+
+    if faster_and_under_mb is not None:
+        parts = [f"CPU {cpu:.2f}x floor (< 1): {said(cpu < 1)}",
+                 f"peak {peak(samples[build]):.0f} MB (< {faster_and_under_mb:.0f} MB): "
+                 f"{said(peak(samples[build]) < faster_and_under_mb)}"]
+    else:
+        parts = [f"CPU {cpu:.2f}x floor (<= {TARGET_CPU}): {said(cpu <= TARGET_CPU)}",
+                 f"peak memory {memory:.2f}x (<= {TARGET_MEMORY}): {said(memory <= TARGET_MEMORY)}"]
+    parts.append(f"bytes/card {bytes_ratio:.2f}x (<= {TARGET_BYTES}): {said(bytes_ratio <= TARGET_BYTES)}")
+    return "targets: " + "; ".join(parts)
+
+
 def header(runs: int, load_before: float, load_after: float) -> str:
     return (f"{runs} runs of each, alternating; medians; {os.cpu_count()} CPUs, Python "
             f"{sys.version.split()[0]}, load average {load_before:.1f} before, {load_after:.1f} after")
