@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Literal, Union
 
@@ -137,10 +138,13 @@ class Face:
 
     @property
     def digest(self) -> str:
-        """A fingerprint of the drawing (equal ops, equal digest), for cache keys."""
+        """A fingerprint of the drawing (equal ops, equal digest), for cache keys and the names of
+        forms in PDFs. A bundled font is known by its place in printkit's fonts folder, not by
+        where printkit is installed, so a deck in those fonts gives the same PDF bytes wherever
+        printkit lies."""
         if self._digest is None:
-            object.__setattr__(self, "_digest",
-                               hashlib.sha256(repr(self.ops).encode("utf-8", "surrogatepass")).hexdigest())
+            text = repr(self.ops).replace(_bundled_fonts(), "<printkit fonts>/")
+            object.__setattr__(self, "_digest", hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
         return self._digest
 
     @property
@@ -152,6 +156,14 @@ class Face:
                 _FILE_SETS.clear()
             object.__setattr__(self, "_files", _FILE_SETS.setdefault(files, files))  # faces share a few sets
         return self._files
+
+
+@lru_cache(maxsize=1)
+def _bundled_fonts() -> str:
+    """How printkit's fonts folder begins a font's path in an op's repr (``PosixPath('…/fonts/``)."""
+    from printkit.fonts import FONTS_DIR
+
+    return f"{FONTS_DIR.as_posix()}/"
 
 
 # The sets of files faces draw with, each kept once (a deck's faces mostly draw with the same fonts).

@@ -33,3 +33,15 @@ def test_a_face_sent_to_another_process_works_out_its_hash_there():
     assert state == (face.ops, face.warnings)  # a str hash is not the same in another process
     copy = pickle.loads(pickle.dumps(face))
     assert copy == face and hash(copy) == hash(face) and copy.digest == face.digest
+
+
+def test_a_bundled_font_is_known_by_its_name_not_by_where_printkit_lies(monkeypatch):
+    from printkit import fonts
+    from printkit.layout import ops
+
+    here = _face(font=fonts.KOREAN).digest
+    monkeypatch.setattr(ops, "_bundled_fonts", lambda: "/elsewhere/printkit/fonts/")
+    assert _face(font=Path("/elsewhere/printkit/fonts") / fonts.KOREAN.name).digest == here
+    assert _face(font=Path("/elsewhere/printkit/fonts/Other.ttf")).digest != here
+    # A spec's own font is known by its path: two folders, two fonts.
+    assert _face(font=Path("/a/deck/Font.ttf")).digest != _face(font=Path("/b/deck/Font.ttf")).digest
