@@ -167,9 +167,10 @@ def main() -> None:
     print()
     print("\n".join(table(samples, FLOOR)))
     print()
+    ratio = (build_bytes / printed) / (floor_bytes / args.rows)
     print(f"{sheets['path']}: {build_bytes} bytes for {printed} cards = {build_bytes / printed:.0f} bytes/card; "
-          f"floor {floor_bytes / args.rows:.0f} bytes/card; ratio {(build_bytes / printed) / (floor_bytes / args.rows):.2f}x")
-    print(verdict(samples, BUILD, FLOOR, (build_bytes / printed) / (floor_bytes / args.rows)))
+          f"floor {floor_bytes / args.rows:.0f} bytes/card; ratio {ratio:.2f}x")
+    print(verdict(samples, BUILD, FLOOR, ratio))
 
 
 if __name__ == "__main__":

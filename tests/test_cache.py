@@ -22,6 +22,15 @@ def test_a_description_in_parts_keys_as_its_joined_text(tmp_path):
     assert cache.key("pdf", lambda: iter(parts)) != cache.key("pdf", lambda: "".join(parts[:-1]))
 
 
+def test_pages_are_described_a_line_each_then_each_kind_of_page_level_drawing():
+    pages = _pages("#112233")
+    lines = "".join(pages_description(pages)).split("\n")
+    assert len(lines) == len(pages) + 1  # both pages' ops (none) are one kind
+    assert lines[0] == repr((pages[0].size, pages[0].trim, pages[0].bleed, 0, [
+        (p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) for p in pages[0].placements]))
+    assert lines[-1] == repr(())
+
+
 def test_pages_that_draw_differently_are_described_differently():
     assert "".join(pages_description(_pages("#112233"))) != "".join(pages_description(_pages("#112234")))
     assert "".join(pages_description(_pages("#112233"))) == "".join(pages_description(_pages("#112233")))

@@ -9,7 +9,7 @@ never decide positions themselves.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Literal, Union
@@ -128,8 +128,8 @@ class Face:
         return self.ops, self.warnings  # not the memos: str hashes differ between processes
 
     def __setstate__(self, state: tuple) -> None:
-        for name, value in zip(("ops", "warnings", "_hash", "_digest", "_files"), (*state, None, None, None)):
-            object.__setattr__(self, name, value)
+        for index, name in enumerate(f.name for f in fields(self)):  # the memos: None, to be worked out here
+            object.__setattr__(self, name, state[index] if index < len(state) else None)
 
     def __hash__(self) -> int:
         if self._hash is None:

@@ -40,6 +40,9 @@ ENCODING = zlib.Z_RLE
 FLAT_LEVEL = 3
 FLAT_RATIO = 0.10
 _SAMPLE_EVERY = 16  # rows
+# Larger images (a Tabletop Simulator sheet of seventy cards) go to Pillow: over so many rows its
+# filters find far more that repeats, and the image is never copied whole.
+FLAT_MAX_PIXELS = 4_000_000
 
 # One PDFium call at a time in this process (the library keeps global state).
 _PDFIUM = threading.Lock()
@@ -125,33 +128,31 @@ def png_bytes(image: PILImage.Image, dpi: float = DPI) -> bytes:
     """
     from printkit.render.color import srgb_icc
 
-    if image.mode == "RGB":
-        pixels = image.tobytes()
-        stride = 3 * image.width
-        if _flat(pixels, stride):
-            return _unfiltered_png(pixels, image.width, image.height, dpi, srgb_icc())
+    icc = srgb_icc()
+    if image.mode == "RGB" and 0 < image.width * image.height <= FLAT_MAX_PIXELS:
+        flat = _unfiltered_png(image, dpi, icc)
+        if flat is not None:
+            return flat
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_type=ENCODING, dpi=(dpi, dpi),
-               icc_profile=srgb_icc())
+    image.save(buffer, format="PNG", optimize=False, compress_type=ENCODING, dpi=(dpi, dpi), icc_profile=icc)
     return buffer.getvalue()
 
 
-def _flat(pixels: bytes, stride: int) -> bool:
-    """Whether an image of rows ``stride`` bytes long deflates like flat art (judged from a
-    sixteenth of its rows, deflated fast)."""
+def _unfiltered_png(image: PILImage.Image, dpi: float, icc: bytes) -> bytes | None:
+    """An 8-bit RGB PNG of ``image``, every row with filter 0, with the chunks Pillow writes for
+    the same image (ICC profile, resolution) in the same order; None when the image is not flat
+    art (every sixteenth row, deflated fast, keeps more than :data:`FLAT_RATIO` of its bytes)."""
+    pixels = image.tobytes()
+    stride = 3 * image.width
     sample = b"".join(pixels[at:at + stride] for at in range(0, len(pixels), _SAMPLE_EVERY * stride))
-    return len(zlib.compress(sample, 1)) <= FLAT_RATIO * len(sample)
-
-
-def _unfiltered_png(pixels: bytes, width: int, height: int, dpi: float, icc: bytes) -> bytes:
-    """An 8-bit RGB PNG of ``pixels``, every row with filter 0, with the chunks Pillow writes
-    for the same image (ICC profile, resolution) in the same order."""
-    stride = 3 * width
+    if len(zlib.compress(sample, 1)) > FLAT_RATIO * len(sample):
+        return None
     rows = b"".join(b"\0" + pixels[at:at + stride] for at in range(0, len(pixels), stride))
+    del pixels
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)),
         _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
         _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
         _chunk(b"IDAT", zlib.compress(rows, FLAT_LEVEL)),

@@ -61,7 +61,10 @@ class DataFileError(ValueError):
 
 @dataclass(frozen=True)
 class DataRow:
-    """One card's row: its attributes, its copies (None: the group's) and where it is."""
+    """One card's row: its attributes, its copies (None: the group's) and where it is.
+
+    Kept between builds (:data:`_TABLES`), and a card may read ``attrs`` itself: never changed.
+    """
 
     attrs: Mapping[str, Any]
     copies: int | None

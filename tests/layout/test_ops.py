@@ -32,6 +32,7 @@ def test_a_face_sent_to_another_process_works_out_its_hash_there():
     state = face.__getstate__()
     assert state == (face.ops, face.warnings)  # a str hash is not the same in another process
     copy = pickle.loads(pickle.dumps(face))
+    assert (copy._hash, copy._digest, copy._files) == (None, None, None)  # to be worked out where it lands
     assert copy == face and hash(copy) == hash(face) and copy.digest == face.digest
 
 

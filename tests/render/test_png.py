@@ -157,6 +157,26 @@ def test_a_photographic_image_is_written_by_pillow_with_its_filters():
     assert png_bytes(image) == _pillows(image)
 
 
+def test_an_image_larger_than_a_card_is_written_by_pillow():
+    """A sheet of many cards (a Tabletop Simulator export): Pillow's filters find what repeats
+    across its rows, and the image is not copied whole."""
+    from printkit.render import png
+
+    image = PILImage.new("RGB", (2100, 2000), "#fbf8f1")  # 4.2 million pixels, all flat
+    image.paste((13, 80, 160), (100, 100, 2000, 300))
+    assert image.width * image.height > png.FLAT_MAX_PIXELS
+    assert png_bytes(image) == _pillows(image)
+
+
+def test_an_empty_image_is_refused_as_pillow_refuses_it():
+    image = PILImage.new("RGB", (0, 5))
+    with pytest.raises(Exception) as ours:
+        png_bytes(image)
+    with pytest.raises(Exception) as pillows:
+        _pillows(image)
+    assert type(ours.value) is type(pillows.value) and str(ours.value) == str(pillows.value)
+
+
 def test_an_image_not_in_rgb_is_written_by_pillow():
     image = _card_like().convert("L")
     assert PILImage.open(io.BytesIO(png_bytes(image))).tobytes() == image.tobytes()
