@@ -34,13 +34,15 @@ def load_spec(path: str | Path) -> LoadedSpec:
     from printkit.spec.expand import attach_data  # expand builds on this module
 
     path = Path(path)
-    return attach_data(_parse_and_validate(path, read_spec_bytes(path)))
+    return attach_data(_parse_and_validate(path, path.absolute(), read_spec_bytes(path)))
 
 
-# Keyed by the path as given (it appears in error messages) and the file's bytes; LoadedSpec and
-# what it holds are only read after loading, so callers can share one.
+# Keyed by the path as given (it appears in error messages), where it is, and the file's bytes;
+# LoadedSpec and what it holds are only read after loading, so callers can share one. ``where``
+# keeps apart a spec named alike in another folder (a process that changed its working folder):
+# the pictures its layouts name are its own.
 @lru_cache(maxsize=16)
-def _parse_and_validate(path: Path, raw: bytes) -> LoadedSpec:
+def _parse_and_validate(path: Path, where: Path, raw: bytes) -> LoadedSpec:
     source = parse_yaml(raw, path)
     spec, problems = validate(source.data)
     if spec is None:

@@ -78,3 +78,25 @@ def test_oversized_spec_is_refused(tmp_path):
     path.write_bytes(b"#" * 1_000_001)
     with pytest.raises(SpecError, match="limit is 1000000"):
         load_spec(path)
+
+
+def test_a_spec_named_alike_in_another_folder_draws_its_own_pictures(tmp_path, monkeypatch):
+    """One process, the same relative spec name and bytes in two folders (a script that changes
+    its working folder): each deck draws the picture beside its own spec."""
+    from PIL import Image as PILImage
+
+    from printkit.build import BuildContext, BuildOptions, load_decks
+
+    spec = ("game: artdeck\nname: Art deck\ncard: {size: poker}\nlayouts:\n  card:\n    elements:\n"
+            "      - {name: art, kind: image, image: art.png, x: 4mm, y: 4mm, width: 20mm, height: 20mm}\n"
+            "groups:\n  - {name: cards, layout: card, cards: [{title: One}]}\n")
+    drawn = []
+    for folder, colour in (("first", "red"), ("second", "blue")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "deck.yaml").write_text(spec, encoding="utf-8")
+        PILImage.new("RGB", (8, 8), colour).save(tmp_path / folder / "art.png")
+        monkeypatch.chdir(tmp_path / folder)
+        deck = load_decks(["deck.yaml"])[0]
+        front = BuildContext(BuildOptions(out_dir=tmp_path / folder / "out")).faces(deck).front(deck.cards[0])
+        drawn.append(next(op.path for op in front.ops if hasattr(op, "path")))
+    assert drawn == [(tmp_path / "first" / "art.png").resolve(), (tmp_path / "second" / "art.png").resolve()]
