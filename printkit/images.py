@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from printkit.safe_read import UnsafeFileError, read_limited
+from printkit.safe_read import UnsafeFileError, file_identity, read_limited, remember_digest
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -114,13 +114,10 @@ _MAX_VERDICTS = 20_000  # a few MB at most, for a long watch over many versions 
 
 
 def _identity(path: Path) -> tuple[int, int, int]:
-    import os
-
     try:
-        info = os.stat(path)
+        return file_identity(path)
     except OSError as exc:
         raise ImageError(f"cannot be read: {exc.strerror or exc}") from None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def checked_picture(path: Path) -> Picture:
@@ -132,6 +129,7 @@ def checked_picture(path: Path) -> Picture:
         return known[1]
     data = read_image(path)
     digest = hashlib.sha256(data).hexdigest()
+    remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
     size = _VERDICTS.get(digest)
     if size is None:
         size = check_picture(data)

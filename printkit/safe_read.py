@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -38,3 +39,42 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
     if len(data) > limit_bytes:
         raise UnsafeFileError(f"is larger than the limit of {limit_bytes} bytes")
     return data
+
+
+# The sha256 of files a drawing is known by (a deck's own fonts and pictures), by path, while the
+# file's inode, size and modification time are those it was hashed at; a few MB at most.
+_DIGESTS: dict[str, tuple[tuple[int, int, int], str]] = {}
+_MAX_DIGESTS = 20_000
+_DIGEST_LIMIT_BYTES = 50_000_000  # the largest file a spec may name (a picture)
+
+
+def file_identity(path) -> tuple[int, int, int]:
+    """The file's inode, size and modification time: equal while it is not replaced or written."""
+    info = os.stat(path)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def content_digest(path) -> str | None:
+    """The sha256 of the regular file at ``path``, worked out once while the file is unchanged;
+    None when it cannot be read within the limit."""
+    key = os.fspath(path)
+    try:
+        identity = file_identity(key)
+    except OSError:
+        return None
+    known = _DIGESTS.get(key)
+    if known is not None and known[0] == identity:
+        return known[1]
+    try:
+        digest = hashlib.sha256(read_limited(Path(key), _DIGEST_LIMIT_BYTES)).hexdigest()
+    except (OSError, UnsafeFileError):
+        return None
+    remember_digest(key, identity, digest)
+    return digest
+
+
+def remember_digest(path, identity: tuple[int, int, int], digest: str) -> None:
+    """Record the sha256 of a file just read whole (a picture checked), for :func:`content_digest`."""
+    if len(_DIGESTS) >= _MAX_DIGESTS:
+        _DIGESTS.pop(next(iter(_DIGESTS)))
+    _DIGESTS[os.fspath(path)] = (identity, digest)

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,23 @@ def test_sheets_rendered_again_alike_leave_every_file_untouched(deck):
     assert build(deck, "--out", "out", "--no-cache").exit_code == 0  # drawn and written again
     assert {p.stat().st_mtime_ns for p in out.rglob("*")} == {1_000_000_000}
     assert temporaries(out) == []
+
+
+def test_the_same_deck_in_two_folders_builds_to_the_same_bytes(deck, tmp_path_factory):
+    """Pictures and a deck's own font are known by their bytes, not where they lie: sheets,
+    per-card files (PDFs and PNGs) and a CMYK print-shop export are byte for byte the same."""
+    from printkit import fonts
+
+    shutil.copy(fonts.SYMBOLS, deck / "own.ttf")
+    spec = (deck / "deck.yaml").read_text(encoding="utf-8")
+    (deck / "deck.yaml").write_text(spec.replace("card: {size: poker, bleed: 3mm}\n",
+                                                 "card: {size: poker, bleed: 3mm}\nart: {font: own.ttf}\n"))
+    outputs = []
+    for place in ("first", "second"):
+        folder = tmp_path_factory.mktemp(place) / "the deck"
+        shutil.copytree(deck, folder)
+        assert build(folder, "--per-card").exit_code == 0
+        assert invoke_in(folder, "export", "deck.yaml", "--for", "print-shop", "--cmyk", "--out", "exports").exit_code == 0
+        outputs.append({**files(folder / "output"), **{f"exports/{k}": v for k, v in files(folder / "exports").items()}})
+    assert any(name.endswith(".png") for name in outputs[0]) and any(name.startswith("exports/") for name in outputs[0])
+    assert outputs[0] == outputs[1]

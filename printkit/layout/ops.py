@@ -9,10 +9,13 @@ never decide positions themselves.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Literal, Union
+
+from printkit.safe_read import content_digest
 
 Point = tuple[float, float]
 
@@ -139,11 +142,19 @@ class Face:
     @property
     def digest(self) -> str:
         """A fingerprint of the drawing (equal ops, equal digest), for cache keys and the names of
-        forms in PDFs. A bundled font is known by its place in printkit's fonts folder, not by
-        where printkit is installed, so a deck in those fonts gives the same PDF bytes wherever
-        printkit lies."""
+        forms in PDFs. Files are known by what they hold, not by where they lie: a bundled font
+        by its place in printkit's fonts folder, a deck's own font or picture by the sha256 of
+        its bytes and its name. So a deck gives the same PDF bytes from any folder, and with
+        printkit installed anywhere."""
         if self._digest is None:
-            text = repr(self.ops).replace(_bundled_fonts(), "<printkit fonts>/")
+            text = repr(self.ops)
+            native, posix = _bundled_fonts()
+            # Longest first, so that no path is replaced inside a longer one that begins with it.
+            for path in sorted((p for p in self.files if not p.startswith(native)), key=len, reverse=True):
+                digest = content_digest(path)
+                if digest is not None:
+                    text = text.replace(Path(path).as_posix(), f"<{digest}>/{Path(path).name}")
+            text = text.replace(posix, "<printkit fonts>/")
             object.__setattr__(self, "_digest", hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
         return self._digest
 
@@ -159,11 +170,11 @@ class Face:
 
 
 @lru_cache(maxsize=1)
-def _bundled_fonts() -> str:
-    """How printkit's fonts folder begins a font's path in an op's repr (``PosixPath('…/fonts/``)."""
+def _bundled_fonts() -> tuple[str, str]:
+    """How printkit's fonts folder begins a font's path: as a file name, and in an op's repr."""
     from printkit.fonts import FONTS_DIR
 
-    return f"{FONTS_DIR.as_posix()}/"
+    return os.path.join(str(FONTS_DIR), ""), f"{FONTS_DIR.as_posix()}/"
 
 
 # The sets of files faces draw with, each kept once (a deck's faces mostly draw with the same fonts).

@@ -831,12 +831,12 @@ class _ImageSizes:
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
             if _is_cmyk(canvas):
-                _register_cmyk_picture(canvas, path, checked.digest, checked.data)
-                canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+                canvas.drawImage(_register_cmyk_picture(canvas, path, checked.digest, checked.data),
+                                 0, 0, w, h, mask="auto")
             elif checked.data.startswith(PNG_SIGNATURE):
-                # Registered under the name drawImage looks for: embedded as it is, or decoded once.
-                _register_picture(canvas, path, checked.data, checked.digest)
-                canvas.drawImage(str(path), 0, 0, w, h, mask="auto")
+                # Embedded as it is, or decoded once.
+                canvas.drawImage(_register_picture(canvas, path, checked.data, checked.digest), 0, 0, w, h,
+                                 mask="auto")
             else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
                 canvas.drawImage(_register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")
             return
@@ -862,9 +862,10 @@ class _ImageSizes:
         return self._svgs[path]
 
 
-def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> None:
-    """Put the PNG at ``path`` into ``canvas``'s document as reportlab's ``drawImage`` would find it
-    (under the name it gives a picture drawn by file name with ``mask="auto"``), made here:
+def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> str:
+    """Put the PNG at ``path`` into ``canvas``'s document, named by its bytes (``picture-SHA256``,
+    as a JPEG is: the same picture in any folder gives the same PDF); what to give ``drawImage``
+    for it. Made here:
 
     - an 8-bit grey or RGB PNG without transparency is embedded as it is: its IDAT data is a
       Flate stream with the PNG predictors (``/DecodeParms``), so nothing is decoded or
@@ -876,13 +877,10 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
 
     Either way the document holds no picture's data while its pages are drawn.
     """
-    from reportlab.pdfgen.canvas import _digester
-
-    doc = canvas._doc
-    name = _digester(f"{path}auto".encode("utf-8"))
-    reg = doc.getXObjectName(name)
-    if doc.idToObject.get(reg) is not None:
-        return
+    key = f"picture-{digest}"
+    name, reg = _picture_names(canvas, key)
+    if canvas._doc.idToObject.get(reg) is not None:
+        return key
     try:  # ``data`` is a checked PNG and ``digest`` its sha256 (images.Picture): neither done again
         info = _png_info(digest, data)
     except ImageError as exc:
@@ -899,6 +897,15 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> N
     _add_image(canvas, obj, name, reg)
     if smask is not None:
         _add_mask(canvas, obj, smask.name, lambda: smask)
+    return key
+
+
+def _picture_names(canvas: Canvas, key: str) -> tuple[str, str]:
+    """The name ``drawImage(key, ..., mask="auto")`` gives a picture, and its XObject's."""
+    from reportlab.pdfgen.canvas import _digester
+
+    name = _digester(f"{key}auto".encode("utf-8"))
+    return name, canvas._doc.getXObjectName(name)
 
 
 def _add_image(canvas: Canvas, obj, name: str, reg: str) -> None:
@@ -932,13 +939,9 @@ def _register_jpeg(canvas: Canvas, path: Path, checked):
     it is written. It is named as reportlab names a checked picture it is lent
     (``picture-SHA256``), so the pages read the same either way.
     """
-    from reportlab.pdfgen.canvas import _digester
-
     key = f"picture-{checked.digest}"
-    doc = canvas._doc
-    name = _digester(f"{key}auto".encode("utf-8"))
-    reg = doc.getXObjectName(name)
-    if doc.idToObject.get(reg) is not None:
+    name, reg = _picture_names(canvas, key)
+    if canvas._doc.idToObject.get(reg) is not None:
         return key
     model = pdfdoc.PDFImageXObject("", None)
     if not model.loadImageFromJPEG(io.BytesIO(checked.data)):
@@ -986,21 +989,18 @@ def _model(obj):
     return model
 
 
-def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> None:
+def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> str:
     """Put the picture ``data`` (sha256 ``digest``) into ``canvas``'s document converted to the
-    press's CMYK (raw pixels, Flate-compressed, with a soft mask for its transparency), under the
-    name ``drawImage`` gives ``path`` (as :func:`_register_picture` does), so drawing ``str(path)``
-    finds it. The document keeps what the objects' dictionaries say (:func:`_cmyk_models`); the
+    press's CMYK (raw pixels, Flate-compressed, with a soft mask for its transparency), named by
+    its bytes as :func:`_register_picture` names it; what to give ``drawImage`` for it. The
+    document keeps what the objects' dictionaries say (:func:`_cmyk_models`); the
     picture is converted when they are written, unless the process still keeps it converted
     (:func:`_cmyk_objects`): from the file at ``path``, which must still hold ``data``, or (a
     picture inside an SVG, ``path`` no file) from ``data`` itself."""
-    from reportlab.pdfgen.canvas import _digester
-
-    doc = canvas._doc
-    name = _digester(f"{path}auto".encode("utf-8"))
-    reg = doc.getXObjectName(name)
-    if doc.idToObject.get(reg) is not None:
-        return
+    key = f"picture-{digest}"
+    name, reg = _picture_names(canvas, key)
+    if canvas._doc.idToObject.get(reg) is not None:
+        return key
     image, mask = _cmyk_models(digest, data, path)
     if isinstance(path, Path):
         source = lambda: _checked_bytes(path, digest)  # noqa: E731
@@ -1011,6 +1011,7 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> No
     if mask is not None:
         _add_mask(canvas, obj, f"{name}-mask",
                   lambda: _LazyImage(mask, lambda: _cmyk_objects(digest, source, path)[1].streamContent))
+    return key
 
 
 # Pictures converted to CMYK, by sha256: their image and mask objects while within the budget
@@ -1285,9 +1286,7 @@ def _register_cmyk_pil(canvas: Canvas, image) -> str:
     image.save(buffer, "PNG")
     data = buffer.getvalue()
     digest = hashlib.sha256(data).hexdigest()
-    key = f"svg-picture-{digest}"
-    _register_cmyk_picture(canvas, key, digest, data)
-    return key
+    return _register_cmyk_picture(canvas, f"svg-picture-{digest}", digest, data)
 
 
 def register_font(path: Path) -> str:

@@ -41,8 +41,20 @@ def test_a_bundled_font_is_known_by_its_name_not_by_where_printkit_lies(monkeypa
     from printkit.layout import ops
 
     here = _face(font=fonts.KOREAN).digest
-    monkeypatch.setattr(ops, "_bundled_fonts", lambda: "/elsewhere/printkit/fonts/")
+    monkeypatch.setattr(ops, "_bundled_fonts", lambda: ("/elsewhere/printkit/fonts/",) * 2)
     assert _face(font=Path("/elsewhere/printkit/fonts") / fonts.KOREAN.name).digest == here
     assert _face(font=Path("/elsewhere/printkit/fonts/Other.ttf")).digest != here
-    # A spec's own font is known by its path: two folders, two fonts.
-    assert _face(font=Path("/a/deck/Font.ttf")).digest != _face(font=Path("/b/deck/Font.ttf")).digest
+
+
+def test_a_decks_own_file_is_known_by_its_bytes_and_name_not_its_folder(tmp_path):
+    for folder, data in (("a", b"one"), ("b", b"one"), ("c", b"two")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "Font.ttf").write_bytes(data)
+        (tmp_path / folder / "Font.ttf.ttf").write_bytes(data + b"!")  # a name that begins with the other
+    def face(folder: str) -> Face:
+        return Face((Text(4, 8, "x", tmp_path / folder / "Font.ttf", 4), Text(4, 8, "x", tmp_path / folder / "Font.ttf.ttf", 4)))
+
+    assert face("a").digest == face("b").digest  # the same bytes in two folders
+    assert face("a").digest != face("c").digest  # other bytes
+    # A file that cannot be read is known by its path.
+    assert _face(font=Path("/a/deck/Gone.ttf")).digest != _face(font=Path("/b/deck/Gone.ttf")).digest
