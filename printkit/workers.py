@@ -304,9 +304,19 @@ def _context(method: str, preload: tuple[str, ...]):
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(list(preload))  # read when the server starts (once a process)
-        from multiprocessing import forkserver
+        from multiprocessing import forkserver, resource_tracker
 
-        forkserver.ensure_running()
+        # Started with Ctrl-C and SIGTERM blocked, the server forks every worker so: a worker is
+        # born with them blocked, and unblocks them once it ignores Ctrl-C (_serve). Else a Ctrl-C
+        # while a worker starts would reach it with Python's handler, and print a traceback. The
+        # resource tracker first: starting it unblocks both.
+        resource_tracker.ensure_running()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if hasattr(signal, "pthread_sigmask") else None
+        try:
+            forkserver.ensure_running()
+        finally:
+            if blocked is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     elif method == "fork":
         for name in preload:  # imported once, here, for every worker forked
             importlib.import_module(name)
