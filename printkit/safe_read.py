@@ -76,5 +76,8 @@ def content_digest(path) -> str | None:
 def remember_digest(path, identity: tuple[int, int, int], digest: str) -> None:
     """Record the sha256 of a file just read whole (a picture checked), for :func:`content_digest`."""
     if len(_DIGESTS) >= _MAX_DIGESTS:
-        _DIGESTS.pop(next(iter(_DIGESTS)))
+        try:
+            _DIGESTS.pop(next(iter(_DIGESTS)), None)
+        except (StopIteration, RuntimeError):  # another build's thread took one meanwhile
+            pass
     _DIGESTS[os.fspath(path)] = (identity, digest)

@@ -306,12 +306,15 @@ def _context(method: str, preload: tuple[str, ...]):
         context.set_forkserver_preload(list(preload))  # read when the server starts (once a process)
         from multiprocessing import forkserver, resource_tracker
 
-        # Started with Ctrl-C and SIGTERM blocked, the server forks every worker so: a worker is
-        # born with them blocked, and unblocks them once it ignores Ctrl-C (_serve). Else a Ctrl-C
-        # while a worker starts would reach it with Python's handler, and print a traceback. The
-        # resource tracker first: starting it unblocks both.
+        # Started with Ctrl-C blocked, the server forks every worker so: a worker is born with it
+        # blocked, and unblocks it once it ignores it (_serve). Else a Ctrl-C while a worker starts
+        # would reach it with Python's handler, and print a traceback. (SIGTERM stays as it is: a
+        # worker meets its default action, and terminating a process must still end it.) The
+        # resource tracker first: starting it unblocks Ctrl-C. Best effort: a server Python
+        # starts again by itself, after this one died, has nothing blocked.
         resource_tracker.ensure_running()
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if hasattr(signal, "pthread_sigmask") else None
+        blocked = (signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                   if hasattr(signal, "pthread_sigmask") else None)
         try:
             forkserver.ensure_running()
         finally:
