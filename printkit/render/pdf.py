@@ -877,8 +877,7 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> s
 
     Either way the document holds no picture's data while its pages are drawn.
     """
-    key = f"picture-{digest}"
-    name, reg = _picture_names(canvas, key)
+    key, name, reg = _picture_names(canvas, digest)
     if canvas._doc.idToObject.get(reg) is not None:
         return key
     try:  # ``data`` is a checked PNG and ``digest`` its sha256 (images.Picture): neither done again
@@ -900,12 +899,15 @@ def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> s
     return key
 
 
-def _picture_names(canvas: Canvas, key: str) -> tuple[str, str]:
-    """The name ``drawImage(key, ..., mask="auto")`` gives a picture, and its XObject's."""
+def _picture_names(canvas: Canvas, digest: str) -> tuple[str, str, str]:
+    """How a picture of sha256 ``digest`` is known in ``canvas``'s document: the key to give
+    ``drawImage`` (``picture-SHA256``, as :class:`printkit.images.Picture` lends it), the name
+    ``drawImage(key, ..., mask="auto")`` gives it, and its XObject's."""
     from reportlab.pdfgen.canvas import _digester
 
+    key = f"picture-{digest}"
     name = _digester(f"{key}auto".encode("utf-8"))
-    return name, canvas._doc.getXObjectName(name)
+    return key, name, canvas._doc.getXObjectName(name)
 
 
 def _add_image(canvas: Canvas, obj, name: str, reg: str) -> None:
@@ -939,8 +941,7 @@ def _register_jpeg(canvas: Canvas, path: Path, checked):
     it is written. It is named as reportlab names a checked picture it is lent
     (``picture-SHA256``), so the pages read the same either way.
     """
-    key = f"picture-{checked.digest}"
-    name, reg = _picture_names(canvas, key)
+    key, name, reg = _picture_names(canvas, checked.digest)
     if canvas._doc.idToObject.get(reg) is not None:
         return key
     model = pdfdoc.PDFImageXObject("", None)
@@ -997,8 +998,7 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> st
     picture is converted when they are written, unless the process still keeps it converted
     (:func:`_cmyk_objects`): from the file at ``path``, which must still hold ``data``, or (a
     picture inside an SVG, ``path`` no file) from ``data`` itself."""
-    key = f"picture-{digest}"
-    name, reg = _picture_names(canvas, key)
+    key, name, reg = _picture_names(canvas, digest)
     if canvas._doc.idToObject.get(reg) is not None:
         return key
     image, mask = _cmyk_models(digest, data, path)
