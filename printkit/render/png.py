@@ -22,6 +22,7 @@ from PIL import Image as PILImage
 
 from printkit.deck import CardSize
 from printkit.errors import BuildError
+from printkit.images import PNG_SIGNATURE
 from printkit.layout.ops import Face
 from printkit.units import mm_to_px
 
@@ -151,7 +152,7 @@ def _unfiltered_png(image: PILImage.Image, dpi: float, icc: bytes) -> bytes | No
     del pixels
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
-        b"\x89PNG\r\n\x1a\n",
+        PNG_SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0)),
         _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
         _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),

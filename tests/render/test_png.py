@@ -86,17 +86,17 @@ def test_png_bytes_are_reproducible_rgb_and_300_dpi():
 
 
 def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
-    """A PNG's chunks as (type, body), each checked against its CRC."""
+    """A PNG's chunks as (type, body), once printkit's own check of pictures has passed it (every
+    chunk's CRC, the header, the image data inflating to rows of valid filter types)."""
     import struct
-    import zlib
 
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    from printkit.images import png_info
+
+    png_info(data)
     out, at = [], 8
     while at < len(data):
         (length,), kind = struct.unpack(">I", data[at:at + 4]), data[at + 4:at + 8]
-        body = data[at + 8:at + 8 + length]
-        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + body)
-        out.append((kind, body))
+        out.append((kind, data[at + 8:at + 8 + length]))
         at += 12 + length
     return out
 
