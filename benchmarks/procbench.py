@@ -144,15 +144,15 @@ def verdict(samples: dict[str, list[Sample]], build: str, floor: str, bytes_rati
     or not by the targets (CPU at most 1.5x, memory 1.3x, bytes 1.5x; or, for a deck whose floor
     is slow, ``faster_and_under_mb``: faster than the floor and under that many MB)."""
     cpu = median_cpu(samples[build]) / median_cpu(samples[floor])
-    memory = peak(samples[build]) / peak(samples[floor])
+    top = peak(samples[build])
+    memory = top / peak(samples[floor])
 
     def said(ok: bool) -> str:
         return "met" if ok else "NOT MET"
 
     if faster_and_under_mb is not None:
         parts = [f"CPU {cpu:.2f}x floor (< 1): {said(cpu < 1)}",
-                 f"peak {peak(samples[build]):.0f} MB (< {faster_and_under_mb:.0f} MB): "
-                 f"{said(peak(samples[build]) < faster_and_under_mb)}"]
+                 f"peak {top:.0f} MB (< {faster_and_under_mb:.0f} MB): {said(top < faster_and_under_mb)}"]
     else:
         parts = [f"CPU {cpu:.2f}x floor (<= {TARGET_CPU}): {said(cpu <= TARGET_CPU)}",
                  f"peak memory {memory:.2f}x (<= {TARGET_MEMORY}): {said(memory <= TARGET_MEMORY)}"]
