@@ -556,13 +556,13 @@ def _quiet_svglib() -> None:
 
 
 def _to_drawing(root):
-    from svglib.svglib import SvgRenderer
+    from printkit.render.svg import converter_class
 
     _quiet_svglib()
 
     try:
         # No file path: svglib resolves no outside reference (and _check_tree left none).
-        return SvgRenderer(io.BytesIO()).render(root)
+        return converter_class()(io.BytesIO()).render(root)
     except ImageError:
         raise
     except Exception as exc:  # svglib on input it cannot handle

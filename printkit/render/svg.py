@@ -1,0 +1,512 @@
+"""SVG art as reportlab vectors: svglib's conversion, with gradients drawn as the SVG says.
+
+svglib converts a checked SVG tree (:mod:`printkit.images`) into a reportlab Drawing. Its own
+gradients lose what most exported art uses (``gradientTransform``, focal points, ``reflect`` and
+``repeat``, stop opacity, a bounding box that is not square) and paint the shape black beneath
+them, so :class:`Converter` reads gradients itself and draws each as a PDF shading, clipped to
+its shape, in the document's colour space; varying stop opacity becomes a soft mask.
+
+What neither can draw is found by :func:`unsupported` before conversion, as warnings that name
+the element and its line, so nothing is silently drawn otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable
+
+# At most this many repeats of a `reflect` or `repeat` gradient across its shape.
+MAX_SPREAD_REPEATS = 256
+
+_GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
+_PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
+_GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
+_INHERITED = _GEOMETRY + ("gradientUnits", "gradientTransform", "spreadMethod")
+
+# Elements and attributes printkit cannot draw as written, with what to do instead.
+_UNSUPPORTED_ELEMENTS = {
+    "filter": "filters (blur, shadows) are not drawn; flatten the effect into paths or a picture",
+    "mask": "masks are not drawn; use a clipPath, or flatten the effect into paths",
+    "pattern": "patterns are not drawn; expand the pattern into paths",
+    "marker": "markers are not drawn; convert them to paths (Inkscape: Path > Stroke to Path)",
+    "foreignObject": "foreign content is not drawn; convert it to paths",
+}
+_UNSUPPORTED_ATTRIBUTES = {
+    "filter": "its filter is not drawn; flatten the effect into paths or a picture",
+    "mask": "its mask is not drawn; use a clipPath, or flatten the effect into paths",
+    "marker-start": "its markers are not drawn; convert them to paths",
+    "marker-mid": "its markers are not drawn; convert them to paths",
+    "marker-end": "its markers are not drawn; convert them to paths",
+    "mix-blend-mode": "its blend mode is not drawn; flatten the effect",
+}
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _styles(element) -> dict[str, str]:
+    """An element's presentation attributes, its ``style`` declarations over them."""
+    found = {key: value for key, value in element.attrib.items() if isinstance(key, str)}
+    for declaration in (element.get("style") or "").split(";"):
+        name, colon, value = declaration.partition(":")
+        if colon:
+            found[name.strip()] = value.strip()
+    return found
+
+
+def unsupported(root) -> list[str]:
+    """What in the checked SVG ``root`` printkit cannot draw as written, one located message each
+    (``<filter> at line 12: ...``), in document order; each kind of problem once per line."""
+    ids = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str)
+           and element.get("id") is not None}
+    found: list[str] = []
+    seen: set[tuple[int | None, str]] = set()
+
+    def say(element, what: str) -> None:
+        key = (element.sourceline, what)
+        if key not in seen:
+            seen.add(key)
+            line = f" at line {element.sourceline}" if element.sourceline else ""
+            found.append(f"<{_local(element.tag)}>{line}: {what}")
+
+    for element in root.iter():
+        tag = _local(element.tag)
+        if not tag:
+            continue
+        if tag in _UNSUPPORTED_ELEMENTS:
+            say(element, _UNSUPPORTED_ELEMENTS[tag])
+        styles = _styles(element)
+        for name, what in _UNSUPPORTED_ATTRIBUTES.items():
+            value = styles.get(name, "").strip()
+            if value and value not in ("none", "normal"):
+                say(element, what)
+        stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
+        if stroke:
+            say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
+                         "a plain colour, or convert it to a filled path (Inkscape: Path > Stroke to Path)")
+        fill = _GRADIENT_URL.fullmatch(styles.get("fill", "").strip())
+        if fill and _local(getattr(ids.get(fill.group(2)), "tag", "")) not in ("linearGradient", "radialGradient"):
+            say(element, f"its fill url(#{fill.group(2)}) is not a gradient printkit can draw; use a "
+                         "plain colour or a linear or radial gradient")
+    return found
+
+
+def _number(value: str | None, default: float, percent_of: float = 1.0) -> float:
+    """A gradient length: a number, or a percentage of ``percent_of``."""
+    if value is None:
+        return default
+    match = _PERCENT_OR_NUMBER.fullmatch(value)
+    if not match:
+        return default
+    number = float(match.group(1))
+    if not math.isfinite(number):
+        return default
+    return number / 100.0 * percent_of if match.group(2) else number
+
+
+def _offset(value: str | None) -> float:
+    return min(1.0, max(0.0, _number(value, 0.0)))
+
+
+class Gradient:
+    """A gradient resolved through its ``href`` chain: geometry, units, transform, spread, stops
+    as (offset, reportlab colour with alpha)."""
+
+    def __init__(self, kind: str, attributes: dict[str, str], stops: list[tuple[float, Any]], line: int | None):
+        self.kind = kind
+        self.attributes = attributes
+        self.stops = stops
+        self.line = line
+
+
+def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any], matrix_of: Callable[[str], tuple]) -> Gradient:
+    """The gradient ``node`` with what it inherits (``href``) filled in."""
+    chain, seen = [node], {id(node)}
+    while True:
+        href = (chain[-1].get("{http://www.w3.org/1999/xlink}href") or chain[-1].get("href") or "").strip()
+        target = ids.get(href[1:]) if href.startswith("#") else None
+        if target is None or id(target) in seen or _local(target.tag) not in ("linearGradient", "radialGradient"):
+            break
+        seen.add(id(target))
+        chain.append(target)
+    attributes: dict[str, str] = {}
+    for element in reversed(chain):  # the referring gradient's own attributes win
+        attributes.update({key: value for key, value in element.attrib.items() if key in _INHERITED})
+    stops: list[tuple[float, Any]] = []
+    source = next((element for element in chain if any(_local(child.tag) == "stop" for child in element)), None)
+    from reportlab.lib import colors
+
+    last = 0.0
+    for child in (source if source is not None else ()):
+        if _local(child.tag) != "stop":
+            continue
+        styles = _styles(child)
+        offset = max(last, _offset(styles.get("offset")))
+        last = offset
+        color = convert_color(styles.get("stop-color", "black")) or colors.black
+        color = color.clone()
+        try:
+            opacity = float(styles.get("stop-opacity", "1"))
+        except ValueError:
+            opacity = 1.0
+        color.alpha = min(1.0, max(0.0, opacity if math.isfinite(opacity) else 1.0))
+        stops.append((offset, color))
+    return Gradient(_local(node.tag), attributes, stops, node.sourceline)
+
+
+def _multiply(a: tuple, b: tuple) -> tuple:
+    """The affine matrix ``a`` then... as PDF writes it: ``b`` applied first, then ``a``."""
+    return (a[0] * b[0] + a[2] * b[1], a[1] * b[0] + a[3] * b[1],
+            a[0] * b[2] + a[2] * b[3], a[1] * b[2] + a[3] * b[3],
+            a[0] * b[4] + a[2] * b[5] + a[4], a[1] * b[4] + a[3] * b[5] + a[5])
+
+
+def _invert(m: tuple) -> tuple | None:
+    det = m[0] * m[3] - m[1] * m[2]
+    if not det or not math.isfinite(det):
+        return None
+    return (m[3] / det, -m[1] / det, -m[2] / det, m[0] / det,
+            (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det)
+
+
+def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+class GradientFill:
+    """A reportlab DirectDraw node: ``shape``'s area painted with ``gradient``."""
+
+    def __init__(self, shape, gradient: Gradient, matrix_of: Callable[[str], tuple], even_odd: bool,
+                 opacity: float) -> None:
+        self.shape = shape
+        self.gradient = gradient
+        self.matrix_of = matrix_of
+        self.even_odd = even_odd
+        self.opacity = opacity
+
+    def getBounds(self):  # noqa: N802 (reportlab's name)
+        return self.shape.getBounds()
+
+    def drawDirectly(self, renderer) -> None:  # noqa: N802
+        from svglib.svglib import _shape_to_pdf_path
+        from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
+
+        canvas = renderer._canvas
+        geometry = self._geometry()
+        if geometry is None:
+            return
+        matrix, coords, stops, extend, paint_last = geometry
+        path = _shape_to_pdf_path(canvas, self.shape)
+        if path is None:
+            return
+        canvas.saveState()
+        canvas.clipPath(path, stroke=0, fill=0, fillMode=FILL_EVEN_ODD if self.even_odd else FILL_NON_ZERO)
+        if paint_last is not None:  # a gradient of no length paints its last stop
+            renderer.setFillColor(paint_last)
+            canvas.setFillAlpha(paint_last.alpha * self.opacity)
+            bounds = self.shape.getBounds()
+            canvas.rect(bounds[0], bounds[1], bounds[2] - bounds[0], bounds[3] - bounds[1], stroke=0, fill=1)
+            canvas.restoreState()
+            return
+        canvas.transform(*matrix)
+        _paint(canvas, self.gradient.kind == "radialGradient", coords, stops, extend, self.opacity)
+        canvas.restoreState()
+
+    def _geometry(self):
+        """(gradient space -> user space matrix, shading coordinates, stops over the shading's
+        domain, extend, or a colour to paint flat) or None for nothing to paint."""
+        gradient, a = self.gradient, self.gradient.attributes
+        stops = gradient.stops
+        if not stops:
+            return None  # no stops: paints nothing (SVG: as if 'none')
+        if len(stops) == 1:
+            return (None, None, None, None, stops[0][1])
+        bounding = a.get("gradientUnits", "objectBoundingBox") != "userSpaceOnUse"
+        x0, y0, x1, y1 = self.shape.getBounds()
+        if bounding:
+            if not (x1 - x0 > 0 and y1 - y0 > 0):
+                return None  # SVG: a bounding box of no area paints nothing
+            # Shapes keep the SVG's own coordinates (svglib flips y in an outer group), so the
+            # box's corner (x0, y0) is its top left, as objectBoundingBox's (0, 0).
+            base = (x1 - x0, 0.0, 0.0, y1 - y0, x0, y0)
+            scale_w = scale_h = 1.0
+        else:
+            base = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+            scale_w, scale_h = self._viewport()
+        matrix = _multiply(base, self.matrix_of(a.get("gradientTransform", "")))
+        diagonal = math.hypot(scale_w, scale_h) / math.sqrt(2)
+        spread = a.get("spreadMethod", "pad")
+        if gradient.kind == "linearGradient":
+            gx0 = _number(a.get("x1"), 0.0, scale_w)
+            gy0 = _number(a.get("y1"), 0.0, scale_h)
+            gx1 = _number(a.get("x2", "100%"), 1.0, scale_w)
+            gy1 = _number(a.get("y2"), 0.0, scale_h)
+            if gx0 == gx1 and gy0 == gy1:
+                return (None, None, None, None, stops[-1][1])
+            low, high = self._spread_range(matrix, spread, lambda x, y: _axis_t(gx0, gy0, gx1, gy1, x, y))
+            coords = (gx0 + low * (gx1 - gx0), gy0 + low * (gy1 - gy0),
+                      gx0 + high * (gx1 - gx0), gy0 + high * (gy1 - gy0))
+        else:
+            cx = _number(a.get("cx"), 0.5, scale_w)
+            cy = _number(a.get("cy"), 0.5, scale_h)
+            r = _number(a.get("r"), 0.5, diagonal)
+            fx = _number(a.get("fx"), cx, scale_w) if "fx" in a else cx
+            fy = _number(a.get("fy"), cy, scale_h) if "fy" in a else cy
+            if not r > 0:
+                return (None, None, None, None, stops[-1][1])
+            low, high = self._spread_range(matrix, spread, lambda x, y: math.hypot(x - cx, y - cy) / r)
+            low = 0.0
+            # Circles of a focal gradient grow linearly from the focus to the outer circle:
+            # the one at t = high is the focus moved towards the centre by high.
+            coords = (fx, fy, 0.0, fx + high * (cx - fx), fy + high * (cy - fy), high * r)
+        return matrix, coords, _spread_stops(stops, spread, low, high), spread == "pad", None
+
+    def _viewport(self) -> tuple[float, float]:
+        """Width and height of the SVG's viewport (what userSpaceOnUse percentages are of)."""
+        return getattr(self, "viewport", (100.0, 100.0))
+
+    def _spread_range(self, matrix: tuple, spread: str, t_of: Callable[[float, float], float]) -> tuple[int, int]:
+        """The whole repeats of the gradient (0..1 each) that a reflect or repeat gradient needs
+        to cover its shape; (0, 1) for pad."""
+        if spread not in ("reflect", "repeat"):
+            return 0, 1
+        inverse = _invert(matrix)
+        if inverse is None:
+            return 0, 1
+        x0, y0, x1, y1 = self.shape.getBounds()
+        ts = [t_of(*_apply(inverse, x, y)) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        if not all(map(math.isfinite, ts)):
+            return 0, 1
+        low, high = math.floor(min(ts)), math.ceil(max(ts))
+        high = max(high, low + 1)
+        if high - low > MAX_SPREAD_REPEATS:
+            high = low + MAX_SPREAD_REPEATS
+        return low, high
+
+
+def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:
+    dx, dy = x1 - x0, y1 - y0
+    return ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)
+
+
+def _spread_stops(stops: list[tuple[float, Any]], spread: str, low: int, high: int) -> list[tuple[float, Any]]:
+    """``stops`` (over 0..1) laid over the repeats ``low``..``high`` and scaled back to 0..1."""
+    if high - low == 1 and low == 0:
+        return stops
+    out: list[tuple[float, Any]] = []
+    span = high - low
+    for repeat in range(low, high):
+        backwards = spread == "reflect" and repeat % 2 != 0
+        run = [(1.0 - offset, color) for offset, color in reversed(stops)] if backwards else stops
+        if run[0][0] > 0:
+            run = [(0.0, run[0][1])] + list(run)
+        if run[-1][0] < 1:
+            run = list(run) + [(1.0, run[-1][1])]
+        out.extend(((repeat - low + offset) / span, color) for offset, color in run)
+    return out
+
+
+def converter_class():
+    """svglib's SvgRenderer with printkit's gradients (svglib is imported only when art is drawn)."""
+    return _converter_class()
+
+
+_CLASS: list = []
+
+
+def _converter_class():
+    if _CLASS:
+        return _CLASS[0]
+    from reportlab.graphics.shapes import Group
+    from svglib.svglib import SvgRenderer, _find_clip_shape
+
+    class Converter(SvgRenderer):
+        """svglib's renderer whose gradient fills are :class:`GradientFill` nodes."""
+
+        def render(self, svg_root):
+            self._printkit_ids = {element.get("id"): element for element in svg_root.iter()
+                                  if isinstance(element.tag, str) and element.get("id") is not None}
+            self._printkit_gradients: dict[str, Gradient | None] = {}
+            self._printkit_viewport = _viewport_of(svg_root)
+            return super().render(svg_root)
+
+        def renderGradient(self, node) -> None:  # noqa: N802 (svglib's name)
+            pass  # read when a shape refers to it, with its whole href chain
+
+        def _resolve_gradient(self, grad_id):
+            return None  # svglib's own gradient fill is never used
+
+        def _printkit_gradient(self, name: str) -> Gradient | None:
+            if name not in self._printkit_gradients:
+                node = self._printkit_ids.get(name)
+                gradient = None
+                if node is not None and _local(node.tag) in ("linearGradient", "radialGradient"):
+                    gradient = _read_gradient(node, self._printkit_ids, self.attrConverter.convertColor,
+                                              self._matrix_of)
+                self._printkit_gradients[name] = gradient
+            return self._printkit_gradients[name]
+
+        def _matrix_of(self, transform: str) -> tuple:
+            group = Group()
+            if transform.strip():
+                self.applyTransformOnGroup(transform, group)
+            return tuple(group.transform)
+
+        def renderNode(self, node, parent=None):  # noqa: N802
+            name = _local(getattr(node, "tag", ""))
+            if name in ("linearGradient", "radialGradient"):
+                return None
+            marker = len(parent.contents) if parent is not None else 0
+            result = super().renderNode(node, parent=parent)
+            if parent is not None and name in self.handled_shapes and name != "image":
+                fill = self.attrConverter.findAttr(node, "fill")
+                match = _GRADIENT_URL.fullmatch(fill.strip()) if fill else None
+                gradient = self._printkit_gradient(match.group(2)) if match else None
+                if gradient is not None:
+                    for index in range(marker, len(parent.contents)):
+                        parent.contents[index] = self._filled(parent.contents[index], node, gradient)
+            return result
+
+        def _filled(self, item, node, gradient: Gradient):
+            shape = _find_clip_shape(item)
+            if shape is None:
+                return item
+            rule = (self.attrConverter.findAttr(node, "fill-rule") or "nonzero").strip()
+            opacity = _opacity(self.attrConverter.findAttr(node, "fill-opacity"))
+            fill = GradientFill(shape, gradient, self._matrix_of, rule == "evenodd", opacity)
+            fill.viewport = self._printkit_viewport
+            shape.fillColor = None  # the gradient is the fill; the shape still strokes
+            group = Group()
+            group.add(_direct(fill))
+            group.add(item)
+            return group
+
+    _CLASS.append(Converter)
+    return Converter
+
+
+def _direct(fill: GradientFill):
+    """``fill`` as a node reportlab's renderer draws directly (a DirectDraw shape)."""
+    from reportlab.graphics.shapes import DirectDraw
+
+    node = DirectDraw()
+    node.getBounds = fill.getBounds
+    node.drawDirectly = fill.drawDirectly
+    return node
+
+
+def _paint(canvas, radial: bool, coords: tuple, stops: list[tuple[float, Any]], extend: bool,
+           opacity: float) -> None:
+    """Paint a shading over the clip, in the document's colour space; stops' alphas (times
+    ``opacity``) as one constant alpha where they agree, else as a soft mask."""
+    from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
+
+    cmyk = getattr(canvas, "_printkit_cmyk", False)
+    shading_class = PDFRadialShading if radial else PDFAxialShading
+    extended = "[true true]" if extend else "[false false]"
+    colours = [(offset, _components(color, cmyk)) for offset, color in stops]
+    space = "DeviceCMYK" if cmyk else "DeviceRGB"
+    shading = shading_class(*coords, Function=_function(colours), ColorSpace=space, Extend=extended)
+    alphas = [min(1.0, max(0.0, float(getattr(color, "alpha", 1.0) or 0.0))) * opacity for _, color in stops]
+    if len(set(alphas)) == 1:
+        if alphas[0] < 1:
+            canvas.setFillAlpha(alphas[0])
+    else:
+        mask = shading_class(*coords, Function=_function([(offset, (alpha,)) for (offset, _), alpha
+                                                           in zip(stops, alphas)]),
+                             ColorSpace="DeviceGray", Extend=extended)
+        _soft_mask(canvas, mask)
+    canvas.shade(shading)
+
+
+def _components(color, cmyk: bool) -> tuple[float, ...]:
+    from reportlab.lib.colors import CMYKColor
+
+    if isinstance(color, CMYKColor):
+        return (color.cyan, color.magenta, color.yellow, color.black) if cmyk else color.rgb()
+    rgb = (color.red, color.green, color.blue)
+    if not cmyk:
+        return rgb
+    from printkit.render.cmyk import cmyk_of
+
+    return cmyk_of(*(round(min(1.0, max(0.0, v)) * 255) for v in rgb))
+
+
+def _function(stops: list[tuple[float, tuple[float, ...]]]):
+    """A PDF function from 0..1 to colours, linear between ``stops`` (offsets rising, a repeated
+    offset a hard edge)."""
+    from reportlab.pdfbase.pdfdoc import PDFExponentialFunction, PDFStitchingFunction
+
+    if stops[0][0] > 0:
+        stops = [(0.0, stops[0][1])] + stops
+    if stops[-1][0] < 1:
+        stops = stops + [(1.0, stops[-1][1])]
+    pieces, bounds = [], []
+    for (start, first), (end, second) in zip(stops, stops[1:]):
+        if end <= start:
+            continue  # no width: the next piece starts with the other colour, a hard edge
+        if pieces:
+            bounds.append(start)
+        pieces.append(PDFExponentialFunction(C0=list(first), C1=list(second), N=1))
+    if not pieces:
+        return PDFExponentialFunction(C0=list(stops[-1][1]), C1=list(stops[-1][1]), N=1)
+    if len(pieces) == 1:
+        return pieces[0]
+    return PDFStitchingFunction(pieces, bounds, [0, 1] * len(pieces), Domain="[0 1]")
+
+
+def _soft_mask(canvas, shading) -> None:
+    """Set a luminosity soft mask painting ``shading`` in grey (in the current coordinates)."""
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObjectReference, PDFStream
+
+    doc = canvas._doc
+    name = doc.addShading(shading)
+    group = PDFStream(PDFDictionary({
+        "Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
+        "BBox": PDFArray([-1e6, -1e6, 1e6, 1e6]),
+        "Group": PDFDictionary({"Type": PDFName("Group"), "S": PDFName("Transparency"),
+                                "CS": PDFName("DeviceGray")}),
+        "Resources": PDFDictionary({"Shading": PDFDictionary({name: PDFObjectReference(name)})}),
+    }), f"/{name} sh".encode("latin-1"))
+    states = _extra_states(canvas)
+    state_name = f"pkSM{len(doc.idToObject)}"
+    states[state_name] = PDFDictionary({
+        "Type": PDFName("ExtGState"),
+        "SMask": PDFDictionary({"Type": PDFName("Mask"), "S": PDFName("Luminosity"), "G": doc.Reference(group)}),
+    })
+    canvas._code.append(f"/{state_name} gs")
+    doc._pdfVersion = max(tuple(doc._pdfVersion), (1, 4))  # soft masks are PDF 1.4
+
+
+def extra_states(canvas) -> dict:
+    """Graphics states printkit adds to ``canvas``'s document beside reportlab's (soft masks),
+    by name; a form naming one lists it (printkit.render.pdf.end_form)."""
+    return _extra_states(canvas)
+
+
+def _extra_states(canvas) -> dict:
+    states = getattr(canvas, "_printkit_states", None)
+    if states is None:
+        states = canvas._printkit_states = {}
+    return states
+
+
+def _opacity(value: str | None) -> float:
+    try:
+        number = float(value) if value not in (None, "") else 1.0
+    except ValueError:
+        return 1.0
+    return min(1.0, max(0.0, number)) if math.isfinite(number) else 1.0
+
+
+def _viewport_of(root) -> tuple[float, float]:
+    view_box = root.get("viewBox")
+    if view_box:
+        parts = re.split(r"[\s,]+", view_box.strip())
+        try:
+            return float(parts[2]), float(parts[3])
+        except (IndexError, ValueError):
+            pass
+    return _number(root.get("width"), 100.0), _number(root.get("height"), 100.0)
