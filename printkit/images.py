@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from printkit.render.svg import PAINTED, unsupported
 from printkit.safe_read import UnsafeFileError, file_identity, read_limited, remember_digest
 
 MAX_IMAGE_PIXELS = 50_000_000
@@ -327,9 +328,10 @@ class SvgArt:
     render cache never converts at all.
     """
 
-    def __init__(self, root, digest: str) -> None:
+    def __init__(self, root, digest: str, warnings: tuple[str, ...] = ()) -> None:
         self._root = root
         self.digest = digest  # sha256 of the SVG's bytes: equal art, equal digest
+        self.warnings = warnings  # what printkit cannot draw as written, each with its line
         self._drawing = None
 
     @property
@@ -372,11 +374,30 @@ def _svg_art(digest: str, data: bytes) -> SvgArt:
         root.attrib.pop("height", None)
     if not _draws_in_xml(root):
         raise ImageError("draws nothing (no shapes)")
-    return SvgArt(root, digest)
+    return SvgArt(root, digest, tuple(unsupported(root)))
 
 
-# Elements that paint, and those whose contents paint only when something refers to them.
-_SHAPES = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "use"))
+def svg_warnings(path: Path) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the SVG at ``path`` (``<filter> at line 12: ...``);
+    nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
+    if not is_svg(path):
+        return ()
+    try:
+        identity = file_identity(path)
+    except OSError:
+        return ()
+    return _svg_warnings(str(path), identity)
+
+
+@lru_cache(maxsize=256)
+def _svg_warnings(path: str, identity: tuple[int, int, int]) -> tuple[str, ...]:
+    try:
+        return svg_art(read_image(Path(path))).warnings
+    except (ImageError, UnsafeFileError, OSError):
+        return ()
+
+
+# Elements whose contents paint only when something refers to them (PAINTED: those that paint).
 _NOT_PAINTED = frozenset(("defs", "clipPath", "mask", "symbol", "pattern", "marker", "linearGradient",
                           "radialGradient", "metadata", "title", "desc"))
 
@@ -389,7 +410,7 @@ def _draws_in_xml(root) -> bool:
         name = _local(node.tag)
         if name in _NOT_PAINTED:
             continue
-        if name in _SHAPES:
+        if name in PAINTED:
             return True
         stack.extend(node)
     return False

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
+from printkit.images import svg_warnings
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
@@ -322,7 +323,16 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         warnings.extend(said)
     if side != "back" and card.art.foreground_image is not None:
         ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
+    for art in (card.art.back_image,) if side == "back" else (card.art.background_image, card.art.foreground_image):
+        if art is not None:
+            warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the picture ``shown`` (an SVG's filters, masks...),
+    each a warning naming the picture, the element and its line."""
+    return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path))
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
@@ -333,8 +343,10 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
-        path = resources.image_path(element.image.render(values))
-        return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover"),), ()
+        name = element.image.render(values)
+        path = resources.image_path(name)
+        return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover"),), \
+            picture_warnings(path, name)
     if element.kind == "icon":
         name = element.icon.render(values)
         icon = find_icon(name, resources.icons)

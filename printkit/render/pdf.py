@@ -1195,7 +1195,8 @@ def end_form(canvas: Canvas) -> None:
     shadings = dict(canvas._shadingUsed)
     colors = dict(canvas._colorsUsed)
     used = {line[1:-3] for line in canvas._code if line.endswith(" gs") and line.startswith("/")}
-    states = {key: value for key, value in (canvas._extgstate.getState() or {}).items() if key in used}
+    known = canvas._extgstate.getState()  # a PDFDictionary of every state the canvas made, or None
+    states = {key: value for key, value in (known.dict if known is not None else {}).items() if key in used}
     states.update((key, value) for key, value in extra_states(canvas).items() if key in used)
     canvas.endForm()
     if not (shadings or states or colors):

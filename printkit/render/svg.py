@@ -24,22 +24,23 @@ _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
 _INHERITED = _GEOMETRY + ("gradientUnits", "gradientTransform", "spreadMethod")
 
-# Elements and attributes printkit cannot draw as written, with what to do instead.
+# What printkit cannot draw as written, with what to do instead: elements that paint, and
+# attributes that refer to definitions (a <filter> or <mask> that nothing uses changes nothing).
 _UNSUPPORTED_ELEMENTS = {
-    "filter": "filters (blur, shadows) are not drawn; flatten the effect into paths or a picture",
-    "mask": "masks are not drawn; use a clipPath, or flatten the effect into paths",
-    "pattern": "patterns are not drawn; expand the pattern into paths",
-    "marker": "markers are not drawn; convert them to paths (Inkscape: Path > Stroke to Path)",
-    "foreignObject": "foreign content is not drawn; convert it to paths",
+    "foreignObject": "foreign content (HTML) is not drawn; convert it to paths",
 }
 _UNSUPPORTED_ATTRIBUTES = {
     "filter": "its filter is not drawn; flatten the effect into paths or a picture",
     "mask": "its mask is not drawn; use a clipPath, or flatten the effect into paths",
-    "marker-start": "its markers are not drawn; convert them to paths",
-    "marker-mid": "its markers are not drawn; convert them to paths",
-    "marker-end": "its markers are not drawn; convert them to paths",
+    "marker-start": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
+    "marker-mid": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
+    "marker-end": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
     "mix-blend-mode": "its blend mode is not drawn; flatten the effect",
 }
+
+
+# Elements that paint (outside definitions).
+PAINTED = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "use"))
 
 
 def _local(tag) -> str:
@@ -82,14 +83,18 @@ def unsupported(root) -> list[str]:
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
                 say(element, what)
+        if tag in ("g", "use", "a", "switch") and _opacity(styles.get("opacity")) < 1 and sum(
+                1 for child in element.iter() if _local(child.tag) in PAINTED) > 1:
+            say(element, "its opacity is applied to each shape inside it, so where they overlap they show "
+                         "through each other; give the opacity to the shapes, or merge them into one path")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
         if stroke:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
                          "a plain colour, or convert it to a filled path (Inkscape: Path > Stroke to Path)")
         fill = _GRADIENT_URL.fullmatch(styles.get("fill", "").strip())
         if fill and _local(getattr(ids.get(fill.group(2)), "tag", "")) not in ("linearGradient", "radialGradient"):
-            say(element, f"its fill url(#{fill.group(2)}) is not a gradient printkit can draw; use a "
-                         "plain colour or a linear or radial gradient")
+            say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours and "
+                         "linear and radial gradients); expand a pattern into paths")
     return found
 
 
@@ -257,7 +262,7 @@ class GradientFill:
             if not r > 0:
                 return (None, None, None, None, stops[-1][1])
             low, high = self._spread_range(matrix, spread, lambda x, y: math.hypot(x - cx, y - cy) / r)
-            low = 0.0
+            low = 0
             # Circles of a focal gradient grow linearly from the focus to the outer circle:
             # the one at t = high is the focus moved towards the centre by high.
             coords = (fx, fy, 0.0, fx + high * (cx - fx), fy + high * (cy - fy), high * r)
@@ -351,7 +356,7 @@ def _converter_class():
         def _matrix_of(self, transform: str) -> tuple:
             group = Group()
             if transform.strip():
-                self.applyTransformOnGroup(transform, group)
+                self.shape_converter.applyTransformOnGroup(transform, group)
             return tuple(group.transform)
 
         def renderNode(self, node, parent=None):  # noqa: N802
@@ -360,6 +365,10 @@ def _converter_class():
                 return None
             marker = len(parent.contents) if parent is not None else 0
             result = super().renderNode(node, parent=parent)
+            opacity = _opacity(_styles(node).get("opacity")) if parent is not None else 1.0
+            if opacity < 1:
+                for item in parent.contents[marker:]:
+                    _fade(item, opacity)
             if parent is not None and name in self.handled_shapes and name != "image":
                 fill = self.attrConverter.findAttr(node, "fill")
                 match = _GRADIENT_URL.fullmatch(fill.strip()) if fill else None
@@ -379,7 +388,9 @@ def _converter_class():
             fill.viewport = self._printkit_viewport
             shape.fillColor = None  # the gradient is the fill; the shape still strokes
             group = Group()
-            group.add(_direct(fill))
+            node = _direct(fill)
+            node.printkit_fill = fill
+            group.add(node)
             group.add(item)
             return group
 
@@ -491,6 +502,30 @@ def _extra_states(canvas) -> dict:
     if states is None:
         states = canvas._printkit_states = {}
     return states
+
+
+def _fade(item, factor: float) -> None:
+    """Multiply what ``item`` paints (a shape, a gradient fill, a group's contents) by ``factor``:
+    an element's or group's ``opacity``, applied to each shape it holds."""
+    fill = getattr(item, "printkit_fill", None)
+    if fill is not None:
+        fill.opacity *= factor
+        return
+    contents = getattr(item, "contents", None)
+    if contents is not None:
+        for child in contents:
+            _fade(child, factor)
+        return
+    for color_name, opacity_name in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
+        color = getattr(item, color_name, None)
+        if color is None or not hasattr(item, opacity_name):
+            continue
+        current = getattr(item, opacity_name)
+        setattr(item, opacity_name, (1.0 if current is None else current) * factor)
+        if hasattr(color, "alpha"):
+            color = color.clone()
+            color.alpha = (color.alpha if color.alpha is not None else 1.0) * factor
+            setattr(item, color_name, color)
 
 
 def _opacity(value: str | None) -> float:
