@@ -32,9 +32,6 @@ _UNSUPPORTED_ELEMENTS = {
 _UNSUPPORTED_ATTRIBUTES = {
     "filter": "its filter is not drawn; flatten the effect into paths or a picture",
     "mask": "its mask is not drawn; use a clipPath, or flatten the effect into paths",
-    "marker-start": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
-    "marker-mid": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
-    "marker-end": "its markers are not drawn; convert them to paths (Inkscape: Path > Object to Path)",
     "mix-blend-mode": "its blend mode is not drawn; flatten the effect",
 }
 
@@ -291,6 +288,71 @@ class GradientFill:
         return low, high
 
 
+def _outline(item):
+    """The first line, polyline, polygon or path in ``item`` (a shape or a group)."""
+    from reportlab.graphics.shapes import Group, Line, Path, PolyLine, Polygon
+
+    if isinstance(item, (Line, PolyLine, Polygon, Path)):
+        return item
+    if isinstance(item, Group):
+        for child in item.contents:
+            found = _outline(child)
+            if found is not None:
+                return found
+    return None
+
+
+def _vertices(shape) -> list[tuple[float, float, float, float]]:
+    """A path's or line's vertices, each with the angles (radians) of the segment coming in and
+    going out (the tangent at a curve's end), as SVG places markers."""
+    from reportlab.graphics.shapes import Line, Path, PolyLine, Polygon
+
+    if isinstance(shape, Line):
+        points, operators = [shape.x1, shape.y1, shape.x2, shape.y2], [0, 1]
+    elif isinstance(shape, (PolyLine, Polygon)):
+        points = list(shape.points)
+        operators = [0] + [1] * (len(points) // 2 - 1) + ([3] if isinstance(shape, Polygon) else [])
+    elif isinstance(shape, Path):
+        points, operators = list(shape.points), list(shape.operators)
+    else:
+        return []
+    # (vertex, direction in, direction out) with directions as (dx, dy) of the neighbouring control point
+    found: list[list] = []
+    index, start = 0, None
+    for operator in operators:
+        if operator == 0:  # move
+            x, y = points[index:index + 2]
+            index += 2
+            found.append([x, y, None, None])
+            start = (x, y, len(found) - 1)
+        elif operator in (1, 2):  # line, curve
+            count = 2 if operator == 1 else 6
+            segment = points[index:index + count]
+            index += count
+            if not found:
+                continue
+            px, py = found[-1][0], found[-1][1]
+            first = (segment[0], segment[1])
+            last_control = (segment[-4], segment[-3]) if operator == 2 else (px, py)
+            x, y = segment[-2], segment[-1]
+            found[-1][3] = math.atan2(first[1] - py, first[0] - px)
+            found.append([x, y, math.atan2(y - last_control[1], x - last_control[0]), None])
+        elif operator == 3 and start is not None and found:  # close: a line back to the start
+            x, y, at = start
+            px, py = found[-1][0], found[-1][1]
+            if (px, py) != (x, y):
+                found[-1][3] = math.atan2(y - py, x - px)
+                found.append([x, y, math.atan2(y - py, x - px), found[at][3]])
+    out = []
+    for x, y, incoming, outgoing in found:
+        incoming = outgoing if incoming is None else incoming
+        outgoing = incoming if outgoing is None else outgoing
+        if incoming is None:
+            incoming = outgoing = 0.0
+        out.append((x, y, incoming, outgoing))
+    return out
+
+
 def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:
     dx, dy = x1 - x0, y1 - y0
     return ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)
@@ -359,9 +421,15 @@ def _converter_class():
                 self.shape_converter.applyTransformOnGroup(transform, group)
             return tuple(group.transform)
 
+        def renderSvg(self, node, outermost=False):  # noqa: N802
+            if outermost:  # the tree svglib walks (its own copy): markers are drawn from it
+                self._printkit_nodes = {wrapper.etree_element.get("id"): wrapper for wrapper in node.iter_subtree()
+                                        if wrapper.etree_element.get("id") is not None}
+            return super().renderSvg(node, outermost=outermost)
+
         def renderNode(self, node, parent=None):  # noqa: N802
             name = _local(getattr(node, "tag", ""))
-            if name in ("linearGradient", "radialGradient"):
+            if name in ("linearGradient", "radialGradient", "marker"):
                 return None
             marker = len(parent.contents) if parent is not None else 0
             result = super().renderNode(node, parent=parent)
@@ -376,7 +444,74 @@ def _converter_class():
                 if gradient is not None:
                     for index in range(marker, len(parent.contents)):
                         parent.contents[index] = self._filled(parent.contents[index], node, gradient)
+                if name in ("path", "line", "polyline", "polygon") and len(parent.contents) > marker:
+                    self._markers(node, parent, parent.contents[marker])
             return result
+
+        def _markers(self, node, parent, item) -> None:
+            """Draw the markers ``node`` names at the vertices of its shape ``item``."""
+            styles = _styles(node)
+            wanted = {}
+            for position in ("start", "mid", "end"):
+                value = styles.get(f"marker-{position}") or styles.get("marker") or ""
+                match = _GRADIENT_URL.fullmatch(value.strip())
+                target = self._printkit_nodes.get(match.group(2)) if match else None
+                if target is not None and _local(target.tag) == "marker":
+                    wanted[position] = target
+            shape = _outline(item)
+            if not wanted or shape is None:
+                return
+            vertices = _vertices(shape)
+            if not vertices:
+                return
+            width = float(getattr(shape, "strokeWidth", 1.0) or 0.0)
+            for index, (x, y, incoming, outgoing) in enumerate(vertices):
+                position = "start" if index == 0 else "end" if index == len(vertices) - 1 else "mid"
+                target = wanted.get(position)
+                if target is None:
+                    continue
+                if position == "start":
+                    angle = outgoing
+                elif position == "end":
+                    angle = incoming
+                else:
+                    angle = math.atan2(math.sin(incoming) + math.sin(outgoing), math.cos(incoming) + math.cos(outgoing))
+                group = self._marker_group(target, x, y, math.degrees(angle), width, position == "start")
+                if group is not None:
+                    parent.add(group)
+
+        def _marker_group(self, marker, x: float, y: float, angle: float, stroke_width: float, start: bool):
+            orient = (marker.get("orient") or "0").strip()
+            if orient == "auto-start-reverse":
+                turn = angle + 180 if start else angle
+            elif orient == "auto":
+                turn = angle
+            else:
+                turn = _number(orient.removesuffix("deg"), 0.0)
+            width = _number(marker.get("markerWidth"), 3.0)
+            height = _number(marker.get("markerHeight"), 3.0)
+            ref_x, ref_y = _number(marker.get("refX"), 0.0), _number(marker.get("refY"), 0.0)
+            group = Group()
+            group.translate(x, y)
+            group.rotate(turn)
+            if (marker.get("markerUnits") or "strokeWidth").strip() != "userSpaceOnUse":
+                group.scale(stroke_width, stroke_width)
+            box = marker.get("viewBox")
+            if box:
+                try:
+                    bx, by, bw, bh = (float(v) for v in re.split(r"[\s,]+", box.strip()))
+                except ValueError:
+                    return None
+                if not (bw > 0 and bh > 0):
+                    return None
+                scale = min(width / bw, height / bh)  # preserveAspectRatio xMidYMid meet
+                group.translate((width - bw * scale) / 2, (height - bh * scale) / 2)
+                group.scale(scale, scale)
+                group.translate(-bx, -by)
+            group.translate(-ref_x, -ref_y)
+            for child in marker.iter_children():
+                self.renderNode(child, parent=group)
+            return group
 
         def _filled(self, item, node, gradient: Gradient):
             shape = _find_clip_shape(item)
