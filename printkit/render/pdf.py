@@ -36,7 +36,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
 from printkit.cache import svg_form_store
-from printkit.render.svg import extra_states
+from printkit.render.forms import end_form
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
@@ -1182,37 +1182,6 @@ def _svg_form(canvas: Canvas, name: str, art) -> None:
         # What drawing it would have asked of the document (PDF 1.4 for its transparency settings).
         canvas._doc._pdfVersion = max(canvas._doc._pdfVersion, version)
     end_form(canvas)
-
-
-def end_form(canvas: Canvas) -> None:
-    """``canvas.endForm()``, with every resource the form draws with in its own resources.
-
-    reportlab gives a form its XObjects but not the shadings (SVG gradients) or graphics states
-    (transparency) it uses, as a page would have; a viewer then skips a gradient or draws a
-    translucent shape opaque. Those the form names are added here.
-    """
-    name = canvas._formData[0]
-    shadings = dict(canvas._shadingUsed)
-    colors = dict(canvas._colorsUsed)
-    used = {line[1:-3] for line in canvas._code if line.endswith(" gs") and line.startswith("/")}
-    known = canvas._extgstate.getState()  # a PDFDictionary of every state the canvas made, or None
-    states = {key: value for key, value in (known.dict if known is not None else {}).items() if key in used}
-    states.update((key, value) for key, value in extra_states(canvas).items() if key in used)
-    canvas.endForm()
-    if not (shadings or states or colors):
-        return
-    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
-
-    form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    resources = PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()  # as reportlab's own form resources
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    resources.ExtGState = states
-    resources.setShading(shadings)
-    resources.setColorSpace(colors)
-    form.Resources = resources
 
 
 def _draw_svg(canvas: Canvas, art) -> None:

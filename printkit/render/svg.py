@@ -80,10 +80,6 @@ def unsupported(root) -> list[str]:
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
                 say(element, what)
-        if tag in ("g", "use", "a", "switch") and _opacity(styles.get("opacity")) < 1 and sum(
-                1 for child in element.iter() if _local(child.tag) in PAINTED) > 1:
-            say(element, "its opacity is applied to each shape inside it, so where they overlap they show "
-                         "through each other; give the opacity to the shapes, or merge them into one path")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
         if stroke:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
@@ -434,9 +430,14 @@ def _converter_class():
             marker = len(parent.contents) if parent is not None else 0
             result = super().renderNode(node, parent=parent)
             opacity = _opacity(_styles(node).get("opacity")) if parent is not None else 1.0
-            if opacity < 1:
+            if opacity < 1 and len(parent.contents) > marker:
+                # The element is painted as one, then made translucent (a transparency group):
+                # its shapes, or its own fill and stroke, never show through each other.
+                group = Group()
                 for item in parent.contents[marker:]:
-                    _fade(item, opacity)
+                    group.add(item)
+                del parent.contents[marker:]
+                parent.add(_translucent(group, opacity))
             if parent is not None and name in self.handled_shapes and name != "image":
                 fill = self.attrConverter.findAttr(node, "fill")
                 match = _GRADIENT_URL.fullmatch(fill.strip()) if fill else None
@@ -616,7 +617,9 @@ def _soft_mask(canvas, shading) -> None:
                                 "CS": PDFName("DeviceGray")}),
         "Resources": PDFDictionary({"Shading": PDFDictionary({name: PDFObjectReference(name)})}),
     }), f"/{name} sh".encode("latin-1"))
-    states = _extra_states(canvas)
+    from printkit.render.forms import extra_states
+
+    states = extra_states(canvas)
     state_name = f"pkSM{len(doc.idToObject)}"
     states[state_name] = PDFDictionary({
         "Type": PDFName("ExtGState"),
@@ -626,41 +629,43 @@ def _soft_mask(canvas, shading) -> None:
     doc._pdfVersion = max(tuple(doc._pdfVersion), (1, 4))  # soft masks are PDF 1.4
 
 
-def extra_states(canvas) -> dict:
-    """Graphics states printkit adds to ``canvas``'s document beside reportlab's (soft masks),
-    by name; a form naming one lists it (printkit.render.pdf.end_form)."""
-    return _extra_states(canvas)
+def _translucent(group, opacity: float):
+    """A node drawing ``group`` into a transparency group painted at ``opacity``: what SVG's
+    ``opacity`` on an element or a group means."""
+    from reportlab.graphics.shapes import DirectDraw
+
+    node = DirectDraw()
+    node.getBounds = group.getBounds
+    node.drawDirectly = lambda renderer: _draw_translucent(renderer, group, opacity)
+    return node
 
 
-def _extra_states(canvas) -> dict:
-    states = getattr(canvas, "_printkit_states", None)
-    if states is None:
-        states = canvas._printkit_states = {}
-    return states
+def _draw_translucent(renderer, group, opacity: float) -> None:
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFStream
 
+    canvas = renderer._canvas
+    doc = canvas._doc
+    name = f"pkgroup{len(doc.idToObject)}"
+    canvas.beginForm(name, -1e6, -1e6, 1e6, 1e6)
+    drawing = Drawing(1, 1)
+    drawing.add(group)
+    kept = canvas.__dict__.get("_drawing")  # the outer renderer's, which the inner one removes
+    type(renderer)().draw(drawing, canvas, 0, 0, showBoundary=False)
+    canvas.__dict__["_drawing"] = kept
+    from printkit.render.forms import end_form
 
-def _fade(item, factor: float) -> None:
-    """Multiply what ``item`` paints (a shape, a gradient fill, a group's contents) by ``factor``:
-    an element's or group's ``opacity``, applied to each shape it holds."""
-    fill = getattr(item, "printkit_fill", None)
-    if fill is not None:
-        fill.opacity *= factor
-        return
-    contents = getattr(item, "contents", None)
-    if contents is not None:
-        for child in contents:
-            _fade(child, factor)
-        return
-    for color_name, opacity_name in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
-        color = getattr(item, color_name, None)
-        if color is None or not hasattr(item, opacity_name):
-            continue
-        current = getattr(item, opacity_name)
-        setattr(item, opacity_name, (1.0 if current is None else current) * factor)
-        if hasattr(color, "alpha"):
-            color = color.clone()
-            color.alpha = (color.alpha if color.alpha is not None else 1.0) * factor
-            setattr(item, color_name, color)
+    end_form(canvas)
+    form = doc.idToObject[doc.getXObjectName(name)]
+    contents = PDFStream()
+    contents.content = form.stream
+    contents.dictionary["Group"] = PDFDictionary({"Type": PDFName("Group"), "S": PDFName("Transparency")})
+    form.Contents = contents
+    canvas.saveState()
+    canvas.setFillAlpha(opacity)
+    canvas.setStrokeAlpha(opacity)
+    canvas.doForm(name)
+    canvas.restoreState()
 
 
 def _opacity(value: str | None) -> float:

@@ -149,7 +149,6 @@ EXPECTED = {
     "mask": "<rect> at line 5: its mask is not drawn",
     "pattern": "<rect> at line 8: its fill url(#dots) is not drawn",
     "stroke-gradient": "<circle> at line 5: a stroke painted with a gradient or pattern is not drawn",
-    "group-opacity": "<g> at line 3: its opacity is applied to each shape inside it",
 }
 
 
