@@ -336,6 +336,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 
     from printkit import watch as watching
     from printkit.build import BuildOptions
+    from printkit.serve import serving
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs
 
@@ -350,7 +351,8 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
     target = watching.target(decks)
     where = ", ".join(str(f) for f in target.folders)
     with contextlib.ExitStack() as stack:
-        base = stack.enter_context(watching.serving(options.out_dir, port)) if serve else None
+        base = stack.enter_context(serving(options.out_dir, port, log=lambda line: click.echo(line, err=True))) \
+            if serve else None
         click.echo(f"watching {where} (output: {options.out_dir}); Ctrl-C stops")
         if base:
             click.echo(f"serving {options.out_dir} at {base}")

@@ -18,13 +18,10 @@ This module reports through a callback (:class:`Reporter`) and never prints; ``c
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import re
 import threading
 import time
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -199,38 +196,3 @@ def run(target: Target, variant: str | None, options, report: Reporter,
             report(line)
         if on_build:
             on_build(outcome)
-
-
-# --- serving the output folder -----------------------------------------------------------------
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    """Files of the output folder, never cached (the proof page polls itself for a new build)."""
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-@contextlib.contextmanager
-def serving(folder: Path, port: int = 0) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 (a free port unless ``port``) from a thread; yields the URL."""
-    folder.mkdir(parents=True, exist_ok=True)
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise PrintkitError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="printkit-serve", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
