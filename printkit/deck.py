@@ -88,6 +88,7 @@ class Card:
     layout: str | None = None  # the spec's layout drawing the front (None: the game's own design)
     back_layout: str | None = None  # the spec's layout drawing the back
     face_on_both_sides: bool = False  # the back is the front again (a token)
+    from_data: bool = False  # made by a row of a data file: ``source`` is ``FILE:ROW`` (``cards.xlsx:Cards!22``)
     # Worked out when first asked for, kept in slots (a deck of 10,000 cards, none with a dictionary).
     _key: bytes | None = field(default=None, init=False, repr=False, compare=False)
     _label: str | None = field(default=None, init=False, repr=False, compare=False)
@@ -124,20 +125,29 @@ class Card:
         return self.label if len(self.label) <= 70 else self.label[:69] + "…"
 
     def said_of(self, message: str) -> tuple[str, str]:
-        """A warning split into the card it names (as it names it) and the rest, or ``("", message)``."""
+        """A warning that begins with the card's label (or cut label) split into the card as a
+        warning line names it and the rest, or ``("", message)``. A card from a data file is named
+        by where it is, as errors name it: ``cards.csv:22: creatures 'Ember Drake'`` (file, row,
+        group and name), not by its attributes."""
         for label in (self.label, self.cut_label):
             if message.startswith(label):
+                if self.from_data and self.source:
+                    return f"{self.source}: {self._named() or self.group}", message[len(label):]
                 return label, message[len(label):]
         return "", message
 
     @property
     def short_label(self) -> str:
         """The card named briefly for messages: ``creatures 'Ember Drake'``, else a cut :attr:`label`."""
+        return self._named() or (self.label if len(self.label) <= 60 else self.label[:59] + "…")
+
+    def _named(self) -> str | None:
+        """``creatures 'Ember Drake'``: the group and the card's ``id``, ``name`` or ``title``, or None."""
         for key in ("id", "name", "title"):
             value = self.attrs.get(key)
             if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
                 return f"{self.group} {str(value)[:40]!r}"
-        return self.label if len(self.label) <= 60 else self.label[:59] + "…"
+        return None
 
 
 def _fmt(value: Any) -> str:

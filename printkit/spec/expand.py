@@ -444,7 +444,8 @@ def _expand_groups(
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin,
-                                  layout=front, back_layout=back, face_on_both_sides=group.face_on_both_sides))
+                                  layout=front, back_layout=back, face_on_both_sides=group.face_on_both_sides,
+                                  from_data=rows is not None))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
             _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):
