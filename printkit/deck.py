@@ -89,6 +89,7 @@ class Card:
     back_layout: str | None = None  # the spec's layout drawing the back
     face_on_both_sides: bool = False  # the back is the front again (a token)
     from_data: bool = False  # made by a row of a data file: ``source`` is ``FILE:ROW`` (``cards.xlsx:Cards!22``)
+    role: str | None = None  # aid, reference or marker: the card gets printkit's back for that role
     # Worked out when first asked for, kept in slots (a deck of 10,000 cards, none with a dictionary).
     _key: bytes | None = field(default=None, init=False, repr=False, compare=False)
     _label: str | None = field(default=None, init=False, repr=False, compare=False)
@@ -106,6 +107,8 @@ class Card:
         if self._key is None:
             text = repr((self.group, sorted(self.attrs.items()), self.art, self.size, self.layout,
                          self.back_layout, self.face_on_both_sides))
+            if self.role is not None:  # cards without a role keep the keys they always had
+                text += repr(self.role)
             digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
             object.__setattr__(self, "_key", digest)
         return self._key
@@ -177,6 +180,7 @@ class Deck:
     resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
     warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at
     is_default: bool = True  # the spec's default variant (printkit.spec.expand.default_variant)
+    languages: tuple[str, ...] = ()  # the languages of its rulebook (rule texts), in printkit's order
     # When its spec began to be read (time.time_ns()), for printkit.unchanged; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -194,7 +195,21 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         resources=resources,
         warnings=design_warnings,
         is_default=variant == default_variant(spec),
+        languages=_rulebook_languages(loaded),
     )
+
+
+def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
+    """The languages the spec's rulebook is written in: its rule texts beside it
+    (``<stem>.rules.<lang>.md``), else printkit's own texts for its game, as the rulebook takes them."""
+    from printkit.locate import DECKS_DIR
+    from printkit.rulebook.content import LANGS
+
+    for folder, stem in ((loaded.path.parent, loaded.path.stem), (DECKS_DIR, loaded.spec.game)):
+        found = tuple(lang for lang in LANGS if os.path.lexists(folder / f"{stem}.rules.{lang}.md"))
+        if found:
+            return found
+    return ()
 
 
 def _check_references(loaded: LoadedSpec) -> None:
@@ -440,12 +455,15 @@ def _expand_groups(
                     back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
                 raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
+            # A token's back is its front again, unless a back layout draws one.
+            both_sides = group.face_on_both_sides or (group.role == "token" and back is None)
+            role = group.role if group.role != "token" else None
             for copy in range(1, copies + 1):
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin,
-                                  layout=front, back_layout=back, face_on_both_sides=group.face_on_both_sides,
-                                  from_data=rows is not None))
+                                  layout=front, back_layout=back, face_on_both_sides=both_sides,
+                                  from_data=rows is not None, role=role))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
             _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):

@@ -107,6 +107,8 @@ TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
                     {"anyOf": [{"type": "string", "pattern": TEXT_SIZE_RE.pattern}, {"type": "number", "minimum": 0}]},
                     noun="a size such as '4mm' or '60%'")
 
+# What a component is for, when it is not a playing card: each has a back of its own.
+ROLES = ("aid", "reference", "token", "marker")
 ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
@@ -322,6 +324,10 @@ class GroupSpec:
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")
     face_on_both_sides: bool = spec_field(Flag(), False, description="Print the front on the back too "
                                           "(tokens), instead of the deck's back.")
+    role: str | None = spec_field(Optional(_choice(*ROLES)), None,
+                                  description="aid, reference, token or marker: the cards get printkit's back for "
+                                              "that role, named in the rulebook's languages (a token: its front "
+                                              "again); a back_layout still wins.")
     # The rows of ``data``, read when the spec is loaded (not a key of the spec).
     table: DataTable | None = field(default=None, compare=False, repr=False)
 
