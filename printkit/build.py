@@ -408,7 +408,8 @@ class Faces:
         return self._get("front", card, templates.front)
 
     def back(self, card: Card) -> Face:
-        if card.back_layout is None and not card.face_on_both_sides and templates.game_module(self.deck.game) is None:
+        if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
+                templates.game_module(self.deck.game) is None:
             # The generic back reads the card's art and size alone: cards alike there share one,
             # unless it warns (its warnings name a card: each card's own back says its own).
             shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))

@@ -385,7 +385,7 @@ watch.params.extend(p for p in build.params if p.name != "decks")
 @click.argument("deck", metavar="DECK")
 @click.option("--for", "target", required=True, metavar="TARGET",
               help="tgc, mpc, drivethrucards, print-shop or tts (profiles: printkit/export/profiles.yaml).")
-@click.option("--variant", help="The deck's variant (default: the spec's first, e.g. standard for calc).")
+@click.option("--variant", help="The deck's variant (default: the spec's default_variant, else its first; standard for calc).")
 @click.option("--out", "out_dir", type=click.Path(), default=None,
               help="Export folder (default: output/<deck>[/<variant>]/export-<target>); nothing is written outside it.")
 @click.option("--base-url", default=None, help="tts: where you will host the images (default: file:/// paths).")
@@ -459,7 +459,7 @@ def score(cards: tuple[str, ...]) -> None:
                    "the table (strong,greedy).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Worker processes; the output is the same for any number.")
-@click.option("--variant", help="Deck variant (default: the spec's first, e.g. standard for calc).")
+@click.option("--variant", help="Deck variant (default: the spec's default_variant, else its first; standard for calc).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--no-check", is_flag=True, help="Skip the per-move invariant checks and replays (faster).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),

@@ -88,6 +88,8 @@ class Card:
     layout: str | None = None  # the spec's layout drawing the front (None: the game's own design)
     back_layout: str | None = None  # the spec's layout drawing the back
     face_on_both_sides: bool = False  # the back is the front again (a token)
+    from_data: bool = False  # made by a row of a data file: ``source`` is ``FILE:ROW`` (``cards.xlsx:Cards!22``)
+    role: str | None = None  # aid, reference or marker: the card gets printkit's back for that role
     # Worked out when first asked for, kept in slots (a deck of 10,000 cards, none with a dictionary).
     _key: bytes | None = field(default=None, init=False, repr=False, compare=False)
     _label: str | None = field(default=None, init=False, repr=False, compare=False)
@@ -105,6 +107,8 @@ class Card:
         if self._key is None:
             text = repr((self.group, sorted(self.attrs.items()), self.art, self.size, self.layout,
                          self.back_layout, self.face_on_both_sides))
+            if self.role is not None:  # cards without a role keep the keys they always had
+                text += repr(self.role)
             digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
             object.__setattr__(self, "_key", digest)
         return self._key
@@ -124,20 +128,29 @@ class Card:
         return self.label if len(self.label) <= 70 else self.label[:69] + "…"
 
     def said_of(self, message: str) -> tuple[str, str]:
-        """A warning split into the card it names (as it names it) and the rest, or ``("", message)``."""
+        """A warning that begins with the card's label (or cut label) split into the card as a
+        warning line names it and the rest, or ``("", message)``. A card from a data file is named
+        by where it is, as errors name it: ``cards.csv:22: creatures 'Ember Drake'`` (file, row,
+        group and name), not by its attributes."""
         for label in (self.label, self.cut_label):
             if message.startswith(label):
+                if self.from_data and self.source:
+                    return f"{self.source}: {self._named() or self.group}", message[len(label):]
                 return label, message[len(label):]
         return "", message
 
     @property
     def short_label(self) -> str:
         """The card named briefly for messages: ``creatures 'Ember Drake'``, else a cut :attr:`label`."""
+        return self._named() or (self.label if len(self.label) <= 60 else self.label[:59] + "…")
+
+    def _named(self) -> str | None:
+        """``creatures 'Ember Drake'``: the group and the card's ``id``, ``name`` or ``title``, or None."""
         for key in ("id", "name", "title"):
             value = self.attrs.get(key)
             if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
                 return f"{self.group} {str(value)[:40]!r}"
-        return self.label if len(self.label) <= 60 else self.label[:59] + "…"
+        return None
 
 
 def _fmt(value: Any) -> str:
@@ -166,6 +179,8 @@ class Deck:
     layouts: Mapping[str, Any] = field(default_factory=dict)  # name -> printkit.layout.design.Layout
     resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
     warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at
+    is_default: bool = True  # the spec's default variant (printkit.spec.expand.default_variant)
+    languages: tuple[str, ...] = ()  # the languages of its rulebook (rule texts), in printkit's order
     # When its spec began to be read (time.time_ns()), for printkit.unchanged; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 

@@ -108,14 +108,14 @@ def _players(game: str) -> tuple[int, int] | None:
 
 def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
             variants: Sequence[Deck] | None = None) -> tuple[md.Document, Deck, GameContent]:
-    """Parse a rule text with its values resolved; the deck is the spec's first variant.
+    """Parse a rule text with its values resolved; the deck is the spec's default variant.
 
     ``variants`` are the spec's decks when the caller has loaded them (else they are loaded here).
     """
-    from printkit.spec import load_all_variants
+    from printkit.spec import default_deck, load_all_variants
 
     variants = list(variants) if variants is not None else load_all_variants(spec_path)
-    deck = variants[0]
+    deck = default_deck(variants)
     content = _examples_once(content_for(deck.game), deck, lang)
     text_path = Path(text_path) if text_path else rule_texts(spec_path, deck.game).get(lang)
     if text_path is None:
@@ -195,7 +195,7 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
     ``paper`` is the page size (a4, a5, letter). With ``booklet`` the pages are A5 (half-Letter
     for letter) imposed two-up in saddle-stitch order on A4 (Letter) sheets. A caller setting
     several books of one spec passes its loaded ``variants`` and one
-    ``remembered_fronts(variants[0])`` as ``front`` to them all, so each card in their figures is
+    ``remembered_fronts(default_deck(variants))`` as ``front`` to them all, so each card in their figures is
     laid out once.
     """
     if paper not in PAPERS:
@@ -302,11 +302,11 @@ def set_rulebooks(spec: Path, langs: Sequence[str], paper: str, booklet: bool, o
                   ) -> list[tuple[str, Rulebook | None, Rulebook | None, BuildError | None]]:
     """A spec's rulebooks in ``langs``: per language its book, its booklet (with ``booklet``) or the
     error that stopped it. The first error ends the list when the texts are the spec's ``own``."""
-    from printkit.spec import load_all_variants
+    from printkit.spec import default_deck, load_all_variants
 
     # Every book of the spec reads the same decks, so a card in their figures is laid out once.
     variants = load_all_variants(spec) if langs else []
-    front = remembered_fronts(variants[0]) if variants else None
+    front = remembered_fronts(default_deck(variants)) if variants else None
     books = []
     for lang in langs:
         try:

@@ -14,11 +14,12 @@ from printkit.locate import (
     default_spec_paths,
     find_spec,
 )
-from printkit.spec.expand import expand, expand_all, variant_names
+from printkit.spec.expand import default_deck, default_variant, expand, expand_all, variant_names
 from printkit.spec.load import LoadedSpec, load_spec
 
 __all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "default_spec_paths", "load_spec", "expand",
-           "load_deck", "load_all_variants", "expand_all", "variant_names", "LoadedSpec"]
+           "load_deck", "load_all_variants", "expand_all", "variant_names",
+           "default_variant", "default_deck", "LoadedSpec"]
 
 
 def load_deck(name_or_path: str | Path, variant: str | None = None) -> Deck:

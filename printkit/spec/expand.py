@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -15,7 +16,7 @@ from printkit.spec.data import MAX_DATA_BYTES, DataFileError, data_kind, read_ta
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
 from printkit.spec.paths import PathRefused, inside_folder
-from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec
+from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
 from printkit.images import check_image
 from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.yamlread import PathKey
@@ -118,12 +119,25 @@ def variant_names(loaded: LoadedSpec) -> list[str | None]:
     return list(loaded.spec.variants) or [None]
 
 
+def default_variant(spec: Spec) -> str | None:
+    """The variant used when none is asked for: ``default_variant``, else the first in the file
+    (None for a spec without variants). Rulebooks, ``export``, ``simulate`` and ``load_deck`` all ask here."""
+    if not spec.variants:
+        return None
+    return spec.default_variant or next(iter(spec.variants))
+
+
+def default_deck(decks: Sequence[Deck]) -> Deck:
+    """Among one spec's decks (one per variant, as :func:`expand_all` makes them), its default variant's."""
+    return next((deck for deck in decks if deck.is_default), decks[0])
+
+
 def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     """The deck for ``variant`` (None: the default variant, or the only form of a deck without any)."""
     spec = loaded.spec
     _check_references(loaded)
-    if variant is None and spec.variants:
-        variant = spec.default_variant or next(iter(spec.variants))
+    if variant is None:
+        variant = default_variant(spec)
     if variant is not None and variant not in spec.variants:
         where = ("variants",) if spec.variants else ()
         line, column = loaded.source.position(where, key=bool(spec.variants)) if where else (1, 1)
@@ -135,12 +149,15 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     excludes = [(m, ("variants", variant, "exclude", i)) for i, m in enumerate(variant_spec.exclude)] if variant_spec else []
 
     layouts = (variant_spec.layout, variant_spec.back_layout) if variant_spec else (None, None)
-    cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes, layouts=layouts)
+    missed: list = []
+    cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes, layouts=layouts,
+                           missed=missed)
     components: dict[str, tuple[Card, ...]] = {}
     for index, group in enumerate(spec.components):
         comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index,
-                              layouts=layouts)
+                              layouts=layouts, missed=missed)
         components[group.name] = comp
+    _check_overrides(loaded, variant, missed)
     if not cards:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
@@ -177,7 +194,22 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         layouts=compiled_layouts,
         resources=resources,
         warnings=design_warnings,
+        is_default=variant == default_variant(spec),
+        languages=_rulebook_languages(loaded),
     )
+
+
+def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
+    """The languages the spec's rulebook is written in: its rule texts beside it
+    (``<stem>.rules.<lang>.md``), else printkit's own texts for its game, as the rulebook takes them."""
+    from printkit.locate import DECKS_DIR
+    from printkit.rulebook.content import LANGS
+
+    for folder, stem in ((loaded.path.parent, loaded.path.stem), (DECKS_DIR, loaded.spec.game)):
+        found = tuple(lang for lang in LANGS if os.path.lexists(folder / f"{stem}.rules.{lang}.md"))
+        if found:
+            return found
+    return ()
 
 
 def _check_references(loaded: LoadedSpec) -> None:
@@ -371,7 +403,10 @@ def _expand_groups(
     variant_excludes: list[tuple[Mapping[str, Any], PathKey]],
     offset: int = 0,
     layouts: tuple[str | None, str | None] = (None, None),
+    missed: list | None = None,
 ) -> list[Card]:
+    """The cards of ``groups`` in ``variant``; an override that selects none of them is added to ``missed``."""
+    missed = [] if missed is None else missed
     source = loaded.source
     cards: list[Card] = []
     used_excludes = [False] * len(variant_excludes)
@@ -420,11 +455,15 @@ def _expand_groups(
                     back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
                 raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
+            # A token's back is its front again, unless a back layout draws one.
+            both_sides = group.face_on_both_sides or (group.role == "token" and back is None)
+            role = group.role if group.role != "token" else None
             for copy in range(1, copies + 1):
                 in_group += 1
                 uid = f"{group.name}-{in_group:03d}"
                 cards.append(Card(uid=uid, group=group.name, attrs=attrs, art=art, size=size, copy=copy, source=origin,
-                                  layout=front, back_layout=back, face_on_both_sides=group.face_on_both_sides))
+                                  layout=front, back_layout=back, face_on_both_sides=both_sides,
+                                  from_data=rows is not None, role=role))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
             _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
         for i, used in enumerate(excluded_by_group):
@@ -432,11 +471,9 @@ def _expand_groups(
                 match = group.exclude[i]
                 raise _unmatched(loaded, gpath + ("exclude", i), match, f"exclusion {dict(match)!r} matches no card "
                                  f"in group {group.name!r}", _card_attributes([group]), prototypes)
-        for i, used in enumerate(override_used):
-            if not used:
-                match = group.overrides[i].match
-                raise _unmatched(loaded, gpath + ("overrides", i, "match"), match, f"override match {dict(match)!r} "
-                                 f"matches no card in group {group.name!r}", _card_attributes([group]), prototypes)
+        # Judged over every variant once all are known (see _check_overrides): a variant may
+        # exclude the very cards an override is for.
+        missed.extend((group, gpath, i, prototypes) for i, used in enumerate(override_used) if not used)
     in_variant = [g for g in groups if g.variants is None or variant in g.variants]
     for i, used in enumerate(used_excludes):
         # A variant without groups has a plainer error than its exclusions matching nothing.
@@ -445,6 +482,37 @@ def _expand_groups(
             raise _unmatched(loaded, path, match, f"exclusion {dict(match)!r} of variant {variant!r} matches no card",
                              _card_attributes(in_variant), [c.attrs for c in cards])
     return cards
+
+
+def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> None:
+    """Refuse an override that selects no card in ``variant`` unless it selects one in another
+    variant the group is in; the error names every variant it was tried in."""
+    spec = loaded.spec
+    for group, gpath, index, prototypes in missed:
+        section = gpath[0]
+        tried = [v for v in spec.variants if group.variants is None or v in group.variants] or [variant]
+        if any(_override_selects(group, index, prototypes, spec.variants[v].exclude if section == "groups" else [])
+               for v in tried if v != variant):
+            continue
+        match = group.overrides[index].match
+        where = f" in variant{'s' if len(tried) > 1 else ''} {', '.join(map(repr, tried))}" if variant else ""
+        raise _unmatched(loaded, gpath + ("overrides", index, "match"), match, f"override match {dict(match)!r} "
+                         f"matches no card in group {group.name!r}{where}", _card_attributes([group]), prototypes)
+
+
+def _override_selects(group: GroupSpec, index: int, prototypes: Sequence[Mapping[str, Any]],
+                      variant_excludes: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether override ``index`` of ``group`` selects a card the exclusions leave (earlier
+    overrides' attributes applied first, as expansion applies them)."""
+    for attrs in prototypes:
+        if any(matches(m, attrs) for m in group.exclude) or any(matches(m, attrs) for m in variant_excludes):
+            continue
+        for override in group.overrides[:index]:
+            if matches(override.match, attrs):
+                attrs = {**attrs, **_freeze_attrs(override.attrs)}
+        if matches(group.overrides[index].match, attrs):
+            return True
+    return False
 
 
 def _mark(flags: list[bool], index: int) -> bool:

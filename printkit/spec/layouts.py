@@ -103,6 +103,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 circle = " -> ".join(chain[chain.index(spec.extends):] + (spec.extends,))
                 raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
             elements = list(build(spec.extends, chain + (spec.extends,)).elements)
+        elements = _removed(loaded, name, spec.remove, spec.extends, elements)
         own: set[str | None] = set()
         for index, element_spec in enumerate(spec.elements):
             path = ("layouts", name, "elements", index)
@@ -113,7 +114,14 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
             element = _element(loaded, element_spec, path, index)
             _check_reads(loaded, element, element_spec, path, known)
             same = next((i for i, e in enumerate(elements) if e.name is not None and e.name == element.name), None)
-            if same is None:
+            anchor = element_spec.before or element_spec.after
+            if anchor is not None:
+                if same is not None:
+                    del elements[same]  # a replacing element placed elsewhere moves there
+                key = "before" if element_spec.before else "after"
+                at = _placed(loaded, path + (key,), anchor, element.name, elements)
+                elements.insert(at if key == "before" else at + 1, element)
+            elif same is None:
                 elements.append(element)
             else:
                 elements[same] = element  # replaces the inherited element where it stood
@@ -123,6 +131,36 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
     for name in specs:
         build(name, (name,))
     return done
+
+
+def _removed(loaded: LoadedSpec, layout: str, names: Sequence[str], extends: str | None,
+             elements: list[Element]) -> list[Element]:
+    """``elements`` (inherited) without the ones ``remove:`` names; an unknown name is an error."""
+    for i, name in enumerate(names):
+        path = ("layouts", layout, "remove", i)
+        if extends is None:
+            raise loaded.source.error(path, f"layout {layout!r} extends no layout, so it has no element {name!r} "
+                                            "to remove (add extends: LAYOUT, or leave the element out)")
+        at = next((j for j, e in enumerate(elements) if e.name == name), None)
+        if at is None:
+            raise loaded.source.error(path, _unknown(f"element of layout {extends!r}", name, _names(elements),
+                                                     "no element has a name"))
+        del elements[at]
+    return elements
+
+
+def _placed(loaded: LoadedSpec, path: PathKey, anchor: str, own: str | None, elements: Sequence[Element]) -> int:
+    """Where the element ``anchor`` names stands in ``elements`` (before/after places by it)."""
+    if anchor == own:
+        raise loaded.source.error(path, f"element {own!r} cannot be placed next to itself")
+    at = next((j for j, e in enumerate(elements) if e.name == anchor), None)
+    if at is None:
+        raise loaded.source.error(path, _unknown("element", anchor, _names(elements), "no element has a name"))
+    return at
+
+
+def _names(elements: Iterable[Element]) -> list[str]:
+    return [e.name for e in elements if e.name is not None]
 
 
 def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -> Element:
@@ -213,11 +251,11 @@ def _key_reading(spec: ElementSpec, attr: str) -> str | None:
     return None
 
 
-def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+def _unknown(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:
     known = sorted(known)
     hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     meant = f" (did you mean {hint[0]!r}?)" if hint else ""
-    listed = ", ".join(known) if known else "none: add them under layouts:"
+    listed = ", ".join(known) if known else none
     return f"unknown {what} {name!r}{meant}; known: {listed}"
 
 

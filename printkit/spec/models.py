@@ -107,6 +107,8 @@ TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
                     {"anyOf": [{"type": "string", "pattern": TEXT_SIZE_RE.pattern}, {"type": "number", "minimum": 0}]},
                     noun="a size such as '4mm' or '60%'")
 
+# What a component is for, when it is not a playing card: each has a back of its own.
+ROLES = ("aid", "reference", "token", "marker")
 ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
@@ -118,7 +120,8 @@ ELEMENT_KEYS = {
     "line": {"stroke", "stroke_width"},
     "icon": {"icon", "color"},
 }
-_COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks"}
+_COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
+                "before", "after"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
@@ -203,9 +206,15 @@ class ElementSpec:
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
     radius: str | int | float = spec_field(LENGTH, 0)
+    before: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
+                                    "this element just before (under) the named element.")
+    after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
+                                   "this element just after (over) the named element.")
 
     def validate(self) -> str | None:
         """Each kind takes its own keys; text, image and icon elements say what they show."""
+        if self.before is not None and self.after is not None:
+            return "an element is placed either 'before' or 'after' another, not both"
         wanted = _REQUIRED_KEYS.get(self.kind)
         if wanted and getattr(self, wanted) is None:
             return f"a {self.kind} element needs '{wanted}'"
@@ -230,6 +239,8 @@ class LayoutSpec:
 
     extends: str | None = spec_field(Optional(NAME), None, description="A layout whose elements come first; "
                                      "an element with the same name replaces the inherited one in place.")
+    remove: list[str] = spec_field(ListOf(NAME, max_length=200), factory=list,
+                                   description="Names of inherited elements this layout does not draw.")
     elements: list[ElementSpec] = spec_field(ListOf(Model(ElementSpec), max_length=200), factory=list)
 
 
@@ -313,6 +324,10 @@ class GroupSpec:
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")
     face_on_both_sides: bool = spec_field(Flag(), False, description="Print the front on the back too "
                                           "(tokens), instead of the deck's back.")
+    role: str | None = spec_field(Optional(_choice(*ROLES)), None,
+                                  description="aid, reference, token or marker: the cards get printkit's back for "
+                                              "that role, named in the rulebook's languages (a token: its front "
+                                              "again); a back_layout still wins.")
     # The rows of ``data``, read when the spec is loaded (not a key of the spec).
     table: DataTable | None = field(default=None, compare=False, repr=False)
 

@@ -49,7 +49,7 @@ def test_spec_error_message_names_file_line_and_column(tmp_path):
         load_spec(path)
     assert info.value.line == 6 and info.value.column == 5
     assert str(info.value) == f"{path}:6:5: unknown key 'colour' (expected one of: " + ", ".join(
-        ["name", "attrs", "generate", "combine", "cards", "data", "sheet", "copies", "exclude", "overrides", "art", "variants", "size", "expect", "layout", "back_layout", "face_on_both_sides"]
+        ["name", "attrs", "generate", "combine", "cards", "data", "sheet", "copies", "exclude", "overrides", "art", "variants", "size", "expect", "layout", "back_layout", "face_on_both_sides", "role"]
     ) + ")"
 
 

@@ -28,7 +28,7 @@ from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.errors import DeckError
 from printkit.layout.ops import Face, Text
-from printkit.layout.templates import generic
+from printkit.layout.templates import _common, generic
 
 
 @lru_cache(maxsize=None)
@@ -76,13 +76,18 @@ def front(card: Card, deck: Deck) -> Face:
 
 
 def back(card: Card, deck: Deck) -> Face:
-    """The back of ``card``: its front again (``face_on_both_sides``), its spec layout, else its
-    game's template (or the generic one)."""
+    """The back of ``card``: its front again (``face_on_both_sides``), its spec layout, printkit's
+    back for its ``role`` (named in the rulebook's languages), else its game's template (or the
+    generic one)."""
     if card.face_on_both_sides:
         return front(card, deck)
     if card.back_layout is not None:
         return drawable(_designed(card, deck, card.back_layout, "back"), card)
     module = game_module(deck.game)
+    if card.role is not None:
+        base = card.art.back_color or (_common.DEFAULT_BACK if module is not None else generic.BACK)
+        label = card.art.back_label if card.art.back_label is not None else deck.name
+        return drawable(_common.role_back(card, deck.languages, base, label), card)
     return drawable(getattr(module, "back", generic.back)(card), card)
 
 

@@ -118,7 +118,25 @@ COMPONENT_LABELS = {
 }
 
 
-def component_back(card: Card, kind: str, base: str, game_label: str) -> Face:
+# The words on the back of a designer's component by its ``role``, per language (English stands
+# in for a language without its own). A token has no such back: its front is printed again.
+ROLE_LABELS = {
+    "aid": {"en": "PLAYER AID", "ko": "도움말"},
+    "reference": {"en": "REFERENCE", "ko": "참조"},
+    "marker": {"en": "MARKER", "ko": "마커"},
+}
+
+
+def role_back(card: Card, languages: Sequence[str], base: str, game_label: str) -> Face:
+    """The back of a card with a ``role``: :func:`component_back` naming the role in ``languages``
+    (English first, as on printkit's own components; English alone when none is given)."""
+    words = ROLE_LABELS[card.role]
+    ordered = sorted(languages, key=lambda lang: lang != "en")
+    labels = tuple(dict.fromkeys(words.get(lang, words["en"]) for lang in ordered)) or (words["en"],)
+    return component_back(card, card.role, base, game_label, labels)
+
+
+def component_back(card: Card, kind: str, base: str, game_label: str, labels: Sequence[str] = ()) -> Face:
     """The back of a component that is not a deck card: a light field where deck backs are dark.
 
     The field and its pattern run into the bleed (nothing near the cut for a miscut to show); the
@@ -126,6 +144,7 @@ def component_back(card: Card, kind: str, base: str, game_label: str) -> Face:
     turned in the bottom half, and the game's name sits small in the middle on a chip of the
     deck's back colour. Face down among deck cards it reads as "not a deck card" at a glance,
     either way up, and it covers none of the deck back's art (it does not draw the deck back).
+    ``labels`` name the kind (default: its English and Korean names in ``COMPONENT_LABELS``).
     """
     s = card.size
     w, h = s.width_mm, s.height_mm
@@ -137,20 +156,23 @@ def component_back(card: Card, kind: str, base: str, game_label: str) -> Face:
     ops.extend(shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, w / 2, h / 2, unit * 0.14,
                               mix(field, base, 0.07), size=0.55))
     warnings: list[str] = []
-    english, korean = COMPONENT_LABELS[kind]
     top = safe.y_mm + (h / 2 - safe.y_mm) * 0.12
-    en_h, ko_h = unit * 0.17, unit * 0.15
+    en_h, ko_h = unit * 0.17, unit * 0.15  # the first name larger, the others a little smaller
     half: list[Op] = []
-    for text, y, height in ((english, top, en_h), (korean, top + en_h + unit * 0.02, ko_h)):
+    y = top
+    for i, text in enumerate(labels or COMPONENT_LABELS[kind]):
+        height = en_h if i == 0 else ko_h
         plate_box = Box(safe.x_mm + 1.0, y, safe.w_mm - 2.0, height)
         fitted = fit_line(text, text_font(card, text), plate_box, max_size_mm=height * 0.82, min_size_mm=2.0,
                           where=f"{card.label} back kind", color=base, fallbacks=font_chain(card))
         half.extend(fitted.ops)
         warnings.extend(fitted.warnings)
+        y = y + height + unit * 0.02
     ops.extend(half)
     ops.extend(turn_180(half, w / 2, h / 2))
-    if game_label:
-        chip_h = unit * 0.13
+    chip_h = unit * 0.13
+    # On a small square (a marker) the names reach the middle: the game's chip would cover them.
+    if game_label and y - unit * 0.02 <= h / 2 - chip_h / 2:
         chip = Box(w / 2 - unit * 0.3, h / 2 - chip_h / 2, unit * 0.6, chip_h)
         ops.append(Rect(chip.x_mm, chip.y_mm, chip.w_mm, chip.h_mm, fill=base, radius_mm=chip_h / 2))
         fitted = fit_line(game_label, text_font(card, game_label), chip.grow(-chip_h * 0.4, -chip_h * 0.2),

@@ -68,7 +68,7 @@ def find_cards(deck: Deck, specs: Sequence[CardSpec]) -> tuple[Card, ...]:
 
 
 def expert_deck(deck: Deck) -> Deck:
-    """The variant with power cards (the book's deck is the spec's first variant)."""
+    """The variant with power cards (the book's deck is the spec's default variant)."""
     if any(card.get("symbol") == "power" for card in deck.cards):
         return deck
     return load_deck(deck.spec_path, "expert")
