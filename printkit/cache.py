@@ -8,18 +8,29 @@ versions of the libraries that write PDFs and PNGs); a per-card PNG by its PDF's
 A different printkit (any change to its code) makes different keys, so it never reads an older
 printkit's entries.
 
-An entry is ``.printkit-cache/XX/KEY``: a header, the payload's sha256 and the payload. One
-that does not check out (truncated, edited, not a regular file) is ignored and rendered again.
+An entry is ``.printkit-cache/XX/KEY``: a header naming its key and its payload's size, an
+HMAC-SHA256 of both and the payload under a secret of this user's (:func:`secret`), and the
+payload. One that does not check out (truncated, edited, renamed from another key, made by
+someone else, larger than it says or than :data:`MAX_ENTRY_BYTES`, not a regular file) is ignored
+and rendered again, and is never read past its declared size: an output folder someone shared
+cannot put its cache's bytes into your PDFs. The cache is read and written only through folder
+descriptors opened without following links, so a link inside it (``.printkit-cache/5d`` to
+elsewhere) is neither followed nor written through.
+
 The cache is listed nowhere in the manifest and may be deleted at any time. New entries are
 written only when the build has put its files in place, each to a temporary under the build's
-recorded id and renamed; the oldest entries go when the cache outgrows :data:`MAX_BYTES`.
+recorded id and renamed (a temporary is removed again on any error, a full disk included); the
+oldest entries go when the cache outgrows :data:`MAX_BYTES`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.util
 import os
+import secrets
+import stat as stat_module
 import sys
 from contextvars import ContextVar
 from functools import lru_cache
@@ -30,8 +41,9 @@ if TYPE_CHECKING:
     from printkit.workers import Later
 
 FOLDER = ".printkit-cache"
-FORMAT = 1
-MAGIC = b"printkit-cache 1\n"
+FORMAT = 2
+MAGIC = b"printkit-cache 2\n"
+_HEADER = len(MAGIC) + 65 + 11 + 65  # magic, key line, size line (10 digits), HMAC line
 MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it
 MAX_ENTRY_BYTES = 32 << 20  # larger renders (sheets of many pictures) are not kept: held until the
 # build ends, they would multiply its memory, and rendering them again costs little next to that
@@ -116,6 +128,43 @@ def _package_files(root: str) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def _state_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "printkit"
+
+
+@lru_cache(maxsize=None)
+def secret() -> bytes | None:
+    """This user's key for cache entries (``$XDG_STATE_HOME/printkit/cache-key``, made once, 0600):
+    an entry written with another key, by another user or machine, is not taken. None when there
+    is none and it cannot be made: the cache is then off."""
+    path = _state_dir() / "cache-key"
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(secrets.token_bytes(32))
+        except FileExistsError:  # another build made it meanwhile
+            pass
+        except OSError:
+            return None
+        return secret.__wrapped__()
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read(64)
+    return data if len(data) == 32 else None
+
+
+def _seal(key: str, payload: bytes, size: int) -> bytes:
+    mac = hmac.new(secret() or b"", f"{key}\n{size}\n".encode(), hashlib.sha256)
+    mac.update(payload)
+    return mac.hexdigest().encode()
+
+
 class RenderCache:
     """Cached renders in one output folder for one build; :meth:`flush` stores the new ones."""
 
@@ -123,7 +172,7 @@ class RenderCache:
         self.folder = out_dir / FOLDER
         # A cache folder that is a link (or a file) is not printkit's: neither read nor written.
         self.enabled = enabled and not os.path.islink(self.folder) and (
-            not os.path.lexists(self.folder) or self.folder.is_dir())
+            not os.path.lexists(self.folder) or self.folder.is_dir()) and secret() is not None
         self.pending: dict[str, bytes] = {}
         self.hits = self.misses = 0
         self._coming: dict[str, object] = {}  # key -> the Later of a miss not yet taken
@@ -166,26 +215,77 @@ class RenderCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key
 
+    def _folder(self, sub: str | None = None, create: bool = False) -> int | None:
+        """A descriptor of the cache folder, or of its subfolder ``sub``, each opened without
+        following a link (None when one is a link, not a folder, or missing and not made)."""
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+        try:
+            if create:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            top = os.open(self.folder, flags)
+        except OSError:
+            return None
+        if sub is None:
+            return top
+        try:
+            if create:
+                try:
+                    os.mkdir(sub, dir_fd=top)
+                except FileExistsError:
+                    pass
+            return os.open(sub, flags, dir_fd=top)
+        except OSError:
+            return None
+        finally:
+            os.close(top)
+
     def get(self, key: str) -> bytes | None:
         if not self.enabled:
             return None
-        path = self._path(key)
-        try:
-            if path.is_symlink() or not path.is_file():
-                return None
-            data = path.read_bytes()
-        except OSError:
-            return None
-        head = len(MAGIC)
-        if not data.startswith(MAGIC) or data[head + 64:head + 65] != b"\n":
-            return None
-        payload = data[head + 65:]
-        if hashlib.sha256(payload).hexdigest().encode() != data[head:head + 64]:
+        folder = self._folder(key[:2])
+        if folder is None:
             return None
         try:
-            os.utime(path)  # recently used: pruned last
+            descriptor = os.open(key, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
         except OSError:
-            pass
+            return None
+        finally:
+            os.close(folder)
+        try:
+            with os.fdopen(descriptor, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not stat_module.S_ISREG(info.st_mode) or info.st_size > _HEADER + MAX_ENTRY_BYTES:
+                    return None
+                payload = self._read_entry(handle, key, info.st_size)
+                if payload is not None:
+                    try:
+                        os.utime(handle.fileno())  # recently used: pruned last
+                    except OSError:
+                        pass
+                return payload
+        except OSError:
+            return None
+
+    @staticmethod
+    def _read_entry(handle, key: str, file_size: int) -> bytes | None:
+        """The payload of the entry open in ``handle`` if it is ``key``'s, sealed with this user's
+        secret; read no further than its header says."""
+        magic = handle.read(len(MAGIC))
+        named = handle.readline(65)
+        counted = handle.readline(12)
+        sealed = handle.readline(65)
+        if magic != MAGIC or named != f"{key}\n".encode() or not sealed.endswith(b"\n"):
+            return None
+        try:
+            size = int(counted.strip())
+        except ValueError:
+            return None
+        header = len(magic) + len(named) + len(counted) + len(sealed)
+        if not 0 <= size <= MAX_ENTRY_BYTES or header + size != file_size:
+            return None
+        payload = handle.read(size)
+        if len(payload) != size or not hmac.compare_digest(sealed[:-1], _seal(key, payload, size)):
+            return None
         return payload
 
     def cached_many(self, keys: Sequence[str], make: Callable[[list[int]], list[bytes]]) -> list[bytes]:
@@ -268,21 +368,32 @@ class RenderCache:
         from printkit.outputs import temp_path
 
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            if not self.folder.joinpath("CACHEDIR.TAG").exists():
-                self.folder.joinpath("CACHEDIR.TAG").write_bytes(
-                    b"Signature: 8a477f597d28d172789f06886806bc55\n"
-                    b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
+            top = self._folder(create=True)
+            if top is None:
+                return
+            try:
+                _write_new(top, "CACHEDIR.TAG", b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                           b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
+            finally:
+                os.close(top)
             for key, data in self.pending.items():
-                path = self._path(key)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                temp = temp_path(path, build_id)
-                with open(temp, "xb") as handle:
-                    handle.write(MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
-                # A plain rename: an entry already there under this key holds these very bytes.
-                os.rename(temp, path)
-        except OSError:
-            return
+                folder = self._folder(key[:2], create=True)
+                if folder is None:
+                    return  # a subfolder that is a link or a file: nothing is written through it
+                try:
+                    temp = temp_path(Path(key), build_id).name
+                    entry = (MAGIC + f"{key}\n{len(data):010d}\n".encode() + _seal(key, data, len(data)) + b"\n"
+                             + data)
+                    if not _write_new(folder, temp, entry):
+                        return
+                    # A plain rename: an entry already there under this key holds these very bytes.
+                    try:
+                        os.rename(temp, key, src_dir_fd=folder, dst_dir_fd=folder)
+                    except OSError:
+                        _remove(folder, temp)
+                        return
+                finally:
+                    os.close(folder)
         finally:
             self.pending = {}
         self.prune()
@@ -290,25 +401,62 @@ class RenderCache:
     def prune(self, limit: int = MAX_BYTES) -> None:
         """Remove the least recently used entries while the cache holds more than ``limit`` bytes."""
         entries = []
+        top = self._folder()
+        if top is None:
+            return
         try:
-            for sub in os.scandir(self.folder):
-                if not sub.is_dir(follow_symlinks=False) or len(sub.name) != 2:
+            names = [entry.name for entry in os.scandir(top)
+                     if entry.is_dir(follow_symlinks=False) and len(entry.name) == 2]
+            for name in names:
+                folder = self._folder(name)
+                if folder is None:
                     continue
-                for entry in os.scandir(sub.path):
-                    if entry.is_file(follow_symlinks=False) and len(entry.name) == 64:
-                        stat = entry.stat(follow_symlinks=False)
-                        entries.append((stat.st_mtime_ns, stat.st_size, entry.path))
+                try:
+                    for entry in os.scandir(folder):
+                        if entry.is_file(follow_symlinks=False) and len(entry.name) == 64:
+                            info = entry.stat(follow_symlinks=False)
+                            entries.append((info.st_mtime_ns, info.st_size, name, entry.name))
+                finally:
+                    os.close(folder)
         except OSError:
             return
-        total = sum(size for _, size, _ in entries)
-        for _, size, path in sorted(entries):
+        finally:
+            os.close(top)
+        total = sum(size for _, size, _, _ in entries)
+        for _, size, name, entry in sorted(entries):
             if total <= limit:
                 break
-            try:
-                os.unlink(path)
-                total -= size
-            except OSError:
-                pass
+            folder = self._folder(name)
+            if folder is not None:
+                if _remove(folder, entry):
+                    total -= size
+                os.close(folder)
+
+
+def _write_new(folder: int, name: str, data: bytes) -> bool:
+    """Write ``data`` to a new file ``name`` in the folder ``folder`` (never through a link, never
+    over a file); on any error (a full disk) what was begun is removed. Whether it was written."""
+    try:
+        descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+    except FileExistsError:
+        return name == "CACHEDIR.TAG"
+    except OSError:
+        return False
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+    except OSError:
+        _remove(folder, name)
+        return False
+    return True
+
+
+def _remove(folder: int, name: str) -> bool:
+    try:
+        os.unlink(name, dir_fd=folder)
+        return True
+    except OSError:
+        return False
 
 
 def face_files(pages) -> set[str]:

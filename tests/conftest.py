@@ -11,6 +11,15 @@ settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def own_state_folder(tmp_path_factory):
+    """The render cache's secret (printkit.cache.secret) is made in a folder of the tests' own,
+    not in the home folder of whoever runs them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+        yield
+
+
 @pytest.fixture
 def repo() -> Path:
     return REPO

@@ -34,3 +34,85 @@ def test_pages_are_described_a_line_each_then_each_kind_of_page_level_drawing():
 def test_pages_that_draw_differently_are_described_differently():
     assert "".join(pages_description(_pages("#112233"))) != "".join(pages_description(_pages("#112234")))
     assert "".join(pages_description(_pages("#112233"))) == "".join(pages_description(_pages("#112233")))
+
+
+# --- the cache as untrusted ground ------------------------------------------------------------
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+
+import pytest  # noqa: E402
+
+from printkit import cache as cache_module  # noqa: E402
+
+KEY_A, KEY_B = "a" * 64, "ab" + "c" * 62
+
+
+def stored(tmp_path, entries: dict[str, bytes]) -> RenderCache:
+    cache = RenderCache(tmp_path)
+    cache.pending = dict(entries)
+    cache.flush("build1")
+    return RenderCache(tmp_path)
+
+
+def test_an_entry_is_read_back_only_under_its_own_key(tmp_path):
+    cache = stored(tmp_path, {KEY_A: b"pdf of deck A"})
+    assert cache.get(KEY_A) == b"pdf of deck A"
+    other = tmp_path / ".printkit-cache" / "ab" / KEY_B
+    other.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(tmp_path / ".printkit-cache" / "aa" / KEY_A, other)  # renamed from another deck's key
+    assert cache.get(KEY_B) is None
+
+
+def test_an_entry_forged_with_a_recomputed_checksum_is_not_taken(tmp_path):
+    import hashlib
+
+    cache = stored(tmp_path, {KEY_A: b"genuine"})
+    path = tmp_path / ".printkit-cache" / "aa" / KEY_A
+    forged = b"forged!"
+    header = cache_module.MAGIC + f"{KEY_A}\n{len(forged):010d}\n".encode()
+    for seal in (hashlib.sha256(forged).hexdigest(), hashlib.sha256(header + forged).hexdigest(),
+                 __import__("hmac").new(b"", f"{KEY_A}\n{len(forged)}\n".encode() + forged, "sha256").hexdigest()):
+        path.write_bytes(header + seal.encode() + b"\n" + forged)
+        assert cache.get(KEY_A) is None
+
+
+def test_an_entry_is_not_read_past_its_declared_size(tmp_path):
+    cache = stored(tmp_path, {KEY_A: b"small"})
+    path = tmp_path / ".printkit-cache" / "aa" / KEY_A
+    with open(path, "ab") as handle:
+        handle.write(b"more")
+    assert cache.get(KEY_A) is None
+    with open(path, "r+b") as handle:  # a 3 GB sparse file is refused by its size, unread
+        handle.truncate(3 << 30)
+    assert cache.get(KEY_A) is None
+
+
+def test_nothing_is_written_through_a_linked_cache_folder(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    (out / ".printkit-cache").mkdir(parents=True)
+    elsewhere.mkdir()
+    os.symlink(elsewhere, out / ".printkit-cache" / "aa")
+    cache = RenderCache(out)
+    cache.pending = {KEY_A: b"data", KEY_B: b"other"}
+    cache.flush("build1")
+    assert list(elsewhere.iterdir()) == []
+    (elsewhere / KEY_A).write_bytes(b"planted")
+    assert RenderCache(out).get(KEY_A) is None  # nor read through it
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
+def test_a_full_disk_leaves_no_temporary(tmp_path):
+    out = tmp_path / "small"
+    out.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(out)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        cache = RenderCache(out)
+        cache.pending = {KEY_A: os.urandom(200_000)}  # larger than the disk
+        cache.flush("build1")
+        left = [p for p in out.rglob("*") if p.is_file() and p.name.endswith(".tmp")]
+        assert left == []
+        assert RenderCache(out).get(KEY_A) is None
+    finally:
+        subprocess.run(["umount", str(out)], check=False)
