@@ -47,9 +47,26 @@ class _GuardedOutput:
         return getattr(self._stream, name)
 
 
+class _ClosedOutput:
+    """What standard output is when the process was started with it closed (``>&-``)."""
+
+    encoding = "utf-8"
+
+    def write(self, text):
+        raise OSError(9, "standard output is closed")
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
 def _guard_streams() -> None:
     """Make stdout fail as a printkit error and both streams escape what they cannot encode."""
-    if sys.stdout is not None and not isinstance(sys.stdout, _GuardedOutput):
+    if sys.stdout is None:
+        sys.stdout = _GuardedOutput(_ClosedOutput())
+    elif not isinstance(sys.stdout, _GuardedOutput):
         sys.stdout = _GuardedOutput(sys.stdout)
     if sys.stderr is not None and hasattr(sys.stderr, "reconfigure"):
         with contextlib.suppress(Exception):
@@ -78,14 +95,34 @@ def reports_errors(func):
                 click.echo(f"error: {exc}", err=True)
             _quiet_exit(1)
         except PrintkitError as exc:
-            try:
-                click.echo(error_line(exc), err=True)
-                sys.stdout.flush()
-            except (OSError, OutputFailed):
-                _quiet_exit(1)
-            sys.exit(1)
+            _fail(error_line(exc))
+        except OSError as exc:  # what no check foresaw (a file that went away, a full disk)
+            _fail(f"error: {_os_error(exc)}")
+        except RuntimeError as exc:
+            if not str(exc).startswith("Symlink loop"):  # pathlib's word for a loop of links
+                raise
+            _fail(f"error: {str(exc).replace('Symlink loop from', 'a loop of symbolic links at')}")
 
     return wrapper
+
+
+def _fail(line: str) -> None:
+    try:
+        click.echo(line, err=True)
+        sys.stdout.flush()
+    except (OSError, OutputFailed):
+        _quiet_exit(1)
+    sys.exit(1)
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError as one line: what it says of which file."""
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        return what
+    name = os.fsdecode(exc.filename)
+    shown = name if len(name) <= 80 else name[:40] + "…" + name[-30:]
+    return f"{shown!r}: {what}"
 
 
 @contextlib.contextmanager
