@@ -24,9 +24,9 @@ LAYOUT = (
     ("spark.svg", "icons/spark.svg"),
 )
 
-# A folder and spec name that means the same on every system: a letter or digit first, then
-# letters, digits, '-' and '_' (any script's letters: a Korean name is fine).
-_NAME = re.compile(r"[^\W_][\w-]{0,63}")
+# A name that is also a valid ``game:`` key (printkit.spec.models.NAME) and means the same folder
+# on every system: an ASCII letter first, then letters, digits, '-' and '_'.
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 # Names Windows reserves for devices, in any case and with any extension.
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 
@@ -37,9 +37,11 @@ class StarterError(PrintkitError):
 
 def check_name(name: str) -> str:
     """``name`` if it can name the game's folder and spec; else a :class:`StarterError` saying why."""
-    if not _NAME.fullmatch(name) or name.casefold() in _RESERVED:
-        raise StarterError(f"cannot name a game {name!r}: use letters, digits, '-' and '_' (a letter or digit "
-                           "first, at most 64), no path separators or dots, e.g. printkit new my-game")
+    if not _NAME.fullmatch(name):
+        raise StarterError(f"cannot name a game {name!r}: use ASCII letters, digits, '-' and '_', a letter "
+                           "first, at most 64 (no path separators or dots), e.g. printkit new my-game")
+    if name.casefold() in _RESERVED:
+        raise StarterError(f"cannot name a game {name!r}: Windows keeps that name for a device; choose another")
     if name.casefold() in ENGINE_MODULES:
         raise StarterError(f"{name!r} is one of printkit's own games; choose another name for yours")
     return name
@@ -59,9 +61,9 @@ def new_game(name: str, parent: Path) -> list[Path]:
     folder = Path(parent) / name
     if os.path.lexists(folder):
         if folder.is_symlink() or not folder.is_dir():
-            raise StarterError(f"{str(folder)!r} already exists and is not a folder; choose another name")
+            raise StarterError(f"{name!r} already exists and is not a folder; choose another name")
         if any(folder.iterdir()):
-            raise StarterError(f"folder {str(folder)!r} already exists and is not empty; choose another name")
+            raise StarterError(f"folder {name!r} already exists and is not empty; nothing was written")
     replacements = {"__GAME__": name.casefold(), "__TITLE__": title_of(name)}
     written = []
     try:
@@ -76,5 +78,5 @@ def new_game(name: str, parent: Path) -> list[Path]:
                 handle.write(text)
             written.append(path)
     except OSError as exc:
-        raise StarterError(f"cannot write the starter game into {str(folder)!r}: {exc.strerror or exc}") from None
+        raise StarterError(f"cannot write the starter game into {name!r}: {exc.strerror or exc}") from None
     return written
