@@ -169,18 +169,19 @@ def test_a_damaged_otf_is_one_error_line_at_the_spec_key(tmp_path):
     assert "cannot be converted to TrueType outlines: its CFF data is damaged" in line
 
 
-def _nested_subroutines(depth: int) -> bytes:
-    """A CFF font whose 'A' calls a chain of ``depth`` local subroutines, the last drawing it."""
+def _nested_subroutines(depth: int, calls: int = 1) -> bytes:
+    """A CFF font whose 'A' calls a chain of ``depth`` local subroutines, each calling the next
+    ``calls`` times, the last drawing a line."""
     from fontTools.misc.psCharStrings import T2CharString
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(cff_font()))
+    font = TTFont(io.BytesIO(cff_font()), recalcBBoxes=False)  # (bounds would run every glyph)
     top = font["CFF "].cff.topDictIndex[0]
     private = top.Private
     subrs = private.Subrs = type(top.CharStrings.charStringsIndex)()  # an empty charstring index
     bias = 107  # for fewer than 1240 subroutines
     for level in range(depth):
-        program = [level + 1 - bias, "callsubr", "return"] if level + 1 < depth else [
+        program = [level + 1 - bias, "callsubr"] * calls + ["return"] if level + 1 < depth else [
             100, 0, "rmoveto", 500, 0, 0, 700, -500, 0, "rlineto", "return"]
         subrs.append(T2CharString(program=program, private=private, globalSubrs=top.GlobalSubrs))
     top.CharStrings["A"].program = [700, 0 - bias, "callsubr", "endchar"]
@@ -198,6 +199,15 @@ def test_subroutines_nested_beyond_the_format_limit_are_refused(tmp_path):
     deep.write_bytes(_nested_subroutines(12))
     with pytest.raises(fonts.FontError, match="nest subroutines deeper than 10"):
         fonts.ttfont(deep)
+
+
+def test_subroutines_called_over_and_over_are_refused_before_they_run_for_long(tmp_path):
+    # 30 calls at each of 8 levels: 30**7 runs of the last subroutine, were they all made.
+    bomb = tmp_path / "bomb.otf"
+    bomb.write_bytes(_nested_subroutines(8, calls=30))
+    assert len(bomb.read_bytes()) < 5_000
+    with pytest.raises(fonts.FontError, match=r"its charstrings run more than \d+ bytes in all"):
+        fonts.ttfont(bomb)
 
 
 def test_a_truetype_font_is_read_as_it_was(tmp_path):
