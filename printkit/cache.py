@@ -56,9 +56,9 @@ svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default
 
 
 # The libraries whose code decides what a build writes (by import name): PDFs, pictures, PNGs,
-# SVG art, specs and workbooks.
+# SVG art, specs and workbooks, OpenType fonts' outlines.
 LIBRARIES = ("reportlab", "_rl_accel", "pypdfium2", "pypdfium2_raw", "PIL", "svglib", "lxml", "cssselect2",
-             "tinycss2", "yaml", "python_calamine")
+             "tinycss2", "yaml", "python_calamine", "fontTools")
 
 
 @lru_cache(maxsize=None)

@@ -195,6 +195,28 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
 
 
 @main.command()
+@click.argument("name")
+@reports_errors
+def new(name: str) -> None:
+    """Start a game of your own: write a small working deck into a new folder NAME.
+
+    The folder gets NAME.yaml (the spec, with two layouts, one extending the other, and a back),
+    cards.csv (the cards), a picture, an icon used in card text and NAME.rules.en.md (the
+    rulebook). An existing folder must be empty; no file is overwritten.
+
+    Example: printkit new my-game && cd my-game && printkit build
+    """
+    from pathlib import Path
+
+    from printkit.starter import new_game
+
+    here = Path.cwd()
+    for path in new_game(name, here):
+        click.echo(path.relative_to(here).as_posix())
+    click.echo(f"next: cd {name} && printkit check && printkit build", err=True)
+
+
+@main.command()
 @reports_errors
 def schema() -> None:
     """Print the JSON Schema of deck specs, for editors that validate and autocomplete YAML.

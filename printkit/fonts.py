@@ -1,4 +1,8 @@
-"""Fonts: printkit loads TrueType fonts only from its own ``fonts/`` folder or a path a spec names."""
+"""Fonts: printkit loads TrueType fonts only from its own ``fonts/`` folder or a path a spec names.
+
+A CFF-flavoured OpenType font (``.otf``) is loaded as the TrueType font :mod:`printkit.cff_fonts`
+makes of it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from struct import unpack_from
 
+from printkit.cff_fonts import ConversionError, FontBytes, is_cff_font, truetype_outlines
 from printkit.errors import PrintkitError
 from printkit.resources import bundled_dir
 from printkit.safe_read import UnsafeFileError, read_limited
@@ -66,6 +71,12 @@ def ttfont(path: Path):
         data = read_limited(Path(path), MAX_FONT_BYTES)
     except (OSError, UnsafeFileError) as exc:
         raise FontError(f"{Path(path).name} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    if is_cff_font(data):
+        try:
+            data = truetype_outlines(FontBytes(hashlib.sha256(data).hexdigest(), data))
+        except ConversionError as exc:
+            raise FontError(f"{Path(path).name} is an OpenType (CFF) font that cannot be converted to "
+                            f"TrueType outlines: {exc}") from None
     # Parsing makes a list per glyph (tens of thousands, none in a cycle); with the cycle
     # collector running, Python walks the whole heap partway through, ~15 ms of a one-deck build.
     collecting = gc.isenabled()
