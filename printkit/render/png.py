@@ -16,6 +16,7 @@ import io
 import struct
 import threading
 import zlib
+from functools import lru_cache
 from typing import Sequence
 
 from PIL import Image as PILImage
@@ -75,6 +76,7 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
     """
     import pypdfium2 as pdfium
 
+    _steady_allocator()
     with _PDFIUM:
         try:
             document = pdfium.PdfDocument(pdf)
@@ -92,6 +94,30 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
             return out
         finally:
             document.close()
+
+
+@lru_cache(maxsize=1)
+def _steady_allocator() -> None:
+    """Let glibc keep large buffers (a card's pixels, its PNG) in its heap for the next card.
+
+    By default it maps every allocation over 128 KB afresh and unmaps it when freed, so each
+    card's bitmap and encoding buffers cost page faults: about a fifth of a per-card PNG's CPU
+    time, all of it system time (Emberfall's 66 PNGs: 111,000 minor faults against 24,000). Set
+    once, when a process first rasterises; elsewhere (another C library) nothing changes.
+    """
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
+    mallopt(m_mmap_threshold, 64 << 20)
+    mallopt(m_trim_threshold, 128 << 20)
 
 
 def _render_page(document, index: int, size: CardSize, dpi: float,
