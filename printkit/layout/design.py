@@ -423,7 +423,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     where = _Where(card, element.name or element.label)
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
-                      where=where)
+                      where=where, palette=_palette(card) if "]{" in markup else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
     floor = card.size.min_text_mm
@@ -457,7 +457,7 @@ def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float) -> flo
     widest = 0.0
     for line in markup.split("\n"):
         plain = line.replace("\\*", "\x00").replace("*", "").replace("\x00", "*").replace("\\:", ":")
-        plain = plain.replace("\\\\", "\\")
+        plain = plain.replace("\\]", "]").replace("\\\\", "\\")
         widest = max(widest, _width_mm(plain.strip(), chain, 1.0))
     return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
 
@@ -472,7 +472,8 @@ def _attribute_lines(card: Card, shown: Sequence[Element], values: Mapping[str, 
 
 def escape_markup(text: str) -> str:
     """``text`` with the characters rich text reads as markup escaped, so it prints as written."""
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+    escaped = text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+    return escaped.replace("]{", "\\]{") if "]{" in escaped else escaped  # not a span
 
 
 def _chains(element: Element, card: Card, resources: Resources) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
@@ -498,6 +499,11 @@ def find_icon(name: str, icons: Mapping[str, Icon]) -> Icon:
         meant = f" (did you mean {hint[0]!r}?)" if hint else ""
         raise LayoutError(f"unknown icon {name!r}{meant}; known: {', '.join(sorted(icons))}")
     return icon
+
+
+def _palette(card: Card) -> dict[str, str]:
+    """The colour names a span in the card's text may use: its ``art.colors``, ink and background."""
+    return {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **card.art.colors}
 
 
 def _ink(card: Card) -> str:

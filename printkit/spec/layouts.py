@@ -302,9 +302,13 @@ def at_source(source: str, message: str) -> SpecError:
 
 
 def _check_text_icons(markup: str, icons: Mapping[str, Icon]) -> None:
-    from printkit.layout.richtext import icon_names
+    from printkit.layout.richtext import RichTextError, icon_names
 
-    for name in icon_names(markup):
+    try:
+        names = icon_names(markup)
+    except RichTextError as exc:  # a span with attributes it does not take
+        raise LayoutError(str(exc)) from None
+    for name in names:
         if name not in icons:
             hint = difflib.get_close_matches(name, list(icons), n=1)
             meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
