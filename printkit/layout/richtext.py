@@ -165,9 +165,9 @@ def icon_at(line: str, j: int) -> tuple[str, int] | None:
     return None
 
 
-def span_ends(line: str, escapes: str = "\\*:[]") -> list[int]:
+def span_ends(line: str, escapes: str | None = "\\*:[]") -> list[int]:
     """The indexes of the ``]`` in ``line`` that a backslash does not escape, in order (a backslash
-    escapes the character after it when that is one of ``escapes``)."""
+    escapes the character after it when that is one of ``escapes``; None: any character)."""
     ends: list[int] = []
     i, n = 0, len(line)
     while True:
@@ -176,7 +176,7 @@ def span_ends(line: str, escapes: str = "\\*:[]") -> list[int]:
             return ends
         j = found.start()
         if line[j] == "\\":
-            i = j + 2 if j + 1 < n and line[j + 1] in escapes else j + 1
+            i = j + 2 if j + 1 < n and (escapes is None or line[j + 1] in escapes) else j + 1
         else:
             ends.append(j)
             i = j + 1

@@ -15,10 +15,11 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import BuildError, PrintkitError
+from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
@@ -139,10 +140,21 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
         players=_players(deck.game),
     )
     text = read_rule_text(text_path)
+    icons, colors = inline_names(deck)
     try:
-        return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
+        return (md.parse(text, display, resolver(context), default_title=md.escape(deck.name), icons=icons,
+                         colors=colors), deck, content)
     except BuildError as exc:
         raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+
+
+def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
+    """The icons ``:name:`` draws in the deck's rule texts (the spec's and the built-in ones, as its
+    cards have them) and the colours a span may name (its art.colors, ink and background)."""
+    from printkit.layout.design import DEFAULT_BACKGROUND, DEFAULT_INK
+
+    icons = deck.resources.icons if deck.resources is not None else BUILTIN_ICONS
+    return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
@@ -235,14 +247,16 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
 
     # A game without a cover of its own shows its first cards on the title page.
     cover = content.figures["cover"](deck, lang) if "cover" in content.figures else designed.cover_figure(deck)
+    icons, colors = inline_names(deck)
     if not booklet:
         data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover,
-                                   author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold)
+                                   author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold,
+                                   icons=icons, colors=colors)
         return Rulebook(data, pages, paper)
     imposition = bk.imposition_for(paper)
     data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
                               canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author,
-                              font=deck.art.font, font_bold=deck.art.font_bold)
+                              font=deck.art.font, font_bold=deck.art.font_bold, icons=icons, colors=colors)
     return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper)
 
 
