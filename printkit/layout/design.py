@@ -230,6 +230,8 @@ class Element:
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
+    # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
+    labels: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def templates(self) -> tuple[Template, ...]:

@@ -48,7 +48,7 @@ from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_col
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup
+from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup, words_lang
 from printkit.rulebook.content import Table as ContentTable
 from printkit.rulebook.inline_icons import draw_icons_on, icon_color, icon_markup
 from printkit.units import mm_to_pt
@@ -677,7 +677,7 @@ def _title_page_end(styles: Styles, lang: str) -> list:
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
     ]))
-    flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
+    flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[words_lang(lang)].contents), bold=True), styles.toc_title), toc,
              PageBreak()]
     return flow
 
@@ -1033,7 +1033,7 @@ def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> Content
             known = ", ".join(sorted(registry)) or "none"
             raise md.RulebookError(path, block.line, f"unknown {block.kind} {block.name!r} for game {deck.game!r} (known: {known})")
         try:
-            return registry[block.name](deck, lang)
+            return registry[block.name](deck, words_lang(lang))
         except md.RulebookError:
             raise
         except BuildError as exc:

@@ -171,7 +171,17 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         source=f"{loaded.path}:{line}:{column}" if line else None,
+        labels=_labels(spec.label),
     )
+
+
+def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """An element's ``label:`` as (language, label) pairs; a plain string is for every language ("")."""
+    if label is None:
+        return ()
+    if isinstance(label, str):
+        return (("", label),)
+    return tuple(label.items())
 
 
 def _text_size(loaded: LoadedSpec, value, path: PathKey, default: float | None) -> tuple[float | None, float | None]:
