@@ -175,7 +175,10 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
             runs.append((font, ch))
     if missing:
         listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in sorted(missing))
-        raise KeyError(f"no bundled font has the character(s) {listed}")
+        own = f", nor the spec's font {faces.main.name}" if faces.main not in (REGULAR.main, BOLD.main) else ""
+        raise KeyError(f"no bundled font has the character(s) {listed}{own}; add a TrueType font that has them "
+                       "to the spec (art: font: fonts/YourFont.ttf, and font_bold: for bold; a path beside the "
+                       "spec or a font in printkit's fonts/)")
     return runs
 
 
@@ -281,6 +284,22 @@ def _icon_markup(span: md.Span, faces: Faces, style: ParagraphStyle | None) -> s
                   "#" + style.textColor.hexval()[2:] if style is not None else "#000000")
     color = icon_color(icon, _span_color(span.color) if span.color else None, text_color)
     return icon_markup(span.icon, color, faces.main, _size_pt(style) * span.size)
+
+
+def check_glyphs(doc: md.Document, font: Path | None = None, font_bold: Path | None = None) -> None:
+    """Raise RulebookError (file and line) for a character of ``doc``'s text that neither the
+    bundled fonts nor the spec's ``font`` (``font_bold``) can draw, as setting it would."""
+    regular, bold = book_faces(font, font_bold)
+    texts = [(doc.title, 1, True)] + ([(doc.subtitle, 1, False)] if doc.subtitle else [])
+    texts += [(text, block.line, isinstance(block, md.Heading)) for block in doc.blocks
+              for text in md.block_texts(block)]
+    for text, line, heading in texts:
+        for span in md.parse_inline(text, doc.path, line):
+            if span.icon is None:
+                try:
+                    font_runs(span.text, CODE if span.code else bold if (span.bold or heading) else regular)
+                except KeyError as exc:
+                    raise md.RulebookError(doc.path, line, f"{exc.args[0]} in {text!r}") from None
 
 
 def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_font: str | None = None,
