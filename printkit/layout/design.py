@@ -425,7 +425,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     where = _Where(card, element.name or element.label)
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
-                      where=where, palette=_palette(card) if "]{" in markup else None)
+                      where=where, palette=palette(card) if "]{" in markup else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
     floor = card.size.min_text_mm
@@ -503,7 +503,7 @@ def find_icon(name: str, icons: Mapping[str, Icon]) -> Icon:
     return icon
 
 
-def _palette(card: Card) -> dict[str, str]:
+def palette(card: Card) -> dict[str, str]:
     """The colour names a span in the card's text may use: its ``art.colors``, ink and background."""
     return {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **card.art.colors}
 

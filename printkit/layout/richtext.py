@@ -265,8 +265,12 @@ _Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
 
 
 def icon_names(markup: str) -> tuple[str, ...]:
-    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded)."""
+    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded).
+
+    Raises :class:`RichTextError` for a span with attributes it does not take."""
     if ":" not in markup:  # an icon is written :name:, so text without a colon names none
+        if "]{" in markup:
+            _parse(markup)  # but its spans are read, and refused here if they cannot be set
         return ()
     seen: dict[str, None] = {}
     for paragraph in _parse(markup):
@@ -987,6 +991,13 @@ def _check_icons(parsed: tuple[_Paragraph, ...], icons: Mapping[str, Icon], wher
                         raise RichTextError(_unknown_icon(span.name, icons, where))
 
 
+def span_colors(markup: str, palette: Mapping[str, str], where: object = "") -> None:
+    """Raise :class:`RichTextError` for a span colour of ``markup`` that is neither ``#rgb`` /
+    ``#rrggbb`` nor a name of ``palette``."""
+    if "]{" in markup:
+        _span_colors(_parse(markup), palette, where)
+
+
 def _span_colors(parsed: tuple[_Paragraph, ...], palette: Mapping[str, str], where: object) -> dict[str, str]:
     """Each span colour of the text, as written, with the ``#rrggbb`` it stands for."""
     out: dict[str, str] = {}
@@ -1029,4 +1040,4 @@ def _unknown_icon(name: str, icons: Mapping[str, Icon], where: str) -> str:
 
 
 __all__ = ["RichTextError", "RichStyle", "SpanStyle", "fit_rich", "icon_names", "icon_at", "span_ends", "span_at",
-           "span_style", "hex_color", "unknown_color", "unknown_icon", "MAX_LINES", "CLOSING", "OPENING"]
+           "span_style", "span_colors", "hex_color", "unknown_color", "unknown_icon", "MAX_LINES", "CLOSING", "OPENING"]

@@ -295,7 +295,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 if template is not None:
                     design.color_of(template, values, card)
             if element.text is not None:
-                _check_text_icons(element.text.render(values), comp.icons)
+                _check_text_icons(element.text.render(values), comp.icons, design.palette(card))
         except LayoutError as exc:
             raise fail(element, str(exc)) from None
 
@@ -311,12 +311,13 @@ def at_source(source: str, message: str) -> SpecError:
     return SpecError(source, None, None, message)
 
 
-def _check_text_icons(markup: str, icons: Mapping[str, Icon]) -> None:
-    from printkit.layout.richtext import RichTextError, icon_names
+def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[str, str]) -> None:
+    from printkit.layout.richtext import RichTextError, icon_names, span_colors
 
     try:
         names = icon_names(markup)
-    except RichTextError as exc:  # a span with attributes it does not take
+        span_colors(markup, palette)
+    except RichTextError as exc:  # a span that cannot be set
         raise LayoutError(str(exc)) from None
     for name in names:
         if name not in icons:

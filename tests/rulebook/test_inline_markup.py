@@ -157,3 +157,15 @@ def test_anatomy_labels_follow_the_books_language():
     labels = lambda lang: [label for label, _ in anatomy_figure(deck, "ember-drake: cost, element_icon", lang).parts]  # noqa: E731
     assert labels("ko") == ["비용", "원소"]
     assert labels("en") == labels("fr") == ["cost", "element icon"]
+
+
+def test_a_card_text_span_check_cannot_set_is_an_error_at_the_card(tmp_path):
+    spec = ("game: demo\nname: Spans\nart: {colors: {fire: \"#b8432f\"}}\nlayouts:\n  f:\n    elements:\n"
+            "      - {kind: text, text: \"{text}\", size: 4mm}\ngroups:\n  - name: a\n    layout: f\n    cards:\n"
+            "      - {text: \"Deal [3 :star:]{color=fire} damage\"}\n      - {text: \"Bad [x]{color=rust}\"}\n")
+    (tmp_path / "t.yaml").write_text(spec, encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "t.yaml", "--no-play")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("t.yaml:13:9: ")
+    assert "span color 'rust' is neither #rgb/#rrggbb nor a name in art.colors (names: background, fire, ink)" \
+        in result.stderr
