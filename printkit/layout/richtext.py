@@ -24,8 +24,10 @@ Markup
 The icon and span syntax is shared with rule texts (:mod:`printkit.rulebook.markdown` reads
 them with :func:`icon_at`, :func:`span_ends` and :func:`span_at`), so both mean the same.
 
-Nothing else is markup, and nothing a user writes fails to parse: the parser reads the text
-once, left to right, with no backtracking (work and memory linear in the text's length).
+Nothing else is markup, and nothing a user writes fails to parse but a span's ``{…}`` that
+asks for what a span does not do: the parser reads the text once, left to right, with no
+backtracking (work and memory linear in the text's length; a ``[`` finds the ``]`` that may close
+it among those found in one pass over its line).
 
 Setting
 -------
