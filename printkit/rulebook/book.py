@@ -719,7 +719,8 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
             if i == 0 and not first_chapter:
                 flow.append(CondPageBreak(styles.body.fontSize * 14))
             first_chapter = first_chapter and i != 0
-            toc_text = inline(block.text, where, style=styles.toc[i]) if i else text
+            # the contents list a chapter in bold, each entry with icons sized to its own text
+            toc_text = inline(block.text, where, bold=i == 0, style=styles.toc[i])
             flow.append(HeadingParagraph(
                 f"{number}&nbsp;&nbsp;{tie_last_word(text)}", styles.h[i], i,
                 f"{number}&nbsp;&nbsp;{tie_last_word(toc_text)}",
