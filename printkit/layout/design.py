@@ -447,6 +447,7 @@ def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
     return element.text.render(values, None if element.markup else escape_markup)
 
 
+_SPAN = re.compile(r"(?<!\\)\[([^\[\]]*)\]\{[^{}]*\}")
 # Widths are measured as plain text; markup and icons make a line a little wider or narrower, so
 # an unbroken size keeps this much room.
 _UNBROKEN_SLACK = 0.97
@@ -459,6 +460,8 @@ def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float) -> flo
     widest = 0.0
     for line in markup.split("\n"):
         plain = line.replace("\\*", "\x00").replace("*", "").replace("\x00", "*").replace("\\:", ":")
+        if "]{" in plain:  # a span's brackets and attributes are not printed
+            plain = _SPAN.sub(r"\1", plain)
         plain = plain.replace("\\]", "]").replace("\\\\", "\\")
         widest = max(widest, _width_mm(plain.strip(), chain, 1.0))
     return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
