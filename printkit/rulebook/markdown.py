@@ -3,7 +3,8 @@
 The subset is documented in docs/rulebook-format.md: front matter or a first ``# `` line for the
 title; ``#``/``##``/``###`` headings; paragraphs; ``- `` and ``1. `` lists (not nested); pipe
 tables with a separator row; ``> `` notes; ``::: kind name`` directives; inline ``**bold**``,
-``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values.
+``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values, and, read as card
+text reads them (:mod:`printkit.layout.richtext`), ``:icon:`` and ``[text]{color=… size=…}`` spans.
 
 Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
 values, so errors can name the exact line of a bad key.
