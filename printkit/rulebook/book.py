@@ -260,11 +260,11 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     return "".join(parts)
 
 
+_BODY_PT = 10.0  # the size icons and sized spans are set for when no style is given
+
+
 def _size_pt(style: ParagraphStyle | None) -> float:
     return style.fontSize if style is not None else _BODY_PT
-
-
-_BODY_PT = 10.0  # the size icons and sized spans are set for when no style is given
 
 
 def _span_color(written: str) -> str:
