@@ -231,6 +231,8 @@ class Element:
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
+    # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
+    labels: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def templates(self) -> tuple[Template, ...]:
@@ -435,7 +437,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     where = _Where(card, element.name or element.label)
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
-                      where=where)
+                      where=where, palette=palette(card) if "]{" in markup else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
     floor = card.size.min_text_mm
@@ -457,6 +459,7 @@ def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
     return element.text.render(values, None if element.markup else escape_markup)
 
 
+_SPAN = re.compile(r"(?<!\\)\[([^\[\]]*)\]\{[^{}]*\}")
 # Widths are measured as plain text; markup and icons make a line a little wider or narrower, so
 # an unbroken size keeps this much room.
 _UNBROKEN_SLACK = 0.97
@@ -469,7 +472,9 @@ def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float) -> flo
     widest = 0.0
     for line in markup.split("\n"):
         plain = line.replace("\\*", "\x00").replace("*", "").replace("\x00", "*").replace("\\:", ":")
-        plain = plain.replace("\\\\", "\\")
+        if "]{" in plain:  # a span's brackets and attributes are not printed
+            plain = _SPAN.sub(r"\1", plain)
+        plain = plain.replace("\\]", "]").replace("\\\\", "\\")
         widest = max(widest, _width_mm(plain.strip(), chain, 1.0))
     return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
 
@@ -484,7 +489,8 @@ def _attribute_lines(card: Card, shown: Sequence[Element], values: Mapping[str, 
 
 def escape_markup(text: str) -> str:
     """``text`` with the characters rich text reads as markup escaped, so it prints as written."""
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+    escaped = text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+    return escaped.replace("]{", "\\]{") if "]{" in escaped else escaped  # not a span
 
 
 def _chains(element: Element, card: Card, resources: Resources) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
@@ -510,6 +516,11 @@ def find_icon(name: str, icons: Mapping[str, Icon]) -> Icon:
         meant = f" (did you mean {hint[0]!r}?)" if hint else ""
         raise LayoutError(f"unknown icon {name!r}{meant}; known: {', '.join(sorted(icons))}")
     return icon
+
+
+def palette(card: Card) -> dict[str, str]:
+    """The colour names a span in the card's text may use: its ``art.colors``, ink and background."""
+    return {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **card.art.colors}
 
 
 def _ink(card: Card) -> str:

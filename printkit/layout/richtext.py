@@ -12,11 +12,22 @@ Markup
 - ``:name:`` (name of letters, digits, ``_`` and ``-``, at most 64) is an icon, set inline as
   a word or part of one: ``3:gold:`` keeps the 3 with its gold. An unknown name is an error
   (:class:`RichTextError`, with the names that are known).
-- ``\*``, ``\:`` and ``\\`` print a literal star, colon and backslash; any other backslash
-  prints as itself. Write ``10\:30`` for a time, since ``10:30:`` would be an icon.
+- ``[text]{color=#c33 size=1.2}`` is a span: its text (markup inside it included, icons too)
+  set in a colour (``#rgb``, ``#rrggbb`` or a name of the deck's ``art.colors``) and/or at a size
+  relative to the text around it (a number from 0.25 to 4). A span ends on its line and spans do
+  not nest; a ``[`` without a ``]{…}`` after it prints as itself, and so does ``\]{``. Attributes
+  that are not ``color=`` or ``size=`` are an error (:class:`RichTextError`).
+- ``\*``, ``\:``, ``\[``, ``\]`` and ``\\`` print a literal star, colon, bracket and backslash;
+  any other backslash prints as itself. Write ``10\:30`` for a time, since ``10:30:`` would be an
+  icon.
 
-Nothing else is markup, and nothing a user writes fails to parse: the parser reads the text
-once, left to right, with no backtracking (work and memory linear in the text's length).
+The icon and span syntax is shared with rule texts (:mod:`printkit.rulebook.markdown` reads
+them with :func:`icon_at`, :func:`span_ends` and :func:`span_at`), so both mean the same.
+
+Nothing else is markup, and nothing a user writes fails to parse but a span's ``{…}`` that
+asks for what a span does not do: the parser reads the text once, left to right, with no
+backtracking (work and memory linear in the text's length; a ``[`` finds the ``]`` that may close
+it among those found in one pass over its line).
 
 Setting
 -------
@@ -29,7 +40,11 @@ Setting
   otherwise it starts the next line. A break between two syllables is never next to
   punctuation, so the punctuation rule above holds here too.
 - Icons are squares centred on the middle of the capitals (a little taller than the cap height,
-  never beyond the font's ascent), with a small space on either side.
+  never beyond the font's ascent), with a small space on either side. An icon with no colour of
+  its own takes the text's colour; in a span with a colour, every icon that can be recoloured
+  (the built-in ones) is drawn in it.
+- A span's size scales its text and icons on the line's baseline; the lines keep the block's
+  spacing, so a size above about 1.3 wants a ``line_spacing`` to match.
 - Italic uses ``RichStyle.italic`` when given; otherwise the regular (or bold) fonts are slanted
   by ``RichStyle.slant_deg`` (a sheared ``Text``, as :class:`~printkit.layout.ops.Text` offers).
 - Characters a font lacks are set in the next font of the chain that has them, as
@@ -90,7 +105,7 @@ CLOSING = frozenset(".,!?;:%)]}\u00bb\u2019\u201d\u2026\u3001\u3002\u3009\u300b\
 OPENING = frozenset("([{\u00ab\u2018\u201c\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a"
                     "\uff08\uff3b\uff5b")
 
-_SPECIAL = re.compile(r"[\\*:]")
+_SPECIAL = re.compile(r"[\\*:\[\]]")
 _COLONS = re.compile(":+")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Breakable spaces: whitespace other than the no-break ones.
@@ -123,18 +138,128 @@ class RichStyle:
     slant_deg: float = 12.0
 
 
+# --- syntax shared with rule texts -----------------------------------------------------------
+
+# Longest ``{…}`` of a span's attributes; a longer one is not a span.
+MAX_SPAN_ATTRS = 120
+SPAN_SIZES = (0.25, 4.0)
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+_COLOR_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+
+@dataclass(frozen=True)
+class SpanStyle:
+    """What a ``[text]{…}`` span asks of its text: a colour (``#rrggbb``, ``#rgb`` or a palette
+    name, as written) and a size relative to the text around it."""
+
+    color: str | None = None
+    size: float = 1.0
+
+
+def icon_at(line: str, j: int) -> tuple[str, int] | None:
+    """At the colon ``line[j]``: the icon ``:name:`` that starts there, as (name, index after its
+    closing colon), or None. Reads at most MAX_ICON_NAME + 2 characters."""
+    k, n = j + 1, len(line)
+    while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
+        k += 1
+    if k < n and line[k] == ":" and 1 < k - j <= MAX_ICON_NAME:
+        return line[j + 1:k], k + 1
+    return None
+
+
+def span_ends(line: str, escapes: str | None = "\\*:[]") -> list[int]:
+    """The indexes of the ``]`` in ``line`` that a backslash does not escape, in order (a backslash
+    escapes the character after it when that is one of ``escapes``; None: any character)."""
+    ends: list[int] = []
+    i, n = 0, len(line)
+    while True:
+        found = _BRACKET_OR_BACKSLASH.search(line, i)
+        if found is None:
+            return ends
+        j = found.start()
+        if line[j] == "\\":
+            i = j + 2 if j + 1 < n and (escapes is None or line[j + 1] in escapes) else j + 1
+        else:
+            ends.append(j)
+            i = j + 1
+
+
+_BRACKET_OR_BACKSLASH = re.compile(r"[\\\]]")
+
+
+def span_at(line: str, j: int, ends: list[int]) -> tuple[SpanStyle, int, int] | None:
+    """At the ``[`` ``line[j]``: the span that opens there, as (style, index of its ``]``, index
+    after its ``}``), or None when no ``]{…}`` follows (the bracket is then text). ``ends`` is
+    :func:`span_ends` of ``line``. Raises ValueError (a message for the user) for attributes that
+    are not ``color=`` and ``size=``."""
+    at = bisect.bisect_right(ends, j)
+    if at == len(ends):
+        return None
+    close = ends[at]
+    if not line.startswith("{", close + 1):
+        return None
+    stop = line.find("}", close + 2, close + 2 + MAX_SPAN_ATTRS)
+    if stop < 0:
+        return None
+    return span_style(line[close + 2:stop]), close, stop + 1
+
+
+def span_style(attrs: str) -> SpanStyle:
+    """The style of a span's ``{…}``: ``color=…`` and ``size=…`` separated by spaces."""
+    color: str | None = None
+    size = 1.0
+    for part in attrs.split():
+        key, sep, value = part.partition("=")
+        if key == "color" and sep and (_HEX_COLOR.fullmatch(value) or _COLOR_NAME.fullmatch(value)):
+            color = value
+        elif key == "size" and sep and _is_size(value):
+            size = float(value)
+        elif key in ("color", "size"):
+            want = ("a colour such as #c33, #1f3b5a or a name of art.colors" if key == "color"
+                    else f"a number from {SPAN_SIZES[0]:g} to {SPAN_SIZES[1]:g} (1 = the text's size)")
+            raise ValueError(f"span {{{attrs}}}: {key}= wants {want}, got {value!r}")
+        else:
+            raise ValueError(f"span {{{attrs}}}: unknown attribute {part!r} (a span takes color=… and size=…, "
+                             f"e.g. [text]{{color=#c33 size=1.2}}; write \\] for a bracket before a brace)")
+    return SpanStyle(color, size)
+
+
+def _is_size(value: str) -> bool:
+    try:
+        size = float(value)
+    except ValueError:
+        return False
+    return SPAN_SIZES[0] <= size <= SPAN_SIZES[1]
+
+
+def hex_color(value: str) -> str | None:
+    """``#rgb`` or ``#rrggbb`` as lower-case ``#rrggbb``; None for anything else (a palette name)."""
+    if not _HEX_COLOR.fullmatch(value):
+        return None
+    if len(value) == 4:
+        value = "#" + "".join(ch * 2 for ch in value[1:])
+    return value.lower()
+
+
 # --- parsing ----------------------------------------------------------------------------------
 
 class _Span(NamedTuple):
-    """Text without breakable spaces, in one style."""
+    """Text without breakable spaces, in one style (``color`` and ``size`` from a ``[…]{…}`` span)."""
 
     text: str
     bold: bool
     italic: bool
+    color: str | None = None
+    size: float = 1.0
 
 
 class _IconSpan(NamedTuple):
     name: str
+    color: str | None = None
+    size: float = 1.0
+
+
+_PLAIN_SPAN = SpanStyle()
 
 
 _Word = tuple["_Span | _IconSpan", ...]
@@ -142,8 +267,12 @@ _Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
 
 
 def icon_names(markup: str) -> tuple[str, ...]:
-    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded)."""
+    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded).
+
+    Raises :class:`RichTextError` for a span with attributes it does not take."""
     if ":" not in markup:  # an icon is written :name:, so text without a colon names none
+        if "]{" in markup:
+            _parse(markup)  # but its spans are read, and refused here if they cannot be set
         return ()
     seen: dict[str, None] = {}
     for paragraph in _parse(markup):
@@ -174,7 +303,7 @@ def _parse(markup: str) -> tuple[_Paragraph, ...]:
 
 
 # Tokens: ("t", text) literal text, ("d", count, can_open, can_close) a run of stars,
-# ("i", name) an icon, ("n",) a line break.
+# ("i", name) an icon, ("n",) a line break, ("s", SpanStyle) a span's start and ("e",) its end.
 
 def _tokens(lines: list[str]) -> list[tuple]:
     tokens: list[tuple] = []
@@ -182,6 +311,8 @@ def _tokens(lines: list[str]) -> list[tuple]:
         if number:
             tokens.append(("n",))
         i, n = 0, len(line)
+        ends: list[int] | None = None  # where spans may close, found once a '[' is met
+        span_close = span_after = -1  # the open span's ']' and the index after its '}'
         while i < n:
             found = _SPECIAL.search(line, i)
             if found is None:
@@ -192,7 +323,7 @@ def _tokens(lines: list[str]) -> list[tuple]:
                 tokens.append(("t", line[i:j]))
             ch = line[j]
             if ch == "\\":
-                if j + 1 < n and line[j + 1] in "\\*:":
+                if j + 1 < n and line[j + 1] in "\\*:[]":
                     tokens.append(("t", line[j + 1]))
                     i = j + 2
                 else:
@@ -206,18 +337,42 @@ def _tokens(lines: list[str]) -> list[tuple]:
                 can_close = j > 0 and not line[j - 1].isspace()
                 tokens.append(("d", k - j, can_open, can_close))
                 i = k
+            elif ch == "[":
+                span = None
+                if span_close < 0:
+                    if ends is None:
+                        ends = span_ends(line)
+                    try:
+                        span = span_at(line, j, ends)
+                    except ValueError as exc:
+                        raise RichTextError(str(exc)) from None
+                if span is None:
+                    tokens.append(("t", "["))
+                else:
+                    tokens.append(("s", span[0]))
+                    span_close, span_after = span[1], span[2]
+                i = j + 1
+            elif ch == "]":
+                if j == span_close:
+                    tokens.append(("e",))
+                    i = span_after
+                    span_close = span_after = -1
+                else:
+                    tokens.append(("t", "]"))
+                    i = j + 1
             else:  # ":" - an icon when a name and a closing colon follow
                 run = _COLONS.match(line, j).end()
                 if run - j > 1:  # only the last of several colons can open a name
                     tokens.append(("t", line[j:run - 1]))
                     j = run - 1
-                k = j + 1
-                while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
-                    k += 1
-                if k < n and line[k] == ":" and 1 < k - j <= MAX_ICON_NAME:
-                    tokens.append(("i", line[j + 1:k]))
-                    i = k + 1
+                icon = icon_at(line, j)
+                if icon is not None:
+                    tokens.append(("i", icon[0]))
+                    i = icon[1]
                 else:
+                    k = j + 1
+                    while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
+                        k += 1
                     tokens.append(("t", line[j:k]))  # the colon and any name characters: text
                     i = k
     return tokens
@@ -249,15 +404,20 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
                 opened[f] = index
     # Pass 2: styled text, then words (text gathered in lists, so many small tokens stay linear).
     bold = italic = False
+    span = _PLAIN_SPAN
     lines_out: list[tuple[_Word, ...]] = []
     words: list[_Word] = []
     word: list[_Span | _IconSpan] = []
     buffer: list[str] = []
-    buffer_style = (False, False)
+    buffer_style: tuple = (False, False, _PLAIN_SPAN)
 
     def end_span() -> None:
         if buffer:
-            word.append(_Span("".join(buffer), *buffer_style))
+            bold_, italic_, span_ = buffer_style
+            if span_ is _PLAIN_SPAN:
+                word.append(_Span("".join(buffer), bold_, italic_))
+            else:
+                word.append(_Span("".join(buffer), bold_, italic_, span_.color, span_.size))
             buffer.clear()
 
     def end_word() -> None:
@@ -280,9 +440,9 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
                     if number:
                         end_word()
                     if part:
-                        if buffer and buffer_style != (bold, italic):
+                        if buffer and buffer_style != (bold, italic, span):
                             end_span()
-                        buffer_style = (bold, italic)
+                        buffer_style = (bold, italic, span)
                         buffer.append(part)
             for f in toggles:
                 if f == "b":
@@ -291,7 +451,11 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
                     italic = not italic
         elif kind == "i":
             end_span()
-            word.append(_IconSpan(token[1]))
+            word.append(_IconSpan(token[1]) if span is _PLAIN_SPAN else _IconSpan(token[1], span.color, span.size))
+        elif kind == "s":
+            span = token[1]
+        elif kind == "e":
+            span = _PLAIN_SPAN
         else:  # a line break
             end_word()
             lines_out.append(tuple(words))
@@ -326,12 +490,13 @@ class _Piece:
     """A span ready to set: its fonts, slant and width at unit size (1 mm), and its runs (text,
     font, width at unit size) as :func:`font_runs` cuts it."""
 
-    __slots__ = ("text", "icon", "chain", "slant", "width", "runs")
+    __slots__ = ("text", "icon", "chain", "slant", "width", "runs", "color", "scale")
 
     def __init__(self, text: str | None, icon: Icon | None, chain: tuple[Path, ...], slant: float, width: float,
-                 runs: tuple[tuple[str, Path, float], ...] = ()):
+                 runs: tuple[tuple[str, Path, float], ...] = (), color: str | None = None, scale: float = 1.0):
         self.text, self.icon, self.chain, self.slant, self.width = text, icon, chain, slant, width
         self.runs = runs
+        self.color, self.scale = color, scale  # a span's colour (None: the text's) and relative size
 
 
 class _WordM:
@@ -383,8 +548,10 @@ class _Setting:
     text joined, which costs little even for very long texts.
     """
 
-    def __init__(self, parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon]) -> None:
+    def __init__(self, parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon],
+                 colors: Mapping[str, str] | None = None) -> None:
         self.parsed, self.icons = parsed, icons
+        self.colors = colors or {}  # a span's colour as written -> #rrggbb
         self.slant = math.tan(math.radians(style.slant_deg))
         self.chains = {
             (False, False): (tuple(style.regular), 0.0),
@@ -420,13 +587,14 @@ class _Setting:
         self.icon_drop = self.icon_side / 2 - base.cap_height / 2
         self._words: dict[_Word, _WordM] = {}
         self.lines: dict[int, list[_WordM]] = {}  # by id of a hard line of ``parsed`` (kept alive here)
-        # Words without icons measure the same in every text of these fonts: shared between texts.
+        # Words without icons or spans measure the same in every text of these fonts: shared between texts.
         self._shared = _shared_words(tuple(self.chains.values()), self.slant, self.cap_height)
 
     def word(self, word: _Word) -> _WordM:
         found = self._words.get(word)
         if found is None:
-            if any(type(span) is _IconSpan for span in word):  # icons depend on the text's metrics
+            # Icons depend on the text's metrics, span colours on the palette.
+            if any(type(span) is _IconSpan or span.color is not None for span in word):
                 found = self._measure(word)
             else:
                 found = self._shared.get(word)
@@ -440,17 +608,25 @@ class _Setting:
     def _measure(self, word: _Word) -> _WordM:
         pieces: list[_Piece] = []
         for span in word:
+            color = self.colors[span.color] if span.color is not None else None
             if isinstance(span, _IconSpan):
-                pieces.append(_Piece(None, self.icons[span.name], (), 0.0, self.icon_side + 2 * ICON_SIDE_GAP_EM))
+                side = self.icon_side * span.size if span.size != 1.0 else self.icon_side
+                pieces.append(_Piece(None, self.icons[span.name], (), 0.0, side + 2 * ICON_SIDE_GAP_EM,
+                                     color=color, scale=span.size))
                 continue
             chain, deg = self.chains[span.bold, span.italic]
             runs = font_runs(span.text, chain) if self.missing.get(chain) else [(span.text, chain[0])]
-            measured = tuple((run, font, _width(run, font)) for run, font in runs)
-            pieces.append(_Piece(span.text, None, chain, deg, sum(w for _, _, w in measured), measured))
+            k = span.size
+            if k == 1.0:
+                measured = tuple((run, font, _width(run, font)) for run, font in runs)
+            else:
+                measured = tuple((run, font, _width(run, font) * k) for run, font in runs)
+            pieces.append(_Piece(span.text, None, chain, deg, sum(w for _, _, w in measured), measured, color, k))
         last = pieces[-1]
         space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else self.regular[0]
         overhang = self.slant * self.cap_height if any(p.slant for p in pieces) else 0.0
-        return _WordM(pieces, _width(" ", space_font), overhang)
+        space = _width(" ", space_font) if last.scale == 1.0 else _width(" ", space_font) * last.scale
+        return _WordM(pieces, space, overhang)
 
 
 @lru_cache(maxsize=64)
@@ -522,7 +698,7 @@ def _split(word: _WordM, start: tuple[int, int], avail: float, hangul_only: bool
                 allowed = not (ch is not None and ch in CLOSING) and not (prev is not None and prev in OPENING)
             if allowed:
                 best = (pos, total)
-        w = piece.width if ch is None else measure.width(ch, piece.chain)
+        w = piece.width if ch is None else measure.width(ch, piece.chain) * piece.scale
         if total + w > avail:
             if best is None and force and first:
                 nxt = (pos[0] + 1, 0) if ch is None or pos[1] + 1 >= len(piece.text) else (pos[0], pos[1] + 1)
@@ -634,22 +810,25 @@ def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _M
 def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style: RichStyle,
               setting: _Setting, measure: _Measure) -> list[Op]:
     ops: list[Op] = []
-    pending: list = []  # [x, text, font, slant] of the Text op being gathered
+    pending: list = []  # [x, text, font, slant, colour, size] of the Text op being gathered
     x = x0
 
     def flush() -> None:
         if pending:
-            ops.append(Text(pending[0], baseline, pending[1], pending[2], size, style.color, "start",
+            ops.append(Text(pending[0], baseline, pending[1], pending[2], pending[5], pending[4], "start",
                             slant_deg=pending[3]))
             pending.clear()
 
-    def add(text: str, font: Path, slant: float, space_before: bool, width: float) -> None:
+    def add(text: str, font: Path, slant: float, space_before: bool, width: float, piece: _Piece) -> None:
         nonlocal x
-        if pending and (pending[2] is font or pending[2] == font) and pending[3] == slant:
+        color = piece.color or style.color
+        at = size * piece.scale if piece.scale != 1.0 else size
+        if (pending and (pending[2] is font or pending[2] == font) and pending[3] == slant
+                and pending[4] == color and pending[5] == at):
             pending[1] += (" " if space_before else "") + text
         else:
             flush()
-            pending.extend([x, text, font, slant])
+            pending.extend([x, text, font, slant, color, at])
         x += width
 
     for n, frag in enumerate(frags):
@@ -669,22 +848,27 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                     continue
                 if lo == 0 and hi == len(piece.text):  # the whole piece: its runs are measured
                     for run, font, width in piece.runs:
-                        add(run, font, piece.slant, space_before, width * size)
+                        add(run, font, piece.slant, space_before, width * size, piece)
                         space_before = False
                     continue
                 text = piece.text[lo:hi]
                 runs = font_runs(text, piece.chain) if setting.missing.get(piece.chain) else [(text, piece.chain[0])]
+                at = size * piece.scale if piece.scale != 1.0 else size
                 for run, font in runs:
-                    add(run, font, piece.slant, space_before, text_width_mm(run, font, size))
+                    add(run, font, piece.slant, space_before, text_width_mm(run, font, at), piece)
                     space_before = False
             else:
                 if pi == epi:
                     continue
                 flush()
-                side = setting.icon_side * size
+                if piece.scale == 1.0:
+                    side, drop = setting.icon_side * size, setting.icon_drop
+                else:  # still centred on the capitals' middle
+                    side = setting.icon_side * piece.scale * size
+                    drop = setting.icon_side * piece.scale / 2 - setting.cap_height / 2
                 gap = ICON_SIDE_GAP_EM * size
-                color = style.color if takes_text_color(piece.icon) else None
-                top = baseline + setting.icon_drop * size - side
+                color = piece.color or (style.color if takes_text_color(piece.icon) else None)
+                top = baseline + drop * size - side
                 ops.extend(piece.icon.ops(x + gap, top, side, color))
                 x += side + 2 * gap
                 space_before = False
@@ -699,18 +883,21 @@ _MAX_SET = 4096
 
 
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
-             fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object) -> FittedText:
+             fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object,
+             palette: Mapping[str, str] | None = None) -> FittedText:
     """``markup`` (see the module's description) set in ``box``: ops, the size chosen and a warning.
 
     ``where`` names the card and element in warnings and errors (its ``str``, taken only when one
-    is made). Raises :class:`RichTextError` for an icon not in ``icons``.
+    is made). ``palette`` maps the colour names a span may use to ``#rrggbb``. Raises
+    :class:`RichTextError` for an icon not in ``icons``, a colour name not in ``palette`` or a span
+    with attributes it does not take.
     """
-    if ":" in markup:
-        return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where)
+    if ":" in markup or "]{" in markup:
+        return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette)
     key = (markup, box, style, max_size_mm, min_size_mm, fit)
     fitted = _SET.get(key)
     if fitted is None:
-        fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where)
+        fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette)
         if fitted.warning is None:  # a warning names its card: not the same for the next one
             if len(_SET) >= _MAX_SET:
                 _SET.clear()
@@ -719,13 +906,18 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
 
 
 def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
-              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object) -> FittedText:
+              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object,
+              palette: Mapping[str, str] | None) -> FittedText:
     if fit not in ("shrink", "none"):
         raise ValueError(f"{where}: fit must be 'shrink' or 'none', got {fit!r}")
-    parsed = _parse(markup)
+    try:
+        parsed = _parse(markup)
+    except RichTextError as exc:
+        raise RichTextError(f"{where}: {exc}") from None
     _check_icons(parsed, icons, where)
+    colors = _span_colors(parsed, palette or {}, where)
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
-    setting = _Setting(parsed, style, icons)
+    setting = _Setting(parsed, style, icons, colors)
     measure = _Measure()
 
     tried: dict[float, _Laid] = {}  # a layout that fits is complete, and is the one drawn
@@ -801,6 +993,44 @@ def _check_icons(parsed: tuple[_Paragraph, ...], icons: Mapping[str, Icon], wher
                         raise RichTextError(_unknown_icon(span.name, icons, where))
 
 
+def span_colors(markup: str, palette: Mapping[str, str], where: object = "") -> None:
+    """Raise :class:`RichTextError` for a span colour of ``markup`` that is neither ``#rgb`` /
+    ``#rrggbb`` nor a name of ``palette``."""
+    if "]{" in markup:
+        _span_colors(_parse(markup), palette, where)
+
+
+def _span_colors(parsed: tuple[_Paragraph, ...], palette: Mapping[str, str], where: object) -> dict[str, str]:
+    """Each span colour of the text, as written, with the ``#rrggbb`` it stands for."""
+    out: dict[str, str] = {}
+    for paragraph in parsed:
+        for line in paragraph:
+            for word in line:
+                for span in word:
+                    written = span.color
+                    if written is None or written in out:
+                        continue
+                    color = hex_color(written) or palette.get(written)
+                    if color is None:
+                        raise RichTextError(unknown_color(written, palette, where))
+                    out[written] = color
+    return out
+
+
+def unknown_color(name: str, palette: Mapping[str, str], where: object) -> str:
+    """The message for a span colour that is neither ``#rgb``/``#rrggbb`` nor a name of ``palette``."""
+    close = difflib.get_close_matches(name, list(palette), n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    prefix = f"{where}: " if where else ""
+    return (f"{prefix}span color {name!r} is neither #rgb/#rrggbb nor a name in art.colors "
+            f"({hint}names: {', '.join(sorted(palette)) or 'none'})")
+
+
+def unknown_icon(name: str, icons: Mapping[str, Icon], where: object) -> str:
+    """The message for an icon name not in ``icons``: the names known, and the closest one."""
+    return _unknown_icon(name, icons, where)
+
+
 def _unknown_icon(name: str, icons: Mapping[str, Icon], where: str) -> str:
     known = sorted(icons)
     close = difflib.get_close_matches(name, known, n=1)
@@ -811,4 +1041,5 @@ def _unknown_icon(name: str, icons: Mapping[str, Icon], where: str) -> str:
             f"write \\: for a colon that is not an icon)")
 
 
-__all__ = ["RichTextError", "RichStyle", "fit_rich", "icon_names", "MAX_LINES", "CLOSING", "OPENING"]
+__all__ = ["RichTextError", "RichStyle", "SpanStyle", "fit_rich", "icon_names", "icon_at", "span_ends", "span_at",
+           "span_style", "span_colors", "hex_color", "unknown_color", "unknown_icon", "MAX_LINES", "CLOSING", "OPENING"]

@@ -15,7 +15,7 @@ import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -43,10 +43,14 @@ from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
+from printkit.layout.icons import BUILTIN_ICONS, Icon
+from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
+from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup
+from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup, words_lang
 from printkit.rulebook.content import Table as ContentTable
+from printkit.rulebook.inline_icons import draw_icons_on, icon_color, icon_markup
 from printkit.units import mm_to_pt
 
 # ---------------------------------------------------------------- paper
@@ -107,6 +111,9 @@ BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
 # The faces of the book being set (a spec's own font first): one book at a time per context, so
 # helpers deep in the story need not pass them along.
 _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
+# The icons ``:name:`` draws and the colour names a span may use, of the book being set.
+_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon], Mapping[str, str]]] = ContextVar(
+    "book_inline", default=(BUILTIN_ICONS, {}))
 
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
@@ -168,7 +175,10 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
             runs.append((font, ch))
     if missing:
         listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in sorted(missing))
-        raise KeyError(f"no bundled font has the character(s) {listed}")
+        own = f", nor the spec's font {faces.main.name}" if faces.main not in (REGULAR.main, BOLD.main) else ""
+        raise KeyError(f"no bundled font has the character(s) {listed}{own}; add a TrueType font that has them "
+                       "to the spec (art: font: fonts/YourFont.ttf, and font_bold: for bold; a path beside the "
+                       "spec or a font in printkit's fonts/)")
     return runs
 
 
@@ -214,36 +224,89 @@ def xml_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
-def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str | None = None) -> str:
+def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str | None = None,
+                 style: ParagraphStyle | None = None) -> str:
     """reportlab paragraph markup for styled spans, naming a font for every run.
 
     Text that is one plain run in ``style_font`` (the font of the paragraph style it is set in)
     is left bare: the style sets that font already, and reportlab parses a paragraph without tags
     faster. Text of several runs keeps every tag, so reportlab sees the same fragments either way.
+    Icons and a span's size are set for ``style``'s font size (the body's when None), an icon with
+    no colour of its own in its text colour. Raises KeyError for an icon or colour the book lacks.
     """
     spans = tuple(spans)
     parts = []
     regular_faces, bold_faces = _BOOK_FACES.get()
     for span in spans:
         faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
+        if span.icon is not None:
+            parts.append(_icon_markup(span, faces, style))
+            continue
         # A command or value in code is read as one piece: its spaces do not break a line.
         runs = font_runs(span.text.replace(" ", NBSP) if span.code else span.text, faces)
-        if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and \
-                fonts.font_name(runs[0][0]) == style_font:
+        if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and span.color is None and \
+                span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font:
             return xml_escape(runs[0][1])
         text = "".join(f'<font name="{fonts.font_name(font)}">{xml_escape(run)}</font>' for font, run in runs)
         if span.code:
             text = f'<font backColor="#ececec">{text}</font>'
+        elif span.color is not None:
+            text = f'<font color="{_span_color(span.color)}">{text}</font>'
         elif span.italic:
             text = f'<font color="{ITALIC_COLOR}">{text}</font>'
+        if span.size != 1.0:
+            text = f'<font size="{_size_pt(style) * span.size:.2f}">{text}</font>'
         parts.append(text)
     return "".join(parts)
 
 
-def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_font: str | None = None) -> str:
+_BODY_PT = 10.0  # the size icons and sized spans are set for when no style is given
+
+
+def _size_pt(style: ParagraphStyle | None) -> float:
+    return style.fontSize if style is not None else _BODY_PT
+
+
+def _span_color(written: str) -> str:
+    """A span's colour as written (``#rgb``, ``#rrggbb`` or a name of the deck's art.colors) as ``#rrggbb``."""
+    color = hex_color(written) or _BOOK_INLINE.get()[1].get(written)
+    if color is None:
+        raise KeyError(unknown_color(written, _BOOK_INLINE.get()[1], ""))
+    return color
+
+
+def _icon_markup(span: md.Span, faces: Faces, style: ParagraphStyle | None) -> str:
+    icons = _BOOK_INLINE.get()[0]
+    icon = icons.get(span.icon)
+    if icon is None:
+        raise KeyError(unknown_icon(span.icon, icons, ""))
+    text_color = (ITALIC_COLOR if span.italic else
+                  "#" + style.textColor.hexval()[2:] if style is not None else "#000000")
+    color = icon_color(icon, _span_color(span.color) if span.color else None, text_color)
+    return icon_markup(span.icon, color, faces.main, _size_pt(style) * span.size)
+
+
+def check_glyphs(doc: md.Document, font: Path | None = None, font_bold: Path | None = None) -> None:
+    """Raise RulebookError (file and line) for a character of ``doc``'s text that neither the
+    bundled fonts nor the spec's ``font`` (``font_bold``) can draw, as setting it would."""
+    regular, bold = book_faces(font, font_bold)
+    texts = [(doc.title, 1, True)] + ([(doc.subtitle, 1, False)] if doc.subtitle else [])
+    texts += [(text, block.line, isinstance(block, md.Heading)) for block in doc.blocks
+              for text in md.block_texts(block)]
+    for text, line, heading in texts:
+        for span in md.parse_inline(text, doc.path, line):
+            if span.icon is None:
+                try:
+                    font_runs(span.text, CODE if span.code else bold if (span.bold or heading) else regular)
+                except KeyError as exc:
+                    raise md.RulebookError(doc.path, line, f"{exc.args[0]} in {text!r}") from None
+
+
+def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_font: str | None = None,
+           style: ParagraphStyle | None = None) -> str:
     """Markup for a string of the rule text's inline syntax; errors name file and line."""
     try:
-        return spans_markup(md.parse_inline(text, *where), bold, style_font)
+        return spans_markup(md.parse_inline(text, *where), bold, style_font, style)
     except KeyError as exc:
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
 
@@ -252,7 +315,7 @@ def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, b
               tie: bool = False) -> "BookParagraph":
     """A paragraph of the rule text's inline syntax set in ``style`` (``tie``: its last short word
     never stands alone on the last line, see tie_last_word)."""
-    markup = inline(text, where, bold, style.fontName)
+    markup = inline(text, where, bold, style.fontName, style)
     return BookParagraph(tie_last_word(markup) if tie else markup, style)
 
 
@@ -540,6 +603,7 @@ class RulebookDoc(BaseDocTemplate):
 
         super().handle_documentBegin()
         add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
+        draw_icons_on(self.canv, lambda: _BOOK_INLINE.get()[0])
 
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
@@ -632,7 +696,7 @@ def _title_page_end(styles: Styles, lang: str) -> list:
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
     ]))
-    flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[lang].contents), bold=True), styles.toc_title), toc,
+    flow += [BookParagraph(spans_markup(md.parse_inline(LABELS[words_lang(lang)].contents), bold=True), styles.toc_title), toc,
              PageBreak()]
     return flow
 
@@ -650,12 +714,13 @@ def _body(flow: list, body_start: int, doc: md.Document, styles: Styles, lookup:
             numbers[i] += 1
             numbers[i + 1 :] = [0] * (2 - i)
             label = ".".join(str(n) for n in numbers[: i + 1])
-            text = inline(block.text, where, bold=True)
+            text = inline(block.text, where, bold=True, style=styles.h[i])
             number = spans_markup([md.Span(label)], bold=True)
             if i == 0 and not first_chapter:
                 flow.append(CondPageBreak(styles.body.fontSize * 14))
             first_chapter = first_chapter and i != 0
-            toc_text = inline(block.text, where) if i else text
+            # the contents list a chapter in bold, each entry with icons sized to its own text
+            toc_text = inline(block.text, where, bold=i == 0, style=styles.toc[i])
             flow.append(HeadingParagraph(
                 f"{number}&nbsp;&nbsp;{tie_last_word(text)}", styles.h[i], i,
                 f"{number}&nbsp;&nbsp;{tie_last_word(toc_text)}",
@@ -795,10 +860,15 @@ def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = T
     try:
         for span in md.parse_inline(text, *where):
             faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
+            at = size * span.size
+            if span.icon is not None:  # as wide as icon_markup makes it, glued to its neighbours
+                cap = font_metrics(faces.main).cap_height * at
+                measured.append(("\ufffc", ICON_CAP_HEIGHTS * cap + 2 * ICON_SIDE_GAP_EM * at))
+                continue
             chars = span.text.replace(" ", NBSP) if span.code else span.text
             for font, run in font_runs(chars, faces):
                 name = fonts.font_name(font)
-                measured += [(ch, pdfmetrics.stringWidth(ch, name, size)) for ch in run]
+                measured += [(ch, pdfmetrics.stringWidth(ch, name, at)) for ch in run]
     except KeyError as exc:
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
     breaks = [i for i, (ch, _) in enumerate(measured) if ch == " "]
@@ -921,13 +991,15 @@ COMPACT_PAGES = 4
 
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
            canvasmaker=None, cover: Figure | None = None, compact: bool | None = None,
-           author: str = "", font: Path | None = None, font_bold: Path | None = None) -> tuple[bytes, int]:
+           author: str = "", font: Path | None = None, font_bold: Path | None = None,
+           icons: Mapping[str, Icon] = BUILTIN_ICONS, colors: Mapping[str, str] | None = None) -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
 
     ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again
     compact, without a title page and contents, its title opening the first page; True or False
     sets it so at once. ``font`` and ``font_bold`` (a spec's own) set the text, the bundled fonts
-    taking the characters they lack.
+    taking the characters they lack. ``icons`` are what ``:name:`` draws (the deck's and the
+    built-in ones) and ``colors`` the names a span's ``color=`` may use (the deck's art.colors).
     """
     faces = book_faces(font, font_bold)
     for face in faces:
@@ -935,9 +1007,11 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
 
         register_font(face.main)
     token = _BOOK_FACES.set(faces)
+    inline_token = _BOOK_INLINE.set((icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:
+        _BOOK_INLINE.reset(inline_token)
         _BOOK_FACES.reset(token)
 
 
@@ -979,7 +1053,7 @@ def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> Content
             known = ", ".join(sorted(registry)) or "none"
             raise md.RulebookError(path, block.line, f"unknown {block.kind} {block.name!r} for game {deck.game!r} (known: {known})")
         try:
-            return registry[block.name](deck, lang)
+            return registry[block.name](deck, words_lang(lang))
         except md.RulebookError:
             raise
         except BuildError as exc:

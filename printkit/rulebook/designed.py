@@ -73,9 +73,10 @@ def cards_figure(deck: Deck, spec: str) -> Figure:
 Anatomy = CardParts
 
 
-def anatomy_figure(deck: Deck, spec: str) -> Anatomy:
+def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
     """``::: anatomy NAME`` (or ``NAME: part, part``): the card with a label and a leader line for
-    each named text, picture and icon of its layout (or each part named)."""
+    each named text, picture and icon of its layout (or each part named), each labelled as its
+    element's ``label:`` says in ``lang`` (see :func:`part_label`)."""
     name, _, wanted_text = spec.partition(":")
     card = find_card(deck, name)
     if card.layout is None:
@@ -96,10 +97,21 @@ def anatomy_figure(deck: Deck, spec: str) -> Anatomy:
     if not chosen:
         raise FigureError(f"the layout {card.layout!r} of card {name.strip()!r} has no named text, picture or icon "
                           "to label")
-    parts = tuple((e.name.replace("_", " "), e.box(card.size)) for e in chosen)
+    parts = tuple((part_label(e, lang), e.box(card.size)) for e in chosen)
     for label, _ in parts:
         _runs(label)
     return Anatomy(card, parts)
+
+
+def part_label(element, lang: str) -> str:
+    """What an anatomy figure in ``lang`` calls a layout element: its ``label:`` in that language
+    (or in its primary language, ``pt`` for ``pt-BR``), else its one ``label:`` for every
+    language, else its name (``cost_badge`` as "cost badge")."""
+    labels = dict(element.labels)
+    for key in (lang, lang.split("-")[0], ""):
+        if key in labels:
+            return labels[key]
+    return element.name.replace("_", " ")
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The subset is documented in docs/rulebook-format.md: front matter or a first ``# `` line for the
 title; ``#``/``##``/``###`` headings; paragraphs; ``- `` and ``1. `` lists (not nested); pipe
 tables with a separator row; ``> `` notes; ``::: kind name`` directives; inline ``**bold**``,
-``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values.
+``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values, and, read as card
+text reads them (:mod:`printkit.layout.richtext`), ``:icon:`` and ``[text]{color=… size=…}`` spans.
 
 Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
 values, so errors can name the exact line of a bad key.
@@ -11,12 +12,14 @@ values, so errors can name the exact line of a bad key.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Union
+from typing import Callable, Collection, Union
 
 from printkit.errors import BuildError
+from printkit.layout.richtext import SpanStyle, hex_color, icon_at, span_at, span_ends, unknown_color, unknown_icon
 from printkit.typography import smarten
 
 
@@ -43,19 +46,33 @@ class RulebookError(BuildError):
 
 @dataclass(frozen=True)
 class Span:
-    """A run of text with one style."""
+    """A run of text with one style, or (``icon``) one icon, drawn as card text draws it.
+
+    ``color`` (``#rgb``, ``#rrggbb`` or a name of the deck's ``art.colors``, as written) and
+    ``size`` (relative to the text around it) come from a ``[text]{color=… size=…}`` span.
+    """
 
     text: str
     bold: bool = False
     italic: bool = False
     code: bool = False
+    icon: str | None = None
+    color: str | None = None
+    size: float = 1.0
 
 
-_INLINE_SYNTAX = re.compile(r"[\\`*]")
+_INLINE_SYNTAX = re.compile(r"[\\`*:\[]")
 
 
-def parse_inline(text: str, path: str | Path | None = None, line: int | None = None) -> tuple[Span, ...]:
+def parse_inline(text: str, path: str | Path | None = None, line: int | None = None,
+                 icons: Collection[str] | None = None, colors: Collection[str] | None = None,
+                 ) -> tuple[Span, ...]:
     """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors.
+
+    ``:name:`` is an icon and ``[text]{color=… size=…}`` a span, read as card text reads them
+    (:func:`printkit.layout.richtext.icon_at` and :func:`~printkit.layout.richtext.span_at`).
+    An icon not in ``icons``, a span colour that is neither a hex colour nor in ``colors``, and a
+    span attribute other than those are errors (each check only when the names are given).
 
     Text outside code spans is set with curly quotes and real minus signs
     (:func:`printkit.typography.smarten`); code and backslash-escaped characters print as typed.
@@ -66,6 +83,9 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
     buf: list[str] = []  # text of the current style, each piece already set
     raw: list[str] = []  # typed text not yet set
     bold = italic = False
+    style = _PLAIN
+    ends: list[int] | None = None  # where spans may close, found once a '[' is met
+    span_close = span_after = -1  # the open span's ']' and the index after its '}'
     open_at: dict[str, int] = {}
     set_before = ""  # the text set so far, for the quotes' context across styles
 
@@ -80,7 +100,7 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
     def flush() -> None:
         settle()
         if buf:
-            spans.append(Span("".join(buf), bold, italic))
+            spans.append(Span("".join(buf), bold, italic, color=style.color, size=style.size))
             buf.clear()
 
     i = 0
@@ -109,6 +129,33 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
             italic = not italic
             open_at["*"] = i
             i += 1
+        elif ch == ":" and (icon := icon_at(text, i)) is not None:
+            name, i = icon
+            if icons is not None and name not in icons:
+                raise RulebookError(path, line, unknown_icon(name, icons, ""))
+            flush()
+            spans.append(Span("", bold, italic, icon=name, color=style.color, size=style.size))
+        elif ch == "[" and span_close < 0:
+            if ends is None:
+                ends = span_ends(text, escapes=None)
+            try:
+                found = span_at(text, i, ends)
+            except ValueError as exc:
+                raise RulebookError(path, line, str(exc)) from None
+            if found is None:
+                raw.append(ch)
+                i += 1
+                continue
+            if found[0].color is not None and colors is not None and not hex_color(found[0].color) \
+                    and found[0].color not in colors:
+                raise RulebookError(path, line, unknown_color(found[0].color, dict.fromkeys(colors, ""), ""))
+            flush()
+            style, span_close, span_after = found
+            i += 1
+        elif ch == "]" and i == span_close:
+            flush()
+            style, i = _PLAIN, span_after
+            span_close = span_after = -1
         else:
             raw.append(ch)
             i += 1
@@ -119,31 +166,44 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
     return _merge(spans)
 
 
+_PLAIN = SpanStyle()
+
+
 def _merge(spans: list[Span]) -> tuple[Span, ...]:
     """Adjacent spans of one style joined (each text copied once, however many spans join)."""
     out: list[Span] = []
     run: list[str] = []
+
+    def style(span: Span) -> tuple:
+        return span.bold, span.italic, span.code, span.color, span.size
+
     for span in spans:
+        if span.icon is not None:
+            if len(run) > 1:
+                out[-1] = dataclasses.replace(out[-1], text="".join(run))
+            out.append(span)
+            run = []
+            continue
         if not span.text:
             continue
-        if out and (out[-1].bold, out[-1].italic, out[-1].code) == (span.bold, span.italic, span.code):
+        if out and out[-1].icon is None and style(out[-1]) == style(span):
             run.append(span.text)
             continue
         if len(run) > 1:
-            out[-1] = Span("".join(run), out[-1].bold, out[-1].italic, out[-1].code)
+            out[-1] = dataclasses.replace(out[-1], text="".join(run))
         out.append(span)
         run = [span.text]
     if len(run) > 1:
-        out[-1] = Span("".join(run), out[-1].bold, out[-1].italic, out[-1].code)
+        out[-1] = dataclasses.replace(out[-1], text="".join(run))
     return tuple(out)
 
 
 def plain(text: str) -> str:
-    """The text of inline markup without styling (for the contents and PDF outline)."""
+    """The text of inline markup without styling or icons (for the contents and PDF outline)."""
     return "".join(span.text for span in parse_inline(text))
 
 
-_MARKUP_CHARS = re.compile(r"([\\*`{}|])")
+_MARKUP_CHARS = re.compile(r"([\\*`{}|:\[])")
 
 
 def escape(text: str) -> str:
@@ -249,11 +309,13 @@ def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
 
 
 def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None,
-          default_title: str | None = None) -> Document:
+          default_title: str | None = None, icons: Collection[str] | None = None,
+          colors: Collection[str] | None = None) -> Document:
     """Parse a rule text into a Document; ``resolve`` maps ``{{ key }}`` to its value.
 
     ``default_title`` (inline markup) is the title of a text with neither front matter title nor
-    a first ``# `` line; without it such a text is an error.
+    a first ``# `` line; without it such a text is an error. ``icons`` and ``colors`` are the
+    names ``:icon:`` and a span's ``color=`` may use (the deck's); another is an error at its line.
     """
     path = str(path)
     lines = text.splitlines()
@@ -413,10 +475,13 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         title = default_title
     if title is None:
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
+    for line_text in (title, subtitle):
+        if line_text:
+            parse_inline(line_text, path, 1, icons, colors)
     for block in blocks:
         for text in block_texts(block):
             _check_size(text, path, block.line)
-            parse_inline(text, path, block.line)  # report bad inline markup now, with its line
+            parse_inline(text, path, block.line, icons, colors)  # report bad inline markup now, with its line
     return Document(title, subtitle, _normalise_levels(tuple(blocks), path), path)
 
 

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import BuildError, PrintkitError
+from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import LANGS, GameContent, TableSetup, content_for
+from printkit.rulebook.content import LANGS, GameContent, TableSetup, content_for, words_lang
 from printkit.rulebook.figures import CardRow, FrontMaker, TableFlowable, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
 from printkit.safe_read import UnsafeFileError, read_limited
@@ -34,9 +36,11 @@ PAPERS = tuple(bk.IMPOSITIONS)
 
 
 def rule_texts(spec_path: Path, game: str | None = None) -> dict[str, Path]:
-    """The rule texts of a spec, by language, in the order of LANGS.
+    """The rule texts of a spec, by language: Korean and English first (as LANGS), then the
+    others in the order of their language tags.
 
-    These are ``<spec stem>.rules.<lang>.md`` beside the spec. When there is none and ``game`` is
+    These are ``<spec stem>.rules.<lang>.md`` beside the spec, ``lang`` a BCP 47 language tag
+    (``fr``, ``de``, ``pt-BR``, ``zh-Hant``). When there is none and ``game`` is
     given, printkit's own texts for that game (``decks/<game>.rules.<lang>.md``) stand in, so a
     copied or edited spec still gets a rulebook; a spec with any text of its own gets only those.
     """
@@ -54,13 +58,33 @@ def bundled_rule_texts(game: str) -> dict[str, Path]:
     return _texts(DECKS_DIR, game)
 
 
+# A BCP 47 language tag as rule texts name them: a language, then subtags (script, region …).
+_LANG_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+MAX_RULE_TEXTS = 64  # languages one spec may have texts in
+
+
 def _texts(folder: Path, stem: str) -> dict[str, Path]:
+    head, tail = f"{stem}.rules.", ".md"
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(head) and n.endswith(tail)
+                 and len(n) > len(head) + len(tail)]
+    except OSError:
+        return {}
+    tags = {}
+    for name in names:
+        tag = name[len(head):-len(tail)]
+        if not _LANG_TAG.fullmatch(tag):
+            raise BuildError(f"{_display_path(folder / name)}: {tag!r} is not a language tag; name a rule text "
+                             f"{stem}.rules.<lang>.md with lang such as en, ko, fr, de, pt-BR or zh-Hant")
+        tags[tag] = name
+    if len(tags) > MAX_RULE_TEXTS:
+        raise BuildError(f"{_display_path(folder)}: {len(tags)} rule texts for {stem}; at most {MAX_RULE_TEXTS}")
+    order = [lang for lang in LANGS if lang in tags] + sorted(t for t in tags if t not in LANGS)
     found = {}
-    for lang in LANGS:
-        path = folder / f"{stem}.rules.{lang}.md"
-        if os.path.lexists(path):
-            _checked(path)  # a text that is there but may not be read is an error, not "no text"
-            found[lang] = path
+    for lang in order:
+        path = folder / tags[lang]
+        _checked(path)  # a text that is there but may not be read is an error, not "no text"
+        found[lang] = path
     return found
 
 
@@ -116,7 +140,7 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
 
     variants = list(variants) if variants is not None else load_all_variants(spec_path)
     deck = default_deck(variants)
-    content = _examples_once(content_for(deck.game), deck, lang)
+    content = _examples_once(content_for(deck.game), deck, words_lang(lang))
     text_path = Path(text_path) if text_path else rule_texts(spec_path, deck.game).get(lang)
     if text_path is None:
         raise BuildError(f"no {lang!r} rule text for {spec_path} (expected {Path(spec_path).stem}.rules.{lang}.md)")
@@ -128,7 +152,7 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
             known = ", ".join(sorted(content.examples)) or "none"
             raise KeyError(f"unknown example {name!r} for game {deck.game!r} (known: {known})")
         try:
-            return content.examples[name](deck, lang).values
+            return content.examples[name](deck, words_lang(lang)).values
         except BuildError as exc:
             raise BuildError(f"example {name!r}: {exc}") from None
 
@@ -139,10 +163,36 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
         players=_players(deck.game),
     )
     text = read_rule_text(text_path)
+    icons, colors = inline_names(deck)
     try:
-        return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
+        return (md.parse(text, display, resolver(context), default_title=md.escape(deck.name), icons=icons,
+                         colors=colors), deck, content)
     except BuildError as exc:
         raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+
+
+def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
+    """The icons ``:name:`` draws in the deck's rule texts (the spec's and the built-in ones, as its
+    cards have them) and the colours a span may name (its art.colors, ink and background)."""
+    from printkit.layout.design import DEFAULT_BACKGROUND, DEFAULT_INK
+
+    icons = deck.resources.icons if deck.resources is not None else BUILTIN_ICONS
+    return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
+
+
+def check_rule_texts(spec_path: Path, variants: Sequence[Deck]) -> None:
+    """Read the spec's own rule texts as a build sets them, without setting them: their markup,
+    values, icons and span colours, and that a font draws every character of their text.
+    Raises :class:`~printkit.rulebook.markdown.RulebookError` (file and line) for the first problem.
+    printkit's own texts standing in for a spec without any are not the designer's: not checked."""
+    if not variants:
+        return
+    texts = rule_texts(spec_path, variants[0].game)
+    if not all(path.parent.resolve() == Path(spec_path).parent.resolve() for path in texts.values()):
+        return
+    for lang, path in texts.items():
+        doc, deck, _ = prepare(spec_path, lang, path, variants)
+        book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
 
 
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
@@ -220,7 +270,7 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
         make = {"cards": designed.cards_figure, "anatomy": designed.anatomy_figure,
                 "setup": designed.setup_figure}[block.kind]
         try:
-            return make(deck, block.name)
+            return make(deck, block.name, lang) if block.kind == "anatomy" else make(deck, block.name)
         except designed.FigureError as exc:
             raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
 
@@ -234,15 +284,18 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
         return CardRow(fig, deck, front)
 
     # A game without a cover of its own shows its first cards on the title page.
-    cover = content.figures["cover"](deck, lang) if "cover" in content.figures else designed.cover_figure(deck)
+    cover = (content.figures["cover"](deck, words_lang(lang)) if "cover" in content.figures
+             else designed.cover_figure(deck))
+    icons, colors = inline_names(deck)
     if not booklet:
         data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover,
-                                   author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold)
+                                   author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold,
+                                   icons=icons, colors=colors)
         return Rulebook(data, pages, paper)
     imposition = bk.imposition_for(paper)
     data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
                               canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author,
-                              font=deck.art.font, font_bold=deck.art.font_bold)
+                              font=deck.art.font, font_bold=deck.art.font_bold, icons=icons, colors=colors)
     return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper)
 
 
@@ -255,7 +308,7 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
         folder = _folder(deck)
         if not texts:
             ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
-                                f"(write {spec.stem}.rules.<lang>.md, lang one of {', '.join(LANGS)})")
+                                f"(write {spec.stem}.rules.<lang>.md, lang a language tag such as en, ko or fr)")
         task = (spec, tuple(texts), paper, ctx.options.booklet, own)
         books = ctx.ahead.pop(("rulebooks",) + task, None) or ctx.workers.later(RULEBOOKS_MS, set_rulebooks, *task)
         for lang, result, booklet_result, error in books.result():

@@ -209,7 +209,17 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         source=f"{loaded.path}:{line}:{column}" if line else None,
+        labels=_labels(spec.label),
     )
+
+
+def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """An element's ``label:`` as (language, label) pairs; a plain string is for every language ("")."""
+    if label is None:
+        return ()
+    if isinstance(label, str):
+        return (("", label),)
+    return tuple(label.items())
 
 
 def _text_size(loaded: LoadedSpec, value, path: PathKey, default: float | None) -> tuple[float | None, float | None]:
@@ -323,7 +333,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 if template is not None:
                     design.color_of(template, values, card)
             if element.text is not None:
-                _check_text_icons(element.text.render(values), comp.icons)
+                _check_text_icons(element.text.render(values), comp.icons, design.palette(card))
         except LayoutError as exc:
             raise fail(element, str(exc)) from None
 
@@ -339,10 +349,15 @@ def at_source(source: str, message: str) -> SpecError:
     return SpecError(source, None, None, message)
 
 
-def _check_text_icons(markup: str, icons: Mapping[str, Icon]) -> None:
-    from printkit.layout.richtext import icon_names
+def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[str, str]) -> None:
+    from printkit.layout.richtext import RichTextError, icon_names, span_colors
 
-    for name in icon_names(markup):
+    try:
+        names = icon_names(markup)
+        span_colors(markup, palette)
+    except RichTextError as exc:  # a span that cannot be set
+        raise LayoutError(str(exc)) from None
+    for name in names:
         if name not in icons:
             hint = difflib.get_close_matches(name, list(icons), n=1)
             meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""

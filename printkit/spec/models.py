@@ -37,6 +37,7 @@ MAX_COPIES = 1000
 MAX_CARDS = 10_000
 MAX_COMPONENTS = 200  # component groups, as many as a spec may have groups of cards
 MAX_VARIANTS = 100
+LANG_TAG = r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$"  # a BCP 47 language tag: ko, en, pt-BR, zh-Hant
 
 AttrValue = Union[str, int, float, bool, list]
 
@@ -121,7 +122,7 @@ ELEMENT_KEYS = {
     "icon": {"icon", "color"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
-                "before", "after"}
+                "before", "after", "label"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
@@ -159,6 +160,11 @@ class ElementSpec:
 
     name: str | None = spec_field(Optional(NAME), None, description="Names the element, so a layout that "
                                   "extends this one can replace it.")
+    label: str | dict[str, str] | None = spec_field(
+        Optional(OneOf(Text(max_length=100), MapOf(Text(max_length=100), key=Text(pattern=LANG_TAG),
+                                                   bad_key=lambda v: _language_message(v)))), None,
+        description="What a rulebook's '::: anatomy' calls the element: a name, or one per language, "
+                    "e.g. {en: Cost, ko: 비용} (default: the element's name).")
     kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line or icon.")
     x: str | int | float = spec_field(BOX_LENGTH, 0, description="Left edge from the frame's left (negative: "
                                       "the right edge from the frame's right); mm, cm, in, pt or % of the frame.")
@@ -354,7 +360,7 @@ class VariantSpec:
 
 
 def _language_message(value: str) -> str:
-    return f"{value!r} is not a language code such as 'ko' or 'en'"
+    return f"{value!r} is not a language code such as 'ko', 'en' or 'pt-BR'"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -364,7 +370,7 @@ class Spec:
     game: str = spec_field(NAME, description="The rule engine: calc, stack or clag (others build but are not played).")
     name: str = spec_field(Text(max_length=100))
     names: dict[str, str] = spec_field(
-        MapOf(Text(max_length=100), key=Text(pattern=r"^[a-z]{2,3}$"), bad_key=_language_message), factory=dict,
+        MapOf(Text(max_length=100), key=Text(pattern=LANG_TAG), bad_key=_language_message), factory=dict,
         description="The deck's name in other languages, e.g. {ko: 스택 오리지널}; rulebooks use it.")
     description: str | None = spec_field(Optional(TEXT), None)
     author: str | None = spec_field(Optional(Text(max_length=200)), None,

@@ -349,3 +349,57 @@ def test_fuzz_any_text(markup):
         fit(markup, Box(0, 0, 30, 20), max_size=4, min_size=1)
     except RichTextError:
         pass
+
+
+# --- spans ------------------------------------------------------------------------------------
+
+def red_pixels(image) -> int:
+    return sum(1 for r, g, b in image.get_flattened_data() if r > 180 and g < 80 and b < 80)
+
+
+def rasterise_rgb(ops, size=Size(80, 60)):
+    pdf = render_pages([Page(size, (Placement(Face(tuple(ops)), 0, 0),))])
+    return pdfium.PdfDocument(pdf)[0].render(scale=DPI / 72).to_pil().convert("RGB")
+
+
+def test_a_span_colours_its_text_and_ink_icons_on_the_rendered_card():
+    plain = fit("Deal **3** :star: damage", max_size=4)
+    red = fit_rich("Deal [**3** :star:]{color=fire} damage", Box(0, 0, 60, 40), STYLE, max_size_mm=4,
+                   min_size_mm=1.5, fit="shrink", icons=BUILTIN_ICONS, where="cards#1 body",
+                   palette={"fire": "#d01010"})
+    assert red_pixels(rasterise_rgb(plain.ops)) == 0
+    assert red_pixels(rasterise_rgb(red.ops)) > 500  # the 3 and the star, drawn red
+    by_text = {op.text: op for op in red.ops if isinstance(op, Text)}
+    assert by_text["3"].color == "#d01010" and by_text["Deal"].color == STYLE.color
+    assert [op.fill for op in red.ops if isinstance(op, Polygon)] == ["#d01010"]
+
+
+def test_a_span_sizes_its_text_on_the_same_baseline():
+    fitted = fit("a [big]{size=1.5} b", max_size=4, mode="none")
+    by_text = {op.text: op for op in fitted.ops}
+    assert by_text["big"].size_mm == pytest.approx(6.0) and by_text["a"].size_mm == 4.0
+    assert by_text["big"].y_mm == by_text["a"].y_mm
+    plain = fit("a big b", max_size=4, mode="none").ops[0]  # one run: "a big b"
+    # the word and the space after it are set at 1.5 times the size
+    assert by_text["b"].x_mm == pytest.approx(text_width_mm("a ", fonts.KOREAN, 4.0) +
+                                              text_width_mm("big ", fonts.KOREAN, 6.0), abs=0.01)
+    assert plain.text == "a big b"
+
+
+@pytest.mark.parametrize("markup, shown", [
+    ("[plain] words", "[plain] words"),
+    ("a \\]{color=#f00} b", "a ]{color=#f00} b"),
+    ("[open", "[open"),
+])
+def test_brackets_that_open_no_span_print_as_typed(markup, shown):
+    assert " ".join(texts(fit(markup, max_size=4))) == shown
+
+
+@pytest.mark.parametrize("markup, message", [
+    ("[x]{colour=red}", "unknown attribute 'colour=red'"),
+    ("[x]{size=9}", "size= wants a number from 0.25 to 4"),
+    ("[x]{color=rust}", "span color 'rust' is neither #rgb/#rrggbb nor a name in art.colors"),
+])
+def test_a_span_it_cannot_set_is_an_error_naming_the_card(markup, message):
+    with pytest.raises(RichTextError, match=r"^cards#1 body: .*" + message.replace("(", r"\(")):
+        fit(markup)

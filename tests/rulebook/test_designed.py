@@ -64,7 +64,7 @@ def test_directives_are_checked_where_they_are_written():
 
 def test_the_sample_rulebook_shows_its_cards_and_is_as_short_as_its_text():
     for lang, words in (("en", ["Reading a card", "element icon", "Your realm", "×30", "Tide Caller"]),
-                        ("ko", ["카드 읽기", "element icon", "내 영역", "×30", "Tide Caller"])):
+                        ("ko", ["카드 읽기", "원소", "비용", "내 영역", "×30", "Tide Caller"])):
         book = render_rulebook(DECKS / "emberfall.yaml", lang)
         pages = text_of(book.data)
         assert book.pages == len(pages) <= 4

@@ -7,9 +7,10 @@ A rule text names content with block directives (``::: figure NAME``, ``::: exam
 
 Content functions return plain data, never flowables, so they are tested without rendering.
 They take every count from the deck and every score or legality verdict from the rule engine, so
-the book cannot disagree with the spec or the engine. ``lang`` is ``"ko"`` or ``"en"``; strings
-in the returned data (captions, table cells) are already in that language and may use the same
-inline markup as the rule text (``**bold**``, ``*italic*``).
+the book cannot disagree with the spec or the engine. ``lang`` is one of :data:`LANGS`, the
+languages printkit has words for (a book in another language is given English ones, see
+:func:`words_lang`); strings in the returned data (captions, table cells) are already in that
+language and may use the same inline markup as the rule text (``**bold**``, ``*italic*``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from printkit.deck import Card, Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import Box
 
-LANGS = ("ko", "en")
+LANGS = ("ko", "en")  # the languages printkit's own words (captions, examples, labels) come in
+
+
+def words_lang(lang: str) -> str:
+    """The language of printkit's own words in a book in ``lang``: itself, or English for a
+    language printkit has no words for (a French book's worked examples speak English)."""
+    return lang if lang in LANGS else "en"
 
 
 @dataclass(frozen=True)
