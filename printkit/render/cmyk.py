@@ -7,7 +7,7 @@ compensation (LittleCMS through Pillow), so a vector colour and the same colour 
 out as the same ink values.
 
 Black and greys (:func:`ink_of`): a neutral vector colour (black, a dark grey such as ``#1d1d1f``,
-any grey) prints on K alone, as the K tint of the same lightness (100 % K where K alone cannot
+any grey, a near-black whose hue hardly shows such as ``#2b2118``) prints on K alone, as the K tint of the same lightness (100 % K where K alone cannot
 print it as dark), so type, rules and small shapes cannot show colour fringes when the plates
 shift. Only a large solid area (:class:`Press`) of a black K alone cannot reach takes the press's
 rich black. Every other colour and every pixel of a picture goes through the profile, then is
@@ -28,6 +28,9 @@ CONDITION = "FOGRA39"
 PURE_BLACK = (0.0, 0.0, 0.0, 1.0)
 # A colour whose CIE a*, b* lie within this distance of grey is neutral: it prints on K alone.
 NEUTRAL_CHROMA = 4.0
+# A near-black (darker than K alone prints) whose hue hardly shows, such as a warm ink-black
+# #2b2118, is black too up to this chroma.
+NEAR_BLACK_CHROMA = 10.0
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,8 @@ def ink_of(r: int, g: int, b: int, press: Press = DEFAULT_PRESS, large: bool = F
     alone unless ``large`` (a big solid area) and darker than K alone prints, which takes the
     press's rich black; any other colour through the profile, held to the ink limit."""
     lightness, chroma = _lab(r, g, b)
-    if chroma <= NEUTRAL_CHROMA:
-        darkest = _k_lightness()[-1]
+    darkest = _k_lightness()[-1]
+    if chroma <= NEUTRAL_CHROMA or (lightness <= darkest and chroma <= NEAR_BLACK_CHROMA):
         if lightness <= darkest and large and press.rich_black is not None:
             return limit_ink(press.rich_black, press.ink_limit)
         return (0.0, 0.0, 0.0, _k_tint(lightness))
@@ -125,9 +128,10 @@ def limit_ink(inks: tuple[float, float, float, float], limit: float) -> tuple[fl
     if c + m + y + k <= limit + 1e-9 or colour <= 0:
         return inks
     scale = max(0.0, limit - k) / colour
-    # Rounded down: rounding up could put the sum back over the limit.
-    return (math.floor(c * scale * 10000) / 10000, math.floor(m * scale * 10000) / 10000,
-            math.floor(y * scale * 10000) / 10000, min(k, limit))
+    # Rounded down to whole 1/255 steps (what an 8-bit plate holds): rounding up, or a plate
+    # rounding later, could put the sum back over the limit.
+    c, m, y = (round(math.floor(v * scale * 255 + 1e-6) / 255, 4) for v in (c, m, y))
+    return (c, m, y, min(k, limit))
 
 
 @lru_cache(maxsize=1)

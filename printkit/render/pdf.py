@@ -452,7 +452,7 @@ def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, kee
         if keep:
             keep_for.streams[page] = (canvas._doc.Pages.pages[-1].Contents.content, in_use, as_forms, has_images)
     if getattr(_press(canvas), "pdfx", False):
-        pdfx.check_version(canvas, info.title)
+        pdfx.finish(canvas, info.title)
     return canvas, buffer
 
 
@@ -1054,7 +1054,7 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> st
     if mask is not None:
         _add_mask(canvas, obj, f"{name}-mask",
                   lambda: _LazyImage(mask, lambda: _cmyk_objects(digest, source, path, limit)[1].streamContent))
-        canvas._doc._pdfVersion = max(tuple(canvas._doc._pdfVersion), (1, 4))  # a soft mask is PDF 1.4
+        canvas._printkit_masked = True  # transparency: refused in PDF/X-1a (printkit.render.pdfx)
     return key
 
 
@@ -1303,9 +1303,8 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
         start = len(scratch._code)
         _draw_svg(scratch, art)
         commands = tuple(scratch._code[start:])
-        if press is not None and press.pdfx and any(
-                name in ("ca", "CA") and value < 1 for name, value in scratch._extgstate._c):
-            scratch._doc._pdfVersion = (1, 4)  # constant opacity (/ca, /CA) is PDF 1.4
+        if press is not None and press.pdfx:  # the version says whether the art is transparent
+            scratch._doc._pdfVersion = (1, 4) if pdfx.transparent(scratch) else pdfx.PDF_VERSION
         known = (art.width, art.height, None if any("/" in line for line in commands) else commands,
                  tuple(scratch._doc._pdfVersion))
         if store is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from reportlab.pdfbase import pdfdoc
 
 from printkit.errors import BuildError
+from printkit.render.svg import extra_states
 
 VERSION = "PDF/X-1:2001"
 CONFORMANCE = "PDF/X-1a:2001"
@@ -54,13 +55,16 @@ def refuse_transparency(picture: str, title: str) -> BuildError:
 
 
 def transparent(canvas) -> bool:
-    """Whether drawing into ``canvas``'s document has asked for transparency (a newer PDF)."""
-    return tuple(canvas._doc._pdfVersion) > PDF_VERSION
+    """Whether anything drawn into ``canvas`` so far is transparent: an opacity below 1, a soft
+    mask (SVG gradients' stop opacity) or a picture's alpha channel (a soft-masked image)."""
+    alpha = any(name in ("ca", "CA") and value < 1 for name, value in canvas._extgstate._c)
+    return alpha or bool(extra_states(canvas)) or getattr(canvas, "_printkit_masked", False)
 
 
-def check_version(canvas, title: str) -> None:
-    """The last guard: a PDF/X-1a document must still be PDF 1.3 when it is drawn."""
+def finish(canvas, title: str) -> None:
+    """The last guard of a drawn PDF/X-1a document: nothing transparent, and the PDF 1.3 header
+    (reportlab asks for 1.4 whenever an opacity is set, even an opaque one)."""
     if transparent(canvas):
-        raise BuildError(f"{title or 'a PDF/X file'}: something drawn needs PDF "
-                         f"{'.'.join(map(str, canvas._doc._pdfVersion))} (transparency), which "
-                         "PDF/X-1a cannot hold; export without --pdfx")
+        raise BuildError(f"{title or 'a PDF/X file'}: something drawn is transparent, which PDF/X-1a "
+                         "cannot hold; export without --pdfx")
+    canvas._doc._pdfVersion = PDF_VERSION
