@@ -188,11 +188,12 @@ def limit_picture(image, limit: float):
     if total.getextrema()[1] <= most:
         return image
     # Per pixel: the share of C, M and Y kept, 1 where the pixel is within the limit.
+    zero, one = Image.new("F", image.size, 0.0), Image.new("F", image.size, 1.0)
     keep = ImageMath.lambda_eval(
-        lambda e: e["min"](1.0, e["max"](0.0, most - e["k"]) / e["max"](e["c"] + e["m"] + e["y"], 1.0)),
-        c=c, m=m, y=y, k=k)
-    bands = [ImageMath.lambda_eval(lambda e: e["v"] * e["keep"], v=v, keep=keep).point(math.floor).convert("L")
-             for v in (c, m, y)]
+        lambda e: e["min"](e["one"], e["max"](e["zero"], most - e["k"]) / e["max"](e["c"] + e["m"] + e["y"], e["one"])),
+        c=c, m=m, y=y, k=k, zero=zero, one=one)
+    # Converting to 8 bits truncates: rounded down, never back over the limit.
+    bands = [ImageMath.lambda_eval(lambda e: e["v"] * e["keep"], v=v, keep=keep).convert("L") for v in (c, m, y)]
     return Image.merge("CMYK", (*bands, image.getchannel("K")))
 
 

@@ -212,9 +212,11 @@ def test_the_whole_print_shop_export_is_cmyk_with_the_profile_as_output_intent(t
     assert "Colour: CMYK" in readme and "FOGRA39" in readme and "100% K" in readme
 
 
-def test_cmyk_is_for_the_print_shop_only():
-    result = CliRunner().invoke(main, ["export", "calc", "--for", "tgc", "--cmyk"])
-    assert result.exit_code == 1
-    assert result.output.strip() == "error: --cmyk is for --for print-shop only (the other services take sRGB files)"
-    with pytest.raises(Exception, match="--cmyk is for --for print-shop only"):
-        export_deck(load_deck("calc"), ExportOptions(target="drivethrucards", cmyk=True))
+def test_cmyk_and_pdfx_are_for_the_pdf_targets_only():
+    for flag in ("--cmyk", "--pdfx"):
+        result = CliRunner().invoke(main, ["export", "calc", "--for", "tgc", flag])
+        assert result.exit_code == 1
+        assert result.output.strip() == (f"error: {flag} is for the PDF targets only (print-shop, drivethrucards); "
+                                         "The Game Crafter takes sRGB images")
+    with pytest.raises(Exception, match="--cmyk is for the PDF targets only"):
+        export_deck(load_deck("calc"), ExportOptions(target="tts", cmyk=True))
