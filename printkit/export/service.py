@@ -174,7 +174,8 @@ def _colour_note(prof: Profile, options: ExportOptions) -> str:
         black = ("large solid black areas (from {:g} mm across) in rich black (C{:g} M{:g} Y{:g} K{:g})".format(
             press.rich_black_from_mm, *(v * 100 for v in press.rich_black)) if press.rich_black else
             "no rich black")
-        return (f"Colour: CMYK{' in PDF/X-1a:2001 files' if press.pdfx else ''} for offset on coated paper ({profile_name()}, {CONDITION}), named in each PDF "
+        pdfx = " in PDF/X-1a:2001 files" if press.pdfx else ""
+        return (f"Colour: CMYK{pdfx} for offset on coated paper ({profile_name()}, {CONDITION}), named in each PDF "
                 "by its OutputIntent; black and greys in text, lines and small shapes are K alone (100% K "
                 f"or a K tint), {black}; every other colour and picture converted through the profile, "
                 f"at most {press.ink_limit * 100:g}% ink. Text and shapes stay vector. "

@@ -7,11 +7,12 @@ compensation (LittleCMS through Pillow), so a vector colour and the same colour 
 out as the same ink values.
 
 Black and greys (:func:`ink_of`): a neutral vector colour (black, a dark grey such as ``#1d1d1f``,
-any grey, a near-black whose hue hardly shows such as ``#2b2118``) prints on K alone, as the K tint of the same lightness (100 % K where K alone cannot
-print it as dark), so type, rules and small shapes cannot show colour fringes when the plates
-shift. Only a large solid area (:class:`Press`) of a black K alone cannot reach takes the press's
-rich black. Every other colour and every pixel of a picture goes through the profile, then is
-held to the press's total ink limit (:func:`limit_ink`, :func:`limit_picture`).
+any grey, a near-black whose hue hardly shows such as ``#2b2118``) prints on K alone, as the K
+tint of the same lightness (100 % K where K alone cannot print it as dark), so type, rules and
+small shapes cannot show colour fringes when the plates shift. Only a large solid area
+(:class:`Press`) of a black K alone cannot reach takes the press's rich black. Every other colour
+and every pixel of a picture goes through the profile, then is held to the press's total ink
+limit (:func:`limit_ink`, :func:`limit_picture`).
 """
 
 from __future__ import annotations
@@ -107,7 +108,8 @@ def cmyk_of(r: int, g: int, b: int) -> tuple[float, float, float, float]:
 
 
 @lru_cache(maxsize=4096)
-def ink_of(r: int, g: int, b: int, press: Press = DEFAULT_PRESS, large: bool = False) -> tuple[float, float, float, float]:
+def ink_of(r: int, g: int, b: int, press: Press = DEFAULT_PRESS,
+           large: bool = False) -> tuple[float, float, float, float]:
     """An sRGB colour as the inks ``press`` prints it with: a neutral colour (black or grey) on K
     alone unless ``large`` (a big solid area) and darker than K alone prints, which takes the
     press's rich black; any other colour through the profile, held to the ink limit."""

@@ -66,9 +66,9 @@ def plates_max_ink(path: Path, dpi: int = 30) -> dict[int, float]:
     assert run.returncode == 0, run.stderr
     worst = {}
     for composite in sorted(out.glob("p????.tif")):
-        plates = [PILImage.open(out / f"{composite.stem}({name}).tif") for name in ("Cyan", "Magenta", "Yellow", "Black")]
+        plates = [PILImage.open(out / f"{composite.stem}({name}).tif")
+                  for name in ("Cyan", "Magenta", "Yellow", "Black")]
         assert all(plate.mode == "L" for plate in plates)
-        width, height = plates[0].size
         data = [plate.tobytes() for plate in plates]
         most = max(1020 - c - m - y - k for c, m, y, k in zip(*data))
         worst[int(composite.stem[1:])] = most / 255 * 100
