@@ -179,24 +179,40 @@ def _lab_transform():
                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
 
 
+# Rows of a picture held to the ink limit at a time: five float copies of a strip, not of the picture.
+LIMIT_ROWS = 256
+
+
 def limit_picture(image, limit: float):
     """A CMYK picture with no pixel over ``limit`` total ink (as :func:`limit_ink` does a colour);
     the picture itself when none is."""
+    most = limit * 255
+    limited = None
+    for top in range(0, image.size[1], LIMIT_ROWS):
+        box = (0, top, image.size[0], min(top + LIMIT_ROWS, image.size[1]))
+        strip = _limited_strip(image.crop(box), most)
+        if strip is not None:
+            limited = limited or image.copy()
+            limited.paste(strip, box)
+    return limited if limited is not None else image
+
+
+def _limited_strip(strip, most: float):
+    """``strip`` (CMYK) with no pixel over ``most`` (0..1020) in all, or None when none is."""
     from PIL import Image, ImageMath
 
-    c, m, y, k = (band.convert("F") for band in image.split())
+    c, m, y, k = (band.convert("F") for band in strip.split())
     total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
-    most = limit * 255
     if total.getextrema()[1] <= most:
-        return image
+        return None
     # Per pixel: the share of C, M and Y kept, 1 where the pixel is within the limit.
-    zero, one = Image.new("F", image.size, 0.0), Image.new("F", image.size, 1.0)
+    zero, one = Image.new("F", strip.size, 0.0), Image.new("F", strip.size, 1.0)
     keep = ImageMath.lambda_eval(
         lambda e: e["min"](e["one"], e["max"](e["zero"], most - e["k"]) / e["max"](e["c"] + e["m"] + e["y"], e["one"])),
         c=c, m=m, y=y, k=k, zero=zero, one=one)
     # Converting to 8 bits truncates: rounded down, never back over the limit.
     bands = [ImageMath.lambda_eval(lambda e: e["v"] * e["keep"], v=v, keep=keep).convert("L") for v in (c, m, y)]
-    return Image.merge("CMYK", (*bands, image.getchannel("K")))
+    return Image.merge("CMYK", (*bands, strip.getchannel("K")))
 
 
 def cmyk_picture(data: bytes):

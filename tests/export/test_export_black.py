@@ -123,6 +123,28 @@ def test_a_grey_is_the_k_tint_of_its_lightness_and_rich_black_follows_the_press(
         assert sum(inks) <= 2.4 + 1e-9 and inks[3] == cmyk.cmyk_of(*rgb)[3]
 
 
+def test_a_picture_over_the_limit_loses_cyan_magenta_and_yellow_only_where_it_is_over():
+    import random
+
+    rnd = random.Random(7)
+    size = (40, cmyk.LIMIT_ROWS + 30)  # two strips
+    picture = PILImage.new("CMYK", size)
+    picture.frombytes(bytes(rnd.randrange(256) for _ in range(4 * size[0] * size[1])))
+    limited = cmyk.limit_picture(picture, 2.4)
+
+    def pixels(image):
+        return zip(*(band.tobytes() for band in image.split()))
+
+    for before, after in zip(pixels(picture), pixels(limited)):
+        assert sum(after) <= 612 and after[3] == before[3]
+        if sum(before) <= 612:
+            assert after == before
+        else:
+            assert all(a <= b for a, b in zip(after[:3], before[:3]))
+    opaque = PILImage.new("CMYK", size, (40, 30, 30, 100))
+    assert cmyk.limit_picture(opaque, 3.0) is opaque
+
+
 def test_clag_for_a_print_shop_has_no_text_in_four_inks_and_keeps_the_ink_limit(tmp_path):
     deck = load_deck("clag")
     rgb, press = tmp_path / "rgb", tmp_path / "cmyk"
