@@ -96,6 +96,7 @@ from printkit.outputs import (
 from printkit.workers import PNG_MS, PRELOAD, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later, Workers
 
 if TYPE_CHECKING:
+    from printkit.render.cmyk import Press
     from printkit.render.pdf import PdfInfo, SharedPages
     from printkit.unchanged import Invocation
 
@@ -200,7 +201,7 @@ class BuildContext:
 
     def write_pdf(self, relative: str, pages: Sequence[Page], info: "PdfInfo", *, kind: str,
                   deck: Deck | None = None, paper: str | None = None, cards: int | None = None,
-                  cmyk: bool = False, keep_for: "SharedPages | None" = None,
+                  cmyk: "bool | Press" = False, keep_for: "SharedPages | None" = None,
                   reuse: "SharedPages | None" = None, cached: bool = True) -> ManifestEntry:
         """Render ``pages`` (as :meth:`render` does, the same bytes) straight into the staged file
         for ``OUT/relative`` and describe it: a large document (sheets of pictures) is never held
@@ -255,14 +256,16 @@ class BuildContext:
         return self.cache.cached(key, lambda: pdf.render_pages(pages, info=info, keep_for=keep_for, reuse=reuse))
 
     def _render_key(self, pages: Sequence[Page], info: "PdfInfo", keep_for: "SharedPages | None",
-                    cmyk: bool = False) -> str:
+                    cmyk: "bool | Press" = False) -> str:
         def description() -> Iterator[str]:
             yield f"{info!r}\n"
             yield from pages_description(pages)
             if keep_for is not None:  # a document keeping pages for another codes that one's text first
                 yield f"\nseeded {keep_for.seed!r}"
-            if cmyk:
-                yield "\ncmyk"
+            if cmyk:  # True (the default press) or a Press: its settings change the inks
+                from printkit.render.cmyk import DEFAULT_PRESS
+
+                yield f"\ncmyk {(DEFAULT_PRESS if cmyk is True else cmyk).key()}"
 
         return self.cache.key("pdf", description, lambda: face_files(pages))
 

@@ -450,11 +450,15 @@ watch.params.extend(p for p in build.params if p.name != "decks")
 @click.option("--base-url", default=None, help="tts: where you will host the images (default: file:/// paths).")
 @click.option("--crop-marks", is_flag=True, help="print-shop: crop marks in a 6 mm slug around every card.")
 @click.option("--cmyk", is_flag=True,
-              help="print-shop: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, FOGRA39); #000000 is K only.")
+              help="print-shop, drivethrucards: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, "
+                   "FOGRA39); black and grey text and lines on K alone.")
+@click.option("--pdfx/--no-pdfx", default=None,
+              help="print-shop, drivethrucards: PDF/X-1a:2001 files (CMYK, no transparency); "
+                   "default: as the profile says (on for drivethrucards).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper of full-page components a profile keeps (print-shop).")
 @reports_errors
-def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper) -> None:
+def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, paper) -> None:
     """Write a folder ready to upload to a print service, or to load in Tabletop Simulator.
 
     DECK is a name in decks/ or a path to a spec. The folder holds the files the service takes
@@ -466,22 +470,21 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper) ->
     from pathlib import Path
 
     from printkit.errors import BuildError
-    from printkit.export import ExportOptions, export_deck
+    from printkit.export import ExportOptions, check_colour_options, export_deck
     from printkit.export.profiles import profile
     from printkit.spec import load_deck
 
     if out_dir is not None and not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
-    profile(target)  # an unknown target fails before the deck is read
+    prof = profile(target)  # an unknown target fails before the deck is read
     if base_url is not None and target != "tts":
         raise BuildError("--base-url is for --for tts only")
     if crop_marks and target != "print-shop":
         raise BuildError("--crop-marks is for --for print-shop only")
-    if cmyk and target != "print-shop":
-        raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
+    check_colour_options(prof, cmyk, pdfx)
     loaded = load_deck(deck, variant)
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
-                            crop_marks=crop_marks, cmyk=cmyk, paper=paper)
+                            crop_marks=crop_marks, cmyk=cmyk, pdfx=pdfx, paper=paper)
     with cycle_collector_paused():
         with progress_bar(len(loaded.all_cards()), "Exporting") as progress:
             result = export_deck(loaded, options, progress=progress)

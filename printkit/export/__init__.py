@@ -41,7 +41,8 @@ class ExportOptions:
     out_dir: Path | None = None  # None: output/<deck>[/<variant>]/export-<target>
     base_url: str | None = None  # tts: where the images will be hosted (else file:/// paths)
     crop_marks: bool = False  # print-shop: crop marks in a slug around each card's bleed
-    cmyk: bool = False  # print-shop: colours and pictures converted to CMYK (printkit.render.cmyk)
+    cmyk: bool = False  # PDF targets: colours and pictures converted to CMYK (printkit.render.cmyk)
+    pdfx: bool | None = None  # PDF targets: PDF/X-1a:2001 (implies CMYK); None: as the profile says
     paper: str = "a4"  # the paper of full-page components a profile keeps
 
 
@@ -104,8 +105,7 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     from printkit.build import BuildOptions, build
 
     prof = profile(options.target)
-    if options.cmyk and prof.key != "print-shop":
-        raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
+    check_colour_options(prof, options.cmyk, options.pdfx)
     runs, pages = plan(deck, prof)
     out_dir = options.out_dir or default_out_dir(deck, options.target)
     if prof.kind == "tts":
@@ -119,6 +119,23 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     producer.__name__ = f"produce_export_{prof.key.replace('-', '_')}"
     build_options = BuildOptions(out_dir=out_dir, paper=options.paper, rulebooks=False)
     return build([deck], build_options, progress=progress, producers=(producer,))
+
+
+def check_colour_options(prof: Profile, cmyk: bool, pdfx: bool | None) -> None:
+    """Refuse ``--cmyk`` and ``--pdfx`` for a target that takes images (one line)."""
+    for flag, given in (("--cmyk", cmyk), ("--pdfx", pdfx)):
+        if given and prof.kind != "pdf":
+            raise BuildError(f"{flag} is for the PDF targets only (print-shop, drivethrucards); "
+                             f"{prof.name} takes sRGB images")
+
+
+def press_for(prof: Profile, options: ExportOptions):
+    """How the export's PDFs take ink: the profile's :class:`~printkit.render.cmyk.Press` (PDF/X-1a
+    as ``--pdfx``/``--no-pdfx`` or the profile says), or None for sRGB files."""
+    pdfx = prof.press.pdfx if options.pdfx is None else options.pdfx
+    if prof.kind != "pdf" or not (options.cmyk or pdfx):
+        return None
+    return dataclasses.replace(prof.press, pdfx=pdfx)
 
 
 def file_slug(name: str) -> str:

@@ -16,6 +16,7 @@ import yaml
 
 from printkit.deck import CARD_SIZES_MM, CardSize
 from printkit.errors import BuildError
+from printkit.render.cmyk import Press
 from printkit.units import parse_length_mm
 
 PROFILES_FILE = Path(__file__).with_name("profiles.yaml")
@@ -68,6 +69,7 @@ class Profile:
     max_columns: int = 10
     max_rows: int = 7
     max_pixels: int = 4096
+    press: Press = Press()  # how its CMYK files take ink (ink limit, rich black, PDF/X by default)
 
     def size_for(self, size: CardSize) -> ServiceSize | None:
         """The service's size matching a card's trim, or None (always a match for ``sizes: any``)."""
@@ -123,7 +125,39 @@ def _profile(key: str, raw: Mapping[str, Any]) -> Profile:
         verified=bool(raw.get("verified", True)), upload=str(raw.get("upload", "")).strip(),
         asks=str(raw.get("asks", "") or "").strip(), max_columns=int(raw.get("max_columns", 10)),
         max_rows=int(raw.get("max_rows", 7)), max_pixels=int(raw.get("max_pixels", 4096)),
+        press=_press(where, raw),
     )
+
+
+def _press(where: str, raw: Mapping[str, Any]) -> Press:
+    """The ``ink_limit``, ``rich_black``, ``rich_black_from`` and ``pdfx`` keys of a profile."""
+    default = Press()
+
+    def percent(value: Any, name: str) -> float:
+        try:
+            number = float(str(value).strip().removesuffix("%"))
+        except ValueError:
+            raise BuildError(f"{where}: {name} {value!r} is not a percentage (e.g. 300%)") from None
+        if not 0 <= number <= 400:
+            raise BuildError(f"{where}: {name} {value!r} is not between 0% and 400%")
+        return number / 100
+
+    limit = percent(raw.get("ink_limit", "300%"), "ink_limit")
+    black = raw.get("rich_black", [round(v * 100) for v in default.rich_black])
+    if black in (None, "none"):
+        rich = None
+    elif isinstance(black, list) and len(black) == 4:
+        rich = tuple(percent(v, "rich_black") for v in black)
+    else:
+        raise BuildError(f"{where}: rich_black {black!r} must be 'none' or four percentages [C, M, Y, K]")
+    try:
+        large = parse_length_mm(raw.get("rich_black_from", f"{default.rich_black_from_mm:g}mm"))
+    except (TypeError, ValueError) as exc:
+        raise BuildError(f"{where}: rich_black_from: {exc}") from None
+    pdfx = raw.get("pdfx", False)
+    if not isinstance(pdfx, bool):
+        raise BuildError(f"{where}: pdfx {pdfx!r} must be true or false")
+    return Press(ink_limit=limit, rich_black=rich, rich_black_from_mm=large, pdfx=pdfx)
 
 
 def _size(where: str, name: str, raw: Mapping[str, Any]) -> ServiceSize:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, readme_text, resized
+from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -54,7 +54,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             by_sheet = [full_page(faces.page(card, paper), paper) for card in pages]
             path = f"pages-{ctx.options.paper}.pdf"
             yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
-                                cmyk=options.cmyk, cached=False, kind="export-pages", deck=deck,
+                                cmyk=press_for(prof, options) or False, cached=False, kind="export-pages", deck=deck,
                                 paper=ctx.options.paper)
             files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
                                 "one copy per game"))
@@ -143,7 +143,8 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
                 ctx.progress(len(copies))
             path = f"{_folder(run.name)}.pdf"
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
-            yield ctx.write_pdf(path, pages, info, cached=False, kind="export-pdf", deck=deck, cards=len(pages) // 2)
+            yield ctx.write_pdf(path, pages, info, cmyk=press_for(prof, options) or False, cached=False,
+                                kind="export-pdf", deck=deck, cards=len(pages) // 2)
             files.append((path, f"{len(pages) // 2} cards ({run.title}), {len(pages)} pages: back, front, back, front ..."))
         return
     fronts: list[Page] = []
@@ -156,7 +157,8 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             backs += [back] * len(copies)
             ctx.progress(len(copies))
     info = pdf_info(deck, f"cards for {prof.name}", "Every card at its bleed size: all fronts, then all backs")
-    yield ctx.write_pdf("cards.pdf", fronts + backs, info, cmyk=options.cmyk, cached=False, kind="export-pdf",
+    yield ctx.write_pdf("cards.pdf", fronts + backs, info, cmyk=press_for(prof, options) or False, cached=False,
+                        kind="export-pdf",
                         deck=deck, cards=len(fronts))
     runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
     files.append(("cards.pdf", f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
@@ -165,12 +167,18 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
 
 
 def _colour_note(prof: Profile, options: ExportOptions) -> str:
-    if options.cmyk:
+    press = press_for(prof, options)
+    if press is not None:
         from printkit.render.cmyk import CONDITION, profile_name
 
-        return (f"Colour: CMYK for offset on coated paper ({profile_name()}, {CONDITION}), named in each PDF "
-                "by its OutputIntent; pure black (#000000) is 100% K alone, every other colour and "
-                "picture converted through the profile (at most 300% ink). Text and shapes stay vector. "
+        black = ("large solid black areas (from {:g} mm across) in rich black (C{:g} M{:g} Y{:g} K{:g})".format(
+            press.rich_black_from_mm, *(v * 100 for v in press.rich_black)) if press.rich_black else
+            "no rich black")
+        pdfx = " in PDF/X-1a:2001 files" if press.pdfx else ""
+        return (f"Colour: CMYK{pdfx} for offset on coated paper ({profile_name()}, {CONDITION}), named in each PDF "
+                "by its OutputIntent; black and greys in text, lines and small shapes are K alone (100% K "
+                f"or a K tint), {black}; every other colour and picture converted through the profile, "
+                f"at most {press.ink_limit * 100:g}% ink. Text and shapes stay vector. "
                 "Ask the shop whether it prints to this condition; if it wants another, send the sRGB "
                 "export instead and let it convert.")
     return "Colour: sRGB, " + ("each PNG with an embedded sRGB ICC profile." if prof.kind == "images"

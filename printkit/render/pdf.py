@@ -40,6 +40,8 @@ from printkit.render.forms import end_form
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
+from printkit.render.cmyk import DEFAULT_PRESS, Press
+from printkit.render import pdfx
 from printkit.render.color import SRGB_NAME, srgb_icc
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
 from printkit.units import mm_to_pt
@@ -63,13 +65,15 @@ class PdfInfo:
 
 
 def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str = "",
-               initial_font: Path = SYMBOLS, info: PdfInfo | None = None, cmyk: bool = False) -> Canvas:
+               initial_font: Path = SYMBOLS, info: PdfInfo | None = None, cmyk: bool | Press = False) -> Canvas:
     """A reportlab canvas with reproducible output (no dates or random IDs in the file).
 
     The document names sRGB as its output intent (:func:`add_output_intent`), since every colour
     printkit draws is an sRGB colour; ``info`` (or ``title`` alone) fills in its metadata. With
     ``cmyk`` every colour and picture drawn through this module is converted to the press profile
-    of :mod:`printkit.render.cmyk`, and the output intent names that profile instead.
+    of :mod:`printkit.render.cmyk`, and the output intent names that profile instead; a
+    :class:`~printkit.render.cmyk.Press` says how (ink limit, rich black, PDF/X-1a), ``True``
+    the default press.
     """
     info = info or PdfInfo(title=title)
     # A TrueType initial font: reportlab's default (Helvetica) would be referenced on every page
@@ -84,19 +88,27 @@ def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str =
     canvas.setAuthor(info.author)
     if info.subject:
         canvas.setSubject(info.subject)
-    canvas._printkit_cmyk = cmyk
-    if cmyk:
-        from printkit.render import cmyk as press
+    press = cmyk if isinstance(cmyk, Press) else (DEFAULT_PRESS if cmyk else None)
+    canvas._printkit_cmyk = press or False
+    if press is not None:
+        from printkit.render import cmyk as inks
 
-        add_output_intent(canvas, press.press_icc(), components=4, condition=press.CONDITION,
-                          subtype="GTS_PDFX", info=press.profile_name())
+        add_output_intent(canvas, inks.press_icc(), components=4, condition=inks.CONDITION,
+                          subtype="GTS_PDFX", info=inks.profile_name())
+        if press.pdfx:
+            pdfx.mark(canvas)
     else:
         add_output_intent(canvas)
     return canvas
 
 
 def _is_cmyk(canvas: Canvas) -> bool:
-    return getattr(canvas, "_printkit_cmyk", False)
+    return bool(getattr(canvas, "_printkit_cmyk", False))
+
+
+def _press(canvas: Canvas) -> Press | None:
+    """How ``canvas`` takes ink: its press, or None for an sRGB document."""
+    return getattr(canvas, "_printkit_cmyk", False) or None
 
 
 def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int = 3,
@@ -122,7 +134,7 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
         catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
 
 
-def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool = False,
+def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool | Press = False,
                  keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
@@ -145,7 +157,7 @@ def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = 
         return buffer.getvalue()
 
 
-def write_pages(pages: Sequence[Page], out, title: str = "", info: PdfInfo | None = None, cmyk: bool = False,
+def write_pages(pages: Sequence[Page], out, title: str = "", info: PdfInfo | None = None, cmyk: bool | Press = False,
                 keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None) -> int:
     """The PDF :func:`render_pages` makes of the same arguments, written to ``out`` (anything with
     ``write(bytes)``) object by object; returns how many bytes were written.
@@ -381,7 +393,7 @@ class _Written:
         return self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
 
 
-def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: SharedPages | None = None,
+def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, keep_for: SharedPages | None = None,
            reuse: SharedPages | None = None) -> tuple[Canvas, _Written]:
     """A canvas with every page of ``pages`` drawn and finished, not yet saved, and the buffer its
     ``save()`` writes to."""
@@ -439,6 +451,8 @@ def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool = False, keep_for: S
         _compress_last_page(canvas)
         if keep:
             keep_for.streams[page] = (canvas._doc.Pages.pages[-1].Contents.content, in_use, as_forms, has_images)
+    if getattr(_press(canvas), "pdfx", False):
+        pdfx.finish(canvas, info.title)
     return canvas, buffer
 
 
@@ -549,26 +563,35 @@ class _Pen:
 
     def __init__(self, canvas: Canvas) -> None:
         self.canvas = canvas
-        self.cmyk = _is_cmyk(canvas)
-        self.fill: str | None = None
+        self.press = _press(canvas)
+        self.cmyk = self.press is not None
+        self.fill: str | tuple[str, bool] | None = None
         self.stroke: str | None = None
         self.width: float | None = None
 
-    def set_fill(self, color: str) -> None:
-        """The fill colour, in the document's colour space (sRGB, or the press's CMYK)."""
+    def set_fill(self, color: str, large: bool = False) -> None:
+        """The fill colour, in the document's colour space (sRGB, or the press's CMYK; ``large``:
+        for a large solid area, which may take a rich black)."""
         if self.cmyk:
-            self.canvas.setFillColorCMYK(*_cmyk(color))
+            self.canvas.setFillColorCMYK(*_cmyk(color, self.press, large))
         else:
             self.canvas.setFillColorRGB(*_rgb(color))
 
-    def colors(self, fill: str | None, stroke: str | None, stroke_mm: float) -> tuple[int, int]:
-        if fill is not None and fill != self.fill:
-            self.set_fill(fill)
-            self.fill = fill
+    def colors(self, fill: str | None, stroke: str | None, stroke_mm: float,
+               extent_mm: float = 0.0) -> tuple[int, int]:
+        """Set the fill and stroke of a shape whose box is ``extent_mm`` on its shorter side (a press
+        gives a large one's black fill its rich black); strokes are thin: K alone for a grey."""
+        if fill is not None:
+            large = self.cmyk and self.press.rich_black is not None and extent_mm >= self.press.rich_black_from_mm
+            # In sRGB the colour alone says what is set (the bytes stay as they were).
+            key = (fill, large) if self.cmyk else fill
+            if key != self.fill:
+                self.set_fill(fill, large)
+                self.fill = key
         if stroke is not None:
             if stroke != self.stroke:
                 if self.cmyk:
-                    self.canvas.setStrokeColorCMYK(*_cmyk(stroke))
+                    self.canvas.setStrokeColorCMYK(*_cmyk(stroke, self.press))
                 else:
                     self.canvas.setStrokeColorRGB(*_rgb(stroke))
                 self.stroke = stroke
@@ -590,12 +613,13 @@ def _rgb(color: str) -> tuple[float, float, float]:
     return ((value >> 16) / 255, ((value >> 8) & 255) / 255, (value & 255) / 255)
 
 
-def _cmyk(color: str) -> tuple[float, float, float, float]:
-    """``#rrggbb`` as press ink values 0..1 (checked as :func:`_rgb` checks it)."""
-    from printkit.render.cmyk import cmyk_of
+def _cmyk(color: str, press: Press | None = None, large: bool = False) -> tuple[float, float, float, float]:
+    """``#rrggbb`` as ``press``'s ink values 0..1 (checked as :func:`_rgb` checks it): a grey on
+    K alone unless ``large`` (:func:`printkit.render.cmyk.ink_of`)."""
+    from printkit.render.cmyk import ink_of
 
     r, g, b = _rgb(color)
-    return cmyk_of(round(r * 255), round(g * 255), round(b * 255))
+    return ink_of(round(r * 255), round(g * 255), round(b * 255), press or DEFAULT_PRESS, large)
 
 
 def _rect(pen: _Pen, op: Rect, _images) -> None:
@@ -604,7 +628,7 @@ def _rect(pen: _Pen, op: Rect, _images) -> None:
     # (reportlab would draw them mirrored), and corners round at most half the shorter side.
     if not (op.w_mm > 0 and op.h_mm > 0):
         return
-    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
+    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm, min(op.w_mm, op.h_mm))
     if not (fill or stroke):
         return
     radius_mm = min(op.radius_mm, op.w_mm / 2, op.h_mm / 2)
@@ -640,7 +664,7 @@ def _path(canvas: Canvas, draw, numbers: tuple[float, ...], *paint: int) -> None
 
 def _polygon(pen: _Pen, op: Polygon, _images) -> None:
     canvas = pen.canvas
-    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
+    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm, _extent(op.points) if pen.cmyk else 0.0)
     if not (fill or stroke) or len(op.points) < 2:
         return
     # Shapes arrive as many flattened points: written here directly (0.01 mm is finer than any
@@ -650,6 +674,14 @@ def _polygon(pen: _Pen, op: Polygon, _images) -> None:
     code.extend(f"{_num(x)} {_num(y)} l" for x, y in rest)
     code.append(_PAINT[fill, stroke])
     canvas.addLiteral(" ".join(code))
+
+
+def _extent(points) -> float:
+    """The shorter side of the box around ``points`` (0 for none)."""
+    if not points:
+        return 0.0
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(max(xs) - min(xs), max(ys) - min(ys))
 
 
 # Close the path, then fill (even-odd, as reportlab does), stroke, or both.
@@ -666,7 +698,7 @@ def _ellipse(pen: _Pen, op: Ellipse, _images) -> None:
     canvas = pen.canvas
     if not (op.rx_mm > 0 and op.ry_mm > 0):
         return
-    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm)
+    fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm, 2 * min(op.rx_mm, op.ry_mm))
     if fill or stroke:
         _path(canvas, canvas.ellipse, (op.cx_mm - op.rx_mm, op.cy_mm - op.ry_mm, op.cx_mm + op.rx_mm,
                                        op.cy_mm + op.ry_mm), stroke, fill)
@@ -741,7 +773,7 @@ def _upright_text(canvas: Canvas, name: str, op: Text) -> tuple[str, ...] | None
     a, b, c, d, e, f = 1, 0, 0, -1, 0, 0
     matrix = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
                     b0 * e + d0 * f + f0)
-    color = f"{fp_str(_cmyk(op.color))} k" if _is_cmyk(canvas) else f"{fp_str(_rgb(op.color))} rg"
+    color = f"{fp_str(_cmyk(op.color, _press(canvas)))} k" if _is_cmyk(canvas) else f"{fp_str(_rgb(op.color))} rg"
     return ("q", f"{matrix} cm", color,
             f"BT {'1 0 0 1 %s Tm' % fp_str(0, 0)} {' '.join(shown)} T* ET", "Q")
 
@@ -814,7 +846,7 @@ class _ImageSizes:
         """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
             if is_svg(path):
-                width, height, _, _ = _svg_commands(self._svg(path), False)
+                width, height, _, _ = _svg_commands(self._svg(path), None)
                 self._sizes[path] = (width, height)
             else:
                 try:
@@ -834,6 +866,7 @@ class _ImageSizes:
             if _is_cmyk(canvas):
                 canvas.drawImage(_register_cmyk_picture(canvas, path, checked.digest, checked.data),
                                  0, 0, w, h, mask="auto")
+                _refuse_transparency(canvas, path)
             elif checked.data.startswith(PNG_SIGNATURE):
                 # Embedded as it is, or decoded once.
                 canvas.drawImage(_register_picture(canvas, path, checked.data, checked.digest), 0, 0, w, h,
@@ -843,10 +876,12 @@ class _ImageSizes:
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"
+        width, height, _, version = _svg_commands(art, _press(canvas))
+        if getattr(_press(canvas), "pdfx", False) and tuple(version) > pdfx.PDF_VERSION:
+            raise pdfx.refuse_transparency(str(path), canvas._doc.info.title)
         if name not in self._svg_forms:
             _svg_form(canvas, name, art)
             self._svg_forms.add(name)
-        width, height, _, _ = _svg_commands(art, _is_cmyk(canvas))
         canvas.saveState()
         canvas.scale(w / width, h / height)
         canvas.doForm(name)
@@ -861,6 +896,12 @@ class _ImageSizes:
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
         return self._svgs[path]
+
+
+def _refuse_transparency(canvas: Canvas, path: Path) -> None:
+    """In a PDF/X-1a document, the error naming a picture whose drawing asked for transparency."""
+    if getattr(_press(canvas), "pdfx", False) and pdfx.transparent(canvas):
+        raise pdfx.refuse_transparency(str(path), canvas._doc.info.title)
 
 
 def _register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> str:
@@ -1003,15 +1044,17 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> st
     if canvas._doc.idToObject.get(reg) is not None:
         return key
     image, mask = _cmyk_models(digest, data, path)
+    limit = (_press(canvas) or DEFAULT_PRESS).ink_limit
     if isinstance(path, Path):
         source = lambda: _checked_bytes(path, digest)  # noqa: E731
     else:
         source = lambda: data  # noqa: E731
-    obj = _LazyImage(image, lambda: _cmyk_objects(digest, source, path)[0].streamContent)
+    obj = _LazyImage(image, lambda: _cmyk_objects(digest, source, path, limit)[0].streamContent)
     _add_image(canvas, obj, name, reg)
     if mask is not None:
         _add_mask(canvas, obj, f"{name}-mask",
-                  lambda: _LazyImage(mask, lambda: _cmyk_objects(digest, source, path)[1].streamContent))
+                  lambda: _LazyImage(mask, lambda: _cmyk_objects(digest, source, path, limit)[1].streamContent))
+        canvas._printkit_masked = True  # transparency: refused in PDF/X-1a (printkit.render.pdfx)
     return key
 
 
@@ -1054,17 +1097,20 @@ def _cmyk_xobject(size: tuple[int, int], space: str, pixels=None):
     return obj
 
 
-def _cmyk_objects(digest: str, data, path) -> tuple:
-    """The CMYK image object and mask object (None when opaque) of the picture ``data()`` gives."""
+def _cmyk_objects(digest: str, data, path, limit: float = DEFAULT_PRESS.ink_limit) -> tuple:
+    """The CMYK image object and mask object (None when opaque) of the picture ``data()`` gives,
+    no pixel over ``limit`` total ink."""
     global _cmyk_bytes
+    digest = f"{digest} {limit:g}"  # one picture converted for two presses is two pictures
     found = _CMYK_PICTURES.get(digest)
     if found is None and _LAST.get("cmyk", ("",))[0] == digest:
         found = _LAST["cmyk"][1]  # the mask written right after its image: converted once for both
     if found is None:
-        from printkit.render.cmyk import cmyk_picture
+        from printkit.render.cmyk import cmyk_picture, limit_picture
 
         try:
             image, alpha = cmyk_picture(data())
+            image = limit_picture(image, limit)
         except (OSError, ValueError) as exc:
             raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
         found = (_cmyk_xobject(image.size, "DeviceCMYK", image),
@@ -1173,7 +1219,7 @@ class _PngStream(PDFObject):
 
 def _svg_form(canvas: Canvas, name: str, art) -> None:
     """Define the form XObject ``name`` drawing ``art`` in its own box, (0, 0) to its size, y up."""
-    width, height, commands, version = _svg_commands(art, _is_cmyk(canvas))
+    width, height, commands, version = _svg_commands(art, _press(canvas))
     canvas.beginForm(name, 0, 0, width, height)
     if commands is None:
         _draw_svg(canvas, art)
@@ -1194,18 +1240,19 @@ def _draw_svg(canvas: Canvas, art) -> None:
 # an SVG to vectors and drawing them is most of what a page of SVG art costs, and the commands of
 # a form that names nothing (no picture, no transparency: no "/Name" in its stream) read the same
 # in every document. Kept for the process here, and between builds in the store a build lends.
-_SVG_COMMANDS: dict[tuple[str, bool], tuple[float, float, tuple[str, ...] | None, tuple[int, int]]] = {}
+_SVG_COMMANDS: dict[tuple[str, Press | None], tuple[float, float, tuple[str, ...] | None, tuple[int, int]]] = {}
 
 
-def _svg_commands(art, cmyk: bool) -> tuple[float, float, tuple[str, ...] | None, tuple[int, int]]:
+def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ...] | None, tuple[int, int]]:
     """``art``'s size in points, its form's commands (None: it names document resources and is
-    drawn afresh in each document) and the least PDF version drawing it asks for."""
-    key = (art.digest, cmyk)
+    drawn afresh in each document) and the least PDF version drawing it asks for (for a PDF/X
+    press, above 1.3 when it uses transparency), in sRGB (``press`` None) or for ``press``."""
+    key = (art.digest, press)
     known = _SVG_COMMANDS.get(key)
     if known is not None:
         return known
     store = svg_form_store.get()
-    stored_name = f"{art.digest} {'cmyk' if cmyk else 'rgb'}"
+    stored_name = f"{art.digest} {'rgb' if press is None else 'cmyk ' + press.key()}"
     data = store.get(stored_name) if store is not None else None
     if data is not None:
         try:
@@ -1217,12 +1264,16 @@ def _svg_commands(art, cmyk: bool) -> tuple[float, float, tuple[str, ...] | None
             known = None
     if known is None:
         scratch = Canvas(io.BytesIO(), invariant=1)
-        if cmyk:
-            scratch._printkit_cmyk = True
+        if press is not None:
+            scratch._printkit_cmyk = press
+            if press.pdfx:
+                scratch._doc._pdfVersion = pdfx.PDF_VERSION
         scratch.beginForm("scratch", 0, 0, art.width, art.height)
         start = len(scratch._code)
         _draw_svg(scratch, art)
         commands = tuple(scratch._code[start:])
+        if press is not None and press.pdfx:  # the version says whether the art is transparent
+            scratch._doc._pdfVersion = (1, 4) if pdfx.transparent(scratch) else pdfx.PDF_VERSION
         known = (art.width, art.height, None if any("/" in line for line in commands) else commands,
                  tuple(scratch._doc._pdfVersion))
         if store is not None:
@@ -1247,10 +1298,10 @@ def _vector_renderer():
             super().applyStateChanges(delta, newState)
 
         def setStrokeColor(self, c):
-            self._canvas.setStrokeColor(_press_color(c) if _is_cmyk(self._canvas) else c)
+            self._canvas.setStrokeColor(_press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
 
         def setFillColor(self, c):
-            self._canvas.setFillColor(_press_color(c) if _is_cmyk(self._canvas) else c)
+            self._canvas.setFillColor(_press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
 
         def drawImage(self, image):
             # A picture embedded in the SVG (a data: URI, decoded and checked): an image XObject,
@@ -1268,15 +1319,16 @@ def _vector_renderer():
     return VectorRenderer
 
 
-def _press_color(color):
-    """A reportlab colour of an SVG drawing as the press's CMYK (one already CMYK is kept)."""
+def _press_color(color, press: Press | None = None):
+    """A reportlab colour of an SVG drawing as the press's CMYK (one already CMYK is kept). Art's
+    shapes are taken as small: a grey prints on K alone (the renderer does not say how large)."""
     from reportlab.lib.colors import CMYKColor, Color
 
     if isinstance(color, CMYKColor) or not isinstance(color, Color):
         return color
-    from printkit.render.cmyk import cmyk_of
+    from printkit.render.cmyk import ink_of
 
-    c, m, y, k = cmyk_of(*(round(v * 255) for v in (color.red, color.green, color.blue)))
+    c, m, y, k = ink_of(*(round(v * 255) for v in (color.red, color.green, color.blue)), press or DEFAULT_PRESS)
     return CMYKColor(c, m, y, k, alpha=color.alpha)
 
 

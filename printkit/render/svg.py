@@ -568,7 +568,10 @@ def _paint(canvas, radial: bool, coords: tuple, stops: list[tuple[float, Any]], 
     canvas.shade(shading)
 
 
-def _components(color, cmyk: bool) -> tuple[float, ...]:
+def _components(color, cmyk) -> tuple[float, ...]:
+    """A stop's colour in the document's space: sRGB (``cmyk`` false), or the inks of ``cmyk``'s
+    press (a :class:`~printkit.render.cmyk.Press`, True for the default one) by the rule every
+    colour follows: a grey on K alone."""
     from reportlab.lib.colors import CMYKColor
 
     if isinstance(color, CMYKColor):
@@ -576,9 +579,10 @@ def _components(color, cmyk: bool) -> tuple[float, ...]:
     rgb = (color.red, color.green, color.blue)
     if not cmyk:
         return rgb
-    from printkit.render.cmyk import cmyk_of
+    from printkit.render.cmyk import DEFAULT_PRESS, Press, ink_of
 
-    return cmyk_of(*(round(min(1.0, max(0.0, v)) * 255) for v in rgb))
+    press = cmyk if isinstance(cmyk, Press) else DEFAULT_PRESS
+    return ink_of(*(round(min(1.0, max(0.0, v)) * 255) for v in rgb), press)
 
 
 def _function(stops: list[tuple[float, tuple[float, ...]]]):
