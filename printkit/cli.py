@@ -391,9 +391,10 @@ watch.params.extend(p for p in build.params if p.name != "decks")
 @click.option("--cmyk", is_flag=True,
               help="print-shop: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, FOGRA39); #000000 is K only.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-              help="Paper of full-page components a profile keeps (print-shop).")
+              help="Paper of full-page components a profile keeps, and of the rulebooks (print-shop).")
+@click.option("--no-rulebooks", "no_rulebooks", is_flag=True, help="print-shop: leave the deck's rulebooks out.")
 @reports_errors
-def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper) -> None:
+def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper, no_rulebooks) -> None:
     """Write a folder ready to upload to a print service, or to load in Tabletop Simulator.
 
     DECK is a name in decks/ or a path to a spec. The folder holds the files the service takes
@@ -420,7 +421,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper) ->
         raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
     loaded = load_deck(deck, variant)
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
-                            crop_marks=crop_marks, cmyk=cmyk, paper=paper)
+                            crop_marks=crop_marks, cmyk=cmyk, paper=paper, rulebooks=not no_rulebooks)
     with cycle_collector_paused():
         with progress_bar(len(loaded.all_cards()), "Exporting") as progress:
             result = export_deck(loaded, options, progress=progress)

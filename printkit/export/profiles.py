@@ -68,6 +68,8 @@ class Profile:
     max_columns: int = 10
     max_rows: int = 7
     max_pixels: int = 4096
+    order_sizes: tuple[int, ...] = ()  # the deck sizes the service sells, smallest first (none: any)
+    rulebook: bool = False  # the deck's rulebooks go into the export too
 
     def size_for(self, size: CardSize) -> ServiceSize | None:
         """The service's size matching a card's trim, or None (always a match for ``sizes: any``)."""
@@ -123,7 +125,14 @@ def _profile(key: str, raw: Mapping[str, Any]) -> Profile:
         verified=bool(raw.get("verified", True)), upload=str(raw.get("upload", "")).strip(),
         asks=str(raw.get("asks", "") or "").strip(), max_columns=int(raw.get("max_columns", 10)),
         max_rows=int(raw.get("max_rows", 7)), max_pixels=int(raw.get("max_pixels", 4096)),
+        order_sizes=_order_sizes(where, raw.get("order_sizes", [])), rulebook=bool(raw.get("rulebook", False)),
     )
+
+
+def _order_sizes(where: str, raw: Any) -> tuple[int, ...]:
+    if not isinstance(raw, list) or not all(isinstance(n, int) and n > 0 for n in raw) or raw != sorted(set(raw)):
+        raise BuildError(f"{where}: order_sizes must be a list of card counts, smallest first")
+    return tuple(raw)
 
 
 def _size(where: str, name: str, raw: Mapping[str, Any]) -> ServiceSize:
