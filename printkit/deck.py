@@ -166,6 +166,7 @@ class Deck:
     layouts: Mapping[str, Any] = field(default_factory=dict)  # name -> printkit.layout.design.Layout
     resources: Any = None  # printkit.layout.design.Resources: icons and checked pictures for layouts
     warnings: tuple[str, ...] = ()  # what the spec's layouts leave for the designer to look at
+    description_attr: str | None = None  # the spec's export.description: a card's text in exports
     # When its spec began to be read (time.time_ns()), for printkit.unchanged; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 
