@@ -69,7 +69,11 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         notes += _order_lines(prof, decks)
     else:
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
-        if prof.rulebook and options.rulebooks:
+        if prof.rulebook and options.rulebooks and options.cmyk:
+            left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
+                            "rulebook PDFs of `printkit build` (or export again without --cmyk) and ask the shop "
+                            "to convert them.")
+        elif prof.rulebook and options.rulebooks:
             yield from _rulebooks(deck, ctx, files, left_out)
 
     if pages:

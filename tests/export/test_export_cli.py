@@ -41,7 +41,9 @@ def test_default_folder_is_beside_the_decks_output(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "output" / "tiny" / "export-print-shop"
-    assert sorted(p.name for p in folder.iterdir()) == ["README.txt", "cards.pdf", "manifest.json"]
+    # The files to send sit in upload/ alone; printkit's manifest and README beside it.
+    assert sorted(p.name for p in folder.iterdir()) == ["README.txt", "manifest.json", "upload"]
+    assert sorted(p.name for p in (folder / "upload").iterdir()) == ["cards.pdf"]
     # A second export replaces exactly its own files.
     assert CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"]).exit_code == 0
 
