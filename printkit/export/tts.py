@@ -91,13 +91,14 @@ def sheet_capacity(width_mm: float, height_mm: float, prof: Profile) -> tuple[in
 
 
 def sheet_grid(faces: int, width_mm: float, height_mm: float, prof: Profile) -> Grid:
-    """The grid for ``faces`` card faces plus the hidden slot: as few rows as the widest sheet allows."""
+    """The grid for ``faces`` card faces plus the hidden slot: as few rows as the widest sheet
+    allows, and then as few columns as those rows need (8 slots in rows of 7 make a 4 x 2 grid)."""
     columns_max, rows_max = sheet_capacity(width_mm, height_mm, prof)
     slots = faces + 1
     if slots > columns_max * rows_max:
         raise ValueError(f"{faces} faces do not fit one sheet")
-    columns = min(columns_max, slots)
-    return Grid(columns, math.ceil(slots / columns), card_pixels(width_mm, height_mm, prof))
+    rows = math.ceil(slots / columns_max)
+    return Grid(math.ceil(slots / rows), rows, card_pixels(width_mm, height_mm, prof))
 
 
 def is_token(deck: Deck, run: Run) -> bool:
