@@ -117,10 +117,10 @@ def order_decks(included, faces) -> list[OrderDeck]:
         if len(by_back) == 1:
             decks.append(OrderDeck(folder, run, tuple(next(iter(by_back.values())))))
             continue
-        names = [{c[0].group for c in members} for members in by_back.values()]
+        names = [{file_slug(c[0].group) for c in members} for members in by_back.values()]
         by_group = all(len(n) == 1 for n in names) and len({min(n) for n in names}) == len(names)
         for number, (members, groups_of) in enumerate(zip(by_back.values(), names), start=1):
-            part = file_slug(min(groups_of)) if by_group else f"back-{number}"
+            part = min(groups_of) if by_group else f"back-{number}"
             decks.append(OrderDeck(f"{folder}-{part}", run, tuple(members)))
     return decks
 

@@ -262,7 +262,7 @@ class _Writer:
                                        "Stretch": True},
                     },
                 })
-        self.summary.append(f"{len(run.cards)} {run.title} tiles")
+        self.summary.append(f"{len(run.cards)} round tiles ({run.title})")
 
 
 def card_text(deck: Deck, card: Card) -> str:
