@@ -228,3 +228,24 @@ def test_print_shop_without_rule_texts_says_so(tmp_path):
     assert sorted(p.name for p in (tmp_path / "o" / "upload").iterdir()) == ["cards.pdf"]
     readme = " ".join((tmp_path / "o" / "README.txt").read_text(encoding="utf-8").split())
     assert "The rulebook: the deck has no rule text (write two.rules.<lang>.md beside two.yaml)." in readme
+
+
+def test_one_group_with_two_backs_gets_numbered_folders(tmp_path):
+    from printkit.export import ExportOptions, export_deck
+    from printkit.spec import load_deck
+
+    spec = tmp_path / "mixed.yaml"
+    spec.write_text("""game: mixed
+name: Mixed
+groups:
+  - name: all
+    cards: [{name: A, kind: x}, {name: B, kind: y}, {name: C, kind: x}]
+    overrides:
+      - {match: {kind: y}, art: {back: {color: "#b8432f"}}}
+""", encoding="utf-8")
+    out = tmp_path / "out"
+    export_deck(load_deck(str(spec)), ExportOptions(target="tgc", out_dir=out))
+    assert sorted(p.name for p in out.iterdir() if p.is_dir() and not p.name.startswith(".")) == [
+        "cards-back-1", "cards-back-2"]
+    assert sorted(p.name for p in (out / "cards-back-1").iterdir()) == ["001-a-x1.png", "002-c-x1.png", "back.png"]
+    assert sorted(p.name for p in (out / "cards-back-2").iterdir()) == ["001-b-x1.png", "back.png"]
