@@ -419,6 +419,8 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, paper, no
         raise BuildError("--crop-marks is for --for print-shop only")
     if cmyk and target != "print-shop":
         raise BuildError("--cmyk is for --for print-shop only (the other services take sRGB files)")
+    if no_rulebooks and not profile(target).rulebook:
+        raise BuildError(f"--no-rulebooks is for --for print-shop only ({target} takes no rulebook)")
     loaded = load_deck(deck, variant)
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
                             crop_marks=crop_marks, cmyk=cmyk, paper=paper, rulebooks=not no_rulebooks)

@@ -16,7 +16,9 @@ What goes where:
 - components of a size it lacks (Emberfall's 20 mm tokens at The Game Crafter), and full-page
   components (Clag's score sheets) where the profile omits them, are left out with a line in
   ``README.txt``;
-- ``README.txt`` says what to upload where, and how many copies of each file to order.
+- the print shop also gets the deck's rulebooks (profile key ``rulebook``), one PDF per language;
+- ``README.txt`` says what to upload where, and how many copies of each file to order (for
+  MakePlayingCards, which deck size: it sells fixed ones).
 """
 
 from __future__ import annotations

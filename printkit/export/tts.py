@@ -105,7 +105,7 @@ def is_token(deck: Deck, run: Run) -> bool:
     """A component of square cards smaller than the deck's: tokens, drawn as round tiles."""
     size = run.cards[0].size
     return (run.name != "cards" and abs(size.width_mm - size.height_mm) < 1e-6
-            and size.height_mm < min(deck.size.width_mm, deck.size.height_mm) + 1e-6)
+            and size.height_mm < min(deck.size.width_mm, deck.size.height_mm) - 1e-6)
 
 
 def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],

@@ -170,3 +170,30 @@ def test_plain_text_strips_markup_with_the_card_parser():
     assert plain_text("**Soaring.** deal 2 :fire:, ***both*** *it*") == "Soaring. deal 2 fire, both it"
     assert plain_text("3:gold: and :red_gem:s \\*x\\* 10\\:30 a * b") == "3 gold and red gems *x* 10:30 a * b"
     assert plain_text("one\ntwo  words\n\n\nnext") == "one\ntwo words\n\nnext"
+
+
+def test_only_square_components_smaller_than_the_cards_are_tiles(tmp_path):
+    from printkit.export import plan
+    from printkit.export.profiles import profile
+    from printkit.export.tts import is_token
+
+    spec = _spec(tmp_path, """game: sq
+name: Square
+card: {size: square}
+groups:
+  - name: a
+    cards: [{n: 1}]
+components:
+  - name: same
+    cards: [{n: 2}]
+  - name: chips
+    size: {width: 20mm, height: 20mm}
+    cards: [{n: 3}]
+  - name: strips
+    size: {width: 20mm, height: 40mm}
+    cards: [{n: 4}]
+""")
+    deck = load_deck(str(spec))
+    runs, _ = plan(deck, profile("tts"))
+    assert {run.name: is_token(deck, run) for run in runs} == {"cards": False, "same": False, "chips": True,
+                                                               "strips": False}
