@@ -176,15 +176,20 @@ def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
                 line += (f"; more cards than {prof.name}'s largest deck ({prof.order_sizes[-1]}): split them "
                          "into several orders")
             elif size == order.cards:
-                line += f": order a {size}-card deck"
+                line += f": order {_a(size)} {size}-card deck"
             else:
                 spare = size - order.cards
-                line += (f": order a {size}-card deck, the smallest size that holds them, and fill its "
+                line += (f": order {_a(size)} {size}-card deck, the smallest size that holds them, and fill its "
                          f"{spare} other slot{'s' if spare > 1 else ''} with extra copies of any of its cards")
         lines.append(wrap(line + "."))
     if prof.order_sizes:
         lines.append(wrap(f"{prof.name} sells decks of " + ", ".join(str(n) for n in prof.order_sizes) + " cards."))
     return lines
+
+
+def _a(number: int) -> str:
+    """The article before a number read aloud: an 18-card deck, a 36-card deck."""
+    return "an" if str(number).startswith("8") or number in (11, 18) else "a"
 
 
 def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:

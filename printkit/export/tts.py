@@ -142,7 +142,8 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
 
 
 class _Writer:
-    """Writes one run's images and describes its objects; ids and back images shared by runs."""
+    """Writes each run's images and describes its objects in the save; sheet ids and back images
+    are shared by all runs."""
 
     def __init__(self, deck: Deck, prof: Profile, faces, ctx, options: ExportOptions, files: list) -> None:
         self.deck, self.prof, self.faces, self.ctx, self.options, self.files = deck, prof, faces, ctx, options, files
@@ -297,7 +298,8 @@ def _face_image(deck: Deck, card: Card, face, side: str, pixels: tuple[int, int]
 
 def _card_object(deck: Deck, card: Card, card_id: int, deck_id: int, entry: dict, scale: float) -> dict:
     return {
-        "Name": "Card", "Transform": _transform(0.0, scale, face_down=True), "Nickname": templates.card_name(card, deck),
+        "Name": "Card", "Transform": _transform(0.0, scale, face_down=True),
+        "Nickname": templates.card_name(card, deck),
         "Description": card_text(deck, card), "CardID": card_id,
         "CustomDeck": {str(deck_id): entry},
     }

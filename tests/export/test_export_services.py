@@ -169,7 +169,7 @@ def test_a_deck_with_two_backs_is_two_folders_each_a_deck_with_one_back(tmp_path
     assert "- cards-heroes/: 4 cards (2 distinct), back cards-heroes/back.png" in readme
     assert "- cards-monsters/: 3 cards (3 distinct), back cards-monsters/back.png" in readme
     if target == "mpc":  # MakePlayingCards sells fixed sizes: the smallest that holds each deck
-        assert " ".join(readme.split()).count("order a 18-card deck, the smallest size that holds them") == 2
+        assert " ".join(readme.split()).count("order an 18-card deck, the smallest size that holds them") == 2
 
 
 def test_mpc_readme_names_the_deck_size_to_order(exports):
@@ -177,7 +177,7 @@ def test_mpc_readme_names_the_deck_size_to_order(exports):
     # 177 cards: the 180-card deck, 3 slots to spare; the 4 player aids: the 18-card deck.
     assert "- cards/: 177 cards (45 distinct), back cards/back.png: order a 180-card deck" in readme
     assert "fill its 3 other slots" in readme
-    assert "- player_aids/: 4 cards (4 distinct), back player_aids/back.png: order a 18-card deck" in readme
+    assert "- player_aids/: 4 cards (4 distinct), back player_aids/back.png: order an 18-card deck" in readme
 
 
 def test_mpc_order_sizes_are_the_documented_ones():
