@@ -456,9 +456,10 @@ watch.params.extend(p for p in build.params if p.name != "decks")
               help="print-shop, drivethrucards: PDF/X-1a:2001 files (CMYK, no transparency); "
                    "default: as the profile says (on for drivethrucards).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-              help="Paper of full-page components a profile keeps (print-shop).")
+              help="Paper of full-page components a profile keeps, and of the rulebooks (print-shop).")
+@click.option("--no-rulebooks", "no_rulebooks", is_flag=True, help="print-shop: leave the deck's rulebooks out.")
 @reports_errors
-def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, paper) -> None:
+def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, paper, no_rulebooks) -> None:
     """Write a folder ready to upload to a print service, or to load in Tabletop Simulator.
 
     DECK is a name in decks/ or a path to a spec. The folder holds the files the service takes
@@ -482,9 +483,11 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     if crop_marks and target != "print-shop":
         raise BuildError("--crop-marks is for --for print-shop only")
     check_colour_options(prof, cmyk, pdfx)
+    if no_rulebooks and not profile(target).rulebook:
+        raise BuildError(f"--no-rulebooks is for --for print-shop only ({target} takes no rulebook)")
     loaded = load_deck(deck, variant)
     options = ExportOptions(target=target, out_dir=Path(out_dir) if out_dir else None, base_url=base_url,
-                            crop_marks=crop_marks, cmyk=cmyk, pdfx=pdfx, paper=paper)
+                            crop_marks=crop_marks, cmyk=cmyk, pdfx=pdfx, paper=paper, rulebooks=not no_rulebooks)
     with cycle_collector_paused():
         with progress_bar(len(loaded.all_cards()), "Exporting") as progress:
             result = export_deck(loaded, options, progress=progress)

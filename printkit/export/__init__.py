@@ -3,7 +3,9 @@
 :func:`export_deck` renders one expanded deck for one target (a profile from ``profiles.yaml``)
 into its own folder, through the build machinery (:func:`printkit.build.build` with one
 producer): every file is staged and renamed into place together, only inside the folder, with a
-``manifest.json`` that lets the next export replace exactly the files this one wrote.
+``manifest.json`` that lets the next export replace exactly the files this one wrote. The files to
+upload sit in subfolders that hold nothing else; ``README.txt``, ``manifest.json`` and the render
+cache stay at the top, beside them.
 
 What goes where:
 
@@ -14,7 +16,9 @@ What goes where:
 - components of a size it lacks (Emberfall's 20 mm tokens at The Game Crafter), and full-page
   components (Clag's score sheets) where the profile omits them, are left out with a line in
   ``README.txt``;
-- ``README.txt`` says what to upload where, and how many copies of each file to order.
+- the print shop also gets the deck's rulebooks (profile key ``rulebook``), one PDF per language;
+- ``README.txt`` says what to upload where, and how many copies of each file to order (for
+  MakePlayingCards, which deck size: it sells fixed ones).
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ class ExportOptions:
     crop_marks: bool = False  # print-shop: crop marks in a slug around each card's bleed
     cmyk: bool = False  # PDF targets: colours and pictures converted to CMYK (printkit.render.cmyk)
     pdfx: bool | None = None  # PDF targets: PDF/X-1a:2001 (implies CMYK); None: as the profile says
-    paper: str = "a4"  # the paper of full-page components a profile keeps
+    paper: str = "a4"  # the paper of full-page components (and rulebooks) a profile keeps
+    rulebooks: bool = True  # print-shop: the deck's rulebooks too (profile key ``rulebook``)
 
 
 @dataclass(frozen=True)
@@ -155,21 +160,23 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
     from printkit.build import deck_title
 
     out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
-           _wrap(prof.upload), ""]
+           wrap(prof.upload), ""]
     out += list(lines)
     if prof.asks:
-        out += ["", "Before you order", "----------------", _wrap(prof.asks)]
+        out += ["", "Before you order", "----------------", wrap(prof.asks)]
     out += ["", "Files", "-----"]
     width = max((len(path) for path, _ in files), default=0)
     out += [f"{path.ljust(width)}  {what}" for path, what in files]
     if left_out:
-        out += ["", "Left out", "--------"] + [_wrap(line) for line in left_out]
-    out += ["", "manifest.json is printkit's record of the files it wrote here: it lets the next export",
-            "replace them; do not upload it.", ""]
+        out += ["", "Left out", "--------"] + [wrap(line) for line in left_out]
+    out += ["", "Beside the folders to upload, manifest.json (printkit's record of the files it wrote here,",
+            "so that the next export replaces them) and .printkit-cache/ (renders it may reuse) are",
+            "printkit's own: do not upload them.", ""]
     return "\n".join(out).encode("utf-8")
 
 
-def _wrap(text: str, width: int = 96) -> str:
+def wrap(text: str, width: int = 96) -> str:
+    """``text`` with its spaces made single, in lines of at most ``width`` characters."""
     import textwrap
 
     return "\n".join(textwrap.wrap(" ".join(text.split()), width)) if text else ""

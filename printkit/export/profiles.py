@@ -70,6 +70,8 @@ class Profile:
     max_rows: int = 7
     max_pixels: int = 4096
     press: Press = Press()  # how its CMYK files take ink (ink limit, rich black, PDF/X by default)
+    order_sizes: tuple[int, ...] = ()  # the deck sizes the service sells, smallest first (none: any)
+    rulebook: bool = False  # the deck's rulebooks go into the export too
 
     def size_for(self, size: CardSize) -> ServiceSize | None:
         """The service's size matching a card's trim, or None (always a match for ``sizes: any``)."""
@@ -126,6 +128,7 @@ def _profile(key: str, raw: Mapping[str, Any]) -> Profile:
         asks=str(raw.get("asks", "") or "").strip(), max_columns=int(raw.get("max_columns", 10)),
         max_rows=int(raw.get("max_rows", 7)), max_pixels=int(raw.get("max_pixels", 4096)),
         press=_press(where, raw),
+        order_sizes=_order_sizes(where, raw.get("order_sizes", [])), rulebook=bool(raw.get("rulebook", False)),
     )
 
 
@@ -158,6 +161,12 @@ def _press(where: str, raw: Mapping[str, Any]) -> Press:
     if not isinstance(pdfx, bool):
         raise BuildError(f"{where}: pdfx {pdfx!r} must be true or false")
     return Press(ink_limit=limit, rich_black=rich, rich_black_from_mm=large, pdfx=pdfx)
+
+
+def _order_sizes(where: str, raw: Any) -> tuple[int, ...]:
+    if not isinstance(raw, list) or not all(isinstance(n, int) and n > 0 for n in raw) or raw != sorted(set(raw)):
+        raise BuildError(f"{where}: order_sizes must be a list of card counts, smallest first")
+    return tuple(raw)
 
 
 def _size(where: str, name: str, raw: Mapping[str, Any]) -> ServiceSize:

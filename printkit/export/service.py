@@ -3,14 +3,19 @@
 A face is laid out with the service's bleed and drawn once as a per-card PDF (its page the bleed
 box, TrimBox and BleedBox set); an image is that PDF rasterised with PDFium at the profile's
 pixel size, tagged sRGB. Copies, backs and full-page components follow the profile.
+
+Files to upload go into folders that hold nothing else (``README.txt``, ``manifest.json`` and the
+render cache stay beside them): for an images service one folder per deck to order, that is per
+run and distinct back, since such a deck has one back; for a PDF service one ``upload/`` folder.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized
+from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, wrap
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -21,6 +26,21 @@ from printkit.layout.ops import Face, Line
 SLUG_MM = 6.0
 MARK_OFFSET_MM = 0.5  # marks stop this far outside the bleed
 MARK_WIDTH_MM = 0.2
+# The folder of a PDF service's files (an images service has a folder per deck instead).
+UPLOAD = "upload"
+
+
+@dataclass(frozen=True)
+class OrderDeck:
+    """One deck to order from an images service: a run's cards that share one back, in a folder."""
+
+    folder: str
+    run: Run
+    groups: tuple[tuple[Card, ...], ...]  # the copies of each distinct card
+
+    @property
+    def cards(self) -> int:
+        return sum(len(copies) for copies in self.groups)
 
 
 def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
@@ -44,15 +64,23 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         included.append((run, list(distinct.values())))
 
     if prof.kind == "images":
-        yield from _images(deck, prof, included, faces, ctx, files)
+        decks = order_decks(included, faces)
+        yield from _images(deck, prof, decks, faces, ctx, files)
+        notes += _order_lines(prof, decks)
     else:
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
+        if prof.rulebook and options.rulebooks and options.cmyk:
+            left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
+                            "rulebook PDFs of `printkit build` (or export again without --cmyk) and ask the shop "
+                            "to convert them.")
+        elif prof.rulebook and options.rulebooks:
+            yield from _rulebooks(deck, ctx, files, left_out)
 
     if pages:
         if prof.pages == "separate-pdf":
             paper = ctx.options.paper_size
             by_sheet = [full_page(faces.page(card, paper), paper) for card in pages]
-            path = f"pages-{ctx.options.paper}.pdf"
+            path = f"{UPLOAD}/pages-{ctx.options.paper}.pdf"
             yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
                                 cmyk=press_for(prof, options) or False, cached=False, kind="export-pages", deck=deck,
                                 paper=ctx.options.paper)
@@ -73,58 +101,119 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
 
 
-def _images(deck: Deck, prof: Profile, included, faces, ctx, files) -> Iterator:
-    from printkit.build import card_pdf
-    from printkit.render.png import png_bytes, rasterise
+def order_decks(included, faces) -> list[OrderDeck]:
+    """The decks to order: each run's distinct cards split by back, each deck in its own folder.
 
+    A run with one back is one folder named as the run (``cards``); a run with several gets a
+    folder per back, named by the group its cards come from when each back has a group of its own
+    (``cards-spells``), else numbered (``cards-back-2``).
+    """
+    decks: list[OrderDeck] = []
     for run, groups in included:
+        by_back: dict = {}
+        for copies in groups:
+            by_back.setdefault(_back_key(faces, copies[0]), []).append(tuple(copies))
         folder = _folder(run.name)
-        backs = _back_names(groups, faces, folder, prof.format)
-        for number, copies in enumerate(groups, start=1):
-            card = copies[0]
-            front = faces.front(card)
-            pdf = card_pdf(deck, card, front, "front")
-            image = png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi)
-            stem = f"{folder}/{number:03d}-{file_slug(templates.card_name(card, deck))}"
-            n = len(copies)
-            back_path = backs[_back_key(faces, card)][0]
-            if prof.copies == "count-in-name":
-                paths = [f"{stem}-x{n}.{prof.format}"]
-                what = f"{n} cop{'ies' if n > 1 else 'y'}; back {back_path}"
-            elif prof.copies == "repeat":
-                paths = [f"{stem}-{c}.{prof.format}" for c in range(1, n + 1)] if n > 1 else [f"{stem}.{prof.format}"]
-                what = f"1 copy each (this card {n} times); back {back_path}"
-            else:
-                paths = [f"{stem}.{prof.format}"]
-                what = f"order {n} cop{'ies' if n > 1 else 'y'}; back {back_path}"
-            for path in paths:
-                yield ctx.write(path, image, kind="export-front", deck=deck, cards=1 if prof.copies == "repeat" else n,
-                                back=back_path)
-                files.append((path, what))
-            ctx.progress(n)
-        for path, (back, card, count) in sorted((v[0], (v[1], v[2], v[3])) for v in backs.values()):
-            pdf = card_pdf(deck, card, back, "back")
-            yield ctx.write(path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
-                            kind="export-back", deck=deck, cards=count)
-            files.append((path, f"the back of {count} cards of {run.title}"))
+        if len(by_back) == 1:
+            decks.append(OrderDeck(folder, run, tuple(next(iter(by_back.values())))))
+            continue
+        names = [{file_slug(c[0].group) for c in members} for members in by_back.values()]
+        by_group = all(len(n) == 1 for n in names) and len({min(n) for n in names}) == len(names)
+        for number, (members, groups_of) in enumerate(zip(by_back.values(), names), start=1):
+            part = min(groups_of) if by_group else f"back-{number}"
+            decks.append(OrderDeck(f"{folder}-{part}", run, tuple(members)))
+    return decks
 
 
 def _back_key(faces, card: Card):
     return (faces.back(card).ops, card.size)
 
 
-def _back_names(groups, faces, folder: str, ext: str) -> dict:
-    """Each distinct back of a run: key -> [path, face, a card, how many cards]."""
-    found: dict = {}
-    for copies in groups:
-        card = copies[0]
-        key = _back_key(faces, card)
-        if key not in found:
-            found[key] = [None, faces.back(card), card, 0]
-        found[key][3] += len(copies)
-    for number, entry in enumerate(found.values(), start=1):
-        entry[0] = f"{folder}/back.{ext}" if len(found) == 1 else f"{folder}/back-{number}.{ext}"
-    return found
+def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, files) -> Iterator:
+    from printkit.build import card_pdf
+    from printkit.render.png import png_bytes, rasterise
+
+    for order in decks:
+        run, folder = order.run, order.folder
+        back_path = f"{folder}/back.{prof.format}"
+        for number, copies in enumerate(order.groups, start=1):
+            card = copies[0]
+            front = faces.front(card)
+            pdf = card_pdf(deck, card, front, "front")
+            image = png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi)
+            stem = f"{folder}/{number:03d}-{file_slug(templates.card_name(card, deck))}"
+            n = len(copies)
+            if prof.copies == "count-in-name":
+                paths = [f"{stem}-x{n}.{prof.format}"]
+                what = f"{n} cop{'ies' if n > 1 else 'y'}"
+            elif prof.copies == "repeat":
+                paths = [f"{stem}-{c}.{prof.format}" for c in range(1, n + 1)] if n > 1 else [f"{stem}.{prof.format}"]
+                what = f"1 copy each (this card {n} times)"
+            else:
+                paths = [f"{stem}.{prof.format}"]
+                what = f"order {n} cop{'ies' if n > 1 else 'y'}"
+            for path in paths:
+                yield ctx.write(path, image, kind="export-front", deck=deck, cards=1 if prof.copies == "repeat" else n,
+                                back=back_path)
+                files.append((path, what))
+            ctx.progress(n)
+        card = order.groups[0][0]
+        pdf = card_pdf(deck, card, faces.back(card), "back")
+        yield ctx.write(back_path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
+                        kind="export-back", deck=deck, cards=order.cards)
+        files.append((back_path, f"the back of all {order.cards} cards in {folder}/"))
+
+
+def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
+    """What to order: one deck per folder, of the size the service sells that holds its cards."""
+    lines = ["Decks to order, one per folder:"]
+    for order in decks:
+        line = (f"- {order.folder}/: {order.cards} cards ({len(order.groups)} distinct), back "
+                f"{order.folder}/back.{prof.format}")
+        if prof.order_sizes:
+            size = next((n for n in prof.order_sizes if n >= order.cards), None)
+            if size is None:
+                line += (f"; more cards than {prof.name}'s largest deck ({prof.order_sizes[-1]}): split them "
+                         "into several orders")
+            elif size == order.cards:
+                line += f": order {_a(size)} {size}-card deck"
+            else:
+                spare = size - order.cards
+                line += (f": order {_a(size)} {size}-card deck, the smallest size that holds them, and fill its "
+                         f"{spare} other slot{'s' if spare > 1 else ''} with extra copies of any of its cards")
+        lines.append(wrap(line + "."))
+    if prof.order_sizes:
+        lines.append(wrap(f"{prof.name} sells decks of " + ", ".join(str(n) for n in prof.order_sizes) + " cards."))
+    return lines
+
+
+def _a(number: int) -> str:
+    """The article before a number read aloud: an 18-card deck, a 36-card deck."""
+    return "an" if str(number).startswith("8") or number in (11, 18) else "a"
+
+
+def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
+    """The deck's rulebooks, one PDF per language on the export's paper, beside the cards."""
+    from printkit.rulebook.producer import rule_texts, set_rulebooks
+
+    paper = ctx.options.paper
+    spec = deck.spec_path
+    texts = rule_texts(spec, deck.game)
+    if not texts:
+        left_out.append(f"The rulebook: the deck has no rule text (write {spec.stem}.rules.<lang>.md beside "
+                        f"{spec.name}).")
+        return
+    own = all(path.parent.resolve() == spec.parent.resolve() for path in texts.values())
+    for lang, result, _, error in set_rulebooks(spec, tuple(texts), paper, False, own):
+        if error is not None:
+            if own:
+                raise error  # the designer's own text: its mistakes are theirs to fix
+            left_out.append(f"The {lang} rulebook: {error}")
+            continue
+        path = f"{UPLOAD}/rulebook-{lang}-{paper}.pdf"
+        yield ctx.write(path, result.data, kind="export-rulebook", deck=deck, paper=result.paper,
+                        pages=result.pages, lang=lang)
+        files.append((path, f"the rulebook ({lang}): {result.pages} {paper.upper()} pages, one copy per game"))
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
@@ -141,7 +230,7 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
                 front, back = page(faces.front(card), card.size), page(faces.back(card), card.size)
                 pages += [back, front] * len(copies)
                 ctx.progress(len(copies))
-            path = f"{_folder(run.name)}.pdf"
+            path = f"{UPLOAD}/{_folder(run.name)}.pdf"
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
             yield ctx.write_pdf(path, pages, info, cmyk=press_for(prof, options) or False, cached=False,
                                 kind="export-pdf", deck=deck, cards=len(pages) // 2)
@@ -157,11 +246,12 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             backs += [back] * len(copies)
             ctx.progress(len(copies))
     info = pdf_info(deck, f"cards for {prof.name}", "Every card at its bleed size: all fronts, then all backs")
-    yield ctx.write_pdf("cards.pdf", fronts + backs, info, cmyk=press_for(prof, options) or False, cached=False,
+    path = f"{UPLOAD}/cards.pdf"
+    yield ctx.write_pdf(path, fronts + backs, info, cmyk=press_for(prof, options) or False, cached=False,
                         kind="export-pdf",
                         deck=deck, cards=len(fronts))
     runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
-    files.append(("cards.pdf", f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
+    files.append((path, f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
                                f"{len(fronts) + 1}-{2 * len(fronts)} their backs in the same order"
                                + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
 

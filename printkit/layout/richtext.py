@@ -480,6 +480,33 @@ def _plain(parsed: tuple[_Paragraph, ...], limit: int = 80) -> str:
     return " ".join(out)
 
 
+def plain_text(markup: str) -> str:
+    """``markup`` as plain text, for places that show no styles (a digital table's card text):
+    emphasis stars and escapes gone, each icon written as its name in words (``:fire:`` -> ``fire``,
+    ``:red_gem:`` -> ``red gem``), spaces made single, lines and paragraphs kept."""
+    paragraphs = []
+    for paragraph in _parse(markup):
+        lines = []
+        for line in paragraph:
+            words = []
+            for word in line:
+                text, after_icon = "", False
+                for span in word:
+                    icon = isinstance(span, _IconSpan)
+                    piece = span.name.replace("_", " ").replace("-", " ") if icon else span.text
+                    # An icon inside a word is a word of its own: 3:gold: reads "3 gold", :gold:3
+                    # "gold 3" (but :gem:s "gems").
+                    if text and text[-1].isalnum() and (piece[:1].isalnum() if icon else
+                                                        after_icon and piece[:1].isdigit()):
+                        text += " "
+                    text += piece
+                    after_icon = icon
+                words.append(text)
+            lines.append(" ".join(words))
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 # --- measuring --------------------------------------------------------------------------------
 
 def _is_hangul(ch: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import math
 import os
@@ -162,6 +163,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
     _check_text(loaded, every)
+    _check_description(loaded, every)
     design_warnings: tuple[str, ...] = ()
     resources = None
     compiled_layouts: Mapping[str, Any] = {}
@@ -196,6 +198,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         warnings=design_warnings,
         is_default=variant == default_variant(spec),
         languages=_rulebook_languages(loaded),
+        description_attr=spec.export.description,
     )
 
 
@@ -210,6 +213,17 @@ def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
         if found:
             return found
     return ()
+
+
+def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
+    """The attribute ``export: {description: ...}`` names must be one the cards have."""
+    name = loaded.spec.export.description
+    if name is None or any(name in card.attrs for card in cards):
+        return
+    known = sorted({attr for card in cards for attr in card.attrs})
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
+    raise loaded.source.error(("export", "description"), f"no card has an attribute {name!r}{hint}")
 
 
 def _check_references(loaded: LoadedSpec) -> None:

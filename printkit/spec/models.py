@@ -133,6 +133,14 @@ def _data_message(value: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ExportSpec:
+    """What ``printkit export`` takes from the deck beyond its faces."""
+
+    description: str | None = spec_field(Optional(NAME), None, description="The card attribute whose text "
+                                         "is a card's description in Tabletop Simulator (default: text, then rules).")
+
+
+@dataclass(frozen=True, kw_only=True)
 class BackArt:
     """The card back: a colour, a label printed on it, or an image covering it."""
 
@@ -392,6 +400,8 @@ class Spec:
     icons: dict[str, str] = spec_field(MapOf(Text(max_length=1000), key=NAME), factory=dict,
                                        description="Icon names for :name: in text and icon elements: a PNG, "
                                                    "JPEG or SVG file beside the spec, or a built-in icon's name.")
+    export: ExportSpec = spec_field(Model(ExportSpec), factory=ExportSpec,
+                                    description="Settings of `printkit export`: {description: ATTRIBUTE}.")
 
 
 SPEC = Model(Spec)

@@ -32,6 +32,16 @@ def test_a_deck_size_the_service_lacks_is_one_line_naming_its_sizes(tmp_path):
 def test_options_of_another_target_are_refused():
     result = CliRunner().invoke(main, ["export", "calc", "--for", "tgc", "--base-url", "https://x"])
     assert result.exit_code == 1 and "--base-url is for --for tts only" in result.output
+    result = CliRunner().invoke(main, ["export", "calc", "--for", "mpc", "--no-rulebooks"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: --no-rulebooks is for --for print-shop only (mpc takes no rulebook)"
+
+
+def test_no_rulebooks_leaves_the_print_shop_export_without_them(tmp_path):
+    result = CliRunner().invoke(main, ["export", "emberfall", "--for", "print-shop", "--no-rulebooks",
+                                       "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "o" / "upload").iterdir()) == ["cards.pdf"]
 
 
 def test_default_folder_is_beside_the_decks_output(tmp_path, monkeypatch):
@@ -41,7 +51,9 @@ def test_default_folder_is_beside_the_decks_output(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "output" / "tiny" / "export-print-shop"
-    assert sorted(p.name for p in folder.iterdir()) == ["README.txt", "cards.pdf", "manifest.json"]
+    # The files to send sit in upload/ alone; printkit's manifest and README beside it.
+    assert sorted(p.name for p in folder.iterdir()) == ["README.txt", "manifest.json", "upload"]
+    assert sorted(p.name for p in (folder / "upload").iterdir()) == ["cards.pdf"]
     # A second export replaces exactly its own files.
     assert CliRunner().invoke(main, ["export", "decks/tiny.yaml", "--for", "print-shop"]).exit_code == 0
 

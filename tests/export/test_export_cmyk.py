@@ -137,7 +137,7 @@ def test_pictures_become_cmyk_images_and_keep_their_transparency(tmp_path, kind)
     out = tmp_path / "export"
     export_deck(load_deck(str(_spec_with_picture(tmp_path, name))),
                 ExportOptions(target="print-shop", out_dir=out, cmyk=True))
-    pdf = out / "cards.pdf"
+    pdf = out / "upload" / "cards.pdf"
     qpdf_check(pdf)
     reader = PdfReader(pdf)
     contents, images = _streams(reader)
@@ -184,8 +184,8 @@ def test_an_svg_picture_with_an_embedded_png_is_converted_too(tmp_path):
     out = tmp_path / "export"
     export_deck(load_deck(str(_spec_with_picture(tmp_path, "art.svg"))),
                 ExportOptions(target="print-shop", out_dir=out, cmyk=True))
-    qpdf_check(out / "cards.pdf")
-    contents, images = _streams(PdfReader(out / "cards.pdf"))
+    qpdf_check(out / "upload" / "cards.pdf")
+    contents, images = _streams(PdfReader(out / "upload" / "cards.pdf"))
     assert not DEVICE_OPS.search(b"\n".join(contents))
     assert [i["/ColorSpace"] for i in images] == ["/DeviceCMYK"] and "/SMask" in images[0]
 
@@ -195,11 +195,11 @@ def test_the_whole_print_shop_export_is_cmyk_with_the_profile_as_output_intent(t
 
     out = tmp_path / "clag"
     export_deck(load_deck("clag"), ExportOptions(target="print-shop", out_dir=out, cmyk=True))
-    pdfs = sorted(p.name for p in out.glob("*.pdf"))
-    assert pdfs == ["cards.pdf", "pages-a4.pdf"]
+    pdfs = sorted(p.name for p in (out / "upload").glob("*.pdf"))
+    assert pdfs == ["cards.pdf", "pages-a4.pdf"]  # the rulebooks are sRGB: left out, with a README line
     for name in pdfs:
-        qpdf_check(out / name)
-        reader = PdfReader(out / name)
+        qpdf_check(out / "upload" / name)
+        reader = PdfReader(out / "upload" / name)
         intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
         assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
         assert intent["/Info"] == cmyk.profile_name()
@@ -210,6 +210,7 @@ def test_the_whole_print_shop_export_is_cmyk_with_the_profile_as_output_intent(t
         assert CMYK_FILL.search(b"\n".join(contents))
     readme = (out / "README.txt").read_text()
     assert "Colour: CMYK" in readme and "FOGRA39" in readme and "100% K" in readme
+    assert "The rulebooks: printkit sets them in sRGB only" in readme
 
 
 def test_cmyk_and_pdfx_are_for_the_pdf_targets_only():
