@@ -69,7 +69,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         notes += _order_lines(prof, decks)
     else:
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
-        if prof.rulebook and options.rulebooks and options.cmyk:
+        if prof.rulebook and options.rulebooks and press_for(prof, options) is not None:
             left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
                             "rulebook PDFs of `printkit build` (or export again without --cmyk) and ask the shop "
                             "to convert them.")

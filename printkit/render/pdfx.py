@@ -14,7 +14,7 @@ from __future__ import annotations
 from reportlab.pdfbase import pdfdoc
 
 from printkit.errors import BuildError
-from printkit.render.svg import extra_states
+from printkit.render.forms import extra_states
 
 VERSION = "PDF/X-1:2001"
 CONFORMANCE = "PDF/X-1a:2001"

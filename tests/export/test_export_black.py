@@ -152,7 +152,7 @@ def test_clag_for_a_print_shop_has_no_text_in_four_inks_and_keeps_the_ink_limit(
     export_deck(deck, ExportOptions(target="print-shop", out_dir=press, cmyk=True))
     neutral = 0
     for name in ("cards.pdf", "pages-a4.pdf"):
-        with pikepdf.open(rgb / name) as a, pikepdf.open(press / name) as b:
+        with pikepdf.open(rgb / "upload" / name) as a, pikepdf.open(press / "upload" / name) as b:
             designed, printed = fills_of_text(a), fills_of_text(b)
         assert len(designed) == len(printed) > 0  # the same text runs, in the same order
         for colour, inks in zip(designed, printed):
@@ -161,7 +161,7 @@ def test_clag_for_a_print_shop_has_no_text_in_four_inks_and_keeps_the_ink_limit(
             if max(r, g, b_) - min(r, g, b_) <= 4 / 255:  # black or grey as designed (#1d1d1f ...)
                 assert inks[1:4] == K_ONLY, (colour, inks)
                 neutral += 1
-        for page, ink in plates_max_ink(press / name).items():
+        for page, ink in plates_max_ink(press / "upload" / name).items():
             assert ink <= 300.0, (name, page, ink)
     assert neutral > 100
 
@@ -187,12 +187,12 @@ def test_pictures_are_held_to_the_service_ink_limit(tmp_path):
     spec = _opaque_black_picture_deck(tmp_path)
     out = tmp_path / "dtc"
     export_deck(load_deck(str(spec)), ExportOptions(target="drivethrucards", out_dir=out))
-    (pdf,) = out.glob("*.pdf")
+    (pdf,) = (out / "upload").glob("*.pdf")
     with pikepdf.open(pdf) as doc:
         images = [obj for obj in doc.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image"]
     assert [str(i.ColorSpace) for i in images] == ["/DeviceCMYK"]
     assert max(plates_max_ink(pdf).values()) <= 240.0  # DriveThruCards' limit, pictures included
     shop = tmp_path / "shop"
     export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=shop, cmyk=True))
-    inks = plates_max_ink(shop / "cards.pdf")
+    inks = plates_max_ink(shop / "upload" / "cards.pdf")
     assert max(inks.values()) <= 300.0 and max(inks.values()) > 260  # the print shop's own 300%

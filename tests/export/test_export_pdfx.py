@@ -28,7 +28,7 @@ RGB_SPACES = {"/DeviceRGB", "/CalRGB", "/Lab", "/ICCBased", "/Indexed", "/Device
 def emberfall_pdfx(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("emberfall") / "export"
     export_deck(load_deck("emberfall"), ExportOptions(target="drivethrucards", out_dir=out))
-    (pdf,) = out.glob("*.pdf")
+    (pdf,) = (out / "upload").glob("*.pdf")
     return pdf
 
 
@@ -120,11 +120,11 @@ def test_ghostscript_renders_the_pdfx_file_without_complaint(emberfall_pdfx):
 
 
 def test_the_readme_says_pdfx_and_no_pdfx_gives_the_srgb_file(emberfall_pdfx, tmp_path):
-    readme = (emberfall_pdfx.parent / "README.txt").read_text()
+    readme = (emberfall_pdfx.parent.parent / "README.txt").read_text()
     assert "PDF/X-1a:2001" in readme and "240% ink" in readme and "K alone" in readme
     out = tmp_path / "srgb"
     export_deck(load_deck("emberfall"), ExportOptions(target="drivethrucards", out_dir=out, pdfx=False))
-    with pikepdf.open(next(out.glob("*.pdf"))) as pdf:
+    with pikepdf.open(next((out / "upload").glob("*.pdf"))) as pdf:
         assert "/GTS_PDFXVersion" not in pdf.docinfo and pdf.Root.OutputIntents[0].S == "/GTS_PDFA1"
 
 
@@ -132,7 +132,7 @@ def test_the_print_shop_export_with_pdfx_is_pdfx_too(tmp_path):
     out = tmp_path / "shop"
     result = CliRunner().invoke(main, ["export", "calc", "--for", "print-shop", "--pdfx", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    for path in out.glob("*.pdf"):
+    for path in (out / "upload").glob("*.pdf"):
         with pikepdf.open(path) as pdf:
             assert pdf.pdf_version == "1.3" and str(pdf.docinfo["/GTS_PDFXConformance"]) == "PDF/X-1a:2001"
             assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
