@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import PrintkitError, error_line
+from printkit.errors import MAX_ERRORS, ManyErrors, PrintkitError, error_lines
 
 
 class OutputFailed(PrintkitError):
@@ -79,7 +79,11 @@ def reports_errors(func):
             _quiet_exit(1)
         except PrintkitError as exc:
             try:
-                click.echo(error_line(exc), err=True)
+                for line in error_lines(exc):
+                    click.echo(line, err=True)
+                if isinstance(exc, ManyErrors):
+                    limit = f" (the first {MAX_ERRORS}; fix them and run again)" if len(exc.errors) >= MAX_ERRORS else ""
+                    click.echo(f"{len(exc.errors)} errors{limit}", err=True)
                 sys.stdout.flush()
             except (OSError, OutputFailed):
                 _quiet_exit(1)

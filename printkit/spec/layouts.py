@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize
-from printkit.errors import SpecError
+from printkit.errors import Errors, SpecError
 from printkit.layout import design
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
 from printkit.layout.geometry import bleed_box, safe_box
@@ -238,7 +238,10 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
+    errors = Errors()  # each card's own mistakes are independent: one run names them all
     for card in cards:
+        if errors.full:
+            break
         for side, name in (("front", card.layout), ("back", card.back_layout)):
             if name is None:
                 continue
@@ -246,7 +249,9 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            _bind_card(loaded, comp, comp.layouts[name], card, side)
+            with errors.collecting():
+                _bind_card(loaded, comp, comp.layouts[name], card, side)
+    errors.raise_any()
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
