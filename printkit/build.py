@@ -81,6 +81,7 @@ from printkit.layout.imposition import (
     packed_sheet_pages,
 )
 from printkit.layout.ops import Face
+from printkit.preflight import preflight
 from printkit.outputs import (
     BUILD_ID,
     Staging,
@@ -882,6 +883,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     if producers is PRODUCERS:  # a deck whose inputs are as they were is listed again, not built
         fresh, entries, keys = unchanged.replay(
             ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
+    if fresh and not options.cards:  # everything that would refuse the build, said at once
+        preflight(fresh, ctx.faces, options.paper_size,
+                  rulebooks=options.rulebooks and produce_rulebooks in producers)
     if ctx.workers.jobs > 1 and fresh:
         ctx.workers.warm(expected_work_ms(fresh, options, producers))
         if produce_rulebooks in producers and options.rulebooks:

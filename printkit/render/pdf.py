@@ -20,6 +20,7 @@ import copy
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -813,7 +814,7 @@ class _ImageSizes:
         """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
             if is_svg(path):
-                width, height, _, _ = _svg_commands(self._svg(path), False)
+                width, height, _, _ = self._svg_commands(path, False)
                 self._sizes[path] = (width, height)
             else:
                 try:
@@ -842,14 +843,20 @@ class _ImageSizes:
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"
+        width, height, _, _ = self._svg_commands(path, _is_cmyk(canvas))  # refused here, before the form
         if name not in self._svg_forms:
             _svg_form(canvas, name, art)
             self._svg_forms.add(name)
-        width, height, _, _ = _svg_commands(art, _is_cmyk(canvas))
         canvas.saveState()
         canvas.scale(w / width, h / height)
         canvas.doForm(name)
         canvas.restoreState()
+
+    def _svg_commands(self, path: Path, cmyk: bool):
+        try:
+            return _svg_commands(self._svg(path), cmyk)
+        except ImageError as exc:
+            raise BuildError(f"image {str(path)!r} {exc}") from None
 
     def _svg(self, path: Path):
         # Read again and checked in full unless these very bytes were checked already (the parse
@@ -1183,6 +1190,27 @@ def _svg_form(canvas: Canvas, name: str, art) -> None:
     canvas.endForm()
 
 
+def check_svg_drawing(art) -> None:
+    """Refuse (ImageError) SVG art this backend cannot draw, by drawing it as a document would:
+    the drawing is kept, so a build after the check draws nothing twice."""
+    _svg_commands(art, False)
+
+
+def _draw_checked(canvas: Canvas, art) -> None:
+    """:func:`_draw_svg`, where a number no PDF can hold (reportlab refuses 1e308) or nesting
+    deeper than Python's stack is the art's ImageError, not a failure of the build."""
+    try:
+        _draw_svg(canvas, art)
+    except ImageError:
+        raise
+    except (ValueError, OverflowError) as exc:
+        number = re.search(r"too large (\S+)", str(exc))
+        raise ImageError(f"cannot be drawn: a number in it{f' ({number.group(1)})' if number else ''} "
+                         "is too large for a PDF") from None
+    except RecursionError:
+        raise ImageError("cannot be drawn: it nests groups and <use> too deeply") from None
+
+
 def _draw_svg(canvas: Canvas, art) -> None:
     from reportlab.graphics import renderPDF
 
@@ -1220,7 +1248,7 @@ def _svg_commands(art, cmyk: bool) -> tuple[float, float, tuple[str, ...] | None
             scratch._printkit_cmyk = True
         scratch.beginForm("scratch", 0, 0, art.width, art.height)
         start = len(scratch._code)
-        _draw_svg(scratch, art)
+        _draw_checked(scratch, art)
         commands = tuple(scratch._code[start:])
         known = (art.width, art.height, None if any("/" in line for line in commands) else commands,
                  tuple(scratch._doc._pdfVersion))

@@ -15,10 +15,10 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import BuildError, PrintkitError
+from printkit.errors import BuildError, Errors, PrintkitError
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
@@ -107,10 +107,13 @@ def _players(game: str) -> tuple[int, int] | None:
 
 
 def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
-            variants: Sequence[Deck] | None = None) -> tuple[md.Document, Deck, GameContent]:
+            variants: Sequence[Deck] | None = None, errors: Errors | None = None,
+            ) -> tuple[md.Document, Deck, GameContent]:
     """Parse a rule text with its values resolved; the deck is the spec's first variant.
 
     ``variants`` are the spec's decks when the caller has loaded them (else they are loaded here).
+    With ``errors``, every ``{{ value }}`` the deck lacks is kept there (the first line naming
+    it), each read as ``?``, and the text parsed on.
     """
     from printkit.spec import load_all_variants
 
@@ -139,10 +142,28 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
         players=_players(deck.game),
     )
     text = read_rule_text(text_path)
-    try:
-        return md.parse(text, display, resolver(context), default_title=md.escape(deck.name)), deck, content
-    except BuildError as exc:
-        raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+    resolve = resolver(context)
+    refused: dict[str, None] = {}  # with ``errors``: values found missing, each then read as "?"
+    while True:
+        failed: list[str] = []  # the value whose failure stopped the parse, if one did
+
+        def values(key: str) -> str:
+            if key in refused:
+                return "?"
+            try:
+                return resolve(key)
+            except (KeyError, BuildError):
+                failed.append(key)
+                raise
+
+        try:
+            return md.parse(text, display, values, default_title=md.escape(deck.name)), deck, content
+        except BuildError as exc:
+            error = _with_hint(exc, spec_path, text_path, deck.game, lang)
+            if errors is None or not failed or errors.full:
+                raise error from None
+            errors.add(error)
+            refused[failed[0]] = None
 
 
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
@@ -208,8 +229,36 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
-            front: FrontMaker) -> Rulebook:
+def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> None:
+    """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
+    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards)."""
+    errors = Errors()
+    try:
+        doc, deck, content = prepare(Path(spec_path), lang, variants=variants, errors=errors)
+    except PrintkitError as exc:  # a mistake that ends the parse, after the values it found
+        errors.add(exc)
+        errors.raise_any()
+    lookup = _lookup(doc, deck, content, lang)
+    for block in doc.blocks:
+        if isinstance(block, md.Directive) and block.kind != "pagebreak":
+            try:
+                lookup(block)
+            except BuildError as exc:
+                used = rule_texts(spec_path, deck.game)[lang]
+                errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+    errors.raise_any()
+
+
+def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path]]]:
+    """Each spec of ``decks`` whose rule texts are its own (beside it), with them by language:
+    the texts whose mistakes refuse a build (printkit's bundled ones only warn)."""
+    for _, spec, texts, own in _specs(decks):
+        if own and texts:
+            yield spec, texts
+
+
+def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str) -> Callable[[md.Directive], Any]:
+    """What a ``:::`` block of ``doc`` shows; mistakes name the text's file and line."""
     from printkit.rulebook import designed
 
     game_lookup = book.lookup_in(content, deck, lang, doc.path)
@@ -223,6 +272,13 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             return make(deck, block.name)
         except designed.FigureError as exc:
             raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
+
+    return lookup
+
+
+def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
+            front: FrontMaker) -> Rulebook:
+    lookup = _lookup(doc, deck, content, lang)
 
     def figure(fig, width_pt: float) -> Any:
         if isinstance(fig, designed.Anatomy):
