@@ -68,8 +68,8 @@ def check_svg(deck: Deck, card: Card, path: Path) -> None:
 def _shown(deck: Deck, path: Path) -> str:
     """The image as the spec names it: relative to the spec's folder."""
     try:
-        return Path(path).relative_to(Path(deck.spec_path).parent).as_posix()
-    except ValueError:
+        return Path(path).resolve().relative_to(Path(deck.spec_path).resolve().parent).as_posix()
+    except (ValueError, OSError):
         return str(path)
 
 

@@ -278,6 +278,8 @@ def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str) -> Ca
 
 def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
             front: FrontMaker) -> Rulebook:
+    from printkit.rulebook import designed
+
     lookup = _lookup(doc, deck, content, lang)
 
     def figure(fig, width_pt: float) -> Any:
