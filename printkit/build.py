@@ -120,6 +120,13 @@ class BuildOptions:
     cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
     proof: bool = True  # proof.html and its thumbnails per deck (printkit.proof)
     jobs: int = 1  # worker processes for PNGs, thumbnails and rulebooks (printkit.workers); same output
+    draft: bool = False  # refused pictures as placeholders, sheets marked DRAFT, nothing else to print (printkit.draft)
+
+    def check_draft(self) -> None:
+        """Refuse a draft that would write per-card files: they reach printers without a mark."""
+        if self.draft and (self.per_card or self.cards):
+            raise BuildError(f"a draft writes no per-card files (they reach printers without the DRAFT "
+                             f"mark); build without --draft for {'--per-card' if self.per_card else '--card'}")
 
     @property
     def paper_size(self) -> Size:
@@ -143,6 +150,7 @@ class ManifestEntry:
     cards: int | None = None
     lang: str | None = None  # rulebooks: "ko" or "en"
     back: str | None = None  # per-card fronts: the path of the back printed behind it
+    draft: bool | None = None  # True: written by a draft build (placeholders, marked DRAFT)
 
 
 @dataclass(frozen=True)
@@ -186,7 +194,7 @@ class BuildContext:
     def faces(self, deck: Deck) -> "Faces":
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
         if id(deck) not in self._faces:
-            self._faces[id(deck)] = Faces(deck, self)
+            self._faces[id(deck)] = Faces(deck, self, draft=self.options.draft)
             for warning in templates.deck_warnings(deck):  # said of the deck's spec, once
                 self.warn(deck, warning)
         return self._faces[id(deck)]
@@ -232,7 +240,7 @@ class BuildContext:
         entry = ManifestEntry(
             path=relative, kind=kind, sha256=sha,
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
-            paper=paper, pages=pages, cards=cards, lang=lang, back=back,
+            paper=paper, pages=pages, cards=cards, lang=lang, back=back, draft=self.options.draft or None,
         )
         self.written.append(entry)
         if not self.options.cards:  # a --card build writes some of a kind's files, never all
@@ -380,10 +388,11 @@ def scope(entry: ManifestEntry) -> tuple:
 class Faces:
     """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
 
-    def __init__(self, deck: Deck, ctx: BuildContext) -> None:
-        self.deck, self.ctx = deck, ctx
+    def __init__(self, deck: Deck, ctx: BuildContext, draft: bool = False) -> None:
+        self.deck, self.ctx, self.draft = deck, ctx, draft
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
+        self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
 
     def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
         if key is None:
@@ -402,8 +411,35 @@ class Faces:
                                  f"{type(exc).__name__}: {exc}") from exc
             for warning in face.warnings:
                 self.ctx.warn(self.deck, warning, card)
+            if self.draft:
+                face = self._drafted(face, card)
             face = self._cache[key] = self._distinct.setdefault(face, face)
         return face
+
+    def _drafted(self, face: Face, card: Card) -> Face:
+        """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
+        drawn is found here, before the face is kept), each said once as a warning."""
+        from printkit import draft
+        from printkit.images import is_svg
+        from printkit.layout.ops import Image
+        from printkit.preflight import check_svg
+
+        for op in face.ops:
+            if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
+                self._drawable.add(op.path)
+                try:
+                    check_svg(self.deck, card, op.path)
+                except BuildError as exc:
+                    if not draft.tolerated(op.path, str(exc)):
+                        raise
+        refused = draft.refused_pictures()
+        drafted = draft.with_placeholders(face, refused, Path(self.deck.spec_path).parent)
+        if drafted is not face:
+            for op in face.ops:
+                why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
+                if why is not None:
+                    self.ctx.warn(self.deck, f"draft: drawn as a placeholder: {why}")
+        return drafted
 
     def front(self, card: Card) -> Face:
         return self._get("front", card, templates.front)
@@ -481,6 +517,10 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         if not fronts_only:
             continue
         folder = deck_folder(deck)
+        if opts.draft:
+            from printkit.draft import marked
+
+            duplex, fronts_only = [marked(p) for p in duplex], [marked(p) for p in fronts_only]
         from printkit.render.pdf import SharedPages
 
         shared = SharedPages(fronts_only)  # the front pages are drawn once, for both files
@@ -512,6 +552,10 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         faces = ctx.faces(deck)
         for sheet, cards in by_sheet.items():
             pages = [full_page(faces.page(card, paper), paper) for card in cards]
+            if opts.draft:
+                from printkit.draft import marked
+
+                pages = [marked(p) for p in pages]
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write_pdf(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf", pages,
@@ -644,7 +688,7 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
 
 def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """One rulebook PDF per spec and language (see printkit.rulebook.producer)."""
-    if not ctx.options.rulebooks:
+    if not ctx.options.rulebooks or ctx.options.draft:  # a draft writes nothing to print but its marked sheets
         return iter(())  # and without importing the rulebook machinery (platypus) at all
     from printkit.rulebook.producer import produce_rulebooks as produce
 
@@ -843,6 +887,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
+    options.check_draft()
     _check_out_dir(options.out_dir)
     check_deck_folders(decks)
     ctx = BuildContext(options, progress or (lambda n: None))
@@ -884,8 +929,8 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
         fresh, entries, keys = unchanged.replay(
             ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
     if fresh and not options.cards:  # everything that would refuse the build, said at once
-        preflight(fresh, ctx.faces, options.paper_size,
-                  rulebooks=options.rulebooks and produce_rulebooks in producers)
+        preflight(fresh, ctx.faces, options.paper_size,  # a draft's rule texts are checked all the same
+                  rulebooks=(options.rulebooks or options.draft) and produce_rulebooks in producers)
     if ctx.workers.jobs > 1 and fresh:
         ctx.workers.warm(expected_work_ms(fresh, options, producers))
         if produce_rulebooks in producers and options.rulebooks:
@@ -1107,9 +1152,10 @@ def _recording_builds(out_dir: Path) -> list[str]:
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:
-    """An entry as listed in the manifest; ``lang`` and ``back`` appear only on files that have one."""
+    """An entry as listed in the manifest; ``lang``, ``back`` and ``draft`` appear only on files
+    that have one."""
     item = asdict(entry)
-    for optional in ("lang", "back"):
+    for optional in ("lang", "back", "draft"):
         if item[optional] is None:
             del item[optional]
     return item

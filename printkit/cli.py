@@ -250,9 +250,13 @@ MAX_GAP_MM = 20.0
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, metavar="N",
               help="Worker processes for the per-card PNGs, proof pictures and rulebooks (default: "
                    "this machine's CPUs); the files are the same for any number.")
+@click.option("--draft/--no-draft", default=False, show_default=True,
+              help="Proof a deck before its art exists: a missing or refused picture is drawn as a "
+                   "marked placeholder (with a warning), the sheets and proof page say DRAFT, and no "
+                   "per-card files or rulebooks are written.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks, cards, cache, proof, jobs) -> None:
+          rulebooks, cards, cache, proof, jobs, draft) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -291,16 +295,19 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
     from printkit.build import BuildOptions, build as run_build, load_decks, work_units
+    from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs
 
     # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
-    with cycle_collector_paused(), interrupts_as_keyboard():
-        loaded = load_decks(decks, variant)
+    with cycle_collector_paused(), interrupts_as_keyboard(), \
+            drafting() if draft else contextlib.nullcontext():
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
-                               proof=proof, jobs=jobs or default_jobs())
+                               proof=proof, jobs=jobs or default_jobs(), draft=draft)
+        options.check_draft()
+        loaded = load_decks(decks, variant)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress, command=command)
     _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
@@ -318,6 +325,15 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
     click.echo(f"{len(paths)} files{gone}; manifest: {manifest}")
 
 
+def _defaulting(option: click.Option, default) -> click.Option:
+    """A copy of ``option`` whose default is ``default`` (its help saying so)."""
+    import copy
+
+    changed = copy.copy(option)
+    changed.default = default
+    return changed
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--serve", is_flag=True,
@@ -327,10 +343,11 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
               help="With --serve: the port (0: any free one).")
 @reports_errors
 def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper,
-          booklet, rulebooks, proof, jobs, **_later) -> None:
+          booklet, rulebooks, proof, jobs, draft, **_later) -> None:
     """Build, then rebuild whenever a spec, its data, art, fonts or rule texts change. Ctrl-C stops.
 
-    Takes the options of `printkit build`. Watches each spec's folder (never the output folder)
+    Takes the options of `printkit build`, but drafts unless told --no-draft: a picture not yet
+    drawn is a marked placeholder, so a deck is proofed while its art is made. Watches each spec's folder (never the output folder)
     and prints one line per rebuild: what changed, how long it took, and its warnings. A spec
     with a mistake prints its error line and the watch waits for the next save.
 
@@ -350,7 +367,9 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                           booklet=booklet, rulebooks=rulebooks, proof=proof, jobs=jobs or default_jobs())
+                           booklet=booklet, rulebooks=rulebooks, proof=proof, jobs=jobs or default_jobs(),
+                           draft=draft)
+    options.check_draft()
     target = watching.target(decks)
     where = ", ".join(str(f) for f in target.folders)
     with contextlib.ExitStack() as stack:
@@ -379,8 +398,9 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
             click.echo("stopped")
 
 
-# watch takes every option of build (and any build gains later); read by name above.
-watch.params.extend(p for p in build.params if p.name != "decks")
+# watch takes every option of build (and any build gains later); read by name above. It drafts
+# unless told --no-draft: it is where a deck is proofed while its art is still being made.
+watch.params.extend(p if p.name != "draft" else _defaulting(p, True) for p in build.params if p.name != "decks")
 
 
 @main.command()

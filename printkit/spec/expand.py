@@ -8,9 +8,9 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from printkit import fonts
+from printkit import draft, fonts
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
-from printkit.errors import SpecError
+from printkit.errors import SpecError, error_line
 from printkit.spec.data import MAX_DATA_BYTES, DataFileError, data_kind, read_table
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
@@ -544,6 +544,12 @@ def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
 
 
 def _image(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
-    resolved = _inside_spec_folder(loaded, value, path, "image")
-    check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
+    try:
+        resolved = _inside_spec_folder(loaded, value, path, "image")
+        check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
+    except SpecError as exc:
+        where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
+        if draft.tolerated(where, error_line(exc)):
+            return where
+        raise
     return resolved
