@@ -325,15 +325,6 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
     click.echo(f"{len(paths)} files{gone}; manifest: {manifest}")
 
 
-def _defaulting(option: click.Option, default) -> click.Option:
-    """A copy of ``option`` whose default is ``default`` (its help saying so)."""
-    import copy
-
-    changed = copy.copy(option)
-    changed.default = default
-    return changed
-
-
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--serve", is_flag=True,
@@ -346,8 +337,8 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
           booklet, rulebooks, proof, jobs, draft, **_later) -> None:
     """Build, then rebuild whenever a spec, its data, art, fonts or rule texts change. Ctrl-C stops.
 
-    Takes the options of `printkit build`, but drafts unless told --no-draft: a picture not yet
-    drawn is a marked placeholder, so a deck is proofed while its art is made. Watches each spec's folder (never the output folder)
+    Takes the options of `printkit build`; with --draft a picture not yet drawn is a marked
+    placeholder, so a deck is proofed while its art is made (its rulebooks wait for --no-draft). Watches each spec's folder (never the output folder)
     and prints one line per rebuild: what changed, how long it took, and its warnings. A spec
     with a mistake prints its error line and the watch waits for the next save.
 
@@ -398,9 +389,8 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
             click.echo("stopped")
 
 
-# watch takes every option of build (and any build gains later); read by name above. It drafts
-# unless told --no-draft: it is where a deck is proofed while its art is still being made.
-watch.params.extend(p if p.name != "draft" else _defaulting(p, True) for p in build.params if p.name != "decks")
+# watch takes every option of build (and any build gains later); read by name above.
+watch.params.extend(p for p in build.params if p.name != "decks")
 
 
 @main.command()
