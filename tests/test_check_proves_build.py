@@ -119,14 +119,45 @@ def png_of(width: int, height: int) -> bytes:
             + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
 
 
-def test_independent_picture_and_font_mistakes_of_one_level_and_cards_fail_alike(tmp_path):
-    (tmp_path / "ok.png").write_bytes(png_of(4, 4))
+def test_a_truncated_back_picture_fails_check_and_build_alike(tmp_path):
     (tmp_path / "bad.png").write_bytes(png_of(4, 4)[:-20])
     (tmp_path / "t.yaml").write_text(TINY + "art: {back: {image: bad.png}}\n", encoding="utf-8")
     [line] = check_and_build(tmp_path, "t.yaml")
     assert line.startswith("t.yaml:6:") and "bad.png" in line
 
 
+def test_every_refused_picture_and_font_of_every_group_is_named_in_one_run(tmp_path):
+    (tmp_path / "t.yaml").write_text(
+        "game: demo\nname: Tiny\ngroups:\n"
+        "  - name: a\n    art: {background_image: a.png, back: {image: b.png}}\n    cards: [{n: 1}]\n"
+        "  - name: b\n    art: {background_image: c.png, font: nofont.ttf}\n    cards: [{n: 2}]\n"
+        "  - name: c\n    art: {foreground_image: d.png}\n    cards: [{n: 3}]\n", encoding="utf-8")
+    assert check_and_build(tmp_path, "t.yaml") == [
+        "t.yaml:5:29: image file 'a.png' not found", "t.yaml:5:50: image file 'b.png' not found",
+        "t.yaml:8:42: font file 'nofont.ttf' not found", "t.yaml:8:29: image file 'c.png' not found",
+        "t.yaml:11:29: image file 'd.png' not found", "5 errors"]
+
+
 def test_a_deck_that_checks_builds(tmp_path):
     (tmp_path / "t.yaml").write_text(TINY, encoding="utf-8")
     assert check_and_build(tmp_path, "t.yaml") == []
+
+
+def test_hostile_pictures_and_fonts_fail_check_and_build_alike(tmp_path):
+    from test_hostile_round_two import png
+
+    (tmp_path / "w.png").write_bytes(png(50_000_000, 1))
+    source = bytearray((ROOT / "fonts" / "DejaVuSans.ttf").read_bytes())
+    count = struct.unpack(">H", source[4:6])[0]
+    for i in range(count):
+        tag, _, offset, length = struct.unpack(">4sIII", source[12 + 16 * i:28 + 16 * i])
+        if tag == b"glyf":
+            source[offset:offset + length] = bytes((j * 7919) & 0xFF for j in range(length))
+    (tmp_path / "f.ttf").write_bytes(source)
+    (tmp_path / "wide.yaml").write_text(TINY + "art: {back: {image: w.png}}\n", encoding="utf-8")
+    (tmp_path / "font.yaml").write_text(TINY + "art: {font: f.ttf}\n", encoding="utf-8")
+    (tmp_path / "surrogate.yaml").write_text('game: demo\nname: "x\\ud800"\ngroups:\n  - name: a\n'
+                                             '    cards: [{n: 1}]\n', encoding="utf-8")
+    assert check_and_build(tmp_path, "wide.yaml")[0].startswith("wide.yaml:6:")
+    assert "glyph data is damaged" in check_and_build(tmp_path, "font.yaml")[0]
+    assert check_and_build(tmp_path, "surrogate.yaml")[0].startswith("surrogate.yaml:2:7:")
