@@ -83,6 +83,16 @@ def test_a_rule_text_figure_the_deck_cannot_show_fails_check(tmp_path):
     assert line.startswith("emberfall.rules.ko.md:") and "no card is named 'no-such-card'" in line, line
 
 
+def test_a_rule_text_character_no_font_has_fails_check_at_its_line(tmp_path):
+    folder = emberfall(tmp_path)
+    text = folder / "emberfall.rules.en.md"
+    lines = text.read_text(encoding="utf-8").splitlines()
+    text.write_text("\n".join(lines + ["", "A rare one \U00020000 here."]) + "\n", encoding="utf-8")
+    [line] = check_and_build(folder, "emberfall.yaml")
+    assert line == (f"emberfall.rules.en.md:{len(lines) + 2}: no bundled font has the character(s) '\U00020000' "
+                    "U+20000 in 'A rare one \U00020000 here.'")
+
+
 HUGE_NUMBER_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
                    '<path d="M0 0 L1e308 1e308 L0 100 Z" fill="red"/></svg>')
 

@@ -238,6 +238,7 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     except PrintkitError as exc:  # a mistake that ends the parse, after the values it found
         errors.add(exc)
         errors.raise_any()
+    book.check_fonts(doc, deck.art.font, deck.art.font_bold, errors)
     lookup = _lookup(doc, deck, content, lang)
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
