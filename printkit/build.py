@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from printkit import fonts, unchanged
 from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
 from printkit.deck import Card, CardSize, Deck
-from printkit.errors import BuildError, PrintkitError
+from printkit.errors import BuildError, Errors, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
@@ -803,18 +803,21 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     from printkit.spec import expand, expand_all, load_spec, variant_names
 
     decks: list[Deck] = []
+    errors = Errors()  # each spec's mistakes, said together
     for path in spec_paths(names):
         read_at = time.time_ns()  # before the spec is read: see printkit.unchanged.record_key
-        loaded = load_spec(path)
-        check_engine_options(loaded)
-        variants = variant_names(loaded)
-        if variant is None:
-            expanded = list(expand_all(loaded))
-        elif variant in variants or names:
-            expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
-        else:
-            expanded = []
-        decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
+        with errors.collecting():
+            loaded = load_spec(path)
+            check_engine_options(loaded)
+            variants = variant_names(loaded)
+            if variant is None:
+                expanded = list(expand_all(loaded))
+            elif variant in variants or names:
+                expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
+            else:
+                expanded = []
+            decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
+    errors.raise_any()
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import MAX_ERRORS, ManyErrors, PrintkitError, error_lines
+from printkit.errors import MAX_ERRORS, Errors, ManyErrors, PrintkitError, error_lines
 
 
 class OutputFailed(PrintkitError):
@@ -152,11 +152,16 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
     else:
         paths, where = default_spec_paths()
         click.echo(f"checking the specs in {where}", err=True)
-    reports = [r for path in paths for r in check_spec(path, None if no_play else engine_play_check)]
+    errors = Errors()  # each spec's mistakes; the specs without any are reported all the same
+    reports = []
+    for path in paths:
+        with errors.collecting():
+            reports += check_spec(path, None if no_play else engine_play_check)
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False))
-    else:
+    elif reports:
         click.echo("\n\n".join(format_report(r) for r in reports))
+    errors.raise_any()
     if not all(r.ok for r in reports):
         sys.exit(1)
 

@@ -171,3 +171,14 @@ def test_hostile_pictures_and_fonts_fail_check_and_build_alike(tmp_path):
     assert check_and_build(tmp_path, "wide.yaml")[0].startswith("wide.yaml:6:")
     assert "glyph data is damaged" in check_and_build(tmp_path, "font.yaml")[0]
     assert check_and_build(tmp_path, "surrogate.yaml")[0].startswith("surrogate.yaml:2:7:")
+
+
+def test_a_run_names_at_most_fifty_mistakes(tmp_path):
+    cards = ", ".join(f"{{n: {i}}}" for i in range(60))
+    (tmp_path / "many.yaml").write_text(
+        "game: demo\nname: Many\nlayouts:\n  f:\n    elements:\n"
+        "      - {name: art, kind: image, image: 'art/{n}.png', x: 0, y: 0, width: 10mm, height: 10mm}\n"
+        f"groups:\n  - name: a\n    layout: f\n    cards: [{cards}]\n", encoding="utf-8")
+    lines = check_and_build(tmp_path, "many.yaml")
+    assert len(lines) == 51 and lines[-1] == "50 errors (the first 50; fix them and run again)", lines[-3:]
+    assert "image file 'art/49.png' not found" in lines[49]
