@@ -67,7 +67,9 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from printkit import fonts, unchanged
 from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
 from printkit.deck import Card, CardSize, Deck
+from printkit.draft import marked, refused_pictures, tolerated, with_placeholders
 from printkit.errors import BuildError, Errors, PrintkitError
+from printkit.images import is_svg
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
@@ -80,8 +82,7 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.ops import Face
-from printkit.preflight import preflight
+from printkit.layout.ops import Face, Image
 from printkit.outputs import (
     BUILD_ID,
     Staging,
@@ -94,6 +95,7 @@ from printkit.outputs import (
     safe_part,
     sha256_hex,
 )
+from printkit.preflight import check_svg, preflight
 from printkit.workers import PNG_MS, PRELOAD, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later, Workers
 
 if TYPE_CHECKING:
@@ -419,21 +421,16 @@ class Faces:
     def _drafted(self, face: Face, card: Card) -> Face:
         """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
         drawn is found here, before the face is kept), each said once as a warning."""
-        from printkit import draft
-        from printkit.images import is_svg
-        from printkit.layout.ops import Image
-        from printkit.preflight import check_svg
-
         for op in face.ops:
             if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
                 self._drawable.add(op.path)
                 try:
                     check_svg(self.deck, card, op.path)
                 except BuildError as exc:
-                    if not draft.tolerated(op.path, str(exc)):
+                    if not tolerated(op.path, str(exc)):
                         raise
-        refused = draft.refused_pictures()
-        drafted = draft.with_placeholders(face, refused, Path(self.deck.spec_path).parent)
+        refused = refused_pictures()
+        drafted = with_placeholders(face, refused, Path(self.deck.spec_path).parent)
         if drafted is not face:
             for op in face.ops:
                 why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
@@ -518,8 +515,6 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
             continue
         folder = deck_folder(deck)
         if opts.draft:
-            from printkit.draft import marked
-
             duplex, fronts_only = [marked(p) for p in duplex], [marked(p) for p in fronts_only]
         from printkit.render.pdf import SharedPages
 
@@ -553,8 +548,6 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         for sheet, cards in by_sheet.items():
             pages = [full_page(faces.page(card, paper), paper) for card in cards]
             if opts.draft:
-                from printkit.draft import marked
-
                 pages = [marked(p) for p in pages]
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
