@@ -67,7 +67,9 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from printkit import fonts, unchanged
 from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
 from printkit.deck import Card, CardSize, Deck
-from printkit.errors import BuildError, PrintkitError
+from printkit.draft import marked, refused_pictures, tolerated, with_placeholders
+from printkit.errors import BuildError, Errors, PrintkitError
+from printkit.images import is_svg
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
@@ -80,7 +82,7 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.ops import Face
+from printkit.layout.ops import Face, Image
 from printkit.outputs import (
     BUILD_ID,
     Staging,
@@ -93,6 +95,7 @@ from printkit.outputs import (
     safe_part,
     sha256_hex,
 )
+from printkit.preflight import check_svg, preflight
 from printkit.workers import PNG_MS, PRELOAD, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later, Workers
 
 if TYPE_CHECKING:
@@ -120,6 +123,13 @@ class BuildOptions:
     cache: bool = True  # reuse and store renders in OUT/.printkit-cache (printkit.cache)
     proof: bool = True  # proof.html and its thumbnails per deck (printkit.proof)
     jobs: int = 1  # worker processes for PNGs, thumbnails and rulebooks (printkit.workers); same output
+    draft: bool = False  # refused pictures as placeholders, sheets marked DRAFT, nothing else to print (printkit.draft)
+
+    def check_draft(self) -> None:
+        """Refuse a draft that would write per-card files: they reach printers without a mark."""
+        if self.draft and (self.per_card or self.cards):
+            raise BuildError(f"a draft writes no per-card files (they reach printers without the DRAFT "
+                             f"mark); build without --draft for {'--per-card' if self.per_card else '--card'}")
 
     @property
     def paper_size(self) -> Size:
@@ -143,6 +153,7 @@ class ManifestEntry:
     cards: int | None = None
     lang: str | None = None  # rulebooks: "ko" or "en"
     back: str | None = None  # per-card fronts: the path of the back printed behind it
+    draft: bool | None = None  # True: written by a draft build (placeholders, marked DRAFT)
 
 
 @dataclass(frozen=True)
@@ -186,7 +197,7 @@ class BuildContext:
     def faces(self, deck: Deck) -> "Faces":
         """The deck's laid-out faces, shared by every producer so each card is laid out once."""
         if id(deck) not in self._faces:
-            self._faces[id(deck)] = Faces(deck, self)
+            self._faces[id(deck)] = Faces(deck, self, draft=self.options.draft)
             for warning in templates.deck_warnings(deck):  # said of the deck's spec, once
                 self.warn(deck, warning)
         return self._faces[id(deck)]
@@ -232,7 +243,7 @@ class BuildContext:
         entry = ManifestEntry(
             path=relative, kind=kind, sha256=sha,
             deck=deck.deck_id if deck else None, variant=deck.variant if deck else None,
-            paper=paper, pages=pages, cards=cards, lang=lang, back=back,
+            paper=paper, pages=pages, cards=cards, lang=lang, back=back, draft=self.options.draft or None,
         )
         self.written.append(entry)
         if not self.options.cards:  # a --card build writes some of a kind's files, never all
@@ -382,10 +393,11 @@ def scope(entry: ManifestEntry) -> tuple:
 class Faces:
     """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
 
-    def __init__(self, deck: Deck, ctx: BuildContext) -> None:
-        self.deck, self.ctx = deck, ctx
+    def __init__(self, deck: Deck, ctx: BuildContext, draft: bool = False) -> None:
+        self.deck, self.ctx, self.draft = deck, ctx, draft
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
+        self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
 
     def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
         if key is None:
@@ -404,8 +416,30 @@ class Faces:
                                  f"{type(exc).__name__}: {exc}") from exc
             for warning in face.warnings:
                 self.ctx.warn(self.deck, warning, card)
+            if self.draft:
+                face = self._drafted(face, card)
             face = self._cache[key] = self._distinct.setdefault(face, face)
         return face
+
+    def _drafted(self, face: Face, card: Card) -> Face:
+        """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
+        drawn is found here, before the face is kept), each said once as a warning."""
+        for op in face.ops:
+            if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
+                self._drawable.add(op.path)
+                try:
+                    check_svg(self.deck, card, op.path)
+                except BuildError as exc:
+                    if not tolerated(op.path, str(exc)):
+                        raise
+        refused = refused_pictures()
+        drafted = with_placeholders(face, refused, Path(self.deck.spec_path).parent)
+        if drafted is not face:
+            for op in face.ops:
+                why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
+                if why is not None:
+                    self.ctx.warn(self.deck, f"draft: drawn as a placeholder: {why}")
+        return drafted
 
     def front(self, card: Card) -> Face:
         return self._get("front", card, templates.front)
@@ -484,6 +518,8 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
         if not fronts_only:
             continue
         folder = deck_folder(deck)
+        if opts.draft:
+            duplex, fronts_only = [marked(p) for p in duplex], [marked(p) for p in fronts_only]
         from printkit.render.pdf import SharedPages
 
         shared = SharedPages(fronts_only)  # the front pages are drawn once, for both files
@@ -515,6 +551,8 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
         faces = ctx.faces(deck)
         for sheet, cards in by_sheet.items():
             pages = [full_page(faces.page(card, paper), paper) for card in cards]
+            if opts.draft:
+                pages = [marked(p) for p in pages]
             ctx.progress(len(cards))
             name = re.sub(r"[^a-z0-9]+", "-", sheet.lower()).strip("-") or "page"
             yield ctx.write_pdf(f"{deck_folder(deck)}/{name}-sheet-{opts.paper}.pdf", pages,
@@ -647,7 +685,7 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
 
 def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """One rulebook PDF per spec and language (see printkit.rulebook.producer)."""
-    if not ctx.options.rulebooks:
+    if not ctx.options.rulebooks or ctx.options.draft:  # a draft writes nothing to print but its marked sheets
         return iter(())  # and without importing the rulebook machinery (platypus) at all
     from printkit.rulebook.producer import produce_rulebooks as produce
 
@@ -762,18 +800,21 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     from printkit.spec import expand, expand_all, load_spec, variant_names
 
     decks: list[Deck] = []
+    errors = Errors()  # each spec's mistakes, said together
     for path in spec_paths(names):
         read_at = time.time_ns()  # before the spec is read: see printkit.unchanged.record_key
-        loaded = load_spec(path)
-        check_engine_options(loaded)
-        variants = variant_names(loaded)
-        if variant is None:
-            expanded = list(expand_all(loaded))
-        elif variant in variants or names:
-            expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
-        else:
-            expanded = []
-        decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
+        with errors.collecting():
+            loaded = load_spec(path)
+            check_engine_options(loaded)
+            variants = variant_names(loaded)
+            if variant is None:
+                expanded = list(expand_all(loaded))
+            elif variant in variants or names:
+                expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
+            else:
+                expanded = []
+            decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
+    errors.raise_any()
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks
@@ -846,6 +887,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
+    options.check_draft()
     _check_out_dir(options.out_dir)
     check_deck_folders(decks)
     ctx = BuildContext(options, progress or (lambda n: None))
@@ -886,6 +928,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     if producers is PRODUCERS:  # a deck whose inputs are as they were is listed again, not built
         fresh, entries, keys = unchanged.replay(
             ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
+    if fresh and not options.cards:  # everything that would refuse the build, said at once
+        preflight(fresh, ctx.faces, options.paper_size,  # a draft's rule texts are checked all the same
+                  rulebooks=(options.rulebooks or options.draft) and produce_rulebooks in producers)
     if ctx.workers.jobs > 1 and fresh:
         ctx.workers.warm(expected_work_ms(fresh, options, producers))
         if produce_rulebooks in producers and options.rulebooks:
@@ -1107,9 +1152,10 @@ def _recording_builds(out_dir: Path) -> list[str]:
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:
-    """An entry as listed in the manifest; ``lang`` and ``back`` appear only on files that have one."""
+    """An entry as listed in the manifest; ``lang``, ``back`` and ``draft`` appear only on files
+    that have one."""
     item = asdict(entry)
-    for optional in ("lang", "back"):
+    for optional in ("lang", "back", "draft"):
         if item[optional] is None:
             del item[optional]
     return item

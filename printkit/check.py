@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import DeckError
@@ -140,10 +140,12 @@ def check_engine_options(loaded: LoadedSpec) -> None:
 
 
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
-    """One report per variant of the spec at ``path``."""
+    """One report per variant of the spec at ``path``, once everything a build of it would refuse
+    is found not to be there (else an error, or a ManyErrors naming each, as the build names them)."""
     loaded = load_spec(path)
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
+    check_buildable(decks)
     check_rule_texts(loaded.path, decks)
     return [check_deck(loaded, deck, play_check) for deck in decks]
 
@@ -154,6 +156,23 @@ def check_rule_texts(spec_path, decks: list[Deck]) -> None:
     from printkit.rulebook.producer import check_rule_texts as check
 
     check(spec_path, decks)
+
+
+class _Unheard:
+    """A build context for laying out faces whose warnings are not wanted (spec_warnings says them)."""
+
+    def warn(self, deck: Deck, message: str, card=None) -> None:
+        pass
+
+
+def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> None:
+    """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
+    laid out, every SVG drawn, every rule text of the spec's own resolved."""
+    from printkit.build import Faces
+    from printkit.layout.geometry import paper_size
+    from printkit.preflight import preflight
+
+    preflight(decks, lambda deck: Faces(deck, _Unheard()), paper_size(paper))
 
 
 def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:

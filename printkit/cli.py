@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import PrintkitError, error_line
+from printkit.errors import MAX_ERRORS, Errors, ManyErrors, PrintkitError, error_lines
 
 
 class OutputFailed(PrintkitError):
@@ -95,7 +95,10 @@ def reports_errors(func):
                 click.echo(f"error: {exc}", err=True)
             _quiet_exit(1)
         except PrintkitError as exc:
-            _fail(error_line(exc))
+            _fail(*error_lines(exc), *([f"{len(exc.errors)} errors"
+                                        + (f" (the first {MAX_ERRORS}; fix them and run again)"
+                                           if len(exc.errors) >= MAX_ERRORS else "")]
+                                       if isinstance(exc, ManyErrors) else []))
         except OSError as exc:  # what no check foresaw (a file that went away, a full disk)
             _fail(f"error: {_os_error(exc)}")
         except RuntimeError as exc:
@@ -106,9 +109,10 @@ def reports_errors(func):
     return wrapper
 
 
-def _fail(line: str) -> None:
+def _fail(*lines: str) -> None:
     try:
-        click.echo(line, err=True)
+        for line in lines:
+            click.echo(line, err=True)
         sys.stdout.flush()
     except (OSError, OutputFailed):
         _quiet_exit(1)
@@ -185,11 +189,16 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
     else:
         paths, where = default_spec_paths()
         click.echo(f"checking the specs in {where}", err=True)
-    reports = [r for path in paths for r in check_spec(path, None if no_play else engine_play_check)]
+    errors = Errors()  # each spec's mistakes; the specs without any are reported all the same
+    reports = []
+    for path in paths:
+        with errors.collecting():
+            reports += check_spec(path, None if no_play else engine_play_check)
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False))
-    else:
+    elif reports:
         click.echo("\n\n".join(format_report(r) for r in reports))
+    errors.raise_any()
     if not all(r.ok for r in reports):
         sys.exit(1)
 
@@ -305,9 +314,13 @@ MAX_GAP_MM = 20.0
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, metavar="N",
               help="Worker processes for the per-card PNGs, proof pictures and rulebooks (default: "
                    "this machine's CPUs); the files are the same for any number.")
+@click.option("--draft/--no-draft", default=False, show_default=True,
+              help="Proof a deck before its art exists: a missing or refused picture is drawn as a "
+                   "marked placeholder (with a warning), the sheets and proof page say DRAFT, and no "
+                   "per-card files or rulebooks are written.")
 @reports_errors
 def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper, booklet,
-          rulebooks, cards, cache, proof, jobs) -> None:
+          rulebooks, cards, cache, proof, jobs, draft) -> None:
     """Render decks into print-ready PDF sheets (and per-card files) plus manifest.json.
 
     DECK is a name in decks/ or a path to a spec; none means every deck (with --variant, every
@@ -346,16 +359,19 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
     from printkit.build import BuildOptions, build as run_build, load_decks, work_units
+    from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs
 
     # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
-    with cycle_collector_paused(), interrupts_as_keyboard():
-        loaded = load_decks(decks, variant)
+    with cycle_collector_paused(), interrupts_as_keyboard(), \
+            drafting() if draft else contextlib.nullcontext():
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
-                               proof=proof, jobs=jobs or default_jobs())
+                               proof=proof, jobs=jobs or default_jobs(), draft=draft)
+        options.check_draft()
+        loaded = load_decks(decks, variant)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             result = run_build(loaded, options, progress=progress, command=command)
     _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
@@ -382,10 +398,11 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
               help="With --serve: the port (0: any free one).")
 @reports_errors
 def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offset, gap, rulebook_paper,
-          booklet, rulebooks, proof, jobs, **_later) -> None:
+          booklet, rulebooks, proof, jobs, draft, **_later) -> None:
     """Build, then rebuild whenever a spec, its data, art, fonts or rule texts change. Ctrl-C stops.
 
-    Takes the options of `printkit build`. Watches each spec's folder (never the output folder)
+    Takes the options of `printkit build`; with --draft a picture not yet drawn is a marked
+    placeholder, so a deck is proofed while its art is made (its rulebooks wait for --no-draft). Watches each spec's folder (never the output folder)
     and prints one line per rebuild: what changed, how long it took, and its warnings. A spec
     with a mistake prints its error line and the watch waits for the next save.
 
@@ -406,7 +423,9 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
 
     options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                            back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
-                           booklet=booklet, rulebooks=rulebooks, proof=proof, jobs=jobs or default_jobs())
+                           booklet=booklet, rulebooks=rulebooks, proof=proof, jobs=jobs or default_jobs(),
+                           draft=draft)
+    options.check_draft()
     target = watching.target(decks)
     where = ", ".join(str(f) for f in target.folders)
     with contextlib.ExitStack() as stack:

@@ -68,3 +68,70 @@ def error_line(exc: PrintkitError) -> str:
     """How an error is said to the user: ``FILE:LINE:COLUMN: message`` when located, else
     ``error: message``; one line either way."""
     return one_line(exc.located() if hasattr(exc, "located") else f"error: {exc}")
+
+
+MAX_ERRORS = 50  # a deck with more mistakes than this is shown its first ones: enough to start fixing
+
+
+class ManyErrors(PrintkitError):
+    """Several independent mistakes found in one run, each a PrintkitError saying where it is."""
+
+    def __init__(self, errors):
+        self.errors = tuple(errors)
+        super().__init__(f"{len(self.errors)} errors")
+
+    def __reduce__(self):
+        return type(self), (self.errors,)
+
+
+class Errors:
+    """Collects independent mistakes so one run names them all (up to :data:`MAX_ERRORS`).
+
+    ``with errors.collecting():`` runs a step whose PrintkitError is kept instead of raised (a
+    ManyErrors gives its own); :meth:`raise_any` raises what was kept: the error itself when
+    there is one, else a ManyErrors. The same message is kept once.
+    """
+
+    def __init__(self, limit: int = MAX_ERRORS) -> None:
+        self.limit = limit
+        self.found: list[PrintkitError] = []
+        self._said: set[str] = set()
+
+    def add(self, exc: PrintkitError) -> None:
+        for one in exc.errors if isinstance(exc, ManyErrors) else (exc,):
+            line = error_line(one)
+            if line not in self._said and len(self.found) < self.limit:
+                self._said.add(line)
+                self.found.append(one)
+
+    @property
+    def full(self) -> bool:
+        return len(self.found) >= self.limit
+
+    def collecting(self) -> "_Collecting":
+        return _Collecting(self)
+
+    def raise_any(self) -> None:
+        if len(self.found) == 1:
+            raise self.found[0]
+        if self.found:
+            raise ManyErrors(self.found)
+
+
+class _Collecting:
+    def __init__(self, errors: Errors) -> None:
+        self.errors = errors
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if isinstance(exc, PrintkitError):
+            self.errors.add(exc)
+            return True
+        return False
+
+
+def error_lines(exc: PrintkitError) -> list[str]:
+    """Each mistake of ``exc`` as :func:`error_line` says it (several for a ManyErrors)."""
+    return [error_line(e) for e in (exc.errors if isinstance(exc, ManyErrors) else (exc,))]

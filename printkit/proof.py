@@ -189,7 +189,8 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             tiles.append((run, Tile(side, name, detail, group, copies, relative, width, height,
                                     entry.sha256, warnings, stem)))
         yield from entries
-        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder))
+        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
+                          draft=_placeholders(deck) if ctx.options.draft else None)
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
 
@@ -332,10 +333,19 @@ def e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _placeholders(deck: Deck) -> tuple[str, ...]:
+    """The pictures of ``deck``'s folder a draft draws as placeholders, as the spec names them."""
+    from printkit.draft import refused_pictures
+
+    folder = Path(deck.spec_path).absolute().parent
+    return tuple(sorted(p.relative_to(folder).as_posix() for p in refused_pictures() if p.is_relative_to(folder)))
+
+
 def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, deck_warnings: Sequence[str],
-               links: Sequence[tuple[str, str]]) -> bytes:
-    """The page's bytes (the same inputs give the same bytes)."""
-    title = deck.name + (f" ({deck.variant})" if deck.variant else "")
+               links: Sequence[tuple[str, str]], draft: Sequence[str] | None = None) -> bytes:
+    """The page's bytes (the same inputs give the same bytes). ``draft``: the page of a draft
+    build, which says so at its top with the pictures drawn as placeholders."""
+    title = ("DRAFT " if draft is not None else "") + deck.name + (f" ({deck.variant})" if deck.variant else "")
     warned = [t for _, t in tiles if t.warnings]
     out = [
         "<!DOCTYPE html>",
@@ -348,6 +358,11 @@ def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, de
         "<header>",
         f"<h1>{e(title)} <span class=\"meta\">proof</span></h1>",
     ]
+    if draft is not None:
+        said = (f"{len(draft)} picture{'s' if len(draft) != 1 else ''} drawn as placeholders: {', '.join(draft)}"
+                if draft else "every picture is there")
+        out.append(f'<p class="warn-t"><b>DRAFT: not for print.</b> {e(said)}. Build without --draft '
+                   f'for the files to print.</p>')
     out += _header_counts(counts)
     fronts = sum(1 for _, t in tiles if t.side != "back")
     backs = sum(1 for _, t in tiles if t.side == "back")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit.errors import PrintkitError, error_line
+from printkit.errors import PrintkitError, error_lines
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -119,12 +119,15 @@ class Outcome:
     files: int | None  # None: the build failed
     warnings: tuple[str, ...] = ()
     error: str | None = None
+    more_errors: tuple[str, ...] = ()  # the build's further mistakes, each said on a line of its own
     proofs: tuple[Path, ...] = ()
 
     def lines(self) -> list[str]:
         stamp = time.strftime("%H:%M:%S")
         if self.error is not None:
-            return [f"[{stamp}] {self.reason}: {self.error} (waiting for the next save)"]
+            more = f" (and {len(self.more_errors)} more errors)" if self.more_errors else ""
+            return ([f"[{stamp}] {self.reason}: {self.error}{more} (waiting for the next save)"]
+                    + [f"  {line}" for line in self.more_errors])
         count = len(self.warnings)
         said = f"{count} warning{'s' if count != 1 else ''}" if count else "no warnings"
         lines = [f"[{stamp}] {self.reason}: rebuilt in {self.seconds:.2f} s, {self.files} files, {said}"]
@@ -137,14 +140,17 @@ class Outcome:
 def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:
     """Read the specs afresh and build them; a PrintkitError becomes the outcome's error line."""
     from printkit.build import build, load_decks
+    from printkit.draft import drafting
     from printkit.proof import proof_path
 
     started = time.perf_counter()
     try:
-        decks = load_decks(target.names, variant)
-        result = build(decks, options)
+        with drafting() if options.draft else contextlib.nullcontext():
+            decks = load_decks(target.names, variant)
+            result = build(decks, options)
     except PrintkitError as exc:
-        return Outcome(reason, time.perf_counter() - started, None, error=error_line(exc))
+        said = error_lines(exc)
+        return Outcome(reason, time.perf_counter() - started, None, error=said[0], more_errors=tuple(said[1:]))
     except Exception as exc:  # a bug of printkit's, not the user's: said, and the watch goes on
         return Outcome(reason, time.perf_counter() - started, None,
                        error=f"internal error: {type(exc).__name__}: {exc}")

@@ -108,10 +108,17 @@ def test_warnings_said_while_workers_render_are_said_once_in_the_same_order(tmp_
 
 
 def test_an_error_in_a_rule_text_set_by_a_worker_is_the_same_one_line(tmp_path, starts, monkeypatch):
+    from printkit import preflight
+
     monkeypatch.setattr(workers, "START_MS", 0)
     spec = write_deck(tmp_path)
     (tmp_path / "proofing.rules.en.md").write_text("# Proofing\n\n## Cards\n\n{{ deck.by.nothing }}\n",
                                                    encoding="utf-8")
+    with pytest.raises(RulebookError) as checked:  # what the build checks before it sets any book
+        build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out0", jobs=2))
+    assert starts == []
+    # Left to the books' workers, the same mistake is the same line.
+    monkeypatch.setattr(preflight, "check_rule_texts", lambda decks, errors: None)
     raised = []
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}"
@@ -120,7 +127,7 @@ def test_an_error_in_a_rule_text_set_by_a_worker_is_the_same_one_line(tmp_path, 
         raised.append(caught.value)
         assert not out.exists()  # nothing left: no temporary, no folder the build made
     assert starts == [2]
-    assert raised[1].located() == raised[0].located()
+    assert raised[1].located() == raised[0].located() == checked.value.located()
     assert "proofing.rules.en.md:5:" in raised[0].located()
 
 

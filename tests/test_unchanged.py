@@ -69,7 +69,8 @@ def built(monkeypatch) -> list[str]:
     """The decks built from now on (not found in their records), by name."""
     seen: list[str] = []
     real = building.Faces.__init__
-    monkeypatch.setattr(building.Faces, "__init__", lambda faces, deck, ctx: seen.append(deck.name) or real(faces, deck, ctx))
+    monkeypatch.setattr(building.Faces, "__init__",
+                        lambda faces, deck, ctx, **kw: seen.append(deck.name) or real(faces, deck, ctx, **kw))
     return seen
 
 

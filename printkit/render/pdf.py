@@ -20,6 +20,7 @@ import copy
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -846,7 +847,7 @@ class _ImageSizes:
         """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
             if is_svg(path):
-                width, height, _, _ = _svg_commands(self._svg(path), None)
+                width, height, _, _ = self._svg_commands(path, None)
                 self._sizes[path] = (width, height)
             else:
                 try:
@@ -876,7 +877,7 @@ class _ImageSizes:
             return
         art = self._svg(path)
         name = f"svg-{art.digest[:20]}"
-        width, height, _, version = _svg_commands(art, _press(canvas))
+        width, height, _, version = self._svg_commands(path, _press(canvas))  # refused here, before the form
         if getattr(_press(canvas), "pdfx", False) and tuple(version) > pdfx.PDF_VERSION:
             raise pdfx.refuse_transparency(str(path), canvas._doc.info.title)
         if name not in self._svg_forms:
@@ -886,6 +887,12 @@ class _ImageSizes:
         canvas.scale(w / width, h / height)
         canvas.doForm(name)
         canvas.restoreState()
+
+    def _svg_commands(self, path: Path, press: "Press | None"):
+        try:
+            return _svg_commands(self._svg(path), press)
+        except ImageError as exc:
+            raise BuildError(f"image {str(path)!r} {exc}") from None
 
     def _svg(self, path: Path):
         # Read again and checked in full unless these very bytes were checked already (the parse
@@ -1230,6 +1237,27 @@ def _svg_form(canvas: Canvas, name: str, art) -> None:
     end_form(canvas)
 
 
+def check_svg_drawing(art) -> None:
+    """Refuse (ImageError) SVG art this backend cannot draw, by drawing it as a document would:
+    the drawing is kept, so a build after the check draws nothing twice."""
+    _svg_commands(art, None)
+
+
+def _draw_checked(canvas: Canvas, art) -> None:
+    """:func:`_draw_svg`, where a number no PDF can hold (reportlab refuses 1e308) or nesting
+    deeper than Python's stack is the art's ImageError, not a failure of the build."""
+    try:
+        _draw_svg(canvas, art)
+    except ImageError:
+        raise
+    except (ValueError, OverflowError) as exc:
+        number = re.search(r"too large (\S+)", str(exc))
+        raise ImageError(f"cannot be drawn: a number in it{f' ({number.group(1)})' if number else ''} "
+                         "is too large for a PDF") from None
+    except RecursionError:
+        raise ImageError("cannot be drawn: it nests groups and <use> too deeply") from None
+
+
 def _draw_svg(canvas: Canvas, art) -> None:
     from reportlab.graphics import renderPDF
 
@@ -1270,7 +1298,7 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
                 scratch._doc._pdfVersion = pdfx.PDF_VERSION
         scratch.beginForm("scratch", 0, 0, art.width, art.height)
         start = len(scratch._code)
-        _draw_svg(scratch, art)
+        _draw_checked(scratch, art)
         commands = tuple(scratch._code[start:])
         if press is not None and press.pdfx:  # the version says whether the art is transparent
             scratch._doc._pdfVersion = (1, 4) if pdfx.transparent(scratch) else pdfx.PDF_VERSION

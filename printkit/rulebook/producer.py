@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import BuildError, PrintkitError
+from printkit.errors import BuildError, Errors, PrintkitError
 from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
@@ -131,10 +131,13 @@ def _players(game: str) -> tuple[int, int] | None:
 
 
 def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
-            variants: Sequence[Deck] | None = None) -> tuple[md.Document, Deck, GameContent]:
+            variants: Sequence[Deck] | None = None, errors: Errors | None = None,
+            ) -> tuple[md.Document, Deck, GameContent]:
     """Parse a rule text with its values resolved; the deck is the spec's default variant.
 
     ``variants`` are the spec's decks when the caller has loaded them (else they are loaded here).
+    With ``errors``, every ``{{ value }}`` the deck lacks is kept there (the first line naming
+    it), each read as ``?``, and the text parsed on.
     """
     from printkit.spec import default_deck, load_all_variants
 
@@ -164,11 +167,29 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
     )
     text = read_rule_text(text_path)
     icons, colors = inline_names(deck)
-    try:
-        return (md.parse(text, display, resolver(context), default_title=md.escape(deck.name), icons=icons,
-                         colors=colors), deck, content)
-    except BuildError as exc:
-        raise _with_hint(exc, spec_path, text_path, deck.game, lang) from None
+    resolve = resolver(context)
+    refused: dict[str, None] = {}  # with ``errors``: values found missing, each then read as "?"
+    while True:
+        failed: list[str] = []  # the value whose failure stopped the parse, if one did
+
+        def values(key: str) -> str:
+            if key in refused:
+                return "?"
+            try:
+                return resolve(key)
+            except (KeyError, BuildError):
+                failed.append(key)
+                raise
+
+        try:
+            return (md.parse(text, display, values, default_title=md.escape(deck.name), icons=icons,
+                             colors=colors), deck, content)
+        except BuildError as exc:
+            error = _with_hint(exc, spec_path, text_path, deck.game, lang)
+            if errors is None or not failed or errors.full:
+                raise error from None
+            errors.add(error)
+            refused[failed[0]] = None
 
 
 def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
@@ -258,8 +279,37 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
-            front: FrontMaker) -> Rulebook:
+def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> None:
+    """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
+    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards)."""
+    errors = Errors()
+    try:
+        doc, deck, content = prepare(Path(spec_path), lang, variants=variants, errors=errors)
+    except PrintkitError as exc:  # a mistake that ends the parse, after the values it found
+        errors.add(exc)
+        errors.raise_any()
+    book.check_fonts(doc, deck.art.font, deck.art.font_bold, errors)
+    lookup = _lookup(doc, deck, content, lang)
+    for block in doc.blocks:
+        if isinstance(block, md.Directive) and block.kind != "pagebreak":
+            try:
+                lookup(block)
+            except BuildError as exc:
+                used = rule_texts(spec_path, deck.game)[lang]
+                errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+    errors.raise_any()
+
+
+def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path]]]:
+    """Each spec of ``decks`` whose rule texts are its own (beside it), with them by language:
+    the texts whose mistakes refuse a build (printkit's bundled ones only warn)."""
+    for _, spec, texts, own in _specs(decks):
+        if own and texts:
+            yield spec, texts
+
+
+def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str) -> Callable[[md.Directive], Any]:
+    """What a ``:::`` block of ``doc`` shows; mistakes name the text's file and line."""
     from printkit.rulebook import designed
 
     game_lookup = book.lookup_in(content, deck, lang, doc.path)
@@ -273,6 +323,15 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             return make(deck, block.name, lang) if block.kind == "anatomy" else make(deck, block.name)
         except designed.FigureError as exc:
             raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
+
+    return lookup
+
+
+def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
+            front: FrontMaker) -> Rulebook:
+    from printkit.rulebook import designed
+
+    lookup = _lookup(doc, deck, content, lang)
 
     def figure(fig, width_pt: float) -> Any:
         if isinstance(fig, designed.Anatomy):

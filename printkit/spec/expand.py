@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from printkit import fonts
+from printkit import draft, fonts
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
-from printkit.errors import SpecError
+from printkit.errors import Errors, PrintkitError, SpecError, error_line
 from printkit.spec.data import MAX_DATA_BYTES, DataFileError, data_kind, read_table
 from printkit.spec.fields import close_key
 from printkit.spec.load import LoadedSpec
@@ -424,6 +424,7 @@ def _expand_groups(
     source = loaded.source
     cards: list[Card] = []
     used_excludes = [False] * len(variant_excludes)
+    errors = Errors()  # each group's own pictures and fonts: one run names every refused one
     for gi, group in enumerate(groups):
         gpath: PathKey = (section, gi + offset)
         if group.variants is not None and variant not in group.variants:
@@ -435,7 +436,11 @@ def _expand_groups(
             # An overlay is made for the deck's card size: a component of another size (a token)
             # does not get it stretched onto it, unless it sets one of its own.
             inherited = dataclasses.replace(deck_art, foreground_image=None)
-        group_art = _resolve_art(loaded, inherited, group.art, gpath + ("art",))
+        try:
+            group_art = _resolve_art(loaded, inherited, group.art, gpath + ("art",))
+        except PrintkitError as exc:
+            errors.add(exc)
+            continue
         prototypes = _prototypes(loaded, group, gpath)
         # Whole-page components (``sheet: ...``) print on the build's paper, so a group's size is
         # judged (paper fit, safe zone) only once it makes a card that is not a page (below).
@@ -488,6 +493,7 @@ def _expand_groups(
         # Judged over every variant once all are known (see _check_overrides): a variant may
         # exclude the very cards an override is for.
         missed.extend((group, gpath, i, prototypes) for i, used in enumerate(override_used) if not used)
+    errors.raise_any()  # before the variant's exclusions: a group left out above made no cards
     in_variant = [g for g in groups if g.variants is None or variant in g.variants]
     for i, used in enumerate(used_excludes):
         # A variant without groups has a plainer error than its exclusions matching nothing.
@@ -587,22 +593,35 @@ def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: Pa
         return parent
     colors = {**parent.colors, **spec.colors}
 
+    errors = Errors()  # each font and picture of the level is said, not only the first refused
+
     def picture(value: str | None, inherited: Path | None, key: PathKey) -> Path | None:
         if value is None:
             return inherited
-        return None if value == NO_IMAGE else _image(loaded, value, path + key)
+        with errors.collecting():
+            return None if value == NO_IMAGE else _image(loaded, value, path + key)
+        return None
+
+    def font(value: str | None, inherited: Path | None, key: str) -> Path | None:
+        if not value:
+            return inherited
+        with errors.collecting():
+            return _font(loaded, value, path + (key,))
+        return inherited
 
     back = spec.back
-    return Art(
+    art = Art(
         colors=colors,
-        font=_font(loaded, spec.font, path + ("font",)) if spec.font else parent.font,
-        font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else parent.font_bold,
+        font=font(spec.font, parent.font, "font"),
+        font_bold=font(spec.font_bold, parent.font_bold, "font_bold"),
         background_image=picture(spec.background_image, parent.background_image, ("background_image",)),
         foreground_image=picture(spec.foreground_image, parent.foreground_image, ("foreground_image",)),
         back_image=picture(back.image, None, ("back", "image")) if back else parent.back_image,
         back_color=back.color if back else parent.back_color,
         back_label=back.label if back else parent.back_label,
     )
+    errors.raise_any()
+    return art
 
 
 def _inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str) -> Path:
@@ -626,6 +645,12 @@ def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
 
 
 def _image(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
-    resolved = _inside_spec_folder(loaded, value, path, "image")
-    check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
+    try:
+        resolved = _inside_spec_folder(loaded, value, path, "image")
+        check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
+    except SpecError as exc:
+        where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
+        if draft.tolerated(where, error_line(exc)):
+            return where
+        raise
     return resolved

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize
-from printkit.errors import SpecError
+from printkit import draft
+from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
 from printkit.layout.geometry import bleed_box, safe_box
@@ -40,13 +41,16 @@ class Compiled:
     layouts: dict[str, Layout]
     icons: dict[str, Icon]
     images: dict[str, Path] = field(default_factory=dict)  # a name as rendered -> its checked file
+    # A name refused in a draft (printkit.draft) -> where it would be: drawn as a placeholder, and
+    # checked again by the next build (a draft's tolerance never lets a later build pass it).
+    drafted: dict[str, Path] = field(default_factory=dict)
 
     def resources(self) -> Resources:
         return Resources(icons=self.icons, image_path=self._image_path)
 
     def _image_path(self, name: str) -> Path:
         try:
-            return self.images[name]
+            return self.images[name] if name in self.images else self.drafted[name]
         except KeyError:
             raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
 
@@ -286,7 +290,10 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
+    errors = Errors()  # each card's own mistakes are independent: one run names them all
     for card in cards:
+        if errors.full:
+            break
         for side, name in (("front", card.layout), ("back", card.back_layout)):
             if name is None:
                 continue
@@ -294,7 +301,9 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            _bind_card(loaded, comp, comp.layouts[name], card, side)
+            with errors.collecting():
+                _bind_card(loaded, comp, comp.layouts[name], card, side)
+    errors.raise_any()
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
@@ -323,10 +332,12 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 if name not in comp.images:
                     try:
                         path = inside_folder(loaded.path.parent, name, "image")
+                        check_image(path, LayoutError, shown=name)
+                        comp.images[name] = path
                     except PathRefused as exc:
-                        raise LayoutError(str(exc)) from None
-                    check_image(path, LayoutError, shown=name)
-                    comp.images[name] = path
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
+                    except LayoutError as exc:
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
             if element.icon is not None:
                 design.find_icon(element.icon.render(values), comp.icons)
             for template in (element.color, element.fill, element.stroke):
@@ -336,6 +347,14 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 _check_text_icons(element.text.render(values), comp.icons, design.palette(card))
         except LayoutError as exc:
             raise fail(element, str(exc)) from None
+
+
+def _draft_or_refuse(loaded: LoadedSpec, comp: Compiled, name: str, refused: SpecError) -> None:
+    """A draft draws the refused picture ``name`` as a placeholder; anything else raises ``refused``."""
+    where = loaded.path.parent / name
+    if not draft.tolerated(where, error_line(refused)):
+        raise refused
+    comp.drafted[name] = where
 
 
 def at_source(source: str, message: str) -> SpecError:

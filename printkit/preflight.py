@@ -1,0 +1,98 @@
+"""What a build would refuse, found before anything is drawn: `printkit check` and `printkit build`
+both run these steps, so a deck that passes the check builds, and both name the same mistakes.
+
+Each step collects its mistakes (:class:`printkit.errors.Errors`) instead of stopping at the
+first: every card's faces laid out, every SVG the faces show converted and drawn as a PDF would
+draw it, and every rule text of the spec's own parsed with its values and blocks resolved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
+
+from printkit.deck import Card, Deck
+from printkit.errors import BuildError, Errors
+from printkit.images import ImageError, is_svg, read_image, svg_art
+from printkit.layout import templates
+from printkit.layout.geometry import Size
+from printkit.layout.ops import Face, Image
+
+
+class DeckFaces(Protocol):
+    """How a deck's faces are laid out (:class:`printkit.build.Faces`): errors name the card."""
+
+    def front(self, card: Card) -> Face: ...
+
+    def back(self, card: Card) -> Face: ...
+
+    def page(self, card: Card, paper: Size) -> Face: ...
+
+
+def check_faces(deck: Deck, faces: DeckFaces, paper: Size, errors: Errors) -> None:
+    """Lay out every distinct card's front and back (a full-page component's page on ``paper``),
+    then draw each SVG they show once; each card's mistakes are kept in ``errors``."""
+    seen: set[bytes] = set()
+    drawn: set[Path] = set()
+    for card in deck.all_cards():
+        if card.key in seen or errors.full:
+            continue
+        seen.add(card.key)
+        laid: list[Face] = []
+        with errors.collecting():
+            if templates.is_page(card):
+                laid.append(faces.page(card, paper))
+            else:
+                laid.append(faces.front(card))
+                laid.append(faces.back(card))
+        for face in laid:
+            for op in face.ops:
+                if isinstance(op, Image) and is_svg(op.path) and op.path not in drawn:
+                    drawn.add(op.path)
+                    with errors.collecting():
+                        check_svg(deck, card, op.path)
+
+
+def check_svg(deck: Deck, card: Card, path: Path) -> None:
+    """Convert the SVG at ``path`` and draw it as the PDF backend does; BuildError naming the card
+    that shows it (where the spec made it) when it cannot be drawn."""
+    from printkit.render.pdf import check_svg_drawing
+
+    try:
+        check_svg_drawing(svg_art(read_image(path)))
+    except ImageError as exc:
+        where = f"{card.source}: " if card.source else ""
+        raise BuildError(f"{where}{card.short_label}: image {_shown(deck, path)!r} {exc}") from None
+
+
+def _shown(deck: Deck, path: Path) -> str:
+    """The image as the spec names it: relative to the spec's folder."""
+    try:
+        return Path(path).resolve().relative_to(Path(deck.spec_path).resolve().parent).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
+def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> None:
+    """Parse each spec's own rule texts with their ``{{ values }}`` and ``:::`` blocks resolved, as
+    setting the rulebook does first; a text's first mistake is kept in ``errors``.
+
+    printkit's bundled texts are left out: a build only warns when they do not fit a spec.
+    """
+    from printkit.rulebook.producer import check_rule_text, own_rule_texts
+
+    for spec, texts in own_rule_texts(decks):
+        for lang in texts:
+            with errors.collecting():
+                check_rule_text(spec, lang)
+
+
+def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], paper: Size, *,
+              rulebooks: bool = True) -> None:
+    """Every step above for ``decks``: one error, or a ManyErrors naming up to MAX_ERRORS."""
+    errors = Errors()
+    for deck in decks:
+        check_faces(deck, faces_of(deck), paper, errors)
+    if rulebooks and not errors.full:
+        check_rule_texts(decks, errors)
+    errors.raise_any()

@@ -1,0 +1,184 @@
+"""`printkit check` proves a build: every mistake of the test corpus fails both commands with the
+same located lines (all of a deck's independent mistakes in one run), and what passes one passes both."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from cli_in import invoke_in
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = ROOT / "tests" / "data" / "bad"
+TINY = "game: demo\nname: Tiny\ngroups:\n  - name: a\n    cards: [{n: 1}, {n: 2}, {n: 3}]\n"
+
+
+def errors_of(folder: Path, *args: str) -> tuple[int, list[str]]:
+    result = invoke_in(folder, *args)
+    assert "Traceback" not in result.stderr and result.exception is None or isinstance(result.exception, SystemExit), \
+        result.stderr
+    return result.exit_code, [line for line in result.stderr.splitlines() if line.strip()]
+
+
+def check_and_build(folder: Path, spec: str) -> list[str]:
+    """Run both commands on ``spec``; both fail with the same lines (returned) or both pass."""
+    checked = errors_of(folder, "check", "--no-play", spec)
+    out = folder / "out-of-the-build"
+    built = errors_of(folder, "build", spec, "--out", str(out), "--jobs", "1", "--no-proof")
+    assert checked[0] == built[0], (checked, built)
+    if checked[0] == 0:
+        return []
+    assert checked[0] == 1, checked
+    warnings = [line for line in built[1] if line.startswith("warning: ")]
+    assert checked[1] == [line for line in built[1] if line not in warnings]
+    assert not (out / "manifest.json").exists()  # nothing written
+    return checked[1]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BAD.glob("*.yaml")))
+def test_every_bad_spec_of_the_corpus_fails_check_and_build_alike(name):
+    lines = check_and_build(BAD, name)
+    assert lines and all(line.startswith(name) for line in lines), lines
+
+
+def emberfall(tmp_path: Path) -> Path:
+    for name in ("emberfall", "emberfall.yaml", "emberfall.rules.en.md", "emberfall.rules.ko.md"):
+        source = ROOT / "decks" / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    return tmp_path
+
+
+def test_three_missing_pictures_are_named_in_one_run(tmp_path):
+    folder = emberfall(tmp_path)
+    for card in ("ash-stalker", "antler-king", "bloom"):
+        (folder / "emberfall" / "art" / f"{card}.svg").unlink()
+    lines = check_and_build(folder, "emberfall.yaml")
+    assert len(lines) == 4 and lines[-1] == "3 errors", lines
+    for card in ("ash-stalker", "antler-king", "bloom"):
+        assert any(line.startswith("emberfall/cards.csv:") and f"image file 'emberfall/art/{card}.svg' not found"
+                   in line for line in lines), lines
+
+
+def test_rule_text_values_the_deck_lacks_fail_check_at_their_lines(tmp_path):
+    folder = emberfall(tmp_path)
+    text = folder / "emberfall.rules.en.md"
+    text.write_text(text.read_text(encoding="utf-8").replace("deck.by.type.Relic", "deck.by.type.Relik")
+                    .replace("deck.by.element.wild", "deck.by.element.wyld"), encoding="utf-8")
+    lines = check_and_build(folder, "emberfall.yaml")
+    assert lines[0].startswith("emberfall.rules.en.md:14: unknown value 'deck.by.type.Relik' "
+                               "(known under deck.by.type: Creature, Relic, Spell)"), lines
+    assert lines[1].startswith("emberfall.rules.en.md:19: unknown value 'deck.by.element.wyld'"), lines
+    assert lines[2:] == ["2 errors"]
+
+
+def test_a_rule_text_figure_the_deck_cannot_show_fails_check(tmp_path):
+    folder = emberfall(tmp_path)
+    text = folder / "emberfall.rules.ko.md"
+    text.write_text(text.read_text(encoding="utf-8") + "\n::: cards no-such-card\n", encoding="utf-8")
+    [line] = check_and_build(folder, "emberfall.yaml")
+    assert line.startswith("emberfall.rules.ko.md:") and "no card is named 'no-such-card'" in line, line
+
+
+def test_a_rule_text_character_no_font_has_fails_check_at_its_line(tmp_path):
+    folder = emberfall(tmp_path)
+    text = folder / "emberfall.rules.en.md"
+    lines = text.read_text(encoding="utf-8").splitlines()
+    text.write_text("\n".join(lines + ["", "A rare one \U00020000 here."]) + "\n", encoding="utf-8")
+    [line] = check_and_build(folder, "emberfall.yaml")
+    assert line == (f"emberfall.rules.en.md:{len(lines) + 2}: no bundled font has the character(s) '\U00020000' "
+                    "U+20000 in 'A rare one \U00020000 here.'")
+
+
+HUGE_NUMBER_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                   '<path d="M0 0 L1e308 1e308 L0 100 Z" fill="red"/></svg>')
+
+
+def deep_use_svg(chain: int = 20, depth: int = 60) -> str:
+    """<use> of <use> ... each inside ``depth`` groups: within every limit of the check, yet deeper
+    than Python's stack when drawn."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+             'viewBox="0 0 10 10"><defs><rect id="u0" width="1" height="1"/>']
+    for i in range(1, chain):
+        parts.append(f'<g id="u{i}">' + "<g>" * depth + f'<use xlink:href="#u{i - 1}"/>' + "</g>" * depth + "</g>")
+    parts.append(f'</defs><use xlink:href="#u{chain - 1}"/></svg>')
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("svg, said", [
+    (HUGE_NUMBER_SVG, "cannot be drawn: a number in it (1e+308) is too large for a PDF"),
+    (deep_use_svg(), "cannot be drawn: RecursionError: maximum recursion depth exceeded"),
+], ids=["1e308", "deep-use"])
+def test_svg_art_that_cannot_be_drawn_fails_check_as_build_at_its_card(tmp_path, svg, said):
+    folder = emberfall(tmp_path)
+    (folder / "emberfall" / "art" / "ember-drake.svg").write_text(svg, encoding="utf-8")
+    [line] = check_and_build(folder, "emberfall.yaml")
+    assert line.startswith(f"error: emberfall/cards.csv:2: cards 'ember-drake': image 'emberfall/art/ember-drake.svg' "
+                           f"{said}"), line
+
+
+def png_of(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = zlib.compress((b"\0" + b"\0" * width * 3) * height)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+
+
+def test_a_truncated_back_picture_fails_check_and_build_alike(tmp_path):
+    (tmp_path / "bad.png").write_bytes(png_of(4, 4)[:-20])
+    (tmp_path / "t.yaml").write_text(TINY + "art: {back: {image: bad.png}}\n", encoding="utf-8")
+    [line] = check_and_build(tmp_path, "t.yaml")
+    assert line.startswith("t.yaml:6:") and "bad.png" in line
+
+
+def test_every_refused_picture_and_font_of_every_group_is_named_in_one_run(tmp_path):
+    (tmp_path / "t.yaml").write_text(
+        "game: demo\nname: Tiny\ngroups:\n"
+        "  - name: a\n    art: {background_image: a.png, back: {image: b.png}}\n    cards: [{n: 1}]\n"
+        "  - name: b\n    art: {background_image: c.png, font: nofont.ttf}\n    cards: [{n: 2}]\n"
+        "  - name: c\n    art: {foreground_image: d.png}\n    cards: [{n: 3}]\n", encoding="utf-8")
+    assert check_and_build(tmp_path, "t.yaml") == [
+        "t.yaml:5:29: image file 'a.png' not found", "t.yaml:5:50: image file 'b.png' not found",
+        "t.yaml:8:42: font file 'nofont.ttf' not found", "t.yaml:8:29: image file 'c.png' not found",
+        "t.yaml:11:29: image file 'd.png' not found", "5 errors"]
+
+
+def test_a_deck_that_checks_builds(tmp_path):
+    (tmp_path / "t.yaml").write_text(TINY, encoding="utf-8")
+    assert check_and_build(tmp_path, "t.yaml") == []
+
+
+def test_hostile_pictures_and_fonts_fail_check_and_build_alike(tmp_path):
+    from test_hostile_round_two import png
+
+    (tmp_path / "w.png").write_bytes(png(50_000_000, 1))
+    source = bytearray((ROOT / "fonts" / "DejaVuSans.ttf").read_bytes())
+    count = struct.unpack(">H", source[4:6])[0]
+    for i in range(count):
+        tag, _, offset, length = struct.unpack(">4sIII", source[12 + 16 * i:28 + 16 * i])
+        if tag == b"glyf":
+            source[offset:offset + length] = bytes((j * 7919) & 0xFF for j in range(length))
+    (tmp_path / "f.ttf").write_bytes(source)
+    (tmp_path / "wide.yaml").write_text(TINY + "art: {back: {image: w.png}}\n", encoding="utf-8")
+    (tmp_path / "font.yaml").write_text(TINY + "art: {font: f.ttf}\n", encoding="utf-8")
+    (tmp_path / "surrogate.yaml").write_text('game: demo\nname: "x\\ud800"\ngroups:\n  - name: a\n'
+                                             '    cards: [{n: 1}]\n', encoding="utf-8")
+    assert check_and_build(tmp_path, "wide.yaml")[0].startswith("wide.yaml:6:")
+    assert "glyph data is damaged" in check_and_build(tmp_path, "font.yaml")[0]
+    assert check_and_build(tmp_path, "surrogate.yaml")[0].startswith("surrogate.yaml:2:7:")
+
+
+def test_a_run_names_at_most_fifty_mistakes(tmp_path):
+    cards = ", ".join(f"{{n: {i}}}" for i in range(60))
+    (tmp_path / "many.yaml").write_text(
+        "game: demo\nname: Many\nlayouts:\n  f:\n    elements:\n"
+        "      - {name: art, kind: image, image: 'art/{n}.png', x: 0, y: 0, width: 10mm, height: 10mm}\n"
+        f"groups:\n  - name: a\n    layout: f\n    cards: [{cards}]\n", encoding="utf-8")
+    lines = check_and_build(tmp_path, "many.yaml")
+    assert len(lines) == 51 and lines[-1] == "50 errors (the first 50; fix them and run again)", lines[-3:]
+    assert "image file 'art/49.png' not found" in lines[49]
