@@ -146,16 +146,7 @@ def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
     check_buildable(decks)
-    check_rule_texts(loaded.path, decks)
     return [check_deck(loaded, deck, play_check) for deck in decks]
-
-
-def check_rule_texts(spec_path, decks: list[Deck]) -> None:
-    """The spec's own rule texts read as a build reads them (markup, icons, fonts); the first
-    problem raises at its file and line."""
-    from printkit.rulebook.producer import check_rule_texts as check
-
-    check(spec_path, decks)
 
 
 class _Unheard:

@@ -333,6 +333,22 @@ class SvgArt:
         self.digest = digest  # sha256 of the SVG's bytes: equal art, equal digest
         self.warnings = warnings  # what printkit cannot draw as written, each with its line
         self._drawing = None
+        self._tints: dict[str, SvgArt] = {}
+
+    def tinted(self, color: str) -> "SvgArt":
+        """This art with its ``currentColor`` painting ``color`` (an icon in coloured text): the
+        root's ``color``, which ``currentColor`` inherits. One per colour, converted when drawn."""
+        known = self._tints.get(color)
+        if known is None:
+            import copy
+
+            root = copy.deepcopy(self._root)
+            root.set("color", color)
+            if len(self._tints) >= 64:
+                self._tints.clear()
+            known = self._tints[color] = SvgArt(root, hashlib.sha256(f"{self.digest} {color}".encode()).hexdigest(),
+                                                self.warnings)
+        return known
 
     @property
     def drawing(self):

@@ -92,12 +92,15 @@ class MineralIcon:
 
 @dataclass(frozen=True)
 class ImageIcon:
-    """An icon from a picture file (PNG/JPEG), fitted whole into the box and centred there."""
+    """An icon from a picture file (SVG, PNG or JPEG), fitted whole into the box and centred
+    there; an SVG's ``currentColor`` is the colour it is drawn in."""
 
     path: Path
 
     def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
-        return (Image(x_mm, y_mm, size_mm, size_mm, Path(self.path), fit="contain"),)
+        # An SVG icon's currentColor takes the colour it is drawn in (its text's); other colours stay.
+        tint = color if color is not None and Path(self.path).suffix.lower() == ".svg" else None
+        return (Image(x_mm, y_mm, size_mm, size_mm, Path(self.path), fit="contain", color=tint),)
 
 
 def _circle(cx: float, cy: float, size_mm: float) -> shapes.Shape:

@@ -87,12 +87,13 @@ class Text:
     slant_deg: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Image:
     """A picture (PNG/JPEG) or SVG art (drawn as vectors) scaled to cover or fit inside its box.
 
     ``quarter_turns`` turns the picture counter-clockwise by that many quarter turns before it
-    is fitted into the box (1: its top edge ends up on the left).
+    is fitted into the box (1: its top edge ends up on the left). ``color`` is what an SVG's
+    ``currentColor`` paints (an icon in coloured text); None leaves it as the SVG says.
     """
 
     x_mm: float
@@ -102,6 +103,14 @@ class Image:
     path: Path
     fit: Literal["cover", "contain", "stretch"] = "cover"
     quarter_turns: int = 0
+    color: str | None = None
+
+    def __repr__(self) -> str:
+        # As a dataclass writes it, the colour only when there is one: a face's digest (and the
+        # PDF form named by it) stays what it was for every picture without one.
+        text = (f"Image(x_mm={self.x_mm!r}, y_mm={self.y_mm!r}, w_mm={self.w_mm!r}, h_mm={self.h_mm!r}, "
+                f"path={self.path!r}, fit={self.fit!r}, quarter_turns={self.quarter_turns!r}")
+        return text + (f", color={self.color!r})" if self.color is not None else ")")
 
 
 Op = Union[Rect, Polygon, Ellipse, Line, Text, Image]
@@ -109,7 +118,7 @@ Op = Union[Rect, Polygon, Ellipse, Line, Text, Image]
 # A face's digest is the repr of its ops. An op holds numbers, strings, paths and tuples of
 # numbers, never itself, so the generated repr's guard against recursion (a third of its
 # time) is not needed: the same text, made directly.
-for _op in (Rect, Polygon, Ellipse, Line, Text, Image):
+for _op in (Rect, Polygon, Ellipse, Line, Text):  # Image writes its own
     _op.__repr__ = _op.__repr__.__wrapped__
 del _op
 

@@ -826,7 +826,7 @@ def _image(pen: _Pen, op: Image, images: "_ImageSizes") -> None:
         canvas.rotate(90 * turns)
         if turns % 2:
             w_mm, h_mm = h_mm, w_mm
-    images.draw(canvas, op.path, w_mm, h_mm)
+    images.draw(canvas, op.path, w_mm, h_mm, op.color)
     canvas.restoreState()
 
 
@@ -857,8 +857,9 @@ class _ImageSizes:
                 self._sizes[path] = (checked.width, checked.height)
         return self._sizes[path]
 
-    def draw(self, canvas: Canvas, path: Path, w: float, h: float) -> None:
-        """The image upright in the box from (0, 0) to (w, h) of the current (y-up) frame."""
+    def draw(self, canvas: Canvas, path: Path, w: float, h: float, color: str | None = None) -> None:
+        """The image upright in the box from (0, 0) to (w, h) of the current (y-up) frame; an
+        SVG's ``currentColor`` painting ``color`` when one is given."""
         if not is_svg(path):
             try:
                 checked = picture(path)  # the bytes checked when the spec was read
@@ -876,6 +877,8 @@ class _ImageSizes:
                 canvas.drawImage(_register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")
             return
         art = self._svg(path)
+        if color is not None:
+            art = art.tinted(color)
         name = f"svg-{art.digest[:20]}"
         width, height, _, version = self._svg_commands(path, _press(canvas))  # refused here, before the form
         if getattr(_press(canvas), "pdfx", False) and tuple(version) > pdfx.PDF_VERSION:

@@ -41,7 +41,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from printkit import fonts
 from printkit.deck import Deck
-from printkit.errors import BuildError, Errors
+from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
 from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
@@ -176,7 +176,7 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     if missing:
         listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in sorted(missing))
         own = f", nor the spec's font {faces.main.name}" if faces.main not in (REGULAR.main, BOLD.main) else ""
-        raise KeyError(f"no bundled font has the character(s) {listed}{own}; add a TrueType font that has them "
+        raise KeyError(f"no bundled font has the character(s) {listed}{own}; add a font (.ttf or .otf) that has them "
                        "to the spec (art: font: fonts/YourFont.ttf, and font_bold: for bold; a path beside the "
                        "spec or a font in printkit's fonts/)")
     return runs
@@ -1060,19 +1060,3 @@ def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> Content
             raise md.RulebookError(path, block.line, f"{block.kind} {block.name!r}: {exc}") from None
 
     return lookup
-
-
-def check_fonts(doc: md.Document, font: Path | None, font_bold: Path | None, errors: Errors) -> None:
-    """Refuse, as setting the book would, a block of ``doc`` with a character none of its fonts has
-    (``font`` and ``font_bold``: a spec's own, then the bundled ones); each block's RulebookError
-    (file and line) is kept in ``errors``."""
-    token = _BOOK_FACES.set(book_faces(font, font_bold))
-    try:
-        for block in doc.blocks:
-            where = (doc.path, block.line)
-            header = block.header if isinstance(block, md.TableBlock) else ()
-            for text in md.block_texts(block):
-                with errors.collecting():
-                    inline(text, where, bold=isinstance(block, md.Heading) or text in header)
-    finally:
-        _BOOK_FACES.reset(token)

@@ -201,21 +201,6 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 
-def check_rule_texts(spec_path: Path, variants: Sequence[Deck]) -> None:
-    """Read the spec's own rule texts as a build sets them, without setting them: their markup,
-    values, icons and span colours, and that a font draws every character of their text.
-    Raises :class:`~printkit.rulebook.markdown.RulebookError` (file and line) for the first problem.
-    printkit's own texts standing in for a spec without any are not the designer's: not checked."""
-    if not variants:
-        return
-    texts = rule_texts(spec_path, variants[0].game)
-    if not all(path.parent.resolve() == Path(spec_path).parent.resolve() for path in texts.values()):
-        return
-    for lang, path in texts.items():
-        doc, deck, _ = prepare(spec_path, lang, path, variants)
-        book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
-
-
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
     """``content`` with each example worked out at most once for ``deck`` in ``lang``.
 
@@ -288,7 +273,8 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     except PrintkitError as exc:  # a mistake that ends the parse, after the values it found
         errors.add(exc)
         errors.raise_any()
-    book.check_fonts(doc, deck.art.font, deck.art.font_bold, errors)
+    with errors.collecting():
+        book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
     lookup = _lookup(doc, deck, content, lang)
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
