@@ -553,6 +553,14 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                                 kind="page", deck=deck, paper=opts.paper, cards=len(cards))
 
 
+def alignment_sheet(opts: BuildOptions) -> list[Page]:
+    """The alignment test's two pages, each with its slug (print at actual size, which page)."""
+    pages = alignment_pages(opts.paper_size, ALIGNMENT_FONT, opts.flip, opts.back_offset_mm)
+    return [_with_ops(page, page_slug(opts.paper_size, sheet_name(
+        ("duplex alignment test", opts.paper.capitalize()), 1, 1, side), ALIGNMENT_FONT))
+        for page, side in zip(pages, ("front", "back"))]
+
+
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """``alignment-<paper>.pdf``: the duplex alignment test for the chosen flip and back offset."""
     opts = ctx.options
@@ -561,11 +569,7 @@ def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
     def render() -> bytes:
         from printkit.render.pdf import PdfInfo, render_pages
 
-        pages = alignment_pages(opts.paper_size, ALIGNMENT_FONT, opts.flip, opts.back_offset_mm)
-        pages = [_with_ops(page, page_slug(opts.paper_size, sheet_name(
-            ("duplex alignment test", opts.paper.capitalize()), 1, 1, side), ALIGNMENT_FONT))
-            for page, side in zip(pages, ("front", "back"))]
-        return render_pages(pages, info=PdfInfo(*said))
+        return render_pages(alignment_sheet(opts), info=PdfInfo(*said))
 
     # Keyed by what the pages are made from, so a rebuild finds it without laying them out.
     key = ctx.cache.key("alignment", lambda: repr((said, opts.paper_size, opts.flip, opts.back_offset_mm)),
