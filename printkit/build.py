@@ -60,14 +60,14 @@ import os
 import re
 import unicodedata
 from collections import Counter, deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts, unchanged
 from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
 from printkit.deck import Card, CardSize, Deck
-from printkit.draft import marked, refused_pictures, tolerated, with_placeholders
+from printkit.draft import MARK as DRAFT_MARK, marked, refused_pictures, tolerated, with_placeholders
 from printkit.errors import BuildError, Errors, PrintkitError
 from printkit.images import is_svg
 from printkit.layout import templates
@@ -75,6 +75,7 @@ from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
     Flip,
     Page,
+    SheetLayout,
     alignment_pages,
     card_page,
     full_page,
@@ -83,6 +84,7 @@ from printkit.layout.imposition import (
     packed_sheet_pages,
 )
 from printkit.layout.ops import Face, Image
+from printkit.layout.slug import page_slug, sheet_name, sheet_slug
 from printkit.outputs import (
     BUILD_ID,
     Staging,
@@ -476,50 +478,19 @@ all_cards = Deck.all_cards  # the deck's cards, then each component's, in print 
 
 
 def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
-    """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``.
-
-    Cards of one size share sheets whatever their place in the spec (the deck's cards, then
-    each component of that size): paper is precious at home. Smaller cards (tokens) first fill
-    the free slots of the last sheet of a larger size, one a slot with marks of their own, then
-    start sheets of their own grid. Each back page holds every back behind its own front.
-    Full-page components (score sheets) are not cards: :func:`produce_pages` writes them.
+    """Per deck: ``sheets-<paper>.pdf`` (duplex, backs interleaved) and ``sheets-fronts-<paper>.pdf``
+    (:func:`deck_sheets`). Full-page components (score sheets) are not cards: :func:`produce_pages`
+    writes them.
     """
     opts = ctx.options
-    paper = opts.paper_size
     for deck in decks:
-        faces = ctx.faces(deck)
-        duplex: list[Page] = []
-        fronts_only: list[Page] = []
-        cards = all_cards(deck)
-        groups = _size_groups([c for c in cards if not templates.is_page(c)])
-        placed = [0] * len(groups)  # per group: cards already on an earlier group's sheets
-        for g, group in enumerate(groups):
-            chunk = group[placed[g]:]
-            if not chunk:
-                continue
-            layout = impose(paper, chunk[0].size, opts.gap_mm)
-            fronts = [faces.front(c) for c in chunk]
-            backs = [faces.back(c) for c in chunk]
-            # The later, smaller cards that fit a slot fill the last sheet's free slots.
-            later = [c for h in range(g + 1, len(groups)) for c in groups[h][placed[h]:]]
-            fill = [(c.size, faces.front(c), faces.back(c)) for c in later if fits_in_slot(layout, c.size)]
-            pages, taken = packed_sheet_pages(layout, fronts, backs, fill, opts.flip, opts.back_offset_mm)
-            duplex += pages
-            fronts_only += packed_sheet_pages(layout, fronts, None, [(z, f, None) for z, f, _ in fill[:taken]])[0]
-            for h in range(g + 1, len(groups)):  # the filled cards, group by group (a group is one size)
-                if fits_in_slot(layout, groups[h][0].size):
-                    used = min(taken, len(groups[h]) - placed[h])
-                    placed[h] += used
-                    taken -= used
-            ctx.progress(len(chunk))
-        count = sum(1 for c in cards if not templates.is_page(c))
+        duplex, fronts_only = deck_sheets(deck, ctx.faces(deck), opts, ctx.progress)
+        count = sum(1 for c in all_cards(deck) if not templates.is_page(c))
         ctx.cover(deck, "sheets", opts.paper)
         ctx.cover(deck, "sheets-fronts", opts.paper)
         if not fronts_only:
             continue
         folder = deck_folder(deck)
-        if opts.draft:
-            duplex, fronts_only = [marked(p) for p in duplex], [marked(p) for p in fronts_only]
         from printkit.render.pdf import SharedPages
 
         shared = SharedPages(fronts_only)  # the front pages are drawn once, for both files
@@ -530,6 +501,71 @@ def produce_sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifes
                             pdf_info(deck, "fronts", "Card sheets: fronts only, for one-sided printing"),
                             reuse=shared, kind="sheets-fronts", deck=deck, paper=opts.paper, cards=count)
         del shared
+
+
+# The house text face, which the cards' text has loaded already (a build parses no other font
+# for the sheets' slugs and the test page, plain English).
+ALIGNMENT_FONT = SLUG_FONT = fonts.KOREAN
+
+
+def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
+                progress: Callable[[int], None] = lambda n: None) -> tuple[list[Page], list[Page]]:
+    """The deck's duplex pages (each sheet's fronts, then its backs) and its fronts-only pages.
+
+    Cards of one size share sheets whatever their place in the spec (the deck's cards, then
+    each component of that size): paper is precious at home. Smaller cards (tokens) first fill
+    the free slots of the last sheet of a larger size, as many to a slot as fit with marks of
+    their own, then start sheets of their own grid. Each back page holds every back behind its
+    own front. Every page carries its slug (:mod:`printkit.layout.slug`): print at actual size,
+    and which sheet of the deck it is.
+    """
+    paper = opts.paper_size
+    runs: list[tuple[SheetLayout, list[Page], list[Page]]] = []  # per grid: its duplex and fronts-only pages
+    groups = _size_groups([c for c in all_cards(deck) if not templates.is_page(c)])
+    placed = [0] * len(groups)  # per group: cards already on an earlier group's sheets
+    for g, group in enumerate(groups):
+        chunk = group[placed[g]:]
+        if not chunk:
+            continue
+        layout = impose(paper, chunk[0].size, opts.gap_mm)
+        fronts = [faces.front(c) for c in chunk]
+        backs = [faces.back(c) for c in chunk]
+        # The later, smaller cards that fit a slot fill the last sheet's free slots.
+        later = [c for h in range(g + 1, len(groups)) for c in groups[h][placed[h]:]]
+        fill = [(c.size, faces.front(c), faces.back(c)) for c in later if fits_in_slot(layout, c.size)]
+        pages, taken = packed_sheet_pages(layout, fronts, backs, fill, opts.flip, opts.back_offset_mm)
+        single = packed_sheet_pages(layout, fronts, None, [(z, f, None) for z, f, _ in fill[:taken]])[0]
+        runs.append((layout, pages, single))
+        for h in range(g + 1, len(groups)):  # the filled cards, group by group (a group is one size)
+            if fits_in_slot(layout, groups[h][0].size):
+                used = min(taken, len(groups[h]) - placed[h])
+                placed[h] += used
+                taken -= used
+        progress(len(chunk))
+    total = sum(len(single) for _, _, single in runs)
+    parts = (deck.name, deck.variant or "")
+    duplex: list[Page] = []
+    fronts_only: list[Page] = []
+    for layout, pages, single in runs:
+        grids = {"fronts": layout.slots, "backs": layout.back_slots(opts.flip, opts.back_offset_mm)}
+
+        def slug(number: int, side: str) -> tuple:
+            name = sheet_name(parts, number, total, side)
+            if opts.draft:  # both lines say so: a draft's sheets are for looking at, not for print
+                return sheet_slug(paper, grids[side], f"{DRAFT_MARK} · {name}", SLUG_FONT, layout.margin_mm,
+                                  above_text=DRAFT_MARK)
+            return sheet_slug(paper, grids[side], name, SLUG_FONT, layout.margin_mm)
+
+        first = len(fronts_only) + 1  # this grid's first sheet
+        fronts_only += [_with_ops(page, slug(first + i, "fronts")) for i, page in enumerate(single)]
+        duplex += [_with_ops(page, slug(first + i // 2, "backs" if i % 2 else "fronts"))
+                   for i, page in enumerate(pages)]
+    return duplex, fronts_only
+
+
+def _with_ops(page: Page, ops: tuple) -> Page:
+    """``page`` with ``ops`` drawn after its own."""
+    return replace(page, ops=page.ops + tuple(ops))
 
 
 def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
@@ -560,9 +596,12 @@ def produce_pages(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Manifest
                                 kind="page", deck=deck, paper=opts.paper, cards=len(cards))
 
 
-# The house text face, which the cards' text has loaded already (a build parses no other font
-# for a test page of plain English).
-ALIGNMENT_FONT = fonts.KOREAN
+def alignment_sheet(opts: BuildOptions) -> list[Page]:
+    """The alignment test's two pages, each with its slug (print at actual size, which page)."""
+    pages = alignment_pages(opts.paper_size, ALIGNMENT_FONT, opts.flip, opts.back_offset_mm)
+    return [_with_ops(page, page_slug(opts.paper_size, sheet_name(
+        ("duplex alignment test", opts.paper.capitalize()), 1, 1, side), ALIGNMENT_FONT))
+        for page, side in zip(pages, ("front", "back"))]
 
 
 def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
@@ -573,8 +612,7 @@ def produce_alignment(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[Mani
     def render() -> bytes:
         from printkit.render.pdf import PdfInfo, render_pages
 
-        pages = alignment_pages(opts.paper_size, ALIGNMENT_FONT, opts.flip, opts.back_offset_mm)
-        return render_pages(pages, info=PdfInfo(*said))
+        return render_pages(alignment_sheet(opts), info=PdfInfo(*said))
 
     # Keyed by what the pages are made from, so a rebuild finds it without laying them out.
     key = ctx.cache.key("alignment", lambda: repr((said, opts.paper_size, opts.flip, opts.back_offset_mm)),

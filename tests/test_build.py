@@ -282,7 +282,8 @@ def test_same_size_components_share_the_decks_sheets(tmp_path):
 def test_other_sizes_get_their_own_sheets_and_pages_their_own_file(tmp_path):
     token = CardSize(25, 25, bleed_mm=3.175)
     components = {
-        "tokens": tuple(Card(f"tok-{i}", "tokens", {"token": "x"}, Art(), token) for i in range(8)),
+        # More than the last card sheet's free slots hold (a few to a slot).
+        "tokens": tuple(Card(f"tok-{i}", "tokens", {"token": "x"}, Art(), token) for i in range(40)),
         "sheet": tuple(Card(f"sheet-{lang}", "sheet", {"sheet": "score", "lang": lang}, Art(), POKER)
                        for lang in ("en", "ko")),
     }
@@ -291,7 +292,7 @@ def test_other_sizes_get_their_own_sheets_and_pages_their_own_file(tmp_path):
     sheets = next(e for e in result.entries if e.kind == "sheets")
     fronts = next(e for e in result.entries if e.kind == "sheets-fronts")
     # A cards page and a tokens page, each with its back in the duplex file; no score sheet.
-    assert (fronts.pages, sheets.pages, sheets.cards, fronts.cards) == (2, 4, 10, 10)
+    assert (fronts.pages, sheets.pages, sheets.cards, fronts.cards) == (2, 4, 42, 42)
     for entry in (sheets, fronts):
         assert "score" not in "".join(page.extract_text() for page in PdfReader(tmp_path / entry.path).pages)
     page = next(e for e in result.entries if e.kind == "page")

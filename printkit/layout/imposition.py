@@ -26,6 +26,12 @@ fits in the printable area (or are left out).
 
 A quarter-turned card is drawn with its top towards the page's right edge (``clockwise_deg`` 90).
 
+A sheet that is not full (a deck's last) leaves slots without a card. A card whose neighbour
+slot holds no card has that edge cut on its own, so it paints its full bleed into the slot
+(:meth:`SheetLayout.slots_for`): nothing else is printed there but, on the last sheet of a larger
+size, smaller cards (tokens), which keep clear of that bleed (:func:`packed_sheet_pages`). Where
+two cards' bleeds meet in the corner of an empty slot, both lie outside both trims.
+
 Duplex: the back page of a sheet puts the back of each card behind its front. Turning the paper
 over its long edge mirrors left and right (``flip="long"``); over its short edge it mirrors top and
 bottom (``flip="short"``). A turned card's back is turned the other way (270 degrees), so that the
@@ -38,7 +44,7 @@ alignment test page measures how far off (use the negative).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Iterable, Literal, Sequence
 
@@ -110,18 +116,50 @@ class SheetLayout:
         """Crop marks for a page holding only the first ``count`` slots (no marks for empty ones)."""
         if count >= len(self.slots):
             return self.crop_marks
-        return _crop_marks(self.paper, self.slots, self.slots[:count], self.margin_mm)
+        return _crop_marks(_page_box(self.paper), self.slots, self.slots[:count], self.margin_mm)
 
-    def back_slots(self, flip: Flip = "long", offset_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Slot, ...]:
+    def slots_for(self, count: int) -> tuple[Slot, ...]:
+        """The first ``count`` slots, for a page with cards in those only: a card beside a slot
+        left without one paints its full bleed into it (that edge is cut on its own)."""
+        if count >= len(self.slots):
+            return self.slots
+        return _exposed(self.slots, self.columns, self.rows, count, self.card.bleed_mm)
+
+    def back_slots(self, flip: Flip = "long", offset_mm: tuple[float, float] = (0.0, 0.0),
+                   count: int | None = None) -> tuple[Slot, ...]:
         """The slots of the back page: slot i lies behind front slot i once the paper is turned.
 
         Mirroring a turn gives the opposite turn: a card turned 90 degrees has its back at 270.
+        With ``count``, the slots of a page holding that many cards (:meth:`slots_for`): the
+        bleed towards an empty slot is on the mirrored side.
         """
-        return tuple(
-            Slot(s.index, s.column, s.row, mirror_box(s.trim.shift(*offset_mm), self.paper, flip),
-                 mirror_box(s.paint.shift(*offset_mm), self.paper, flip), (-s.clockwise_deg) % 360)
-            for s in self.slots
-        )
+        slots = self.slots if count is None else self.slots_for(count)
+        return tuple(back_slot(s, self.paper, flip, offset_mm) for s in slots)
+
+
+def back_slot(slot: Slot, paper: Size, flip: Flip, offset_mm: tuple[float, float]) -> Slot:
+    """Where ``slot`` lies on the back page once the paper is turned (see :meth:`SheetLayout.back_slots`)."""
+    return Slot(slot.index, slot.column, slot.row, mirror_box(slot.trim.shift(*offset_mm), paper, flip),
+                mirror_box(slot.paint.shift(*offset_mm), paper, flip), (-slot.clockwise_deg) % 360)
+
+
+def _exposed(slots: Sequence[Slot], columns: int, rows: int, count: int, bleed_mm: float) -> tuple[Slot, ...]:
+    """The first ``count`` of ``slots`` (a grid of ``columns`` x ``rows``, row by row), each
+    grown to its full ``bleed_mm`` on every side whose neighbour slot is one of the rest."""
+
+    def empty(column: int, row: int) -> bool:
+        return 0 <= column < columns and 0 <= row < rows and row * columns + column >= count
+
+    out = []
+    for s in slots[:count]:
+        t, p = s.trim, s.paint
+        x0 = min(p.x_mm, t.x_mm - bleed_mm) if empty(s.column - 1, s.row) else p.x_mm
+        y0 = min(p.y_mm, t.y_mm - bleed_mm) if empty(s.column, s.row - 1) else p.y_mm
+        x1 = max(p.right_mm, t.right_mm + bleed_mm) if empty(s.column + 1, s.row) else p.right_mm
+        y1 = max(p.bottom_mm, t.bottom_mm + bleed_mm) if empty(s.column, s.row + 1) else p.bottom_mm
+        out.append(s if (x0, y0, x1, y1) == (p.x_mm, p.y_mm, p.right_mm, p.bottom_mm)
+                   else replace(s, paint=_micrometres(Box(x0, y0, x1 - x0, y1 - y0))))
+    return tuple(out)
 
 
 def _turn(u: float, v: float, clockwise_deg: int) -> tuple[float, float]:
@@ -199,11 +237,20 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
     grid_h = rows * card_h + (rows - 1) * gap_mm
     left = (paper.width_mm - grid_w) / 2
     top = (paper.height_mm - grid_h) / 2
-    inner = min(card.bleed_mm, gap_mm / 2)
     # Outer bleed: as much as the margin allows while MIN_MARK_MM of crop mark stays printable
     # (outside the printer's unprintable border); cutting needs the marks more than the bleed.
     outer_x = max(0.0, min(card.bleed_mm, left - MARK_OFFSET_MM - margin_mm - MIN_MARK_MM))
     outer_y = max(0.0, min(card.bleed_mm, top - MARK_OFFSET_MM - margin_mm - MIN_MARK_MM))
+    slots = _grid(left, top, columns, rows, card_w, card_h, gap_mm, min(card.bleed_mm, gap_mm / 2),
+                  outer_x, outer_y, clockwise)
+    marks = _crop_marks(_page_box(paper), slots, slots, margin_mm)
+    return SheetLayout(paper, card, columns, rows, gap_mm, slots, marks, margin_mm, clockwise)
+
+
+def _grid(left: float, top: float, columns: int, rows: int, card_w: float, card_h: float, gap_mm: float,
+          inner: float, outer_x: float, outer_y: float, clockwise: int) -> tuple[Slot, ...]:
+    """Slots row by row from ``(left, top)``: bleed ``inner`` between cards, ``outer_x`` and
+    ``outer_y`` at the grid's sides and its top and bottom."""
     slots = []
     for row in range(rows):
         for column in range(columns):
@@ -215,8 +262,11 @@ def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = 
                 outer_y if row == rows - 1 else inner,
             )
             slots.append(Slot(len(slots), column, row, _micrometres(trim), _micrometres(paint), clockwise))
-    marks = _crop_marks(paper, slots, slots, margin_mm)
-    return SheetLayout(paper, card, columns, rows, gap_mm, tuple(slots), marks, margin_mm, clockwise)
+    return tuple(slots)
+
+
+def _page_box(paper: Size) -> Box:
+    return Box(0.0, 0.0, paper.width_mm, paper.height_mm)
 
 
 def _micrometres(box: Box) -> Box:
@@ -231,11 +281,12 @@ def _grid_size(paper: Size, card_w_mm: float, card_h_mm: float, gap_mm: float,
             grid_fit(paper.height_mm, card_h_mm, gap_mm, margin_mm))
 
 
-def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot],
+def _crop_marks(area: Box, grid: Sequence[Slot], used: Sequence[Slot],
                 margin_mm: float = MIN_MARGIN_MM) -> tuple[Line, ...]:
     """Marks on the cut lines of the ``used`` slots, in the four margins around the whole ``grid``.
 
-    Each mark ends ``margin_mm`` before the paper edge: a printer would drop anything beyond.
+    Each mark ends ``margin_mm`` inside the edge of ``area`` (the paper: a printer would drop
+    anything beyond).
     """
     xs = sorted({round(v, 6) for s in used for v in (s.trim.x_mm, s.trim.right_mm)})
     ys = sorted({round(v, 6) for s in used for v in (s.trim.y_mm, s.trim.bottom_mm)})
@@ -249,8 +300,8 @@ def _crop_marks(paper: Size, grid: Sequence[Slot], used: Sequence[Slot],
         if abs(x2 - x1) + abs(y2 - y1) > 0.5:  # no stubs where the margin has no room
             marks.append(Line(x1, y1, x2, y2, MARK_COLOR, MARK_WIDTH_MM))
 
-    low_x, high_x = margin_mm, paper.width_mm - margin_mm
-    low_y, high_y = margin_mm, paper.height_mm - margin_mm
+    low_x, high_x = area.x_mm + margin_mm, area.right_mm - margin_mm
+    low_y, high_y = area.y_mm + margin_mm, area.bottom_mm - margin_mm
     for x in xs:
         if top > low_y:
             add(x, top, x, max(low_y, top - MARK_LENGTH_MM))
@@ -303,13 +354,14 @@ def sheet_pages(
     """Pages for ``fronts`` on ``layout``; with ``backs`` every front page is followed by its back page."""
     if backs is not None and len(backs) != len(fronts):
         raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
-    back_slots = layout.back_slots(flip, back_offset_mm)
     pages: list[Page] = []
     for start in range(0, len(fronts), layout.per_page):
         chunk = range(start, min(start + layout.per_page, len(fronts)))
+        slots = layout.slots_for(len(chunk))  # a part-filled sheet bleeds towards its empty slots
         pages.append(Page(layout.paper, tuple(
-            _place(fronts[i], layout.slots[i - start]) for i in chunk), layout.marks_for(len(chunk))))
+            _place(fronts[i], slots[i - start]) for i in chunk), layout.marks_for(len(chunk))))
         if backs is not None:
+            back_slots = layout.back_slots(flip, back_offset_mm, len(chunk))
             pages.append(Page(layout.paper, tuple(_place(backs[i], back_slots[i - start]) for i in chunk)))
     return pages
 
@@ -321,36 +373,50 @@ def fits_in_slot(layout: SheetLayout, card: CardSize) -> bool:
             and card.bleed_height_mm <= layout.card.bleed_height_mm)
 
 
-def inset_slot(slot: Slot, card: CardSize) -> Slot:
-    """A smaller card centred in ``slot``, turned as the slot is; it paints its bleed, within the slot's."""
+def _room(slot: Slot, cards: Sequence[Slot]) -> Box:
+    """What a slot without a card holds for smaller cards and their marks: its trim less the
+    bleed its neighbours paint into it, ``MARK_OFFSET_MM`` clear of both."""
+    x0, y0, x1, y1 = slot.trim.x_mm, slot.trim.y_mm, slot.trim.right_mm, slot.trim.bottom_mm
+    for card in cards:
+        if card.row == slot.row and card.column == slot.column - 1:
+            x0 = max(x0, card.paint.right_mm)
+        elif card.row == slot.row and card.column == slot.column + 1:
+            x1 = min(x1, card.paint.x_mm)
+        elif card.column == slot.column and card.row == slot.row - 1:
+            y0 = max(y0, card.paint.bottom_mm)
+        elif card.column == slot.column and card.row == slot.row + 1:
+            y1 = min(y1, card.paint.y_mm)
+    return Box(x0, y0, x1 - x0, y1 - y0).grow(-MARK_OFFSET_MM)
+
+
+def slot_grid(slot: Slot, room: Box, card: CardSize, gap_mm: float, count: int) -> tuple[tuple[Slot, ...], tuple[Line, ...]]:
+    """Up to ``count`` smaller cards in one slot's ``room``, turned as the slot is: a centred grid
+    of as many as fit with their full bleed and ``MIN_MARK_MM`` of mark on every side (at least
+    one), sharing cut lines as cards on a sheet do; and their marks, inside ``room``.
+
+    Cut the slot out on the sheet's marks, then the small cards on these.
+    """
     turned = slot.clockwise_deg % 180 == 90
     w, h = (card.height_mm, card.width_mm) if turned else (card.width_mm, card.height_mm)
-    trim = Box(slot.trim.cx_mm - w / 2, slot.trim.cy_mm - h / 2, w, h)
-    grown = trim.grow(card.bleed_mm)
-    x0, y0 = max(grown.x_mm, slot.paint.x_mm), max(grown.y_mm, slot.paint.y_mm)
-    x1, y1 = min(grown.right_mm, slot.paint.right_mm), min(grown.bottom_mm, slot.paint.bottom_mm)
-    return Slot(slot.index, slot.column, slot.row, _micrometres(trim), _micrometres(Box(x0, y0, x1 - x0, y1 - y0)),
-                slot.clockwise_deg)
+    margin = card.bleed_mm + MARK_OFFSET_MM + MIN_MARK_MM
+    columns = max(1, grid_fit(room.w_mm, w, gap_mm, margin))
+    rows = max(1, min(grid_fit(room.h_mm, h, gap_mm, margin), math.ceil(count / columns)))
+    columns = min(columns, math.ceil(count / rows))  # as few rows, then columns, as the cards need
+    grid_w, grid_h = columns * w + (columns - 1) * gap_mm, rows * h + (rows - 1) * gap_mm
+    grid = _grid(room.cx_mm - grid_w / 2, room.cy_mm - grid_h / 2, columns, rows, w, h, gap_mm,
+                 min(card.bleed_mm, gap_mm / 2), card.bleed_mm, card.bleed_mm, slot.clockwise_deg)
+    # Within the slot less its neighbours' bleed (a card too big for marks keeps less bleed).
+    limit = room.grow(MARK_OFFSET_MM)
+    grid = tuple(replace(s, paint=_micrometres(_clip(s.paint, limit))) for s in grid)
+    used = _exposed(grid, columns, rows, min(count, len(grid)), card.bleed_mm)
+    used = tuple(replace(s, paint=_micrometres(_clip(s.paint, limit))) for s in used)
+    return used, _crop_marks(room, grid, used, 0.0)
 
 
-def _inner_marks(outer: Slot, inner: Slot) -> tuple[Line, ...]:
-    """Crop marks for a smaller card inside a slot: on its cut lines, between its bleed and the
-    slot's edge (cut the slot out on the sheet's marks first, then the card on these)."""
-    marks: list[Line] = []
-    gap = MARK_OFFSET_MM
-    o, t, p = outer.trim, inner.trim, inner.paint
-
-    def add(x1: float, y1: float, x2: float, y2: float) -> None:
-        if abs(x2 - x1) + abs(y2 - y1) >= 1.0:
-            marks.append(Line(x1, y1, x2, y2, MARK_COLOR, MARK_WIDTH_MM))
-
-    for x in (t.x_mm, t.right_mm):
-        add(x, p.y_mm - gap, x, max(o.y_mm + gap, p.y_mm - gap - MARK_LENGTH_MM))
-        add(x, p.bottom_mm + gap, x, min(o.bottom_mm - gap, p.bottom_mm + gap + MARK_LENGTH_MM))
-    for y in (t.y_mm, t.bottom_mm):
-        add(p.x_mm - gap, y, max(o.x_mm + gap, p.x_mm - gap - MARK_LENGTH_MM), y)
-        add(p.right_mm + gap, y, min(o.right_mm - gap, p.right_mm + gap + MARK_LENGTH_MM), y)
-    return tuple(marks)
+def _clip(box: Box, limit: Box) -> Box:
+    x0, y0 = max(box.x_mm, limit.x_mm), max(box.y_mm, limit.y_mm)
+    x1, y1 = min(box.right_mm, limit.right_mm), min(box.bottom_mm, limit.bottom_mm)
+    return Box(x0, y0, x1 - x0, y1 - y0)
 
 
 def packed_sheet_pages(
@@ -362,39 +428,43 @@ def packed_sheet_pages(
     back_offset_mm: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[list[Page], int]:
     """:func:`sheet_pages`, then smaller cards (``fill``: size, front, back) in the free slots of
-    the last sheet, one a slot, centred, with marks of their own inside the slot.
+    the last sheet, as many to a slot as fit (:func:`slot_grid`), with marks of their own inside
+    the slot, clear of the bleed the cards beside the slot paint into it.
 
     Each smaller card's back lies behind its front on the back page. Returns the pages and how
-    many of ``fill`` found a slot (the rest go on sheets of their own grid).
+    many of ``fill`` found a place (the rest go on sheets of their own grid).
     """
     pages = sheet_pages(layout, fronts, backs, flip, back_offset_mm)
     used = len(fronts) % layout.per_page
-    free = layout.per_page - used if used else 0
-    taken: list[tuple[CardSize, Face, Face | None]] = []
-    for item in fill:  # a prefix, so the cards left over keep their order
-        if len(taken) == free or not fits_in_slot(layout, item[0]):
+    if not used or not fill:
+        return pages, 0
+    cards = layout.slots_for(used)
+    placements: list[Placement] = []
+    back_placements: list[Placement] = []
+    marks: list[Line] = []
+    taken = filled = 0
+    for slot in layout.slots[used:]:  # a prefix of ``fill``, so the cards left over keep their order
+        if taken == len(fill) or not fits_in_slot(layout, fill[taken][0]):
             break
-        taken.append(item)
+        size = fill[taken][0]
+        run = next((i for i in range(taken, len(fill)) if fill[i][0] != size), len(fill)) - taken
+        inner, inner_marks = slot_grid(slot, _room(slot, cards), size, layout.gap_mm, run)
+        for place, (_, front, back) in zip(inner, fill[taken:taken + len(inner)]):
+            placements.append(_place(front, place))
+            back_placements.append(_place(back if back is not None else front,
+                                          back_slot(place, layout.paper, flip, back_offset_mm)))
+        marks.extend(inner_marks)
+        taken += len(inner)
+        filled += 1
     if not taken:
         return pages, 0
-    back_slots = layout.back_slots(flip, back_offset_mm)
-    front_page = pages[-2] if backs is not None else pages[-1]
-    placements = list(front_page.placements)
-    marks = list(layout.marks_for(used + len(taken)))
-    back_placements = list(pages[-1].placements) if backs is not None else []
-    for i, (size, front, back) in enumerate(taken):
-        outer = layout.slots[used + i]
-        inner = inset_slot(outer, size)
-        placements.append(_place(front, inner))
-        marks.extend(_inner_marks(outer, inner))
-        if backs is not None:
-            back_placements.append(_place(back if back is not None else front, inset_slot(back_slots[used + i], size)))
+    marks[:0] = layout.marks_for(used + filled)
     if backs is not None:
-        pages[-2] = Page(layout.paper, tuple(placements), tuple(marks))
-        pages[-1] = Page(layout.paper, tuple(back_placements))
+        pages[-2] = Page(layout.paper, pages[-2].placements + tuple(placements), tuple(marks))
+        pages[-1] = Page(layout.paper, pages[-1].placements + tuple(back_placements))
     else:
-        pages[-1] = Page(layout.paper, tuple(placements), tuple(marks))
-    return pages, len(taken)
+        pages[-1] = Page(layout.paper, pages[-1].placements + tuple(placements), tuple(marks))
+    return pages, taken
 
 
 def _place(face: Face, slot: Slot) -> Placement:

@@ -7,7 +7,8 @@ wherever it appears. Documents are made with reportlab's ``invariant`` mode, so 
 give the same bytes. A PNG or JPEG is embedded once per document however often it is drawn, and
 its data is read (or decoded, or converted) only when its object is written; SVG art is drawn as
 vectors, one form XObject per document. Fonts are TrueType, registered with reportlab once per
-process and embedded as a subset in every document that uses them.
+process and embedded as a subset in every document that uses them, the subsets' tags drawn from
+the document's content (:mod:`printkit.render.subset_tags`).
 
 :func:`render_pages` returns a document's bytes (reportlab's own ``save``); :func:`write_pages`
 writes the same bytes to a file one object at a time, so a document of hundreds of pictures is
@@ -44,6 +45,7 @@ from printkit.layout.imposition import Page
 from printkit.render.cmyk import DEFAULT_PRESS, Press
 from printkit.render import pdfx
 from printkit.render.color import SRGB_NAME, srgb_icc
+from printkit.render.subset_tags import embed_fonts
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
 from printkit.units import mm_to_pt
 
@@ -154,6 +156,7 @@ def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = 
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
         canvas, buffer = _drawn(pages, info, cmyk, keep_for, reuse)
+        embed_fonts(canvas)  # subsets named from this document's content
         canvas.save()
         return buffer.getvalue()
 
@@ -173,6 +176,7 @@ def write_pages(pages: Sequence[Page], out, title: str = "", info: PdfInfo | Non
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
         canvas, _ = _drawn(pages, info, cmyk, keep_for, reuse)
+        embed_fonts(canvas)
         return _write_document(canvas, out)
 
 

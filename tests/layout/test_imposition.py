@@ -328,25 +328,82 @@ def test_full_bleed_beside_poker_cards_on_a4_would_cut_the_marks_below_the_minim
     assert min(_length(m) for m in side_marks) == pytest.approx(MIN_MARK_MM)
 
 
+def _page_box(placement) -> Box:
+    """Where an upright placement paints on the page: its clip (card frame) moved to its place."""
+    assert placement.clockwise_deg in (0, 360) or placement.clockwise_deg % 360 == 0
+    return placement.clip.shift(placement.x_mm, placement.y_mm)
+
+
 def test_smaller_cards_fill_the_free_slots_of_the_last_sheet_front_and_back():
-    from printkit.layout.imposition import packed_sheet_pages
+    from printkit.layout.imposition import back_slot, packed_sheet_pages
 
     layout = impose(paper_size("a4"), CardSize(63.5, 88.9, 3.0, 3.0))
     token = CardSize(25, 25, 3.0, 2.0)
     fronts, backs = [Face(())] * 7, [Face(())] * 7
     fill = [(token, Face((Rect(0, 0, 1, 1),)), Face((Rect(0, 0, 2, 2),)))] * 5
     pages, taken = packed_sheet_pages(layout, fronts, backs, fill)
-    assert taken == 2 and len(pages) == 2  # two free slots, one token each; the rest go elsewhere
+    # Two free slots, two tokens each (one column: the card at the left bleeds into slot 7);
+    # the fifth goes elsewhere.
+    assert taken == 4 and len(pages) == 2
     front, back = pages
-    assert len(front.placements) == len(back.placements) == 9
-    back_slots = layout.back_slots()
-    for i in (7, 8):
-        slot, placed = layout.slots[i], front.placements[i]
-        # Centred in its slot, and its back centred behind it.
-        assert placed.x_mm == pytest.approx(slot.trim.cx_mm - 12.5)
-        assert back.placements[i].x_mm == pytest.approx(back_slots[i].trim.cx_mm - 12.5)
-        assert back.placements[i].face.ops[0].w_mm == 2
-    assert len(front.ops) > len(layout.crop_marks)  # the tokens' own marks inside their slots
+    assert len(front.placements) == len(back.placements) == 11
+    cards = layout.slots_for(7)
+    for i, placed in enumerate(front.placements[7:]):
+        slot = layout.slots[7 + i // 2]
+        painted = _page_box(placed)
+        assert slot.trim.x_mm < painted.x_mm and painted.right_mm < slot.trim.right_mm
+        assert slot.trim.y_mm < painted.y_mm and painted.bottom_mm < slot.trim.bottom_mm
+        assert not any(painted.intersects(c.paint) for c in cards)  # clear of the cards' bleed
+        # Full bleed but where the two share a cut line, as cards on a sheet do.
+        assert painted.w_mm == pytest.approx(31) and painted.h_mm == pytest.approx(28)
+        # Its back lies behind it.
+        behind = mirror_box(painted, layout.paper, "long")
+        assert _page_box(back.placements[7 + i]) == pytest.approx(behind)
+        assert back.placements[7 + i].face.ops[0].w_mm == 2
+    # The tokens' own marks: inside their slots, off every card and token.
+    inner = front.ops[len(layout.marks_for(9)):]
+    assert inner and front.ops[:len(layout.marks_for(9))] == layout.marks_for(9)
+    painted = [c.paint for c in cards] + [_page_box(p) for p in front.placements[7:]]
+    for mark in inner:
+        line = Box(min(mark.x1_mm, mark.x2_mm), min(mark.y1_mm, mark.y2_mm),
+                   abs(mark.x2_mm - mark.x1_mm) or 1e-6, abs(mark.y2_mm - mark.y1_mm) or 1e-6)
+        assert not any(line.intersects(b) for b in painted)
+        assert any(s.trim.x_mm < line.x_mm and line.right_mm < s.trim.right_mm
+                   and s.trim.y_mm < line.y_mm and line.bottom_mm < s.trim.bottom_mm for s in layout.slots[7:])
+        assert _length(mark) >= MIN_MARK_MM
     # Larger cards never go in a slot; a full last sheet takes none.
     assert packed_sheet_pages(layout, fronts, backs, [(CardSize(70, 120, 3, 3), Face(()), Face(()))])[1] == 0
     assert packed_sheet_pages(layout, [Face(())] * 9, None, fill)[1] == 0
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("count", range(1, 9))
+def test_a_card_beside_an_empty_slot_paints_its_full_bleed_towards_it(paper, count):
+    layout = impose(paper, POKER)
+    slots = layout.slots_for(count)
+    full = {s.index: s for s in layout.slots}
+    filled = {(s.column, s.row) for s in slots}
+    for s in slots:
+        t, p, usual = s.trim, s.paint, full[s.index].paint
+
+        def side(column: int, row: int, grown: float, kept: float, bleed: float) -> None:
+            inside = 0 <= column < layout.columns and 0 <= row < layout.rows
+            if inside and (column, row) not in filled:
+                assert grown == pytest.approx(POKER.bleed_mm), (s.index, column, row)
+            else:  # a neighbour card (shared cut line) or the margin: as on a full sheet
+                assert grown == pytest.approx(bleed)
+
+        side(s.column - 1, s.row, t.x_mm - p.x_mm, 0, t.x_mm - usual.x_mm)
+        side(s.column + 1, s.row, p.right_mm - t.right_mm, 0, usual.right_mm - t.right_mm)
+        side(s.column, s.row - 1, t.y_mm - p.y_mm, 0, t.y_mm - usual.y_mm)
+        side(s.column, s.row + 1, p.bottom_mm - t.bottom_mm, 0, usual.bottom_mm - t.bottom_mm)
+        # Never into another card's trim, and the sheet's marks stay clear.
+        assert not any(p.grow(-1e-6).intersects(o.trim) for o in slots if o is not s)
+        for mark in layout.marks_for(count):
+            line = Box(min(mark.x1_mm, mark.x2_mm), min(mark.y1_mm, mark.y2_mm),
+                       abs(mark.x2_mm - mark.x1_mm) or 1e-6, abs(mark.y2_mm - mark.y1_mm) or 1e-6)
+            assert not line.intersects(p)
+    # The back page mirrors it: the bleed is on the other side as seen from the back.
+    for front, back in zip(slots, layout.back_slots("long", count=count)):
+        assert back.paint == mirror_box(front.paint, paper, "long")
+    assert layout.slots_for(layout.per_page) == layout.slots

@@ -472,7 +472,9 @@ def _terrain(canvas: _Canvas) -> None:
     band_h = 17.5 * k
     inner_x, inner_w = s.safe_mm + 1 * k, s.w_mm - 2 * s.safe_mm - 2 * k
     canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=color))
-    canvas.line("kind", "지형 · TERRAIN", Box(inner_x, s.safe_mm - 0.4 * k, inner_w, 3.0 * k),
+    # The label's box starts at the safe line: its letters then sit more than 1/8 in inside the
+    # trim, the safe zone DriveThruCards asks for.
+    canvas.line("kind", "지형 · TERRAIN", Box(inner_x, s.safe_mm, inner_w, 3.0 * k),
                 max_mm=2.4 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.3))
     canvas.line("name", name_ko, Box(inner_x, s.safe_mm + 2.6 * k, inner_w, 7.5 * k),
                 max_mm=7.0 * k, min_mm=3.5 * k, color=text_on)

@@ -190,6 +190,26 @@ def test_terrain_cards_in_korean(deck, terrain, name, mineral, effect_word):
 PT_MM = 25.4 / 72
 
 
+def test_terrain_text_keeps_an_eighth_of_an_inch_inside_the_top_edge(deck):
+    # DriveThruCards' safe zone is 1/8 in (3.175 mm): the band at the top of a terrain shows no
+    # letter that close to the trim, seen on the rendered card.
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from printkit.layout.imposition import card_page
+    from printkit.render.pdf import render_pages
+
+    px_mm = 600 / 25.4
+    for card in deck.components["terrains"]:
+        size = card.size
+        image = pdfium.PdfDocument(render_pages([card_page(stack.front(card), size)]))[0].render(scale=600 / 72)
+        pixels = np.asarray(image.to_pil().convert("RGB")).astype(int)
+        top, left, right = (int(v * px_mm) for v in (size.bleed_mm, size.bleed_mm + 0.5, size.bleed_mm + size.width_mm - 0.5))
+        strip = pixels[top + 2:int((size.bleed_mm + 3.175) * px_mm), left:right]
+        band = strip[0, 0]
+        assert (np.abs(strip - band).max(axis=2) <= 3).all(), card.label
+
+
 def test_reference_cards_one_per_language(deck):
     refs = {c["lang"]: c for c in deck.components["reference"]}
     assert len(deck.components["reference"]) == 2 and set(refs) == {"ko", "en"}
