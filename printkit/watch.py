@@ -18,6 +18,7 @@ This module reports through a callback (:class:`Reporter`) and never prints; ``c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
