@@ -25,6 +25,7 @@ oldest entries go when the cache outgrows :data:`MAX_BYTES`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import importlib.util
@@ -135,23 +136,40 @@ def _state_dir() -> Path:
 
 @lru_cache(maxsize=None)
 def secret() -> bytes | None:
-    """This user's key for cache entries (``$XDG_STATE_HOME/printkit/cache-key``, made once, 0600):
-    an entry written with another key, by another user or machine, is not taken. None when there
-    is none and it cannot be made: the cache is then off."""
+    """This user's key for cache entries (``$XDG_STATE_HOME/printkit/cache-key``, 32 random bytes,
+    0600): an entry written with another key, by another user or machine, is not taken. Made
+    whole before it is put in place, so two first builds at once agree on one; a file there that
+    is not a key is replaced. None when it can be neither read nor made: the cache is then off."""
     path = _state_dir() / "cache-key"
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except FileNotFoundError:
+    for _ in range(3):
+        key = _read_key(path)
+        if key is not None:
+            return key
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(secrets.token_bytes(32))
-        except FileExistsError:  # another build made it meanwhile
-            pass
+            temp = path.with_name(f".cache-key.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+            descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            try:
+                with os.fdopen(descriptor, "wb") as handle:
+                    handle.write(secrets.token_bytes(32))
+                if os.path.lexists(path):  # there, but no key: replaced
+                    os.replace(temp, path)
+                else:
+                    try:
+                        os.link(temp, path)  # never over one another build has just made
+                    except FileExistsError:
+                        pass
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
         except OSError:
             return None
-        return secret.__wrapped__()
+    return None
+
+
+def _read_key(path: Path) -> bytes | None:
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
     with os.fdopen(descriptor, "rb") as handle:
@@ -218,7 +236,7 @@ class RenderCache:
     def _folder(self, sub: str | None = None, create: bool = False) -> int | None:
         """A descriptor of the cache folder, or of its subfolder ``sub``, each opened without
         following a link (None when one is a link, not a folder, or missing and not made)."""
-        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             if create:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -246,7 +264,7 @@ class RenderCache:
         if folder is None:
             return None
         try:
-            descriptor = os.open(key, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
+            descriptor = os.open(key, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
         except OSError:
             return None
         finally:

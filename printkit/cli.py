@@ -122,11 +122,13 @@ def _fail(*lines: str) -> None:
 def _os_error(exc: OSError) -> str:
     """An OSError as one line: what it says of which file."""
     what = exc.strerror or str(exc)
-    if exc.filename is None:
-        return what
-    name = os.fsdecode(exc.filename)
-    shown = name if len(name) <= 80 else name[:40] + "…" + name[-30:]
-    return f"{shown!r}: {what}"
+    names = [_shown(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return f"{' -> '.join(names)}: {what}" if names else what
+
+
+def _shown(name) -> str:
+    text = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name)
+    return repr(text if len(text) <= 80 else text[:40] + "…" + text[-30:])
 
 
 @contextlib.contextmanager

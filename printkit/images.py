@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from printkit.render.svg import PAINTED, unsupported
+from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, file_identity, read_limited, remember_digest
 
 MAX_IMAGE_PIXELS = 50_000_000
@@ -457,10 +457,6 @@ def _parse(data: bytes):
     return root
 
 
-def _local(tag) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
 def _check_tree(root) -> None:
     """Limits, outside references, text and size: everything refused before svglib sees the tree."""
     from lxml import etree
@@ -597,9 +593,13 @@ def _to_drawing(root):
 
     _quiet_svglib()
 
+    from printkit.render.svg import SvgRefused
+
     try:
         # No file path: svglib resolves no outside reference (and _check_tree left none).
         return converter_class()(io.BytesIO()).render(root)
+    except SvgRefused as exc:
+        raise ImageError(str(exc)) from None
     except ImageError:
         raise
     except Exception as exc:  # svglib on input it cannot handle

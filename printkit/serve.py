@@ -9,7 +9,8 @@ What it serves is decided by the folder's real contents, not by the request's sp
   ``[::1]:PORT``): another name is 421, so a web page that rebinds a name of its own to this
   machine reads nothing;
 - every answer says ``nosniff``, ``no-store`` and a Content-Security-Policy;
-- connections are handled by a bounded pool of threads behind a deep listen queue, and a bad
+- connections are answered by a fixed set of threads, with a bounded number accepted and waiting
+  and the rest left in the kernel's listen queue; a client gets 10 seconds between reads; a bad
   request or a client that hangs up is one line to ``log``, never a traceback.
 """
 
@@ -18,9 +19,9 @@ from __future__ import annotations
 import contextlib
 import mimetypes
 import os
+import queue
 import stat
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -29,7 +30,8 @@ from urllib.parse import unquote, urlsplit
 
 from printkit.errors import PrintkitError
 
-WORKERS = 32  # threads answering at once; more connections wait in the listen queue
+WORKERS = 32  # threads answering at once
+WAITING = 64  # connections accepted and waiting for a worker; more wait in the kernel's queue
 BACKLOG = 512  # connections the kernel holds for them
 HIDDEN = ("manifest.json",)  # at the folder's top: the build's record, not for the browser
 CSP = ("default-src 'none'; img-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -39,7 +41,9 @@ CHUNK = 1 << 16
 
 def resolve(root: Path, url_path: str) -> Path | None:
     """The regular file ``url_path`` names inside ``root`` (whose real path it must stay in), or
-    None: a hidden name, the manifest, a folder, a link out of ``root`` or anything malformed."""
+    None: a hidden name, the manifest, a folder, a link out of ``root`` or anything malformed.
+    Hidden names and the manifest are judged on the real path too (a link to the cache, another
+    spelling on a file system that ignores case)."""
     try:
         path = unquote(urlsplit(url_path).path, errors="strict")
     except (UnicodeDecodeError, ValueError):
@@ -47,18 +51,22 @@ def resolve(root: Path, url_path: str) -> Path | None:
     if "\x00" in path or "\\" in path or any(ord(ch) < 32 for ch in path):
         return None
     parts = [part for part in path.split("/") if part]
-    if not parts or any(part.startswith(".") for part in parts):
+    if not parts or _hidden(parts):
         return None  # "." and "..", hidden files and folders: the cache, temporaries
-    if len(parts) == 1 and parts[0] in HIDDEN:
-        return None
     try:
         candidate = os.path.realpath(root.joinpath(*parts), strict=True)
     except (OSError, ValueError, RuntimeError):  # missing, a loop, a name too long
         return None
     base = str(root)
-    if not candidate.startswith(base + os.sep):
+    if not candidate.startswith(base + os.sep) or _hidden(Path(candidate[len(base) + 1:]).parts):
         return None
     return Path(candidate)
+
+
+def _hidden(parts) -> bool:
+    names = [os.path.normcase(part) for part in parts]
+    return any(name.startswith(".") or name.endswith((".", " ")) for name in names) or (
+        len(names) == 1 and names[0] in {os.path.normcase(name) for name in HIDDEN})
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -82,7 +90,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(HTTPStatus.NOT_FOUND)
             return
         try:
-            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            # Never waiting on a pipe someone left there; the file's kind is checked next.
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC)
         except OSError:
             self._refuse(HTTPStatus.NOT_FOUND)
             return
@@ -139,10 +148,10 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Server(HTTPServer):
-    """An HTTP server whose connections a bounded pool of threads answers."""
+    """An HTTP server whose connections a fixed set of daemon threads answers: at most
+    :data:`WORKERS` at once and :data:`WAITING` accepted meanwhile; the rest wait unaccepted."""
 
     request_queue_size = BACKLOG
-    daemon_threads = True
 
     def __init__(self, address, root: Path, log: Callable[[str], None]) -> None:
         super().__init__(address, _Handler)
@@ -150,21 +159,30 @@ class _Server(HTTPServer):
         self.log = log
         port = self.server_address[1]
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
-        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="printkit-serve")
+        self._waiting: queue.Queue = queue.Queue(maxsize=WAITING)
+        self._workers = [threading.Thread(target=self._work, name="printkit-serve", daemon=True)
+                         for _ in range(WORKERS)]
+        for worker in self._workers:
+            worker.start()
 
     def process_request(self, request, client_address) -> None:
-        self._pool.submit(self._answer, request, client_address)
+        self._waiting.put((request, client_address))  # blocks accepting while all are busy
 
-    def _answer(self, request, client_address) -> None:
-        try:
-            self.finish_request(request, client_address)
-        except Exception as exc:  # noqa: BLE001 - a client that hangs up, a broken request
-            self.handle_error_line(exc)
-        finally:
-            self.shutdown_request(request)
+    def _work(self) -> None:
+        while True:
+            job = self._waiting.get()
+            if job is None:
+                return
+            request, client_address = job
+            try:
+                self.finish_request(request, client_address)
+            except Exception as exc:  # noqa: BLE001 - a client that hangs up, a broken request
+                self.handle_error_line(exc)
+            finally:
+                self.shutdown_request(request)
 
     def handle_error(self, request, client_address) -> None:
-        pass  # errors are caught in _answer, as one line
+        pass  # errors are caught in _work, as one line
 
     def handle_error_line(self, exc: BaseException) -> None:
         if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)):
@@ -173,7 +191,9 @@ class _Server(HTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for _ in self._workers:
+            with contextlib.suppress(queue.Full):
+                self._waiting.put_nowait(None)
 
 
 @contextlib.contextmanager

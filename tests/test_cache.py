@@ -116,3 +116,20 @@ def test_a_full_disk_leaves_no_temporary(tmp_path):
         assert RenderCache(out).get(KEY_A) is None
     finally:
         subprocess.run(["umount", str(out)], check=False)
+
+
+def test_a_broken_key_file_is_replaced_and_builds_agree_on_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    key = tmp_path / "state" / "printkit" / "cache-key"
+    key.parent.mkdir(parents=True)
+    key.write_bytes(b"")  # an empty file: no key
+    cache_module.secret.cache_clear()
+    try:
+        made = cache_module.secret()
+        assert made is not None and len(made) == 32 and key.read_bytes() == made
+        assert oct(key.stat().st_mode & 0o777) == "0o600"
+        cache_module.secret.cache_clear()
+        assert cache_module.secret() == made  # read again, not made again
+        assert not [p for p in key.parent.iterdir() if p.name.endswith(".tmp")]
+    finally:
+        cache_module.secret.cache_clear()

@@ -39,6 +39,7 @@ from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
 from printkit.cache import svg_form_store
 from printkit.render.forms import end_form
+from printkit.render.svg import SvgRefused
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page
@@ -1257,6 +1258,8 @@ def _draw_checked(canvas: Canvas, art) -> None:
         _draw_svg(canvas, art)
     except ImageError:
         raise
+    except SvgRefused as exc:  # a gradient past a limit, found as it is drawn
+        raise ImageError(str(exc)) from None
     except (ValueError, OverflowError) as exc:
         number = re.search(r"too large (\S+)", str(exc))
         raise ImageError(f"cannot be drawn: a number in it{f' ({number.group(1)})' if number else ''} "

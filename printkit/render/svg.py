@@ -16,8 +16,12 @@ import math
 import re
 from typing import Any, Callable
 
-# At most this many repeats of a `reflect` or `repeat` gradient across its shape.
+# At most this many repeats of a `reflect` or `repeat` gradient across its shape (one shading
+# each), and this many stops in one gradient.
 MAX_SPREAD_REPEATS = 256
+MAX_STOPS = 1024
+MAX_MARKERS = 20_000  # markers placed in one picture, as images.MAX_SVG_ELEMENTS counts elements
+MAX_COORDINATE = 1e7  # beyond this a gradient's transform is no drawing a PDF can hold
 
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
 _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
@@ -40,17 +44,40 @@ _UNSUPPORTED_ATTRIBUTES = {
 PAINTED = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "use"))
 
 
-def _local(tag) -> str:
+def local_name(tag) -> str:
+    """An element's tag without its namespace ("" for a comment or an entity)."""
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def _styles(element) -> dict[str, str]:
-    """An element's presentation attributes, its ``style`` declarations over them."""
+def _styles(element, css: dict | None = None) -> dict[str, str]:
+    """An element's presentation attributes, then its stylesheet's declarations (``css``, by
+    element: :func:`_stylesheet`), then its ``style`` attribute, each over the one before."""
     found = {key: value for key, value in element.attrib.items() if isinstance(key, str)}
+    if css:
+        found.update(css.get(element, {}))
     for declaration in (element.get("style") or "").split(";"):
         name, colon, value = declaration.partition(":")
         if colon:
             found[name.strip()] = value.strip()
+    return found
+
+
+def _stylesheet(root) -> dict:
+    """The declarations the SVG's ``<style>`` rules give each element (as svglib applies them
+    when it draws), by element; empty without a stylesheet."""
+    sheets = [element for element in root.iter() if local_name(element.tag) == "style"]
+    if not sheets:
+        return {}
+    import cssselect2
+    from svglib.svglib import CSSMatcher
+
+    matcher = CSSMatcher()
+    for sheet in sheets:
+        matcher.add_styles(sheet.text or "")
+    found: dict = {}
+    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
+        for match in sorted(matcher.match(wrapper), key=lambda m: (m[0], m[1])):  # weakest first
+            found.setdefault(wrapper.etree_element, {}).update(match[3][1])
     return found
 
 
@@ -59,6 +86,7 @@ def unsupported(root) -> list[str]:
     (``<filter> at line 12: ...``), in document order; each kind of problem once per line."""
     ids = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str)
            and element.get("id") is not None}
+    css = _stylesheet(root)
     found: list[str] = []
     seen: set[tuple[int | None, str]] = set()
 
@@ -67,15 +95,15 @@ def unsupported(root) -> list[str]:
         if key not in seen:
             seen.add(key)
             line = f" at line {element.sourceline}" if element.sourceline else ""
-            found.append(f"<{_local(element.tag)}>{line}: {what}")
+            found.append(f"<{local_name(element.tag)}>{line}: {what}")
 
     for element in root.iter():
-        tag = _local(element.tag)
+        tag = local_name(element.tag)
         if not tag:
             continue
         if tag in _UNSUPPORTED_ELEMENTS:
             say(element, _UNSUPPORTED_ELEMENTS[tag])
-        styles = _styles(element)
+        styles = _styles(element, css)
         for name, what in _UNSUPPORTED_ATTRIBUTES.items():
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
@@ -85,7 +113,7 @@ def unsupported(root) -> list[str]:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
                          "a plain colour, or convert it to a filled path (Inkscape: Path > Stroke to Path)")
         fill = _GRADIENT_URL.fullmatch(styles.get("fill", "").strip())
-        if fill and _local(getattr(ids.get(fill.group(2)), "tag", "")) not in ("linearGradient", "radialGradient"):
+        if fill and local_name(getattr(ids.get(fill.group(2)), "tag", "")) not in ("linearGradient", "radialGradient"):
             say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours and "
                          "linear and radial gradients); expand a pattern into paths")
     return found
@@ -125,7 +153,7 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any], matrix_
     while True:
         href = (chain[-1].get("{http://www.w3.org/1999/xlink}href") or chain[-1].get("href") or "").strip()
         target = ids.get(href[1:]) if href.startswith("#") else None
-        if target is None or id(target) in seen or _local(target.tag) not in ("linearGradient", "radialGradient"):
+        if target is None or id(target) in seen or local_name(target.tag) not in ("linearGradient", "radialGradient"):
             break
         seen.add(id(target))
         chain.append(target)
@@ -133,12 +161,12 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any], matrix_
     for element in reversed(chain):  # the referring gradient's own attributes win
         attributes.update({key: value for key, value in element.attrib.items() if key in _INHERITED})
     stops: list[tuple[float, Any]] = []
-    source = next((element for element in chain if any(_local(child.tag) == "stop" for child in element)), None)
+    source = next((element for element in chain if any(local_name(child.tag) == "stop" for child in element)), None)
     from reportlab.lib import colors
 
     last = 0.0
     for child in (source if source is not None else ()):
-        if _local(child.tag) != "stop":
+        if local_name(child.tag) != "stop":
             continue
         styles = _styles(child)
         offset = max(last, _offset(styles.get("offset")))
@@ -151,7 +179,10 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any], matrix_
             opacity = 1.0
         color.alpha = min(1.0, max(0.0, opacity if math.isfinite(opacity) else 1.0))
         stops.append((offset, color))
-    return Gradient(_local(node.tag), attributes, stops, node.sourceline)
+    if len(stops) > MAX_STOPS:
+        raise SvgRefused(f"<{local_name(node.tag)}>{_at(node.sourceline)} has {len(stops)} stops, over {MAX_STOPS}; "
+                         "use fewer")
+    return Gradient(local_name(node.tag), attributes, stops, node.sourceline)
 
 
 def _multiply(a: tuple, b: tuple) -> tuple:
@@ -195,7 +226,7 @@ class GradientFill:
         geometry = self._geometry()
         if geometry is None:
             return
-        matrix, coords, stops, extend, paint_last = geometry
+        matrix, pieces, stops, extend, paint_last = geometry
         path = _shape_to_pdf_path(canvas, self.shape)
         if path is None:
             return
@@ -209,12 +240,16 @@ class GradientFill:
             canvas.restoreState()
             return
         canvas.transform(*matrix)
-        _paint(canvas, self.gradient.kind == "radialGradient", coords, stops, extend, self.opacity)
+        _paint(canvas, self.gradient.kind == "radialGradient", pieces, stops, extend, self.opacity)
         canvas.restoreState()
 
     def _geometry(self):
-        """(gradient space -> user space matrix, shading coordinates, stops over the shading's
-        domain, extend, or a colour to paint flat) or None for nothing to paint."""
+        """(gradient space -> user space matrix, the shadings as (coordinates, backwards), the
+        stops, whether the ends extend, or a colour to paint flat), or None for nothing to paint.
+
+        A ``pad`` gradient is one shading extended at both ends; ``reflect`` and ``repeat`` are
+        one shading per repeat the shape reaches (every other one backwards for reflect), each
+        over the stops alone: a rasteriser samples each as finely as a single one."""
         gradient, a = self.gradient, self.gradient.attributes
         stops = gradient.stops
         if not stops:
@@ -233,7 +268,13 @@ class GradientFill:
         else:
             base = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
             scale_w, scale_h = self._viewport()
-        matrix = _multiply(base, self.matrix_of(a.get("gradientTransform", "")))
+        own = self.matrix_of(a.get("gradientTransform", ""))
+        if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in own):
+            raise SvgRefused(f"<{gradient.kind}>{_at(gradient.line)} has a gradientTransform too large to "
+                             f"print (over {MAX_COORDINATE:g}); use a smaller one")
+        matrix = _multiply(base, own)
+        if _invert(matrix) is None:
+            return None  # a gradient squashed flat paints nothing
         diagonal = math.hypot(scale_w, scale_h) / math.sqrt(2)
         spread = a.get("spreadMethod", "pad")
         if gradient.kind == "linearGradient":
@@ -244,8 +285,9 @@ class GradientFill:
             if gx0 == gx1 and gy0 == gy1:
                 return (None, None, None, None, stops[-1][1])
             low, high = self._spread_range(matrix, spread, lambda x, y: _axis_t(gx0, gy0, gx1, gy1, x, y))
-            coords = (gx0 + low * (gx1 - gx0), gy0 + low * (gy1 - gy0),
-                      gx0 + high * (gx1 - gx0), gy0 + high * (gy1 - gy0))
+            dx, dy = gx1 - gx0, gy1 - gy0
+            pieces = [((gx0 + k * dx, gy0 + k * dy, gx0 + (k + 1) * dx, gy0 + (k + 1) * dy),
+                       spread == "reflect" and k % 2 != 0) for k in range(low, high)]
         else:
             cx = _number(a.get("cx"), 0.5, scale_w)
             cy = _number(a.get("cy"), 0.5, scale_h)
@@ -254,12 +296,20 @@ class GradientFill:
             fy = _number(a.get("fy"), cy, scale_h) if "fy" in a else cy
             if not r > 0:
                 return (None, None, None, None, stops[-1][1])
-            low, high = self._spread_range(matrix, spread, lambda x, y: math.hypot(x - cx, y - cy) / r)
-            low = 0
-            # Circles of a focal gradient grow linearly from the focus to the outer circle:
-            # the one at t = high is the focus moved towards the centre by high.
-            coords = (fx, fy, 0.0, fx + high * (cx - fx), fy + high * (cy - fy), high * r)
-        return matrix, coords, _spread_stops(stops, spread, low, high), spread == "pad", None
+            # The circle at t holds every point within t * (r - |focus to centre|) of the focus:
+            # a bound on the repeats that reach a point (the distance from the centre, when the
+            # focus is on or outside the circle).
+            inside = r - math.hypot(cx - fx, cy - fy)
+            low, high = self._spread_range(matrix, spread, (lambda x, y: math.hypot(x - fx, y - fy) / inside)
+                                           if inside > 1e-9 * r else (lambda x, y: math.hypot(x - cx, y - cy) / r))
+
+            def circle(t: float) -> tuple[float, float, float]:
+                # Circles of a focal gradient grow linearly from the focus (t = 0) to the outer
+                # circle (t = 1), and on past it.
+                return fx + t * (cx - fx), fy + t * (cy - fy), t * r
+
+            pieces = [((*circle(k), *circle(k + 1)), spread == "reflect" and k % 2 != 0) for k in range(high)]
+        return matrix, pieces, stops, spread == "pad", None
 
     def _viewport(self) -> tuple[float, float]:
         """Width and height of the SVG's viewport (what userSpaceOnUse percentages are of)."""
@@ -284,18 +334,28 @@ class GradientFill:
         return low, high
 
 
-def _outline(item):
-    """The first line, polyline, polygon or path in ``item`` (a shape or a group)."""
-    from reportlab.graphics.shapes import Group, Line, Path, PolyLine, Polygon
+class SvgRefused(Exception):
+    """Art this module will not draw (past a limit); the message says what and where."""
 
-    if isinstance(item, (Line, PolyLine, Polygon, Path)):
-        return item
-    if isinstance(item, Group):
-        for child in item.contents:
-            found = _outline(child)
-            if found is not None:
-                return found
-    return None
+
+_FILLABLE = ("Path", "Rect", "Circle", "Ellipse", "Polygon")
+_OUTLINES = ("Path", "Line", "PolyLine", "Polygon")
+
+
+def _locate(item, kinds: tuple[str, ...]):
+    """(the group holding it, its index there, the shape): the first shape of ``kinds`` (reportlab
+    class names) in ``item``, a clip path not counted; (None, None, item) when ``item`` is one,
+    (None, None, None) when there is none. svglib puts a shape with its own transform or clip
+    into a group, the clip path first."""
+    if type(item).__name__ in kinds and not getattr(item, "isClipPath", 0):
+        return None, None, item
+    for index, child in enumerate(getattr(item, "contents", ())):
+        if type(child).__name__ in kinds and not getattr(child, "isClipPath", 0):
+            return item, index, child
+        found = _locate(child, kinds) if hasattr(child, "contents") else (None, None, None)
+        if found[2] is not None:
+            return found
+    return None, None, None
 
 
 def _vertices(shape) -> list[tuple[float, float, float, float]]:
@@ -349,26 +409,13 @@ def _vertices(shape) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def _at(line: int | None) -> str:
+    return f" at line {line}" if line else ""
+
+
 def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:
     dx, dy = x1 - x0, y1 - y0
     return ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)
-
-
-def _spread_stops(stops: list[tuple[float, Any]], spread: str, low: int, high: int) -> list[tuple[float, Any]]:
-    """``stops`` (over 0..1) laid over the repeats ``low``..``high`` and scaled back to 0..1."""
-    if high - low == 1 and low == 0:
-        return stops
-    out: list[tuple[float, Any]] = []
-    span = high - low
-    for repeat in range(low, high):
-        backwards = spread == "reflect" and repeat % 2 != 0
-        run = [(1.0 - offset, color) for offset, color in reversed(stops)] if backwards else stops
-        if run[0][0] > 0:
-            run = [(0.0, run[0][1])] + list(run)
-        if run[-1][0] < 1:
-            run = list(run) + [(1.0, run[-1][1])]
-        out.extend(((repeat - low + offset) / span, color) for offset, color in run)
-    return out
 
 
 def converter_class():
@@ -383,12 +430,14 @@ def _converter_class():
     if _CLASS:
         return _CLASS[0]
     from reportlab.graphics.shapes import Group
-    from svglib.svglib import SvgRenderer, _find_clip_shape
+    from svglib.svglib import SvgRenderer
 
     class Converter(SvgRenderer):
         """svglib's renderer whose gradient fills are :class:`GradientFill` nodes."""
 
         def render(self, svg_root):
+            self._printkit_in_marker = 0  # markers being drawn: none are drawn inside them
+            self._printkit_placed = 0  # markers placed so far
             self._printkit_ids = {element.get("id"): element for element in svg_root.iter()
                                   if isinstance(element.tag, str) and element.get("id") is not None}
             self._printkit_gradients: dict[str, Gradient | None] = {}
@@ -405,7 +454,7 @@ def _converter_class():
             if name not in self._printkit_gradients:
                 node = self._printkit_ids.get(name)
                 gradient = None
-                if node is not None and _local(node.tag) in ("linearGradient", "radialGradient"):
+                if node is not None and local_name(node.tag) in ("linearGradient", "radialGradient"):
                     gradient = _read_gradient(node, self._printkit_ids, self.attrConverter.convertColor,
                                               self._matrix_of)
                 self._printkit_gradients[name] = gradient
@@ -424,50 +473,57 @@ def _converter_class():
             return super().renderSvg(node, outermost=outermost)
 
         def renderNode(self, node, parent=None):  # noqa: N802
-            name = _local(getattr(node, "tag", ""))
+            name = local_name(getattr(node, "tag", ""))
             if name in ("linearGradient", "radialGradient", "marker"):
                 return None
-            marker = len(parent.contents) if parent is not None else 0
+            if parent is None:
+                return super().renderNode(node, parent=parent)
+            first = len(parent.contents)
             result = super().renderNode(node, parent=parent)
-            opacity = _opacity(_styles(node).get("opacity")) if parent is not None else 1.0
-            if opacity < 1 and len(parent.contents) > marker:
-                # The element is painted as one, then made translucent (a transparency group):
-                # its shapes, or its own fill and stroke, never show through each other.
-                group = Group()
-                for item in parent.contents[marker:]:
-                    group.add(item)
-                del parent.contents[marker:]
-                parent.add(_translucent(group, opacity))
-            if parent is not None and name in self.handled_shapes and name != "image":
+            if name in self.handled_shapes and name != "image" and len(parent.contents) > first:
                 fill = self.attrConverter.findAttr(node, "fill")
                 match = _GRADIENT_URL.fullmatch(fill.strip()) if fill else None
                 gradient = self._printkit_gradient(match.group(2)) if match else None
                 if gradient is not None:
-                    for index in range(marker, len(parent.contents)):
-                        parent.contents[index] = self._filled(parent.contents[index], node, gradient)
-                if name in ("path", "line", "polyline", "polygon") and len(parent.contents) > marker:
-                    self._markers(node, parent, parent.contents[marker])
+                    parent.contents[first] = self._filled(parent.contents[first], node, gradient)
+                if name in ("path", "line", "polyline", "polygon") and not self._printkit_in_marker:
+                    parent.contents[first] = self._markers(node, parent.contents[first])
+            opacity = _opacity(_styles(node).get("opacity"))
+            if opacity < 1 and len(parent.contents) > first:
+                # The element, its fill, stroke and markers, is painted as one, then made
+                # translucent (a transparency group): its parts never show through each other.
+                group = Group()
+                for item in parent.contents[first:]:
+                    group.add(item)
+                del parent.contents[first:]
+                parent.add(_translucent(group, opacity))
             return result
 
-        def _markers(self, node, parent, item) -> None:
-            """Draw the markers ``node`` names at the vertices of its shape ``item``."""
+        def _markers(self, node, item):
+            """``item`` with the markers ``node`` names at the vertices of its shape, drawn after
+            the shape inside its transform and clip. Markers inside a marker are not drawn (as in
+            other renderers), and all placements together count against :data:`MAX_MARKERS`."""
             styles = _styles(node)
             wanted = {}
             for position in ("start", "mid", "end"):
                 value = styles.get(f"marker-{position}") or styles.get("marker") or ""
                 match = _GRADIENT_URL.fullmatch(value.strip())
                 target = self._printkit_nodes.get(match.group(2)) if match else None
-                if target is not None and _local(target.tag) == "marker":
+                if target is not None and local_name(target.tag) == "marker":
                     wanted[position] = target
-            shape = _outline(item)
-            if not wanted or shape is None:
-                return
+            if not wanted:
+                return item
+            container, index, shape = _locate(item, _OUTLINES)
+            if shape is None:
+                return item
             vertices = _vertices(shape)
-            if not vertices:
-                return
+            self._printkit_placed += len(vertices)
+            if self._printkit_placed > MAX_MARKERS:
+                raise SvgRefused(f"places more than {MAX_MARKERS} markers; draw fewer, or convert them to paths")
             width = float(getattr(shape, "strokeWidth", 1.0) or 0.0)
-            for index, (x, y, incoming, outgoing) in enumerate(vertices):
-                position = "start" if index == 0 else "end" if index == len(vertices) - 1 else "mid"
+            groups = []
+            for number, (x, y, incoming, outgoing) in enumerate(vertices):
+                position = "start" if number == 0 else "end" if number == len(vertices) - 1 else "mid"
                 target = wanted.get(position)
                 if target is None:
                     continue
@@ -479,7 +535,13 @@ def _converter_class():
                     angle = math.atan2(math.sin(incoming) + math.sin(outgoing), math.cos(incoming) + math.cos(outgoing))
                 group = self._marker_group(target, x, y, math.degrees(angle), width, position == "start")
                 if group is not None:
-                    parent.add(group)
+                    groups.append(group)
+            if container is None:  # a plain shape: it and its markers become a group
+                container, index = Group(), 0
+                container.add(item)
+                item = container
+            container.contents[index + 1:index + 1] = groups
+            return item
 
         def _marker_group(self, marker, x: float, y: float, angle: float, stroke_width: float, start: bool):
             orient = (marker.get("orient") or "0").strip()
@@ -510,12 +572,18 @@ def _converter_class():
                 group.scale(scale, scale)
                 group.translate(-bx, -by)
             group.translate(-ref_x, -ref_y)
-            for child in marker.iter_children():
-                self.renderNode(child, parent=group)
+            self._printkit_in_marker += 1
+            try:
+                for child in marker.iter_children():
+                    self.renderNode(child, parent=group)
+            finally:
+                self._printkit_in_marker -= 1
             return group
 
         def _filled(self, item, node, gradient: Gradient):
-            shape = _find_clip_shape(item)
+            """``item`` with its shape painted with ``gradient``: a fill drawn just beneath the
+            shape, inside its transform and clip, the shape itself then only stroking."""
+            container, index, shape = _locate(item, _FILLABLE)
             if shape is None:
                 return item
             rule = (self.attrConverter.findAttr(node, "fill-rule") or "nonzero").strip()
@@ -523,12 +591,12 @@ def _converter_class():
             fill = GradientFill(shape, gradient, self._matrix_of, rule == "evenodd", opacity)
             fill.viewport = self._printkit_viewport
             shape.fillColor = None  # the gradient is the fill; the shape still strokes
-            group = Group()
-            node = _direct(fill)
-            node.printkit_fill = fill
-            group.add(node)
-            group.add(item)
-            return group
+            if container is None:  # a plain shape: it and its fill become a group
+                container, index = Group(), 0
+                container.add(item)
+                item = container
+            container.contents.insert(index, _direct(fill))
+            return item
 
     _CLASS.append(Converter)
     return Converter
@@ -544,28 +612,33 @@ def _direct(fill: GradientFill):
     return node
 
 
-def _paint(canvas, radial: bool, coords: tuple, stops: list[tuple[float, Any]], extend: bool,
-           opacity: float) -> None:
-    """Paint a shading over the clip, in the document's colour space; stops' alphas (times
-    ``opacity``) as one constant alpha where they agree, else as a soft mask."""
+def _paint(canvas, radial: bool, pieces: list[tuple[tuple, bool]], stops: list[tuple[float, Any]],
+           extend: bool, opacity: float) -> None:
+    """Paint ``pieces`` (shading coordinates, whether backwards) over the clip, in the document's
+    colour space; stops' alphas (times ``opacity``) as one constant alpha where they agree, else
+    as a soft mask painting the same pieces in grey."""
     from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
 
-    cmyk = getattr(canvas, "_printkit_cmyk", False)
+    press = getattr(canvas, "_printkit_cmyk", False)
     shading_class = PDFRadialShading if radial else PDFAxialShading
     extended = "[true true]" if extend else "[false false]"
-    colours = [(offset, _components(color, cmyk)) for offset, color in stops]
-    space = "DeviceCMYK" if cmyk else "DeviceRGB"
-    shading = shading_class(*coords, Function=_function(colours), ColorSpace=space, Extend=extended)
+    space = "DeviceCMYK" if press else "DeviceRGB"
+
+    def shadings(components: list[tuple[float, tuple[float, ...]]], colour_space: str) -> list:
+        forward = _function(components)
+        backward = _function([(1.0 - offset, value) for offset, value in reversed(components)]) \
+            if any(back for _, back in pieces) else None
+        return [shading_class(*coords, Function=backward if back else forward, ColorSpace=colour_space,
+                              Extend=extended) for coords, back in pieces]
+
     alphas = [min(1.0, max(0.0, float(getattr(color, "alpha", 1.0) or 0.0))) * opacity for _, color in stops]
     if len(set(alphas)) == 1:
         if alphas[0] < 1:
             canvas.setFillAlpha(alphas[0])
     else:
-        mask = shading_class(*coords, Function=_function([(offset, (alpha,)) for (offset, _), alpha
-                                                           in zip(stops, alphas)]),
-                             ColorSpace="DeviceGray", Extend=extended)
-        _soft_mask(canvas, mask)
-    canvas.shade(shading)
+        _soft_mask(canvas, shadings([(offset, (alpha,)) for (offset, _), alpha in zip(stops, alphas)], "DeviceGray"))
+    for shading in shadings([(offset, _components(color, press)) for offset, color in stops], space):
+        canvas.shade(shading)
 
 
 def _components(color, cmyk) -> tuple[float, ...]:
@@ -608,23 +681,25 @@ def _function(stops: list[tuple[float, tuple[float, ...]]]):
     return PDFStitchingFunction(pieces, bounds, [0, 1] * len(pieces), Domain="[0 1]")
 
 
-def _soft_mask(canvas, shading) -> None:
-    """Set a luminosity soft mask painting ``shading`` in grey (in the current coordinates)."""
+def _soft_mask(canvas, shadings: list) -> None:
+    """Set a luminosity soft mask painting ``shadings`` in grey (in the current coordinates)."""
     from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObjectReference, PDFStream
 
     doc = canvas._doc
-    name = doc.addShading(shading)
+    names = [doc.addShading(shading) for shading in shadings]
     group = PDFStream(PDFDictionary({
         "Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
         "BBox": PDFArray([-1e6, -1e6, 1e6, 1e6]),
         "Group": PDFDictionary({"Type": PDFName("Group"), "S": PDFName("Transparency"),
                                 "CS": PDFName("DeviceGray")}),
-        "Resources": PDFDictionary({"Shading": PDFDictionary({name: PDFObjectReference(name)})}),
-    }), f"/{name} sh".encode("latin-1"))
+        "Resources": PDFDictionary({"Shading": PDFDictionary({name: PDFObjectReference(name) for name in names})}),
+    }), "\n".join(f"/{name} sh" for name in names).encode("latin-1"))
     from printkit.render.forms import extra_states
 
     states = extra_states(canvas)
-    state_name = f"pkSM{len(doc.idToObject)}"
+    number = getattr(canvas, "_printkit_masks", 0) + 1
+    canvas._printkit_masks = number
+    state_name = f"pkSM{number}"
     states[state_name] = PDFDictionary({
         "Type": PDFName("ExtGState"),
         "SMask": PDFDictionary({"Type": PDFName("Mask"), "S": PDFName("Luminosity"), "G": doc.Reference(group)}),
@@ -650,7 +725,9 @@ def _draw_translucent(renderer, group, opacity: float) -> None:
 
     canvas = renderer._canvas
     doc = canvas._doc
-    name = f"pkgroup{len(doc.idToObject)}"
+    number = getattr(canvas, "_printkit_groups", 0) + 1  # counted per document: nested groups differ
+    canvas._printkit_groups = number
+    name = f"pkgroup{number}"
     canvas.beginForm(name, -1e6, -1e6, 1e6, 1e6)
     drawing = Drawing(1, 1)
     drawing.add(group)

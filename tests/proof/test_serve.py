@@ -31,6 +31,8 @@ def served(tmp_path):
     os.symlink(secret, out / "link.txt")
     os.symlink(tmp_path / "secrets", out / "linked-folder")
     os.symlink(out / "deck" / "proof.html", out / "inside-link.html")
+    os.symlink(out / ".printkit-cache" / "5d" / "entry", out / "cache-link")  # inside, but the cache
+    os.mkfifo(out / "pipe.html")  # a reader that opened it would wait forever
     lines: list[str] = []
     with serving(out, log=lines.append) as base:
         port = int(base.rstrip("/").rsplit(":", 1)[1])
@@ -64,7 +66,8 @@ def test_the_proof_and_its_pictures_are_served_with_safe_headers(served):
 @pytest.mark.parametrize("path", ["/link.txt", "/linked-folder/key.txt", "/manifest.json",
                                   "/.printkit-cache/5d/entry", "/deck/.sheets.pdf.1234.tmp", "/", "/deck/",
                                   "/deck/proof", "/../secret.txt", "/%2e%2e/secret.txt", "/deck/..%2f..%2fsecret.txt",
-                                  "/deck\\..\\..\\secret.txt", "/%00", "/deck/%ff", "/nothing.html"])
+                                  "/deck\\..\\..\\secret.txt", "/%00", "/deck/%ff", "/nothing.html",
+                                  "/cache-link", "/pipe.html", "/manifest.json.", "/deck/proof.html%20"])
 def test_nothing_outside_the_output_files_is_served(served, path):
     port, _ = served
     status, _, body = get(port, path)
