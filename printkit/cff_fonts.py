@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from functools import lru_cache
+from printkit.errors import ConversionError
 
 OTF_MAGIC = b"OTTO"  # the sfnt version of an OpenType font with CFF outlines
 MAX_GLYPHS = 65_535  # the most a font can index; Noto Sans CJK has as many
@@ -22,10 +23,6 @@ MAX_SUBR_DEPTH = 10  # the Type 2 charstring format's own nesting limit
 # so a real font runs a few times its size; nested calls repeated at will would run far more.
 WORK_PER_BYTE = 32
 WORK_ALLOWANCE = 1_000_000
-
-
-class ConversionError(ValueError):
-    """The font cannot be converted; the message says why in a few words."""
 
 
 def is_cff_font(data: bytes) -> bool:

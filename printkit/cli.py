@@ -14,11 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import MAX_ERRORS, Errors, ManyErrors, PrintkitError, error_lines
-
-
-class OutputFailed(PrintkitError):
-    """Standard output cannot be written (a full disk, a closed pipe)."""
+from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines
 
 
 class _GuardedOutput:

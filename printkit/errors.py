@@ -50,6 +50,84 @@ class BuildError(PrintkitError):
     """Rendering or writing output failed."""
 
 
+class OutputFailed(PrintkitError):
+    """Standard output cannot be written (a full disk, a closed pipe)."""
+
+
+class StarterError(PrintkitError):
+    """The starter cannot be written: a bad name or a folder that is already in use."""
+
+
+class PathRefused(PrintkitError, ValueError):
+    """A name that does not lead to a readable file inside the folder; the message says why."""
+
+
+class FontError(PrintkitError):
+    """A font is missing, unreadable or lacks glyphs the text needs."""
+
+
+class UnsafeFileError(PrintkitError, ValueError):
+    """The path is not a regular file or is over the size limit; the message says which."""
+
+
+class ReportError(PrintkitError):
+    """A report cannot be written (matplotlib missing, a bad file name)."""
+
+
+class ImageError(PrintkitError, ValueError):
+    """An image printkit refuses; the message says why, without naming the file."""
+
+
+class SvgRefused(PrintkitError):
+    """SVG art printkit will not draw (past a limit); the message says what and where."""
+
+
+class LayoutError(PrintkitError, ValueError):
+    """A layout cannot be drawn for a card (a missing attribute, an unknown colour …)."""
+
+
+class RichTextError(PrintkitError, ValueError):
+    """Rich text that cannot be set: an icon name that is not known."""
+
+
+class InvariantError(PrintkitError, AssertionError):
+    """A game state broke a rule-engine invariant (a bug in the engine, never a user error)."""
+
+
+class FigureError(PrintkitError, ValueError):
+    """A designed figure names something the deck does not have; the message says what."""
+
+
+class ConversionError(PrintkitError, ValueError):
+    """The font cannot be converted; the message says why in a few words."""
+
+
+class DataFileError(PrintkitError, ValueError):
+    """The data file as a whole cannot be read; reported at the spec's ``data`` (or ``sheet``) key."""
+
+    def __init__(self, message: str, at_sheet: bool = False):
+        super().__init__(message)
+        self.at_sheet = at_sheet
+
+
+class RulebookError(BuildError):
+    """A rule text is malformed or names something unknown; knows its file and line."""
+
+    def __init__(self, path: str | Path | None, line: int | None, message: str):
+        self.path = str(path) if path is not None else "<rulebook>"
+        self.line = line
+        self.message = message
+        super().__init__(self.located())
+
+    def __reduce__(self):
+        # Rebuilt from its parts (pickled from a worker process), not from the one-line text.
+        return type(self), (self.path, self.line, self.message)
+
+    def located(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
 # Characters that would break a message's one line (a newline in a file name) or move the
 # terminal's cursor: shown as escapes.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")

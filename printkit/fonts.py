@@ -18,7 +18,7 @@ from pathlib import Path
 from struct import unpack_from
 
 from printkit.cff_fonts import ConversionError, FontBytes, is_cff_font, truetype_outlines
-from printkit.errors import PrintkitError
+from printkit.errors import FontError
 from printkit.resources import bundled_dir
 from printkit.safe_read import UnsafeFileError, read_limited
 
@@ -36,10 +36,6 @@ SYMBOLS = FONTS_DIR / "DejaVuSans.ttf"
 SYMBOLS_BOLD = FONTS_DIR / "DejaVuSans-Bold.ttf"
 # Bundled fonts printkit no longer ships, by the file name a spec may still give: their successors.
 RENAMED = {"NanumGothic.ttf": KOREAN.name, "NanumGothicBold.ttf": KOREAN_BOLD.name}
-
-
-class FontError(PrintkitError):
-    """A font is missing, unreadable or lacks glyphs the text needs."""
 
 
 def bundled_font(name: str) -> Path | None:

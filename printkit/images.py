@@ -36,6 +36,7 @@ from typing import Callable
 
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, file_identity, read_limited, remember_digest
+from printkit.errors import ImageError
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -51,10 +52,6 @@ _DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match: no backtracking
 _LENGTH = re.compile(rf"\s*({_NUMBER})(?:\s*(px|pt|pc|mm|cm|in))?\s*")
-
-
-class ImageError(ValueError):
-    """An image printkit refuses; the message says why, without naming the file."""
 
 
 def is_svg(path: Path) -> bool:

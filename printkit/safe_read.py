@@ -6,10 +6,7 @@ import hashlib
 import os
 import stat
 from pathlib import Path
-
-
-class UnsafeFileError(ValueError):
-    """The path is not a regular file or is over the size limit; the message says which."""
+from printkit.errors import UnsafeFileError
 
 
 def read_limited(path: Path, limit_bytes: int) -> bytes:

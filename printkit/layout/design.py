@@ -30,6 +30,7 @@ from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import turn_ops
 from printkit.typography import smarten
+from printkit.errors import LayoutError
 
 # Names a template may use besides the card's attributes.
 BUILTIN_VALUES = ("_group", "_attributes")
@@ -41,10 +42,6 @@ DEFAULT_BACK = "#404040"
 _FORMAT = re.compile(r"^[+ -]?0?[0-9]{0,2},?(?:\.[0-9]{1,2})?[dfeg%]?$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-
-
-class LayoutError(ValueError):
-    """A layout cannot be drawn for a card (a missing attribute, an unknown colour …)."""
 
 
 # --- templates ----------------------------------------------------------------------------------

@@ -72,6 +72,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Literal, Mapping, NamedTuple
 
+from printkit.errors import RichTextError
 from printkit.fonts import glyph_set, missing_glyphs, text_width_mm
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
@@ -110,10 +111,6 @@ _COLONS = re.compile(":+")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Breakable spaces: whitespace other than the no-break ones.
 _SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
-
-
-class RichTextError(ValueError):
-    """Rich text that cannot be set: an icon name that is not known."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from typing import Any, Callable
+from printkit.errors import SvgRefused
 
 # At most this many repeats of a `reflect` or `repeat` gradient across its shape (one shading
 # each), and this many stops in one gradient.
@@ -332,10 +333,6 @@ class GradientFill:
         if high - low > MAX_SPREAD_REPEATS:
             high = low + MAX_SPREAD_REPEATS
         return low, high
-
-
-class SvgRefused(Exception):
-    """Art this module will not draw (past a limit); the message says what and where."""
 
 
 _FILLABLE = ("Path", "Rect", "Circle", "Ellipse", "Polygon")

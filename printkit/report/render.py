@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from printkit.errors import PrintkitError
+from printkit.errors import ReportError
 from printkit.report.stats import bootstrap_median_difference, two_proportion_z, welch_z, wilson
 
 # Differences are marked when a test's two-sided p is below this (or the bootstrap interval of
@@ -25,10 +25,6 @@ from printkit.report.stats import bootstrap_median_difference, two_proportion_z,
 LEVEL = 0.01
 COLOURS = ("#1f5f99", "#d9822b", "#3a8f4b", "#b03a48", "#7a5195", "#6b6b6b")
 SVG_SALT = "printkit-report"
-
-
-class ReportError(PrintkitError):
-    """A report cannot be written (matplotlib missing, a bad file name)."""
 
 
 # ---------------------------------------------------------------- matplotlib set-up

@@ -22,16 +22,13 @@ from printkit.render.pdf import draw_ops
 from printkit.rulebook.content import CardParts, Figure
 from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
 from printkit.units import MM_PER_POINT, mm_to_pt
+from printkit.errors import FigureError
 
 KINDS = ("cards", "anatomy", "setup")
 MAX_NAMES = 12  # cards in one row
 MAX_ZONES = 9
 MAX_PILE = 60
 BACK = "back"
-
-
-class FigureError(ValueError):
-    """A designed figure names something the deck does not have; the message says what."""
 
 
 def _names_of(card: Card) -> list[str]:

@@ -18,27 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Collection, Union
 
-from printkit.errors import BuildError
+from printkit.errors import BuildError, RulebookError
 from printkit.layout.richtext import SpanStyle, hex_color, icon_at, span_at, span_ends, unknown_color, unknown_icon
 from printkit.typography import smarten
-
-
-class RulebookError(BuildError):
-    """A rule text is malformed or names something unknown; knows its file and line."""
-
-    def __init__(self, path: str | Path | None, line: int | None, message: str):
-        self.path = str(path) if path is not None else "<rulebook>"
-        self.line = line
-        self.message = message
-        super().__init__(self.located())
-
-    def __reduce__(self):
-        # Rebuilt from its parts (pickled from a worker process), not from the one-line text.
-        return type(self), (self.path, self.line, self.message)
-
-    def located(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.message}"
 
 
 # ---------------------------------------------------------------- inline

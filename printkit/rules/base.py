@@ -24,10 +24,6 @@ ENGINE_MODULES = {
 }
 
 
-class InvariantError(AssertionError):
-    """A game state broke a rule-engine invariant (a bug in the engine, never a user error)."""
-
-
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: final scores per seat, the winning seats and why it ended.

@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
-from printkit.rules.base import InvariantError, Outcome
+from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError, InvariantError
+from printkit.rules.base import Outcome
 from printkit.rules.calc_score import (
     JOKER,
     LIMIT,

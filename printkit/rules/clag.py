@@ -20,9 +20,9 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
+from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError, InvariantError
 from printkit.games.clag import RANKS, ROUNDS, SUIT_LETTERS, SUIT_SYMBOLS, SUITS, RoundRule, Special
-from printkit.rules.base import InvariantError, Outcome, Player
+from printkit.rules.base import Outcome, Player
 
 LAST_ROUND = len(ROUNDS) - 1  # the index of round 22
 MIN_PLAYERS = 4

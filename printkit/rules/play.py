@@ -19,7 +19,8 @@ from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError, PrintkitError
-from printkit.rules.base import Engine, InvariantError, Outcome, engine_for
+from printkit.errors import InvariantError
+from printkit.rules.base import Engine, Outcome, engine_for
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25

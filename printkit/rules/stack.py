@@ -49,8 +49,8 @@ import random
 from typing import Any, Iterable, Mapping, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError, IllegalMoveError
-from printkit.rules.base import InvariantError, Outcome, Player
+from printkit.errors import DeckError, IllegalMoveError, InvariantError
+from printkit.rules.base import Outcome, Player
 from printkit.rules.stack_moves import (
     CODES, GEMS, GENERATED, MAX_MINERALS, MINERALS, TERRAIN_INDEX, TERRAINS, CoalDiscard, Cycle,
     Decompose, Done, Gem, Invest, Match, Move, OutputDiscard, OutputDraw, Pick, SettleDiscard, Stop,

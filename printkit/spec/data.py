@@ -30,7 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from printkit.errors import SpecError
+from printkit.errors import DataFileError, SpecError
 from printkit.spec.fields import name_message
 
 MAX_DATA_BYTES = 10_000_000       # the data file itself
@@ -49,14 +49,6 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _INT = re.compile(r"^-?(?:0|[1-9][0-9]*)$")
 _DECIMAL = re.compile(r"^-?(?:0|[1-9][0-9]*)\.[0-9]+$")
 _MAX_NUMERAL = 30  # longer numerals stay text, as in YAML specs
-
-
-class DataFileError(ValueError):
-    """The data file as a whole cannot be read; reported at the spec's ``data`` (or ``sheet``) key."""
-
-    def __init__(self, message: str, at_sheet: bool = False):
-        super().__init__(message)
-        self.at_sheet = at_sheet
 
 
 @dataclass(frozen=True)

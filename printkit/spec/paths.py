@@ -12,13 +12,10 @@ import errno
 import os
 import stat
 from pathlib import Path
+from printkit.errors import PathRefused
 
 # Longer names are refused before the file system is asked (it would say ENAMETOOLONG anyway).
 MAX_PATH_CHARS = 1024
-
-
-class PathRefused(ValueError):
-    """A name that does not lead to a readable file inside the folder; the message says why."""
 
 
 def inside_folder(folder: Path, value: str | Path, what: str) -> Path:

@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from printkit.errors import PrintkitError
+from printkit.errors import StarterError
 from printkit.rules.base import ENGINE_MODULES
 
 FILES = Path(__file__).resolve().parent / "files"
@@ -29,10 +29,6 @@ LAYOUT = (
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 # Names Windows reserves for devices, in any case and with any extension.
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
-
-
-class StarterError(PrintkitError):
-    """The starter cannot be written: a bad name or a folder that is already in use."""
 
 
 def check_name(name: str) -> str:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from printkit.deck import Card, Deck
 from printkit.errors import DeckError, IllegalMoveError
 from printkit.rules import calc
-from printkit.rules.base import InvariantError, engine_for
+from printkit.errors import InvariantError
+from printkit.rules.base import engine_for
 from printkit.rules.calc import DRAW, Draw, Play
 from printkit.rules.calc_score import LIMIT, parse_card
 from printkit.rules.play import bot_rng, play_game

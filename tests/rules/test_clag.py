@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules import clag
-from printkit.rules.base import InvariantError, engine_for
+from printkit.errors import InvariantError
+from printkit.rules.base import engine_for
 from printkit.rules.play import play_game, with_options
 from printkit.rules.clag import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,

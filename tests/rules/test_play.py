@@ -10,7 +10,8 @@ import pytest
 
 from printkit.errors import DeckError
 from printkit.rules import calc, play
-from printkit.rules.base import ENGINE_MODULES, InvariantError, engine_for
+from printkit.errors import InvariantError
+from printkit.rules.base import ENGINE_MODULES, engine_for
 from printkit.rules.play import check_playable, default_players, play_game, replay, simulate
 from printkit.spec import load_deck
 

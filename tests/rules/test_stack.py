@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules import stack_moves as tables
 from printkit.rules.stack_state import census
-from printkit.rules.base import InvariantError, engine_for
+from printkit.errors import InvariantError
+from printkit.rules.base import engine_for
 from printkit.rules.play import check_playable, play_game
 from printkit.rules.stack import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
 from printkit.rules.stack_moves import Done, SwapOne, Synthesize
