@@ -1,0 +1,57 @@
+"""The private names of reportlab (and svglib) that printkit uses, in one list.
+
+reportlab has no public way to do some of what printkit needs: complete a form's resources, name
+font subsets per document, keep pictures out of memory, turn a rulebook's pages with figures
+beside their reference. Each name here is relied on somewhere in printkit (the module given);
+``tests/render/test_private_names.py`` fails when a reportlab (or svglib) release drops or renames
+one, which is why ``pyproject.toml`` pins reportlab to the major version tested.
+"""
+
+from __future__ import annotations
+
+# (where the name lives, the name, the printkit modules that use it)
+NAMES: tuple[tuple[str, str, str], ...] = (
+    # a pdfgen Canvas (instance attributes and methods)
+    ("Canvas", "_code", "render.pdf, render.forms, render.svg, render.subset_tags"),
+    ("Canvas", "_doc", "render.pdf, render.forms, render.svg, render.pdfx, render.subset_tags"),
+    ("Canvas", "_formData", "render.forms"),
+    ("Canvas", "_shadingUsed", "render.forms"),
+    ("Canvas", "_colorsUsed", "render.forms"),
+    ("Canvas", "_extgstate", "render.forms, render.pdfx"),
+    ("Canvas", "_formsinuse", "render.pdf"),
+    ("Canvas", "_currentPageHasImages", "render.pdf"),
+    ("Canvas", "_fillMode", "render.pdf"),
+    ("Canvas", "_escape", "render.pdf"),
+    ("Canvas", "_setXObjects", "render.pdf"),
+    ("Canvas", "_restartAccumulators", "rulebook.booklet"),
+    ("Canvas", "_y", "rulebook.book"),
+    ("ExtGState", "_c", "render.pdfx"),
+    # the PDF document behind a Canvas
+    ("PDFDocument", "_pdfVersion", "render.pdf, render.pdfx, render.svg"),
+    ("PDFDocument", "_timeStamp", "render.pdfx"),
+    ("PDFDocument", "_savedToFile", "render.pdf"),
+    ("PDFInfo", "_dateFormatter", "render.pdfx"),
+    ("pdfgen.canvas", "_digester", "render.pdf"),
+    # fonts
+    ("pdfmetrics", "_fonts", "render.pdf, layout.richtext"),
+    ("TTFont", "_asciiReadable", "fonts"),
+    ("TTFontFace", "_ttf_data", "fonts"),
+    ("TTFontFace", "_pdfScale", "fonts"),
+    ("TTFontFace", "_pos", "fonts"),
+    # drawings (SVG art)
+    ("renderPDF", "_PDFRenderer", "render.pdf"),
+    ("renderPDF._PDFRenderer", "_canvas", "render.pdf, render.svg"),
+    ("svglib", "_shape_to_pdf_path", "render.svg"),
+    # platypus (rulebooks)
+    ("Frame", "_aH", "rulebook.book"),
+    ("Frame", "_atTop", "rulebook.book"),
+    ("Frame", "_y", "rulebook.book"),
+    ("Frame", "_y1p", "rulebook.book"),
+    ("Frame", "_getAvailableWidth", "rulebook.book"),
+    ("KeepTogether", "_content", "rulebook.book"),
+    ("KeepTogether", "_H", "rulebook.book"),
+    ("Paragraph", "_wrapWidths", "rulebook.book"),
+    ("Table", "_rowHeights", "rulebook.book"),
+    ("Table", "_rowSplitRange", "rulebook.book"),
+    ("TableOfContents", "_lastEntries", "rulebook.book"),
+)
