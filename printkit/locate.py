@@ -22,18 +22,23 @@ DECKS_DIR = _REPO_DECKS
 
 
 def find_spec(name_or_path: str | Path) -> Path:
-    """A deck name in decks/ (``calc``) or a path to a spec file."""
+    """A path to a spec file, or a deck name looked for where commands find decks by default:
+    ``./decks/`` when there is one, else the working folder (a spec with a top-level ``game:``),
+    else the decks printkit ships (``calc``)."""
     text = str(name_or_path)
     candidate = Path(text)
     if candidate.suffix in (".yaml", ".yml") or "/" in text or "\\" in text:
         return candidate
-    for suffix in (".yaml", ".yml"):
-        path = decks_dir() / f"{text}{suffix}"
-        if path.is_file():
-            return path
+    local = Path.cwd() / "decks"
+    folders = [local] if local.is_dir() else [Path("."), _REPO_DECKS]
+    for folder in folders:
+        for suffix in (".yaml", ".yml"):
+            path = folder / f"{text}{suffix}"
+            if path.is_file() and (folder != Path(".") or _looks_like_spec(path)):
+                return path
     known = ", ".join(p.stem for p in all_spec_paths()) or "none"
     here = [f"./{text}{suffix}" for suffix in (".yaml", ".yml") if (Path.cwd() / f"{text}{suffix}").is_file()]
-    hint = f"; did you mean {here[0]}?" if here else ""
+    hint = f"; did you mean {here[0]}?" if here and local.is_dir() else ""
     raise SpecError(text, None, None, f"no deck named {text!r} in {decks_dir()} (known: {known}){hint}")
 
 
