@@ -115,3 +115,14 @@ def test_a_wheel_carries_every_starter_file(monkeypatch):
                for name in names}
     assert carried == {f"files/{source}" for source, _ in starter.LAYOUT}
     assert {p.name for p in starter.FILES.iterdir()} == {source for source, _ in starter.LAYOUT}
+
+
+def test_a_starter_is_found_by_its_name_in_its_own_folder(tmp_path, monkeypatch):
+    from printkit.locate import find_spec
+
+    assert invoke_in(tmp_path, "new", "duel").exit_code == 0
+    monkeypatch.chdir(tmp_path / "duel")
+    assert find_spec("duel") == Path("duel.yaml")
+    result = invoke_in(tmp_path / "duel", "export", "duel", "--for", "tgc", "--out", "tgc")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "duel" / "tgc" / "README.txt").is_file()

@@ -18,7 +18,7 @@ from printkit.layout.ops import Line
 from printkit.render.pdf import render_pages
 from printkit.units import mm_to_pt
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "cli.md"  # the sheet counts, in the command reference
 DECKS = {"Calc standard": ("calc", "standard"), "Calc expert": ("calc", "expert"),
          "Stack Original": ("stack", None), "Clag": ("clag", None), "Emberfall": ("emberfall", None)}
 

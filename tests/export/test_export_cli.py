@@ -61,5 +61,5 @@ def test_default_folder_is_beside_the_decks_output(tmp_path, monkeypatch):
 def test_export_is_documented():
     result = CliRunner().invoke(main, ["export", "--help"])
     assert "Example: printkit export" in result.output
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert "printkit export DECK --for TARGET" in readme
+    assert "printkit export DECK --for TARGET" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert "## `printkit export DECK --for TARGET" in (REPO / "docs" / "cli.md").read_text(encoding="utf-8")

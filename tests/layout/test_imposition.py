@@ -297,14 +297,14 @@ def test_a_part_filled_sheet_marks_only_its_cards_cut_lines():
 
 
 def test_the_readmes_bleed_table_is_what_impose_lays_out():
-    # The README tells users how much bleed survives at the paper's edges and why; the numbers
-    # there must be the ones printed.
+    # The command reference tells users how much bleed survives at the paper's edges and why;
+    # the numbers there must be the ones printed.
     import re
     from pathlib import Path
 
     from printkit.deck import CARD_SIZES_MM
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     row = re.compile(r"^\| (A4|Letter) \| (\w+) \| (\d+) × (\d+)( turned)? \| ([\d.]+) / ([\d.]+) \| ([\d.]+) / ([\d.]+) \|$")
     rows = [m.groups() for m in map(row.match, readme.splitlines()) if m]
     assert {(paper, card) for paper, card, *_ in rows} == {(p, c) for p in ("A4", "Letter") for c in CARD_SIZES_MM}
