@@ -1,4 +1,4 @@
-"""Hostile inputs, round two: each ends as the README promises (one located line and exit 1, or
+"""Hostile inputs: each ends as printkit promises (one located line and exit 1, or
 success), within seconds, whatever the input. Big inputs are generated here, sparse where they can be."""
 
 from __future__ import annotations
