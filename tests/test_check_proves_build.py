@@ -155,7 +155,7 @@ def test_a_deck_that_checks_builds(tmp_path):
 
 
 def test_hostile_pictures_and_fonts_fail_check_and_build_alike(tmp_path):
-    from test_hostile_round_two import png
+    from test_hostile_inputs import png
 
     (tmp_path / "w.png").write_bytes(png(50_000_000, 1))
     source = bytearray((ROOT / "fonts" / "DejaVuSans.ttf").read_bytes())
