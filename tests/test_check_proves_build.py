@@ -155,16 +155,10 @@ def test_a_deck_that_checks_builds(tmp_path):
 
 
 def test_hostile_pictures_and_fonts_fail_check_and_build_alike(tmp_path):
-    from test_hostile_inputs import png
+    from test_hostile_inputs import damaged_font, png
 
     (tmp_path / "w.png").write_bytes(png(50_000_000, 1))
-    source = bytearray((ROOT / "fonts" / "DejaVuSans.ttf").read_bytes())
-    count = struct.unpack(">H", source[4:6])[0]
-    for i in range(count):
-        tag, _, offset, length = struct.unpack(">4sIII", source[12 + 16 * i:28 + 16 * i])
-        if tag == b"glyf":
-            source[offset:offset + length] = bytes((j * 7919) & 0xFF for j in range(length))
-    (tmp_path / "f.ttf").write_bytes(source)
+    (tmp_path / "f.ttf").write_bytes(damaged_font())
     (tmp_path / "wide.yaml").write_text(TINY + "art: {back: {image: w.png}}\n", encoding="utf-8")
     (tmp_path / "font.yaml").write_text(TINY + "art: {font: f.ttf}\n", encoding="utf-8")
     (tmp_path / "surrogate.yaml").write_text('game: demo\nname: "x\\ud800"\ngroups:\n  - name: a\n'

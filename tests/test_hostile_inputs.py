@@ -192,14 +192,19 @@ def test_a_picture_is_decoded_once_per_process(tmp_path):
     assert images.picture(tmp_path / "p.png") is first  # drawn from the bytes that were checked
 
 
-def test_damaged_glyph_outlines_are_refused_at_the_font_key(tmp_path):
+def damaged_font() -> bytes:
+    """DejaVu Sans with its glyph outlines overwritten by noise: tables intact, glyphs not."""
     source = bytearray((ROOT / "fonts" / "DejaVuSans.ttf").read_bytes())
     count = struct.unpack(">H", source[4:6])[0]
     for i in range(count):
         tag, _, offset, length = struct.unpack(">4sIII", source[12 + 16 * i:28 + 16 * i])
         if tag == b"glyf":
             source[offset:offset + length] = bytes((j * 7919) & 0xFF for j in range(length))
-    (tmp_path / "f.ttf").write_bytes(source)
+    return bytes(source)
+
+
+def test_damaged_glyph_outlines_are_refused_at_the_font_key(tmp_path):
+    (tmp_path / "f.ttf").write_bytes(damaged_font())
     (tmp_path / "t.yaml").write_text(TINY + "art: {font: f.ttf}\n")
     assert "glyph data is damaged" in one_error(printkit(["check", "--no-play", "t.yaml"], tmp_path))
 

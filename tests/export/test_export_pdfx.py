@@ -17,6 +17,7 @@ from printkit.errors import BuildError
 from printkit.export import ExportOptions, export_deck
 from printkit.render import cmyk
 from printkit.spec import load_deck
+from test_export_cmyk import _spec_with_picture
 
 # Colour operators a PDF/X-1a page may use: CMYK and grey (k K g G); any other sets RGB or a
 # colour space of its own.
@@ -138,20 +139,6 @@ def test_the_print_shop_export_with_pdfx_is_pdfx_too(tmp_path):
             assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
 
 
-def _deck_with(tmp_path: Path, picture: str) -> Path:
-    spec = tmp_path / "deck.yaml"
-    spec.write_text(f"""game: pictures
-name: Pictures
-art:
-  colors: {{background: "#1f5f86"}}
-  background_image: {picture}
-groups:
-  - name: n
-    cards: [{{title: Stone}}]
-""", encoding="utf-8")
-    return spec
-
-
 @pytest.mark.parametrize("picture", ["glass.png", "veil.svg"])
 def test_a_transparent_picture_is_refused_by_name(tmp_path, picture):
     if picture.endswith(".png"):
@@ -160,7 +147,7 @@ def test_a_transparent_picture_is_refused_by_name(tmp_path, picture):
         (tmp_path / picture).write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 28">'
                                         '<rect width="20" height="28" fill="#c83030" opacity="0.5"/></svg>',
                                         encoding="utf-8")
-    spec = _deck_with(tmp_path, picture)
+    spec = _spec_with_picture(tmp_path, picture)
     with pytest.raises(BuildError, match=rf"{picture}: this picture has transparency .* PDF/X-1a cannot hold"):
         export_deck(load_deck(str(spec)), ExportOptions(target="drivethrucards", out_dir=tmp_path / "out"))
     result = CliRunner().invoke(main, ["export", str(spec), "--for", "drivethrucards", "--out", str(tmp_path / "o")])
