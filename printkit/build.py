@@ -65,7 +65,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts, unchanged
-from printkit.cache import RenderCache, face_files, pages_description, svg_form_store
+from printkit.cache import RenderCache, face_files, pages_description
+from printkit.render.svg import svg_form_store
 from printkit.deck import Card, CardSize, Deck
 from printkit.draft import MARK as DRAFT_MARK, marked, refused_pictures, tolerated, with_placeholders
 from printkit.errors import BuildError, Errors, PrintkitError
@@ -1026,7 +1027,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
 
 
 class _SvgForms:
-    """SVG forms kept in the render cache between builds (see printkit.render.pdf.svg_form_store)."""
+    """SVG forms kept in the render cache between builds (see printkit.render.svg.svg_form_store)."""
 
     def __init__(self, cache: RenderCache) -> None:
         self.cache = cache

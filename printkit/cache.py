@@ -33,7 +33,6 @@ import os
 import secrets
 import stat as stat_module
 import sys
-from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
@@ -48,12 +47,6 @@ _HEADER = len(MAGIC) + 65 + 11 + 65  # magic, key line, size line (10 digits), H
 MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it
 MAX_ENTRY_BYTES = 32 << 20  # larger renders (sheets of many pictures) are not kept: held until the
 # build ends, they would multiply its memory, and rendering them again costs little next to that
-
-
-# Where a build keeps SVG forms between builds (printkit.render.pdf draws with it): an object with
-# get(name) -> bytes | None and put(name, data); None keeps them for the process only. Here, not
-# in the renderer, so that a build that renders nothing does not load reportlab to say so.
-svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
 
 
 # The libraries whose code decides what a build writes (by import name): PDFs, pictures, PNGs,

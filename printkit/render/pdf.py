@@ -37,9 +37,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
-from printkit.cache import svg_form_store
+from printkit.render.svg import SvgRefused, svg_form_store
 from printkit.render.forms import end_form
-from printkit.render.svg import SvgRefused
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.imposition import Page

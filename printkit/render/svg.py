@@ -14,8 +14,14 @@ from __future__ import annotations
 
 import math
 import re
+from contextvars import ContextVar
 from typing import Any, Callable
 from printkit.errors import SvgRefused
+
+# Where a build keeps SVG forms between builds (printkit.render.pdf draws with it): an object with
+# get(name) -> bytes | None and put(name, data); None keeps them for the process only. This module
+# loads neither reportlab nor svglib until art is drawn, so a build can lend it cheaply.
+svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
 
 # At most this many repeats of a `reflect` or `repeat` gradient across its shape (one shading
 # each), and this many stops in one gradient.

@@ -296,7 +296,7 @@ def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_
     pages = [card_page(Face((Image(0, 0, 63.5, 40, path),)), POKER)]
     monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
     store = _Store()
-    token = pdf.svg_form_store.set(store)
+    token = pdf.svg_form_store.set(store)  # the store a build lends (printkit.render.svg)
     try:
         drawn = render_pages(pages, "art")
         assert len(store.data) == 1
