@@ -7,7 +7,9 @@ Writes three decks into a temporary folder (:func:`write_deck`), each ``deck.yam
 
 - ``jpeg``: 300 cards, each its own 1000 x 1400 JPEG (quality 90);
 - ``png``: 300 cards, each its own 1000 x 1400 RGB PNG;
-- ``shared``: 300 cards all drawing one 1000 x 1400 PNG.
+- ``shared``: 300 cards all drawing one 1000 x 1400 PNG;
+- ``photo``: 300 cards, each its own 1500 x 2100 JPEG (quality 95), about 380 KB like a phone's
+  picture cropped for a card.
 
 Every picture is made with Pillow from a seed: a smooth two-colour gradient with a few dozen
 shapes and some fine noise, so it compresses about as well as painted card art does (the PNGs
@@ -42,7 +44,8 @@ from procbench import child_env, entry_point, header, measure, table, verdict
 HERE = Path(__file__).resolve().parent
 CARDS = 300
 SIZE = (1000, 1400)
-DECKS = ("jpeg", "png", "shared")
+DECKS = ("jpeg", "png", "shared", "photo")
+PHOTO = (1500, 2100)
 FLOOR = "floor (plain reportlab)"
 
 SPEC = """\
@@ -100,6 +103,9 @@ def write_deck(folder: Path, kind: str, count: int = CARDS) -> Path:
             name = "shared.png"
             if number == 1:
                 picture(0).save(art / name)
+        elif kind == "photo":
+            name = f"{card_id}.jpg"
+            picture(number, PHOTO).save(art / name, quality=95)
         else:
             name = f"{card_id}.{'jpg' if kind == 'jpeg' else 'png'}"
             img = picture(number)

@@ -7,8 +7,11 @@ boxes: a background, a title band with the title, the card's picture (``canvas.d
 file name, scaled to cover its window and clipped to it) and a rounded frame; each back a coloured
 panel with its label.
 
-What it does less than printkit: one PDF (printkit also writes the fronts-only sheets, the
-alignment test and the manifest), no form XObjects, no checks of the spec or the pictures.
+It writes the two PDFs printkit writes for a deck's sheets (OUT.pdf, fronts with their backs, and
+OUT-fronts.pdf, the fronts alone) with printkit's library settings: invariant, Flate-compressed
+binary streams (no ASCII85: reportlab's default would push every JPEG through its charmap codec),
+the same font. What it does less than printkit: no alignment test or manifest, no form XObjects,
+no checks of the spec or the pictures.
 
     python benchmarks/floor_art_decks.py DECK_FOLDER OUT.pdf
 """
@@ -17,17 +20,22 @@ import csv
 import sys
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+# Streams as printkit writes them: binary, Flate-compressed, not ASCII85 (reportlab's default
+# encodes every stream, pictures included, in ASCII85 through its charmap codec).
+rl_config.useA85 = 0
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 BOLD = "Pretendard-Bold"
 W, H, BLEED = 63.5, 88.9, 3.175  # mm
 PAGE_W, PAGE_H = 210.0, 297.0
 ART = (4.0, 15.0, 55.5, 45.0)  # x, y from the top, width, height (mm)
-SIZE = (1000, 1400)  # the pictures' pixels (art_decks.py makes them so)
+SIZE = (1000, 1400)  # the pictures' shape, 5:7 (art_decks.py makes 1000 x 1400, and 1500 x 2100 for photo)
 
 
 def front(c, row, folder):
@@ -77,25 +85,32 @@ def main(folder, out):
     pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "Pretendard-Bold.ttf")))
     with open(folder / "cards.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)
-    left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
-    slots = [(left + col * W, top + row * H) for row in range(3) for col in range(3)]
-    for start in range(0, len(rows), 9):
-        chunk = rows[start:start + 9]
-        for (x, y), row in zip(slots, chunk):
-            place(c, x, y, front, row, folder)
-        c.setLineWidth(0.2 * mm)
-        c.setStrokeColor("#000000")
-        for i in range(4):
-            c.line((left + i * W) * mm, (PAGE_H - top + 1) * mm, (left + i * W) * mm, PAGE_H * mm)
-            c.line((left + i * W) * mm, (top - 1) * mm, (left + i * W) * mm, 0)
-            c.line(0, (top + i * H) * mm, (left - 1) * mm, (top + i * H) * mm)
-            c.line((PAGE_W - left + 1) * mm, (top + i * H) * mm, PAGE_W * mm, (top + i * H) * mm)
-        c.showPage()
-        for (x, y), _ in zip(slots, chunk):
-            place(c, PAGE_W - x - W, y, back)
-        c.showPage()
-    c.save()
+    def write(out, backs):
+        """One of the two PDFs printkit writes: the duplex sheets (fronts, then their backs), or
+        the fronts alone."""
+        c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)
+        left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
+        slots = [(left + col * W, top + row * H) for row in range(3) for col in range(3)]
+        for start in range(0, len(rows), 9):
+            chunk = rows[start:start + 9]
+            for (x, y), row in zip(slots, chunk):
+                place(c, x, y, front, row, folder)
+            c.setLineWidth(0.2 * mm)
+            c.setStrokeColor("#000000")
+            for i in range(4):
+                c.line((left + i * W) * mm, (PAGE_H - top + 1) * mm, (left + i * W) * mm, PAGE_H * mm)
+                c.line((left + i * W) * mm, (top - 1) * mm, (left + i * W) * mm, 0)
+                c.line(0, (top + i * H) * mm, (left - 1) * mm, (top + i * H) * mm)
+                c.line((PAGE_W - left + 1) * mm, (top + i * H) * mm, PAGE_W * mm, (top + i * H) * mm)
+            c.showPage()
+            if backs:
+                for (x, y), _ in zip(slots, chunk):
+                    place(c, PAGE_W - x - W, y, back)
+                c.showPage()
+        c.save()
+
+    write(out, True)
+    write(str(Path(out).with_name(Path(out).stem + "-fronts" + Path(out).suffix)), False)
 
 
 if __name__ == "__main__":

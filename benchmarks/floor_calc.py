@@ -6,16 +6,25 @@ using the same embedded, subset TrueType font as printkit (Pretendard Bold). Eac
 Calc face has: a background to the bleed, a rounded panel, the number in two corners (one turned),
 a small and a large symbol shape. Backs: a coloured panel, a frame and a label.
 
+It writes the two PDFs printkit writes for a deck's sheets (OUT.pdf, fronts with their backs, and
+OUT-fronts.pdf, the fronts alone) with printkit's library settings: invariant, Flate-compressed
+binary streams (no ASCII85), the same font. The fastest plain way to the same output: the floor.
+
     python benchmarks/floor_calc.py OUT.pdf
 """
 
 import sys
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+# Streams as printkit writes them: binary, Flate-compressed, not ASCII85 (reportlab's default
+# encodes every stream, pictures included, in ASCII85 through its charmap codec).
+rl_config.useA85 = 0
 
 FONT = Path(__file__).resolve().parent.parent / "fonts" / "Pretendard-Bold.ttf"
 W, H, BLEED = 63.5 * mm, 88.9 * mm, 3.175 * mm
@@ -94,26 +103,33 @@ def back(c, x, y):
 
 def main(out):
     pdfmetrics.registerFont(TTFont("Pretendard-Bold", str(FONT)))
-    c = Canvas(out, pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName="Pretendard-Bold")
-    left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
-    slots = [(left + col * W, PAGE_H - top - (row + 1) * H) for row in range(3) for col in range(3)]
-    all_cards = list(cards())
-    for start in range(0, len(all_cards), 9):
-        chunk = all_cards[start:start + 9]
-        for (x, y), (symbol, number) in zip(slots, chunk):
-            front(c, x, y, symbol, number)
-        c.setLineWidth(0.2 * mm)
-        c.setStrokeColor("#000000")
-        for i in range(4):
-            c.line(left + i * W, PAGE_H - top + BLEED + 1 * mm, left + i * W, PAGE_H)
-            c.line(left + i * W, top - BLEED - 1 * mm, left + i * W, 0)
-            c.line(0, top + i * H, left - BLEED - 1 * mm, top + i * H)
-            c.line(PAGE_W - left + BLEED + 1 * mm, top + i * H, PAGE_W, top + i * H)
-        c.showPage()
-        for (x, y), _ in zip(slots, chunk):
-            back(c, PAGE_W - x - W, y)  # mirrored for a long-edge flip
-        c.showPage()
-    c.save()
+    def write(out, backs):
+        """One of the two PDFs printkit writes: the duplex sheets (fronts, then their backs), or
+        the fronts alone."""
+        c = Canvas(out, pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName="Pretendard-Bold")
+        left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
+        slots = [(left + col * W, PAGE_H - top - (row + 1) * H) for row in range(3) for col in range(3)]
+        all_cards = list(cards())
+        for start in range(0, len(all_cards), 9):
+            chunk = all_cards[start:start + 9]
+            for (x, y), (symbol, number) in zip(slots, chunk):
+                front(c, x, y, symbol, number)
+            c.setLineWidth(0.2 * mm)
+            c.setStrokeColor("#000000")
+            for i in range(4):
+                c.line(left + i * W, PAGE_H - top + BLEED + 1 * mm, left + i * W, PAGE_H)
+                c.line(left + i * W, top - BLEED - 1 * mm, left + i * W, 0)
+                c.line(0, top + i * H, left - BLEED - 1 * mm, top + i * H)
+                c.line(PAGE_W - left + BLEED + 1 * mm, top + i * H, PAGE_W, top + i * H)
+            c.showPage()
+            if backs:
+                for (x, y), _ in zip(slots, chunk):
+                    back(c, PAGE_W - x - W, y)  # mirrored for a long-edge flip
+                c.showPage()
+        c.save()
+
+    write(out, True)
+    write(str(Path(out).with_name(Path(out).stem + "-fronts" + Path(out).suffix)), False)
 
 
 if __name__ == "__main__":

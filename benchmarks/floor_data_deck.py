@@ -9,6 +9,10 @@ window, the type line over a rule, the rules text with a star drawn for each ``:
 flavour line in slanted regular type when the row has one, and a thin rounded frame. Each back is a
 coloured panel with its label.
 
+It writes the two PDFs printkit writes for a deck's sheets (OUT.pdf, fronts with their backs, and
+OUT-fronts.pdf, the fronts alone) with printkit's library settings: invariant, Flate-compressed
+binary streams (no ASCII85), the same fonts.
+
 What it does less than printkit, honestly:
 
 - Text is set at one size. The rules and flavour text are wrapped greedily to their box's width at
@@ -19,8 +23,8 @@ What it does less than printkit, honestly:
   and also breaks over-long words, checks every character against the fonts and falls back to
   other fonts, and parses bold and italic markup. The title is measured once and scaled down
   when it is too wide, instead of searched for.
-- No form XObjects, no per-face deduplication, one PDF. printkit also writes the fronts-only
-  sheets, the alignment test and the manifest, and checks the spec and every card's data.
+- No form XObjects, no per-face deduplication. printkit also writes the alignment test and the
+  manifest, and checks the spec and every card's data.
 
     python benchmarks/floor_data_deck.py cards.csv OUT.pdf
 """
@@ -30,10 +34,15 @@ import math
 import sys
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+# Streams as printkit writes them: binary, Flate-compressed, not ASCII85 (reportlab's default
+# encodes every stream, pictures included, in ASCII85 through its charmap codec).
+rl_config.useA85 = 0
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 REGULAR, BOLD = "Pretendard-Regular", "Pretendard-Bold"
@@ -167,25 +176,32 @@ def main(cards_csv, out):
     pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "Pretendard-Bold.ttf")))
     with open(cards_csv, encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)
-    left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
-    slots = [(left + col * W, top + row * H) for row in range(3) for col in range(3)]
-    for start in range(0, len(rows), 9):
-        chunk = rows[start:start + 9]
-        for (x, y), row in zip(slots, chunk):
-            place(c, x, y, front, row)
-        c.setLineWidth(0.2 * mm)
-        c.setStrokeColor("#000000")
-        for i in range(4):
-            c.line((left + i * W) * mm, (PAGE_H - top + 1) * mm, (left + i * W) * mm, PAGE_H * mm)
-            c.line((left + i * W) * mm, (top - 1) * mm, (left + i * W) * mm, 0)
-            c.line(0, (top + i * H) * mm, (left - 1) * mm, (top + i * H) * mm)
-            c.line((PAGE_W - left + 1) * mm, (top + i * H) * mm, PAGE_W * mm, (top + i * H) * mm)
-        c.showPage()
-        for (x, y), _ in zip(slots, chunk):
-            place(c, PAGE_W - x - W, y, back)  # mirrored for a long-edge flip
-        c.showPage()
-    c.save()
+    def write(out, backs):
+        """One of the two PDFs printkit writes: the duplex sheets (fronts, then their backs), or
+        the fronts alone."""
+        c = Canvas(out, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=BOLD)
+        left, top = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
+        slots = [(left + col * W, top + row * H) for row in range(3) for col in range(3)]
+        for start in range(0, len(rows), 9):
+            chunk = rows[start:start + 9]
+            for (x, y), row in zip(slots, chunk):
+                place(c, x, y, front, row)
+            c.setLineWidth(0.2 * mm)
+            c.setStrokeColor("#000000")
+            for i in range(4):
+                c.line((left + i * W) * mm, (PAGE_H - top + 1) * mm, (left + i * W) * mm, PAGE_H * mm)
+                c.line((left + i * W) * mm, (top - 1) * mm, (left + i * W) * mm, 0)
+                c.line(0, (top + i * H) * mm, (left - 1) * mm, (top + i * H) * mm)
+                c.line((PAGE_W - left + 1) * mm, (top + i * H) * mm, PAGE_W * mm, (top + i * H) * mm)
+            c.showPage()
+            if backs:
+                for (x, y), _ in zip(slots, chunk):
+                    place(c, PAGE_W - x - W, y, back)  # mirrored for a long-edge flip
+                c.showPage()
+        c.save()
+
+    write(out, True)
+    write(str(Path(out).with_name(Path(out).stem + "-fronts" + Path(out).suffix)), False)
 
 
 if __name__ == "__main__":
