@@ -21,6 +21,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -47,6 +48,7 @@ from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
+from printkit.render.subset_tags import embed_fonts
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup, words_lang
 from printkit.rulebook.content import Table as ContentTable
@@ -1038,10 +1040,18 @@ def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: Fig
                        lang=lang)
     width_pt = rdoc.width
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height, compact=compact)
-    kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
     with binary_streams():  # compressed streams without ASCII85, as the card PDFs
-        rdoc.multiBuild(flowables, **kwargs)
+        rdoc.multiBuild(flowables, canvasmaker=canvasmaker or BookCanvas)
     return buffer.getvalue(), rdoc.page
+
+
+class BookCanvas(Canvas):
+    """The canvas of a book's pages: its font subsets are tagged from its content (render.subset_tags),
+    so two books never name different subsets alike."""
+
+    def save(self) -> None:
+        embed_fonts(self)
+        super().save()
 
 
 def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> ContentLookup:

@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
+from printkit.render.subset_tags import embed_fonts
 from printkit.units import mm_to_pt
 
 
@@ -121,6 +122,7 @@ def booklet_canvas(imposition: Imposition):
                     self.doForm(f"bookpage{number}")
                     self.restoreState()
                 Canvas.showPage(self)
+            embed_fonts(self)  # subsets tagged from this booklet's content, as every printkit PDF
             Canvas.save(self)
 
     return BookletCanvas
