@@ -51,6 +51,7 @@ class RowLayout:
 
 
 MIN_CARD_TEXT_PT = 6.0  # the smallest card text a figure prints: smaller is not read, so cards grow
+LEGIBLE_SLACK_PT = 1e-6  # floating-point error in a scale worked out from MIN_CARD_TEXT_PT
 MIN_GAP_MM = 2.5  # how close cards may sit when that keeps them large enough to read
 ROW_GAP_MM = 4.0
 
@@ -91,21 +92,26 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
         sizes = _rows_of(len(cards), per_row)
         starts = [sum(sizes[:i]) for i in range(len(sizes))]
         for gap in (GAP_MM, MIN_GAP_MM):
+            label_mm = label_size_mm
             scale = min(target, *((max_width_mm - gap * (n - 1)) / sum(c.size.width_mm for c in cards[s:s + n])
                                   for s, n in zip(starts, sizes)))
             if max_height_mm is not None:
-                # every row's labels at the largest size they may take, the cards in what is left
-                fixed = len(sizes) * (LABEL_GAP_MM + label_size_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+                # every row's labels at the largest size they may take, the cards in what is left;
+                # the labels shrink (to MIN_LABEL_MM) before the cards' text would go unread
                 tall = sum(max(c.size.height_mm for c in cards[s:s + n]) for s, n in zip(starts, sizes))
+                for label_mm in (label_size_mm, min(label_size_mm, MIN_LABEL_MM)):
+                    fixed = len(sizes) * (LABEL_GAP_MM + label_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+                    if max(max_height_mm - fixed, 0.0) / tall >= min(scale, least):
+                        break
                 # not below the scale that keeps the card text readable, even so
                 scale = min(scale, max(max(max_height_mm - fixed, 0.0) / tall, least))
             if chosen is None or scale > chosen[3]:
-                chosen = (sizes, starts, gap, scale)  # the largest, if no layout is readable
+                chosen = (sizes, starts, gap, scale, label_mm)  # the largest, if no layout is readable
             if scale >= least:
                 break
         if chosen[3] >= least:
             break
-    sizes, starts, gap, scale = chosen
+    sizes, starts, gap, scale, label_size_mm = chosen
     if max_height_mm is not None:
         # Too tall even so: the cards shrink to fit, and CardRow leaves out their text that would
         # print under MIN_CARD_TEXT_PT, so the figure keeps its caption on its page.
@@ -264,7 +270,10 @@ def legible_ops(ops, scale: float) -> tuple:
     A set-up figure shows cards small; their fine print could not be read there, and the cards
     are known by their art and their larger text.
     """
-    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < MIN_CARD_TEXT_PT))
+    # Cards scaled to just the legible size print their smallest text at MIN_CARD_TEXT_PT less a
+    # rounding error: such text stays.
+    least = MIN_CARD_TEXT_PT - LEGIBLE_SLACK_PT
+    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < least))
 
 
 def _text_runs(text: str, bold: bool = False):
