@@ -60,14 +60,17 @@ def _title(card: Card) -> str:
 
 
 def cards_figure(deck: Deck, spec: str) -> Figure:
-    """``::: cards a, b, c``: the named cards in a row, each titled under it."""
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    if not names:
+    """``::: cards a, b, c``: the named cards in a row, each titled under it; ``a = Label`` labels
+    a card in the book's own words (its name in the book's language)."""
+    named = [n.strip().partition("=") for n in spec.split(",") if n.strip()]
+    if not named:
         raise FigureError("'::: cards' needs card names, e.g. '::: cards ember-drake, kindle'")
-    if len(names) > MAX_NAMES:
-        raise FigureError(f"'::: cards' shows at most {MAX_NAMES} cards in a row, got {len(names)}")
-    cards = tuple(find_card(deck, n) for n in names)
-    return Figure(cards, labels=tuple(_title(c) for c in cards), scale=0.6)
+    if len(named) > MAX_NAMES:
+        raise FigureError(f"'::: cards' shows at most {MAX_NAMES} cards in a row, got {len(named)}")
+    cards = tuple(find_card(deck, name) for name, _, _ in named)
+    labels = tuple(smarten(label.strip()) if eq and label.strip() else _title(card)
+                   for (_, eq, label), card in zip(named, cards))
+    return Figure(cards, labels=labels, scale=0.6)
 
 
 # One card drawn large with its layout's named elements labelled beside it.

@@ -30,6 +30,19 @@ def text_of(data: bytes) -> list[str]:
         pdf.close()
 
 
+def test_a_card_may_be_labelled_in_the_books_words(deck):
+    figure = designed.cards_figure(deck, "ember-drake = 불씨 드레이크, kindle, moon-pool = the 'pool'")
+    assert [c.get("id") for c in figure.cards] == ["ember-drake", "kindle", "moon-pool"]
+    assert figure.labels == ("불씨 드레이크", "Kindle", "the \u2018pool\u2019")
+
+
+def test_the_korean_sample_book_names_its_cards_in_korean():
+    pages = text_of(render_rulebook(DECKS / "emberfall.yaml", "ko").data)
+    assert pages[0].splitlines()[1] == "엠버폴"  # after the page number, the title
+    every = "\n".join(pages)
+    assert all(name in every for name in ("불씨 드레이크", "물결 부름꾼", "불 지피기", "달빛 연못"))
+
+
 def test_cards_are_found_by_id_name_or_title_in_any_case(deck):
     figure = designed.cards_figure(deck, "ember-drake, Tide Caller, KINDLE, ember")
     assert [c.get("id") for c in figure.cards] == ["ember-drake", "tide-caller", "kindle", "ember"]
