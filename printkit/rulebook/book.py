@@ -456,6 +456,23 @@ class FloatingFigure(KeepTogether):
     waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
 
 
+def _opens_section(flowable) -> bool:
+    """Whether a flowable is a page break or a heading (alone or kept with what follows it)."""
+    if isinstance(flowable, (PageBreak, HeadingParagraph)):
+        return True
+    content = getattr(flowable, "_content", None) if isinstance(flowable, KeepTogether) else None
+    return bool(content) and isinstance(content[0], HeadingParagraph)
+
+
+def _section_end(flowables: list) -> int:
+    """Where the section the flow is in ends: before its next heading (and the break that asks
+    room for it) or page break; the end of the flow if none comes."""
+    stop = next((i for i, f in enumerate(flowables) if _opens_section(f)), len(flowables))
+    if 0 < stop < len(flowables) and isinstance(flowables[stop - 1], CondPageBreak):
+        stop -= 1
+    return stop
+
+
 def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
     """The height of a KeepTogether's content: its wrap always answers "too tall" (0xffffff), to be
     split, and leaves what it measured in ``_H``."""
@@ -577,12 +594,12 @@ class RulebookDoc(BaseDocTemplate):
             if self._waiting:
                 self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
             return
-        # The figure (with the gap after it) goes before the next page or chapter break, or at the
-        # end; it is pulled forward when the next page starts.
+        # The figure (with the gap after it) goes before the next heading or page break, or at
+        # the end, so it stays in the section that names it; it is pulled forward when the next
+        # page starts.
         moved = [figure, *flowables[1:after]]
         del flowables[:after + 1]
-        stop = next((i for i, f in enumerate(flowables) if isinstance(f, PageBreak)), len(flowables))
-        flowables[stop:stop] = moved
+        flowables[_section_end(flowables):_section_end(flowables)] = moved
         flowables[0:0] = placed
         self._waiting.append((self.page, figure))
 
@@ -651,7 +668,14 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     if doc.subtitle:
         flow.append(paragraph(doc.subtitle, (path, 1), styles.subtitle))
     if cover is not None:
-        flow += [Spacer(1, styles.body.fontSize * (1.5 if compact else 3)), figure(cover, text_width_pt)]
+        flow.append(Spacer(1, styles.body.fontSize * (1.5 if compact else 3)))
+        art = figure(cover, text_width_pt)
+        if frame_height_pt is not None and hasattr(art, "max_height_pt"):
+            # the title, subtitle and art are one page: the art shrinks to the room they leave
+            # (on a compact book's first page, to half of it, so its text begins there too)
+            above = sum(_height_pt(f, text_width_pt, frame_height_pt) for f in flow)
+            art.max_height_pt = (frame_height_pt / 2 if compact else frame_height_pt) - above - 2
+        flow.append(art)
     if compact:
         flow.append(Spacer(1, styles.body.fontSize * 2))
     else:

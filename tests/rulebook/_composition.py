@@ -75,6 +75,7 @@ class Page:
     ink_bottom: float | None = None  # lowest ink inside the frame; None: no ink
     figure_rows: list[tuple[float, float]] = field(default_factory=list)  # (top, bottom) bands of non-text ink
     blank: bool = False
+    notes: bool = False  # a booklet's notes page, added to fill its last sheet
 
 
 def _char_lines(textpage, x_range: tuple[float, float]) -> list[Line]:
@@ -178,7 +179,8 @@ def read_book(data: bytes, paper: str, is_booklet: bool = False) -> tuple[list[P
             if is_booklet else pdf_page.render(scale=RASTER_SCALE).to_pil()
         lowest, graphic = _ink_rows(image, f, page_h, in_frame, x_offset)
         pages.append(Page(number, f, in_frame, [l for l in lines if l.top <= f[1]], lowest,
-                          _bands(graphic, 2 * body_leading), blank=not lines))
+                          _bands(graphic, 2 * body_leading), blank=not lines,
+                          notes=[l.text for l in lines] in ([label] for label in bk.NOTES.values())))
     return pages, p.body_pt
 
 
@@ -194,7 +196,18 @@ def is_chapter(line: Line, body_pt: float) -> bool:
 
 
 def _last_page(pages: list[Page]) -> int:
-    return max((p.number for p in pages if not p.blank), default=0)
+    """The book's last page of text (a booklet's notes pages and blank back cover come after it)."""
+    return max((p.number for p in pages if not (p.blank or p.notes)), default=0)
+
+
+def blank_runs(pages: list[Page], most: int = 2) -> list[str]:
+    """Runs of more than ``most`` blank pages in a row."""
+    found, run = [], []
+    for page in sorted(pages, key=lambda p: p.number):
+        run = run + [page.number] if page.blank else []
+        if len(run) == most + 1:
+            found.append(f"pages {run[0]}\u2013: {most + 1} or more blank pages in a row")
+    return found
 
 
 def empty_feet(pages: list[Page], body_pt: float) -> list[str]:
