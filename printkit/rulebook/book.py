@@ -456,6 +456,24 @@ class FloatingFigure(KeepTogether):
     waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
 
 
+def _shrunk_to_fit(group: KeepTogether, width: float, room: float) -> bool:
+    """Hold a figure group's one drawing that may shrink (``max_height_pt`` and ``shrunk_ok``) to
+    the room left on the page, if it then fits and still reads (its ``shrunk_ok``); else leave it."""
+    parts = [p for p in group._content if hasattr(p, "max_height_pt") and hasattr(p, "shrunk_ok")]
+    if len(parts) != 1:
+        return False
+    part = parts[0]
+    saved = part.max_height_pt
+    room -= group.getSpaceBefore() + 1  # the frame offers the group its room less the space before it
+    over = _kept_height(group, width, room) - room
+    part.max_height_pt = part.wrap(width, room)[1] - over - 1
+    if part.max_height_pt > 0 and _kept_height(group, width, room) <= room and part.shrunk_ok():
+        return True
+    part.max_height_pt = saved
+    part.wrap(width, room)
+    return False
+
+
 def _opens_section(flowable) -> bool:
     """Whether a flowable is a page break or a heading (alone or kept with what follows it)."""
     if isinstance(flowable, (PageBreak, HeadingParagraph)):
@@ -574,6 +592,8 @@ class RulebookDoc(BaseDocTemplate):
         first.canv = self.canv  # a KeepTogether measures its parts on the canvas
         if not self._waiting and (room <= FLOAT_GAP * height or _kept_height(first, frame._getAvailableWidth(), room) <= room):
             return  # it fits, or moving it on leaves little empty
+        if not self._waiting and _shrunk_to_fit(first, frame._getAvailableWidth(), room):
+            return  # held a little smaller, it fits where the text names it
         # It waits (behind any figure already waiting: figures keep their order) if text follows
         # that can fill the page, its lead-in paragraph staying with that text. A figure under a
         # heading keeps with the heading: both move on.

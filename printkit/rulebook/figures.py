@@ -200,6 +200,11 @@ class CardRow(Flowable):
             except KeyError as exc:
                 raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
 
+    def shrunk_ok(self) -> bool:
+        """Whether the row, held to ``max_height_pt``, still prints every card's text (at 6 pt or more)."""
+        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        return self.layout is not None and all(p.scale >= least - 1e-9 for p in self.layout.cards)
+
     def wrap(self, avail_width, avail_height):
         self.layout = card_row(self.figure, avail_width * MM_PER_POINT,
                                text_pt=[smallest_text_pt(face) for face in self.faces],
@@ -253,6 +258,7 @@ class CardRow(Flowable):
 # --- the table at the start of a game ------------------------------------------------------------
 
 THUMB_MAX_SCALE = 0.42  # cards of a set-up figure are small: the figure shows where things lie
+THUMB_LEAST = 0.7  # held to the room on a page, a set-up figure shrinks to this much of its size, no more
 ZONE_PAD_MM = 2.5
 ZONE_GAP_MM = 4.0
 ROW_SPACE_MM = 3.0
@@ -332,7 +338,8 @@ class TableFlowable(Flowable):
                             templates.back(pile.card, deck) if pile.back else front(pile.card, deck))
         self.count_runs = {n: _text_runs(f"×{n}") for n in {p.count for r in setup.rows for z in r for p in z.piles}}
         self.zones: tuple[_PlacedZone, ...] = ()
-        self.scale = THUMB_MAX_SCALE
+        self.scale = self.free_scale = THUMB_MAX_SCALE
+        self.max_height_pt: float | None = None  # the book may hold it to the room left on a page
 
     def _size(self, pile, s: float) -> tuple[float, float]:
         size = (pile.card or self.deck.cards[0]).size
@@ -350,19 +357,35 @@ class TableFlowable(Flowable):
         h = ZONE_PAD_MM * 2 + ZONE_LABEL_MM * 1.5 + max(h for _, h in sizes) + (COUNT_MM * 1.6 if counted else 0)
         return max(inner, label) + 2 * ZONE_PAD_MM, h
 
-    def _fits(self, s: float, width_mm: float) -> bool:
+    def _fits(self, s: float, width_mm: float, held: bool = True) -> bool:
+        if held and self.max_height_pt is not None and mm_to_pt(self._height(s)) > self.max_height_pt:
+            return False
         return all(sum(self._zone_size(z, s)[0] for z in row) + ZONE_GAP_MM * (len(row) - 1) <= width_mm
                    for row in self.setup.rows)
 
-    def _layout(self, width_mm: float) -> float:
+    def _height(self, s: float) -> float:
+        rows = self.setup.rows
+        return sum(max(self._zone_size(z, s)[1] for z in row) for row in rows) + ROW_SPACE_MM * (len(rows) - 1)
+
+    def shrunk_ok(self) -> bool:
+        """Whether the figure, held to ``max_height_pt``, still shows its cards large enough:
+        at THUMB_LEAST of the size the text width alone allows, or more."""
+        return self.scale >= self.free_scale * THUMB_LEAST - 1e-9
+
+    def _largest_scale(self, width_mm: float, held: bool) -> float:
+        """The largest scale at which every row fits the width (``held``: and the figure its
+        ``max_height_pt``)."""
         lo, hi = 0.05, THUMB_MAX_SCALE
-        if self._fits(hi, width_mm):
-            s = hi
-        else:
-            for _ in range(30):  # the largest scale at which every row fits the width
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if self._fits(mid, width_mm) else (lo, mid)
-            s = lo
+        if self._fits(hi, width_mm, held):
+            return hi
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if self._fits(mid, width_mm, held) else (lo, mid)
+        return lo
+
+    def _layout(self, width_mm: float) -> float:
+        self.free_scale = self._largest_scale(width_mm, held=False)
+        s = self._largest_scale(width_mm, held=True) if self.max_height_pt is not None else self.free_scale
         zones, top = [], 0.0
         for row in self.setup.rows:
             sizes = [self._zone_size(z, s) for z in row]
