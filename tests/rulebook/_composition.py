@@ -310,3 +310,75 @@ def words_of(strings) -> set[str]:
 def most_common_size(pages: list[Page]) -> float:
     sizes = Counter(round(l.size, 2) for p in pages for l in p.lines for _ in l.text)
     return sizes.most_common(1)[0][0]
+
+
+def _empty_share(page: Page) -> float:
+    x0, foot, x1, top = page.frame
+    return ((page.ink_bottom if page.ink_bottom is not None else top) - foot) / (top - foot)
+
+
+def blank_halves(pages: list[Page], body_pt: float, most: float) -> list[str]:
+    """Pages of text (from the first chapter to the book's last page, which is exempt) whose frame
+    is more than ``most`` empty at its foot, whatever follows them."""
+    first = first_chapter_page(pages, body_pt)
+    last = _last_page(pages)
+    return [f"page {p.number}: {_empty_share(p):.0%} of the frame empty at its foot" for p in pages
+            if first is not None and first <= p.number < last and not p.blank and _empty_share(p) > most]
+
+
+def _key(text: str) -> str:
+    """Letters and digits only: text as the PDF gives it back and as the source has it compare alike."""
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def cover_parts(pages: list[Page], title: str, subtitle: str) -> list[str]:
+    """What of the cover (title, subtitle, art: ink that is not text) is not on the book's first page."""
+    first = min(pages, key=lambda p: p.number)
+    text = _key(" ".join(l.text for l in first.lines))
+    missing = [f"{name} {words!r} is not on page 1" for name, words in (("title", title), ("subtitle", subtitle))
+               if words and _key(words) not in text]
+    if not first.figure_rows:
+        missing.append("page 1 carries no cover art")
+    return missing
+
+
+def captions_out_of_section(pages: list[Page], body_pt: float, caption_pt: float,
+                            sections: list[tuple[str, list[str]]]) -> list[str]:
+    """Captions that do not print between their section's heading and the next heading.
+
+    ``sections``: each numbered heading as set ("7.1 Working out a pay") with its captions. A
+    place in the book is (page, height on the page), read from the top down.
+    """
+    headings: dict[str, tuple[int, float]] = {}
+    captions: list[tuple[tuple[int, float], str]] = []
+    start_page = first_chapter_page(pages, body_pt) or 0  # the contents list headings too
+    for page in sorted(pages, key=lambda p: p.number):
+        if page.number < start_page:
+            continue
+        for line in sorted(page.lines, key=lambda l: -l.top):
+            place = (page.number, -line.top)
+            if is_heading(line, body_pt):
+                headings.setdefault(line.words[0], place)
+            elif abs(line.size - caption_pt) < 0.02 and not line.scaled:
+                captions.append((place, _key(line.text)))
+    found = []
+    for i, (heading, wanted) in enumerate(sections):
+        if not wanted:
+            continue
+        number = heading.split()[0]
+        start = headings.get(number)
+        if start is None:
+            found.append(f"heading {heading!r} not found")
+            continue
+        following = [headings[h.split()[0]] for h, _ in sections[i + 1:] if h.split()[0] in headings]
+        end = following[0] if following else (math.inf, math.inf)
+        for caption in wanted:
+            key = _key(caption)
+            place = next((at for at, text in captions if at > start and text and key.startswith(text[:20])
+                          and len(text) >= min(8, len(key))), None)
+            if place is None:
+                found.append(f"caption {caption[:40]!r} of {heading!r} not found after its heading")
+            elif place > end:
+                found.append(f"caption {caption[:40]!r} of {heading!r} prints on page {place[0]}, "
+                             f"past the next heading (page {end[0]})")
+    return found
