@@ -319,11 +319,27 @@ def _empty_share(page: Page) -> float:
 
 def blank_halves(pages: list[Page], body_pt: float, most: float) -> list[str]:
     """Pages of text (from the first chapter to the book's last page, which is exempt) whose frame
-    is more than ``most`` empty at its foot, whatever follows them."""
+    is more than ``most`` empty at its foot.
+
+    Exempt is only a page before one that opens with a figure (its first ink within LEAD_LINES
+    body lines of the top) taller than the empty part. A chapter's end is not exempt, nor a page
+    before a heading and lead-in that a figure follows (those could stand on the emptier page)."""
     first = first_chapter_page(pages, body_pt)
     last = _last_page(pages)
-    return [f"page {p.number}: {_empty_share(p):.0%} of the frame empty at its foot" for p in pages
-            if first is not None and first <= p.number < last and not p.blank and _empty_share(p) > most]
+    by_number = {p.number: p for p in pages}
+    leading = body_pt * 1.55
+    found = []
+    for page in pages:
+        if first is None or not first <= page.number < last or page.blank or _empty_share(page) <= most:
+            continue
+        x0, foot, x1, top = page.frame
+        empty = _empty_share(page) * (top - foot)
+        figure = next(iter(by_number[page.number + 1].figure_rows), None)
+        if figure is not None and top - figure[0] <= leading * LEAD_LINES and \
+                top - figure[1] + CAPTION_LINES * leading > empty:
+            continue
+        found.append(f"page {page.number}: {_empty_share(page):.0%} of the frame empty at its foot")
+    return found
 
 
 def _key(text: str) -> str:

@@ -140,6 +140,13 @@ def test_a_figure_stands_in_the_section_that_names_it(books, layout):
     assert comp.captions_out_of_section(pages, body_pt, caption_pt, _captions_by_section(spec, lang)) == []
 
 
+@pytest.mark.parametrize("layout", SMALL, ids=_layout_id)
+def test_no_small_page_but_the_last_is_more_than_half_blank(books, layout):
+    _, _, built = books
+    pages, body_pt = built[layout]
+    assert comp.blank_halves(pages, body_pt, MAX_BLANK_SMALL) == []
+
+
 def _captions_by_section(spec: Path, lang: str) -> list[tuple[str, list[str]]]:
     """Each numbered heading of the book (as set: "7.1 Working out a pay") with the captions of
     the figures, examples and tables under it, in order."""
