@@ -456,6 +456,10 @@ class AnatomyFlowable(Flowable):
         self.parts = tuple((label, where(self.face) if callable(where) else where) for label, where in anatomy.parts)
         self.obstacles = face_text_boxes(self.face)
 
+    def shrunk_ok(self) -> bool:
+        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more."""
+        return self.layout is not None and self.layout.scale >= legible_scale([smallest_text_pt(self.face)]) - 1e-9
+
     def wrap(self, avail_width, avail_height):
         self.layout = anatomy_layout(
             self.parts, self.anatomy.card.size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,

@@ -258,7 +258,7 @@ class CardRow(Flowable):
 # --- the table at the start of a game ------------------------------------------------------------
 
 THUMB_MAX_SCALE = 0.42  # cards of a set-up figure are small: the figure shows where things lie
-THUMB_LEAST = 0.7  # held to the room on a page, a set-up figure shrinks to this much of its size, no more
+THUMB_LEAST = 0.6  # held to the room on a page, a set-up figure shrinks to this much of its size, no more
 ZONE_PAD_MM = 2.5
 ZONE_GAP_MM = 4.0
 ROW_SPACE_MM = 3.0
