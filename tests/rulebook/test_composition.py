@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,15 @@ def test_no_small_page_but_the_last_is_more_than_half_blank(books, layout):
     _, _, built = books
     pages, body_pt = built[layout]
     assert comp.blank_halves(pages, body_pt, MAX_BLANK_SMALL) == []
+
+
+def test_text_is_set_with_curly_apostrophes_and_ranges_with_an_en_dash(books):
+    # Figures' zone names included (Emberfall's "Rival's hand"); code is set as typed but holds neither.
+    _, _, built = books
+    pages, _ = built[("a5", False)]
+    text = "\n".join(line.text for page in pages for line in page.lines)
+    assert not re.findall(r".{0,12}['\"].{0,12}", text)
+    assert not re.findall(r"(?<![\w.-])\d+-\d+(?![\w-])", text)
 
 
 def _captions_by_section(spec: Path, lang: str) -> list[tuple[str, list[str]]]:
