@@ -56,15 +56,6 @@ def saddle_stitch_order(pages: int, blank_back: bool = False) -> list[SheetSide]
     return sides
 
 
-def _added_page(side_index: int, slot: int, n: int) -> int:
-    """The page number (of ``n``, padded) on a sheet side's left (slot 0) or right half, as
-    saddle_stitch_order places them."""
-    i, back = divmod(side_index, 2)
-    if back:
-        return (2 * i + 2, n - 2 * i - 1)[slot]
-    return (n - 2 * i, 2 * i + 1)[slot]
-
-
 @dataclass(frozen=True)
 class Imposition:
     """A booklet's page and sheet sizes in millimetres (the sheet is landscape, two pages wide)."""
@@ -150,14 +141,11 @@ def booklet_canvas(imposition: Imposition, lang: str = "en", margin_mm: float = 
             self._restartAccumulators()
             self.pop_state_stack()
             self.setPageSize(sheet_pt)
-            back_cover = padded_count(pages, blank_back=True)
             for index, side in enumerate(saddle_stitch_order(pages, blank_back=True)):
-                # the page numbers of this side: a None is a page added after the book's last
-                numbers = (side.left, side.right)
-                for slot, number in enumerate(numbers):
-                    added = _added_page(index, slot, back_cover)
-                    if number is None and added == back_cover:
-                        continue  # the outside back cover stays blank
+                # a None is a page added after the book's last
+                for slot, number in enumerate((side.left, side.right)):
+                    if number is None and index == slot == 0:
+                        continue  # the outside back cover (the outer sheet's front, left) stays blank
                     self.saveState()
                     self.translate(slot * page_w_pt, 0)
                     if number is None:
