@@ -7,8 +7,10 @@ and the hyphen-minus (``-``). :func:`smarten` turns them into what a typesetter 
   Korean alike), and an apostrophe becomes ’ (``player's`` → player’s, ``'90s`` → ’90s);
 - a hyphen that stands for a minus becomes U+2212 (−): before a digit where no word or number
   precedes it (``-1``, ``x^-1``, ``(-3)``), and spaced between terms of which one is a number or
-  a bracket (``hand + 1 - bids``). A hyphen inside a word or between digits (``two-player``,
-  ``rounds 1-7``) stays a hyphen.
+  a bracket (``hand + 1 - bids``);
+- a hyphen between two numbers becomes an en dash, as a range is set (``rounds 1-7`` → rounds 1–7),
+  unless either number is part of a word or of a longer chain (``x2-3``, ``2024-01-05``).
+  A hyphen inside a word (``two-player``, ``7-lock``) stays a hyphen.
 
 Callers leave alone what must print as typed: inline code in rule texts (a command such as
 ``printkit score 9- 5x`` is typed by the reader) and characters escaped with a backslash.
@@ -17,6 +19,7 @@ Callers leave alone what must print as typed: inline code in rule texts (a comma
 from __future__ import annotations
 
 MINUS = "\u2212"
+EN_DASH = "\u2013"
 
 # (open double, close double, open single, close single = apostrophe) by language.
 QUOTES = {
@@ -56,6 +59,8 @@ def smarten(text: str, lang: str | None = None, before: str = "", transparent: s
                 ch = open_single
         elif ch == "-" and _is_minus(text, i, last):
             ch = MINUS
+        elif ch == "-" and _is_range(text, i, last):
+            ch = EN_DASH
         out.append(ch)
         if ch not in transparent:
             last = ch
@@ -94,3 +99,25 @@ def _is_minus(text: str, i: int, last: str) -> bool:
         right = text[k] if k < len(text) else ""
         return left in _TERM_ENDS or right in _TERM_STARTS
     return False
+
+
+def _is_range(text: str, i: int, last: str) -> bool:
+    """Whether the hyphen at ``i`` joins two numbers standing alone (``1-7``, ``(2-4)``), a range.
+
+    Only the digits next to this hyphen are looked across, so the check is linear over a text.
+    """
+    j = i - 1
+    while j >= 0 and text[j].isdigit():
+        j -= 1
+    k = i + 1
+    while k < len(text) and text[k].isdigit():
+        k += 1
+    if j == i - 1 or k == i + 1:
+        return False  # a digit on each side, or it is no range
+    before = text[j] if j >= 0 else last
+    after = text[k] if k < len(text) else ""
+    # a number glued to a letter, a sign or another hyphen is a code, a date or a formula
+    glued_before = before.isalpha() or (before != "" and before in "-_.^\u2212/")
+    glued_after = after.isalpha() or (after != "" and after in "-_^/") or \
+        (after == "." and text[k + 1:k + 2].isdigit())
+    return not (glued_before or glued_after)

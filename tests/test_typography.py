@@ -34,10 +34,21 @@ def test_a_hyphen_that_means_minus_becomes_a_minus_sign(typed, set_):
 
 
 @pytest.mark.parametrize("typed", [
-    "two-player game", "rounds 1-7", "the 7-lock", "well - said", "--back-offset", "a---b", "x-1", "9- 5x",
+    "two-player game", "the 7-lock", "well - said", "--back-offset", "a---b", "x-1", "9- 5x",
+    "x2-3", "A4-5", "2024-01-05", "1-2-3", "3.5-4",
 ])
 def test_hyphens_in_words_ranges_and_options_stay_hyphens(typed):
     assert smarten(typed) == typed
+
+
+@pytest.mark.parametrize("typed, set_", [
+    ("rounds 1-7", "rounds 1\u20137"),
+    ("1-7", "1\u20137"),
+    ("for 2-8 players (10-20 minutes).", "for 2\u20138 players (10\u201320 minutes)."),
+    ("x^-1 in rounds 3-5, from -1", f"x^{MINUS}1 in rounds 3\u20135, from {MINUS}1"),
+])
+def test_a_range_of_numbers_gets_an_en_dash(typed, set_):
+    assert smarten(typed) == set_
 
 
 def test_text_without_quotes_or_hyphens_is_returned_as_it_is():

@@ -21,6 +21,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -47,6 +48,7 @@ from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
+from printkit.render.subset_tags import embed_fonts
 from printkit.rulebook import markdown as md
 from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup, words_lang
 from printkit.rulebook.content import Table as ContentTable
@@ -454,6 +456,41 @@ class FloatingFigure(KeepTogether):
     waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
 
 
+def _shrunk_to_fit(group: KeepTogether, width: float, room: float) -> bool:
+    """Hold a figure group's one drawing that may shrink (``max_height_pt`` and ``shrunk_ok``) to
+    the room left on the page, if it then fits and still reads (its ``shrunk_ok``); else leave it."""
+    parts = [p for p in group._content if hasattr(p, "max_height_pt") and hasattr(p, "shrunk_ok")]
+    if len(parts) != 1:
+        return False
+    part = parts[0]
+    saved = part.max_height_pt
+    room -= group.getSpaceBefore() + 1  # the frame offers the group its room less the space before it
+    over = _kept_height(group, width, room) - room
+    part.max_height_pt = part.wrap(width, room)[1] - over - 1
+    if part.max_height_pt > 0 and _kept_height(group, width, room) <= room and part.shrunk_ok():
+        return True
+    part.max_height_pt = saved
+    part.wrap(width, room)
+    return False
+
+
+def _opens_section(flowable) -> bool:
+    """Whether a flowable is a page break or a heading (alone or kept with what follows it)."""
+    if isinstance(flowable, (PageBreak, HeadingParagraph)):
+        return True
+    content = getattr(flowable, "_content", None) if isinstance(flowable, KeepTogether) else None
+    return bool(content) and isinstance(content[0], HeadingParagraph)
+
+
+def _section_end(flowables: list) -> int:
+    """Where the section the flow is in ends: before its next heading (and the break that asks
+    room for it) or page break; the end of the flow if none comes."""
+    stop = next((i for i, f in enumerate(flowables) if _opens_section(f)), len(flowables))
+    if 0 < stop < len(flowables) and isinstance(flowables[stop - 1], CondPageBreak):
+        stop -= 1
+    return stop
+
+
 def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
     """The height of a KeepTogether's content: its wrap always answers "too tall" (0xffffff), to be
     split, and leaves what it measured in ``_H``."""
@@ -555,6 +592,8 @@ class RulebookDoc(BaseDocTemplate):
         first.canv = self.canv  # a KeepTogether measures its parts on the canvas
         if not self._waiting and (room <= FLOAT_GAP * height or _kept_height(first, frame._getAvailableWidth(), room) <= room):
             return  # it fits, or moving it on leaves little empty
+        if not self._waiting and _shrunk_to_fit(first, frame._getAvailableWidth(), room):
+            return  # held a little smaller, it fits where the text names it
         # It waits (behind any figure already waiting: figures keep their order) if text follows
         # that can fill the page, its lead-in paragraph staying with that text. A figure under a
         # heading keeps with the heading: both move on.
@@ -575,12 +614,12 @@ class RulebookDoc(BaseDocTemplate):
             if self._waiting:
                 self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
             return
-        # The figure (with the gap after it) goes before the next page or chapter break, or at the
-        # end; it is pulled forward when the next page starts.
+        # The figure (with the gap after it) goes before the next heading or page break, or at
+        # the end, so it stays in the section that names it; it is pulled forward when the next
+        # page starts.
         moved = [figure, *flowables[1:after]]
         del flowables[:after + 1]
-        stop = next((i for i, f in enumerate(flowables) if isinstance(f, PageBreak)), len(flowables))
-        flowables[stop:stop] = moved
+        flowables[_section_end(flowables):_section_end(flowables)] = moved
         flowables[0:0] = placed
         self._waiting.append((self.page, figure))
 
@@ -649,7 +688,14 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     if doc.subtitle:
         flow.append(paragraph(doc.subtitle, (path, 1), styles.subtitle))
     if cover is not None:
-        flow += [Spacer(1, styles.body.fontSize * (1.5 if compact else 3)), figure(cover, text_width_pt)]
+        flow.append(Spacer(1, styles.body.fontSize * (1.5 if compact else 3)))
+        art = figure(cover, text_width_pt)
+        if frame_height_pt is not None and hasattr(art, "max_height_pt"):
+            # the title, subtitle and art are one page: the art shrinks to the room they leave
+            # (on a compact book's first page, to half of it, so its text begins there too)
+            above = sum(_height_pt(f, text_width_pt, frame_height_pt) for f in flow)
+            art.max_height_pt = (frame_height_pt / 2 if compact else frame_height_pt) - above - 2
+        flow.append(art)
     if compact:
         flow.append(Spacer(1, styles.body.fontSize * 2))
     else:
@@ -1038,10 +1084,18 @@ def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: Fig
                        lang=lang)
     width_pt = rdoc.width
     flowables = story(doc, styles, lang, lookup, figure, width_pt, cover, frame_height_pt=rdoc.height, compact=compact)
-    kwargs = {"canvasmaker": canvasmaker} if canvasmaker is not None else {}
     with binary_streams():  # compressed streams without ASCII85, as the card PDFs
-        rdoc.multiBuild(flowables, **kwargs)
+        rdoc.multiBuild(flowables, canvasmaker=canvasmaker or BookCanvas)
     return buffer.getvalue(), rdoc.page
+
+
+class BookCanvas(Canvas):
+    """The canvas of a book's pages: its font subsets are tagged from its content (render.subset_tags),
+    so two books never name different subsets alike."""
+
+    def save(self) -> None:
+        embed_fonts(self)
+        super().save()
 
 
 def lookup_in(content: GameContent, deck: Deck, lang: str, path: str) -> ContentLookup:

@@ -3,8 +3,9 @@
 The book is set page by page as usual, but each page is captured as a PDF form XObject instead of
 being emitted; at the end the forms are placed two per sheet side in saddle-stitch order, so the
 printed sheets, printed double-sided (flip on the short edge), folded and stapled in the middle,
-read in order. Blank pages are added at the end to reach a multiple of four, and always at
-least one: the outside back cover carries no text.
+read in order. Pages are added at the end to reach a multiple of four, and always at least one:
+the outside back cover is blank, every other page added is a notes page (a heading and ruled
+lines), so a booklet never carries a run of blank pages.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
+from printkit import fonts
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
+from printkit.render.subset_tags import embed_fonts
 from printkit.units import mm_to_pt
 
 
@@ -86,11 +89,37 @@ def imposition_for(paper: str) -> Imposition:
         raise BuildError(f"no booklet imposition for paper {paper!r} (known: {', '.join(IMPOSITIONS)})") from None
 
 
-def booklet_canvas(imposition: Imposition):
-    """A canvas class for platypus's ``canvasmaker`` that imposes the pages it is given."""
+NOTES = {"en": "Notes", "ko": "메모"}  # the heading of a notes page, by language
+NOTE_LINE_MM = 8.0  # the ruling of a notes page: a line of handwriting
+NOTE_INK = "#9a9a9a"
+
+
+def notes_label(lang: str) -> str:
+    return NOTES.get(lang.split("-")[0], NOTES["en"])
+
+
+def booklet_canvas(imposition: Imposition, lang: str = "en", margin_mm: float = 14.0, heading_pt: float = 12.0):
+    """A canvas class for platypus's ``canvasmaker`` that imposes the pages it is given, the pages
+    added to fill the last sheet set as notes pages headed in ``lang`` (``margin_mm`` and
+    ``heading_pt``: the book's margin and heading size)."""
 
     sheet_pt = (mm_to_pt(imposition.sheet_width_mm), mm_to_pt(imposition.sheet_height_mm))
     page_w_pt = mm_to_pt(imposition.page_width_mm)
+    page_h_pt = mm_to_pt(imposition.page_height_mm)
+    margin = mm_to_pt(margin_mm)
+
+    def notes_page(canvas) -> None:
+        """A page for the players' notes: its heading, then ruled lines down to the foot margin."""
+        canvas.setFillColor("#1f3b5a")
+        canvas.setFont(fonts.font_name(fonts.KOREAN_BOLD), heading_pt)
+        top = page_h_pt - margin - heading_pt
+        canvas.drawString(margin, top, notes_label(lang))
+        canvas.setStrokeColor(NOTE_INK)
+        canvas.setLineWidth(0.4)
+        y = top - mm_to_pt(NOTE_LINE_MM) * 1.2
+        while y >= margin * 1.2:
+            canvas.line(margin, y, page_w_pt - margin, y)
+            y -= mm_to_pt(NOTE_LINE_MM)
 
     class BookletCanvas(Canvas):
         def __init__(self, *args, **kwargs):
@@ -112,15 +141,20 @@ def booklet_canvas(imposition: Imposition):
             self._restartAccumulators()
             self.pop_state_stack()
             self.setPageSize(sheet_pt)
-            for side in saddle_stitch_order(pages, blank_back=True):
+            for index, side in enumerate(saddle_stitch_order(pages, blank_back=True)):
+                # a None is a page added after the book's last
                 for slot, number in enumerate((side.left, side.right)):
-                    if number is None:
-                        continue
+                    if number is None and index == slot == 0:
+                        continue  # the outside back cover (the outer sheet's front, left) stays blank
                     self.saveState()
                     self.translate(slot * page_w_pt, 0)
-                    self.doForm(f"bookpage{number}")
+                    if number is None:
+                        notes_page(self)
+                    else:
+                        self.doForm(f"bookpage{number}")
                     self.restoreState()
                 Canvas.showPage(self)
+            embed_fonts(self)  # subsets tagged from this booklet's content, as every printkit PDF
             Canvas.save(self)
 
     return BookletCanvas

@@ -20,6 +20,7 @@ from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.render.pdf import draw_ops
 from printkit.rulebook.content import CardParts, Figure
+from printkit.typography import smarten
 from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
 from printkit.units import MM_PER_POINT, mm_to_pt
 from printkit.errors import FigureError
@@ -56,14 +57,17 @@ def _title(card: Card) -> str:
 
 
 def cards_figure(deck: Deck, spec: str) -> Figure:
-    """``::: cards a, b, c``: the named cards in a row, each titled under it."""
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    if not names:
+    """``::: cards a, b, c``: the named cards in a row, each titled under it; ``a = Label`` labels
+    a card in the book's own words (its name in the book's language)."""
+    named = [n.strip().partition("=") for n in spec.split(",") if n.strip()]
+    if not named:
         raise FigureError("'::: cards' needs card names, e.g. '::: cards ember-drake, kindle'")
-    if len(names) > MAX_NAMES:
-        raise FigureError(f"'::: cards' shows at most {MAX_NAMES} cards in a row, got {len(names)}")
-    cards = tuple(find_card(deck, n) for n in names)
-    return Figure(cards, labels=tuple(_title(c) for c in cards), scale=0.6)
+    if len(named) > MAX_NAMES:
+        raise FigureError(f"'::: cards' shows at most {MAX_NAMES} cards in a row, got {len(named)}")
+    cards = tuple(find_card(deck, name) for name, _, _ in named)
+    labels = tuple(smarten(label.strip()) if eq and label.strip() else _title(card)
+                   for (_, eq, label), card in zip(named, cards))
+    return Figure(cards, labels=labels, scale=0.6)
 
 
 # One card drawn large with its layout's named elements labelled beside it.
@@ -131,6 +135,10 @@ def _pile(item: str) -> tuple[str, int]:
     while start > 0 and item[start - 1].isdecimal():
         start -= 1
     head = item[:start].rstrip()
+    if item.casefold().endswith("rest"):
+        lead = item[:-4].rstrip()
+        if lead.endswith(("x", "×")) and lead[:-1].strip():
+            return lead[:-1].strip(), REST
     if start < end and head.endswith(("x", "×")):
         return head[:-1].strip(), int(item[start:])
     return item.strip(), 1
@@ -138,8 +146,12 @@ def _pile(item: str) -> tuple[str, int]:
 
 
 def setup_figure(deck: Deck, spec: str) -> Setup:
-    """``::: setup Zone: item, item xN; Zone: ...``: named zones holding cards, backs and piles."""
-    zones = []
+    """``::: setup Zone: item, item xN; Zone: ...``: named zones holding cards, backs and piles.
+
+    A pile ``xrest`` holds what the other zones leave of its cards' set: the deck's cards (for
+    ``back`` or a card of the deck) or the component's, so ``Deck: back xrest`` shows the deck as
+    setup leaves it, computed from the deck."""
+    zones: list[tuple[str, list]] = []
     for part in (p.strip() for p in spec.split(";")):
         if not part:
             continue
@@ -151,20 +163,56 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
             if not item:
                 continue
             label, count = _pile(item)
-            if not 1 <= count <= MAX_PILE:
+            if count != REST and not 1 <= count <= MAX_PILE:
                 raise FigureError(f"setup item {item!r}: a pile holds 1 to {MAX_PILE} cards")
             back = label.casefold() == BACK
             card = deck.cards[0] if back else find_card(deck, label)
             items.append((card, back, count))
         if not items:
             raise FigureError(f"setup zone {name.strip()!r} holds no cards")
-        _runs(name.strip(), bold=True)
-        zones.append(Zone(name.strip(), tuple(items)))
+        zones.append((smarten(name.strip()), items))
     if not zones:
         raise FigureError("'::: setup' needs zones, e.g. '::: setup Deck: back x20; Hand: back x5'")
     if len(zones) > MAX_ZONES:
         raise FigureError(f"'::: setup' lays out at most {MAX_ZONES} zones, got {len(zones)}")
-    return Setup(tuple(zones))
+    _count_rests(deck, [items for _, items in zones])
+    for name, _ in zones:
+        _runs(name, bold=True)
+    return Setup(tuple(Zone(name, tuple(items)) for name, items in zones))
+
+
+REST = -1  # the count of a pile written ``xrest``, until it is worked out
+
+
+def _card_set(deck: Deck, card: Card, back: bool) -> tuple[str, int]:
+    """The set a pile's cards are dealt from (the deck, or one component) and how many it holds."""
+    if not back:
+        for name, cards in deck.components.items():
+            if any(c is card for c in cards):
+                return name, len(cards)
+    return "", len(deck.cards)
+
+
+def _count_rests(deck: Deck, zones: list[list]) -> None:
+    """Replace each ``xrest`` count in the zones' piles (in place) by what the other piles leave of its set."""
+    placed: dict[str, int] = {}
+    rests: dict[str, tuple[list, int]] = {}
+    for items in zones:
+        for i, (card, back, count) in enumerate(items):
+            name, _ = _card_set(deck, card, back)
+            if count == REST:
+                if name in rests:
+                    raise FigureError(f"'::: setup' has two piles 'xrest' of {name or 'the deck'}; one takes the rest")
+                rests[name] = (items, i)
+            else:
+                placed[name] = placed.get(name, 0) + count
+    for name, (items, i) in rests.items():
+        card, back, _ = items[i]
+        left = _card_set(deck, card, back)[1] - placed.get(name, 0)
+        if not 1 <= left <= MAX_PILE:
+            raise FigureError(f"'::: setup': the rest of {name or 'the deck'} is {left} cards; a pile holds "
+                              f"1 to {MAX_PILE}")
+        items[i] = (card, back, left)
 
 
 def cover_figure(deck: Deck) -> Figure:
@@ -404,6 +452,10 @@ class AnatomyFlowable(Flowable):
         # A part's place is a box, or a function that finds it on the face as laid out.
         self.parts = tuple((label, where(self.face) if callable(where) else where) for label, where in anatomy.parts)
         self.obstacles = face_text_boxes(self.face)
+
+    def shrunk_ok(self) -> bool:
+        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more."""
+        return self.layout is not None and self.layout.scale >= legible_scale([smallest_text_pt(self.face)]) - 1e-9
 
     def wrap(self, avail_width, avail_height):
         self.layout = anatomy_layout(

@@ -51,6 +51,7 @@ class RowLayout:
 
 
 MIN_CARD_TEXT_PT = 6.0  # the smallest card text a figure prints: smaller is not read, so cards grow
+LEGIBLE_SLACK_PT = 1e-6  # floating-point error in a scale worked out from MIN_CARD_TEXT_PT
 MIN_GAP_MM = 2.5  # how close cards may sit when that keeps them large enough to read
 ROW_GAP_MM = 4.0
 
@@ -91,21 +92,26 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
         sizes = _rows_of(len(cards), per_row)
         starts = [sum(sizes[:i]) for i in range(len(sizes))]
         for gap in (GAP_MM, MIN_GAP_MM):
+            label_mm = label_size_mm
             scale = min(target, *((max_width_mm - gap * (n - 1)) / sum(c.size.width_mm for c in cards[s:s + n])
                                   for s, n in zip(starts, sizes)))
             if max_height_mm is not None:
-                # every row's labels at the largest size they may take, the cards in what is left
-                fixed = len(sizes) * (LABEL_GAP_MM + label_size_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+                # every row's labels at the largest size they may take, the cards in what is left;
+                # the labels shrink (to MIN_LABEL_MM) before the cards' text would go unread
                 tall = sum(max(c.size.height_mm for c in cards[s:s + n]) for s, n in zip(starts, sizes))
+                for label_mm in (label_size_mm, min(label_size_mm, MIN_LABEL_MM)):
+                    fixed = len(sizes) * (LABEL_GAP_MM + label_mm * 1.3) + ROW_GAP_MM * (len(sizes) - 1)
+                    if max(max_height_mm - fixed, 0.0) / tall >= min(scale, least):
+                        break
                 # not below the scale that keeps the card text readable, even so
                 scale = min(scale, max(max(max_height_mm - fixed, 0.0) / tall, least))
             if chosen is None or scale > chosen[3]:
-                chosen = (sizes, starts, gap, scale)  # the largest, if no layout is readable
+                chosen = (sizes, starts, gap, scale, label_mm)  # the largest, if no layout is readable
             if scale >= least:
                 break
         if chosen[3] >= least:
             break
-    sizes, starts, gap, scale = chosen
+    sizes, starts, gap, scale, label_size_mm = chosen
     if max_height_mm is not None:
         # Too tall even so: the cards shrink to fit, and CardRow leaves out their text that would
         # print under MIN_CARD_TEXT_PT, so the figure keeps its caption on its page.
@@ -194,6 +200,11 @@ class CardRow(Flowable):
             except KeyError as exc:
                 raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
 
+    def shrunk_ok(self) -> bool:
+        """Whether the row, held to ``max_height_pt``, still prints every card's text (at 6 pt or more)."""
+        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        return self.layout is not None and all(p.scale >= least - 1e-9 for p in self.layout.cards)
+
     def wrap(self, avail_width, avail_height):
         self.layout = card_row(self.figure, avail_width * MM_PER_POINT,
                                text_pt=[smallest_text_pt(face) for face in self.faces],
@@ -247,6 +258,7 @@ class CardRow(Flowable):
 # --- the table at the start of a game ------------------------------------------------------------
 
 THUMB_MAX_SCALE = 0.42  # cards of a set-up figure are small: the figure shows where things lie
+THUMB_LEAST = 0.6  # held to the room on a page, a set-up figure shrinks to this much of its size, no more
 ZONE_PAD_MM = 2.5
 ZONE_GAP_MM = 4.0
 ROW_SPACE_MM = 3.0
@@ -264,7 +276,10 @@ def legible_ops(ops, scale: float) -> tuple:
     A set-up figure shows cards small; their fine print could not be read there, and the cards
     are known by their art and their larger text.
     """
-    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < MIN_CARD_TEXT_PT))
+    # Cards scaled to just the legible size print their smallest text at MIN_CARD_TEXT_PT less a
+    # rounding error: such text stays.
+    least = MIN_CARD_TEXT_PT - LEGIBLE_SLACK_PT
+    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < least))
 
 
 def _text_runs(text: str, bold: bool = False):
@@ -323,7 +338,8 @@ class TableFlowable(Flowable):
                             templates.back(pile.card, deck) if pile.back else front(pile.card, deck))
         self.count_runs = {n: _text_runs(f"×{n}") for n in {p.count for r in setup.rows for z in r for p in z.piles}}
         self.zones: tuple[_PlacedZone, ...] = ()
-        self.scale = THUMB_MAX_SCALE
+        self.scale = self.free_scale = THUMB_MAX_SCALE
+        self.max_height_pt: float | None = None  # the book may hold it to the room left on a page
 
     def _size(self, pile, s: float) -> tuple[float, float]:
         size = (pile.card or self.deck.cards[0]).size
@@ -341,19 +357,35 @@ class TableFlowable(Flowable):
         h = ZONE_PAD_MM * 2 + ZONE_LABEL_MM * 1.5 + max(h for _, h in sizes) + (COUNT_MM * 1.6 if counted else 0)
         return max(inner, label) + 2 * ZONE_PAD_MM, h
 
-    def _fits(self, s: float, width_mm: float) -> bool:
+    def _fits(self, s: float, width_mm: float, held: bool = True) -> bool:
+        if held and self.max_height_pt is not None and mm_to_pt(self._height(s)) > self.max_height_pt:
+            return False
         return all(sum(self._zone_size(z, s)[0] for z in row) + ZONE_GAP_MM * (len(row) - 1) <= width_mm
                    for row in self.setup.rows)
 
-    def _layout(self, width_mm: float) -> float:
+    def _height(self, s: float) -> float:
+        rows = self.setup.rows
+        return sum(max(self._zone_size(z, s)[1] for z in row) for row in rows) + ROW_SPACE_MM * (len(rows) - 1)
+
+    def shrunk_ok(self) -> bool:
+        """Whether the figure, held to ``max_height_pt``, still shows its cards large enough:
+        at THUMB_LEAST of the size the text width alone allows, or more."""
+        return self.scale >= self.free_scale * THUMB_LEAST - 1e-9
+
+    def _largest_scale(self, width_mm: float, held: bool) -> float:
+        """The largest scale at which every row fits the width (``held``: and the figure its
+        ``max_height_pt``)."""
         lo, hi = 0.05, THUMB_MAX_SCALE
-        if self._fits(hi, width_mm):
-            s = hi
-        else:
-            for _ in range(30):  # the largest scale at which every row fits the width
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if self._fits(mid, width_mm) else (lo, mid)
-            s = lo
+        if self._fits(hi, width_mm, held):
+            return hi
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if self._fits(mid, width_mm, held) else (lo, mid)
+        return lo
+
+    def _layout(self, width_mm: float) -> float:
+        self.free_scale = self._largest_scale(width_mm, held=False)
+        s = self._largest_scale(width_mm, held=True) if self.max_height_pt is not None else self.free_scale
         zones, top = [], 0.0
         for row in self.setup.rows:
             sizes = [self._zone_size(z, s) for z in row]

@@ -338,8 +338,9 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
                                    icons=icons, colors=colors)
         return Rulebook(data, pages, paper)
     imposition = bk.imposition_for(paper)
-    data, pages = book.render(doc, lang, lookup, figure, book.paper(imposition.page_paper),
-                              canvasmaker=bk.booklet_canvas(imposition), cover=cover, author=deck.author,
+    page = book.paper(imposition.page_paper)
+    canvas = bk.booklet_canvas(imposition, words_lang(lang), page.margin_mm, book.make_styles(page).h[0].fontSize)
+    data, pages = book.render(doc, lang, lookup, figure, page, canvasmaker=canvas, cover=cover, author=deck.author,
                               font=deck.art.font, font_bold=deck.art.font_bold, icons=icons, colors=colors)
     return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper)
 

@@ -75,6 +75,7 @@ class Page:
     ink_bottom: float | None = None  # lowest ink inside the frame; None: no ink
     figure_rows: list[tuple[float, float]] = field(default_factory=list)  # (top, bottom) bands of non-text ink
     blank: bool = False
+    notes: bool = False  # a booklet's notes page, added to fill its last sheet
 
 
 def _char_lines(textpage, x_range: tuple[float, float]) -> list[Line]:
@@ -178,7 +179,8 @@ def read_book(data: bytes, paper: str, is_booklet: bool = False) -> tuple[list[P
             if is_booklet else pdf_page.render(scale=RASTER_SCALE).to_pil()
         lowest, graphic = _ink_rows(image, f, page_h, in_frame, x_offset)
         pages.append(Page(number, f, in_frame, [l for l in lines if l.top <= f[1]], lowest,
-                          _bands(graphic, 2 * body_leading), blank=not lines))
+                          _bands(graphic, 2 * body_leading), blank=not lines,
+                          notes=[l.text for l in lines] in ([label] for label in bk.NOTES.values())))
     return pages, p.body_pt
 
 
@@ -194,7 +196,18 @@ def is_chapter(line: Line, body_pt: float) -> bool:
 
 
 def _last_page(pages: list[Page]) -> int:
-    return max((p.number for p in pages if not p.blank), default=0)
+    """The book's last page of text (a booklet's notes pages and blank back cover come after it)."""
+    return max((p.number for p in pages if not (p.blank or p.notes)), default=0)
+
+
+def blank_runs(pages: list[Page], most: int = 2) -> list[str]:
+    """Runs of more than ``most`` blank pages in a row."""
+    found, run = [], []
+    for page in sorted(pages, key=lambda p: p.number):
+        run = run + [page.number] if page.blank else []
+        if len(run) == most + 1:
+            found.append(f"pages {run[0]}\u2013: {most + 1} or more blank pages in a row")
+    return found
 
 
 def empty_feet(pages: list[Page], body_pt: float) -> list[str]:
@@ -297,3 +310,91 @@ def words_of(strings) -> set[str]:
 def most_common_size(pages: list[Page]) -> float:
     sizes = Counter(round(l.size, 2) for p in pages for l in p.lines for _ in l.text)
     return sizes.most_common(1)[0][0]
+
+
+def _empty_share(page: Page) -> float:
+    x0, foot, x1, top = page.frame
+    return ((page.ink_bottom if page.ink_bottom is not None else top) - foot) / (top - foot)
+
+
+def blank_halves(pages: list[Page], body_pt: float, most: float) -> list[str]:
+    """Pages of text (from the first chapter to the book's last page, which is exempt) whose frame
+    is more than ``most`` empty at its foot.
+
+    Exempt is only a page before one that opens with a figure (its first ink within LEAD_LINES
+    body lines of the top) taller than the empty part. A chapter's end is not exempt, nor a page
+    before a heading and lead-in that a figure follows (those could stand on the emptier page)."""
+    first = first_chapter_page(pages, body_pt)
+    last = _last_page(pages)
+    by_number = {p.number: p for p in pages}
+    leading = body_pt * 1.55
+    found = []
+    for page in pages:
+        if first is None or not first <= page.number < last or page.blank or _empty_share(page) <= most:
+            continue
+        x0, foot, x1, top = page.frame
+        empty = _empty_share(page) * (top - foot)
+        figure = next(iter(by_number[page.number + 1].figure_rows), None)
+        if figure is not None and top - figure[0] <= leading * LEAD_LINES and \
+                top - figure[1] + CAPTION_LINES * leading > empty:
+            continue
+        found.append(f"page {page.number}: {_empty_share(page):.0%} of the frame empty at its foot")
+    return found
+
+
+def _key(text: str) -> str:
+    """Letters and digits only: text as the PDF gives it back and as the source has it compare alike."""
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def cover_parts(pages: list[Page], title: str, subtitle: str) -> list[str]:
+    """What of the cover (title, subtitle, art: ink that is not text) is not on the book's first page."""
+    first = min(pages, key=lambda p: p.number)
+    text = _key(" ".join(l.text for l in first.lines))
+    missing = [f"{name} {words!r} is not on page 1" for name, words in (("title", title), ("subtitle", subtitle))
+               if words and _key(words) not in text]
+    if not first.figure_rows:
+        missing.append("page 1 carries no cover art")
+    return missing
+
+
+def captions_out_of_section(pages: list[Page], body_pt: float, caption_pt: float,
+                            sections: list[tuple[str, list[str]]]) -> list[str]:
+    """Captions that do not print between their section's heading and the next heading.
+
+    ``sections``: each numbered heading as set ("7.1 Working out a pay") with its captions. A
+    place in the book is (page, height on the page), read from the top down.
+    """
+    headings: dict[str, tuple[int, float]] = {}
+    captions: list[tuple[tuple[int, float], str]] = []
+    start_page = first_chapter_page(pages, body_pt) or 0  # the contents list headings too
+    for page in sorted(pages, key=lambda p: p.number):
+        if page.number < start_page:
+            continue
+        for line in sorted(page.lines, key=lambda l: -l.top):
+            place = (page.number, -line.top)
+            if is_heading(line, body_pt):
+                headings.setdefault(line.words[0], place)
+            elif abs(line.size - caption_pt) < 0.02 and not line.scaled:
+                captions.append((place, _key(line.text)))
+    found = []
+    for i, (heading, wanted) in enumerate(sections):
+        if not wanted:
+            continue
+        number = heading.split()[0]
+        start = headings.get(number)
+        if start is None:
+            found.append(f"heading {heading!r} not found")
+            continue
+        following = [headings[h.split()[0]] for h, _ in sections[i + 1:] if h.split()[0] in headings]
+        end = following[0] if following else (math.inf, math.inf)
+        for caption in wanted:
+            key = _key(caption)
+            place = next((at for at, text in captions if at > start and text and key.startswith(text[:20])
+                          and len(text) >= min(8, len(key))), None)
+            if place is None:
+                found.append(f"caption {caption[:40]!r} of {heading!r} not found after its heading")
+            elif place > end:
+                found.append(f"caption {caption[:40]!r} of {heading!r} prints on page {place[0]}, "
+                             f"past the next heading (page {end[0]})")
+    return found

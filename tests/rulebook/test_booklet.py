@@ -90,3 +90,26 @@ def test_imposed_pdf_places_pages_in_saddle_order():
     # Chapter 0 sits on book page 3: find the side that holds page 3 and check the text is there.
     side = next(i for i, s in enumerate(order) if 3 in (s.left, s.right))
     assert "PAGE-MARK-0" in reader.pages[side].extract_text()
+
+
+@pytest.mark.parametrize("lang, label", [("en", "Notes"), ("ko", "메모")])
+def test_pages_added_to_fill_the_last_sheet_are_notes_pages_the_back_cover_blank(lang, label):
+    import pypdfium2 as pdfium
+
+    from tests.rulebook import _composition as comp
+
+    doc = _numbered_book(6)
+    imp = booklet.imposition_for("a4")
+    data, pages = book.render(doc, lang, lambda d: None, lambda f, w: Spacer(1, 1), book.paper("a5"),
+                              canvasmaker=booklet.booklet_canvas(imp, lang), compact=False)
+    padded = padded_count(pages, blank_back=True)
+    assert padded - pages >= 3  # the case where the back cover had three blank pages before it
+    read, _ = comp.read_book(data, "a5", True)
+    added = [p for p in read if p.number > pages]
+    assert [p.number for p in added if p.blank] == [padded]  # only the outside back cover
+    for page in added[:-1]:
+        assert [l.text for l in page.lines] == [label]
+        # ruled for writing: ink down to the foot of the text frame
+        assert page.ink_bottom is not None and page.ink_bottom - page.frame[1] < 30
+    assert comp.blank_runs(read) == []
+    pdfium.PdfDocument(data)  # opens

@@ -14,7 +14,7 @@ from printkit.rules import stack as engine
 from printkit.spec import DECKS_DIR, load_deck
 
 from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
-                     parse_text, resolved_text, shape)
+                     flat, parse_text, resolved_text, shape)
 
 LANGS = ("ko", "en")
 
@@ -182,3 +182,20 @@ def test_book_draws_cards_where_figures_are_promised(book):
     caption = "합성: 카드 2장이" if lang == "ko" else "Synthesis: two cards"
     page = next(i for i, text in enumerate(texts) if caption in text)
     assert coloured_pixels(pdf, page) > 300  # a page of text alone has a handful
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5", "letter"])
+def test_the_terrain_figure_keeps_the_cards_english_text_as_printed(paper):
+    # The terrain cards print their effects in Korean and English; the English book's figure keeps
+    # both at a readable size on every paper (cards set at just the legible scale keep their text).
+    import pypdfium2 as pdfium
+
+    from printkit.rulebook.producer import render_rulebook
+    from printkit.layout.templates.stack import TERRAIN_EFFECTS_EN
+
+    pdf = pdfium.PdfDocument(render_rulebook(DECKS_DIR / "stack.yaml", "en", paper).data)
+    texts = [flat(page.get_textpage().get_text_range().replace("\r\n", " ")) for page in pdf]
+    page = next(t for t in texts if "ELDORADO" in t)
+    for effect in TERRAIN_EFFECTS_EN.values():
+        assert flat(effect)[:20] in page
+    assert page.count("Set here: cards with") == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -27,6 +28,19 @@ def text_of(data: bytes) -> list[str]:
         return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
     finally:
         pdf.close()
+
+
+def test_a_card_may_be_labelled_in_the_books_words(deck):
+    figure = designed.cards_figure(deck, "ember-drake = 불씨 드레이크, kindle, moon-pool = the 'pool'")
+    assert [c.get("id") for c in figure.cards] == ["ember-drake", "kindle", "moon-pool"]
+    assert figure.labels == ("불씨 드레이크", "Kindle", "the \u2018pool\u2019")
+
+
+def test_the_korean_sample_book_names_its_cards_in_korean():
+    pages = text_of(render_rulebook(DECKS / "emberfall.yaml", "ko").data)
+    assert pages[0].splitlines()[1] == "엠버폴"  # after the page number, the title
+    every = "\n".join(pages)
+    assert all(name in every for name in ("불씨 드레이크", "물결 부름꾼", "불 지피기", "달빛 연못"))
 
 
 def test_cards_are_found_by_id_name_or_title_in_any_case(deck):
@@ -63,8 +77,8 @@ def test_directives_are_checked_where_they_are_written():
 
 
 def test_the_sample_rulebook_shows_its_cards_and_is_as_short_as_its_text():
-    for lang, words in (("en", ["Reading a card", "element icon", "Your realm", "×30", "Tide Caller"]),
-                        ("ko", ["카드 읽기", "원소", "비용", "내 영역", "×30", "Tide Caller"])):
+    for lang, words in (("en", ["Reading a card", "element icon", "Your hand", "×50", "Tide Caller"]),
+                        ("ko", ["카드 읽기", "원소", "비용", "내 손", "×50", "Tide Caller"])):
         book = render_rulebook(DECKS / "emberfall.yaml", lang)
         pages = text_of(book.data)
         assert book.pages == len(pages) <= 4
@@ -121,3 +135,30 @@ def test_a_bundled_card_font_leaves_the_book_in_its_own_cuts():
 
     regular, bold = book.book_faces(fonts.KOREAN_BOLD, None)
     assert regular == book.REGULAR and bold == book.BOLD
+
+
+def test_a_pile_of_the_rest_counts_what_the_other_zones_leave(deck):
+    setup = designed.setup_figure(deck, "Deck: back xrest; Pool: ember x rest; Hand: back x5, kindle; "
+                                        "Rival's embers: ember x3")
+    piles = {zone.name: [count for _, _, count in zone.items] for zone in setup.zones}
+    assert piles["Deck"] == [len(deck.cards) - 6]
+    assert piles["Pool"] == [len(deck.components["embers"]) - 3]
+    assert "Rival\u2019s embers" in piles  # a zone's name is set as text is: the apostrophe curly
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("Deck: back xrest; More: kindle xrest", "two piles 'xrest' of the deck"),
+    ("Deck: back xrest; Hand: back x60", "the rest of the deck is 0 cards"),
+])
+def test_a_rest_that_cannot_be_counted_says_why(deck, spec, said):
+    with pytest.raises(designed.FigureError, match=said):
+        designed.setup_figure(deck, spec)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_emberfalls_setup_figure_shows_the_deck_and_pool_that_setup_leaves(deck, lang):
+    # Two wardens draw 5 cards each and take 2 and 3 embers: the rule text's setup, counted from the deck.
+    pages = text_of(render_rulebook(DECKS / "emberfall.yaml", lang, "a4").data)
+    setup = next(t for t in pages if "\u00d75" in t)
+    counts = {int(n) for n in re.findall(r"\u00d7(\d+)", setup)}
+    assert counts == {len(deck.cards) - 10, len(deck.components["embers"]) - 5, 5, 2, 3}
