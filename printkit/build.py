@@ -952,6 +952,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
+            if ctx.record.written:  # a full disk: there is room for the old manifest now the temporaries are gone
+                ctx.record.withdraw()
+                ctx.staging.abort()
             raise
         finally:
             ctx.workers.close()
@@ -1179,15 +1182,17 @@ class _UnfinishedRecord:
         """Undo :meth:`write` (only while no file of the build has been renamed into place)."""
         if not self.written:
             return
+        staging = Staging(self.out_dir, self.build_id)
         try:
             if self.before is None:
                 (self.out_dir / MANIFEST).unlink(missing_ok=True)
             else:
-                staging = Staging(self.out_dir, self.build_id)
                 staging.stage(MANIFEST, self.before)
                 staging.commit()
         except (OSError, PrintkitError):
-            pass  # the record stays: the next build finds no temporary of this id and drops it
+            staging.abort()  # no half-written manifest stays behind (a full disk)
+            return  # the record stays: the next build finds no temporary of this id and drops it
+        self.written = False
 
 
 def _unfinished_builds(out_dir: Path) -> list[str]:
