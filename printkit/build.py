@@ -39,10 +39,13 @@ renames it is rewritten: the files about to change move from ``files`` to ``repl
 its old and new entry, so a build stopped midway still knows either version as its own). A file
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
 outside the output folder and never deletes files it did not write: only the temporaries of a
-killed build whose id the manifest recorded, and its own earlier outputs of what a build writes
-in full (the same deck, variant, kind and paper, :func:`scope`) that the build no longer writes
-and that still hold the bytes the manifest lists. Those are recorded in the interim manifest
-(old entry, no new one) before the first rename and removed after the renames.
+killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
+what a build writes in full (the same deck, variant, kind and paper, :func:`scope`) that the
+build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
+still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
+in the interim manifest (old entry, no new one) before the first rename and removed after the
+renames. An entry without a record (an older manifest's) or spelled otherwise than printkit
+spells paths (:func:`printkit.outputs.canonical`) is never removed.
 Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`). With ``jobs`` above 1 the
 per-card PNGs, the proof thumbnails and the rulebooks are made in worker processes
 (:mod:`printkit.workers`); this process still writes every file, in the same order, so the output,
