@@ -158,7 +158,13 @@ def _files(out: Path) -> dict[str, bytes]:
             if p.is_file() and ".printkit-cache" not in p.parts}
 
 
-def test_a_full_disk_leaves_no_temporary_and_no_half_output(tmp_path):
+@pytest.mark.parametrize("options, sizes_k", [
+    # card sheets and the alignment test, every 4 KB from nothing fits to all does
+    (["--no-rulebooks", "--no-proof"], [*range(8, 132, 4), 1200]),
+    # every kind of output: per-card PDFs and PNGs, the proof page and its thumbnails too
+    (["--no-rulebooks", "--per-card"], [*range(16, 624, 32), 2400]),
+], ids=["sheets", "every-kind"])
+def test_a_full_disk_leaves_no_temporary_and_no_half_output(tmp_path, options, sizes_k):
     """Into tmpfs of growing sizes, from too small for anything to just enough: each build succeeds
     or fails with one clear line, leaving no temporary, no partial output, and the previous build's
     files and manifest as they were and true."""
@@ -168,9 +174,9 @@ def test_a_full_disk_leaves_no_temporary_and_no_half_output(tmp_path):
     if not _mount(probe, 64):
         pytest.skip("mounting a tmpfs needs root")
     subprocess.run(["umount", str(probe)], check=False)
-    args = ["build", "tiny.yaml", "--out", "out", "--no-rulebooks", "--no-proof", "--no-cache"]
+    args = ["build", "tiny.yaml", "--out", "out", "--no-cache", *options]
     outcomes = []
-    for size_k in [*range(8, 132, 4), 1200]:  # every fill level from nothing fits to all does
+    for size_k in sizes_k:
         out = tmp_path / "out"
         out.mkdir(exist_ok=True)
         assert _mount(out, size_k)
