@@ -1025,8 +1025,11 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
         ctx.record.written = False  # the manifest just written is the truth now, whatever follows
     ctx.staging.commit()
     proofs = {(e.path, e.sha256): e.written for e in stale}
-    removed = remove_outputs(options.out_dir, [(e.path, e.sha256) for e in stale],
-                             lambda relative, sha, path: ownership.proven(relative, sha, proofs.get((relative, sha)), path))
+
+    def proven(relative: str, sha: str, path: Path) -> bool:
+        return ownership.proven(relative, sha, proofs.get((relative, sha)), path)
+
+    removed = remove_outputs(options.out_dir, [(e.path, e.sha256) for e in stale], proven)
     # A stale file that could not go (changed or locked meanwhile, or not proven printkit's)
     # stays listed while it matches.
     kept = [e for e in earlier if e.path not in paths and e.path not in removed

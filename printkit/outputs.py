@@ -459,7 +459,8 @@ def exclusive(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def remove_outputs(root: Path, files: Collection[tuple[str, str]], proven: Callable[[str, str, Path], bool]) -> set[str]:
+def remove_outputs(root: Path, files: Collection[tuple[str, str]],
+                   proven: Callable[[str, str, Path], bool]) -> set[str]:
     """Remove files printkit wrote in ``root`` (relative path, sha256 it wrote), and the folders
     that leaves empty; the paths removed.
 

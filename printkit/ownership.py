@@ -13,7 +13,10 @@ nothing by itself. printkit removes a file only with a proof it made itself, und
   does, even one named in the manifest's ``unfinished``.
 
 Without a key (none can be read or made) ids are plain random ones and no record is made: then
-nothing of an earlier build is ever removed, which is the safe side.
+nothing of an earlier build is ever removed, which is the safe side. Replacing a file at one of
+this build's own output paths still asks only that the manifest list it with the hash it holds
+(:meth:`printkit.outputs.Staging.check_replaceable`), so folders made by an older printkit, or
+copied elsewhere, keep building.
 """
 
 from __future__ import annotations
@@ -79,7 +82,8 @@ def record(relative: str, sha256: str, path: Path) -> Written | None:
         return None
     if key is None or not _regular(stat):
         return None
-    return Written(stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, _mac(key, _record_text(relative, sha256, stat)))
+    return Written(stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns,
+                   _mac(key, _record_text(relative, sha256, stat)))
 
 
 def proven(relative: str, sha256: str, written: Written | None, path: Path) -> bool:
