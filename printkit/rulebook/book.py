@@ -683,21 +683,29 @@ class BookContents(TableOfContents):
     def __init__(self, **kw: Any):
         super().__init__(**kw)
         self._styles = list(self.levelStyles)
+        self._made: tuple | None = None  # (entries, width, height), rows, heights: of the last wrap
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
         self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
         # reportlab sizes a table's rows in time growing with the square of their number (and
         # again for what is left after each page), so it makes and sizes the rows a few at a
-        # time here; the table of them all is given the heights it found.
+        # time here; the table of them all is given the heights it found. The last pass lists
+        # what the pass before did: its rows are taken again.
         entries, rows, heights = self._lastEntries, [], []
+        made = (tuple(entries), availWidth, availHeight)
         try:
-            for start in range(0, max(len(entries), 1), _CONTENTS_ROWS):
+            if self._made is not None and self._made[0] == made:
+                self._lastEntries = []  # only for reportlab to hand this pass's canvas its page numbers' drawing
+                super().wrap(availWidth, availHeight)
+                rows, heights = self._made[1], self._made[2]
+            for start in range(0, max(len(entries), 1) if not rows else 0, _CONTENTS_ROWS):
                 self._lastEntries = entries[start:start + _CONTENTS_ROWS]
                 super().wrap(availWidth, availHeight)
                 rows += self._table._cellvalues
                 heights += self._table._rowHeights
         finally:
             self._lastEntries = entries
+        self._made = (made, rows, heights)
         self._table = Table(rows, colWidths=(availWidth,), rowHeights=heights, style=self.tableStyle)
         self._rows = _ContentsRows(rows, heights, availWidth, self.tableStyle)
         self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
