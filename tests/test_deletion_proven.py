@@ -116,19 +116,22 @@ def test_stale_files_with_records_are_removed_those_without_are_left_and_listed(
     card = next(item for item in manifest(out)["files"] if "/cards/" in item["path"])
     folder = card["path"].rsplit("/", 1)[0]
     extra = []
-    for name in ("old-proven.png", "old-legacy.png"):
+    for name in ("old-proven.png", "old-legacy.png", "old-touched.png"):
         (out / folder / name).write_bytes((out / card["path"]).read_bytes())
         entry = {**card, "path": f"{folder}/{name}"}
         entry.pop("written")
-        if name == "old-proven.png":  # as printkit records a file it has just put in place
+        if name != "old-legacy.png":  # as printkit records a file it has just put in place
             written = ownership.record(entry["path"], entry["sha256"], out / entry["path"])
             entry["written"] = {"device": written.device, "inode": written.inode, "size": written.size,
                                 "mtime_ns": written.mtime_ns, "mac": written.mac}
         extra.append(entry)
     forge(out, extra)
+    # The same bytes, but not the file as printkit left it: touched since.
+    os.utime(out / folder / "old-touched.png", ns=(1_000_000_000, 1_000_000_000))
     rebuild(built, "--per-card")
     assert not (out / folder / "old-proven.png").exists()
     assert (out / folder / "old-legacy.png").exists()
+    assert (out / folder / "old-touched.png").exists()
     listed = {item["path"]: item for item in manifest(out)["files"]}
     assert f"{folder}/old-legacy.png" in listed and "written" not in listed[f"{folder}/old-legacy.png"]
     assert f"{folder}/old-proven.png" not in listed
