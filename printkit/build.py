@@ -39,10 +39,13 @@ renames it is rewritten: the files about to change move from ``files`` to ``repl
 its old and new entry, so a build stopped midway still knows either version as its own). A file
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
 outside the output folder and never deletes files it did not write: only the temporaries of a
-killed build whose id the manifest recorded, and its own earlier outputs of what a build writes
-in full (the same deck, variant, kind and paper, :func:`scope`) that the build no longer writes
-and that still hold the bytes the manifest lists. Those are recorded in the interim manifest
-(old entry, no new one) before the first rename and removed after the renames.
+killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
+what a build writes in full (the same deck, variant, kind and paper, :func:`scope`) that the
+build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
+still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
+in the interim manifest (old entry, no new one) before the first rename and removed after the
+renames. An entry without a record (an older manifest's) or spelled otherwise than printkit
+spells paths (:func:`printkit.outputs.canonical`) is never removed.
 Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`). With ``jobs`` above 1 the
 per-card PNGs, the proof thumbnails and the rulebooks are made in worker processes
 (:mod:`printkit.workers`); this process still writes every file, in the same order, so the output,
@@ -64,7 +67,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
-from printkit import fonts, unchanged
+from printkit import fonts, ownership, unchanged
 from printkit.cache import RenderCache, face_files, pages_description
 from printkit.render.svg import svg_form_store
 from printkit.deck import Card, CardSize, Deck
@@ -86,9 +89,11 @@ from printkit.layout.imposition import (
 )
 from printkit.layout.ops import Face, Image
 from printkit.layout.slug import page_slug, sheet_name, sheet_slug
+from printkit.ownership import Written
 from printkit.outputs import (
     BUILD_ID,
     Staging,
+    canonical,
     current_sha256,
     deck_part,
     exclusive,
@@ -157,6 +162,9 @@ class ManifestEntry:
     lang: str | None = None  # rulebooks: "ko" or "en"
     back: str | None = None  # per-card fronts: the path of the back printed behind it
     draft: bool | None = None  # True: written by a draft build (placeholders, marked DRAFT)
+    # The file as printkit put it in place, with its proof (printkit.ownership); None: not proven
+    # printkit's (an older manifest), so never removed.
+    written: Written | None = None
 
 
 @dataclass(frozen=True)
@@ -190,7 +198,7 @@ class BuildContext:
 
     def __post_init__(self) -> None:
         if self.staging is None:
-            self.staging = Staging(self.options.out_dir)
+            self.staging = Staging(self.options.out_dir, ownership.new_build_id())
         if self.cache is None:
             self.cache = RenderCache(self.options.out_dir, self.options.cache)
         if self.workers is None:
@@ -948,6 +956,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
             ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
+            if ctx.record.written:  # a full disk: there is room for the old manifest now the temporaries are gone
+                ctx.record.withdraw()
+                ctx.staging.abort()
             raise
         finally:
             ctx.workers.close()
@@ -960,7 +971,8 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     options = ctx.options
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
-    remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir) + _recording_builds(options.out_dir))
+    remove_temporaries(options.out_dir, _unfinished_builds(options.out_dir) + _recording_builds(options.out_dir),
+                       ownership.signed)
     entries: list[ManifestEntry] = []
     fresh, keys = list(decks), {}
     hashed: dict[Path, tuple[tuple, str | None]] = {}  # output file -> (size and times, sha256)
@@ -993,13 +1005,19 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
     # kinds or papers stay, as does anything not listed or changed since (not in ``earlier``).
     stale = [e for e in earlier if e.path not in paths and scope(e) in ctx.covered]
     going = {e.path for e in stale}
+    root = options.out_dir.resolve()
+    placed = {e.path: inside(options.out_dir, e.path, root) for e in [*earlier, *entries]}
+    # Each file this build puts in place, recorded as its temporary is: a rename keeps the
+    # device, inode, size and modification time, so the record holds for the file in place.
+    temporaries = {target: temp for temp, target in ctx.staging.staged}
+    records = {e.path: ownership.record(e.path, e.sha256, temporaries[placed[e.path]])
+               for e in entries if placed[e.path] in temporaries}
+    entries = _recorded(options.out_dir, entries, earlier, records)
     if changing or stale:
         # While files are swapped the manifest vouches for none of them, yet names both
         # versions of each (a file to be removed: its old version only), so a build stopped
         # midway leaves printkit's files known as its own.
         old = {e.path: e for e in earlier}
-        root = options.out_dir.resolve()
-        placed = {e.path: inside(options.out_dir, e.path, root) for e in [*earlier, *entries]}
         _write_manifest(options.out_dir,
                         [e for e in earlier if placed[e.path] not in changing and e.path not in going],
                         [(old.get(e.path), e) for e in entries if placed[e.path] in changing]
@@ -1007,10 +1025,17 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
                         unfinished=[ctx.staging.build_id])
         ctx.record.written = False  # the manifest just written is the truth now, whatever follows
     ctx.staging.commit()
-    removed = remove_outputs(options.out_dir, [(e.path, e.sha256) for e in stale])
-    # A stale file that could not go (changed or locked meanwhile) stays listed while it matches.
+    proofs = {(e.path, e.sha256): e.written for e in stale}
+
+    def proven(relative: str, sha: str, path: Path) -> bool:
+        return ownership.proven(relative, sha, proofs.get((relative, sha)), path)
+
+    removed = remove_outputs(options.out_dir, [(e.path, e.sha256) for e in stale], proven)
+    # A stale file that could not go (changed or locked meanwhile, or not proven printkit's)
+    # stays listed while it matches.
     kept = [e for e in earlier if e.path not in paths and e.path not in removed
             and (e.path not in going or current_sha256(inside(options.out_dir, e.path)) == e.sha256)]
+    kept = _recorded(options.out_dir, kept, earlier, {})
     manifest = _manifest_data(_manifest(entries + kept))
     if command is not None and producers is PRODUCERS and not options.cards:
         unchanged.remember_invocation(ctx, command, decks, keys, manifest)
@@ -1060,6 +1085,26 @@ def _produced(producer: Callable[[Sequence[Deck], BuildContext], Iterable[Manife
         raise BuildError(f"cannot write the {what}: {type(exc).__name__}: {exc}") from exc
 
 
+def _recorded(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
+              records: dict[str, Written | None]) -> list[ManifestEntry]:
+    """``entries`` with the record of each file as printkit put it in place: from ``records``
+    (by path) for the files this build puts in place, else the earlier manifest's record of that
+    file while it still proves the file the same (:func:`printkit.ownership.proven`); none else."""
+    before = {(e.path, e.sha256): e.written for e in earlier if e.written is not None}
+    root = out_dir.resolve()
+    result = []
+    for entry in entries:
+        if entry.path in records:
+            written = records[entry.path]
+        else:
+            written = entry.written or before.get((entry.path, entry.sha256))
+            if written is not None and not ownership.proven(entry.path, entry.sha256, written,
+                                                             inside(out_dir, entry.path, root)):
+                written = None
+        result.append(replace(entry, written=written))
+    return result
+
+
 def _check_out_dir(out_dir: Path) -> None:
     """Refuse an output folder that is a file (or a link to one) before anything is rendered."""
     if out_dir.exists() and not out_dir.is_dir():
@@ -1099,7 +1144,7 @@ def _manifest_data(manifest: dict) -> bytes:
 
 def _write_manifest_data(out_dir: Path, data: bytes, build_id: str | None = None,
                          before_first_write: Callable[[], None] | None = None) -> Path:
-    staging = Staging(out_dir, build_id) if build_id else Staging(out_dir)
+    staging = Staging(out_dir, build_id or ownership.new_build_id())
     staging.before_first_write = before_first_write
     try:
         staging.stage(MANIFEST, data)
@@ -1144,15 +1189,17 @@ class _UnfinishedRecord:
         """Undo :meth:`write` (only while no file of the build has been renamed into place)."""
         if not self.written:
             return
+        staging = Staging(self.out_dir, self.build_id)
         try:
             if self.before is None:
                 (self.out_dir / MANIFEST).unlink(missing_ok=True)
             else:
-                staging = Staging(self.out_dir, self.build_id)
                 staging.stage(MANIFEST, self.before)
                 staging.commit()
         except (OSError, PrintkitError):
-            pass  # the record stays: the next build finds no temporary of this id and drops it
+            staging.abort()  # no half-written manifest stays behind (a full disk)
+            return  # the record stays: the next build finds no temporary of this id and drops it
+        self.written = False
 
 
 def _unfinished_builds(out_dir: Path) -> list[str]:
@@ -1194,7 +1241,7 @@ def _manifest_item(entry: ManifestEntry) -> dict:
     """An entry as listed in the manifest; ``lang``, ``back`` and ``draft`` appear only on files
     that have one."""
     item = asdict(entry)
-    for optional in ("lang", "back", "draft"):
+    for optional in ("lang", "back", "draft", "written"):
         if item[optional] is None:
             del item[optional]
     return item
@@ -1246,15 +1293,33 @@ def _previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
         raise BuildError(f"{refusal}it is not a manifest printkit wrote{advice}") from None
     files: dict[str, list[ManifestEntry]] = {}
     for entry in listed:
-        files.setdefault(entry.path, []).append(entry)
+        if canonical(entry.path):  # any other spelling names no file printkit wrote: it owns nothing
+            files.setdefault(entry.path, []).append(entry)
     return files
 
 
 def _manifest_entry(item: dict) -> ManifestEntry:
-    entry = ManifestEntry(**item)
+    item = dict(item)
+    written = item.pop("written", None)
+    entry = ManifestEntry(**item, written=_written_record(written))
     if not isinstance(entry.path, str) or not isinstance(entry.sha256, str):
         raise TypeError("path and sha256 must be strings")
     return entry
+
+
+def _written_record(item: object) -> Written | None:
+    """A manifest's record of how a file was put in place; None when missing or malformed (such
+    a file is then simply not proven printkit's)."""
+    if not isinstance(item, dict):
+        return None
+    try:
+        written = Written(**item)
+    except TypeError:
+        return None
+    numbers = (written.device, written.inode, written.size, written.mtime_ns)
+    if not all(type(n) is int for n in numbers) or not isinstance(written.mac, str):
+        return None
+    return written
 
 
 def _written(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> dict[Path, frozenset[str]]:

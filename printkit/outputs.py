@@ -2,11 +2,12 @@
 
 A build stages its files (:class:`Staging`): each is written to a temporary ``.NAME.ID.tmp``
 beside its target and fsynced, and only when every file of the build is staged are they renamed
-into place. ``ID`` is a random build id that the build records in the output folder's manifest
+into place. ``ID`` is a build id that the build records in the output folder's manifest
 before it writes its first temporary. A build that fails leaves the previous files as they were
 and removes its temporaries; those a killed build leaves behind are removed by the next build
 (:func:`remove_temporaries`), and only they: a file merely named like a temporary carries no id
-the manifest recorded, so it is never touched.
+the manifest recorded and that proves itself printkit's (:mod:`printkit.ownership`), so it is
+never touched.
 
 A file already at a target is replaced only when printkit wrote it (:meth:`Staging.check_replaceable`,
 given what the previous manifest lists); otherwise the build is refused before anything is renamed.
@@ -104,14 +105,27 @@ def temp_path(path: Path, build_id: str) -> Path:
     return path.with_name(f".{path.name}.{build_id}.tmp")
 
 
-def remove_temporaries(root: Path, build_ids: Collection[str]) -> int:
+def canonical(relative: str) -> bool:
+    """Whether ``relative`` is spelled as printkit spells the files it writes: parts joined by
+    single ``/``, none empty, ``.``, ``..`` or hidden, no backslash or control character, NFC,
+    no deeper than printkit writes. A manifest entry spelled otherwise (``deck//x.pdf``,
+    ``deck/./x.pdf``, ``deck/x.pdf/``) names no file printkit wrote."""
+    if not isinstance(relative, str) or not relative or "\\" in relative:
+        return False
+    if unicodedata.normalize("NFC", relative) != relative or any(ord(ch) < 32 or ord(ch) == 127 for ch in relative):
+        return False
+    parts = relative.split("/")
+    return len(parts) <= _MAX_DEPTH and all(part and not part.startswith(".") for part in parts)
+
+
+def remove_temporaries(root: Path, build_ids: Collection[str], signed: Callable[[str], bool]) -> int:
     """Remove the temporaries the builds ``build_ids`` left in ``root``; how many went.
 
-    Only regular files named ``.NAME.ID.tmp`` with one of those ids go; links are never followed
-    and nothing else is touched. The ids come from the manifest, which a build writes them to
-    before it makes its first temporary, so every file removed is provably one printkit wrote.
+    Only regular files named ``.NAME.ID.tmp`` (NAME a name printkit writes) with one of those ids
+    go, and only ids that ``signed`` proves printkit made: the manifest the ids come from could
+    have been written by anyone. Links are never followed and nothing else is touched.
     """
-    ids = {i for i in build_ids if BUILD_ID.match(i)}
+    ids = {i for i in build_ids if isinstance(i, str) and BUILD_ID.match(i) and signed(i)}
     if not ids:
         return 0
     removed = 0
@@ -121,7 +135,7 @@ def remove_temporaries(root: Path, build_ids: Collection[str]) -> int:
             dirs[:] = []
         for name in names:
             match = _TEMP.match(name)
-            if match is None or match["id"] not in ids:
+            if match is None or match["id"] not in ids or not canonical(match["name"]):
                 continue
             path = Path(folder) / name
             try:
@@ -445,23 +459,28 @@ def exclusive(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def remove_outputs(root: Path, files: Collection[tuple[str, str]]) -> set[str]:
+def remove_outputs(root: Path, files: Collection[tuple[str, str]],
+                   proven: Callable[[str, str, Path], bool]) -> set[str]:
     """Remove files printkit wrote in ``root`` (relative path, sha256 it wrote), and the folders
     that leaves empty; the paths removed.
 
-    A file goes only while it is a regular file (never a link) that still holds those bytes: one
-    changed since printkit wrote it is the user's now and stays, as does anything else in its
-    folder. Folders go only when empty, up to (not including) ``root``.
+    A file goes only while its path is spelled canonically (:func:`canonical`), ``proven(relative,
+    sha256, path)`` says it is still the very file printkit put there, and it is a regular file
+    (never a link) that still holds those bytes: one changed since printkit wrote it is the
+    user's now and stays, as does anything else in its folder. Folders go only when empty, up
+    to (not including) ``root``.
     """
     removed: set[str] = set()
     folders: set[Path] = set()
     for relative, sha in files:
+        if not canonical(relative):
+            continue
         try:
             path = inside(root, relative)
         except BuildError:
             continue
-        if current_sha256(path) != sha:
-            continue
+        if not proven(relative, sha, path) or current_sha256(path) != sha or not proven(relative, sha, path):
+            continue  # proven again after the hashing: the file is the same one that was hashed
         try:
             path.unlink()
         except OSError:

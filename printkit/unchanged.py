@@ -312,7 +312,7 @@ def _as_left(out_dir: Path, manifest_sha: str) -> bool:
     """Whether ``out_dir`` holds the manifest whose sha256 is ``manifest_sha``, every file it
     lists with the bytes it lists, and no temporary a killed build left for the next to remove."""
     from printkit.errors import BuildError
-    from printkit.outputs import current_sha256, inside, sha256_hex
+    from printkit.outputs import current_sha256, inside
     from printkit.safe_read import UnsafeFileError, read_limited
 
     path = out_dir / MANIFEST
@@ -320,13 +320,13 @@ def _as_left(out_dir: Path, manifest_sha: str) -> bool:
         if os.path.islink(path) or any(n.startswith(f".{MANIFEST}.") and n.endswith(".tmp") for n in os.listdir(out_dir)):
             return False
         data = read_limited(path, 50_000_000)
-        if sha256_hex(data) != manifest_sha:
+        if _listing_sha(data) != manifest_sha:
             return False
         files = json.loads(data)["files"]
         root = out_dir.resolve()
         return all(current_sha256(inside(out_dir, item["path"], resolved_root=root)) == item["sha256"]
                    for item in files)
-    except (OSError, UnsafeFileError, ValueError, KeyError, TypeError, BuildError):
+    except (OSError, UnsafeFileError, ValueError, KeyError, TypeError, AttributeError, BuildError):
         return False
 
 
@@ -348,4 +348,20 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
         for text, labels in ctx._warnings.of_folder(folder):
             warnings.restore(folder, text, labels)
     ctx.cache.pending[command.key] = json.dumps(
-        {"manifest": hashlib.sha256(manifest).hexdigest(), "paths": paths, "warnings": warnings.lines()}).encode()
+        {"manifest": _listing_sha(manifest), "paths": paths, "warnings": warnings.lines()}).encode()
+
+
+def _listing_sha(manifest: bytes) -> str | None:
+    """The sha256 of what a manifest lists, without the records of how each file was put in place
+    (printkit.ownership): those name the folder's inodes, which no cached note should depend on.
+    None for a manifest not laid out as printkit writes one (``json.dumps`` as in printkit.build)."""
+
+    def laid_out(listed: dict) -> bytes:
+        return (json.dumps(listed, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+    listed = json.loads(manifest)
+    if laid_out(listed) != manifest:
+        return None
+    for item in listed["files"]:
+        item.pop("written", None)
+    return hashlib.sha256(laid_out(listed)).hexdigest()

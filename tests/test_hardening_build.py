@@ -310,15 +310,15 @@ def test_a_linked_file_or_temporary_is_replaced_never_written_through(tiny):
     assert build(["tiny.yaml", "--out", "out"], tiny).exit_code == 1  # resolves outside: refused
     sheet.unlink()
     # A planted link where this very build will put its temporary (its id made predictable here).
-    import printkit.outputs
+    import printkit.ownership
 
     (out / "tiny" / ".sheets-a4.pdf.00000000deadbeef.tmp").symlink_to(secret)
-    real = printkit.outputs.new_build_id
-    printkit.outputs.new_build_id = lambda: "00000000deadbeef"
+    real = printkit.ownership.new_build_id
+    printkit.ownership.new_build_id = lambda: "00000000deadbeef"
     try:
         result = build(["tiny.yaml", "--out", "out"], tiny)
     finally:
-        printkit.outputs.new_build_id = real
+        printkit.ownership.new_build_id = real
     assert result.exit_code == 0, result.output
     assert secret.read_text() == "outside"
     assert_consistent(out)
@@ -337,15 +337,22 @@ def test_user_files_survive_and_only_own_stale_temporaries_go(tiny):
         f"tiny/.sheets-a4.pdf.{dead.pid}.tmp": "named as printkit named temporaries once",
         ".sheets-a4.pdf.4000000.tmp": "a user's file named like a stale temporary",
         "tiny/.sheets-a4.pdf.0123456789abcdef.tmp": "a build-id name the manifest never recorded",
+        # an id the (forged) manifest names but printkit never made: its HMAC half does not verify
+        "tiny/.sheets-a4.pdf.feedfacecafebeef.tmp": "named with a forged id",
+        "tiny/.proof.html.feedfacecafebeef.tmp": "named with a forged id",
     }
     for name, text in mine.items():
         (out / name).write_text(text)
     # A build killed after it recorded its id: its temporaries are printkit's, provably.
+    from printkit.ownership import new_build_id, signed
+
+    killed = new_build_id()
+    assert signed(killed) and not signed("feedfacecafebeef")
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    manifest["unfinished"] = ["feedfacecafebeef"]
+    manifest["unfinished"] = [killed, "feedfacecafebeef"]
     (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    stale = [out / "tiny" / ".sheets-a4.pdf.feedfacecafebeef.tmp",
-             out / "tiny" / "cards" / ".back-1.png.feedfacecafebeef.tmp"]
+    stale = [out / "tiny" / f".sheets-a4.pdf.{killed}.tmp",
+             out / "tiny" / "cards" / f".back-1.png.{killed}.tmp"]
     for path in stale:
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(b"%PDF-1.4 half a file")

@@ -56,7 +56,7 @@ def png(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize("line", ["# a" + " " * 4000 + "b", "{{" + " " * 6000, "::: figure" + " " * 5000 + "x",
-                                  "a****" * 5000 + "a"])
+                                  "a****" * 5000 + "a", "## heading\n\n" * 10_000])
 def test_rule_text_lines_parse_in_linear_time(line):
     start = time.perf_counter()
     try:

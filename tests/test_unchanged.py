@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from manifests import without_records
 from test_design_loop import run
 
 from printkit import build as building
@@ -30,8 +31,10 @@ OTHER = "game: other\nname: Other\ngroups:\n  - name: cards\n    cards:\n      -
 
 
 def outputs(out: Path) -> dict[str, str]:
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in out.rglob("*")
-            if p.is_file() and ".printkit-cache" not in p.parts}
+    """Each output's sha256, the manifest's without the records that name this folder's inodes."""
+    return {p.relative_to(out).as_posix(): hashlib.sha256(
+        without_records(p.read_bytes()) if p.name == "manifest.json" else p.read_bytes()).hexdigest()
+            for p in out.rglob("*") if p.is_file() and ".printkit-cache" not in p.parts}
 
 
 def png(color: str) -> bytes:
@@ -296,8 +299,11 @@ def test_a_command_is_not_listed_again_while_another_build_writes_its_folder(fol
 def test_a_stopped_builds_manifest_temporary_is_cleared_by_a_build(folder, read):
     out = folder / "out"
     listed = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    stray = out / ".manifest.json.0123456789abcdef.tmp"  # a build stopped while recording its id
-    stray.write_text(json.dumps({**listed, "unfinished": ["0123456789abcdef"]}), encoding="utf-8")
+    from printkit.ownership import new_build_id
+
+    killed = new_build_id()
+    stray = out / f".manifest.json.{killed}.tmp"  # a build stopped while recording its id
+    stray.write_text(json.dumps({**listed, "unfinished": [killed]}), encoding="utf-8")
     result = run(folder, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
     assert result.exit_code == 0, result.output
     assert read and not stray.exists()

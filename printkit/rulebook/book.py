@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
+import math
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
+from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from printkit import fonts
@@ -532,7 +534,9 @@ class RulebookDoc(BaseDocTemplate):
     With ``sketch_first`` the first pass of ``multiBuild`` only lays the book out: its pages are
     never saved, and the table of contents it feeds (page numbers of the headings) is set in the
     second pass, which draws. A book without headings needs ``sketch_first`` off: its first pass
-    is already the last.
+    is already the last. The second pass only lays out too once its contents run past their first
+    page: the first pass's one-page placeholder then put every heading on another page, so the
+    second pass cannot be the last (a pass that does not draw never is).
     """
 
     def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool, sketch_first: bool = False,
@@ -561,6 +565,16 @@ class RulebookDoc(BaseDocTemplate):
         self.passes += 1
         self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
         self._waiting = []
+
+    def handle_flowable(self, flowables) -> None:
+        first = flowables[0] if flowables else None
+        super().handle_flowable(flowables)
+        if (isinstance(first, BookContents) and self._sketch_first and self.passes == 2 and flowables
+                and isinstance(flowables[0], _ContentsRows)):
+            self._text_frame.drawing = False
+
+    def _allSatisfied(self) -> bool:  # noqa: N802 (reportlab's name)
+        return bool(super()._allSatisfied()) and self._text_frame.drawing
 
     def filterFlowables(self, flowables) -> None:  # noqa: N802 (reportlab's name)
         """Let a figure that does not fit wait for the next page while text fills this one.
@@ -715,10 +729,36 @@ class BookContents(TableOfContents):
     def __init__(self, **kw: Any):
         super().__init__(**kw)
         self._styles = list(self.levelStyles)
+        self._made: tuple | None = None  # (entries, width, height), rows, heights: of the last wrap
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
         self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
-        return super().wrap(availWidth, availHeight)
+        # reportlab sizes a table's rows in time growing with the square of their number (and
+        # again for what is left after each page), so it makes and sizes the rows a few at a
+        # time here; the table of them all is given the heights it found. The last pass lists
+        # what the pass before did: its rows are taken again.
+        entries, rows, heights = self._lastEntries, [], []
+        made = (tuple(entries), availWidth, availHeight)
+        try:
+            if self._made is not None and self._made[0] == made:
+                self._lastEntries = []  # only for reportlab to hand this pass's canvas its page numbers' drawing
+                super().wrap(availWidth, availHeight)
+                rows, heights = self._made[1], self._made[2]
+            for start in range(0, max(len(entries), 1) if not rows else 0, _CONTENTS_ROWS):
+                self._lastEntries = entries[start:start + _CONTENTS_ROWS]
+                super().wrap(availWidth, availHeight)
+                rows += self._table._cellvalues
+                heights += self._table._rowHeights
+        finally:
+            self._lastEntries = entries
+        self._made = (made, rows, heights)
+        self._table = Table(rows, colWidths=(availWidth,), rowHeights=heights, style=self.tableStyle)
+        self._rows = _ContentsRows(rows, heights, availWidth, self.tableStyle)
+        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):  # noqa: N803
+        return self._rows.split(availWidth, availHeight)
 
     def _fitted(self, level: int, style: ParagraphStyle) -> ParagraphStyle:
         bold = fonts.font_name(fonts.KOREAN_BOLD)
@@ -731,6 +771,45 @@ class BookContents(TableOfContents):
         numbers_column = pdfmetrics.stringWidth(" . . " + widest_page, style.fontName, style.fontSize)
         return ParagraphStyle(style.name + "-fitted", parent=style, leftIndent=style.leftIndent + hang,
                               firstLineIndent=-hang, rightIndent=numbers_column)
+
+
+_CONTENTS_ROWS = 64  # rows of the contents reportlab sizes at once
+
+
+class _ContentsRows(Flowable):
+    """The rows of the contents from ``start`` on, sized already: each page takes the rows that
+    fit as a table of their own, as reportlab's table splits, and the rest stay rows, so no row
+    is looked at again after its page."""
+
+    def __init__(self, rows: list, heights: list[float], width: float, style: TableStyle, start: int = 0) -> None:
+        super().__init__()
+        self._all, self._heights, self._width, self._style, self._start = rows, heights, width, style, start
+        self._left = math.fsum(heights[start:])  # the height of the rows left (a sum at C speed)
+
+    def _part(self, end: int) -> Table:
+        return Table(self._all[self._start:end], colWidths=(self._width,), rowHeights=self._heights[self._start:end],
+                     style=self._style)
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803
+        return self._width, self._left
+
+    def split(self, availWidth, availHeight):  # noqa: N803
+        end, used = self._start, 0.0
+        for height in self._heights[self._start:]:  # as reportlab's table finds where to split
+            if used + height > availHeight:
+                break
+            used += height
+            end += 1
+        if end == self._start:
+            return []
+        if end == len(self._heights):
+            return [self._part(end)]
+        return [self._part(end), _ContentsRows(self._all, self._heights, self._width, self._style, end)]
+
+    def drawOn(self, canvas, x, y, _sW=0):  # noqa: N803
+        part = self._part(len(self._heights))
+        part.wrapOn(canvas, self._width, self._left)
+        part.drawOn(canvas, x, y, _sW)
 
 
 def _title_page_end(styles: Styles, lang: str) -> list:

@@ -166,6 +166,52 @@ def test_the_layout_only_first_pass_sets_the_same_bytes_as_drawing_every_pass(mo
     assert _calc_book("en") == sketched
 
 
+def _headings_book(count: int) -> bytes:
+    text = "# T\n\n" + "".join(f"## Heading {i}\n\n" + ("Some text. " * (i % 5)) + "\n\n" for i in range(count))
+    doc = md.parse(text, "t.md")
+    return book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"), compact=False)[0]
+
+
+def test_long_contents_set_the_same_bytes_as_reportlabs_own_table_and_passes(monkeypatch):
+    """Contents over many pages, sized a few rows at a time and split page by page, with their
+    second pass only laid out, come out as reportlab's one table split by itself, every pass drawn."""
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    ours = _headings_book(300)
+
+    def plain_wrap(self, width, height):
+        self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
+        return TableOfContents.wrap(self, width, height)
+
+    monkeypatch.setattr(book.BookContents, "wrap", plain_wrap)
+    monkeypatch.setattr(book.BookContents, "split", TableOfContents.split)
+    monkeypatch.setattr(book.RulebookDoc, "handle_flowable", BaseDocTemplate.handle_flowable)
+    assert _headings_book(300) == ours
+
+
+def test_rows_of_the_contents_are_sized_once_per_pass(monkeypatch):
+    """reportlab's table sizes its rows again for what is left after each page: work growing with
+    the square of the headings (10,000 took minutes). Here the rows given to tables grow as the
+    headings do."""
+    from reportlab.platypus import tables
+
+    made = []
+    real = tables.Table.__init__
+
+    def counting(self, data, *args, **kwargs):
+        made.append(len(data))
+        real(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(tables.Table, "__init__", counting)
+    rows = []
+    for count in (200, 800):
+        made.clear()
+        _headings_book(count)
+        rows.append(sum(made))
+    assert rows[1] < 4.5 * rows[0], rows
+
+
 def test_a_book_without_headings_is_drawn_in_its_only_pass():
     assert _pages("# T\n\nJust one paragraph, and no heading to list.\n") == [
         "3 Just one paragraph, and no heading to list. "
