@@ -146,14 +146,23 @@ def test_check_fails_a_game_named_like_an_engine_in_other_letters(tmp_path):
     assert "FAILED" in text and "  problem: game 'Stack' is not played" in text
 
 
-def test_check_of_a_name_points_at_the_spec_file_in_this_folder(tmp_path, monkeypatch):
+def test_check_of_a_name_finds_the_spec_file_in_this_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "orchard.yaml").write_text(ORCHARD.format(game="orchard"))
+    result = run("check", "orchard", "--no-play")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("orchard")
+    misspelt = run("check", "orchad")
+    assert misspelt.exit_code == 1 and misspelt.stderr.startswith("orchad: no deck named 'orchad' in ")
+
+
+def test_a_name_in_a_decks_folder_points_at_a_spec_beside_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "decks").mkdir()
     (tmp_path / "orchard.yaml").write_text(ORCHARD.format(game="orchard"))
     result = run("check", "orchard")
     assert result.exit_code == 1
-    assert result.stderr.startswith("orchard: no deck named 'orchard' in ")
-    assert result.stderr.rstrip().endswith("(known: calc, clag, emberfall, stack); did you mean ./orchard.yaml?")
-    assert "did you mean" not in run("check", "orchad").stderr
+    assert result.stderr.rstrip().endswith("did you mean ./orchard.yaml?")
 
 
 def test_a_count_by_attribute_a_variant_lacks_is_said_in_words(tmp_path):
