@@ -15,7 +15,8 @@ from printkit.locate import (
     find_spec,
 )
 from printkit.spec.expand import default_deck, default_variant, expand, expand_all, variant_names
-from printkit.spec.load import LoadedSpec, load_spec
+from printkit.spec.files import load_spec
+from printkit.spec.load import LoadedSpec
 
 __all__ = ["DECKS_DIR", "decks_dir", "find_spec", "all_spec_paths", "default_spec_paths", "load_spec", "expand",
            "load_deck", "load_all_variants", "expand_all", "variant_names",

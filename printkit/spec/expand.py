@@ -10,16 +10,12 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from printkit import draft, fonts
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
-from printkit.errors import Errors, PrintkitError, SpecError, error_line
-from printkit.spec.data import MAX_DATA_BYTES, DataFileError, data_kind, read_table
+from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.spec.fields import close_key
+from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
-from printkit.spec.paths import PathRefused, inside_folder
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
-from printkit.images import check_image
-from printkit.safe_read import UnsafeFileError, read_limited
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
@@ -31,45 +27,6 @@ MIN_SAFE_AREA_MM = 4.0
 # Card sheets print on these papers (``build --paper``): a card that fits neither is refused here,
 # at its size in the spec, rather than by the build's imposition.
 SHEET_PAPERS = ("a4", "letter")
-
-
-def attach_data(loaded: LoadedSpec) -> LoadedSpec:
-    """``loaded`` with the rows of every ``data:`` file read into its group's ``table``.
-
-    Each file is read once (groups naming one workbook share its bytes) and parsed once per
-    content; a problem with a file is one error at the group's ``data`` (or ``sheet``) key, a
-    problem with a cell one error at the cell.
-    """
-    spec = loaded.spec
-    if not any(g.data is not None for g in [*spec.groups, *spec.components]):
-        return loaded
-    read: dict[Path, bytes] = {}
-
-    def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
-        if group.data is None:
-            return group
-        path: PathKey = (section, index, "data")
-        resolved = _inside_spec_folder(loaded, group.data, path, "data")
-        if resolved not in read:
-            try:
-                read[resolved] = read_limited(resolved, MAX_DATA_BYTES)
-            except UnsafeFileError as exc:
-                raise loaded.source.error(path, f"data file {group.data!r} {exc}") from None
-            except OSError as exc:
-                raise loaded.source.error(path, f"data file {group.data!r} cannot be read: "
-                                                f"{exc.strerror or exc}") from None
-        shown = str(loaded.path.parent / group.data)
-        kind = data_kind(group.data)
-        assert kind is not None  # the spec's pattern allows only these extensions
-        try:
-            table = read_table(read[resolved], shown, group.data, kind, group.sheet)
-        except DataFileError as exc:
-            raise loaded.source.error((section, index, "sheet") if exc.at_sheet else path, str(exc)) from None
-        return dataclasses.replace(group, table=table)
-
-    groups = [with_table("groups", i, g) for i, g in enumerate(spec.groups)]
-    components = [with_table("components", i, g) for i, g in enumerate(spec.components)]
-    return LoadedSpec(dataclasses.replace(spec, groups=groups, components=components), loaded.source)
 
 
 # What one spec may ask printkit to do, beyond its size: a small spec can multiply its work.
@@ -270,23 +227,6 @@ def _check_expect(loaded: LoadedSpec, path: PathKey, expect, attributes: set[str
         if name not in attributes:
             raise loaded.source.error(path + ("by", name), _no_attribute(name, attributes, loaded.spec.components),
                                       key=True)
-
-
-def _card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
-    """Every attribute a card of ``groups`` can have, whatever the variant."""
-    names: set[str] = set()
-    for group in groups:
-        names.update(group.attrs)
-        names.update(group.generate or ())
-        if group.combine is not None:
-            names.add(group.combine.attr)
-        for card in group.cards or ():
-            names.update(card)
-        if group.table is not None:
-            names.update(group.table.columns)
-        for override in group.overrides:
-            names.update(override.attrs)
-    return names
 
 
 def _no_attribute(name: str, attributes: set[str], components: Iterable[GroupSpec] = ()) -> str:
@@ -624,33 +564,3 @@ def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: Pa
     return art
 
 
-def _inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str) -> Path:
-    try:
-        return inside_folder(loaded.path.parent, value, what)
-    except PathRefused as exc:
-        raise loaded.source.error(path, str(exc)) from None
-
-
-def _font(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
-    bundled = fonts.bundled_font(value)
-    if bundled is not None:
-        resolved = bundled
-    else:
-        resolved = _inside_spec_folder(loaded, value, path, "font")
-    try:
-        fonts.glyph_set(resolved)
-    except fonts.FontError as exc:
-        raise loaded.source.error(path, f"font {value!r} cannot be used: {exc}") from None
-    return resolved
-
-
-def _image(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
-    try:
-        resolved = _inside_spec_folder(loaded, value, path, "image")
-        check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
-    except SpecError as exc:
-        where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
-        if draft.tolerated(where, error_line(exc)):
-            return where
-        raise
-    return resolved

@@ -71,7 +71,7 @@ def compiled(loaded: LoadedSpec) -> Compiled:
 
 
 def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
-    from printkit.spec.expand import _image
+    from printkit.spec.files import image_file as _image
 
     icons: dict[str, Icon] = dict(BUILTIN_ICONS)
     for name, value in loaded.spec.icons.items():
@@ -89,7 +89,7 @@ def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
 
 
 def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
-    from printkit.spec.expand import _card_attributes
+    from printkit.spec.files import card_attributes as _card_attributes
 
     specs = loaded.spec.layouts
     done: dict[str, Layout] = {}
@@ -168,7 +168,7 @@ def _names(elements: Iterable[Element]) -> list[str]:
 
 
 def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -> Element:
-    from printkit.spec.expand import _font
+    from printkit.spec.files import font_file as _font
 
     def template(key: str) -> Template | None:
         value = getattr(spec, key)
@@ -461,7 +461,7 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
 @functools.lru_cache(maxsize=None)
 def builtin_layout(name: str) -> Layout:
     """A layout printkit ships as a spec of its own (``printkit/layout/templates/<name>.yaml``)."""
-    from printkit.spec.load import load_spec
+    from printkit.spec.files import load_spec
 
     path = Path(__file__).resolve().parent.parent / "layout" / "templates" / f"{name}.yaml"
     return compiled(load_spec(path)).layouts[name]

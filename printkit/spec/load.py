@@ -24,17 +24,11 @@ class LoadedSpec:
         return self.source.path
 
 
-def load_spec(path: str | Path) -> LoadedSpec:
-    """Read, parse and validate one spec file.
-
-    The file is read on every call; parsing and validation happen once per distinct content,
-    so a build that loads the same spec for its sheets and its rulebooks parses it once. The data
-    files of its groups (``data: cards.csv``) are read once per call, and parsed once per content.
-    """
-    from printkit.spec.expand import attach_data  # expand builds on this module
-
+def parse_spec(path: str | Path) -> LoadedSpec:
+    """Read, parse and validate one spec file (its data files are read by
+    :func:`printkit.spec.files.load_spec`). Parsed once per distinct content."""
     path = Path(path)
-    return attach_data(_parse_and_validate(path, path.absolute(), read_spec_bytes(path)))
+    return _parse_and_validate(path, path.absolute(), read_spec_bytes(path))
 
 
 # Keyed by the path as given (it appears in error messages), where it is, and the file's bytes;

@@ -20,7 +20,7 @@ from printkit.spec import load_deck, load_spec
 
 from cli_in import invoke_in
 
-expand_module = importlib.import_module("printkit.spec.expand")
+files_module = importlib.import_module("printkit.spec.files")  # where a spec's data files are read
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -244,8 +244,8 @@ def test_a_workbook_is_read_once_per_load_even_for_two_sheets(tmp_path, monkeypa
     path = spec(tmp_path, "data: cards.xlsx\nsheet: A")
     path.write_text(path.read_text() + "  - {name: more, data: cards.xlsx, sheet: B}\n")
     reads = []
-    real = expand_module.read_limited
-    monkeypatch.setattr(expand_module, "read_limited", lambda p, n: reads.append(p) or real(p, n))
+    real = files_module.read_limited
+    monkeypatch.setattr(files_module, "read_limited", lambda p, n: reads.append(p) or real(p, n))
     loaded = load_spec(path)
     assert len(reads) == 1
     assert [c["name"] for c in load_deck(path).cards] == ["a", "b"]
@@ -351,7 +351,7 @@ def test_a_bad_data_file_is_one_line_at_the_spec_key(tmp_path, group, setup, mes
 
 
 def test_a_data_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(expand_module, "MAX_DATA_BYTES", 100)
+    monkeypatch.setattr(files_module, "MAX_DATA_BYTES", 100)
     (tmp_path / "cards.csv").write_text("name\n" + "a\n" * 60)
     assert cli_error(spec(tmp_path, "data: cards.csv")) == "deck.yaml:5:11: data file 'cards.csv' is 125 bytes; the limit is 100"
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from printkit.errors import SpecError
 from printkit.spec import expand, variant_names
-from printkit.spec.load import load_spec
+from printkit.spec.files import load_spec
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
 REAL = {p.name: p.read_bytes() for p in sorted(DECKS.glob("*.yaml"))}

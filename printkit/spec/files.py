@@ -1,0 +1,120 @@
+"""The files a spec names, read inside its folder: its data tables, fonts and pictures.
+
+Below :mod:`printkit.spec.expand` and :mod:`printkit.spec.layouts`, which both resolve files
+through it, and above :mod:`printkit.spec.load`, which only parses: loading a spec is parsing it,
+then reading its data files (:func:`load_spec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Iterable
+
+from printkit import draft, fonts
+from printkit.errors import DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
+from printkit.images import check_image
+from printkit.safe_read import read_limited
+from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table
+from printkit.spec.load import LoadedSpec, parse_spec
+from printkit.spec.models import GroupSpec
+from printkit.spec.paths import inside_folder
+from printkit.spec.yamlread import PathKey
+
+
+def load_spec(path: str | Path) -> LoadedSpec:
+    """Read, parse and validate one spec file, and read its data files.
+
+    The file is read on every call; parsing and validation happen once per distinct content,
+    so a build that loads the same spec for its sheets and its rulebooks parses it once. The data
+    files of its groups (``data: cards.csv``) are read once per call, and parsed once per content.
+    """
+    return attach_data(parse_spec(path))
+
+
+def attach_data(loaded: LoadedSpec) -> LoadedSpec:
+    """``loaded`` with the rows of every ``data:`` file read into its group's ``table``.
+
+    Each file is read once (groups naming one workbook share its bytes) and parsed once per
+    content; a problem with a file is one error at the group's ``data`` (or ``sheet``) key, a
+    problem with a cell one error at the cell.
+    """
+    spec = loaded.spec
+    if not any(g.data is not None for g in [*spec.groups, *spec.components]):
+        return loaded
+    read: dict[Path, bytes] = {}
+
+    def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
+        if group.data is None:
+            return group
+        path: PathKey = (section, index, "data")
+        resolved = inside_spec_folder(loaded, group.data, path, "data")
+        if resolved not in read:
+            try:
+                read[resolved] = read_limited(resolved, MAX_DATA_BYTES)
+            except UnsafeFileError as exc:
+                raise loaded.source.error(path, f"data file {group.data!r} {exc}") from None
+            except OSError as exc:
+                raise loaded.source.error(path, f"data file {group.data!r} cannot be read: "
+                                                f"{exc.strerror or exc}") from None
+        shown = str(loaded.path.parent / group.data)
+        kind = data_kind(group.data)
+        assert kind is not None  # the spec's pattern allows only these extensions
+        try:
+            table = read_table(read[resolved], shown, group.data, kind, group.sheet)
+        except DataFileError as exc:
+            raise loaded.source.error((section, index, "sheet") if exc.at_sheet else path, str(exc)) from None
+        return dataclasses.replace(group, table=table)
+
+    groups = [with_table("groups", i, g) for i, g in enumerate(spec.groups)]
+    components = [with_table("components", i, g) for i, g in enumerate(spec.components)]
+    return LoadedSpec(dataclasses.replace(spec, groups=groups, components=components), loaded.source)
+
+
+def card_attributes(groups: Iterable[GroupSpec]) -> set[str]:
+    """Every attribute a card of ``groups`` can have, whatever the variant."""
+    names: set[str] = set()
+    for group in groups:
+        names.update(group.attrs)
+        names.update(group.generate or ())
+        if group.combine is not None:
+            names.add(group.combine.attr)
+        for card in group.cards or ():
+            names.update(card)
+        if group.table is not None:
+            names.update(group.table.columns)
+        for override in group.overrides:
+            names.update(override.attrs)
+    return names
+
+
+def inside_spec_folder(loaded: LoadedSpec, value: str, path: PathKey, what: str) -> Path:
+    try:
+        return inside_folder(loaded.path.parent, value, what)
+    except PathRefused as exc:
+        raise loaded.source.error(path, str(exc)) from None
+
+
+def font_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
+    bundled = fonts.bundled_font(value)
+    if bundled is not None:
+        resolved = bundled
+    else:
+        resolved = inside_spec_folder(loaded, value, path, "font")
+    try:
+        fonts.glyph_set(resolved)
+    except fonts.FontError as exc:
+        raise loaded.source.error(path, f"font {value!r} cannot be used: {exc}") from None
+    return resolved
+
+
+def image_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
+    try:
+        resolved = inside_spec_folder(loaded, value, path, "image")
+        check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
+    except SpecError as exc:
+        where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
+        if draft.tolerated(where, error_line(exc)):
+            return where
+        raise
+    return resolved
