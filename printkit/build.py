@@ -61,7 +61,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import unicodedata
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -71,9 +70,8 @@ from printkit import fonts, ownership, unchanged
 from printkit.cache import RenderCache, face_files, pages_description
 from printkit.render.svg import svg_form_store
 from printkit.deck import Card, CardSize, Deck
-from printkit.draft import MARK as DRAFT_MARK, marked, refused_pictures, tolerated, with_placeholders
+from printkit.draft import MARK as DRAFT_MARK, marked
 from printkit.errors import BuildError, Errors, PrintkitError
-from printkit.images import is_svg
 from printkit.layout import templates
 from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import (
@@ -87,9 +85,12 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.ops import Face, Image
+from printkit.layout.ops import Face
 from printkit.layout.slug import page_slug, sheet_name, sheet_slug
 from printkit.ownership import Written
+from printkit.pipeline.faces import Faces
+from printkit.pipeline.manifest import ManifestEntry, WarningLog, scope
+from printkit.pipeline.names import all_cards, choose_cards, deck_folder, per_card_files
 from printkit.outputs import (
     BUILD_ID,
     Staging,
@@ -100,10 +101,9 @@ from printkit.outputs import (
     inside,
     remove_outputs,
     remove_temporaries,
-    safe_part,
     sha256_hex,
 )
-from printkit.preflight import check_svg, preflight
+from printkit.preflight import preflight
 from printkit.workers import PNG_MS, PRELOAD, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later, Workers
 
 if TYPE_CHECKING:
@@ -145,26 +145,6 @@ class BuildOptions:
             return paper_size(self.paper)
         except ValueError as exc:
             raise BuildError(str(exc)) from None
-
-
-@dataclass(frozen=True)
-class ManifestEntry:
-    """One written file as listed in ``manifest.json``."""
-
-    path: str
-    kind: str
-    sha256: str
-    deck: str | None = None
-    variant: str | None = None
-    paper: str | None = None
-    pages: int | None = None
-    cards: int | None = None
-    lang: str | None = None  # rulebooks: "ko" or "en"
-    back: str | None = None  # per-card fronts: the path of the back printed behind it
-    draft: bool | None = None  # True: written by a draft build (placeholders, marked DRAFT)
-    # The file as printkit put it in place, with its proof (printkit.ownership); None: not proven
-    # printkit's (an older manifest), so never removed.
-    written: Written | None = None
 
 
 @dataclass(frozen=True)
@@ -324,40 +304,6 @@ class BuildContext:
         return self._warnings.lines()
 
 
-@dataclass
-class WarningLog:
-    """Warnings, each said once: the same warning about many distinct cards (copies of a card are
-    laid out once) is one line naming the first of them and how many more share it."""
-
-    # (folder, warning without the card's label) -> the cards' labels, in the order met
-    _said: dict[tuple[str, str], dict[str, None]] = field(default_factory=dict)
-
-    def add(self, message: str, card: Card | None = None, folder: str = "") -> None:
-        label, text = card.said_of(message) if card is not None else ("", message)
-        labels = self._said.setdefault((folder, text), {})
-        if label:
-            labels.setdefault(label)
-
-    def of_folder(self, folder: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """The warnings said of one deck folder's cards: (warning, the cards' labels), in order."""
-        return tuple((text, tuple(labels)) for (where, text), labels in self._said.items() if where == folder)
-
-    def restore(self, folder: str, text: str, labels: Sequence[str]) -> None:
-        """Say again a warning :meth:`of_folder` gave (a deck not built again has the same ones)."""
-        said = self._said.setdefault((folder, text), {})
-        for label in labels:
-            said.setdefault(label)
-
-    def lines(self) -> list[str]:
-        """``folder: card field: problem (and N more distinct cards)``, the folder when there is one."""
-        out = []
-        for (folder, text), labels in self._said.items():
-            more = len(labels) - 1
-            also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
-            out.append(f"{folder + ': ' if folder else ''}{next(iter(labels), '')}{text}{also}")
-        return out
-
-
 def deck_title(deck: Deck) -> str:
     """``Calc (expert)`` or ``Clag``: how a deck is named in PDF titles."""
     return deck.name + (f" ({deck.variant})" if deck.variant else "")
@@ -386,101 +332,7 @@ def card_pdf(deck: Deck, card: Card, face: Face, side: str, size: "CardSize | No
     return render_pages([card_page(face, size or card.size)], info=card_info(deck, card, side))
 
 
-def deck_folder(deck: Deck) -> str:
-    """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
-    parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
-    return "/".join(parts)
-
-
-def scope(entry: ManifestEntry) -> tuple:
-    """What a file is one of: its deck, variant, kind and paper. A build that writes files of a
-    scope writes all of them, so an earlier file of that scope it does not write is stale."""
-    return (entry.deck, entry.variant, entry.kind, entry.paper)
-
-
 # --- faces ------------------------------------------------------------------------------------
-
-
-class Faces:
-    """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
-
-    def __init__(self, deck: Deck, ctx: BuildContext, draft: bool = False) -> None:
-        self.deck, self.ctx, self.draft = deck, ctx, draft
-        self._cache: dict[tuple, Face] = {}
-        self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
-        self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
-
-    def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
-        if key is None:
-            key = (side, card.key)
-        face = self._cache.get(key)
-        if face is None:
-            try:
-                face = make(card, self.deck)
-            except PrintkitError as exc:  # already says which card and why; add where it came from
-                if card.source is None:
-                    raise
-                raise BuildError(f"{card.source}: {exc}") from None
-            except Exception as exc:  # a template bug must still name the card it failed on
-                where = card.source or deck_folder(self.deck)
-                raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
-                                 f"{type(exc).__name__}: {exc}") from exc
-            for warning in face.warnings:
-                self.ctx.warn(self.deck, warning, card)
-            if self.draft:
-                face = self._drafted(face, card)
-            face = self._cache[key] = self._distinct.setdefault(face, face)
-        return face
-
-    def _drafted(self, face: Face, card: Card) -> Face:
-        """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
-        drawn is found here, before the face is kept), each said once as a warning."""
-        for op in face.ops:
-            if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
-                self._drawable.add(op.path)
-                try:
-                    check_svg(self.deck, card, op.path)
-                except BuildError as exc:
-                    if not tolerated(op.path, str(exc)):
-                        raise
-        refused = refused_pictures()
-        drafted = with_placeholders(face, refused, Path(self.deck.spec_path).parent)
-        if drafted is not face:
-            for op in face.ops:
-                why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
-                if why is not None:
-                    self.ctx.warn(self.deck, f"draft: drawn as a placeholder: {why}")
-        return drafted
-
-    def front(self, card: Card) -> Face:
-        return self._get("front", card, templates.front)
-
-    def back(self, card: Card) -> Face:
-        if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
-                templates.game_module(self.deck.game) is None:
-            # The generic back reads the card's art and size alone: cards alike there share one,
-            # unless it warns (its warnings name a card: each card's own back says its own).
-            shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
-            if not shared.warnings:
-                return shared
-        return self._get("back", card, templates.back)
-
-    def page(self, card: Card, paper: Size) -> Face:
-        return self._get(f"page {paper}", card,
-                         lambda c, d: templates.page(c, d, paper.width_mm, paper.height_mm))
-
-
-def card_key(card: Card) -> bytes:
-    """Identical for copies of one card (same group, attributes, art and size): :attr:`Card.key`."""
-    return card.key
-
-
-def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:
-    """The deck's cards, then each component, as (name, cards) in print order."""
-    return [("cards", deck.cards)] + [(name, cards) for name, cards in deck.components.items()]
-
-
-all_cards = Deck.all_cards  # the deck's cards, then each component's, in print order
 
 
 # --- producers --------------------------------------------------------------------------------
@@ -694,42 +546,6 @@ def _card_files(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[tuple[str,
             ctx.progress(len(copies))
 
 
-def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[str]]:
-    """The per-card files ``--card`` asks for: by deck (its ``id()``), the stems chosen.
-
-    A choice matches a card's ``id``, ``name`` or ``title``, or its per-card file's name (with or
-    without the number in front, with or without ``.pdf``/``.png``), ignoring case. A choice that
-    matches no card of any deck is an error naming the closest names.
-    """
-    import difflib
-
-    chosen: dict[int, set[str]] = {}
-    names: dict[str, None] = {}  # every name a choice could have meant, for the error
-    matched = {w: False for w in wanted}
-    for deck in decks:
-        for file in per_card_files(deck):
-            keys = {file.name, file.name.split("-", 1)[1], file.identity}
-            keys |= {str(file.card.attrs[k]).strip() for k in IDENTITY_KEYS
-                     if isinstance(file.card.attrs.get(k), (str, int)) and not isinstance(file.card.attrs[k], bool)}
-            names.update(dict.fromkeys(sorted(keys - {file.name, file.name.split("-", 1)[1]})))
-            names[file.name] = None
-            folded = {k.casefold() for k in keys}
-            for choice in wanted:
-                plain = re.sub(r"\.(pdf|png)$", "", choice.strip(), flags=re.IGNORECASE).casefold()
-                if plain in folded:
-                    chosen.setdefault(id(deck), set()).add(file.stem)
-                    matched[choice] = True
-    missing = [w for w, found in matched.items() if not found]
-    if missing:
-        choice = missing[0]
-        close = difflib.get_close_matches(choice, list(names), n=3, cutoff=0.5)
-        close += [n for n in names if choice.casefold() in n.casefold() and n not in close][:3 - len(close)]
-        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
-        decks_named = ", ".join(dict.fromkeys(deck_folder(d) for d in decks))
-        raise BuildError(f"no card {choice!r} in {decks_named}{hint}")
-    return chosen
-
-
 def produce_rulebooks(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
     """One rulebook PDF per spec and language (see printkit.rulebook.producer)."""
     if not ctx.options.rulebooks or ctx.options.draft:  # a draft writes nothing to print but its marked sheets
@@ -767,70 +583,6 @@ def _size_groups(cards: Sequence[Card]) -> list[list[Card]]:
     for card in cards:
         groups.setdefault(card.size, []).append(card)
     return list(groups.values())
-
-
-IDENTITY_KEYS = ("id", "name", "title")  # the attributes that name a card, first found wins
-
-
-def card_identity(card: Card) -> str | None:
-    """What names the card whatever its text or art: its ``id``, else its ``name``, else ``title``."""
-    for key in IDENTITY_KEYS:
-        value = card.attrs.get(key)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
-            return str(value)
-    return None
-
-
-def name_part(text: str, limit: int = 60) -> str:
-    """``text`` as part of a file name: lower case; letters and digits of any script kept
-    (``카드`` stays), every run of anything else (spaces, dots, slashes) one ``-``; never empty."""
-    text = unicodedata.normalize("NFC", text).lower()
-    text = "".join(ch if unicodedata.category(ch)[0] in "LNM" else "-" for ch in text)
-    text = re.sub(r"-{2,}", "-", text).strip("-")[:limit].rstrip("-")
-    return text or "card"
-
-
-@dataclass(frozen=True)
-class PerCardFile:
-    """One distinct card's per-card files: ``<stem>.pdf`` and ``<stem>.png``."""
-
-    stem: str  # inside the output folder, without extension: "emberfall/cards/001-cards-ember-drake"
-    name: str  # the file name without extension: "001-cards-ember-drake"
-    identity: str  # what names the card in it: "ember-drake" (or its position in its group, "7")
-    copies: tuple[Card, ...]  # the identical cards it stands for, in deck order
-
-    @property
-    def card(self) -> Card:
-        return self.copies[0]
-
-
-def per_card_files(deck: Deck) -> list[PerCardFile]:
-    """The deck's distinct cards (copies share one file) in print order, each with its file name.
-
-    A name is ``NNN-<group>-<identity>``: ``NNN`` the distinct card's place in the deck (so files
-    sort as the sheets print), ``<identity>`` the card's ``id``, ``name`` or ``title``, else its
-    place among its group's distinct cards. Editing a card's text or art keeps its name. Two cards
-    that would share ``<group>-<identity>`` (the same id twice) get ``-2``, ``-3`` … in deck order.
-    """
-    distinct: dict[str, list[Card]] = {}
-    for card in all_cards(deck):
-        distinct.setdefault(card_key(card), []).append(card)
-    folder = f"{deck_folder(deck)}/cards"
-    in_group: Counter[str] = Counter()
-    taken: Counter[str] = Counter()
-    files = []
-    for number, copies in enumerate(distinct.values(), start=1):
-        card = copies[0]
-        in_group[card.group] += 1
-        identity = name_part(card_identity(card) or str(in_group[card.group]))
-        base = f"{name_part(card.group, 30)}-{identity}"
-        taken[base] += 1
-        if taken[base] > 1:
-            identity, base = f"{identity}-{taken[base]}", f"{base}-{taken[base]}"
-            taken[base] += 1  # a later card whose own identity ends in -2 moves on to -2-2
-        name = f"{number:03d}-{base}"
-        files.append(PerCardFile(f"{folder}/{name}", name, identity, tuple(copies)))
-    return files
 
 
 def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
@@ -890,16 +642,6 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
                              f"folder {other_folder!r}{same}; rename one of them")
 
 
-def work_units(decks: Sequence[Deck], options: BuildOptions) -> int:
-    """How many progress steps a build reports (one per card per card-rendering producer)."""
-    per_deck = sum(len(all_cards(d)) for d in decks)
-    if options.cards:
-        return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
-                   for f in per_card_files(d) if f.stem in stems)
-    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
-    return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
-
-
 def expected_work_ms(decks: Sequence[Deck], options: BuildOptions,
                      producers: Sequence[Callable] = PRODUCERS) -> float:
     """Roughly how much work (ms) a build of ``decks`` has for workers if nothing is cached."""
@@ -912,11 +654,6 @@ def expected_work_ms(decks: Sequence[Deck], options: BuildOptions,
     if produce_rulebooks in producers and options.rulebooks and not options.cards:
         work += RULEBOOKS_MS * len({str(d.spec_path) for d in decks}) * (1 + options.booklet)
     return work
-
-
-def _chosen_stems(decks: Sequence[Deck], options: BuildOptions) -> list[set[str]]:
-    chosen = choose_cards(decks, options.cards)
-    return [chosen.get(id(d), set()) for d in decks]
 
 
 def build(decks: Sequence[Deck], options: BuildOptions,

@@ -159,7 +159,7 @@ class _Unheard:
 def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> None:
     """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
     laid out, every SVG drawn, every rule text of the spec's own resolved."""
-    from printkit.build import Faces
+    from printkit.pipeline.faces import Faces
     from printkit.layout.geometry import paper_size
     from printkit.preflight import preflight
 
@@ -238,7 +238,8 @@ def face_warnings(deck: Deck) -> tuple[str, ...]:
     A game's own designs are left out: their text is sized by design, and laying out every card
     of every game would make ``check`` as slow as a build.
     """
-    from printkit.build import WarningLog, all_cards, card_key
+    from printkit.pipeline.names import all_cards, card_key
+    from printkit.pipeline.manifest import WarningLog
     from printkit.layout import templates
 
     module = templates.game_module(deck.game)

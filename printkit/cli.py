@@ -356,7 +356,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     if again is not None:
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
-    from printkit.build import BuildOptions, build as run_build, load_decks, work_units
+    from printkit.build import build as run_build, BuildOptions, load_decks
+    from printkit.pipeline.names import work_units
     from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs

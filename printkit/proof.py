@@ -35,7 +35,8 @@ from printkit.layout import templates
 from printkit.layout.ops import Face
 
 if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
-    from printkit.build import BuildContext, ManifestEntry
+    from printkit.build import BuildContext
+    from printkit.pipeline.manifest import ManifestEntry
 
 PROOF_PAGE = "proof.html"
 PROOF_FOLDER = "proof"
@@ -99,7 +100,7 @@ def own_warnings(face: Face, card: Card) -> tuple[str, ...]:
 def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["ManifestEntry"]:
     """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (build.produce_proof decides
     whether a build writes them)."""
-    from printkit.build import card_key, deck_folder, per_card_files, print_runs
+    from printkit.pipeline.names import card_key, deck_folder, per_card_files, print_runs
     from printkit.layout.imposition import card_page, full_page
     from printkit.cache import face_files
     from printkit.render.pdf import render_pages
@@ -444,7 +445,7 @@ def _tile(tile: Tile) -> str:
 
 def proof_path(out_dir: Path, deck: Deck) -> Path:
     """Where the proof page of ``deck`` lands."""
-    from printkit.build import deck_folder
+    from printkit.pipeline.names import deck_folder
 
     return Path(out_dir, *deck_folder(deck).split("/"), PROOF_PAGE)
 

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from printkit.cache import RenderCache, code_fingerprint
 
 if TYPE_CHECKING:
-    from printkit.build import BuildContext, BuildOptions, ManifestEntry
+    from printkit.build import BuildContext, BuildOptions
+    from printkit.pipeline.manifest import ManifestEntry
     from printkit.deck import Deck
 
 # A spec in a folder this full (a home folder, say) is built every time: looking at every file
@@ -63,7 +64,7 @@ class DeckRecord:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "DeckRecord | None":
-        from printkit.build import ManifestEntry
+        from printkit.pipeline.manifest import ManifestEntry
 
         try:
             raw = json.loads(data)
@@ -171,7 +172,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
            ) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
     """The decks to build, the files of those that need no building (listed again, as they are),
     and each deck's record key (by ``id``) for :func:`remember`."""
-    from printkit.build import work_units
+    from printkit.pipeline.names import work_units
 
     present = {(e.path, e.sha256) for e in earlier}
     fresh: list["Deck"] = []
@@ -211,7 +212,7 @@ def remember(ctx: "BuildContext", decks: Sequence["Deck"], keys: dict[int, str])
 
 
 def _folder(deck: "Deck") -> str:
-    from printkit.build import deck_folder
+    from printkit.pipeline.names import deck_folder
 
     return deck_folder(deck)
 
@@ -334,7 +335,8 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
                         manifest: bytes) -> None:
     """Keep what ``command`` lists (stored with the cache) when every deck of it kept a record and
     its inputs are still as they were when it started; ``manifest`` is the manifest it leaves."""
-    from printkit.build import WarningLog, deck_folder
+    from printkit.pipeline.names import deck_folder
+    from printkit.pipeline.manifest import WarningLog
 
     if not all(id(deck) in keys for deck in decks) or not command.still_as_started(ctx.cache):
         return

@@ -14,16 +14,8 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from printkit.build import (
-    BuildOptions,
-    per_card_files,
-    deck_folder,
-    produce_alignment,
-    produce_cards,
-    produce_pages,
-    produce_proof,
-    produce_sheets,
-)
+from printkit.build import BuildOptions, produce_alignment, produce_cards, produce_pages, produce_proof, produce_sheets
+from printkit.pipeline.names import deck_folder, per_card_files
 from printkit.build import build as run_build
 from printkit.cli import main
 from printkit.deck import Art, Card, CardSize, Deck
@@ -439,7 +431,7 @@ def test_load_decks_selects_variants():
 
 
 def test_progress_reports_every_unit_of_work(tmp_path):
-    from printkit.build import work_units
+    from printkit.pipeline.names import work_units
 
     deck = colour_deck(5, components={"sheet": (Card("s-1", "sheet", {"sheet": "score"}, Art(), POKER),)})
     options = BuildOptions(out_dir=tmp_path, per_card=True)

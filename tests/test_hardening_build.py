@@ -397,7 +397,7 @@ def test_a_failed_build_leaves_the_manifest_as_it_was(tiny, monkeypatch):
 
 def faces_of(deck, papers=("a4", "letter")):
     """Every distinct face of a deck as the build lays it out: fronts, backs and full pages."""
-    from printkit.build import all_cards, card_key
+    from printkit.pipeline.names import all_cards, card_key
     from printkit.layout import templates
     from printkit.layout.geometry import paper_size
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import printkit.workers as workers
-from printkit.build import BuildOptions, build, load_decks
+from printkit.build import build, BuildOptions, load_decks
 from printkit.cli import main
 from printkit.errors import BuildError, SpecError
 from printkit.rulebook.markdown import RulebookError

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printkit.build import BuildOptions, build
+from printkit.build import build, BuildOptions
 from printkit.cli import main
 from printkit.layout import templates
 from printkit.layout.ops import Ellipse, Image, Polygon, Text

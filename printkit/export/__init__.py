@@ -65,7 +65,7 @@ class Run:
 
 
 def default_out_dir(deck: Deck, target: str, root: Path = Path("output")) -> Path:
-    from printkit.build import deck_folder
+    from printkit.pipeline.names import deck_folder
 
     return root / deck_folder(deck) / f"export-{target}"
 
@@ -75,7 +75,7 @@ def plan(deck: Deck, prof: Profile) -> tuple[list[Run], list[Card]]:
 
     Refuses (one line) a deck whose own cards are of a size the service does not offer.
     """
-    from printkit.build import print_runs
+    from printkit.pipeline.names import print_runs
 
     runs: list[Run] = []
     pages: list[Card] = []
@@ -107,7 +107,7 @@ def resized(card: Card, service: ServiceSize) -> Card:
 
 def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], None] | None = None):
     """Write the export folder for ``deck``; returns the build's :class:`printkit.build.BuildResult`."""
-    from printkit.build import BuildOptions, build
+    from printkit.build import build, BuildOptions
 
     prof = profile(options.target)
     check_colour_options(prof, options.cmyk, options.pdfx)

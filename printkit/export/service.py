@@ -45,7 +45,8 @@ class OrderDeck:
 
 def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
                     options: ExportOptions, ctx) -> Iterator:
-    from printkit.build import card_key, deck_title, pdf_info
+    from printkit.build import deck_title, pdf_info
+    from printkit.pipeline.names import card_key
 
     faces = ctx.faces(deck)
     files: list[tuple[str, str]] = []

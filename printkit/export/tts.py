@@ -157,7 +157,8 @@ class _Writer:
     def cards(self, run: Run, position: int, objects: list) -> Iterator:
         from PIL import Image as PILImage
 
-        from printkit.build import card_key, deck_title
+        from printkit.build import deck_title
+        from printkit.pipeline.names import card_key
         from printkit.render.png import png_bytes
 
         deck, faces, ctx = self.deck, self.faces, self.ctx
@@ -226,7 +227,7 @@ class _Writer:
         return self.backs[key]
 
     def tiles(self, run: Run, position: int, objects: list) -> Iterator:
-        from printkit.build import card_key
+        from printkit.pipeline.names import card_key
         from printkit.render.png import png_bytes
 
         deck, faces, ctx = self.deck, self.faces, self.ctx

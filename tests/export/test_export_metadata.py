@@ -7,7 +7,7 @@ from pathlib import Path
 from PIL import Image
 
 from export_helpers import qpdf_check
-from printkit.build import BuildOptions, build, load_decks
+from printkit.build import build, BuildOptions, load_decks
 from printkit.render.color import srgb_icc
 
 

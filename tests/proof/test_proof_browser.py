@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from printkit.build import BuildOptions, build, load_decks
+from printkit.build import build, BuildOptions, load_decks
 
 from .browser import Browser, dump_dom, require_chromium
 from .decks import CALM, EVIL, LOUD, write_deck

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from printkit.build import BuildOptions, build, load_decks
+from printkit.build import build, BuildOptions, load_decks
 from printkit.cli import main
 from printkit.proof import THUMB_DPI
 

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image as PILImage
 from PIL import ImageChops
 
-from printkit.build import BuildOptions, build, produce_cards
+from printkit.build import build, BuildOptions, produce_cards
 from printkit.deck import Art, Card, CardSize, Deck
 from printkit.errors import BuildError
 from printkit.fonts import KOREAN_BOLD, SYMBOLS

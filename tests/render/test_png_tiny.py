@@ -13,7 +13,8 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from printkit.build import BuildOptions, all_cards, build, card_key, load_decks
+from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.names import all_cards, card_key
 from printkit.deck import CardSize
 from printkit.layout.imposition import card_page
 from printkit.layout.ops import Ellipse, Face, Image, Rect

@@ -14,7 +14,8 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from printkit.build import BuildOptions, all_cards, deck_sheets, load_decks
+from printkit.build import BuildOptions, deck_sheets, load_decks
+from printkit.pipeline.names import all_cards
 from printkit.deck import CardSize
 from printkit.layout import templates
 from printkit.layout.geometry import Box

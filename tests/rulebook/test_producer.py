@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from printkit.build import BuildOptions, build, produce_rulebooks
+from printkit.build import build, BuildOptions, produce_rulebooks
 from printkit.rulebook.content import calc as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook, rule_texts

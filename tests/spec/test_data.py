@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printkit.build import BuildOptions, build
+from printkit.build import build, BuildOptions
 from printkit.cli import main
 from printkit.errors import SpecError
 from printkit.spec import data as data_module

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from printkit.build import all_cards
+from printkit.pipeline.names import all_cards
 from printkit.layout import templates
 from printkit.layout.ops import Line, Rect
 from printkit.spec import load_all_variants

@@ -1,0 +1,88 @@
+"""A deck's faces, laid out once per distinct card and shared by everything a build writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from printkit.deck import Card, Deck
+from printkit.draft import refused_pictures, tolerated, with_placeholders
+from printkit.errors import BuildError, PrintkitError
+from printkit.images import is_svg
+from printkit.layout import templates
+from printkit.layout.geometry import Size
+from printkit.layout.ops import Face, Image
+from printkit.pipeline.names import deck_folder
+from printkit.preflight import check_svg
+
+if TYPE_CHECKING:
+    from printkit.build import BuildContext
+
+
+class Faces:
+    """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
+
+    def __init__(self, deck: Deck, ctx: "BuildContext", draft: bool = False) -> None:
+        self.deck, self.ctx, self.draft = deck, ctx, draft
+        self._cache: dict[tuple, Face] = {}
+        self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
+        self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
+
+    def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
+        if key is None:
+            key = (side, card.key)
+        face = self._cache.get(key)
+        if face is None:
+            try:
+                face = make(card, self.deck)
+            except PrintkitError as exc:  # already says which card and why; add where it came from
+                if card.source is None:
+                    raise
+                raise BuildError(f"{card.source}: {exc}") from None
+            except Exception as exc:  # a template bug must still name the card it failed on
+                where = card.source or deck_folder(self.deck)
+                raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+            for warning in face.warnings:
+                self.ctx.warn(self.deck, warning, card)
+            if self.draft:
+                face = self._drafted(face, card)
+            face = self._cache[key] = self._distinct.setdefault(face, face)
+        return face
+
+    def _drafted(self, face: Face, card: Card) -> Face:
+        """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
+        drawn is found here, before the face is kept), each said once as a warning."""
+        for op in face.ops:
+            if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
+                self._drawable.add(op.path)
+                try:
+                    check_svg(self.deck, card, op.path)
+                except BuildError as exc:
+                    if not tolerated(op.path, str(exc)):
+                        raise
+        refused = refused_pictures()
+        drafted = with_placeholders(face, refused, Path(self.deck.spec_path).parent)
+        if drafted is not face:
+            for op in face.ops:
+                why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
+                if why is not None:
+                    self.ctx.warn(self.deck, f"draft: drawn as a placeholder: {why}")
+        return drafted
+
+    def front(self, card: Card) -> Face:
+        return self._get("front", card, templates.front)
+
+    def back(self, card: Card) -> Face:
+        if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
+                templates.game_module(self.deck.game) is None:
+            # The generic back reads the card's art and size alone: cards alike there share one,
+            # unless it warns (its warnings name a card: each card's own back says its own).
+            shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
+            if not shared.warnings:
+                return shared
+        return self._get("back", card, templates.back)
+
+    def page(self, card: Card, paper: Size) -> Face:
+        return self._get(f"page {paper}", card,
+                         lambda c, d: templates.page(c, d, paper.width_mm, paper.height_mm))

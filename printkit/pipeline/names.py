@@ -1,0 +1,152 @@
+"""Where a build puts a deck's files: its folder, its cards' keys, its print runs and the name of
+each per-card file; how many progress steps a build has."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from printkit.deck import Card, Deck
+from printkit.errors import BuildError
+from printkit.layout import templates
+from printkit.outputs import deck_part, safe_part
+
+if TYPE_CHECKING:
+    from printkit.build import BuildOptions
+
+
+def deck_folder(deck: Deck) -> str:
+    """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
+    parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
+    return "/".join(parts)
+
+
+def card_key(card: Card) -> bytes:
+    """Identical for copies of one card (same group, attributes, art and size): :attr:`Card.key`."""
+    return card.key
+
+
+def print_runs(deck: Deck) -> list[tuple[str, tuple[Card, ...]]]:
+    """The deck's cards, then each component, as (name, cards) in print order."""
+    return [("cards", deck.cards)] + [(name, cards) for name, cards in deck.components.items()]
+
+
+all_cards = Deck.all_cards  # the deck's cards, then each component's, in print order
+
+
+IDENTITY_KEYS = ("id", "name", "title")  # the attributes that name a card, first found wins
+
+
+def card_identity(card: Card) -> str | None:
+    """What names the card whatever its text or art: its ``id``, else its ``name``, else ``title``."""
+    for key in IDENTITY_KEYS:
+        value = card.attrs.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value)
+    return None
+
+
+def name_part(text: str, limit: int = 60) -> str:
+    """``text`` as part of a file name: lower case; letters and digits of any script kept
+    (``카드`` stays), every run of anything else (spaces, dots, slashes) one ``-``; never empty."""
+    text = unicodedata.normalize("NFC", text).lower()
+    text = "".join(ch if unicodedata.category(ch)[0] in "LNM" else "-" for ch in text)
+    text = re.sub(r"-{2,}", "-", text).strip("-")[:limit].rstrip("-")
+    return text or "card"
+
+
+@dataclass(frozen=True)
+class PerCardFile:
+    """One distinct card's per-card files: ``<stem>.pdf`` and ``<stem>.png``."""
+
+    stem: str  # inside the output folder, without extension: "emberfall/cards/001-cards-ember-drake"
+    name: str  # the file name without extension: "001-cards-ember-drake"
+    identity: str  # what names the card in it: "ember-drake" (or its position in its group, "7")
+    copies: tuple[Card, ...]  # the identical cards it stands for, in deck order
+
+    @property
+    def card(self) -> Card:
+        return self.copies[0]
+
+
+def per_card_files(deck: Deck) -> list[PerCardFile]:
+    """The deck's distinct cards (copies share one file) in print order, each with its file name.
+
+    A name is ``NNN-<group>-<identity>``: ``NNN`` the distinct card's place in the deck (so files
+    sort as the sheets print), ``<identity>`` the card's ``id``, ``name`` or ``title``, else its
+    place among its group's distinct cards. Editing a card's text or art keeps its name. Two cards
+    that would share ``<group>-<identity>`` (the same id twice) get ``-2``, ``-3`` … in deck order.
+    """
+    distinct: dict[str, list[Card]] = {}
+    for card in all_cards(deck):
+        distinct.setdefault(card_key(card), []).append(card)
+    folder = f"{deck_folder(deck)}/cards"
+    in_group: Counter[str] = Counter()
+    taken: Counter[str] = Counter()
+    files = []
+    for number, copies in enumerate(distinct.values(), start=1):
+        card = copies[0]
+        in_group[card.group] += 1
+        identity = name_part(card_identity(card) or str(in_group[card.group]))
+        base = f"{name_part(card.group, 30)}-{identity}"
+        taken[base] += 1
+        if taken[base] > 1:
+            identity, base = f"{identity}-{taken[base]}", f"{base}-{taken[base]}"
+            taken[base] += 1  # a later card whose own identity ends in -2 moves on to -2-2
+        name = f"{number:03d}-{base}"
+        files.append(PerCardFile(f"{folder}/{name}", name, identity, tuple(copies)))
+    return files
+
+
+def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[str]]:
+    """The per-card files ``--card`` asks for: by deck (its ``id()``), the stems chosen.
+
+    A choice matches a card's ``id``, ``name`` or ``title``, or its per-card file's name (with or
+    without the number in front, with or without ``.pdf``/``.png``), ignoring case. A choice that
+    matches no card of any deck is an error naming the closest names.
+    """
+    import difflib
+
+    chosen: dict[int, set[str]] = {}
+    names: dict[str, None] = {}  # every name a choice could have meant, for the error
+    matched = {w: False for w in wanted}
+    for deck in decks:
+        for file in per_card_files(deck):
+            keys = {file.name, file.name.split("-", 1)[1], file.identity}
+            keys |= {str(file.card.attrs[k]).strip() for k in IDENTITY_KEYS
+                     if isinstance(file.card.attrs.get(k), (str, int)) and not isinstance(file.card.attrs[k], bool)}
+            names.update(dict.fromkeys(sorted(keys - {file.name, file.name.split("-", 1)[1]})))
+            names[file.name] = None
+            folded = {k.casefold() for k in keys}
+            for choice in wanted:
+                plain = re.sub(r"\.(pdf|png)$", "", choice.strip(), flags=re.IGNORECASE).casefold()
+                if plain in folded:
+                    chosen.setdefault(id(deck), set()).add(file.stem)
+                    matched[choice] = True
+    missing = [w for w, found in matched.items() if not found]
+    if missing:
+        choice = missing[0]
+        close = difflib.get_close_matches(choice, list(names), n=3, cutoff=0.5)
+        close += [n for n in names if choice.casefold() in n.casefold() and n not in close][:3 - len(close)]
+        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        decks_named = ", ".join(dict.fromkeys(deck_folder(d) for d in decks))
+        raise BuildError(f"no card {choice!r} in {decks_named}{hint}")
+    return chosen
+
+
+def work_units(decks: Sequence[Deck], options: "BuildOptions") -> int:
+    """How many progress steps a build reports (one per card per card-rendering producer)."""
+    per_deck = sum(len(all_cards(d)) for d in decks)
+    if options.cards:
+        return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
+                   for f in per_card_files(d) if f.stem in stems)
+    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
+    return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
+
+
+def _chosen_stems(decks: Sequence[Deck], options: "BuildOptions") -> list[set[str]]:
+    chosen = choose_cards(decks, options.cards)
+    return [chosen.get(id(d), set()) for d in decks]
