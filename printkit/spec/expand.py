@@ -446,13 +446,21 @@ def _expand_groups(
 
 def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> None:
     """Refuse an override that selects no card in ``variant`` unless it selects one in another
-    variant the group is in; the error names every variant it was tried in."""
+    variant the group is in; the error names every variant it was tried in.
+
+    Each prototype's selected overrides are worked out once per group, and each other variant's
+    exclusions then filter prototypes: time linear in prototypes times (overrides + variants)."""
     spec = loaded.spec
+    selected: dict[int, list[set[int]]] = {}  # id(group) -> per prototype, the overrides it selects
     for group, gpath, index, prototypes in missed:
         section = gpath[0]
         tried = [v for v in spec.variants if group.variants is None or v in group.variants] or [variant]
-        if any(_override_selects(group, index, prototypes, spec.variants[v].exclude if section == "groups" else [])
-               for v in tried if v != variant):
+        if id(group) not in selected:
+            selected[id(group)] = _overrides_selected(group, prototypes)
+        chosen = selected[id(group)]
+        if any(index in chosen[i] for v in tried if v != variant
+               for i, attrs in enumerate(prototypes)
+               if not any(matches(m, attrs) for m in (spec.variants[v].exclude if section == "groups" else []))):
             continue
         match = group.overrides[index].match
         where = f" in variant{'s' if len(tried) > 1 else ''} {', '.join(map(repr, tried))}" if variant else ""
@@ -460,19 +468,20 @@ def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> N
                          f"matches no card in group {group.name!r}{where}", _card_attributes([group]), prototypes)
 
 
-def _override_selects(group: GroupSpec, index: int, prototypes: Sequence[Mapping[str, Any]],
-                      variant_excludes: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether override ``index`` of ``group`` selects a card the exclusions leave (earlier
-    overrides' attributes applied first, as expansion applies them)."""
+def _overrides_selected(group: GroupSpec, prototypes: Sequence[Mapping[str, Any]]) -> list[set[int]]:
+    """For each prototype the group's own exclusions leave, the indexes of the overrides that
+    select it (each override seeing the attributes earlier ones set, as expansion applies them);
+    an empty set for one they exclude."""
+    out: list[set[int]] = []
     for attrs in prototypes:
-        if any(matches(m, attrs) for m in group.exclude) or any(matches(m, attrs) for m in variant_excludes):
-            continue
-        for override in group.overrides[:index]:
-            if matches(override.match, attrs):
-                attrs = {**attrs, **_freeze_attrs(override.attrs)}
-        if matches(group.overrides[index].match, attrs):
-            return True
-    return False
+        chosen: set[int] = set()
+        if not any(matches(m, attrs) for m in group.exclude):
+            for index, override in enumerate(group.overrides):
+                if matches(override.match, attrs):
+                    chosen.add(index)
+                    attrs = {**attrs, **_freeze_attrs(override.attrs)}
+        out.append(chosen)
+    return out
 
 
 def _mark(flags: list[bool], index: int) -> bool:

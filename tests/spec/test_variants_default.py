@@ -85,3 +85,30 @@ def test_an_override_matching_no_card_in_any_variant_names_them_all(tmp_path):
                                  "in variants 'small', 'big'")
         line = path.read_text(encoding="utf-8").splitlines()[error.line - 1]
         assert line[error.column - 1:] == "{value: 2}"
+
+
+def test_overrides_are_judged_over_variants_in_linear_work(tmp_path, monkeypatch):
+    """An override that misses some variants is checked against the others without rescanning
+    every variant for every variant: the work grows with the variants, not with their square."""
+    import importlib
+
+    from printkit.spec import load_all_variants
+
+    expanding = importlib.import_module("printkit.spec.expand")  # the module (printkit.spec.expand is also a function)
+
+    def work(variants: int) -> int:
+        folder = tmp_path / str(variants)
+        folder.mkdir()
+        (folder / "cards.csv").write_text("id,kind\n" + "".join(f"c{i},k{i % 10}\n" for i in range(100)))
+        (folder / "deck.yaml").write_text(
+            "game: ov\nname: Ov\ngroups:\n  - name: g\n    data: cards.csv\n    overrides:\n"
+            + "".join(f"      - {{match: {{kind: k{i}}}, attrs: {{tag: t{i}}}}}\n" for i in range(10))
+            + "variants:\n" + "".join(f"  v{i}:\n    exclude: [{{kind: k{i % 10}}}]\n" for i in range(variants)))
+        calls = [0]
+        real = expanding.matches
+        monkeypatch.setattr(expanding, "matches", lambda *a: calls.__setitem__(0, calls[0] + 1) or real(*a))
+        assert len(load_all_variants(folder / "deck.yaml")) == variants
+        monkeypatch.setattr(expanding, "matches", real)
+        return calls[0]
+
+    assert work(40) < 6 * work(10)
