@@ -7,6 +7,7 @@ import difflib
 import itertools
 import math
 import os
+import weakref
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -448,24 +449,46 @@ def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> N
     """Refuse an override that selects no card in ``variant`` unless it selects one in another
     variant the group is in; the error names every variant it was tried in.
 
-    Each prototype's selected overrides are worked out once per group, and each other variant's
-    exclusions then filter prototypes: time linear in prototypes times (overrides + variants)."""
+    What each variant's cards let each group's overrides select is worked out once per loaded
+    spec (:data:`_SELECTED`), so judging every variant of a spec takes time linear in its
+    variants, not in their square."""
     spec = loaded.spec
-    selected: dict[int, list[set[int]]] = {}  # id(group) -> per prototype, the overrides it selects
+    known = _selected_for(loaded)
     for group, gpath, index, prototypes in missed:
         section = gpath[0]
         tried = [v for v in spec.variants if group.variants is None or v in group.variants] or [variant]
-        if id(group) not in selected:
-            selected[id(group)] = _overrides_selected(group, prototypes)
-        chosen = selected[id(group)]
-        if any(index in chosen[i] for v in tried if v != variant
-               for i, attrs in enumerate(prototypes)
-               if not any(matches(m, attrs) for m in (spec.variants[v].exclude if section == "groups" else []))):
+
+        def selects(other: str) -> set[int]:
+            key = (section, group.name, other)
+            if key not in known:
+                if (section, group.name) not in known:  # what each prototype selects, any variant
+                    known[(section, group.name)] = _overrides_selected(group, prototypes)
+                chosen = known[(section, group.name)]
+                excludes = spec.variants[other].exclude if section == "groups" else []
+                known[key] = set().union(*(c for c, attrs in zip(chosen, prototypes)
+                                           if not any(matches(m, attrs) for m in excludes)))
+            return known[key]
+
+        if any(index in selects(v) for v in tried if v != variant):
             continue
         match = group.overrides[index].match
         where = f" in variant{'s' if len(tried) > 1 else ''} {', '.join(map(repr, tried))}" if variant else ""
         raise _unmatched(loaded, gpath + ("overrides", index, "match"), match, f"override match {dict(match)!r} "
                          f"matches no card in group {group.name!r}{where}", _card_attributes([group]), prototypes)
+
+
+# Per loaded spec (by identity, while it lives), (section, group, variant) -> the indexes of the
+# group's overrides that select a card the variant keeps.
+_SELECTED: dict[int, tuple[weakref.ref, dict[tuple, Any]]] = {}
+
+
+def _selected_for(loaded: LoadedSpec) -> dict[tuple, Any]:
+    entry = _SELECTED.get(id(loaded))
+    if entry is None or entry[0]() is not loaded:
+        for key in [key for key, (ref, _) in _SELECTED.items() if ref() is None]:
+            del _SELECTED[key]  # specs let go of
+        entry = _SELECTED[id(loaded)] = (weakref.ref(loaded), {})
+    return entry[1]
 
 
 def _overrides_selected(group: GroupSpec, prototypes: Sequence[Mapping[str, Any]]) -> list[set[int]]:
