@@ -59,7 +59,12 @@ class StarterError(PrintkitError):
 
 
 class PathRefused(PrintkitError, ValueError):
-    """A name that does not lead to a readable file inside the folder; the message says why."""
+    """A name that does not lead to a readable file inside the folder; the message says why.
+    ``missing``: the name stays inside the folder and only the file is not there (yet)."""
+
+    def __init__(self, message: str, missing: bool = False):
+        super().__init__(message)
+        self.missing = missing
 
 
 class FontError(PrintkitError):

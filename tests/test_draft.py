@@ -117,3 +117,16 @@ def test_a_watch_with_draft_rebuilds_the_unfinished_deck(unfinished, monkeypatch
     refused = watch.rebuild(target, None, BuildOptions(out_dir=Path("out2"), jobs=1), "first build")
     assert refused.files is None and len(refused.more_errors) == 2, refused
     assert "(and 2 more errors)" in refused.lines()[0] and refused.lines()[1].startswith("  emberfall/cards.csv:")
+
+
+def test_a_draft_never_reads_a_picture_outside_the_spec_folder(tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (tmp_path / "outside.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
+                                          '<rect width="1" height="1" filter="url(#secret)"/></svg>')
+    (deck / "deck.yaml").write_text("game: d\nname: D\nart:\n  background_image: ../outside.svg\n"
+                                    "groups:\n  - name: g\n    cards: [{id: a}]\n")
+    result = invoke_in(deck, "build", "deck.yaml", "--draft", "--no-rulebooks", "--out", "out")
+    assert result.exit_code == 1
+    assert "leads outside the spec's folder" in result.stderr and "filter" not in result.stderr
+    assert not (deck / "out" / "d" / "sheets-a4.pdf").exists()

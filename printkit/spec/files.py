@@ -109,11 +109,20 @@ def font_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
 
 
 def image_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
+    """The picture ``value`` names, checked; in a draft a missing or refused picture inside the
+    spec's folder becomes a placeholder there. A name leading outside the folder is refused in
+    a draft too: nothing outside the folder is ever read."""
+    where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
     try:
-        resolved = inside_spec_folder(loaded, value, path, "image")
+        resolved = inside_folder(loaded.path.parent, value, "image")
+    except PathRefused as exc:
+        refused = loaded.source.error(path, str(exc))
+        if exc.missing and draft.tolerated(where, error_line(refused)):
+            return where
+        raise refused from None
+    try:
         check_image(resolved, lambda message: loaded.source.error(path, message), shown=value)
     except SpecError as exc:
-        where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
         if draft.tolerated(where, error_line(exc)):
             return where
         raise

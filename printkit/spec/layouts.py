@@ -334,7 +334,9 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                         path = inside_folder(loaded.path.parent, name, "image")
                         check_image(path, LayoutError, shown=name)
                         comp.images[name] = path
-                    except PathRefused as exc:
+                    except PathRefused as exc:  # a draft tolerates a missing picture, never one outside
+                        if not exc.missing:
+                            raise fail(element, str(exc)) from None
                         _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
                     except LayoutError as exc:
                         _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))

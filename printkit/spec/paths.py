@@ -44,7 +44,7 @@ def inside_folder(folder: Path, value: str | Path, what: str) -> Path:
     except RuntimeError:  # Python before 3.13 reports a loop of links this way
         raise PathRefused(f"{what} path {shown} is a loop of links") from None
     except OSError as exc:
-        raise PathRefused(_os_problem(exc, what, shown)) from None
+        raise PathRefused(_os_problem(exc, what, shown), missing=exc.errno == errno.ENOENT) from None
     if stat.S_ISDIR(info.st_mode):
         raise PathRefused(f"{what} path {shown} is a folder, not a file")
     if not stat.S_ISREG(info.st_mode):
