@@ -717,8 +717,8 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext,
         fresh, entries, keys = unchanged.replay(
             ctx, decks, _earlier_entries(options.out_dir, _previous_files(options.out_dir), hashed))
     if fresh and not options.cards:  # everything that would refuse the build, said at once
-        preflight(fresh, ctx.faces, options.paper_size,  # a draft's rule texts are checked all the same
-                  rulebooks=(options.rulebooks or options.draft) and produce_rulebooks in producers)
+        # A draft writes no rulebooks but checks their texts all the same, unless --no-rulebooks.
+        preflight(fresh, ctx.faces, options.paper_size, rulebooks=options.rulebooks and produce_rulebooks in producers)
     if ctx.workers.jobs > 1 and fresh:
         ctx.workers.warm(expected_work_ms(fresh, options, producers))
         if produce_rulebooks in producers and options.rulebooks:

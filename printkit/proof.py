@@ -191,7 +191,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
                                     entry.sha256, warnings, stem)))
         yield from entries
         page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
-                          draft=_placeholders(deck) if ctx.options.draft else None)
+                          draft=_placeholders(deck, ctx.faces(deck).placeholders) if ctx.options.draft else None)
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
 
@@ -334,12 +334,10 @@ def e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _placeholders(deck: Deck) -> tuple[str, ...]:
-    """The pictures of ``deck``'s folder a draft draws as placeholders, as the spec names them."""
-    from printkit.draft import refused_pictures
-
+def _placeholders(deck: Deck, drawn: set[Path]) -> tuple[str, ...]:
+    """The pictures ``deck``'s faces drew as placeholders (``drawn``), as the spec names them."""
     folder = Path(deck.spec_path).absolute().parent
-    return tuple(sorted(p.relative_to(folder).as_posix() for p in refused_pictures() if p.is_relative_to(folder)))
+    return tuple(sorted(p.relative_to(folder).as_posix() if p.is_relative_to(folder) else p.name for p in drawn))
 
 
 def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, deck_warnings: Sequence[str],

@@ -27,6 +27,7 @@ class Faces:
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
         self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
+        self.placeholders: set[Path] = set()  # in a draft: the pictures this deck drew as placeholders
 
     def _get(self, side: str, card: Card, make: Callable[[Card, Deck], Face], key: tuple | None = None) -> Face:
         if key is None:
@@ -67,6 +68,7 @@ class Faces:
             for op in face.ops:
                 why = refused.get(Path(op.path).absolute()) if isinstance(op, Image) else None
                 if why is not None:
+                    self.placeholders.add(Path(op.path).absolute())
                     self.ctx.warn(self.deck, f"draft: drawn as a placeholder: {why}")
         return drafted
 
