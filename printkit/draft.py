@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from printkit import fonts
+from printkit.layout.imposition import MIN_MARGIN_MM
 from printkit.layout.ops import Face, Image, Line, Op, Rect, Text
 
 # The pictures drawn as placeholders in the draft being built (path -> why it is refused); None
@@ -122,8 +123,10 @@ def marked(page):
     left, right = max(zip(edges, edges[1:]), key=lambda span: span[1] - span[0])
     size = min(2.8, (right - left - 4) / (len(MARK) * 0.62))  # about 0.62 em a bold character
     middle = (left + right) / 2
-    lift = max(top / 2 + size * 0.35, 3.2)  # baseline below the top edge: mid-margin, else clear of it
+    # Baselines mid-margin, but inside what home printers print (MIN_MARGIN_MM from each edge).
+    lift = max(top / 2 + size * 0.35, MIN_MARGIN_MM + size * 0.8)
+    drop = max(top / 2 - size * 0.35, MIN_MARGIN_MM + size * 0.25)
     marks = (Text(middle, lift, MARK, fonts.SYMBOLS_BOLD, size, PLACEHOLDER_INK, anchor="middle"),
-             Text(middle, page.size.height_mm - max(top / 2 - size * 0.35, 1.2), MARK, fonts.SYMBOLS_BOLD,
-                  size, PLACEHOLDER_INK, anchor="middle"))
+             Text(middle, page.size.height_mm - drop, MARK, fonts.SYMBOLS_BOLD, size, PLACEHOLDER_INK,
+                  anchor="middle"))
     return dataclasses.replace(page, ops=tuple(page.ops) + marks)
