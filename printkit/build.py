@@ -412,10 +412,11 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
 
         def slug(number: int, side: str) -> tuple:
             name = sheet_name(parts, number, total, side)
+            own = tuple(f for f in (deck.art.font, deck.art.font_bold) if f is not None)  # the deck's name in any script
             if opts.draft:  # both lines say so: a draft's sheets are for looking at, not for print
                 return sheet_slug(paper, grids[side], f"{DRAFT_MARK} · {name}", SLUG_FONT, layout.margin_mm,
-                                  above_text=DRAFT_MARK)
-            return sheet_slug(paper, grids[side], name, SLUG_FONT, layout.margin_mm)
+                                  above_text=DRAFT_MARK, fallbacks=own)
+            return sheet_slug(paper, grids[side], name, SLUG_FONT, layout.margin_mm, fallbacks=own)
 
         first = len(fronts_only) + 1  # this grid's first sheet
         fronts_only += [_with_ops(page, slug(first + i, "fronts")) for i, page in enumerate(single)]

@@ -32,7 +32,8 @@ def sheet_name(parts: Sequence[str], number: int, total: int, side: str) -> str:
 
 
 def sheet_slug(paper: Size, grid: Sequence[Slot], name: str, font: Path,
-               margin_mm: float = MIN_MARGIN_MM, above_text: str = PRINT_AT) -> tuple[Op, ...]:
+               margin_mm: float = MIN_MARGIN_MM, above_text: str = PRINT_AT,
+               fallbacks: Sequence[Path] = ()) -> tuple[Op, ...]:
     """``above_text`` (:data:`PRINT_AT`) in the margin above the ``grid`` of card slots, ``name``
     below it.
 
@@ -45,7 +46,7 @@ def sheet_slug(paper: Size, grid: Sequence[Slot], name: str, font: Path,
     x0, x1 = _widest_stretch(xs, margin_mm, paper.width_mm - margin_mm)
     above = Box(x0, margin_mm, x1 - x0, top - margin_mm)
     below = Box(x0, bottom, x1 - x0, paper.height_mm - margin_mm - bottom)
-    return slug_lines(above, above_text, font) + slug_lines(below, name, font)
+    return slug_lines(above, above_text, font) + slug_lines(below, name, font, fallbacks)
 
 
 def _widest_stretch(cuts: Sequence[float], low: float, high: float) -> tuple[float, float]:
@@ -58,13 +59,14 @@ def _widest_stretch(cuts: Sequence[float], low: float, high: float) -> tuple[flo
     return max(spans, key=lambda s: (round(s[1] - s[0], 6), -abs((s[0] + s[1]) / 2 - middle)))
 
 
-def slug_lines(box: Box, text: str, font: Path) -> tuple[Op, ...]:
+def slug_lines(box: Box, text: str, font: Path, fallbacks: Sequence[Path] = ()) -> tuple[Op, ...]:
     """``text`` on one line centred in ``box``, as large as fits up to :data:`MAX_SIZE_MM`
-    (nothing where the box has no room at all)."""
+    (nothing where the box has no room at all); a character ``font`` lacks is taken from
+    ``fallbacks`` (a deck's own fonts, for its name), then the bundled symbols."""
     if box.w_mm <= 0 or box.h_mm <= 0:
         return ()
     fitted = fit_line(text, font, box, max_size_mm=MAX_SIZE_MM, min_size_mm=MIN_SIZE_MM, where="sheet slug",
-                      color=COLOR, fallbacks=(SYMBOLS,))
+                      color=COLOR, fallbacks=(*fallbacks, SYMBOLS))
     return tuple(fitted.ops)
 
 
