@@ -13,6 +13,7 @@ import copy
 import io
 import math
 import re
+import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,6 +164,11 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     sets = [fonts.glyph_set(font) for font in faces.chain]
     if sets[0].issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
         return [(faces.main, text)] if text else []
+    backwards = sorted({ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL")})
+    if backwards:  # a font may have the letters, but nothing here joins them or sets them right to left
+        listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in backwards[:5])
+        raise KeyError(f"right-to-left text ({listed}) is not set by printkit: its letters would print unjoined "
+                       "and left to right; write the rule text in a left-to-right script")
     runs: list[tuple[Path, str]] = []
     missing = set()
     for ch in text:

@@ -169,3 +169,11 @@ def test_a_card_text_span_check_cannot_set_is_an_error_at_the_card(tmp_path):
     assert result.stderr.startswith("t.yaml:13:9: ")
     assert "span color 'rust' is neither #rgb/#rrggbb nor a name in art.colors (names: background, fire, ink)" \
         in result.stderr
+
+
+def test_right_to_left_text_is_refused_at_its_line(tmp_path):
+    """Arabic letters DejaVu Sans has would print unjoined, left to right: an error, not a garbled book."""
+    from printkit.rulebook.book import font_runs, REGULAR
+
+    with pytest.raises(KeyError, match="right-to-left text"):
+        font_runs("قواعد اللعبة", REGULAR)
