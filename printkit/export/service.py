@@ -195,7 +195,8 @@ def _a(number: int) -> str:
 
 def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
     """The deck's rulebooks, one PDF per language on the export's paper, beside the cards."""
-    from printkit.rulebook.producer import rule_texts, set_rulebooks
+    from printkit.rulebook.producer import set_rulebooks
+    from printkit.spec.files import rule_texts
 
     paper = ctx.options.paper
     spec = deck.spec_path

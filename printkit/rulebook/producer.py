@@ -11,8 +11,6 @@ docs/rulebook-format.md), or else printkit's texts for its game. :func:`render_r
 from __future__ import annotations
 
 import dataclasses
-import os
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,80 +22,16 @@ from printkit.layout.icons import BUILTIN_ICONS, Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import LANGS, GameContent, TableSetup, content_for, words_lang
+from printkit.rulebook.content import GameContent, TableSetup, content_for, words_lang
 from printkit.rulebook.figures import CardRow, FrontMaker, TableFlowable, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
 from printkit.safe_read import UnsafeFileError, read_limited
-from printkit.spec.paths import PathRefused, inside_folder
+from printkit.spec.files import MAX_RULE_TEXT_BYTES, checked_rule_text as _checked, rule_texts
+from printkit.spec.files import shown_path as _display_path
 from printkit.workers import RULEBOOKS_MS
 
 # The papers a rulebook is set on: those a booklet can also be imposed for.
 PAPERS = tuple(bk.IMPOSITIONS)
-
-
-def rule_texts(spec_path: Path, game: str | None = None) -> dict[str, Path]:
-    """The rule texts of a spec, by language: Korean and English first (as LANGS), then the
-    others in the order of their language tags.
-
-    These are ``<spec stem>.rules.<lang>.md`` beside the spec, ``lang`` a BCP 47 language tag
-    (``fr``, ``de``, ``pt-BR``, ``zh-Hant``). When there is none and ``game`` is
-    given, printkit's own texts for that game (``decks/<game>.rules.<lang>.md``) stand in, so a
-    copied or edited spec still gets a rulebook; a spec with any text of its own gets only those.
-    """
-    spec_path = Path(spec_path)
-    found = _texts(spec_path.parent, spec_path.stem)
-    if not found and game is not None:
-        found = bundled_rule_texts(game)
-    return found
-
-
-def bundled_rule_texts(game: str) -> dict[str, Path]:
-    """printkit's own rule texts for ``game``, by language (empty for a game it has none for)."""
-    from printkit.spec import DECKS_DIR
-
-    return _texts(DECKS_DIR, game)
-
-
-# A BCP 47 language tag as rule texts name them: a language, then subtags (script, region …).
-_LANG_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
-MAX_RULE_TEXTS = 64  # languages one spec may have texts in
-
-
-def _texts(folder: Path, stem: str) -> dict[str, Path]:
-    head, tail = f"{stem}.rules.", ".md"
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith(head) and n.endswith(tail)
-                 and len(n) > len(head) + len(tail)]
-    except OSError:
-        return {}
-    tags = {}
-    for name in names:
-        tag = name[len(head):-len(tail)]
-        if not _LANG_TAG.fullmatch(tag):
-            raise BuildError(f"{_display_path(folder / name)}: {tag!r} is not a language tag; name a rule text "
-                             f"{stem}.rules.<lang>.md with lang such as en, ko, fr, de, pt-BR or zh-Hant")
-        tags[tag] = name
-    if len(tags) > MAX_RULE_TEXTS:
-        raise BuildError(f"{_display_path(folder)}: {len(tags)} rule texts for {stem}; at most {MAX_RULE_TEXTS}")
-    order = [lang for lang in LANGS if lang in tags] + sorted(t for t in tags if t not in LANGS)
-    found = {}
-    for lang in order:
-        path = folder / tags[lang]
-        _checked(path)  # a text that is there but may not be read is an error, not "no text"
-        found[lang] = path
-    return found
-
-
-# A rule text is a few pages of Markdown (printkit's own are under 15 KB); far more is a mistake.
-MAX_RULE_TEXT_BYTES = 1_000_000
-
-
-def _checked(path: Path) -> Path:
-    """``path`` resolved inside its own folder (a link out of it is refused), as every spec file is."""
-    try:
-        return inside_folder(path.parent, path.name, "rule text")
-    except PathRefused as exc:
-        raise BuildError(f"{_display_path(path)}: {exc}") from None
 
 
 def read_rule_text(path: Path) -> str:
@@ -233,14 +167,6 @@ def _with_hint(exc: BuildError, spec_path: Path, text_path: Path, game: str, lan
     if isinstance(exc, md.RulebookError):
         return md.RulebookError(exc.path, exc.line, exc.message + hint)
     return BuildError(f"{exc}{hint}")
-
-
-def _display_path(path: Path) -> str:
-    """The path as the user knows it: relative to the working folder, links not followed."""
-    try:
-        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
-    except (ValueError, OSError):
-        return str(path)
 
 
 def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool = False,

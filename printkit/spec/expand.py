@@ -6,7 +6,6 @@ import dataclasses
 import difflib
 import itertools
 import math
-import os
 import weakref
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -163,14 +162,9 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
 def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
     """The languages the spec's rulebook is written in: its rule texts beside it
     (``<stem>.rules.<lang>.md``), else printkit's own texts for its game, as the rulebook takes them."""
-    from printkit.locate import DECKS_DIR
-    from printkit.rulebook.content import LANGS
+    from printkit.spec.files import rule_texts
 
-    for folder, stem in ((loaded.path.parent, loaded.path.stem), (DECKS_DIR, loaded.spec.game)):
-        found = tuple(lang for lang in LANGS if os.path.lexists(folder / f"{stem}.rules.{lang}.md"))
-        if found:
-            return found
-    return ()
+    return tuple(rule_texts(loaded.path, loaded.spec.game))
 
 
 def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:

@@ -1,4 +1,5 @@
-"""The files a spec names, read inside its folder: its data tables, fonts and pictures.
+"""The files a spec names, read inside its folder: its data tables, fonts and pictures, and the
+rule texts beside it (``<stem>.rules.<lang>.md``).
 
 Below :mod:`printkit.spec.expand` and :mod:`printkit.spec.layouts`, which both resolve files
 through it, and above :mod:`printkit.spec.load`, which only parses: loading a spec is parsing it,
@@ -8,16 +9,18 @@ then reading its data files (:func:`load_spec`).
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 from pathlib import Path
 from typing import Iterable
 
 from printkit import draft, fonts
-from printkit.errors import DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
+from printkit.errors import BuildError, DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
 from printkit.images import check_image
 from printkit.safe_read import read_limited
 from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table
 from printkit.spec.load import LoadedSpec, parse_spec
-from printkit.spec.models import GroupSpec
+from printkit.spec.models import LANG_TAG, GroupSpec
 from printkit.spec.paths import inside_folder
 from printkit.spec.yamlread import PathKey
 
@@ -127,3 +130,81 @@ def image_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
             return where
         raise
     return resolved
+
+
+# --- rule texts -------------------------------------------------------------------------------
+
+LANGS = ("ko", "en")  # the languages printkit's own words come in: their texts are listed first
+
+
+def rule_texts(spec_path: Path, game: str | None = None) -> dict[str, Path]:
+    """The rule texts of a spec, by language: Korean and English first (as LANGS), then the
+    others in the order of their language tags.
+
+    These are ``<spec stem>.rules.<lang>.md`` beside the spec, ``lang`` a BCP 47 language tag
+    (``fr``, ``de``, ``pt-BR``, ``zh-Hant``). When there is none and ``game`` is
+    given, printkit's own texts for that game (``decks/<game>.rules.<lang>.md``) stand in, so a
+    copied or edited spec still gets a rulebook; a spec with any text of its own gets only those.
+    """
+    spec_path = Path(spec_path)
+    found = _texts(spec_path.parent, spec_path.stem)
+    if not found and game is not None:
+        found = bundled_rule_texts(game)
+    return found
+
+
+def bundled_rule_texts(game: str) -> dict[str, Path]:
+    """printkit's own rule texts for ``game``, by language (empty for a game it has none for)."""
+    from printkit.locate import DECKS_DIR
+
+    return _texts(DECKS_DIR, game)
+
+
+# A BCP 47 language tag as rule texts name them: a language, then subtags (script, region …).
+_LANG_TAG = re.compile(LANG_TAG)
+MAX_RULE_TEXTS = 64  # languages one spec may have texts in
+
+
+def _texts(folder: Path, stem: str) -> dict[str, Path]:
+    head, tail = f"{stem}.rules.", ".md"
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(head) and n.endswith(tail)
+                 and len(n) > len(head) + len(tail)]
+    except OSError:
+        return {}
+    tags = {}
+    for name in names:
+        tag = name[len(head):-len(tail)]
+        if not _LANG_TAG.fullmatch(tag):
+            raise BuildError(f"{shown_path(folder / name)}: {tag!r} is not a language tag; name a rule text "
+                             f"{stem}.rules.<lang>.md with lang such as en, ko, fr, de, pt-BR or zh-Hant")
+        tags[tag] = name
+    if len(tags) > MAX_RULE_TEXTS:
+        raise BuildError(f"{shown_path(folder)}: {len(tags)} rule texts for {stem}; at most {MAX_RULE_TEXTS}")
+    order = [lang for lang in LANGS if lang in tags] + sorted(t for t in tags if t not in LANGS)
+    found = {}
+    for lang in order:
+        path = folder / tags[lang]
+        checked_rule_text(path)  # a text that is there but may not be read is an error, not "no text"
+        found[lang] = path
+    return found
+
+
+# A rule text is a few pages of Markdown (printkit's own are under 15 KB); far more is a mistake.
+MAX_RULE_TEXT_BYTES = 1_000_000
+
+
+def checked_rule_text(path: Path) -> Path:
+    """``path`` resolved inside its own folder (a link out of it is refused), as every spec file is."""
+    try:
+        return inside_folder(path.parent, path.name, "rule text")
+    except PathRefused as exc:
+        raise BuildError(f"{shown_path(path)}: {exc}") from None
+
+
+def shown_path(path: Path) -> str:
+    """The path as the user knows it: relative to the working folder, links not followed."""
+    try:
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(path)

@@ -13,7 +13,8 @@ from pypdf import PdfReader
 from printkit.build import build, BuildOptions, produce_rulebooks
 from printkit.rulebook.content import calc as calc_content
 from printkit.rulebook.markdown import RulebookError
-from printkit.rulebook.producer import render_rulebook, rule_texts
+from printkit.rulebook.producer import render_rulebook
+from printkit.spec.files import rule_texts
 from printkit.spec import DECKS_DIR, load_all_variants, load_deck
 from printkit.units import mm_to_pt
 

@@ -24,7 +24,7 @@ from printkit.deck import Card, Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import Box
 
-LANGS = ("ko", "en")  # the languages printkit's own words (captions, examples, labels) come in
+from printkit.spec.files import LANGS  # the languages printkit's own words (captions, examples, labels) come in
 
 
 def words_lang(lang: str) -> str:
