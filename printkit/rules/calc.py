@@ -8,6 +8,7 @@ before touching the state, so an illegal move raises IllegalMoveError and change
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,16 +19,18 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.rules.base import InvariantError, Outcome
 from printkit.rules.calc_score import (
     JOKER,
-    LIMIT,
     MAX_NUMBER,
     MIN_NUMBER,
     SYMBOLS,
     PayCard,
     apply_card,
-    bound,
     pay_value,
 )
+from printkit.rules.calc_value import DEFAULT, Big, CalcUndecided, to_float
 
+# Whole-number pay values within this bound stay Python ints on the players' fast path; beyond it
+# every step goes through calc_score's exact arithmetic (there is no cap on scores).
+FAST_LIMIT = 10**100
 HAND_SIZE = 7
 LOCK_NUMBER = 7
 FEWEST_CARDS_BONUS = 5
@@ -355,7 +358,7 @@ def _value_after(state: CalcState, card: int, pay: int) -> Fraction:
         return Fraction(0)
     pile = state.pays[pay]
     if not pile or state.cards[pile[-1]].is_joker:
-        return bound(Fraction(played.number))[0]
+        return Fraction(played.number)
     return apply_card(state.values[pay], played)[0]
 
 
@@ -372,7 +375,7 @@ def _fast_value_after(state: CalcState, values: list, card: int, pay: int) -> in
     if type(value) is int and symbol != "power":
         number = played.number
         result = value + number if symbol == "plus" else value - number if symbol == "minus" else value * number
-        if -LIMIT <= result <= LIMIT:
+        if -FAST_LIMIT <= result <= FAST_LIMIT:
             return result
     return _value_after(state, card, pay)
 
@@ -381,19 +384,41 @@ def is_over(state: CalcState) -> bool:
     return state.ended is not None
 
 
-def final_scores(state: CalcState) -> tuple[int | Fraction, ...]:
+def final_scores(state: CalcState) -> tuple[int | Fraction | Big, ...]:
     """Each seat's pay score, plus 5 for every seat tied for the fewest cards in hand.
 
-    The total goes through the same limits as every scoring step: a pay saturated at 10^100 plus the
-    bonus is still 10^100 (so two such players tie), and -10^100 plus the bonus is -10^100 + 5.
+    Exact however large: of two equal astronomic pays, the one with the bonus wins.
     """
     fewest = min(len(hand) for hand in state.hands)
     scores = []
     for seat in range(state.players):
         bonus = FEWEST_CARDS_BONUS if len(state.hands[seat]) == fewest else 0
-        score = bound(state.values[seat] + bonus)[0]
-        scores.append(score.numerator if score.denominator == 1 else score)
+        score = state.values[seat] + bonus
+        scores.append(_plain(score))
     return tuple(scores)
+
+
+def _plain(value: Any) -> Any:
+    """A whole Fraction as an int (cheaper to compare); other values unchanged."""
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+
+
+def _difference(a: Any, b: Any) -> Any:
+    """a - b for the bots: exact, or a float when two astronomic values share no exact form.
+
+    Only the bots' preferences use it; the rules compare values exactly (calc_value.compare).
+    """
+    try:
+        return a - b
+    except CalcUndecided:
+        pass
+    difference = to_float(a) - to_float(b)
+    if math.isfinite(difference):
+        return difference
+    try:  # both beyond floats: only the order is kept
+        return math.inf * DEFAULT.compare(a, b) if a != b else 0.0
+    except CalcUndecided:
+        return 0.0
 
 
 def outcome(state: CalcState) -> Outcome:
@@ -456,7 +481,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     """
     seat = state.turn
     # Whole scores as ints: the same comparisons as with Fractions, without their cost.
-    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    values = [_plain(v) for v in state.values]
     leaders = _leaders(values, seat)
     # Only plays onto my pay or a leader's can be chosen: score those alone, in legal-move order.
     cards = state.cards
@@ -483,7 +508,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
                 # _fast_value_after's whole-number case, inlined: this loop is most of a game's time
                 n = card.number
                 after = value + n if played == "plus" else value - n if played == "minus" else value * n
-                if not -LIMIT <= after <= LIMIT:
+                if not -FAST_LIMIT <= after <= FAST_LIMIT:
                     after = _value_after(state, c, pay)
             else:
                 after = _value_after(state, c, pay)
@@ -507,13 +532,13 @@ def _greedy_choice(state: CalcState, rng: random.Random, values: Sequence[Any], 
     best_harm, harms = 0, []
     for move, after in scored:
         if move.pay == seat:
-            gain = after - values[seat]
+            gain = _difference(after, values[seat])
             if gain > best_gain:
                 best_gain, gains = gain, [move]
             elif gain == best_gain and gain > 0:
                 gains.append(move)
         elif move.pay in leaders:
-            harm = values[move.pay] - after
+            harm = _difference(values[move.pay], after)
             if harm > best_harm:
                 best_harm, harms = harm, [move]
             elif harm == best_harm and harm > 0:
@@ -538,7 +563,7 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
     """
     moves = legal_moves(state)
     seat = state.turn
-    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    values = [_plain(v) for v in state.values]
     sizes = [len(hand) for hand in state.hands]
     last_card = len(state.deck) == 1
     winning: list[Move] = []
@@ -558,7 +583,7 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
             ends = last_card
         fewest = min(counts)
         totals = [v + (FEWEST_CARDS_BONUS if counts[s] == fewest else 0) for s, v in enumerate(after)]
-        margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+        margin = _difference(totals[seat], max(t for s, t in enumerate(totals) if s != seat))
         if ends and margin > 0:
             winning.append(move)
         elif ends and margin < 0:
@@ -593,7 +618,7 @@ def facts(start: CalcState, final: CalcState, moves: Sequence[Move], seats: Sequ
     pay_winners = tuple(seat for seat, value in enumerate(pays) if value == best_pay)
     fewest = min(len(hand) for hand in final.hands)
     return {
-        "pay": tuple(float(v) for v in pays),
+        "pay": tuple(to_float(v) for v in pays),
         "bonus": tuple(seat for seat, hand in enumerate(final.hands) if len(hand) == fewest),
         "pay_winners": pay_winners,
         "decided_by_bonus": pay_winners != winners_,

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 from printkit.deck import Deck
 from printkit.errors import DeckError, PrintkitError
 from printkit.rules.base import Engine, InvariantError, Outcome, engine_for
+from printkit.rules.calc_value import to_float
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25
@@ -355,8 +356,9 @@ def summarise(
 
 
 def _as_float(value: Any) -> float:
-    # Calc scores are Fractions bounded by ±10^100: floats hold them for statistics.
-    return float(Fraction(value)) if not isinstance(value, (int, float)) else float(value)
+    # Calc scores are exact and unbounded: beyond the float range they count as ±inf here, which
+    # is why reports give medians and quantiles of scores rather than means.
+    return to_float(value) if not isinstance(value, (int, float)) else float(value)
 
 
 def _stats(values: Sequence[float], quartiles: bool) -> dict[str, float]:
