@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -26,7 +27,7 @@ from printkit.rules.calc_score import (
     apply_card,
     pay_value,
 )
-from printkit.rules.calc_value import DEFAULT, Big, CalcUndecided, to_float
+from printkit.rules.calc_value import Big, to_float
 
 # Whole-number pay values within this bound stay Python ints on the players' fast path; beyond it
 # every step goes through calc_score's exact arithmetic (there is no cap on scores).
@@ -403,22 +404,26 @@ def _plain(value: Any) -> Any:
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
 
 
+def _order(a: Any, b: Any) -> int:
+    """-1, 0 or 1 for the bots: float estimates when an astronomic value is involved (fast), else
+    exact; the rules never use it."""
+    if isinstance(a, Big) or isinstance(b, Big):
+        x, y = to_float(a), to_float(b)
+        return (x > y) - (x < y)
+    return (a > b) - (a < b)
+
+
 def _difference(a: Any, b: Any) -> Any:
-    """a - b for the bots: exact, or a float when two astronomic values share no exact form.
+    """a - b for the bots: exact for Fractions, a float estimate when a value is astronomic.
 
     Only the bots' preferences use it; the rules compare values exactly (calc_value.compare).
     """
-    try:
+    if not isinstance(a, Big) and not isinstance(b, Big):
         return a - b
-    except CalcUndecided:
-        pass
+    # An astronomic value: the bots weigh it by float estimates (exact differences of long
+    # polynomials for every candidate move would cost seconds a turn).
     difference = to_float(a) - to_float(b)
-    if math.isfinite(difference):
-        return difference
-    try:  # both beyond floats: only the order is kept
-        return math.inf * DEFAULT.compare(a, b) if a != b else 0.0
-    except CalcUndecided:
-        return 0.0
+    return 0.0 if math.isnan(difference) else difference  # both beyond floats alike: a tie to the bots
 
 
 def outcome(state: CalcState) -> Outcome:
@@ -533,15 +538,15 @@ def _greedy_choice(state: CalcState, rng: random.Random, values: Sequence[Any], 
     for move, after in scored:
         if move.pay == seat:
             gain = _difference(after, values[seat])
-            if gain > best_gain:
+            if _order(gain, best_gain) > 0:
                 best_gain, gains = gain, [move]
-            elif gain == best_gain and gain > 0:
+            elif _order(gain, best_gain) == 0 and _order(gain, 0) > 0:
                 gains.append(move)
         elif move.pay in leaders:
             harm = _difference(values[move.pay], after)
-            if harm > best_harm:
+            if _order(harm, best_harm) > 0:
                 best_harm, harms = harm, [move]
-            elif harm == best_harm and harm > 0:
+            elif _order(harm, best_harm) == 0 and _order(harm, 0) > 0:
                 harms.append(move)
     if gains:
         return gains[rng.randrange(len(gains))]
@@ -584,9 +589,9 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
         fewest = min(counts)
         totals = [v + (FEWEST_CARDS_BONUS if counts[s] == fewest else 0) for s, v in enumerate(after)]
         margin = _difference(totals[seat], max(t for s, t in enumerate(totals) if s != seat))
-        if ends and margin > 0:
+        if ends and _order(margin, 0) > 0:
             winning.append(move)
-        elif ends and margin < 0:
+        elif ends and _order(margin, 0) < 0:
             losing.add(move)
         else:
             safe[move] = margin
@@ -595,8 +600,8 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
     choice = _greedy_choice(state, rng, values, _leaders(values, seat), scored)
     if choice not in losing or not safe:
         return choice
-    best = max(safe.values())
-    options = [move for move, margin in safe.items() if margin == best]
+    best = max(safe.values(), key=cmp_to_key(_order))
+    options = [move for move, margin in safe.items() if _order(margin, best) == 0]
     return options[rng.randrange(len(options))]
 
 

@@ -5,7 +5,7 @@ symbol, every later card applies its symbol to its number. Only the cards above 
 count (the first of them is a bottom card); a pay with a joker on top scores 0.
 
 Arithmetic is exact and strictly left to right: ``x ^ 0`` is 1 (``0 ^ 0`` included), ``x ^ -1`` is
-``1/x`` and ``0 ^ -1`` leaves the score at 0. Values are exact Fractions up to about 100,000 digits
+``1/x`` and ``0 ^ -1`` leaves the score at 0. Values are exact Fractions up to about 10,000 digits
 and exact symbolic values beyond (:mod:`printkit.rules.calc_value`, which documents the algorithm
 and its guarantees): ``9+ 9^ 9^ 9^ 9^ 9^ 9^`` is ``3^1062882`` and doubling it gives a larger score.
 Every step estimates the size of its result before building it, so any pile scores in bounded time.

@@ -1,17 +1,18 @@
 """Exact Calc scores however large: small values are Fractions, astronomic ones are symbolic.
 
 Every Calc score is a rational number, but a pile of ``^`` cards makes it astronomic (``9+ 9^ 9^ 9^
-9^ 8^ 8^`` has 500,000 digits; a thousand ``9^`` cards have about 10^953). A value is either
+9^ 8^ 8^`` has 400,000 digits; a thousand ``9^`` cards have about 10^953). A value is either
 
 - a ``Fraction`` whose numerator and denominator have at most ``bits`` bits (``BITS``, about
-  100,000 decimal digits): ordinary exact arithmetic, the only kind a real game meets; or
+  10,000 decimal digits): ordinary exact arithmetic, the only kind a real game meets; or
 - a :class:`Big`: a quotient of polynomials N(Z)/D(Z) with Fraction coefficients in one *atom* Z.
   An atom is a power product ``b1^e1 · b2^e2 …`` > 1 (bases are the primes below 100 and at most two
   co-factors that are not perfect powers; the exponents are whole numbers without a common divisor,
   so one number has one atom), or the size of an earlier Big (its polynomials grew too long, so it
   was "folded" into a new atom). ``(9^6561 + 5)^9`` is ``(Z^13122 + 5)^9`` with ``Z = 3``.
 
-A step whose exact result would pass ``bits`` bits becomes a Big; ``+ - x ^`` on a Big are polynomial
+A step whose exact result would pass ``bits`` bits becomes a Big (polynomials of more than
+``MAX_TERMS`` terms or coefficients past ``bits/16`` are folded); ``+ - x ^`` on a Big are polynomial
 arithmetic (``^ -1`` swaps N and D), so every value stays exactly the rational number the rules
 define. The size of every intermediate is estimated before it is built.
 
@@ -26,7 +27,7 @@ Comparison (``compare``) is exact in these cases, which cover every comparison o
 3. two Bigs with different atoms: their sizes ``log2|V|`` are bracketed with ``decimal`` at
    increasing precision (each bracket is a proven bound) until the brackets separate. Two different
    power products never have equal sizes (unique factorisation), so this ends; for folded atoms
-   whose sizes agree beyond ``max_precision`` digits :class:`CalcUndecided` is raised instead of
+   whose sizes agree beyond ``max_precision`` (2,500) digits :class:`CalcUndecided` is raised instead of
    guessing. No game or test has met it.
 
 Printing: ``format_scientific`` gives ``1.96627e+695`` (digits from the same brackets) and
@@ -44,11 +45,11 @@ from typing import Any, Union
 
 from printkit.errors import PrintkitError
 
-BITS = 332_193  # 2^332,193 ≈ 10^100,000
+BITS = 32_768  # 2^32,768 ≈ 10^9,864: Fraction arithmetic (gcds) grows quadratically beyond
 SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97)
 # Perfect powers among the rules' values come from ^ cards (2..9), so their prime roots are these.
 ROOT_PRIMES = (2, 3, 5, 7)
-MAX_TERMS = 128
+MAX_TERMS = 24
 
 
 class CalcUndecided(PrintkitError):
@@ -62,17 +63,22 @@ Poly = dict  # degree (int >= 0) -> non-zero Fraction
 
 
 def _valuation(n: int, p: int) -> tuple[int, int]:
-    """(v, n / p^v) with p^v the largest power of p dividing n (n > 0); O(log v) big divisions."""
+    """(v, n / p^v) with p^v the largest power of p dividing n (n > 0, p small).
+
+    Divides by the largest power of p below 2^30 at a time: CPython divides by one such "digit" in
+    linear time, while dividing by a large number takes quadratic time.
+    """
     if n % p:
         return 0, n
-    powers = [p]
-    while n % (powers[-1] * powers[-1]) == 0:
-        powers.append(powers[-1] * powers[-1])
+    chunk, m = p, 1
+    while chunk * p < 1 << 30:
+        chunk, m = chunk * p, m + 1
     v = 0
-    for i in range(len(powers) - 1, -1, -1):
-        q, r = divmod(n, powers[i])
-        if r == 0:
-            n, v = q, v + (1 << i)
+    while True:
+        q, r = divmod(n, chunk)
+        if r:
+            break
+        n, v = q, v + m
     while n % p == 0:
         n, v = n // p, v + 1
     return v, n
@@ -374,23 +380,37 @@ def _lead_valid(atom: Atom, p: Poly) -> bool:
 class Big:
     """An exact rational number N(Z)/D(Z) too large (in bits) for a Fraction; see the module doc."""
 
-    __slots__ = ("atom", "num", "den", "arith", "_key")
+    __slots__ = ("atom", "num", "den", "arith", "_key", "_sign", "_slack", "_log2")
 
     def __init__(self, atom: Atom, num: Poly, den: Poly, arith: "Arithmetic"):
         self.atom, self.num, self.den, self.arith = atom, num, den, arith
         self._key = (atom.key, tuple(sorted(num.items())), tuple(sorted(den.items())))
+        self._sign = self._slack = None  # computed once: a Big never changes
+        self._log2: dict[int, tuple[Decimal, Decimal]] = {}
 
     @property
     def key(self) -> tuple:
         return self._key
 
+    def slack(self) -> Fraction | float:
+        if self._slack is None:
+            self._slack = min(_slack(self.atom, self.num), _slack(self.atom, self.den))
+        return self._slack
+
     def sign(self) -> int:
-        if not (_lead_valid(self.atom, self.num) and _lead_valid(self.atom, self.den)):
-            raise CalcUndecided(f"cannot prove the sign of {self.text()}")
-        return 1 if self.num[max(self.num)] > 0 else -1
+        if self._sign is None:
+            if self.slack() < 1:
+                raise CalcUndecided("cannot prove the sign of an astronomic value")  # text() is slow: not here
+            self._sign = 1 if self.num[max(self.num)] > 0 else -1
+        return self._sign
 
     def log2(self, prec: int) -> tuple[Decimal, Decimal]:
         """A proven bracket of log2|value|."""
+        if prec not in self._log2:
+            self._log2[prec] = self._log2_bracket(prec)
+        return self._log2[prec]
+
+    def _log2_bracket(self, prec: int) -> tuple[Decimal, Decimal]:
         self.sign()  # the leading terms dominate
         dn, dd = max(self.num), max(self.den)
         e = dn - dd
@@ -402,7 +422,7 @@ class Big:
             lo, hi = ctx.add(lo, a), ctx.add(hi, b)
         # The other terms change |N| and |D| by factors within 1 ± 2^-s (s >= 1), so log2|V| moves by
         # at most 2 · 3 · 2^-s; below 2^-(4·prec + 64) that is covered by the final widening.
-        s = min(_slack(self.atom, self.num), _slack(self.atom, self.den))
+        s = self.slack()
         if s != math.inf:
             ctx = _ctx(prec + 20)
             exponent = max(math.floor(-s), -(4 * prec + 64))
@@ -467,9 +487,9 @@ Value = Union[Fraction, Big]
 class Arithmetic:
     """Exact Calc arithmetic with Fractions up to ``bits`` bits and Bigs beyond (see module doc)."""
 
-    def __init__(self, bits: int = BITS, max_precision: int = 20_000):
+    def __init__(self, bits: int = BITS, max_precision: int = 2_500):
         self.bits = bits
-        self.coef_bits = max(bits // 8, 16)
+        self.coef_bits = max(bits // 16, 16)
         self.max_precision = max_precision
 
     def is_small(self, q: Fraction) -> bool:
@@ -536,6 +556,13 @@ class Arithmetic:
             w, rest_den = _valuation(rest_den, b) if rest_den > 1 else (0, rest_den)
             if v - w:
                 vector[b] = vector.get(b, 0) + v - w
+        if max(rest_num.bit_length(), rest_den.bit_length()) > self.coef_bits:
+            # A large coefficient becomes part of the atom too (its own bases), never a fold.
+            for b, x in _factor(rest_num).items() if rest_num > 1 else ():
+                vector[b] = vector.get(b, 0) + x
+            for b, x in _factor(rest_den).items() if rest_den > 1 else ():
+                vector[b] = vector.get(b, 0) - x
+            rest_num = rest_den = 1
         vector = {b: x for b, x in vector.items() if x}
         rest = Fraction(rest_num, rest_den) * (1 if c > 0 else -1)
         if not vector:
@@ -545,8 +572,6 @@ class Arithmetic:
             num2, den2 = {degree: rest}, {0: Fraction(1)}
         else:
             num2, den2 = {0: rest}, {-degree: Fraction(1)}
-        if abs(rest.numerator).bit_length() > self.coef_bits or rest.denominator.bit_length() > self.coef_bits:
-            return self._fold(Big(new_atom, num2, den2, self))
         return Big(new_atom, num2, den2, self)
 
     def _fold(self, big: Big) -> Value:
@@ -602,7 +627,8 @@ class Arithmetic:
             (dn, c), = value.num.items()
             (dd, _), = value.den.items()
             return self._make(value.atom, {dn * n: c**n}, {dd * n: Fraction(1)})
-        if (len(value.num) + len(value.den)) * n > MAX_TERMS or max(_coef_bits(value.num), _coef_bits(value.den)) * n > self.coef_bits:
+        terms = (len(value.num) - 1) * n + 1 + (len(value.den) - 1) * n + 1  # at most, after the power
+        if terms > MAX_TERMS or max(_coef_bits(value.num), _coef_bits(value.den)) * n > self.coef_bits:
             value = self._fold(value)  # at most two terms over one: its power is short
             if not isinstance(value, Big):
                 return self.power(value, n)
@@ -615,7 +641,7 @@ class Arithmetic:
         if isinstance(a, Fraction):
             return self.add(b, a)
         if a.atom.key != b.atom.key:
-            raise CalcUndecided(f"{a.text()} and {b.text()} have no common form to add exactly")
+            raise CalcUndecided("two astronomic values have no common form to add exactly")
         num = _padd(_pmul(a.num, b.den), _pmul(b.num, a.den))
         return self._make(a.atom, num, _pmul(a.den, b.den), fold=False)
 
@@ -663,7 +689,7 @@ class Arithmetic:
             if bhi < alo:
                 return sa
             prec *= 2
-        raise CalcUndecided(f"cannot decide the order of {a.text()} and {exact_form(b)} within {self.max_precision} digits")
+        raise CalcUndecided(f"cannot decide the order of two astronomic values within {self.max_precision} digits")
 
 
 DEFAULT = Arithmetic()
@@ -727,18 +753,18 @@ def format_scientific(value: Value, digits: int = 6) -> str:
 
 def to_float(value: Value) -> float:
     """The nearest float, or ±inf / ±0.0 beyond the float range (for statistics and plots)."""
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, Fraction):
+    if isinstance(value, float):
+        return value
+    if isinstance(value, (int, Fraction)):
         try:
             return float(value)
         except OverflowError:
             return math.inf if value > 0 else -math.inf
     sign = value.sign()
     lo, _ = value.log2(10)
-    if lo > 1100:
+    if lo >= 1024:
         return math.inf * sign
-    if lo < -1100:
+    if lo < -1080:
         return 0.0 * sign
     return sign * 2.0 ** float(lo)
 
