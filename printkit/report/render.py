@@ -283,7 +283,8 @@ def plot_scores(analyses, diffs):
     seats = max(a["players"] for a in analyses)
     width = 0.8 / len(analyses)
     for i, a in enumerate(analyses):
-        data = [a["scores"][s] for s in range(a["players"])]
+        # Scores beyond the float range (astronomic Calc pays) sit at the plot's edge, not at inf.
+        data = [[max(-1e300, min(1e300, v)) for v in a["scores"][s]] for s in range(a["players"])]
         xs = [s + (i - (len(analyses) - 1) / 2) * width for s in range(a["players"])]
         box = ax.boxplot(data, positions=xs, widths=width * 0.8, showfliers=False, patch_artist=True,
                          whis=(5, 95), manage_ticks=False)

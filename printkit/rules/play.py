@@ -358,16 +358,17 @@ def summarise(
 def _as_float(value: Any) -> float:
     # Calc scores are exact and unbounded: beyond the float range they count as ±inf here, which
     # is why reports give medians and quantiles of scores rather than means.
-    return to_float(value) if not isinstance(value, (int, float)) else float(value)
+    return to_float(value)
 
 
 def _stats(values: Sequence[float], quartiles: bool) -> dict[str, float]:
     if not values:
         return {}
     ordered = sorted(values)
+    finite = all(math.isfinite(v) for v in ordered)  # astronomic Calc scores are ±inf as floats
     result = {
-        "mean": round(statistics.fmean(ordered), 6),
-        "stdev": round(statistics.pstdev(ordered), 6) if len(ordered) > 1 else 0.0,
+        "mean": round(statistics.fmean(ordered), 6) if finite else float("nan"),
+        "stdev": (round(statistics.pstdev(ordered), 6) if len(ordered) > 1 else 0.0) if finite else float("nan"),
         "min": ordered[0],
         "median": statistics.median(ordered),
         "max": ordered[-1],
