@@ -522,7 +522,8 @@ def score(cards: tuple[str, ...]) -> None:
     """Score a Calc pay written bottom to top: each step, then the score on the last line.
 
     A card is a number (-1..9) then a symbol: + - x ^ (also × and *); J is the joker.
-    Arithmetic is exact: fractions print with a decimal, and values beyond ±10^100 saturate.
+    Arithmetic is exact and has no cap: fractions print with a decimal, and large values as their
+    exact form (e.g. 2·3^1458) with scientific notation.
 
     Example: printkit score 9- 5x 2- 1+ 8+   (prints 52 last); printkit score -1x 3^ J 7+
     """

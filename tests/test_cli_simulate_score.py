@@ -44,9 +44,11 @@ def test_score_fraction_prints_exact_and_decimal():
     assert run("score", "3+", "-1^", "7x").stdout.splitlines()[-1] == "7/3 = 2.33333333333"
 
 
-def test_score_says_when_saturated():
-    last = run("score", "9+", "9^", "9^", "9^").stdout.splitlines()[-1]
-    assert last.startswith("10^100") and "saturated" in last
+def test_score_has_no_cap():
+    tower = run("score", "9+", "9^", "9^", "9^").stdout.splitlines()[-1]
+    doubled = run("score", "9+", "9^", "9^", "9^", "2x").stdout.splitlines()[-1]
+    assert tower == "3^1458 ≈ 4.39329e+695" and doubled == "2·3^1458 ≈ 8.78657e+695"
+    assert "saturat" not in tower + doubled
 
 
 def test_score_zero_to_the_minus_one():
@@ -66,7 +68,8 @@ def test_score_bad_input_is_one_line_and_exit_1(args):
 def test_score_hostile_pile_finishes():
     result = run("score", "2+", *(["9^", "-1^"] * 300))
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1].startswith("0")
+    # The exponent is multiplied by -9 per pair: 2^(9^300) exactly, written with its exponent's primes.
+    assert result.stdout.splitlines()[-1].startswith("2^(3^600) ≈ ")
 
 
 def test_simulate_text_summary():

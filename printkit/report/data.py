@@ -186,7 +186,40 @@ def analyse(batch: Batch) -> dict[str, Any]:
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
     }
     a.update(_GAME_FACTS.get(batch.game, lambda done, a: {})(done, a))
+    a["paired"] = paired_values(batch.game, done, seats)
+    a["equal_share"] = sum(wins) / (seats * n) if n else 0.0
     return a
+
+
+def paired_values(game: str, done: Sequence[GameResult], seats: int) -> dict[str, Any]:
+    """Each game's own numbers, by seed, for the paired tests of ``--compare``.
+
+    ``rates``: yes/no per game (a win of each seat, a shared win, each way of ending, …);
+    ``samples``: a number per game (length, each seat's score, …). Lists follow ``seeds``.
+    """
+    rates: dict[str, list[bool]] = {f"win rate, seat {s}": [s in r.winners for r in done] for s in range(seats)}
+    rates["shared win"] = [len(r.winners) > 1 for r in done]
+    rates["no winner (draw)"] = [not r.winners for r in done]
+    rates["ended in the first round"] = [_first_round(game, r) for r in done]
+    samples: dict[str, list[float]] = {"game length": [float(r.turns) for r in done]}
+    if game in ("calc", "clag"):
+        for s in range(seats):
+            samples[f"score, seat {s}"] = [_as_float(r.scores[s]) for r in done]
+    if game == "calc":
+        rates["decided by the fewest-cards bonus"] = [bool(r.facts["decided_by_bonus"]) for r in done]
+        rates["a winner had the bonus"] = [bool(set(r.winners) & set(r.facts["bonus"])) for r in done]
+    elif game == "stack":
+        rates["first-turn wins"] = [bool(r.facts["first_turn_win"]) for r in done]
+        rates["both matched all at least once"] = [bool(r.facts["both_full"]) for r in done]
+        rates["a dealt hand holds all field types"] = [any(r.facts["deal_complete"]) for r in done]
+        samples["stacks used per game"] = [float(sum(r.facts["stacks_used"])) for r in done]
+    elif game == "clag":
+        samples["points per seat in rounds 8-15"] = [
+            sum(r.facts["points"][i - 1] for i in CLAG_SPECIAL_ROUNDS) / seats for r in done]
+        samples["contracts made per game"] = [float(sum(r.facts["made"])) for r in done]
+        samples["dealers' contracts made per game"] = [float(sum(map(bool, r.facts["dealer_made"]))) for r in done]
+    return {"seeds": [r.seed for r in done], "reasons": [r.reason for r in done], "rates": rates,
+            "samples": samples}
 
 
 def _calc_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:

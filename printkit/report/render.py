@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from printkit.errors import ReportError
-from printkit.report.stats import bootstrap_median_difference, two_proportion_z, welch_z, wilson
+from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank, wilson
 
-# Differences are marked when a test's two-sided p is below this (or the bootstrap interval of
-# that level excludes 0). A report compares some twenty numbers: at 5 % one of them would be
-# marked by chance alone about every time; at 1 %, about one report in five.
-LEVEL = 0.01
+# A difference is marked when its Holm-adjusted p-value is below this: over all the numbers of a
+# report together, the chance of marking any difference that is not there stays under 5 %.
+LEVEL = 0.05
 COLOURS = ("#1f5f99", "#d9822b", "#3a8f4b", "#b03a48", "#7a5195", "#6b6b6b")
 SVG_SALT = "printkit-report"
 
@@ -84,7 +83,7 @@ def _figure(width: float = 7.2, height: float = 3.0):
 
 @dataclass(frozen=True)
 class Difference:
-    """One number compared between the first setting (baseline) and another."""
+    """One number compared between the first setting (baseline) and another, over their common seeds."""
 
     metric: str
     baseline: str
@@ -93,80 +92,74 @@ class Difference:
     other_value: str
     difference: str
     test: str
-    p: float | None  # None for a bootstrap interval
-    interval: tuple[float, float] | None
+    p: float
+    p_adjusted: float
+    pairs: int
     clear: bool
 
 
-def _proportion_metrics(a: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """(name, count, trials) for every proportion the report compares."""
-    n = a["finished"]
-    out = [(f"win rate, seat {s}", a["wins"][s], n) for s in range(a["players"])]
-    out.append(("ended in the first round", a["first_round"], n))
-    out.append(("no winner (draw)", a["no_winner"], n))
-    if a["game"] == "calc":
-        out += [("decided by the fewest-cards bonus", a["decided_by_bonus"], n),
-                ("a winner had the bonus", a["winner_had_bonus"], n)]
-    elif a["game"] == "stack":
-        out += [("first-turn wins", a["first_turn_wins"], n),
-                ("ended: one player matched all (case 2)", a["cases"]["all"], n),
-                ("ended: deciding card (case 3, quick)", a["cases"]["deciding"], n),
-                ("ended: turn cap, draw", a["cases"]["cap"], n),
-                ("both matched all at least once", a["both_full_games"], n),
-                ("a dealt hand holds all field types", a["deal_complete_any"], n)]
-    elif a["game"] == "clag":
-        out += [("contracts made (rounds with bids)", a["bid_rounds_made"], a["bid_seat_rounds"]),
-                ("dealers' contracts made", sum(a["dealer_made_by_round"]), n * len(a["dealer_made_by_round"]))]
-    return out
+def _paired(base: dict[str, Any], other: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """Indices into each setting's per-game lists for the seeds both finished, in seed order."""
+    where = {seed: i for i, seed in enumerate(other["paired"]["seeds"])}
+    pairs = [(i, where[seed]) for i, seed in enumerate(base["paired"]["seeds"]) if seed in where]
+    return [i for i, _ in pairs], [j for _, j in pairs]
 
 
-def _sample_metrics(a: dict[str, Any]) -> list[tuple[str, list[float], str]]:
-    """(name, per-game values, statistic) compared by bootstrap (median) or Welch (mean)."""
-    out = [(f"game length ({a['length_unit']})", a["lengths"], "median")]
-    if a["game"] in ("calc", "clag"):
-        out.append(("score (all seats)", [v for seat in a["scores"] for v in seat], "mean"))
-    if a["game"] == "stack":
-        out.append(("stacks used per game", a["stacks_used"], "mean"))
-    if a["game"] == "clag":
-        out.append(("points per seat in rounds 8-15", a["special_points"], "mean"))
+def _rate_tests(base, other, ib, io_) -> list[tuple[str, list[bool], list[bool]]]:
+    """(metric, yes/no in base, in other) for every rate both settings have, endings included."""
+    pb, po = base["paired"], other["paired"]
+    same_seats = base["players"] == other["players"]
+    out = []
+    for metric, values in pb["rates"].items():
+        if metric in po["rates"] and (same_seats or not metric.startswith("win rate")):
+            out.append((metric, [values[i] for i in ib], [po["rates"][metric][j] for j in io_]))
+    for reason in dict.fromkeys(pb["reasons"] + po["reasons"]):
+        out.append((f"ended: {reason}", [pb["reasons"][i] == reason for i in ib],
+                    [po["reasons"][j] == reason for j in io_]))
     return out
 
 
 def differences(analyses: Sequence[dict[str, Any]], seed: int = 0) -> list[Difference]:
-    """Every compared number of each setting against the first, with its test and whether it is clear."""
+    """Every number of each setting against the first's, paired by seed; Holm-adjusted over the report.
+
+    Rates: McNemar's exact test (binomial test on the games where exactly one setting has it);
+    per-game numbers: the Wilcoxon signed-rank test of the paired differences, shown with both
+    medians and the median paired difference. ``seed`` is kept for callers; nothing is random.
+    """
     if len(analyses) < 2:
         return []
     base = analyses[0]
-    same_seats = all(a["players"] == base["players"] for a in analyses)
-    result = []
+    raw: list[tuple] = []
     for other in analyses[1:]:
-        props = dict((m, (k, n)) for m, k, n in _proportion_metrics(other))
-        for metric, k1, n1 in _proportion_metrics(base):
-            if metric not in props or (metric.startswith("win rate") and not same_seats):
+        ib, io_ = _paired(base, other)
+        n = len(ib)
+        for metric, xs, ys in _rate_tests(base, other, ib, io_):
+            if not any(xs) and not any(ys):
+                continue  # never happens in either: nothing to compare
+            only_base, only_other, p = mcnemar_exact(xs, ys)
+            p1, p2 = sum(xs) / n, sum(ys) / n
+            raw.append((metric, other["label"], f"{p1:.1%}", f"{p2:.1%}", f"{(p2 - p1) * 100:+.1f} pts",
+                        f"McNemar exact ({only_base} games only in the first, {only_other} only here)", p, n))
+        same_seats = base["players"] == other["players"]
+        for metric, values in base["paired"]["samples"].items():
+            if metric not in other["paired"]["samples"] or (metric.startswith("score, seat") and not same_seats):
                 continue
-            k2, n2 = props[metric]
-            z, p = two_proportion_z(k1, n1, k2, n2)
-            p1, p2 = k1 / n1 if n1 else 0.0, k2 / n2 if n2 else 0.0
-            result.append(Difference(metric, base["label"], other["label"], f"{p1:.1%}", f"{p2:.1%}",
-                                     f"{(p2 - p1) * 100:+.1f} pts", "two-proportion z-test", p, None,
-                                     p < LEVEL))
-        samples = {m: (v, stat) for m, v, stat in _sample_metrics(other)}
-        for metric, values, stat in _sample_metrics(base):
-            if metric not in samples or not values or not samples[metric][0]:
+            xs = [values[i] for i in ib]
+            ys = [other["paired"]["samples"][metric][j] for j in io_]
+            if not xs:
                 continue
-            others = samples[metric][0]
-            if stat == "median":
-                diff, low, high = bootstrap_median_difference(values, others, seed=seed, level=1 - LEVEL)
-                m1, m2 = _median(values), _median(others)
-                result.append(Difference(f"median {metric}", base["label"], other["label"], _g(m1), _g(m2),
-                                         f"{diff:+g}", f"bootstrap {1 - LEVEL:.0%} interval of the median difference",
-                                         None, (low, high), low > 0 or high < 0))
-            else:
-                z, p = welch_z(values, others)
-                m1, m2 = sum(values) / len(values), sum(others) / len(others)
-                result.append(Difference(f"mean {metric}", base["label"], other["label"], _g(m1), _g(m2),
-                                         f"{m2 - m1:+.4g}", "Welch z-test of means", p, None, p < LEVEL))
-    return result
+            _, p = wilcoxon_signed_rank(xs, ys)
+            raw.append((f"{metric} (median)", other["label"], _g(_median(xs)), _g(_median(ys)),
+                        f"{_g(paired_median_difference(xs, ys), signed=True)} (median of paired differences)",
+                        "Wilcoxon signed-rank", p, n))
+    adjusted = holm([r[6] for r in raw])
+    return [Difference(metric, base["label"], label, v1, v2, diff, test, p, adj, n, adj < LEVEL)
+            for (metric, label, v1, v2, diff, test, p, n), adj in zip(raw, adjusted)]
+
+
+def _quantile_of(ordered: Sequence[float], q: float) -> float:
+    """Nearest-rank quantile of sorted values (an observed value)."""
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def _median(values: Sequence[float]) -> float:
@@ -175,8 +168,11 @@ def _median(values: Sequence[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def _g(value: float) -> str:
-    return f"{value:.4g}" if isinstance(value, float) and value != int(value) else f"{int(value)}"
+def _g(value: float, signed: bool = False) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return ("+" if signed and value > 0 else "") + ("beyond 1e308" if value > 0 else "below -1e308")
+    text = f"{value:.4g}" if isinstance(value, float) and value != int(value) else f"{int(value)}"
+    return f"+{text}" if signed and value > 0 else text
 
 
 # ---------------------------------------------------------------- plots
@@ -250,7 +246,7 @@ def plot_length(analyses, diffs):
         ax.hist(a["lengths"], bins=bins, weights=[100 / n] * len(a["lengths"]), histtype="step",
                 linewidth=1.6, color=_colour(i), align="left" if step == 1 else "mid",
                 label=f"{a['label']}: median {_g(a['length']['median'])}"
-                      + (" *" if _clear(diffs, f"median game length ({unit})", a["label"]) else ""))
+                      + (" *" if _clear(diffs, "game length (median)", a["label"]) else ""))
         ax.axvline(a["length"]["median"], color=_colour(i), linestyle="--", linewidth=1)
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("% of games")
@@ -268,9 +264,11 @@ def plot_wins(analyses, diffs):
                   lambda a, g: a["win_ci"][g] if g < a["players"] else (0.0, 0.0),
                   diffs, lambda g: f"win rate, seat {g}")
     for i, a in enumerate(analyses):
-        ax.axhline(100 / a["players"], color=_colour(i), linestyle=":", linewidth=1)
+        # A shared win counts for every winner, so an equal share is the seats' mean win rate
+        # (above 1/players when games are shared).
+        ax.axhline(100 * a["equal_share"], color=_colour(i), linestyle=":", linewidth=1)
     ax.set_ylabel("% of games won")
-    ax.set_title("Win rate by seat (95 % Wilson intervals; dotted: an equal share)")
+    ax.set_title("Win rate by seat (95 % Wilson intervals; dotted: an equal share, shared wins counted)")
     _legend(ax)
     return fig
 
@@ -281,7 +279,8 @@ def plot_scores(analyses, diffs):
     seats = max(a["players"] for a in analyses)
     width = 0.8 / len(analyses)
     for i, a in enumerate(analyses):
-        data = [a["scores"][s] for s in range(a["players"])]
+        # Scores beyond the float range (astronomic Calc pays) sit at the plot's edge, not at inf.
+        data = [[max(-1e300, min(1e300, v)) for v in a["scores"][s]] for s in range(a["players"])]
         xs = [s + (i - (len(analyses) - 1) / 2) * width for s in range(a["players"])]
         box = ax.boxplot(data, positions=xs, widths=width * 0.8, showfliers=False, patch_artist=True,
                          whis=(5, 95), manage_ticks=False)
@@ -326,19 +325,28 @@ def plot_endings(analyses, diffs):
 def plot_calc(analyses, diffs):
     fig = _figure(7.2, 3.2)
     left, right = fig.subplots(1, 2)
+    notes = []
+    finite = [abs(v) for a in analyses for v in a["pay_values"] if v and math.isfinite(v)]
+    top = max(1.0, math.log10(max(finite))) if finite else 1.0
+    bins = [x / 2 for x in range(0, 2 * math.ceil(top) + 3)]
     for i, a in enumerate(analyses):
-        values = sorted(a["pay_values"])
+        values = a["pay_values"]
         if not values:
             continue
-        lo, hi = values[int(0.01 * (len(values) - 1))], values[int(0.99 * (len(values) - 1))]
-        shown = [v for v in values if lo <= v <= hi]
-        left.hist(shown, bins=40, histtype="step", linewidth=1.5, color=_colour(i),
-                  weights=[100 / len(values)] * len(shown), label=a["label"])
-    left.set_xscale("symlog", linthresh=100)
-    _plain_ticks(left.xaxis)
-    left.set_xlabel("pay value at the end (1st-99th percentile)")
+        # Pays span 0 to astronomic: plot log10 of the size of the non-zero ones, state the zeros.
+        sizes = [min(math.log10(abs(v)), bins[-1] - 0.01) if math.isfinite(v) else bins[-1] - 0.01
+                 for v in values if v]
+        sizes = [max(x, 0.0) for x in sizes]
+        left.hist(sizes, bins=bins, histtype="step", linewidth=1.5, color=_colour(i),
+                  weights=[100 / len(values)] * len(sizes), label=a["label"])
+        zero = sum(1 for v in values if v == 0) / len(values)
+        negative = sum(1 for v in values if v < 0) / len(values)
+        notes.append(f"{a['label']}: {zero:.0%} zero, {negative:.0%} negative")
+    left.set_xlabel("log10 |pay value| of non-zero pays (last bin: larger)")
     left.set_ylabel("% of pays")
-    left.set_title("Pay values")
+    left.set_title("Pay values: " + "; ".join(notes) if len(notes) == 1 else "Pay values", fontsize=8)
+    if len(notes) > 1:
+        left.text(0.98, 0.97, "\n".join(notes), transform=left.transAxes, ha="right", va="top", fontsize=7)
     names = ["decided by bonus", "winner had bonus"]
     keys = ["decided_by_bonus", "winner_had_bonus"]
     metrics = ["decided by the fewest-cards bonus", "a winner had the bonus"]
@@ -411,10 +419,15 @@ def figures(analyses, diffs) -> list[tuple[str, Any]]:
     """(title, matplotlib Figure) for every plot of the report, in order."""
     _matplotlib()
     game = analyses[0]["game"]
-    out = [("length", plot_length(analyses, diffs)), ("wins", plot_wins(analyses, diffs))]
+    out = []
+    # No plot of a constant: a length every game shares, or one way of ending, is said in the findings.
+    if len({x for a in analyses for x in a["lengths"]}) > 1:
+        out.append(("length", plot_length(analyses, diffs)))
+    out.append(("wins", plot_wins(analyses, diffs)))
     if game != "stack":  # Stack's scores are 1 for the winner, 0 otherwise: the win rates say it all
         out.append(("scores", plot_scores(analyses, diffs)))
-    out.append(("endings", plot_endings(analyses, diffs)))
+    if len({r for a in analyses for r in a["endings"]}) > 1 or any(a["first_round"] for a in analyses):
+        out.append(("endings", plot_endings(analyses, diffs)))
     if game in GAME_PLOTS:
         out.append((game, GAME_PLOTS[game](analyses, diffs)))
     return out
@@ -439,6 +452,16 @@ def png_of(fig, dpi: int = 110) -> bytes:
 
 # ---------------------------------------------------------------- text
 
+TESTS_NOTE = (
+    "Every setting plays the same seeds, so games are compared in pairs (same seed): rates by McNemar's "
+    "exact test (a binomial test on the games where only one setting has the outcome), per-game numbers "
+    "(length, scores, ...) by the Wilcoxon signed-rank test of the paired differences (normal "
+    "approximation, ties corrected); medians are shown because scores are heavy-tailed. All p-values "
+    f"of the report are adjusted together by Holm's method; a difference is marked (and starred * in "
+    f"the plots) when its adjusted p is below {LEVEL:g}, so the chance of any false mark stays under "
+    f"{LEVEL:.0%}."
+)
+
 
 def findings(a: dict[str, Any]) -> list[str]:
     """Headline sentences for one setting, each with its numbers."""
@@ -446,8 +469,22 @@ def findings(a: dict[str, Any]) -> list[str]:
     lo, hi = a["length"]["p25"], a["length"]["p75"]
     out = [f"{a['finished']:,} of {a['games']:,} games finished; median length {_g(a['length']['median'])} "
            f"{a['length_unit']} (middle half {_g(lo)}-{_g(hi)}, longest {_g(a['length']['max'])})."]
+    if a["length"]["min"] == a["length"]["max"]:
+        out[0] = (f"{a['finished']:,} of {a['games']:,} games finished; every game lasted "
+                  f"{_g(a['length']['max'])} {a['length_unit']} (no length plot).")
+    if len(a["endings"]) == 1:
+        out.append(f"Every game ended the same way: {next(iter(a['endings']))} (no endings plot).")
     rates = ", ".join(f"seat {s} {r:.1%} [{c[0]:.1%}, {c[1]:.1%}]" for s, (r, c) in enumerate(zip(a["win_rate"], a["win_ci"])))
-    out.append(f"Win rate by seat (95 % Wilson): {rates}; shared wins {a['shared']:,}, no winner {a['no_winner']:,}.")
+    out.append(f"Win rate by seat (95 % Wilson): {rates}; shared wins {a['shared']:,}, no winner {a['no_winner']:,}. "
+               f"A shared win counts for each of its winners, so an equal share is {a['equal_share']:.1%} "
+               f"(1/{a['players']} = {1 / a['players']:.1%} only without shared wins).")
+    if a["game"] in ("calc", "clag") and a["finished"]:
+        every = sorted(v for seat in a["scores"] for v in seat)
+        q = [_quantile_of(every, f) for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
+        zeros = sum(1 for v in every if v == 0)
+        out.append(f"Final scores (all seats; heavy-tailed, so quantiles, not means): 10th {_g(q[0])}, 25th "
+                   f"{_g(q[1])}, median {_g(q[2])}, 75th {_g(q[3])}, 90th {_g(q[4])}, largest {_g(every[-1])}; "
+                   f"{zeros / len(every):.1%} exactly 0.")
     if a["game"] == "calc":
         lo_, hi_ = wilson(a["decided_by_bonus"], a["finished"])
         out.append(f"The fewest-cards bonus decided {a['decided_by_bonus']:,} games ({a['decided_by_bonus'] / n:.1%}, "
@@ -515,20 +552,15 @@ def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference],
             parts.append(f"<p class='clear'>FAILED {html.escape(failure)}</p>")
     if diffs:
         parts.append("<h2>Differences against the first setting</h2>")
-        parts.append(f"<p class='note'>Proportions: two-proportion z-test (pooled); means: Welch's z; medians: "
-                     f"percentile bootstrap (2,000 resamples, seeded) of the difference in medians. A difference is "
-                     f"<span class='clear'>marked</span> (and starred * in the plots) when p &lt; {LEVEL:g} or the "
-                     f"{1 - LEVEL:.0%} bootstrap interval excludes 0. With some twenty numbers compared, a strict "
-                     f"level keeps chance marks rare.</p>")
+        parts.append(f"<p class='note'>{html.escape(TESTS_NOTE)}</p>")
         rows = []
         for d in diffs:
-            stat = f"p = {d.p:.2g}" if d.p is not None else f"[{d.interval[0]:+g}, {d.interval[1]:+g}]"
             cls = " class='clear'" if d.clear else ""
             rows.append([html.escape(d.metric), html.escape(d.other), d.base_value, d.other_value,
-                         f"<span{cls}>{html.escape(d.difference)}</span>", html.escape(d.test), stat,
-                         "yes" if d.clear else "no"])
+                         f"<span{cls}>{html.escape(d.difference)}</span>", html.escape(d.test), f"{d.pairs:,}",
+                         f"{d.p:.2g}", f"{d.p_adjusted:.2g}", "yes" if d.clear else "no"])
         parts.append(_table(rows, ["number", "setting", analyses[0]["label"], "setting's value", "difference",
-                                   "test", "p / interval", "clear"]))
+                                   "paired test", "pairs", "p", "Holm p", "clear"]))
     parts.append("<h2>Plots</h2>")
     for name, fig in figures(analyses, diffs):
         parts.append(f"<figure id='{name}'>{svg_of(fig)}</figure>")
@@ -553,7 +585,7 @@ def write_report(path: Path, analyses: Sequence[dict[str, Any]], title: str, com
         from printkit.report.text_pages import text_figure
 
         with PdfPages(tmp, metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}) as pdf:
-            pdf.savefig(text_figure(title, command, analyses, diffs, findings))
+            pdf.savefig(text_figure(title, command, analyses, diffs, findings, TESTS_NOTE, LEVEL))
             for _, fig in figures(analyses, diffs):
                 pdf.savefig(fig)
     else:

@@ -8,8 +8,10 @@ before touching the state, so an illegal move raises IllegalMoveError and change
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -18,16 +20,18 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError, Invar
 from printkit.rules.base import Outcome
 from printkit.rules.calc_score import (
     JOKER,
-    LIMIT,
     MAX_NUMBER,
     MIN_NUMBER,
     SYMBOLS,
     PayCard,
     apply_card,
-    bound,
     pay_value,
 )
+from printkit.rules.calc_value import Big, to_float
 
+# Whole-number pay values within this bound stay Python ints on the players' fast path; beyond it
+# every step goes through calc_score's exact arithmetic (there is no cap on scores).
+FAST_LIMIT = 10**100
 HAND_SIZE = 7
 LOCK_NUMBER = 7
 FEWEST_CARDS_BONUS = 5
@@ -355,7 +359,7 @@ def _value_after(state: CalcState, card: int, pay: int) -> Fraction:
         return Fraction(0)
     pile = state.pays[pay]
     if not pile or state.cards[pile[-1]].is_joker:
-        return bound(Fraction(played.number))[0]
+        return Fraction(played.number)
     return apply_card(state.values[pay], played)[0]
 
 
@@ -372,7 +376,7 @@ def _fast_value_after(state: CalcState, values: list, card: int, pay: int) -> in
     if type(value) is int and symbol != "power":
         number = played.number
         result = value + number if symbol == "plus" else value - number if symbol == "minus" else value * number
-        if -LIMIT <= result <= LIMIT:
+        if -FAST_LIMIT <= result <= FAST_LIMIT:
             return result
     return _value_after(state, card, pay)
 
@@ -381,19 +385,45 @@ def is_over(state: CalcState) -> bool:
     return state.ended is not None
 
 
-def final_scores(state: CalcState) -> tuple[int | Fraction, ...]:
+def final_scores(state: CalcState) -> tuple[int | Fraction | Big, ...]:
     """Each seat's pay score, plus 5 for every seat tied for the fewest cards in hand.
 
-    The total goes through the same limits as every scoring step: a pay saturated at 10^100 plus the
-    bonus is still 10^100 (so two such players tie), and -10^100 plus the bonus is -10^100 + 5.
+    Exact however large: of two equal astronomic pays, the one with the bonus wins.
     """
     fewest = min(len(hand) for hand in state.hands)
     scores = []
     for seat in range(state.players):
         bonus = FEWEST_CARDS_BONUS if len(state.hands[seat]) == fewest else 0
-        score = bound(state.values[seat] + bonus)[0]
-        scores.append(score.numerator if score.denominator == 1 else score)
+        score = state.values[seat] + bonus
+        scores.append(_plain(score))
     return tuple(scores)
+
+
+def _plain(value: Any) -> Any:
+    """A whole Fraction as an int (cheaper to compare); other values unchanged."""
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+
+
+def _order(a: Any, b: Any) -> int:
+    """-1, 0 or 1 for the bots: float estimates when an astronomic value is involved (fast), else
+    exact; the rules never use it."""
+    if isinstance(a, Big) or isinstance(b, Big):
+        x, y = to_float(a), to_float(b)
+        return (x > y) - (x < y)
+    return (a > b) - (a < b)
+
+
+def _difference(a: Any, b: Any) -> Any:
+    """a - b for the bots: exact for Fractions, a float estimate when a value is astronomic.
+
+    Only the bots' preferences use it; the rules compare values exactly (calc_value.compare).
+    """
+    if not isinstance(a, Big) and not isinstance(b, Big):
+        return a - b
+    # An astronomic value: the bots weigh it by float estimates (exact differences of long
+    # polynomials for every candidate move would cost seconds a turn).
+    difference = to_float(a) - to_float(b)
+    return 0.0 if math.isnan(difference) else difference  # both beyond floats alike: a tie to the bots
 
 
 def outcome(state: CalcState) -> Outcome:
@@ -456,7 +486,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
     """
     seat = state.turn
     # Whole scores as ints: the same comparisons as with Fractions, without their cost.
-    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    values = [_plain(v) for v in state.values]
     leaders = _leaders(values, seat)
     # Only plays onto my pay or a leader's can be chosen: score those alone, in legal-move order.
     cards = state.cards
@@ -483,7 +513,7 @@ def greedy_player(state: CalcState, rng: random.Random) -> Move:
                 # _fast_value_after's whole-number case, inlined: this loop is most of a game's time
                 n = card.number
                 after = value + n if played == "plus" else value - n if played == "minus" else value * n
-                if not -LIMIT <= after <= LIMIT:
+                if not -FAST_LIMIT <= after <= FAST_LIMIT:
                     after = _value_after(state, c, pay)
             else:
                 after = _value_after(state, c, pay)
@@ -507,16 +537,16 @@ def _greedy_choice(state: CalcState, rng: random.Random, values: Sequence[Any], 
     best_harm, harms = 0, []
     for move, after in scored:
         if move.pay == seat:
-            gain = after - values[seat]
-            if gain > best_gain:
+            gain = _difference(after, values[seat])
+            if _order(gain, best_gain) > 0:
                 best_gain, gains = gain, [move]
-            elif gain == best_gain and gain > 0:
+            elif _order(gain, best_gain) == 0 and _order(gain, 0) > 0:
                 gains.append(move)
         elif move.pay in leaders:
-            harm = values[move.pay] - after
-            if harm > best_harm:
+            harm = _difference(values[move.pay], after)
+            if _order(harm, best_harm) > 0:
                 best_harm, harms = harm, [move]
-            elif harm == best_harm and harm > 0:
+            elif _order(harm, best_harm) == 0 and _order(harm, 0) > 0:
                 harms.append(move)
     if gains:
         return gains[rng.randrange(len(gains))]
@@ -538,7 +568,7 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
     """
     moves = legal_moves(state)
     seat = state.turn
-    values = [v.numerator if v.denominator == 1 else v for v in state.values]
+    values = [_plain(v) for v in state.values]
     sizes = [len(hand) for hand in state.hands]
     last_card = len(state.deck) == 1
     winning: list[Move] = []
@@ -558,10 +588,10 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
             ends = last_card
         fewest = min(counts)
         totals = [v + (FEWEST_CARDS_BONUS if counts[s] == fewest else 0) for s, v in enumerate(after)]
-        margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-        if ends and margin > 0:
+        margin = _difference(totals[seat], max(t for s, t in enumerate(totals) if s != seat))
+        if ends and _order(margin, 0) > 0:
             winning.append(move)
-        elif ends and margin < 0:
+        elif ends and _order(margin, 0) < 0:
             losing.add(move)
         else:
             safe[move] = margin
@@ -570,8 +600,8 @@ def strong_player(state: CalcState, rng: random.Random) -> Move:
     choice = _greedy_choice(state, rng, values, _leaders(values, seat), scored)
     if choice not in losing or not safe:
         return choice
-    best = max(safe.values())
-    options = [move for move, margin in safe.items() if margin == best]
+    best = max(safe.values(), key=cmp_to_key(_order))
+    options = [move for move, margin in safe.items() if _order(margin, best) == 0]
     return options[rng.randrange(len(options))]
 
 
@@ -593,7 +623,7 @@ def facts(start: CalcState, final: CalcState, moves: Sequence[Move], seats: Sequ
     pay_winners = tuple(seat for seat, value in enumerate(pays) if value == best_pay)
     fewest = min(len(hand) for hand in final.hands)
     return {
-        "pay": tuple(float(v) for v in pays),
+        "pay": tuple(to_float(v) for v in pays),
         "bonus": tuple(seat for seat, hand in enumerate(final.hands) if len(hand) == fewest),
         "pay_winners": pay_winners,
         "decided_by_bonus": pay_winners != winners_,

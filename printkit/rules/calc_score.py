@@ -1,19 +1,14 @@
-"""Exact scoring of a Calc pay, with the display limits of GAMES.md.
+"""Exact scoring of a Calc pay, with no limit on size (GAMES.md's rules, the seed has no cap).
 
 A pay is scored from the bottom card up, starting at 0: the bottom card adds its number whatever its
 symbol, every later card applies its symbol to its number. Only the cards above the topmost joker
 count (the first of them is a bottom card); a pay with a joker on top scores 0.
 
-Arithmetic is exact (``Fraction``), strictly left to right, and every step is bounded:
-
-- a result beyond ±10^100 saturates at ±10^100;
-- a non-zero result smaller than 10^-100 in magnitude becomes 0;
-- a result whose denominator passes 10^100 is rounded to the nearest fraction within it;
-- ``0 ^ -1`` leaves the score at 0, and ``x ^ 0`` is 1 (``0 ^ 0`` included);
-- before raising to a power the result's size is estimated from bit lengths, so a pile of ``^ 9``
-  cards never builds a number much larger than the limit.
-
-Numbers are the card numbers -1..9, so every step works on integers of a few thousand bits at most.
+Arithmetic is exact and strictly left to right: ``x ^ 0`` is 1 (``0 ^ 0`` included), ``x ^ -1`` is
+``1/x`` and ``0 ^ -1`` leaves the score at 0. Values are exact Fractions up to about 10,000 digits
+and exact symbolic values beyond (:mod:`printkit.rules.calc_value`, which documents the algorithm
+and its guarantees): ``9+ 9^ 9^ 9^ 9^ 9^ 9^`` is ``3^1062882`` and doubling it gives a larger score.
+Every step estimates the size of its result before building it, so any pile scores in bounded time.
 """
 
 from __future__ import annotations
@@ -25,22 +20,13 @@ from typing import Any, Iterable
 
 from printkit.errors import InvalidMoveError
 from printkit.games.calc import SYMBOLS
-
-LIMIT = 10**100
-LIMIT_FRACTION = Fraction(LIMIT)
-TINY = Fraction(1, LIMIT)
-MAX_DENOMINATOR = LIMIT
-# 10^100 < 2^333: a power whose estimated size passes this many bits surely saturates.
-LIMIT_BITS = 333
+from printkit.rules.calc_value import DEFAULT, Big, Value, exact_form, format_scientific
 
 MIN_NUMBER, MAX_NUMBER = -1, 9
 OPERATOR_SIGNS = {"plus": "+", "minus": "-", "times": "x", "power": "^"}
 
-# How a step's raw result was brought within the limits.
+# How a step's result came about, when it is not plain arithmetic.
 EXACT = "exact"
-SATURATED = "saturated"
-UNDERFLOW = "underflow"
-ROUNDED = "rounded"
 ZERO_POWER_MINUS_ONE = "0^-1 leaves 0"
 
 
@@ -72,14 +58,15 @@ class ScoreStep:
 
     ``counted`` is False for cards below the topmost joker; ``role`` is ``bottom`` (adds its number),
     ``operator`` (applies its symbol), ``joker`` (starts again from 0) or ``ignored``.
-    ``limit`` says how the raw result was brought within the limits (``exact`` when untouched).
+    ``limit`` is ``exact``, or says why the score did not change as plain arithmetic would
+    (``0 ^ -1``).
     """
 
     position: int
     card: PayCard
     role: str
-    before: Fraction
-    after: Fraction
+    before: Value
+    after: Value
     limit: str = EXACT
 
     @property
@@ -97,7 +84,10 @@ class ScoreStep:
             text = f"bottom card adds {self.card.number}: {format_value(self.after)}"
         else:
             sign = OPERATOR_SIGNS[self.card.symbol]
-            text = f"{format_value(self.before)} {sign} {_fmt_operand(self.card.number)} = {format_value(self.after)}"
+            before = format_value(self.before, approx=False)
+            if any(mark in before for mark in (" + ", " - ", "/")) and is_large(self.before):
+                before = f"({before})"
+            text = f"{before} {sign} {_fmt_operand(self.card.number)} = {format_value(self.after)}"
         if self.limit != EXACT:
             text += f" ({describe_limit(self.limit)})"
         return text
@@ -108,12 +98,7 @@ def _fmt_operand(number: int) -> str:
 
 
 def describe_limit(limit: str) -> str:
-    return {
-        SATURATED: "saturated at the ±10^100 limit",
-        UNDERFLOW: "below 10^-100, becomes 0",
-        ROUNDED: "denominator above 10^100, rounded",
-        ZERO_POWER_MINUS_ONE: "0 ^ -1 leaves the score at 0",
-    }.get(limit, limit)
+    return {ZERO_POWER_MINUS_ONE: "0 ^ -1 leaves the score at 0"}.get(limit, limit)
 
 
 def pay_card(card: Any) -> PayCard:
@@ -142,51 +127,19 @@ def _check_card(card: PayCard, label: str | None = None) -> None:
         raise InvalidMoveError(f"card number {card.number!r} on {name} is outside {MIN_NUMBER}..{MAX_NUMBER}")
 
 
-def bound(value: Fraction) -> tuple[Fraction, str]:
-    """``value`` brought within the limits, and which limit applied."""
-    if value > LIMIT_FRACTION:
-        return LIMIT_FRACTION, SATURATED
-    if value < -LIMIT_FRACTION:
-        return -LIMIT_FRACTION, SATURATED
-    if value and -TINY < value < TINY:
-        return Fraction(0), UNDERFLOW
-    if value.denominator > MAX_DENOMINATOR:
-        # The nearest fraction within the bound stays inside ±10^100 and outside ±10^-100:
-        # both limits are themselves candidates of denominator <= 10^100.
-        return value.limit_denominator(MAX_DENOMINATOR), ROUNDED
-    return value, EXACT
-
-
-def power(base: Fraction, exponent: int) -> tuple[Fraction, str]:
-    """``base ** exponent`` within the limits, without building numbers far beyond them."""
-    if exponent == 0:
-        return Fraction(1), EXACT
-    if base == 0:
-        return Fraction(0), (ZERO_POWER_MINUS_ONE if exponent < 0 else EXACT)
-    if exponent < 0:
-        base, exponent = 1 / base, -exponent
-    num_bits = abs(base.numerator).bit_length()
-    den_bits = base.denominator.bit_length()
-    # 2^(n-1) <= |p| < 2^n, so |base| lies within 2^(num_bits - den_bits ± 1).
-    negative = base < 0 and exponent % 2 == 1
-    if exponent * (num_bits - den_bits - 1) > LIMIT_BITS:
-        return (-LIMIT_FRACTION if negative else LIMIT_FRACTION), SATURATED
-    if exponent * (num_bits - den_bits + 1) < -LIMIT_BITS:
-        return Fraction(0), UNDERFLOW
-    return bound(base**exponent)
-
-
-def apply_card(value: Fraction, card: PayCard) -> tuple[Fraction, str]:
+def apply_card(value: Value, card: PayCard) -> tuple[Value, str]:
     """The score after ``card`` is applied as an operator to ``value`` (not a bottom card)."""
     number = card.number
     if card.symbol == "plus":
-        return bound(value + number)
+        return DEFAULT.add(value, number), EXACT
     if card.symbol == "minus":
-        return bound(value - number)
+        return DEFAULT.add(value, -number), EXACT
     if card.symbol == "times":
-        return bound(value * number)
+        return DEFAULT.times(value, number), EXACT
     if card.symbol == "power":
-        return power(value, number)
+        if number < 0 and value == 0:
+            return Fraction(0), ZERO_POWER_MINUS_ONE
+        return DEFAULT.power(value, number), EXACT
     raise InvalidMoveError(f"cannot apply {card!r} as an operator")
 
 
@@ -207,8 +160,8 @@ def score_pay(cards: Iterable[Any]) -> list[ScoreStep]:
             continue
         before = value
         if bottom:
-            value, limit = bound(Fraction(card.number))
-            steps.append(ScoreStep(position, card, "bottom", before, value, limit))
+            value = Fraction(card.number)
+            steps.append(ScoreStep(position, card, "bottom", before, value))
             bottom = False
         else:
             value, limit = apply_card(value, card)
@@ -216,30 +169,35 @@ def score_pay(cards: Iterable[Any]) -> list[ScoreStep]:
     return steps
 
 
-def pay_value(cards: Iterable[Any]) -> Fraction:
+def pay_value(cards: Iterable[Any]) -> Value:
     """The score of a pay (0 when empty or when a joker is on top)."""
     steps = score_pay(cards)
     return steps[-1].after if steps else Fraction(0)
 
 
-def is_saturated(value: Fraction) -> bool:
-    return abs(value) == LIMIT_FRACTION
+def is_large(value: Value) -> bool:
+    """True for values written in scientific notation (beyond 40 digits, or symbolic)."""
+    if isinstance(value, Big):
+        return True
+    return abs(value.numerator).bit_length() >= 130 or value.denominator.bit_length() >= 130
 
 
-def format_value(value: Fraction) -> str:
-    """``52``, ``7/3``, or ``10^100`` / ``-10^100`` for saturated values."""
-    if is_saturated(value):
-        return "10^100" if value > 0 else "-10^100"
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+def format_value(value: Value, approx: bool = True) -> str:
+    """``52``, ``7/3``; a large value as its exact form then (``approx``) scientific notation,
+    e.g. ``3^1458 ≈ 4.39329e+695``."""
+    if not is_large(value):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return f"{exact_form(value)} ≈ {format_scientific(value)}" if approx else exact_form(value)
 
 
-def format_decimal(value: Fraction, digits: int = 12) -> str:
+def format_decimal(value: Value, digits: int = 12) -> str:
     """A decimal approximation with ``digits`` significant digits, e.g. ``2.33333333333``."""
+    if isinstance(value, Big):
+        return format_scientific(value, digits)
     if value == 0:
         return "0"
-    # Decimal division of the exact numerator and denominator: no float overflow near 10^100.
+    if is_large(value):
+        return format_scientific(value, digits)
     result = Context(prec=digits).divide(Decimal(value.numerator), Decimal(value.denominator))
     if Decimal("1e-6") <= abs(result) < Decimal("1e16"):
         return format(result, "f").rstrip("0").rstrip(".") if "." in format(result, "f") else format(result, "f")
@@ -272,9 +230,8 @@ def parse_card(token: str) -> PayCard:
 def score_lines(tokens: Iterable[str]) -> list[str]:
     """``printkit score``'s output: one line per card, then the final score alone on the last line.
 
-    The last line is the exact value (``52``, ``7/3``); a non-integer or a very large value is
-    followed by a decimal. A step whose own result went through a limit says which, and so does the
-    last line when the final value did (a limit met earlier and left behind is not repeated there).
+    The last line is the exact value (``52``, ``7/3``, ``2·3^1458``); a non-integer is followed by a
+    decimal and a value beyond 40 digits by scientific notation. Nothing is capped.
     """
     cards = [parse_card(token) for token in tokens]
     if not cards:
@@ -284,7 +241,7 @@ def score_lines(tokens: Iterable[str]) -> list[str]:
     lines = [f"{step.position + 1:>3}. {step.card.text:<{width}}  {step.expression}" for step in steps]
     value = steps[-1].after
     final = format_value(value)
-    if value.denominator != 1 or (abs(value) >= 10**16 and not is_saturated(value)):
+    if not is_large(value) and (value.denominator != 1 or abs(value) >= 10**16):
         final += f" = {format_decimal(value)}"
     last = steps[-1]
     if last.counted and last.limit != EXACT:

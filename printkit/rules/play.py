@@ -21,6 +21,7 @@ from printkit.deck import Deck
 from printkit.errors import DeckError, PrintkitError
 from printkit.errors import InvariantError
 from printkit.rules.base import Engine, Outcome, engine_for
+from printkit.rules.calc_value import to_float
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25
@@ -356,17 +357,19 @@ def summarise(
 
 
 def _as_float(value: Any) -> float:
-    # Calc scores are Fractions bounded by ±10^100: floats hold them for statistics.
-    return float(Fraction(value)) if not isinstance(value, (int, float)) else float(value)
+    # Calc scores are exact and unbounded: beyond the float range they count as ±inf here, which
+    # is why reports give medians and quantiles of scores rather than means.
+    return to_float(value)
 
 
 def _stats(values: Sequence[float], quartiles: bool) -> dict[str, float]:
     if not values:
         return {}
     ordered = sorted(values)
+    finite = all(math.isfinite(v) for v in ordered)  # astronomic Calc scores are ±inf as floats
     result = {
-        "mean": round(statistics.fmean(ordered), 6),
-        "stdev": round(statistics.pstdev(ordered), 6) if len(ordered) > 1 else 0.0,
+        "mean": round(statistics.fmean(ordered), 6) if finite else float("nan"),
+        "stdev": (round(statistics.pstdev(ordered), 6) if len(ordered) > 1 else 0.0) if finite else float("nan"),
         "min": ordered[0],
         "median": statistics.median(ordered),
         "max": ordered[-1],

@@ -12,7 +12,14 @@ from click.testing import CliRunner
 from printkit.cli import main
 from printkit.errors import DeckError
 from printkit.report.data import Setting, analyse, parse_compare, play_batch
-from printkit.report.stats import two_proportion_z, wilson
+from printkit.report.stats import (
+    binomial_two_sided,
+    holm,
+    mcnemar_exact,
+    two_proportion_z,
+    wilcoxon_signed_rank,
+    wilson,
+)
 from printkit.rules.base import engine_for
 from printkit.rules.play import play_game, with_options
 from printkit.spec import load_deck
@@ -129,7 +136,7 @@ def test_report_html_is_self_contained_and_reproducible(tmp_path):
     text = outputs[0].decode()
     assert "<svg" in text and "<metadata>" not in text
     assert "<script" not in text and "src=" not in text and "<link" not in text and 'href="http' not in text
-    assert "two-proportion z-test" in text and "bootstrap" in text
+    assert "McNemar exact" in text and "Wilcoxon signed-rank" in text and "Holm" in text
     quick = analyse(play_batch("stack", parse_compare("mode=quick,mode=long")[0], games=10, players=None,
                                seed=0, bot="greedy", variant=None))
     assert f"First-turn wins: {quick['first_turn_wins']:,} ({quick['first_turn_wins'] / 10:.1%}" in text
@@ -186,3 +193,55 @@ def test_compare_report_shows_settings_as_typed(tmp_path):
     settings = parse_compare("hook=yes,hook=no")
     assert [s.label for s in settings] == ["hook=yes", "hook=no"]
     assert [dict(s.options) for s in settings] == [{"hook": True}, {"hook": False}]
+
+
+def test_paired_statistics_against_known_values():
+    # Exact binomial, two-sided (as scipy.stats.binomtest gives): 2 of 10 -> 0.109375, 0 of 5 -> 0.0625.
+    assert binomial_two_sided(2, 10) == pytest.approx(0.109375)
+    assert binomial_two_sided(0, 5) == pytest.approx(0.0625)
+    assert binomial_two_sided(5, 10) == 1.0 and binomial_two_sided(0, 0) == 1.0
+    assert binomial_two_sided(0, 2000) < 1e-300 or binomial_two_sided(0, 2000) == 0.0
+    # McNemar counts only the discordant pairs.
+    a = [True] * 30 + [False] * 70
+    b = [True] * 20 + [False] * 10 + [True] * 2 + [False] * 68
+    assert mcnemar_exact(a, b) == (10, 2, pytest.approx(binomial_two_sided(2, 12)))
+    # Wilcoxon: ten positive differences of distinct sizes: W+ = 55, z = 27.5 / sqrt(96.25) = 2.803.
+    z, p = wilcoxon_signed_rank([0.0] * 10, [float(i) for i in range(1, 11)])
+    assert z == pytest.approx(2.8031, abs=1e-4) and p == pytest.approx(0.005062, abs=1e-5)
+    # Zero differences are dropped; ties share ranks (tie-corrected variance).
+    z, p = wilcoxon_signed_rank([1, 2, 3, 4], [1, 3, 4, 3])
+    assert z == pytest.approx(1 / 3**0.5)  # W+ = 4 against 3; ties (1,1,1): var = 3.5 - 24/48 = 3
+    assert wilcoxon_signed_rank([1, 2], [1, 2]) == (0.0, 1.0)
+    # Holm: sorted p times (m - rank), made monotone.
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+def test_compare_uses_paired_tests_and_a_setting_against_itself_flags_nothing():
+    from printkit.report.render import differences
+
+    same = [batch("calc", Setting("players=4", players=4), games=40) for _ in range(2)]
+    diffs = differences(same)
+    assert diffs and not any(d.clear for d in diffs)
+    assert all(d.p == 1.0 and d.pairs == 40 for d in diffs)
+    tests = {d.test.split(" (")[0] for d in diffs}
+    assert tests == {"McNemar exact", "Wilcoxon signed-rank"}
+    metrics = {d.metric for d in diffs}
+    assert {"shared win", "ended: deck-empty", "game length (median)", "score, seat 0 (median)"} <= metrics
+
+
+def test_compare_marks_a_change_in_how_games_end():
+    from printkit.report.render import differences
+
+    quick = batch("stack", Setting("mode=quick", options={"mode": "quick"}), games=200)
+    long = batch("stack", Setting("mode=long", options={"mode": "long"}), games=200)
+    diffs = {d.metric: d for d in differences([quick, long])}
+    # Only games where both players finish in the same turn can differ: the deciding-card ending
+    # disappears in the long mode, seen by McNemar on those discordant games alone.
+    deciding = diffs["ended: matched the deciding field card"]
+    assert deciding.clear and deciding.p_adjusted < 0.05 and deciding.other_value == "0.0%"
+
+
+def test_equal_share_counts_shared_wins():
+    a = batch("calc", players=4, games=60)
+    assert a["equal_share"] == pytest.approx(sum(a["wins"]) / (4 * a["finished"]))
+    assert a["shared"] == 0 or a["equal_share"] > 0.25

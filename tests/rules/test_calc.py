@@ -21,7 +21,8 @@ from printkit.rules import calc
 from printkit.errors import InvariantError
 from printkit.rules.base import engine_for
 from printkit.rules.calc import DRAW, Draw, Play
-from printkit.rules.calc_score import LIMIT, parse_card
+from printkit.rules.calc_score import format_value, parse_card
+from printkit.rules.calc_value import Big
 from printkit.rules.play import bot_rng, play_game
 from printkit.spec import load_deck
 
@@ -242,17 +243,32 @@ def test_fractional_scores_are_exact():
     assert out.scores[0] == Fraction(7, 3)
 
 
-def test_the_final_score_saturates_like_every_step_bonus_included():
-    # Both pays sit at +10^100; seat 1 holds the fewest cards, but 10^100 + 5 is still 10^100.
-    state = position(["1x 2x", "3x"], ["9^ 9^ 9^ 9^", "9^ 9^ 9^ 9^"], deck="5+")
+def test_bonus_decides_between_two_equal_astronomic_pays():
+    # Both pays are 9^(9^6) = 3^1062882 (half a million digits: past the Fraction range, exact
+    # nonetheless); seat 1 holds the fewest cards, so 3^1062882 + 5 wins alone.
+    tower = "9+ 9^ 9^ 9^ 9^ 9^ 9^"
+    state = position(["1x 2x", "3x"], [tower, tower], deck="5+")
     ENGINE.apply(state, DRAW)
     out = ENGINE.outcome(state)
-    assert out.scores == (LIMIT, LIMIT)
-    assert out.winners == (0, 1)
-    # At -10^100 the bonus is ordinary arithmetic inside the limits.
+    assert isinstance(out.scores[0], Big) and isinstance(out.scores[1], Big)
+    assert out.scores[1] > out.scores[0] and out.scores[1] - out.scores[0] == 5
+    assert out.winners == (1,)
+    # Without the bonus difference the same pays share the win.
+    state = position(["1x", "3x 4x"], [tower, tower], deck="5+")  # 2 cards each after the draw
+    ENGINE.apply(state, DRAW)
+    assert ENGINE.outcome(state).winners == (0, 1)
+
+
+def test_no_cap_on_large_scores():
+    # 3^1458 (696 digits) doubled is a different, larger score; a negative one stays below.
+    state = position(["1x 2x", "3x"], ["9+ 9^ 9^ 9^", "9+ 9^ 9^ 9^ 2x"], deck="5+")
+    ENGINE.apply(state, DRAW)
+    out = ENGINE.outcome(state)
+    assert out.scores == (3**1458, 2 * 3**1458 + 5)
+    assert out.winners == (1,)
     state = position(["1x 2x", "3x"], ["", "-1x 9x 9^ 9^ 9^"], deck="5+")
     ENGINE.apply(state, DRAW)
-    assert ENGINE.outcome(state).scores == (0, -LIMIT + 5)
+    assert ENGINE.outcome(state).scores == (0, -(9**729) + 5)
 
 
 def test_outcome_refused_before_the_end(standard):
@@ -422,7 +438,6 @@ def independent_scores(deck: Deck, players: int, seed: int, moves) -> tuple:
         for c in counted[1:]:
             n = c["number"]
             total = {"plus": total + n, "minus": total - n, "times": total * n}[c["symbol"]]
-            total = max(-LIMIT, min(LIMIT, total))
         scores.append(total + (5 if len(hands[seat]) == fewest else 0))
     return tuple(scores)
 
@@ -482,7 +497,7 @@ def _record_json(variant, players, seed, bot) -> dict:
         "seed": seed,
         "bot": bot,
         "moves": moves,
-        "scores": [str(s) for s in record.outcome.scores],
+        "scores": [format_value(s) for s in record.outcome.scores],
         "winners": list(record.outcome.winners),
         "reason": record.outcome.reason,
         "turns": record.outcome.turns,
@@ -503,7 +518,7 @@ def test_golden_records_replay(name, variant, players, seed, bot):
         ENGINE.apply(state, move)
         ENGINE.check_invariants(state)
     out = ENGINE.outcome(state)
-    assert [str(s) for s in out.scores] == data["scores"]
+    assert [format_value(s) for s in out.scores] == data["scores"]
     assert list(out.winners) == data["winners"]
     assert out.reason == data["reason"]
     assert out.turns == data["turns"]

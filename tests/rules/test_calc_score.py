@@ -13,11 +13,7 @@ from printkit.errors import InvalidMoveError
 from printkit.rules.calc_score import (
     EXACT,
     JOKER,
-    LIMIT,
-    ROUNDED,
-    SATURATED,
     SYMBOLS,
-    UNDERFLOW,
     ZERO_POWER_MINUS_ONE,
     PayCard,
     format_decimal,
@@ -27,6 +23,7 @@ from printkit.rules.calc_score import (
     score_lines,
     score_pay,
 )
+from printkit.rules.calc_value import Big, evaluate
 
 
 def pile(text: str) -> list[PayCard]:
@@ -37,12 +34,17 @@ def value(text: str) -> Fraction:
     return pay_value(pile(text))
 
 
-def assert_bounded(steps) -> None:
+def assert_exact(steps) -> None:
+    """Every step's value is the textbook result of the one before (checked where it fits)."""
     for step in steps:
-        v = step.after
-        assert abs(v) <= LIMIT
-        assert v.denominator <= LIMIT
-        assert v == 0 or abs(v) >= Fraction(1, LIMIT)
+        if step.role != "operator" or isinstance(step.before, Big) or step.limit != EXACT:
+            continue
+        n, before = step.card.number, step.before
+        if step.card.symbol == "power" and max(abs(before.numerator).bit_length(), before.denominator.bit_length()) * abs(n) > 40_000:
+            continue
+        expected = {"plus": lambda: before + n, "minus": lambda: before - n, "times": lambda: before * n,
+                    "power": lambda: before**n}[step.card.symbol]()
+        assert evaluate(step.after) == expected
 
 
 def test_seed_example_scores_52_step_by_step():
@@ -101,74 +103,64 @@ def test_only_cards_above_the_topmost_joker_count():
     assert steps[-1].after == 6  # 4x is a bottom card: its number is added, its symbol ignored
 
 
-def test_saturates_at_plus_limit():
+def test_no_cap_on_large_values():
     steps = score_pay(pile("9+ 9^ 9^ 9^"))
-    assert steps[-1].after == LIMIT
-    assert steps[-1].limit == SATURATED
-    assert format_value(steps[-1].after) == "10^100"
+    assert steps[-1].after == 9**729 and steps[-1].limit == EXACT
+    assert format_value(steps[-1].after) == "3^1458 ≈ 4.39329e+695"
+    assert value("9+ 9^ 9^ 9^ 2x") == 2 * 9**729
+    assert value("9+ 9^ 9^ -1x 9^") == -(9**729)
+    assert value("9+ 9^ 9^ 9^ 5-") == 9**729 - 5
 
 
-def test_saturates_at_minus_limit():
-    steps = score_pay(pile("9+ 9^ 9^ -1x 9^"))
-    assert steps[-1].after == -LIMIT
-    assert steps[-1].limit == SATURATED
-    assert format_value(steps[-1].after) == "-10^100"
+def test_tiny_magnitudes_stay_exact():
+    assert value("9+ 9^ 9^ -1^ 9^") == Fraction(1, 9**729)
 
 
-def test_saturated_value_goes_on_from_the_limit():
-    assert value("9+ 9^ 9^ 9^ 5-") == LIMIT - 5
+def test_huge_denominators_stay_exact():
+    assert value("9+ 9^ -1^ 8+ 9^ 9^") == (8 + Fraction(1, 9**9)) ** 81
 
 
-def test_tiny_magnitudes_become_zero():
-    steps = score_pay(pile("9+ 9^ 9^ -1^ 9^"))
-    assert steps[-1].after == 0
-    assert steps[-1].limit == UNDERFLOW
-
-
-def test_huge_denominators_are_rounded_within_the_bound():
-    cards = pile("9+ 9^ -1^ 8+ 9^ 9^")
-    steps = score_pay(cards)
-    last = steps[-1]
-    assert last.limit == ROUNDED
-    assert last.after.denominator <= LIMIT
-    exact = (8 + Fraction(1, 9**9)) ** 81
-    assert abs(last.after - exact) <= Fraction(1, LIMIT)
+def test_values_past_the_fraction_range_are_exact_symbols():
+    v = value("9+ 9^ 9^ 9^ 9^ 9^ 9^ 9^")
+    assert isinstance(v, Big) and format_value(v) == "3^9565938 ≈ 2.19346e+4564112"
+    assert value("9+ 9^ 9^ 9^ 9^ 9^ 9^ 9^ 2x") > v
+    assert value("9+ 9^ 9^ 9^ 9^ 9^ 9^ 9^ 5+") - v == 5
 
 
 def test_all_power_cards_stacked():
     numbers = list(range(-1, 10)) * 4
     for order in (sorted(numbers), sorted(numbers, reverse=True), random.Random(4).sample(numbers, len(numbers))):
         steps = score_pay([PayCard("power", n) for n in order])
-        assert_bounded(steps)
-    # Descending: 9^9^… saturates, then 0^ gives 1 and 1 survives -1^.
+        assert_exact(steps)
+    # Descending: 9^9^… grows past every bound, then 0^ gives 1 and 1 survives -1^.
     assert pay_value([PayCard("power", n) for n in sorted(numbers, reverse=True)]) == 1
 
 
 def test_alternating_minus_one_and_nine_powers_over_a_long_pile():
     cards = [PayCard("plus", 2)] + [PayCard("power", n) for _ in range(500) for n in (9, -1)]
     steps = score_pay(cards)
-    assert_bounded(steps)
-    limits = {s.limit for s in steps}
-    # 2^9, 2^-9, 2^-81, 2^81, 2^729 saturates, 10^-100, 10^-900 underflows, then 0^-1 leaves 0.
-    assert {SATURATED, UNDERFLOW, ZERO_POWER_MINUS_ONE} <= limits
-    assert steps[-1].after == 0
+    # 2^9, 2^-9, 2^-81, 2^81, 2^729, 2^-729, ...: each step exact, however far the exponent grows.
+    assert [s.after for s in steps[1:5]] == [2**9, Fraction(1, 2**9), Fraction(1, 2**81), 2**81]
+    # Each pair multiplies the exponent by -9: after 500 pairs 2^(9^500), written as prime powers.
+    assert steps[-1].after > 10**100_000 and 0 < steps[-2].after < Fraction(1, 10**100_000)
+    assert format_value(steps[-1].after, approx=False) == "2^(3^1000)"
 
 
-def test_thousand_card_random_piles_stay_bounded():
+def test_thousand_card_random_piles_score_exactly():
     rng = random.Random(11)
     faces = [PayCard(s, n) for s in SYMBOLS for n in range(-1, 10)] + [JOKER]
     for _ in range(5):
         cards = [rng.choice(faces) for _ in range(1000)]
         steps = score_pay(cards)
         assert len(steps) == 1000
-        assert_bounded(steps)
+        assert_exact(steps)
 
 
-def test_thousand_nines_saturate():
-    cards = [PayCard("power", 9)] * 1000
-    assert pay_value(cards) == LIMIT
-    cards = [PayCard("times", 9)] * 1000
-    assert pay_value(cards) == LIMIT
+def test_thousand_nines_grow_without_a_cap():
+    powers = pay_value([PayCard("plus", 9)] + [PayCard("power", 9)] * 1000)
+    assert isinstance(powers, Big) and powers > 10**100_000
+    times = pay_value([PayCard("times", 9)] * 1000)
+    assert times == 9**1000
 
 
 def naive_value(cards: list[PayCard]) -> Fraction:
@@ -196,15 +188,15 @@ any_cards = st.one_of(st.builds(PayCard, st.sampled_from(SYMBOLS), st.integers(-
 
 @given(st.lists(standard_cards, max_size=25))
 def test_standard_piles_match_textbook_arithmetic(cards):
-    # Without ^ and with at most 25 cards, |score| <= 9^25 < 10^100: no limit can apply.
+    # Without ^, scores are plain exact arithmetic.
     assert pay_value(cards) == naive_value(cards)
 
 
 @given(st.lists(any_cards, max_size=120))
-def test_every_step_stays_within_the_limits(cards):
+def test_every_step_is_exact(cards):
     steps = score_pay(cards)
     assert len(steps) == len(cards)
-    assert_bounded(steps)
+    assert_exact(steps)
     assert pay_value(cards) == (steps[-1].after if steps else 0)
 
 
@@ -250,29 +242,24 @@ def test_score_lines_fraction_and_decimal():
     assert score_lines("3+ -1^ 7x".split())[-1] == "7/3 = 2.33333333333"
 
 
-def test_score_lines_says_when_saturated():
-    last = score_lines("9+ 9^ 9^ 9^".split())[-1]
-    assert last.startswith("10^100") and "saturated" in last
+def test_score_lines_tower_and_its_double_differ():
+    tower = score_lines("9+ 9^ 9^ 9^".split())[-1]
+    doubled = score_lines("9+ 9^ 9^ 9^ 2x".split())[-1]
+    assert tower == "3^1458 ≈ 4.39329e+695"
+    assert doubled == "2·3^1458 ≈ 8.78657e+695"
+    assert "saturat" not in tower + doubled
 
 
-def test_score_lines_marks_only_the_steps_whose_own_value_hit_a_limit():
+def test_score_lines_marks_zero_to_the_minus_one():
     lines = score_lines("2^ -1^ -1^ 9^ 9^ 9^ 0^ -1^".split())
-    marked = [i for i, line in enumerate(lines[:-1]) if "(" in line.split("=")[-1]]
-    assert marked == [5]  # 2^729 saturates; ^0 then gives an exact 1
-    assert "saturated at the ±10^100 limit" in lines[5]
+    assert "2^729" in lines[5] or "2^(" in lines[5] or "e+219" in lines[5]
     assert lines[-1] == "1"
-
-
-def test_score_lines_final_line_keeps_the_note_when_the_final_value_hit_the_limit():
-    lines = score_lines("9^ 9^ 9^ 9^ 1+".split())
-    assert "saturated" in lines[-2] and lines[-1] == "10^100 (saturated at the ±10^100 limit)"
-    lines = score_lines("9^ 9^ 9^ 9^ 1-".split())
-    assert "saturated" not in lines[-2] and "saturated" not in lines[-1]
-    assert score_lines("9^ 9^ 9^ 9^ J".split())[-1] == "0"
+    lines = score_lines("0+ -1^".split())
+    assert lines[-1] == "0 (0 ^ -1 leaves the score at 0)"
 
 
 def test_format_decimal():
     assert format_decimal(Fraction(1, 4)) == "0.25"
     assert format_decimal(Fraction(-7, 2)) == "-3.5"
     assert format_decimal(Fraction(0)) == "0"
-    assert "e+100" in format_decimal(Fraction(LIMIT - 5))
+    assert "e+100" in format_decimal(Fraction(10**100 - 5))

@@ -10,7 +10,7 @@ from printkit.errors import BuildError
 from printkit.rulebook.content import CardParts, Example, Figure, Table, TableSetup, content_for
 from printkit.rulebook.content import calc
 from printkit.rules import calc as engine
-from printkit.rules.calc_score import pay_value
+from printkit.rules.calc_score import PayCard, pay_value
 from printkit.spec import DECKS_DIR, load_deck
 
 
@@ -128,16 +128,14 @@ def test_every_content_string_exists_in_its_font(deck, lang):
                 assert fonts.missing_glyphs(run, font) == "", (text, font.name)
 
 
-@pytest.mark.parametrize("lang, claim, limit", [
-    ("en", "fractions are kept exact, never rounded", "rounded to the nearest fraction within that limit"),
-    ("ko", "점수는 반올림하지 않은 정확한 분수로 셉니다", "그 안에서 가장 가까운 분수로 맞춥니다"),
+@pytest.mark.parametrize("lang, claim, gone", [
+    ("en", "Scores have no limit and are never rounded", "stop at ±10^100"),
+    ("ko", "점수에는 한계가 없고 반올림하지도 않습니다", "±10^100에서 멈춥니다"),
 ])
-def test_the_faq_keeps_fractions_exact_only_within_the_limit_the_engine_rounds_at(lang, claim, limit):
-    from printkit.rules.calc_score import MAX_DENOMINATOR, ROUNDED, bound
-
-    # The engine does round a fraction whose denominator passes 10^100 ...
-    value, how = bound(Fraction(MAX_DENOMINATOR + 2, MAX_DENOMINATOR + 1))  # about 1, too fine to show
-    assert how == ROUNDED and value.denominator <= MAX_DENOMINATOR == 10**100
-    # ... so the FAQ says so, and no answer before it says fractions are never rounded.
+def test_the_faq_says_scores_are_exact_without_a_limit_as_the_engine_keeps_them(lang, claim, gone):
+    # The engine keeps 9^729 exactly and its double apart ...
+    tower = pay_value([PayCard("plus", 9)] + [PayCard("power", 9)] * 3)
+    assert tower == 9**729 and pay_value([PayCard("plus", 9)] + [PayCard("power", 9)] * 3 + [PayCard("times", 2)]) == 2 * tower
+    # ... so the FAQ says so, and no longer speaks of a cap.
     text = (DECKS_DIR / f"calc.rules.{lang}.md").read_text(encoding="utf-8")
-    assert limit in text and claim not in text
+    assert claim in text and gone not in text
