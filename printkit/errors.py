@@ -107,6 +107,10 @@ class ConversionError(PrintkitError, ValueError):
     """The font cannot be converted; the message says why in a few words."""
 
 
+class CalcUndecided(PrintkitError):
+    """Two astronomic Calc values whose order could not be proven within the precision allowed."""
+
+
 class DataFileError(PrintkitError, ValueError):
     """The data file as a whole cannot be read; reported at the spec's ``data`` (or ``sheet``) key."""
 

@@ -43,17 +43,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Union
 
-from printkit.errors import PrintkitError
+from printkit.errors import CalcUndecided
 
 BITS = 32_768  # 2^32,768 ≈ 10^9,864: Fraction arithmetic (gcds) grows quadratically beyond
 SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97)
 # Perfect powers among the rules' values come from ^ cards (2..9), so their prime roots are these.
 ROOT_PRIMES = (2, 3, 5, 7)
 MAX_TERMS = 24
-
-
-class CalcUndecided(PrintkitError):
-    """Two astronomic values whose order could not be proven within the precision allowed."""
 
 
 Poly = dict  # degree (int >= 0) -> non-zero Fraction
