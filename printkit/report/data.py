@@ -251,6 +251,8 @@ def _clag_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]
     made = [sum(r.facts["made"][i] for r in done) for i in range(rounds)]
     points = [sum(r.facts["points"][i] for r in done) for i in range(rounds)]
     dealer = [sum(1 for r in done if r.facts["dealer_made"][i]) for i in range(rounds)]
+    wins_by_position = [sum(1 for r in done if (r.facts["first_dealer"] + p) % seats in r.winners)
+                        for p in range(seats)]
     overbid = []
     for i in range(rounds):
         values = [r.facts["overbid"][i] for r in done if r.facts["overbid"][i] is not None]
@@ -266,6 +268,10 @@ def _clag_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]
         "special_points": [sum(r.facts["points"][i - 1] for i in CLAG_SPECIAL_ROUNDS) / seats for r in done],
         "bid_rounds_made": sum(made[i] for i in range(rounds) if done[0].facts["overbid"][i] is not None),
         "bid_seat_rounds": n * seats * sum(1 for i in range(rounds) if done and done[0].facts["overbid"][i] is not None),
+        # The first dealer is drawn at random, so wins by seat hide the order of play: counted by
+        # place from the first dealer (0: the first dealer, 1: the next seat …), they show it.
+        "wins_by_position": wins_by_position,
+        "win_rate_by_position": [w / n if n else 0.0 for w in wins_by_position],
     }
 
 

@@ -863,7 +863,8 @@ def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seat
 
     ``made``: seats that completed their contract; ``points``: points scored by all seats;
     ``overbid``: the total of bids minus the hand size (None in rounds 9 and 15, which have no bids);
-    ``dealer_made``: the dealer completed a contract.
+    ``dealer_made``: the dealer completed a contract; ``first_dealer``: the seat that dealt round 1
+    (seats take turns from it, so a seat's place relative to it is its place in the game).
     """
     made, points, overbid, dealer_made = [], [], [], []
     for r in final.history:
@@ -878,6 +879,7 @@ def facts(start: ClagState | None, final: ClagState, moves: Sequence[Move], seat
         "overbid": tuple(overbid),
         "dealer_made": tuple(dealer_made),
         "contracts": tuple(final.contracts),
+        "first_dealer": final.first_dealer,
     }
 
 

@@ -81,6 +81,23 @@ def test_clag_report_numbers_match_a_direct_count():
     assert a["scores"][0] == [float(r.outcome.scores[0]) for r in records]
 
 
+def test_clag_wins_are_counted_by_place_from_the_first_dealer():
+    from printkit.rules import clag
+
+    a = batch("clag", games=6)
+    deck = load_deck("clag", None)
+    expected = [0] * 4
+    for seed in range(6):  # the deal of each seed names its first dealer; the records its winners
+        first = clag.ENGINE.new_game(deck, 4, seed).first_dealer
+        record = play_game(engine_for("clag"), deck, 4, seed, "greedy", check=False, facts=True)
+        assert record.facts["first_dealer"] == first
+        for place in range(4):
+            expected[place] += (first + place) % 4 in record.outcome.winners
+    assert a["wins_by_position"] == expected
+    assert sum(a["wins_by_position"]) == sum(a["wins"])
+    assert a["win_rate_by_position"] == [w / 6 for w in expected]
+
+
 def test_clag_facts_agree_with_the_game_record():
     from printkit.rules import clag
 

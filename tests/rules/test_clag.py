@@ -620,6 +620,7 @@ def test_greedy_player_plays_its_golden_games_move_for_move_with_their_facts(dec
                          for r in rounds),
         "dealer_made": tuple(c[r["dealer"]] for c, r in zip(completed, rounds)),
         "contracts": tuple(game["contracts"]),
+        "first_dealer": rounds[0]["dealer"],
     }
 
 
