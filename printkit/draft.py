@@ -69,17 +69,19 @@ def with_placeholders(face: Face, refused: Mapping[Path, str], folder: Path) -> 
     for op in face.ops:
         if isinstance(op, Image) and _key(op.path) in refused:
             why = refused[_key(op.path)]
-            ops += placeholder(op, _shown(op.path, folder), "missing" if why.endswith("not found") else "refused")
+            ops += placeholder(op, shown_in(op.path, folder), "missing" if why.endswith("not found") else "refused")
         else:
             ops.append(op)
     return dataclasses.replace(face, ops=tuple(ops))
 
 
-def _shown(path: Path, folder: Path) -> str:
-    try:
-        return _key(path).relative_to(_key(folder)).as_posix()
-    except ValueError:
-        return Path(path).name
+def shown_in(path: Path, folder: Path) -> str:
+    """A picture as its spec names it: relative to the spec's ``folder`` (as given, else with links
+    resolved: checked pictures are known by their real path), else its file name."""
+    for inside, base in ((_key(path), _key(folder)), (Path(path).resolve(), Path(folder).resolve())):
+        if inside.is_relative_to(base):
+            return inside.relative_to(base).as_posix()
+    return Path(path).name
 
 
 def placeholder(image: Image, shown: str, state: str = "missing") -> list[Op]:

@@ -9,9 +9,10 @@ draw it, and every rule text of the spec's own parsed with its values and blocks
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from printkit.deck import Card, Deck
+from printkit.draft import shown_in
 from printkit.errors import BuildError, Errors
 from printkit.images import ImageError, is_svg, read_image, svg_art
 from printkit.layout import templates
@@ -46,11 +47,17 @@ def check_faces(deck: Deck, faces: DeckFaces, paper: Size, errors: Errors) -> No
                 laid.append(faces.front(card))
                 laid.append(faces.back(card))
         for face in laid:
-            for op in face.ops:
-                if isinstance(op, Image) and is_svg(op.path) and op.path not in drawn:
-                    drawn.add(op.path)
-                    with errors.collecting():
-                        check_svg(deck, card, op.path)
+            for path in new_svgs(face, drawn):
+                with errors.collecting():
+                    check_svg(deck, card, path)
+
+
+def new_svgs(face: Face, seen: set[Path]) -> Iterator[Path]:
+    """The SVG pictures ``face`` shows that are not in ``seen`` yet, each added to it as it comes."""
+    for op in face.ops:
+        if isinstance(op, Image) and is_svg(op.path) and op.path not in seen:
+            seen.add(op.path)
+            yield op.path
 
 
 def check_svg(deck: Deck, card: Card, path: Path) -> None:
@@ -62,15 +69,8 @@ def check_svg(deck: Deck, card: Card, path: Path) -> None:
         check_svg_drawing(svg_art(read_image(path)))
     except ImageError as exc:
         where = f"{card.source}: " if card.source else ""
-        raise BuildError(f"{where}{card.short_label}: image {_shown(deck, path)!r} {exc}") from None
-
-
-def _shown(deck: Deck, path: Path) -> str:
-    """The image as the spec names it: relative to the spec's folder."""
-    try:
-        return Path(path).resolve().relative_to(Path(deck.spec_path).resolve().parent).as_posix()
-    except (ValueError, OSError):
-        return str(path)
+        raise BuildError(f"{where}{card.short_label}: image {shown_in(path, Path(deck.spec_path).parent)!r} "
+                         f"{exc}") from None
 
 
 def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> None:

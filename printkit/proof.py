@@ -336,8 +336,9 @@ def e(text: object) -> str:
 
 def _placeholders(deck: Deck, drawn: set[Path]) -> tuple[str, ...]:
     """The pictures ``deck``'s faces drew as placeholders (``drawn``), as the spec names them."""
-    folder = Path(deck.spec_path).absolute().parent
-    return tuple(sorted(p.relative_to(folder).as_posix() if p.is_relative_to(folder) else p.name for p in drawn))
+    from printkit.draft import shown_in
+
+    return tuple(sorted(shown_in(p, Path(deck.spec_path).parent) for p in drawn))
 
 
 def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, deck_warnings: Sequence[str],

@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Callable
 from printkit.deck import Card, Deck
 from printkit.draft import refused_pictures, tolerated, with_placeholders
 from printkit.errors import BuildError, PrintkitError
-from printkit.images import is_svg
 from printkit.layout import templates
 from printkit.layout.geometry import Size
 from printkit.layout.ops import Face, Image
 from printkit.pipeline.names import deck_folder
-from printkit.preflight import check_svg
+from printkit.preflight import check_svg, new_svgs
 
 if TYPE_CHECKING:
     from printkit.build import BuildContext
@@ -54,14 +53,12 @@ class Faces:
     def _drafted(self, face: Face, card: Card) -> Face:
         """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
         drawn is found here, before the face is kept), each said once as a warning."""
-        for op in face.ops:
-            if isinstance(op, Image) and is_svg(op.path) and op.path not in self._drawable:
-                self._drawable.add(op.path)
-                try:
-                    check_svg(self.deck, card, op.path)
-                except BuildError as exc:
-                    if not tolerated(op.path, str(exc)):
-                        raise
+        for path in new_svgs(face, self._drawable):
+            try:
+                check_svg(self.deck, card, path)
+            except BuildError as exc:
+                if not tolerated(path, str(exc)):
+                    raise
         refused = refused_pictures()
         drafted = with_placeholders(face, refused, Path(self.deck.spec_path).parent)
         if drafted is not face:
