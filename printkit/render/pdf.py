@@ -37,7 +37,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS, ttfont, font_name
-from printkit.render.svg import SvgRefused, svg_form_store
+from printkit.render.svg import SvgRefused, press_color, svg_form_store
 from printkit.render.forms import end_form
 from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, png_info, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
@@ -1335,10 +1335,10 @@ def _vector_renderer():
             super().applyStateChanges(delta, newState)
 
         def setStrokeColor(self, c):
-            self._canvas.setStrokeColor(_press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
+            self._canvas.setStrokeColor(press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
 
         def setFillColor(self, c):
-            self._canvas.setFillColor(_press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
+            self._canvas.setFillColor(press_color(c, _press(self._canvas)) if _is_cmyk(self._canvas) else c)
 
         def drawImage(self, image):
             # A picture embedded in the SVG (a data: URI, decoded and checked): an image XObject,
@@ -1354,19 +1354,6 @@ def _vector_renderer():
                                        mask="auto")
 
     return VectorRenderer
-
-
-def _press_color(color, press: Press | None = None):
-    """A reportlab colour of an SVG drawing as the press's CMYK (one already CMYK is kept). Art's
-    shapes are taken as small: a grey prints on K alone (the renderer does not say how large)."""
-    from reportlab.lib.colors import CMYKColor, Color
-
-    if isinstance(color, CMYKColor) or not isinstance(color, Color):
-        return color
-    from printkit.render.cmyk import ink_of
-
-    c, m, y, k = ink_of(*(round(v * 255) for v in (color.red, color.green, color.blue)), press or DEFAULT_PRESS)
-    return CMYKColor(c, m, y, k, alpha=color.alpha)
 
 
 def _register_cmyk_pil(canvas: Canvas, image) -> str:

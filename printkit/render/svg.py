@@ -646,19 +646,26 @@ def _paint(canvas, radial: bool, pieces: list[tuple[tuple, bool]], stops: list[t
 
 def _components(color, cmyk) -> tuple[float, ...]:
     """A stop's colour in the document's space: sRGB (``cmyk`` false), or the inks of ``cmyk``'s
-    press (a :class:`~printkit.render.cmyk.Press`, True for the default one) by the rule every
-    colour follows: a grey on K alone."""
-    from reportlab.lib.colors import CMYKColor
-
-    if isinstance(color, CMYKColor):
-        return (color.cyan, color.magenta, color.yellow, color.black) if cmyk else color.rgb()
-    rgb = (color.red, color.green, color.blue)
+    press (a :class:`~printkit.render.cmyk.Press`, True for the default one)."""
     if not cmyk:
-        return rgb
-    from printkit.render.cmyk import DEFAULT_PRESS, Press, ink_of
+        return color.rgb()
+    inks = press_color(color, cmyk if not isinstance(cmyk, bool) else None)
+    return (inks.cyan, inks.magenta, inks.yellow, inks.black)
 
-    press = cmyk if isinstance(cmyk, Press) else DEFAULT_PRESS
-    return ink_of(*(round(min(1.0, max(0.0, v)) * 255) for v in rgb), press)
+
+def press_color(color, press=None):
+    """A reportlab colour of SVG art as the inks of ``press`` (a :class:`~printkit.render.cmyk.Press`;
+    None: the default one), one already CMYK kept. Art's shapes are taken as small: a grey prints
+    on K alone (the renderer does not say how large a shape is)."""
+    from reportlab.lib.colors import CMYKColor, Color
+
+    if isinstance(color, CMYKColor) or not isinstance(color, Color):
+        return color
+    from printkit.render.cmyk import DEFAULT_PRESS, ink_of
+
+    c, m, y, k = ink_of(*(round(min(1.0, max(0.0, v)) * 255) for v in (color.red, color.green, color.blue)),
+                        press or DEFAULT_PRESS)
+    return CMYKColor(c, m, y, k, alpha=color.alpha)
 
 
 def _function(stops: list[tuple[float, tuple[float, ...]]]):
