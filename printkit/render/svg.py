@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any, Callable
 from printkit.errors import SvgRefused
 
@@ -154,7 +155,7 @@ class Gradient:
         self.line = line
 
 
-def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any], matrix_of: Callable[[str], tuple]) -> Gradient:
+def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Gradient:
     """The gradient ``node`` with what it inherits (``href``) filled in."""
     chain, seen = [node], {id(node)}
     while True:
@@ -215,8 +216,9 @@ class GradientFill:
     """A reportlab DirectDraw node: ``shape``'s area painted with ``gradient``."""
 
     def __init__(self, shape, gradient: Gradient, matrix_of: Callable[[str], tuple], even_odd: bool,
-                 opacity: float) -> None:
+                 opacity: float, viewport: tuple[float, float]) -> None:
         self.shape = shape
+        self.viewport = viewport  # the SVG's width and height: what userSpaceOnUse percentages are of
         self.gradient = gradient
         self.matrix_of = matrix_of
         self.even_odd = even_odd
@@ -274,7 +276,7 @@ class GradientFill:
             scale_w = scale_h = 1.0
         else:
             base = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-            scale_w, scale_h = self._viewport()
+            scale_w, scale_h = self.viewport
         own = self.matrix_of(a.get("gradientTransform", ""))
         if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in own):
             raise SvgRefused(f"<{gradient.kind}>{_at(gradient.line)} has a gradientTransform too large to "
@@ -317,10 +319,6 @@ class GradientFill:
 
             pieces = [((*circle(k), *circle(k + 1)), spread == "reflect" and k % 2 != 0) for k in range(high)]
         return matrix, pieces, stops, spread == "pad", None
-
-    def _viewport(self) -> tuple[float, float]:
-        """Width and height of the SVG's viewport (what userSpaceOnUse percentages are of)."""
-        return getattr(self, "viewport", (100.0, 100.0))
 
     def _spread_range(self, matrix: tuple, spread: str, t_of: Callable[[float, float], float]) -> tuple[int, int]:
         """The whole repeats of the gradient (0..1 each) that a reflect or repeat gradient needs
@@ -421,17 +419,10 @@ def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> f
     return ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)
 
 
+@lru_cache(maxsize=1)
 def converter_class():
-    """svglib's SvgRenderer with printkit's gradients (svglib is imported only when art is drawn)."""
-    return _converter_class()
-
-
-_CLASS: list = []
-
-
-def _converter_class():
-    if _CLASS:
-        return _CLASS[0]
+    """svglib's SvgRenderer with printkit's gradients, markers and opacity (made when art is first
+    drawn: svglib is imported only then)."""
     from reportlab.graphics.shapes import Group
     from svglib.svglib import SvgRenderer
 
@@ -458,8 +449,7 @@ def _converter_class():
                 node = self._printkit_ids.get(name)
                 gradient = None
                 if node is not None and local_name(node.tag) in ("linearGradient", "radialGradient"):
-                    gradient = _read_gradient(node, self._printkit_ids, self.attrConverter.convertColor,
-                                              self._matrix_of)
+                    gradient = _read_gradient(node, self._printkit_ids, self.attrConverter.convertColor)
                 self._printkit_gradients[name] = gradient
             return self._printkit_gradients[name]
 
@@ -591,8 +581,7 @@ def _converter_class():
                 return item
             rule = (self.attrConverter.findAttr(node, "fill-rule") or "nonzero").strip()
             opacity = _opacity(self.attrConverter.findAttr(node, "fill-opacity"))
-            fill = GradientFill(shape, gradient, self._matrix_of, rule == "evenodd", opacity)
-            fill.viewport = self._printkit_viewport
+            fill = GradientFill(shape, gradient, self._matrix_of, rule == "evenodd", opacity, self._printkit_viewport)
             shape.fillColor = None  # the gradient is the fill; the shape still strokes
             if container is None:  # a plain shape: it and its fill become a group
                 container, index = Group(), 0
@@ -601,7 +590,6 @@ def _converter_class():
             container.contents.insert(index, _direct(fill))
             return item
 
-    _CLASS.append(Converter)
     return Converter
 
 
