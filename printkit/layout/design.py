@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
 from printkit.images import svg_warnings
+from printkit.layout.color import mix
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
@@ -222,6 +223,7 @@ class Element:
     valign: str = "top"
     line_spacing: float = 1.2
     rotate: int = 0
+    both_ends: bool = False  # drawn again turned half a turn about the card's centre
     fit: str | None = None
     fill: Template | None = None
     stroke: Template | None = None
@@ -319,6 +321,8 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         ops.extend(drawn)
+        if element.both_ends:
+            ops.extend(turn_ops(drawn, 2, size.width_mm / 2, size.height_mm / 2))
         warnings.extend(said)
     if side != "back" and card.art.foreground_image is not None:
         ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
@@ -338,7 +342,15 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
                   resources: Resources) -> tuple[Sequence[Op], Sequence[str]]:
     box = element.box(card.size)
     if element.kind == "text":
-        return _text(element, card, values, resources, box)
+        return _text(element, card, values, resources, box)  # text turns inside its box itself
+    ops, warnings = _draw_shape(element, card, values, resources, box)
+    if element.rotate:
+        ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
+    return ops, warnings
+
+
+def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
+                box: Box) -> tuple[Sequence[Op], Sequence[str]]:
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
@@ -525,8 +537,35 @@ def _ink(card: Card) -> str:
 
 
 def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
-    """A colour from a template: ``#rrggbb`` (or ``#rgb``), or a name in the card's ``art.colors``."""
+    """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``, or
+    ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B."""
     text = template.render(values).strip()
+    mixed = _MIX.match(text)
+    if mixed is None:
+        return _plain_color(text, card)
+    first, second, amount = (part.strip() for part in mixed.group(1).split(","))
+    try:
+        t = float(amount)
+    except ValueError:
+        t = math.nan
+    if not 0 <= t <= 1:
+        raise LayoutError(f"{text!r}: the amount {amount!r} of a mix is not a number from 0 to 1")
+    return mix(_plain_color(first, card), _plain_color(second, card), t)
+
+
+def color_names(text: str) -> tuple[str, ...]:
+    """The ``art.colors`` names a colour as written reads (two for a ``mix``, none for ``#rrggbb``)."""
+    text = text.strip()
+    mixed = _MIX.match(text)
+    parts = [p.strip() for p in mixed.group(1).split(",")[:2]] if mixed else [text]
+    return tuple(p for p in parts if p and not p.startswith("#"))
+
+
+# mix(A, B, T): exactly three parts, none holding brackets (linear time, no nesting).
+_MIX = re.compile(r"^mix\(([^(),]*,[^(),]*,[^(),]*)\)$")
+
+
+def _plain_color(text: str, card: Card) -> str:
     if _HEX.match(text):
         if len(text) == 4:
             text = "#" + "".join(ch * 2 for ch in text[1:])

@@ -128,7 +128,7 @@ class RichStyle:
     italic: tuple[Path, ...] | None = None
     color: str = "#000000"
     align: Literal["start", "middle", "end"] = "start"
-    valign: Literal["top", "middle", "bottom"] = "top"
+    valign: Literal["top", "middle", "bottom", "caps"] = "top"
     leading: float = 1.25
     paragraph_gap: float = 0.35
     bold_italic: tuple[Path, ...] | None = None
@@ -795,6 +795,7 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     width = box.w_mm / size
     height = box.h_mm / size
     m = setting.metrics
+    top = _top_em(m, style.valign)
     lines: list[tuple[list[_Frag], float, float]] = []
     offset = 0.0
     fits = True
@@ -805,7 +806,7 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
                     offset += style.leading + (style.paragraph_gap if l_index == 0 and k == 0 else 0.0)
                 over = frags[-1].word.overhang if frags else 0.0
                 lines.append((frags, used + over if frags else 0.0, offset))
-                if used + over > width + 1e-9 or m.ascent + m.descent + offset > height + 1e-9:
+                if used + over > width + 1e-9 or top + m.descent + offset > height + 1e-9:
                     fits = False
                     if stop_when_too_tall:
                         return _Laid(lines, False, True)
@@ -814,7 +815,13 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     return _Laid(lines, fits, False)
 
 
-def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure) -> int:
+def _top_em(metrics, valign: str) -> float:
+    """How far the first line reaches above its baseline, in text sizes: its capitals for ``caps``."""
+    return metrics.cap_height if valign == "caps" else metrics.ascent
+
+
+def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure,
+                    valign: str = "top") -> int:
     """The index of the largest of ``sizes`` (but the last) at which the text, one line without
     breaks, is as wide as ``box`` at most and no taller; 0 if there is none or it has several."""
     if len(sizes) < 3 or len(setting.parsed) != 1 or len(setting.parsed[0]) != 1:
@@ -824,7 +831,7 @@ def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _M
         return 0
     m = setting.metrics
     width = used + frags[-1].word.overhang
-    largest = min(box.w_mm / width if width > 0 else math.inf, box.h_mm / (m.ascent + m.descent))
+    largest = min(box.w_mm / width if width > 0 else math.inf, box.h_mm / (_top_em(m, valign) + m.descent))
     index = bisect.bisect_right(sizes, largest) - 1
     return min(max(index, 0), len(sizes) - 2)
 
@@ -963,7 +970,7 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
             best = 0
             # A text that fits on one line at some size fits at every smaller one: the search
             # starts there, and a title shrunk onto one line is settled by two more layouts.
-            start = _one_line_index(setting, box, sizes, measure)
+            start = _one_line_index(setting, box, sizes, measure, style.valign)
             if start and not trial(sizes[start]):
                 start = 0  # not to be expected: the search starts at the smallest size then
             if trial(sizes[start]):

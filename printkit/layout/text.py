@@ -24,7 +24,8 @@ from printkit.layout.ops import Text
 from printkit.typography import smarten
 
 Align = Literal["start", "middle", "end"]
-VAlign = Literal["top", "middle", "bottom"]
+# caps: the top of the capitals (and digits) at the top of the box, to line up with a shape beside them.
+VAlign = Literal["top", "middle", "bottom", "caps"]
 
 # Sizes are searched to this precision; finer steps change nothing visible in print.
 _SIZE_STEP_MM = 0.05
@@ -256,7 +257,10 @@ def _wrap_with_offsets(
 
 
 def _baseline_y(box: Box, size_mm: float, metrics: FontMetrics, valign: VAlign, last_offset_em: float) -> float:
-    """Baseline of the first line for the block to sit at the top, middle or bottom of ``box``."""
+    """Baseline of the first line for the block to sit at the top, middle or bottom of ``box``, or
+    for its capitals to start at the top (``caps``)."""
+    if valign == "caps":
+        return box.y_mm + size_mm * metrics.cap_height
     height = size_mm * (metrics.ascent + metrics.descent + last_offset_em)
     if valign == "top":
         top = box.y_mm

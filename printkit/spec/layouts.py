@@ -210,6 +210,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
         wrap=spec.wrap, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
         align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
+        both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         source=f"{loaded.path}:{line}:{column}" if line else None,

@@ -114,7 +114,7 @@ ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "rotate", "fit", "wrap", "markup", "plate"},
+             "valign", "line_spacing", "fit", "wrap", "markup", "plate"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
@@ -122,7 +122,7 @@ ELEMENT_KEYS = {
     "icon": {"icon", "color"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
-                "before", "after", "label"}
+                "before", "after", "label", "rotate", "both_ends"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
@@ -211,9 +211,14 @@ class ElementSpec:
     color: str | None = spec_field(Optional(TEXT), None, description="Text or icon colour: '#rrggbb', a name "
                                    "in art.colors, or a placeholder.")
     align: str = spec_field(_choice("left", "center", "centre", "right"), "left")
-    valign: str = spec_field(_choice("top", "middle", "bottom"), "top")
+    valign: str = spec_field(_choice("top", "middle", "bottom", "caps"), "top",
+                             description="caps: the top of the capitals at the top of the box (lines text up "
+                                         "with a shape beside it).")
     line_spacing: int | float = spec_field(Number(), 1.2, description="Baselines apart, in text sizes.")
-    rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise).")
+    rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise), about the "
+                             "box's centre.")
+    both_ends: bool = spec_field(Flag(), False, description="Also draw the element turned half a turn about the "
+                                 "card's centre, as a playing card's corner index reads from either end.")
     fit: str | None = spec_field(Optional(TEXT), None, description="text: shrink (default) or none; "
                                  "image: cover (default), contain or stretch.")
     fill: str | None = spec_field(Optional(TEXT), None)

@@ -131,6 +131,8 @@ def unknown_colors(deck: Deck) -> tuple[str, ...]:
 def layout_color_names(deck: Deck) -> tuple[str, ...]:
     """The ``art.colors`` names the deck's own layouts read: written as names, or given by a
     placeholder (``fill: "{element}"`` reads the palette name each card's ``element`` holds)."""
+    from printkit.layout import design
+
     names: list[str] = []
     placeholders: dict[str, list] = {}  # layout name -> its colour templates with placeholders
     seen = set()
@@ -148,17 +150,17 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
                             if template.constant is None:
                                 templates.append(template)
                             else:
-                                names.append(template.constant)
+                                names.extend(design.color_names(template.constant))
             for template in templates:
                 key = (id(template), tuple(repr(card.attrs.get(n)) for n in template.names))
                 if key in seen:
                     continue
                 seen.add(key)
                 try:
-                    names.append(template.render({**card.attrs, "_group": card.group}))
+                    names.extend(design.color_names(template.render({**card.attrs, "_group": card.group})))
                 except ValueError:
                     continue
-    return tuple(dict.fromkeys(text.strip() for text in names if text and not text.startswith("#")))
+    return tuple(dict.fromkeys(names))
 
 
 def deck_warnings(deck: Deck) -> tuple[str, ...]:
