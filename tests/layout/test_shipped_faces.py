@@ -1,0 +1,80 @@
+"""The shipped games' faces drawn by their YAML layouts look as the Python templates drew them.
+
+Each face a shipped spec draws with a layout is rendered at 300 DPI (its per-card PDF through
+pdfium), reduced to 100 DPI by averaging 3 x 3 pixels, and compared with the picture under
+``tests/data/shipped_faces/<game>/``: the same face as the Python template drew it before the
+game's faces became layouts, rendered and reduced alike. Only rounding may differ: coordinates
+written as millimetres to four places move an antialiased edge by a fraction of a pixel.
+
+Measured when the layouts replaced the templates, over every face of every variant, the largest
+difference of one channel of one pixel (0-255) was:
+
+=====  ==============================  ==========  ==========
+game   faces                           at 300 DPI  at 100 DPI
+=====  ==============================  ==========  ==========
+calc   number cards, joker (45)        25          9
+clag   playing cards (52)              15          4
+=====  ==============================  ==========  ==========
+
+The tolerance below is the 100 DPI figure: a face that moves by a pixel, changes colour or
+loses a shape differs by far more.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from printkit.layout import templates
+from printkit.render.png import render_face
+from printkit.spec import DECKS_DIR, load_all_variants
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
+# The largest difference measured at 100 DPI, per game (see the table above).
+TOLERANCE = {"calc": 9, "clag": 4}
+REDUCE = 3  # 300 DPI -> 100 DPI
+
+
+def face_key(group: str, attrs: dict, side: str) -> str:
+    """A face's file name: its group, its attribute values and its side (``numbers-plus-7-front``)."""
+    values = "-".join(str(attrs[k]) for k in sorted(attrs))
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"{group}-{values}-{side}")
+
+
+def layout_faces(game: str):
+    """(name, card, deck, side) of every distinct face the game's spec draws with a layout."""
+    seen = set()
+    for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
+        for card in deck.all_cards():
+            for side, layout in (("front", card.layout), ("back", card.back_layout)):
+                if layout is None:
+                    continue
+                name = face_key(card.group, dict(card.attrs), side)
+                if name not in seen:
+                    seen.add(name)
+                    yield name, card, deck, side
+
+
+def rendered(card, deck, side: str) -> np.ndarray:
+    face = templates.front(card, deck) if side == "front" else templates.back(card, deck)
+    image = render_face(face, card.size, 300).convert("RGB").reduce(REDUCE)
+    return np.asarray(image, dtype=np.int16)
+
+
+@pytest.mark.parametrize("game", sorted(TOLERANCE))
+def test_layout_faces_match_the_templates_they_replaced(game):
+    faces = list(layout_faces(game))
+    assert faces, f"{game}: no face is drawn by a layout"
+    stored = {p.stem for p in (DATA / game).glob("*.png")}
+    assert {name for name, *_ in faces} == stored
+    worst = (0, "")
+    for name, card, deck, side in faces:
+        reference = np.asarray(Image.open(DATA / game / f"{name}.png").convert("RGB"), dtype=np.int16)
+        image = rendered(card, deck, side)
+        assert image.shape == reference.shape, name
+        worst = max(worst, (int(np.abs(image - reference).max()), name))
+    assert worst[0] <= TOLERANCE[game], f"{game}: {worst[1]} differs by {worst[0]} (tolerance {TOLERANCE[game]})"
