@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pypdfium2 as pdfium
 import pytest
@@ -224,3 +225,46 @@ def test_an_error_names_the_layout_and_element():
     layout = Layout("creature", (element("rect", label="'badge'", fill=Template.parse("{colour}")),))
     with pytest.raises(LayoutError, match="layout 'creature', element 'badge': the card has no attribute 'colour'"):
         draw(layout, card(), Resources())
+
+
+# --- playing-card pieces: mix, both_ends, rotate, caps -----------------------------------------
+
+
+def test_mix_moves_a_colour_towards_another():
+    c = card(element="accent")
+    assert color_of(Template.parse("mix(#000000, #ffffff, 0.5)"), {}, c) == "#808080"
+    assert color_of(Template.parse("mix({element}, background, 0)"), {"element": "accent"}, c) == "#bc4b51"
+    with pytest.raises(LayoutError, match="amount '2' of a mix is not a number from 0 to 1"):
+        color_of(Template.parse("mix(accent, ink, 2)"), {}, c)
+    with pytest.raises(LayoutError, match="'acent' is not a colour"):
+        color_of(Template.parse("mix(acent, ink, 0.5)"), {}, c)
+
+
+def test_both_ends_draws_a_corner_again_turned_about_the_card_centre():
+    corner = element("rect", x=Length(2), y=Length(3), width=Length(6), height=Length(4), fill=Template.parse("ink"),
+                     both_ends=True)
+    image = pixels(draw(Layout("l", (corner,)), card(), Resources()))
+    assert at(image, 5, 5) == (29, 29, 31)  # the corner as written
+    assert at(image, 60 - 5, 80 - 5) == (29, 29, 31)  # and turned into the opposite corner
+    assert at(image, 60 - 5, 5) == (255, 255, 255)
+
+
+def test_rotate_turns_an_icon_about_its_box():
+    upright = element("icon", icon=Template.parse("triangle"), x=Length(10), y=Length(10), width=Length(20),
+                      height=Length(20), color=Template.parse("ink"))
+    turned = replace(upright, rotate=180)
+    up = pixels(draw(Layout("l", (upright,)), card(), Resources(icons=BUILTIN_ICONS)))
+    down = pixels(draw(Layout("l", (turned,)), card(), Resources(icons=BUILTIN_ICONS)))
+    # The triangle points up: its tip row is narrow at the top; turned, at the bottom.
+    assert at(up, 20, 13) == (29, 29, 31) and at(up, 12, 13) == (255, 255, 255)
+    assert at(down, 20, 27) == (29, 29, 31) and at(down, 12, 27) == (255, 255, 255)
+    assert at(down, 12, 13) == (29, 29, 31)
+
+
+def test_valign_caps_puts_the_capitals_at_the_top_of_the_box():
+    from printkit.layout.text import font_metrics
+
+    text = element("text", text=Template.parse("H"), x=Length(5), y=Length(10), width=Length(40), height=Length(12),
+                   size_mm=10.0, fit="none", valign="caps")
+    (op,) = [o for o in draw(Layout("l", (text,)), card(), Resources()).ops if isinstance(o, Text)]
+    assert op.y_mm == pytest.approx(10 + 10 * font_metrics(op.font).cap_height)
