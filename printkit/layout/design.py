@@ -8,7 +8,8 @@ the games' own designs do.
 
 Placeholders: ``{name}`` is the card's attribute (a list prints as ``a, b``), ``{name:.1f}`` formats
 a number, ``{title|name|_group}`` is the first of those the card has (and is not empty), ``{{`` and
-``}}`` are literal braces. ``{_group}`` is the card's group and ``{_attributes}`` every attribute
+``}}`` are literal braces. ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
+(``art.back.label``) and ``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
 linear in their length.
 """
@@ -29,12 +30,12 @@ from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
-from printkit.layout.shapes import turn_ops
+from printkit.layout.shapes import lattice, turn_ops
 from printkit.typography import smarten
 from printkit.errors import LayoutError
 
 # Names a template may use besides the card's attributes.
-BUILTIN_VALUES = ("_group", "_attributes")
+BUILTIN_VALUES = ("_group", "_attributes", "_back_label")
 ATTRIBUTES = "_attributes"
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACKGROUND = "#ffffff"
@@ -42,6 +43,8 @@ DEFAULT_BACK = "#404040"
 # Plain number formats only: sign, zero padding, width (two digits at most), grouping, precision.
 _FORMAT = re.compile(r"^[+ -]?0?[0-9]{0,2},?(?:\.[0-9]{1,2})?[dfeg%]?$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+# A lattice's diamonds are this share of its spacing wide.
+LATTICE_DIAMOND = 0.55
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -229,6 +232,7 @@ class Element:
     stroke: Template | None = None
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
+    spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
     labels: tuple[tuple[str, str], ...] = ()
@@ -312,7 +316,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.background_image, fit="cover"))
     warnings: list[str] = []
     shown = [e for e in layout.elements if e.shown_for(card)]
-    values = {**card.attrs, "_group": card.group}
+    values = own_values(card)
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     for element in shown:
@@ -330,6 +334,11 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def own_values(card: Card) -> dict[str, Any]:
+    """What a card's placeholders may read: its attributes and printkit's own values but ``_attributes``."""
+    return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or ""}
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
@@ -372,6 +381,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     if element.kind == "ellipse":
         return (_shared(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
                                 stroke_mm=element.stroke_width_mm)),), ()
+    if element.kind == "lattice":
+        return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, element.spacing_mm,
+                       fill or _ink(card), size=LATTICE_DIAMOND), ()
     if element.kind == "line":
         return (_shared(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
                              width_mm=element.stroke_width_mm)),), ()
@@ -573,7 +585,7 @@ def _plain_color(text: str, card: Card) -> str:
     palette = card.art.colors
     if text in palette:
         return palette[text]
-    defaults = {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND}
+    defaults = {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, "back": card.art.back_color or DEFAULT_BACK}
     if text in defaults:
         return defaults[text]
     known = ", ".join(sorted(set(palette) | set(defaults)))

@@ -213,6 +213,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
+        spacing_mm=parse_length_mm(spec.spacing),
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
     )
@@ -311,7 +312,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**card.attrs, "_group": card.group, design.ATTRIBUTES: ""}
+    values = {**design.own_values(card), design.ATTRIBUTES: ""}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "

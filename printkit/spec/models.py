@@ -110,7 +110,7 @@ TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
 
 # What a component is for, when it is not a playing card: each has a back of its own.
 ROLES = ("aid", "reference", "token", "marker")
-ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon")
+ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
@@ -120,6 +120,7 @@ ELEMENT_KEYS = {
     "ellipse": {"fill", "stroke", "stroke_width"},
     "line": {"stroke", "stroke_width"},
     "icon": {"icon", "color"},
+    "lattice": {"fill", "spacing"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
                 "before", "after", "label", "rotate", "both_ends"}
@@ -173,7 +174,7 @@ class ElementSpec:
                                                    bad_key=lambda v: _language_message(v)))), None,
         description="What a rulebook's '::: anatomy' calls the element: a name, or one per language, "
                     "e.g. {en: Cost, ko: 비용} (default: the element's name).")
-    kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line or icon.")
+    kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line, icon or lattice.")
     x: str | int | float = spec_field(BOX_LENGTH, 0, description="Left edge from the frame's left (negative: "
                                       "the right edge from the frame's right); mm, cm, in, pt or % of the frame.")
     y: str | int | float = spec_field(BOX_LENGTH, 0, description="Top edge from the frame's top (negative: the "
@@ -225,6 +226,8 @@ class ElementSpec:
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
     radius: str | int | float = spec_field(LENGTH, 0)
+    spacing: str | int | float = spec_field(LENGTH, "5mm", description="A lattice's diamonds, centre to centre "
+                                            "along a row.")
     before: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
                                     "this element just before (under) the named element.")
     after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "

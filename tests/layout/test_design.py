@@ -268,3 +268,19 @@ def test_valign_caps_puts_the_capitals_at_the_top_of_the_box():
                    size_mm=10.0, fit="none", valign="caps")
     (op,) = [o for o in draw(Layout("l", (text,)), card(), Resources()).ops if isinstance(o, Text)]
     assert op.y_mm == pytest.approx(10 + 10 * font_metrics(op.font).cap_height)
+
+
+def test_a_lattice_fills_its_box_with_diamonds_and_back_names_the_back_colour():
+    from printkit.layout.ops import Polygon
+
+    c = Card("g-001", "g", {}, Art(colors={}, back_color="#102030", back_label="DECK"), SIZE)
+    pattern = element("lattice", fill=Template.parse("mix(back, #ffffff, 0.5)"), spacing_mm=10.0, frame="bleed")
+    label = element("text", text=Template.parse("{_back_label}"), x=Length(5), y=Length(30), width=Length(50),
+                    height=Length(20), size_mm=8.0)
+    face = draw(Layout("l", (pattern, label)), c, Resources(), side="back")
+    diamonds = [op for op in face.ops if isinstance(op, Polygon)]
+    assert len(diamonds) > 40 and {op.fill for op in diamonds} == {"#889098"}
+    assert [op.text for op in face.ops if isinstance(op, Text)] == ["DECK"]
+    image = pixels(face)
+    assert at(image, 30, 40 - 2.75 + 0.3) == (136, 144, 152)  # a diamond on the card's centre
+    assert at(image, 30 + 2.5, 40 + 2.5) == (16, 32, 48)  # between diamonds: the back colour

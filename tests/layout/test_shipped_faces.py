@@ -12,8 +12,8 @@ difference of one channel of one pixel (0-255) was:
 =====  ==============================  ==========  ==========
 game   faces                           at 300 DPI  at 100 DPI
 =====  ==============================  ==========  ==========
-calc   number cards, joker (45)        25          9
-clag   playing cards (52)              15          4
+calc   number cards, joker, backs      25          9
+clag   playing cards, backs            15          4
 =====  ==============================  ==========  ==========
 
 The tolerance below is the 100 DPI figure: a face that moves by a pixel, changes colour or
@@ -46,16 +46,18 @@ def face_key(group: str, attrs: dict, side: str) -> str:
 
 
 def layout_faces(game: str):
-    """(name, card, deck, side) of every distinct face the game's spec draws with a layout."""
+    """(name, card, deck, side) of every face the game's spec draws with a layout: each front, and
+    each card's back under its group's name (a group's cards share their back)."""
     seen = set()
     for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
         for card in deck.all_cards():
             for side, layout in (("front", card.layout), ("back", card.back_layout)):
                 if layout is None:
                     continue
-                name = face_key(card.group, dict(card.attrs), side)
-                if name not in seen:
-                    seen.add(name)
+                name = face_key(card.group, dict(card.attrs) if side == "front" else {}, side)
+                key = (name, repr(sorted(card.attrs.items())))
+                if key not in seen:
+                    seen.add(key)
                     yield name, card, deck, side
 
 
