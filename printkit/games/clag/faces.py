@@ -1,44 +1,41 @@
-"""Clag faces: a complete four-colour 52-card deck, its back, player aids and the score sheet.
+"""Clag's player aids, score sheet and component back; the cards are layouts in ``decks/clag.yaml``.
 
-Number cards carry their pips in the classic positions (those in the lower half turned upside
-down); aces have one large pip; jacks, queens and kings show a framed, double-ended panel with a
-large letter and their suit. Corner indices sit top-left and, turned, bottom-right. Suits are
-vector shapes, coloured from the spec (four colours by default) so hue and shape both tell them
-apart. The score sheet (``page``) takes the round table from :mod:`printkit.games.clag`.
+The 52 playing cards and the deck back are drawn by the spec's own layouts (``playing_card``,
+``back``), in the language every designer uses. What is left here is what that language cannot
+say yet: the aids, whose round table comes from the rules, the score sheet (a page, not a card)
+and the light back that tells a component from a deck card. :func:`pip_centres` says where the
+layout puts a number card's pips, for the rulebook's anatomy figure. A card of a Clag deck
+without a layout of its own gets the plain generic face.
 """
 
 from __future__ import annotations
 
 from printkit.deck import Card
 from printkit.errors import DeckError
-from printkit.games.clag import icons
-from printkit.games.clag.words import COURTS, RANKS, SUITS
-from printkit.layout import shapes
-from printkit.layout.geometry import Box, safe_box
-from printkit.layout.ops import Face, Line, Op, Rect, Text
+from printkit.games.clag.words import ROUNDS, Special
+from printkit.layout.geometry import Box
+from printkit.layout.ops import Face, Line, Op, Rect
+from printkit.layout.templates import generic
 from printkit.layout.templates._common import (
+    DEFAULT_BACK,
     DEFAULT_INK,
     AidText,
     aid_face,
     aid_lang,
-    back_face,
-    background,
+    component_back,
+    component_kind,
     font_chain,
-    foreground,
-    has_background_image,
     mix,
-    plate,
     text_font,
 )
-from printkit.layout.text import fit_block, fit_line, font_metrics
-from printkit.games.clag.words import ROUNDS, Special
+from printkit.layout.text import fit_block, fit_line
 
-DEFAULT_COLORS = {"spades": "#1d1d1f", "hearts": "#c8102e", "diamonds": "#0057b8", "clubs": "#007a33"}
-# The art.colors names these faces read (through suit_color and the shared pieces in _common).
-COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
+# The art.colors names these faces read (the aids, the sheet and the generic face; the layouts read theirs).
+COLOR_NAMES = ("background", "ink")
 
-# Pip positions for 2-10: (column, row); columns -1 left, 0 middle, 1 right; rows 0 (top) .. 1
-# (bottom). Pips below the middle row are drawn upside down, as on printed decks.
+# Pip positions for 2-10, as the layout playing_card in decks/clag.yaml places them: (column, row);
+# columns -1 left, 0 middle, 1 right; rows 0 (top) .. 1 (bottom). Pips below the middle row are
+# drawn upside down, as on printed decks.
 PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
     2: ((0, 0), (0, 1)),
     3: ((0, 0), (0, 0.5), (0, 1)),
@@ -53,47 +50,19 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
 
 
 def front(card: Card) -> Face:
-    """The face of a playing card or a player aid card."""
+    """A player aid's face; any other card without a layout gets the generic face."""
     if "aid" in card.attrs:
         return aid(card)
-    if "suit" in card.attrs and "rank" in card.attrs:
-        return playing_card(card)
-    raise DeckError(f"{card.label}: not a Clag card (expected suit and rank, or aid)")
+    return generic.front(card)
 
 
 def back(card: Card) -> Face:
-    """The common back: the four suits above the label and turned below it."""
-    return back_face(card, _back_emblem, "CLAG")
-
-
-def suit_color(card: Card, suit: str) -> str:
-    return card.art.color(suit, DEFAULT_COLORS[suit])
-
-
-def playing_card(card: Card) -> Face:
-    suit, rank = card["suit"], card["rank"]
-    if suit not in SUITS:
-        raise DeckError(f"{card.label}: unknown suit {suit!r} (expected one of {', '.join(SUITS)})")
-    if rank not in RANKS:
-        raise DeckError(f"{card.label}: unknown rank {rank!r} (expected 2-10, J, Q, K or A)")
-    w, h = card.size.width_mm, card.size.height_mm
-    color = suit_color(card, suit)
-    ops: list[Op] = list(background(card))
-    warnings: list[str] = []
-    if rank == "A":
-        ops.extend(shapes.polygons(icons.suit(suit, w / 2, h / 2, min(w, h) * 0.46), color))
-    elif rank in COURTS:
-        court, court_warnings = _court(card, suit, rank, color)
-        ops.extend(court)
-        warnings.extend(court_warnings)
-    else:
-        ops.extend(_pips(card, suit, rank, color))
-    index, index_warnings = _index(card, suit, rank, color)
-    warnings.extend(index_warnings)
-    ops.extend(index)
-    ops.extend(shapes.turn_180(index, w / 2, h / 2))
-    ops.extend(foreground(card))
-    return Face(tuple(ops), tuple(warnings))
+    """A component's light back (an aid's); any other card without a back layout gets the generic back."""
+    kind = component_kind(card)
+    if kind is None:
+        return generic.back(card)
+    label = card.art.back_label if card.art.back_label is not None else "CLAG"
+    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
 
 
 def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
@@ -104,86 +73,6 @@ def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
     return tuple(
         (w / 2 + col * half_span, top + row * (bottom - top), row > 0.5) for col, row in PIP_LAYOUTS[rank]
     )
-
-
-def _pips(card: Card, suit: str, rank: int, color: str) -> list[Op]:
-    size = min(card.size.width_mm, card.size.height_mm) * 0.155
-    ops: list[Op] = []
-    for x, y, turned in pip_centres(card, rank):
-        pip = shapes.polygons(icons.suit(suit, x, y, size), color)
-        ops.extend(shapes.turn_180(pip, x, y) if turned else pip)
-    return ops
-
-
-def _index(card: Card, suit: str, rank: int | str, color: str) -> tuple[tuple[Op, ...], list[str]]:
-    """Top-left corner index: the rank over a small suit shape, centred on one column."""
-    unit = min(card.size.width_mm, card.size.height_mm)
-    safe = safe_box(card.size)
-    text = str(rank)
-    font = text_font(card, text)
-    col_w = unit * 0.15
-    cx = safe.x_mm + 0.8 + col_w / 2
-    rank_h = unit * 0.14
-    # "10" is narrowed to the column; other ranks get the full height.
-    fitted = fit_line(text, font, Box(cx - col_w / 2, safe.y_mm + 1.0, col_w, rank_h), max_size_mm=rank_h / 0.78,
-                      min_size_mm=2.5, where=f"{card.label} index", color=color, valign="bottom")
-    # Put the baseline where the cap height starts at the top of the box, whatever size was chosen.
-    metrics = font_metrics(font)
-    (op,) = fitted.ops
-    baseline = safe.y_mm + 1.0 + rank_h * 0.82
-    ops: list[Op] = [Text(op.x_mm, baseline, op.text, op.font, op.size_mm, op.color, op.anchor)]
-    pip = unit * 0.1
-    pip_cy = baseline + metrics.descent * op.size_mm * 0.4 + pip / 2 + 1.0
-    ops.extend(shapes.polygons(icons.suit(suit, cx, pip_cy, pip), color))
-    # Over a background image the index sits on a plate (first, so under the rank and pip).
-    top = safe.y_mm + 0.4
-    ops[:0] = plate(card, Box(cx - col_w / 2 - 0.6, top, col_w + 1.2, pip_cy + pip / 2 + 0.8 - top))
-    return tuple(ops), list(fitted.warnings)
-
-
-def _court(card: Card, suit: str, rank: str, color: str) -> tuple[list[Op], list[str]]:
-    """A framed panel: the letter and the suit in the upper half, the same turned in the lower half."""
-    w, h = card.size.width_mm, card.size.height_mm
-    unit = min(w, h)
-    panel = Box(w * 0.245, h * 0.13, w * 0.51, h * 0.74)
-    # Over a background image the panel is only its frame, so the image shows through.
-    tint = None if has_background_image(card) else mix(color, "#ffffff", 0.88)
-    ops: list[Op] = [
-        Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=tint, stroke=color, stroke_mm=0.8, radius_mm=2.0),
-        Rect(panel.x_mm + 1.5, panel.y_mm + 1.5, panel.w_mm - 3, panel.h_mm - 3, stroke=color, stroke_mm=0.3,
-             radius_mm=1.2),
-        Line(panel.x_mm + 1.5, h / 2, panel.right_mm - 1.5, h / 2, color=color, width_mm=0.3),
-    ]
-    half: list[Op] = []
-    font = text_font(card, rank)
-    big = unit * 0.12
-    # The letter sits right of the big pip, so wide letters (K, Q) never run into it.
-    letter_left = panel.x_mm + 3.0 + big + 1.0
-    letter_box = Box(letter_left, panel.y_mm + panel.h_mm * 0.2, panel.right_mm - 2.5 - letter_left, panel.h_mm * 0.27)
-    letter = fit_line(rank, font, letter_box, max_size_mm=unit * 0.4, min_size_mm=4.0, where=f"{card.label} court",
-                      color=color, valign="bottom")
-    half.extend(letter.ops)
-    # A crown of small suit shapes above the letter (one for J, two for Q, three for K) and one
-    # big pip beside it.
-    crown = unit * 0.07
-    count = COURTS.index(rank) + 1
-    for i in range(count):
-        x = w / 2 + (i - (count - 1) / 2) * crown * 1.6
-        half.extend(shapes.polygons(icons.suit(suit, x, panel.y_mm + 4.0 + crown / 2, crown), color))
-    half.extend(shapes.polygons(icons.suit(suit, panel.x_mm + 3.0 + big / 2, h / 2 - 2.5 - big / 2, big), color))
-    ops.extend(half)
-    ops.extend(shapes.turn_180(half, w / 2, h / 2))
-    return ops, list(letter.warnings)
-
-
-def _back_emblem(cx: float, cy: float, size_mm: float, color: str) -> list[Op]:
-    """The four suits above the label and the same row turned below: alike either way up."""
-    s = size_mm * 0.2
-    y = cy - size_mm * 0.55
-    row: list[Op] = []
-    for i, suit in enumerate(SUITS):
-        row.extend(shapes.polygons(icons.suit(suit, cx + (i - 1.5) * s * 1.35, y, s), color))
-    return row + list(shapes.turn_180(row, cx, cy))
 
 
 # --- player aids ----------------------------------------------------------------------------
