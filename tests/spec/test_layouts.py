@@ -188,3 +188,14 @@ def test_a_card_from_a_data_file_is_named_by_its_row(folder):
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("cards.csv:3: creatures 'Flare': layout 'base' (front), element 'art': "
                            "image file 'art/b.png' not found"), line
+
+
+def test_colours_a_mix_reads_count_as_read_and_a_bad_mix_is_named_at_the_card(folder):
+    spec = SPEC.replace('colors: {accent: "#bc4b51"}', 'colors: {accent: "#bc4b51", shade: "#202020"}')
+    spec = spec.replace("fill: accent}", 'fill: "mix(accent, shade, 0.3)"}', 1)
+    result = run(folder, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output  # both names are read
+    result = run(folder, spec.replace("mix(accent, shade, 0.3)", "mix(accent, shade, 3)"))
+    assert result.exit_code == 1
+    assert "element 'band': 'mix(accent, shade, 3)': the amount '3' of a mix is not a number from 0 to 1" \
+        in result.stderr, result.stderr
