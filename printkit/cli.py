@@ -334,7 +334,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     """
     from pathlib import Path
 
-    from printkit import unchanged
+    from printkit.pipeline import replay
 
     # A build leaves tens of thousands of objects alive until exit (reportlab keeps a list per
     # glyph of every font it parsed). The interpreter's last collection would walk them all only
@@ -351,12 +351,13 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
     # The same command with every input and output as it left them: its files are listed again
     # without reading a spec (nor importing what reads and draws them).
-    command = unchanged.invocation(click.get_current_context().params, decks, Path(out_dir))
-    again = unchanged.listed_again(command) if command is not None else None
+    command = replay.invocation(click.get_current_context().params, decks, Path(out_dir))
+    again = replay.listed_again(command) if command is not None else None
     if again is not None:
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
-    from printkit.build import build as run_build, BuildOptions, load_decks
+    from printkit.pipeline.build import build as run_build, load_decks
+    from printkit.pipeline.context import BuildOptions
     from printkit.pipeline.names import work_units
     from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
@@ -410,7 +411,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
     from pathlib import Path
 
     from printkit import watch as watching
-    from printkit.build import BuildOptions
+    from printkit.pipeline.context import BuildOptions
     from printkit.serve import serving
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs

@@ -45,7 +45,7 @@ class OrderDeck:
 
 def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
                     options: ExportOptions, ctx) -> Iterator:
-    from printkit.build import deck_title, pdf_info
+    from printkit.pipeline.names import deck_title, pdf_info
     from printkit.pipeline.names import card_key
 
     faces = ctx.faces(deck)
@@ -131,7 +131,7 @@ def _back_key(faces, card: Card):
 
 
 def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, files) -> Iterator:
-    from printkit.build import card_pdf
+    from printkit.pipeline.producers import card_pdf
     from printkit.render.png import png_bytes, rasterise
 
     for order in decks:
@@ -219,7 +219,7 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
-    from printkit.build import pdf_info
+    from printkit.pipeline.names import pdf_info
 
     def page(face: Face, size: CardSize) -> Page:
         return _marked_page(face, size) if options.crop_marks else card_page(face, size)

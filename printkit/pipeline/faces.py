@@ -15,7 +15,7 @@ from printkit.pipeline.names import deck_folder
 from printkit.preflight import check_svg, new_svgs
 
 if TYPE_CHECKING:
-    from printkit.build import BuildContext
+    from printkit.pipeline.context import BuildContext
 
 
 class Faces:

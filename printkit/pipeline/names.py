@@ -1,5 +1,5 @@
 """Where a build puts a deck's files: its folder, its cards' keys, its print runs and the name of
-each per-card file; how many progress steps a build has."""
+each per-card file; how its PDFs name the deck and the card; how many progress steps a build has."""
 
 from __future__ import annotations
 
@@ -15,13 +15,32 @@ from printkit.layout import templates
 from printkit.outputs import deck_part, safe_part
 
 if TYPE_CHECKING:
-    from printkit.build import BuildOptions
+    from printkit.pipeline.context import BuildOptions
+    from printkit.render.pdf import PdfInfo
 
 
 def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
     parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
     return "/".join(parts)
+
+
+def deck_title(deck: Deck) -> str:
+    """``Calc (expert)`` or ``Clag``: how a deck is named in PDF titles."""
+    return deck.name + (f" ({deck.variant})" if deck.variant else "")
+
+
+def pdf_info(deck: Deck, what: str, subject: str, lang: str | None = None) -> "PdfInfo":
+    """What a PDF of ``deck`` says about itself: ``Calc (expert): duplex sheets``, the spec's author."""
+    from printkit.render.pdf import PdfInfo
+
+    return PdfInfo(f"{deck_title(deck)}: {what}", deck.author, subject, lang)
+
+
+def card_info(deck: Deck, card: Card, side: str) -> "PdfInfo":
+    """What one card's PDF says of itself: ``Calc (expert): card 7+ front``."""
+    name = templates.card_name(card, deck)
+    return pdf_info(deck, f"card {name} {side}", f"One card's {side} with its bleed, for print services")
 
 
 def card_key(card: Card) -> bytes:

@@ -91,7 +91,9 @@ def test_remembered_fronts_lay_each_card_of_their_deck_out_once(deck, monkeypatc
 
 
 def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch, tmp_path):
-    from printkit.build import build, BuildOptions, produce_rulebooks
+    from printkit.pipeline.build import build
+    from printkit.pipeline.context import BuildOptions
+    from printkit.pipeline.producers import produce_rulebooks
     from printkit.layout import templates
     from printkit.rulebook import figures
     from printkit.spec import load_all_variants

@@ -10,7 +10,9 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from printkit.build import build, BuildOptions, produce_rulebooks
+from printkit.pipeline.build import build
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.producers import produce_rulebooks
 from printkit.rulebook.content import calc as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook
