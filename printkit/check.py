@@ -7,7 +7,8 @@ from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import DeckError
-from printkit.spec import LoadedSpec, expand_all, load_spec
+from printkit.spec import LoadedSpec, load_spec
+from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
 
 # (deck) -> problems; the rule engines' playability check plugs in here.

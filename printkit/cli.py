@@ -492,7 +492,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     from printkit.errors import BuildError
     from printkit.export import ExportOptions, check_colour_options, export_deck
     from printkit.export.profiles import profile
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     if out_dir is not None and not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
@@ -570,7 +570,7 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 
     from printkit.rules.base import engine_for
     from printkit.rules.play import default_players, run_games, summarise
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     if compare or report_path:
         from printkit.report.data import Setting, analyse, parse_compare, play_batch

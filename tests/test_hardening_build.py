@@ -432,7 +432,7 @@ def assert_every_character_drawable(faces):
 
 @pytest.mark.parametrize("name", ["calc", "stack", "clag"])
 def test_every_character_of_every_real_deck_exists_in_its_font(name):
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     for deck in load_all_variants(name):
         faces = faces_of(deck)
@@ -471,7 +471,7 @@ def latin_font_copy(folder: Path) -> Path:
 def test_a_spec_font_without_hangul_falls_back_per_character(name, tmp_path, repo):
     """Each real deck with its font replaced by a Latin-only one: Korean text comes from the bundled Pretendard."""
     from printkit import fonts
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     latin = latin_font_copy(tmp_path)
     text = (repo / "decks" / f"{name}.yaml").read_text(encoding="utf-8")
@@ -502,7 +502,7 @@ def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
     back = [w for w in warnings if "back label" in w]
     # The deck-wide back label is said to fail once, not once per card.
     assert len(back) == 1 and "\U0001F34E" in back[0] and back[0].endswith("(and 1 more distinct card)"), warnings
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     faces = faces_of(load_deck(tmp_path / "odd.yaml"))
     assert_every_character_drawable(faces)

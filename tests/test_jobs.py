@@ -21,7 +21,8 @@ from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.errors import BuildError, SpecError
 from printkit.rulebook.markdown import RulebookError
-from printkit.spec import DECKS_DIR, load_all_variants
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_all_variants
 
 from manifests import without_records
 from proof.decks import CALM, LOUD, many_cards, write_deck

@@ -14,7 +14,7 @@ from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.layout import templates
 from printkit.layout.ops import Ellipse, Image, Polygon, Text
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

@@ -330,7 +330,8 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
 
     from printkit.check import check_engine_options
     from printkit.locate import spec_paths
-    from printkit.spec import expand, expand_all, load_spec, variant_names
+    from printkit.spec import load_spec, variant_names
+    from printkit.decks import expand, expand_all
 
     decks: list[Deck] = []
     errors = Errors()  # each spec's mistakes, said together

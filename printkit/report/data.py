@@ -16,7 +16,7 @@ from printkit.errors import DeckError
 from printkit.report.stats import wilson
 from printkit.rules.base import engine_for
 from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 # Clag's special rounds (GAMES.md): the report gives their points per seat.
 CLAG_SPECIAL_ROUNDS = tuple(range(8, 16))

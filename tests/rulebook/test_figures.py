@@ -13,7 +13,8 @@ from printkit.errors import BuildError
 from printkit.rulebook.content import Figure
 from printkit.rulebook.content.calc import find_cards
 from printkit.rulebook.figures import GAP_MM, CardRow, card_row
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 from printkit.units import mm_to_pt
 
 
@@ -96,7 +97,7 @@ def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch
     from printkit.pipeline.producers import produce_rulebooks
     from printkit.layout import templates
     from printkit.rulebook import figures
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     laid_out = []
     real = templates.front

@@ -17,7 +17,8 @@ from printkit.rulebook.content import calc as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook
 from printkit.spec.files import rule_texts
-from printkit.spec import DECKS_DIR, load_all_variants, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_all_variants, load_deck
 from printkit.units import mm_to_pt
 
 CALC = DECKS_DIR / "calc.yaml"

@@ -24,7 +24,7 @@ from printkit.rules.calc import DRAW, Draw, Play
 from printkit.rules.calc_score import format_value, parse_card
 from printkit.rules.calc_value import Big
 from printkit.rules.play import bot_rng, play_game
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 ENGINE = calc.ENGINE
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden"

@@ -19,7 +19,7 @@ from printkit.rules.clag import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,
     dealer_bid_range, legal_moves, parse_move, parse_trick, start_round, trick_winner,
 )
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GOLDEN = sorted((Path(__file__).parent.parent / "data" / "golden").glob("clag_*.json"))
 

@@ -22,7 +22,7 @@ from printkit.errors import IllegalMoveError, InvalidMoveError
 from printkit.rules import calc, clag
 from printkit.rules import stack_moves as sm
 from printkit.rules.base import engine_for
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GAMES = [("calc", "standard", 3), ("calc", "expert", 5), ("stack", None, 2), ("clag", None, 4), ("clag", None, 7)]
 ATTEMPTS = 25  # candidate moves tried per position (legal ones move the game on)

@@ -13,7 +13,7 @@ from printkit.rules import calc, play
 from printkit.errors import InvariantError
 from printkit.rules.base import ENGINE_MODULES, engine_for
 from printkit.rules.play import check_playable, default_players, play_game, replay, simulate
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

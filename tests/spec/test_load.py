@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import SpecError
-from printkit.spec import find_spec, load_all_variants, load_deck, load_spec
+from printkit.spec import find_spec, load_spec
+from printkit.decks import load_all_variants, load_deck
 from printkit.spec.yamlread import parse_yaml
 
 

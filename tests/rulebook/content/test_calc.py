@@ -11,7 +11,8 @@ from printkit.rulebook.content import CardParts, Example, Figure, Table, TableSe
 from printkit.rulebook.content import calc
 from printkit.rules import calc as engine
 from printkit.rules.calc_score import PayCard, pay_value
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")
