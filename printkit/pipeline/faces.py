@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from printkit.deck import Card, Deck
-from printkit.draft import refused_pictures, tolerated, with_placeholders
+from printkit.draft import refused_pictures, tolerated
+from printkit.layout.draft import with_placeholders
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size

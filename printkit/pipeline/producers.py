@@ -19,7 +19,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
 from printkit.deck import Card, CardSize, Deck
-from printkit.draft import MARK as DRAFT_MARK, marked
+from printkit.draft import MARK as DRAFT_MARK
+from printkit.layout.draft import marked
 from printkit.layout import templates
 from printkit.layout.imposition import (
     Page,
