@@ -358,7 +358,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         return
     from printkit.pipeline.build import build as run_build, load_decks
     from printkit.pipeline.context import BuildOptions
-    from printkit.pipeline.names import work_units
+    from printkit.pipeline.producers import work_units
     from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs

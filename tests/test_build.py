@@ -432,7 +432,7 @@ def test_load_decks_selects_variants():
 
 
 def test_progress_reports_every_unit_of_work(tmp_path):
-    from printkit.pipeline.names import work_units
+    from printkit.pipeline.producers import work_units
 
     deck = colour_deck(5, components={"sheet": (Card("s-1", "sheet", {"sheet": "score"}, Art(), POKER),)})
     options = BuildOptions(out_dir=tmp_path, per_card=True)

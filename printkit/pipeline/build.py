@@ -177,8 +177,7 @@ def _replayed(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Prod
     if not _replayable(producers):
         return list(decks), [], {}
     out_dir = ctx.options.out_dir
-    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed),
-                         [p.name for p in producers])
+    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers)
 
 
 def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer]) -> None:

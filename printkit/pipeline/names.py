@@ -1,5 +1,5 @@
 """Where a build puts a deck's files: its folder, its cards' keys, its print runs and the name of
-each per-card file; how its PDFs name the deck and the card; how many progress steps a build has."""
+each per-card file; how its PDFs name the deck and the card."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from printkit.layout import templates
 from printkit.outputs import deck_part, safe_part
 
 if TYPE_CHECKING:
-    from printkit.pipeline.context import BuildOptions
     from printkit.render.pdf import PdfInfo
 
 
@@ -155,17 +154,3 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
         raise BuildError(f"no card {choice!r} in {decks_named}{hint}")
     return chosen
 
-
-def work_units(decks: Sequence[Deck], options: "BuildOptions") -> int:
-    """How many progress steps a build reports (one per card per card-rendering producer)."""
-    per_deck = sum(len(all_cards(d)) for d in decks)
-    if options.cards:
-        return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
-                   for f in per_card_files(d) if f.stem in stems)
-    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
-    return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
-
-
-def _chosen_stems(decks: Sequence[Deck], options: "BuildOptions") -> list[set[str]]:
-    chosen = choose_cards(decks, options.cards)
-    return [chosen.get(id(d), set()) for d in decks]

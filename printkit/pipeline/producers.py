@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit import fonts
-from printkit.deck import Card, CardSize, Deck
+from printkit.deck import Card, Deck
 from printkit.draft import MARK as DRAFT_MARK
 from printkit.layout.draft import marked
 from printkit.layout import templates
@@ -32,12 +32,11 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.ops import Face
 from printkit.layout.slug import page_slug, sheet_name, sheet_slug
 from printkit.pipeline.context import BuildContext, BuildOptions
 from printkit.pipeline.faces import Faces
 from printkit.pipeline.manifest import ManifestEntry
-from printkit.pipeline.names import all_cards, card_info, deck_folder, pdf_info, per_card_files
+from printkit.pipeline.names import all_cards, card_info, choose_cards, deck_folder, pdf_info, per_card_files
 from printkit.workers import PNG_MS, RULEBOOKS_MS, RULEBOOKS_PRELOAD, THUMBNAIL_MS, Later
 
 Make = Callable[[Sequence[Deck], BuildContext], Iterable[ManifestEntry]]
@@ -53,6 +52,10 @@ def _no_imports(options: BuildOptions) -> tuple[str, ...]:
 
 def _no_rule_texts(options: BuildOptions) -> bool:
     return False
+
+
+def _no_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    return 0
 
 
 @dataclass(frozen=True)
@@ -73,19 +76,11 @@ class Producer:
     start: Callable[[Sequence[Deck], BuildContext], None] | None = None  # work handed to workers first
     # Whether the preflight checks the specs' rule texts for it (their mistakes said before drawing).
     reads_rule_texts: Callable[[BuildOptions], bool] = _no_rule_texts
+    # How many progress steps it reports (ctx.progress) for these decks: one per card it draws.
+    units: Callable[[Sequence[Deck], BuildOptions], int] = _no_units
 
     def __call__(self, decks: Sequence[Deck], ctx: BuildContext) -> Iterable[ManifestEntry]:
         return self.make(decks, ctx)
-
-
-def card_pdf(deck: Deck, card: Card, face: Face, side: str, size: "CardSize | None" = None) -> bytes:
-    """One card's ``side`` ("front" or "back") as a PDF whose page is its bleed box (TrimBox set).
-
-    ``size`` overrides the card's size (an export's bleed); its title names the card.
-    """
-    from printkit.render.pdf import render_pages
-
-    return render_pages([card_page(face, size or card.size)], info=card_info(deck, card, side))
 
 
 def _sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]:
@@ -360,13 +355,36 @@ def _rulebook_texts(options: BuildOptions) -> bool:
     return options.rulebooks  # a draft writes no rulebooks but checks their texts all the same
 
 
-produce_sheets = Producer("sheets", _sheets, "card sheets")
-produce_pages = Producer("pages", _pages, "full-page sheets")
+def _cards_counted(decks: Sequence[Deck], pages: bool) -> int:
+    return sum(1 for d in decks for c in all_cards(d) if templates.is_page(c) == pages)
+
+
+def _sheet_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    return 0 if options.cards else _cards_counted(decks, pages=False)
+
+
+def _page_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    return 0 if options.cards else _cards_counted(decks, pages=True)
+
+
+def _card_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    if options.cards:  # the copies of the chosen cards
+        chosen = choose_cards(decks, options.cards)
+        return sum(len(f.copies) for d in decks for f in per_card_files(d) if f.stem in chosen.get(id(d), set()))
+    return _cards_counted(decks, pages=False) if options.per_card else 0
+
+
+def _proof_units(decks: Sequence[Deck], options: BuildOptions) -> int:
+    return sum(len(all_cards(d)) for d in decks) if options.proof and not options.cards else 0
+
+
+produce_sheets = Producer("sheets", _sheets, "card sheets", units=_sheet_units)
+produce_pages = Producer("pages", _pages, "full-page sheets", units=_page_units)
 produce_alignment = Producer("alignment", _alignment, "alignment test", deckless=True)
-produce_cards = Producer("cards", _cards, "per-card files", per_card=True, work_ms=_png_work)
+produce_cards = Producer("cards", _cards, "per-card files", per_card=True, work_ms=_png_work, units=_card_units)
 produce_rulebooks = Producer("rulebooks", _rulebooks, "rulebooks", work_ms=_rulebooks_work,
                              preload=_rulebook_imports, start=_start_rulebooks, reads_rule_texts=_rulebook_texts)
-produce_proof = Producer("proof", _proof, "proof page", work_ms=_thumbnail_work)
+produce_proof = Producer("proof", _proof, "proof page", work_ms=_thumbnail_work, units=_proof_units)
 
 # Every output of a build, in order. Add a producer here to add an output.
 PRODUCERS: tuple[Producer, ...] = (
@@ -377,3 +395,8 @@ PRODUCERS: tuple[Producer, ...] = (
     produce_rulebooks,
     produce_proof,
 )
+
+
+def work_units(decks: Sequence[Deck], options: BuildOptions, producers: Sequence[Producer] = PRODUCERS) -> int:
+    """How many progress steps a build of ``decks`` reports: its producers' (:attr:`Producer.units`)."""
+    return sum(p.units(decks, options) for p in producers)

@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from printkit.cache import RenderCache
-from printkit.pipeline.manifest import MANIFEST, manifest_bytes
+from printkit.pipeline.manifest import MANIFEST, ManifestEntry, manifest_bytes
 
 if TYPE_CHECKING:
     from printkit.deck import Deck
     from printkit.pipeline.context import BuildContext, BuildOptions
-    from printkit.pipeline.manifest import ManifestEntry
+    from printkit.pipeline.producers import Producer
 
 # A spec in a folder this full (a home folder, say) is built every time: looking at every file
 # would cost more than it saves.
@@ -65,8 +65,6 @@ class DeckRecord:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "DeckRecord | None":
-        from printkit.pipeline.manifest import ManifestEntry
-
         try:
             raw = json.loads(data)
             return cls(tuple(ManifestEntry(**e) for e in raw["entries"]),
@@ -173,11 +171,11 @@ def settled(ctime_ns: int, read_at_ns: int) -> bool:
 
 
 def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["ManifestEntry"],
-           producers: Sequence[str]) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
+           producers: Sequence["Producer"]) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
     """The decks to build, the files of those that need no building (listed again, as they are),
-    and each deck's record key (by ``id``) for :func:`remember`; ``producers``: the names of the
-    producers this build runs (a record is of what they wrote)."""
-    from printkit.pipeline.names import work_units
+    and each deck's record key (by ``id``) for :func:`remember`; ``producers``: the producers this
+    build runs (a record is of what they wrote)."""
+    names = [p.name for p in producers]
 
     present = {(e.path, e.sha256) for e in earlier}
     fresh: list["Deck"] = []
@@ -185,7 +183,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
     keys: dict[int, str] = {}
     signatures: dict[Path, str | None] = {}
     for deck in decks:
-        key = record_key(ctx, deck, producers, signatures)
+        key = record_key(ctx, deck, names, signatures)
         data = ctx.cache.get(key) if key else None
         record = DeckRecord.from_bytes(data) if data is not None else None
         if key:
@@ -197,7 +195,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
         ctx.covered.update(record.covered)
         for text, labels in record.warnings:
             ctx._warnings.restore(_folder(deck), text, labels)
-        ctx.progress(work_units([deck], ctx.options))
+        ctx.progress(sum(p.units([deck], ctx.options) for p in producers))
         kept.extend(record.entries)
     return fresh, kept, keys
 

@@ -96,7 +96,7 @@ def test_overrides_are_judged_over_variants_in_linear_work(tmp_path, monkeypatch
 
     from printkit.decks import load_all_variants
 
-    expanding = importlib.import_module("printkit.spec.expand")  # the module (printkit.spec.expand is also a function)
+    expanding = importlib.import_module("printkit.spec.expand")  # the module
 
     def work(variants: int) -> int:
         folder = tmp_path / str(variants)
