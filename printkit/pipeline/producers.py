@@ -6,9 +6,9 @@ which stages it inside the output folder and returns the manifest entry to yield
 go to ``ctx.warn``. What else it needs of the build is data on its :class:`Producer` record:
 whether it runs in a ``--card`` build, whether it writes a file of no deck, whether its files of
 an unchanged deck may be listed again, what work it has for the workers and what they import
-for it, work to hand them early, and whether the spec's rule texts are checked before anything
-is drawn. To add an output, decorate its function with :func:`producer` and add it to
-:data:`PRODUCERS`; nothing else changes.
+for it, work to hand them early, whether the spec's rule texts are checked before anything is
+drawn, and how many progress steps it reports. To add an output, make its :class:`Producer`
+and add it to :data:`PRODUCERS`; nothing else changes.
 """
 
 from __future__ import annotations
