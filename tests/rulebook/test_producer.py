@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from printkit.pipeline.build import build
 from printkit.pipeline.context import BuildOptions
 from printkit.pipeline.producers import produce_rulebooks
-from printkit.rulebook.content import calc as calc_content
+from printkit.games.calc import rulebook as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook
 from printkit.spec.files import rule_texts
