@@ -51,8 +51,9 @@ class Game:
       ``card_name(card)`` and ``COLOR_NAMES`` (see :mod:`printkit.layout.templates`); without it,
       cards are drawn by their spec's layouts or the generic face;
     - ``rulebook``: ``FIGURES``, ``EXAMPLES`` and ``TABLES`` (see :mod:`printkit.rulebook.content`);
-    - ``report``: ``facts(done, a)``, ``paired(done, seats)`` and ``first_round(result)`` for
-      balance reports (see :mod:`printkit.report.data`);
+    - ``report``: the game's numbers in balance reports, ``facts(done, a)``, ``paired(done, seats)``,
+      ``first_round(result)`` (see :mod:`printkit.report.data`), and its ``plot``, ``findings``,
+      ``SCORES`` and ``SCORE_AXIS`` (see :mod:`printkit.report.render`);
     - ``icons``: ``ICONS``, a mapping of icon name to icon (:class:`printkit.layout.icons.Icon`)
       that every spec and rule text may then name.
 

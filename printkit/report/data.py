@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from printkit.errors import DeckError
 from printkit.report.stats import wilson
 from printkit.games import engine_for, module_of
-from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
+from printkit.rules.play import GameResult, as_float, _quantile, bot_names, run_games, summarise, with_options
 from printkit.spec import load_deck
 
 
@@ -144,7 +144,7 @@ def analyse(batch: Batch) -> dict[str, Any]:
     lengths = [r.turns for r in done]
     ordered = sorted(lengths)
     length = summary.length
-    scores = [[_as_float(r.scores[seat]) for r in done] for seat in range(seats)]
+    scores = [[as_float(r.scores[seat]) for r in done] for seat in range(seats)]
     a: dict[str, Any] = {
         "label": batch.label,
         "game": batch.game,

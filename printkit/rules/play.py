@@ -329,7 +329,7 @@ def summarise(
     """Figures over ``results``: games finished, length and score statistics, wins by seat, endings."""
     done = [r for r in results if r.failure is None]
     lengths = [r.turns for r in done]
-    scores = [_as_float(s) for r in done for s in r.scores]
+    scores = [as_float(s) for r in done for s in r.scores]
     wins = [0] * players
     for r in done:
         for seat in r.winners:
@@ -354,7 +354,7 @@ def summarise(
     )
 
 
-def _as_float(value: Any) -> float:
+def as_float(value: Any) -> float:
     # A score is a number with a float() (Calc's are exact and unbounded and convert themselves);
     # beyond the float range it counts as ±inf here, which is why reports give medians and
     # quantiles of scores rather than means.
