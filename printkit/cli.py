@@ -568,7 +568,7 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
     """
     import json
 
-    from printkit.rules.base import engine_for
+    from printkit.games import engine_for
     from printkit.rules.play import default_players, run_games, summarise
     from printkit.decks import load_deck
 

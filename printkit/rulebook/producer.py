@@ -56,12 +56,11 @@ class Rulebook:
 
 
 def _players(game: str) -> tuple[int, int] | None:
-    from printkit.rules.base import engine_for
+    from printkit.games import engine_for, has_engine
 
-    try:
-        engine = engine_for(game)
-    except (PrintkitError, ImportError):
+    if not has_engine(game):
         return None  # a game without an engine simply has no {{ engine.* }} values
+    engine = engine_for(game)
     return engine.min_players, engine.max_players
 
 
