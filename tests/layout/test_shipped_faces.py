@@ -31,7 +31,8 @@ from PIL import Image
 
 from printkit.layout import templates
 from printkit.render.png import render_face
-from printkit.spec import DECKS_DIR, load_all_variants
+from printkit.decks import load_all_variants
+from printkit.spec import DECKS_DIR
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # The largest difference measured at 100 DPI, per game (see the table above).

@@ -13,7 +13,7 @@ from printkit.games.clag.engine import ROUNDS
 from printkit.errors import DeckError
 from printkit.games.clag import icons as clag_icons
 from printkit.layout import shapes, templates
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 
