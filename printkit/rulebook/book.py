@@ -41,7 +41,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
 from reportlab.platypus.flowables import Flowable
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from printkit import fonts
 from printkit.deck import Deck
@@ -565,6 +565,9 @@ class RulebookDoc(BaseDocTemplate):
         self._sketch_first = sketch_first
         self.passes = 0
         self._waiting: list[tuple[int, Any]] = []  # (page it could not fit on, figure) in story order
+        self._contents: BookContents | None = None
+        self._contents_end: Flowable | None = None
+        self._contents_last_page: dict[int, int] = {}  # the page the contents end on, by pass
 
     def beforeDocument(self) -> None:
         # Called as each pass of multiBuild starts.
@@ -574,6 +577,19 @@ class RulebookDoc(BaseDocTemplate):
 
     def handle_flowable(self, flowables) -> None:
         first = flowables[0] if flowables else None
+        if isinstance(first, BookContents) and len(flowables) > 1:
+            self._contents, self._contents_end = first, flowables[1]  # the contents, and the break after them
+        elif first is not None and first is self._contents_end:
+            self._contents_last_page[self.passes] = self.page
+            if self.passes > 1 and not self._text_frame.drawing:
+                # A pass that only lays out, after the first, is for the contents' length: the body
+                # after them (from a new page) falls as it did in the pass before, only shifted by
+                # the pages the contents gained, so its headings are listed shifted and the pass ends.
+                shift = self.page - self._contents_last_page[self.passes - 1]
+                self._contents._entries = [(level, text, page + shift, key)
+                                           for level, text, page, key in self._contents._lastEntries]
+                del flowables[:]
+                return
         super().handle_flowable(flowables)
         if (isinstance(first, BookContents) and self._sketch_first and self.passes == 2 and flowables
                 and isinstance(flowables[0], _ContentsRows)):
@@ -736,32 +752,64 @@ class BookContents(TableOfContents):
         super().__init__(**kw)
         self._styles = list(self.levelStyles)
         self._made: tuple | None = None  # (entries, width, height), rows, heights: of the last wrap
+        self._parsed: dict[tuple, list] = {}  # an entry's parsed text, for the next pass
 
     def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
         self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
         # reportlab sizes a table's rows in time growing with the square of their number (and
-        # again for what is left after each page), so it makes and sizes the rows a few at a
-        # time here; the table of them all is given the heights it found. The last pass lists
-        # what the pass before did: its rows are taken again.
-        entries, rows, heights = self._lastEntries, [], []
-        made = (tuple(entries), availWidth, availHeight)
-        try:
-            if self._made is not None and self._made[0] == made:
-                self._lastEntries = []  # only for reportlab to hand this pass's canvas its page numbers' drawing
-                super().wrap(availWidth, availHeight)
-                rows, heights = self._made[1], self._made[2]
-            for start in range(0, max(len(entries), 1) if not rows else 0, _CONTENTS_ROWS):
-                self._lastEntries = entries[start:start + _CONTENTS_ROWS]
-                super().wrap(availWidth, availHeight)
-                rows += self._table._cellvalues
-                heights += self._table._rowHeights
-        finally:
-            self._lastEntries = entries
+        # again for what is left after each page), so the rows are made and sized a few at a time
+        # here; the table of them all is given the heights found. A row does not show its page
+        # number until it is drawn (entry_end looks it up), so a pass listing the same entries
+        # in the same styles as the pass before, if on other pages, takes that pass's rows; in other
+        # styles (page numbers of other widths), its parsed texts.
+        entries = self._lastEntries or [(0, "Placeholder for table of contents", 0, None)]
+        self._drawn = entries
+        self.canv.setNamedCB("bookContentsEnd", self._entry_end(availWidth, availHeight))
+        made = (tuple((level, text, key) for level, text, _, key in entries),
+                tuple((s.leftIndent, s.firstLineIndent, s.rightIndent) for s in self.levelStyles),
+                availWidth, availHeight)
+        if self._made is not None and self._made[0] == made:
+            rows, heights = self._made[1], self._made[2]
+        else:
+            rows, heights = [], []
+            for start in range(0, len(entries), _CONTENTS_ROWS):
+                part = [row for i in range(start, min(start + _CONTENTS_ROWS, len(entries)))
+                        for row in self._entry_rows(i, entries[i])]
+                table = Table(part, colWidths=(availWidth,), style=self.tableStyle)
+                table.wrapOn(self.canv, availWidth, availHeight)
+                rows += table._cellvalues
+                heights += table._rowHeights
         self._made = (made, rows, heights)
         self._table = Table(rows, colWidths=(availWidth,), rowHeights=heights, style=self.tableStyle)
         self._rows = _ContentsRows(rows, heights, availWidth, self.tableStyle)
         self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
         return self.width, self.height
+
+    def _entry_rows(self, index: int, entry) -> list:
+        """The row of one entry (after a row of space when its style asks space before it), as
+        reportlab's contents make it; its end names the entry by ``index``."""
+        level, text, _, key = entry
+        style = self.getLevelStyle(level)
+        if key:
+            text = f'<a href="#{key}">{text}</a>'
+        markup = f'{text}<onDraw name="bookContentsEnd" label="{index}"/>'
+        parsed = (markup, self._styles[level])  # what the parse depends on: not the fitted indents
+        frags = self._parsed.get(parsed)
+        para = BookParagraph(markup, style, frags=frags)
+        self._parsed[parsed] = para.frags
+        return ([[Spacer(1, style.spaceBefore)]] if style.spaceBefore else []) + [[para]]
+
+    def _entry_end(self, availWidth, availHeight):  # noqa: N803
+        """What draws an entry's leader dots and page number, as reportlab's contents do, from the
+        entries this pass lists."""
+        def draw(canvas, kind, label):
+            level, _, page, key = self._drawn[int(label)]
+            style = self.getLevelStyle(level)
+            dot = " . " if self.dotsMinLevel >= 0 and level >= self.dotsMinLevel else ""
+            if self.formatter:
+                page = self.formatter(page)
+            drawPageNumbers(canvas, style, [(page, key)], availWidth, availHeight, dot)
+        return draw
 
     def split(self, availWidth, availHeight):  # noqa: N803
         return self._rows.split(availWidth, availHeight)
