@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit import fonts
-from printkit.rulebook import book
+from printkit.rulebook import book, composition
 from printkit.rulebook import markdown as md
 from printkit.rulebook.markdown import RulebookError, Span
 from printkit.spec import DECKS_DIR
@@ -221,7 +221,7 @@ def test_a_long_contents_is_made_once_and_the_body_laid_out_twice(monkeypatch):
     from reportlab.platypus.paraparser import ParaParser
 
     placed, parsed = [], []
-    real_add, real_parse = book.LayoutFrame.add, ParaParser.parse
+    real_add, real_parse = composition.LayoutFrame.add, ParaParser.parse
 
     def add(self, flowable, canv, trySplit=0):
         placed.append(type(flowable))
@@ -231,7 +231,7 @@ def test_a_long_contents_is_made_once_and_the_body_laid_out_twice(monkeypatch):
         parsed.append(text)
         return real_parse(self, text, style)
 
-    monkeypatch.setattr(book.LayoutFrame, "add", add)
+    monkeypatch.setattr(composition.LayoutFrame, "add", add)
     monkeypatch.setattr(ParaParser, "parse", parse)
     _headings_book(300)
     assert placed.count(book.HeadingParagraph) == 2 * 300
@@ -259,7 +259,7 @@ def test_a_frame_that_does_not_draw_still_places_flowables():
             drawn.append(self)
 
     def frame():
-        return book.LayoutFrame(0, 0, 200, 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        return composition.LayoutFrame(0, 0, 200, 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     canvas = Canvas(None)
     sketch = frame()
