@@ -100,6 +100,26 @@ def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
     return kept._H
 
 
+def split_between_rows(flowables: list, width: float, room: float) -> bool:
+    """Part the figure (or figure group) opening ``flowables`` between its rows of cards when
+    its first rows fit the ``room`` left on the page: they stand there (after the group's lead-in)
+    and the rest, with the caption, opens the next page. Only a figure whose drawing comes first
+    and alone may part (its drawing's ``split_rows``); returns whether it did."""
+    first = flowables[0]
+    figure = first.figure if isinstance(first, FigureGroup) else first
+    parts = list(figure._content)
+    if not parts or not hasattr(parts[0], "split_rows") or any(hasattr(p, "max_height_pt") for p in parts[1:]):
+        return False
+    run = first.run if isinstance(first, FigureGroup) else []
+    above = first.getSpaceBefore() + 1 + sum(_height_pt(f, width, room) for f in run)
+    halves = parts[0].split_rows(width, room - above)
+    if halves is None:
+        return False
+    head = FloatingFigure([halves[0]])
+    flowables[0:1] = [FigureGroup(run, head) if run else head, FloatingFigure([halves[1], *parts[1:]])]
+    return True
+
+
 class FigureGroup(KeepTogether):
     """A figure with the heading or lead-in paragraph that goes before it (``run``)."""
 

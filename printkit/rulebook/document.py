@@ -23,6 +23,7 @@ from printkit.rulebook.composition import (
     _section_end,
     _shrunk_to_fit,
     keep_with_next,
+    split_between_rows,
 )
 from printkit.rulebook.contents import BookContents, _ContentsRows
 from printkit.rulebook.inline_icons import draw_icons_on
@@ -106,8 +107,13 @@ class RulebookDoc(BaseDocTemplate):
         if frame is None or not flowables:
             return
         if any(flowables[0] is waiting for _, waiting in self._waiting):
-            # reached by the flow itself (before a page break, or at the end): placed as it comes
+            # reached by the flow itself (before a page break, or at the end): placed as it comes,
+            # its first rows of cards here if it does not fit whole and would leave much empty
             self._waiting = [w for w in self._waiting if w[1] is not flowables[0]]
+            room, width = frame._y - frame._y1p, frame._getAvailableWidth()
+            flowables[0].canv = self.canv  # a KeepTogether measures its parts on the canvas
+            if room > FLOAT_GAP * frame._aH and _kept_height(flowables[0], width, room) > room:
+                split_between_rows(flowables, width, room)
             return
         if self._waiting and frame._atTop and self.page > self._waiting[0][0]:
             self._pull_waiting(flowables)  # a new page opens with the figures that waited for it
@@ -147,6 +153,9 @@ class RulebookDoc(BaseDocTemplate):
         if placed is None:
             if self._waiting:
                 self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
+            else:
+                # nothing can fill the page: the figure's first rows of cards do, if they fit
+                split_between_rows(flowables, frame._getAvailableWidth(), room)
             return
         # The figure (with the gap after it) goes before the next heading or page break, or at
         # the end, so it stays in the section that names it; it is pulled forward when the next
