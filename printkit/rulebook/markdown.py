@@ -66,10 +66,11 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
     try:
         return _inline(text, icons, colors)
     except MarkupError as exc:
-        raise RulebookError(path, line, _located(exc, text)) from None
+        raise RulebookError(path, line, _quoted(exc, text)) from None
 
 
-def _located(exc: MarkupError, text: str) -> str:
+def _quoted(exc: MarkupError, text: str) -> str:
+    """The message of ``exc``, quoting ``text`` where the message alone would not show it."""
     return f"{exc.message} in {text!r}" if exc.message.startswith(("unclosed", "*")) else exc.message
 
 
@@ -287,10 +288,12 @@ class _Where:
     """Where each character of a text joined from pieces of lines (with a space between) was
     written, for errors that name a line and column."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str | None = None, lineno: int = 0) -> None:
         self.pieces: list[str] = []
         self.anchors: list[tuple[int, int, int, list[tuple[int, int]], int]] = []
         self.length = -1
+        if text is not None:
+            self.add(text, lineno, 0)
 
     def add(self, text: str, lineno: int, column: int, shifts: list[tuple[int, int]] = (), after: int = 0) -> None:
         """Add ``text``, found at ``column`` (0-based) of line ``lineno`` after the values of
@@ -359,22 +362,22 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
     heads = list(front.values())
     if "title" not in front:
-        heads.insert(0, blocks.title_where or _at(title, 1))
-    for where in heads + blocks.texts:
-        if where in blocks.texts:
-            _check_size(where.text, path, where.line)
-        try:
-            _inline(where.text, icons, colors)  # report bad inline markup now, where it is
-        except MarkupError as exc:
-            line, column = where.locate(exc.at)
-            raise RulebookError(path, line, _located(exc, where.text), column) from None
+        heads.insert(0, blocks.title_where or _Where(title, 1))
+    for where in heads:
+        _check_inline(where, path, icons, colors)
+    for where in blocks.texts:
+        _check_size(where.text, path, where.line)
+        _check_inline(where, path, icons, colors)
     return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path)
 
 
-def _at(text: str, lineno: int) -> _Where:
-    where = _Where()
-    where.add(text, lineno, 0)
-    return where
+def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None) -> None:
+    """Report bad inline markup now, at the line and column where it was written."""
+    try:
+        _inline(where.text, icons, colors)
+    except MarkupError as exc:
+        line, column = where.locate(exc.at)
+        raise RulebookError(path, line, _quoted(exc, where.text), column) from None
 
 
 def _front_matter(lines: list[str], numbered: list[tuple[int, str]], path: str, resolve: Resolver | None,
