@@ -135,9 +135,6 @@ class _IconSpan(NamedTuple):
     size: float = 1.0
 
 
-_PLAIN_SPAN = PLAIN
-
-
 _Word = tuple["_Span | _IconSpan", ...]
 _Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
 
@@ -179,21 +176,19 @@ def _parse(markup: str) -> tuple[_Paragraph, ...]:
 
 
 def _parse_paragraph(lines: list[str]) -> _Paragraph:
-    """Lines of words (text gathered in lists, so many small tokens stay linear)."""
-    tokens = tokenize("\n".join(lines))
-    # Pass 2: styled text, then words (text gathered in lists, so many small tokens stay linear).
+    """Lines of words of styled text (gathered in lists, so many small tokens stay linear)."""
     bold = italic = False
-    span = _PLAIN_SPAN
+    span = PLAIN
     lines_out: list[tuple[_Word, ...]] = []
     words: list[_Word] = []
     word: list[_Span | _IconSpan] = []
     buffer: list[str] = []
-    buffer_style: tuple = (False, False, _PLAIN_SPAN)
+    buffer_style: tuple = (False, False, PLAIN)
 
     def end_span() -> None:
         if buffer:
             bold_, italic_, span_ = buffer_style
-            if span_ is _PLAIN_SPAN:
+            if span_ is PLAIN:
                 word.append(_Span("".join(buffer), bold_, italic_))
             else:
                 word.append(_Span("".join(buffer), bold_, italic_, span_.color, span_.size))
@@ -205,7 +200,7 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
             words.append(tuple(word))
             word.clear()
 
-    for kind, value, _ in tokens:
+    for kind, value, _ in tokenize("\n".join(lines)):
         if kind == TEXT or kind == LITERAL or kind == CODE:
             text = f"`{value}`" if kind == CODE else value  # card text has no code face: as typed
             for number, part in enumerate(_SPACES.split(text)):
@@ -222,11 +217,11 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
             italic = not italic
         elif kind == ICON:
             end_span()
-            word.append(_IconSpan(value) if span is _PLAIN_SPAN else _IconSpan(value, span.color, span.size))
+            word.append(_IconSpan(value) if span is PLAIN else _IconSpan(value, span.color, span.size))
         elif kind == SPAN:
             span = value
         elif kind == END:
-            span = _PLAIN_SPAN
+            span = PLAIN
         else:  # a line break
             end_word()
             lines_out.append(tuple(words))

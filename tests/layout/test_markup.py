@@ -98,3 +98,11 @@ def test_plain_text_for_a_digital_table_reads_the_same_tokens():
     # printkit.export.tts writes a card's description with plain_text.
     markup = "**Soar.** Deal 2:fire: \\*damage\\*\n\n*Once* per turn"
     assert plain_text(markup) == "Soar. Deal 2 fire *damage*\n\nOnce per turn"
+
+
+def test_text_escaped_for_printing_as_written_prints_as_written():
+    from printkit.layout.design import escape_markup
+
+    written = "`a*b` C:\\path **x** [y]{size=2} :star: \\*"
+    assert " ".join(text for text, _, _ in card(escape_markup(written))) == written
+    assert tokenize(escape_markup(written), strict=True) == tokenize(escape_markup(written))
