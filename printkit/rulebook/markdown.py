@@ -8,7 +8,12 @@ spans, read as card text reads them (:mod:`printkit.layout.markup`) but strictly
 ``{{ key }}`` values.
 
 Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
-values, so errors can name the exact line of a bad key.
+values, so errors can name the exact line of a bad key, and inline errors their column too.
+
+The block level is read here rather than by a CommonMark parser: this subset is line-based on
+purpose (a list ends at a blank line or an unindented line, ``---`` under text is text, indented
+lines are not code) and its tables, directives and errors name the line; CommonMark reads the same
+texts differently in those places.
 """
 
 from __future__ import annotations
