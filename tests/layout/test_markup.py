@@ -9,19 +9,20 @@ from hypothesis import strategies as st
 from printkit import fonts
 from printkit.errors import MarkupError, RulebookError
 from printkit.layout.geometry import Box
-from printkit.layout.icons import BUILTIN_ICONS
+from printkit.games import icons
 from printkit.layout.markup import BOLD, BREAK, CODE, END, ICON, ITALIC, LITERAL, SPAN, TEXT, SpanStyle, tokenize
 from printkit.layout.ops import Text
 from printkit.layout.richtext import RichStyle, fit_rich, plain_text
 from printkit.rulebook import markdown as md
 
+ICONS = icons()  # every game's glyphs and the generic shapes
 STYLE = RichStyle((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD))
 
 
 def card(markup: str) -> list[tuple[str, bool, bool]]:
     """What a card prints: each Text op's text, bold and italic."""
     fitted = fit_rich(markup, Box(0, 0, 200, 40), STYLE, max_size_mm=3, min_size_mm=3, fit="none",
-                      icons=BUILTIN_ICONS, where="cards#1 rules")
+                      icons=ICONS, where="cards#1 rules")
     return [(op.text, op.font == fonts.KOREAN_BOLD, op.slant_deg != 0) for op in fitted.ops if isinstance(op, Text)]
 
 
