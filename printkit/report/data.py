@@ -125,6 +125,19 @@ def show_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def setting_deck(game: str, setting: Setting, variant: str | None):
+    """The deck a setting plays: its variant, options and removed cards (DeckError if unplayable)."""
+    deck = load_deck(game, setting.variant or variant)
+    deck = with_options(deck, dict(setting.options))
+    if setting.remove:
+        deck = without_cards(deck, setting.remove)
+        try:
+            engine_for(deck.game).validate_deck(deck)
+        except DeckError as exc:
+            raise DeckError(f"without {', '.join(setting.remove)} the {deck.game} deck cannot be played: {exc}") from None
+    return deck
+
+
 def play_batch(
     game: str,
     setting: Setting,
@@ -136,23 +149,17 @@ def play_batch(
     variant: str | None,
     jobs: int = 1,
     check: bool = False,
+    watch: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> Batch:
     """Play one setting's games (facts and what a Watcher sees included) and keep their results."""
     from printkit.rules.play import default_players
 
-    deck = load_deck(game, setting.variant or variant)
-    deck = with_options(deck, dict(setting.options))
-    if setting.remove:
-        deck = without_cards(deck, setting.remove)
-        try:
-            engine_for(deck.game).validate_deck(deck)
-        except DeckError as exc:
-            raise DeckError(f"without {', '.join(setting.remove)} the deck cannot be played: {exc}") from None
+    deck = setting_deck(game, setting, variant)
     engine = engine_for(deck.game)
     count = setting.players or players or default_players(engine)
     bots = setting.bot or bot
-    results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, watch=True,
+    results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, watch=watch,
                         progress=progress)
     shown = {k: setting.typed.get(k, show_value(v)) for k, v in deck.options.items()}
     return Batch(engine.name, deck.variant, count, bots, seed, dict(deck.options), setting.label,
