@@ -654,11 +654,28 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
         for i, summary in enumerate(summaries):
             head = [f"[{settings[i].label}]"] if len(summaries) > 1 else []
             blocks.append("\n".join(head + summary.lines()))
+        if analyses and len(analyses) > 1:
+            blocks.append("\n".join(_difference_lines(analyses)))
         click.echo("\n\n".join(blocks))
     if report_path:
         click.echo(f"report: {report_path}", err=True)
     if any(summary.failures for summary in summaries):
         sys.exit(1)
+
+
+def _difference_lines(analyses) -> list[str]:
+    """The paired differences against the first setting as text: game length, seat 0's win rate and
+    every clear one (the report has them all)."""
+    from printkit.report.render import LEVEL, differences
+
+    diffs = differences(analyses)
+    out = [f"paired differences against [{analyses[0]['label']}] (same seeds; Holm-adjusted over "
+           f"{len(diffs)} tests; clear: below {LEVEL:g}):"]
+    for d in diffs:
+        if d.clear or d.metric in ("game length (median)", "win rate, seat 0"):
+            out.append(f"{'CLEAR ' if d.clear else ''}{d.metric} [{d.other}]: {d.base_value} -> {d.other_value} "
+                       f"({d.difference}; {d.test.split(' (')[0]}, Holm p {d.p_adjusted:.2g})")
+    return out
 
 
 def _sweep(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, card_impact,
