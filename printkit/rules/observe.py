@@ -30,6 +30,8 @@ class View:
     hand: Callable[[Any, int], list[str]]  # a seat's deck cards in hand, by name
     figures: Callable[[Any, int], dict[str, float]]  # a seat's per-turn figures
     origin: Callable[[Any], int]  # the seat positions are counted from (at the deal)
+    # A seat's hand as the state holds it, cheap to compare: names are worked out only when it changes.
+    raw: Callable[[Any, int], Any] = lambda s, seat: tuple(s.hands[seat])
 
 
 def _calc_view() -> View:
@@ -78,6 +80,7 @@ class Watcher:
         self.view, self.players = view, players
         hands = [Counter(view.hand(state, seat)) for seat in range(players)]
         self.hands = hands
+        self.raw = [view.raw(state, seat) for seat in range(players)]
         self.held = [set(h) for h in hands]
         self.drawn: list[Counter] = [Counter() for _ in range(players)]
         self.played: list[Counter] = [Counter() for _ in range(players)]
@@ -89,7 +92,12 @@ class Watcher:
     def __call__(self, state: Any, mover: int) -> None:
         """Called after every move with the seat that made it."""
         view = self.view
+        raw = view.raw
         for seat in range(self.players):
+            key = raw(state, seat)
+            if key == self.raw[seat]:
+                continue
+            self.raw[seat] = key
             now = Counter(view.hand(state, seat))
             before = self.hands[seat]
             if now != before:
