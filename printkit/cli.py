@@ -656,6 +656,10 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
             blocks.append("\n".join(head + summary.lines()))
         if analyses and len(analyses) > 1:
             blocks.append("\n".join(_difference_lines(analyses)))
+        if sample is not None and not report_path:  # with --report, the transcript is in the report
+            from printkit.report.sample import transcript_lines
+
+            blocks.append("\n".join(transcript_lines(transcript)))
         click.echo("\n\n".join(blocks))
     if report_path:
         click.echo(f"report: {report_path}", err=True)

@@ -22,9 +22,12 @@ def _rate(wins: int, trials: int) -> dict[str, Any]:
 
 
 def card_table(results: Sequence[GameResult], players: int, names: Sequence[str]) -> list[dict[str, Any]]:
-    """One entry per distinct card (``names``: the deck's cards by name, copies repeated), deck order."""
+    """One entry per distinct card (``names``: the deck's cards by name, copies repeated), deck order;
+    empty when no game was watched."""
     copies = Counter(names)
     done = [r for r in results if r.failure is None and r.watched is not None]
+    if not done:
+        return []  # a game printkit cannot watch (no view in rules.observe) has no per-card figures
     held = Counter()
     held_wins = Counter()
     played_games = Counter()

@@ -39,7 +39,7 @@ def transcript(deck: Deck, players: int, seed: int, bot: str) -> dict[str, Any]:
     o = record.outcome
     return {"seed": seed, "players": players, "bots": list(record.bots), "deal": deal, "moves": moves,
             "scores": [str(s) for s in o.scores], "winners": list(o.winners), "reason": o.reason,
-            "length": o.turns}
+            "length": o.turns, "length_unit": engine.length_unit}
 
 
 def sample_game(deck: Deck, players: int, seed: int, games: int, bot: str, n: int) -> dict[str, Any]:
@@ -55,5 +55,5 @@ def transcript_lines(t: dict[str, Any]) -> list[str]:
     out += [f"deal, seat {s}: {hand}" for s, hand in enumerate(t["deal"])]
     out += [f"turn {m['turn']}, seat {m['seat']} ({m['bot']}): {m['move']}" for m in t["moves"]]
     winners = ", ".join(f"seat {s}" for s in t["winners"]) or "nobody"
-    out.append(f"ended ({t['reason']}) after {t['length']}: scores {', '.join(t['scores'])}; won by {winners}")
+    out.append(f"ended ({t['reason']}) after {t['length']} {t['length_unit']}: scores {', '.join(t['scores'])}; won by {winners}")
     return out
