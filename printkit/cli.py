@@ -527,7 +527,7 @@ def score(cards: tuple[str, ...]) -> None:
 
     Example: printkit score 9- 5x 2- 1+ 8+   (prints 52 last); printkit score -1x 3^ J 7+
     """
-    from printkit.rules.calc_score import score_lines
+    from printkit.games.calc.score import score_lines
 
     for line in score_lines(cards):
         click.echo(line)

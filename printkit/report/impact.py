@@ -15,7 +15,7 @@ from printkit.errors import DeckError
 from printkit.report.data import Setting, play_batch
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank
 from printkit.rules.observe import card_names
-from printkit.rules.play import GameResult, with_options
+from printkit.rules.play import GameResult, position_from, with_options
 from printkit.spec import load_deck
 
 LEVEL = 0.05
@@ -86,16 +86,10 @@ def card_impact(game: str, base: Setting, *, games: int, players: int | None, se
         raise DeckError(f"--card-impact: the rules refuse the deck without any one of its cards "
                         f"({rows[0]['unplayable']})")
     return {"game": full.game, "players": full.players, "bot": full.bot, "seed": seed, "games": games,
-            "length_unit": full.length_unit, "position_from": _position_from(full.game),
+            "length_unit": full.length_unit, "position_from": position_from(full.game),
             "full_deck": {"first_player_win_rate": sum(first_won(r) for r in full_done.values()) / max(1, len(full_done)),
                           "length_median": _median([float(r.turns) for r in full_done.values()]) if full_done else 0.0},
             "cards": rows}
-
-
-def _position_from(game: str) -> str:
-    from printkit.rules.play import POSITION_FROM
-
-    return POSITION_FROM.get(game, "the first player")
 
 
 def impact_lines(sweep: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from printkit.errors import ReportError
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank, wilson
+from printkit.rules.observe import view_for
 
 # A difference is marked when its Holm-adjusted p-value is below this: over all the numbers of a
 # report together, the chance of marking any difference that is not there stays under 5 %.
@@ -417,7 +418,8 @@ def plot_trajectories(analyses, diffs):
     names = list(analyses[0]["trajectories"]["figures"])
     fig = _figure(7.2, 2.6 * math.ceil(len(names) / 2) + 0.4)
     axes = list(fig.subplots(math.ceil(len(names) / 2), 2, squeeze=False).flat)
-    unit = CLOCK_WORD.get(analyses[0]["game"], "turn")
+    view = view_for(analyses[0]["game"])
+    unit = view.clock_word if view else "turn"
     for ax, name in zip(axes, names):
         for i, a in enumerate(analyses):
             t = a["trajectories"]
@@ -445,8 +447,7 @@ def plot_trajectories(analyses, diffs):
     return fig
 
 
-# What the per-turn clock counts, per game, and figures that span orders of magnitude.
-CLOCK_WORD = {"calc": "turn", "stack": "turn", "clag": "round"}
+# Per-turn figures that span orders of magnitude.
 LOG_FIGURES = {"pay value"}
 
 GAME_PLOTS = {"calc": plot_calc, "stack": plot_stack, "clag": plot_clag}

@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
-from printkit.layout.icons import BUILTIN_ICONS, Icon
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
@@ -131,7 +132,7 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     cards have them) and the colours a span may name (its art.colors, ink and background)."""
     from printkit.layout.design import DEFAULT_BACKGROUND, DEFAULT_INK
 
-    icons = deck.resources.icons if deck.resources is not None else BUILTIN_ICONS
+    icons = deck.resources.icons if deck.resources is not None else builtin_icons()
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 

@@ -5,7 +5,7 @@ reads it only, so a watched game is the same game. It keeps, per seat, the disti
 seat held (dealt or drawn), drew (after the deal) and played (cards that left the mover's hand by
 the mover's own move), and at the end of every turn (Calc: move; Stack: turn; Clag: round) each
 seat's figures (score, hand size, stacks …). What a state shows is read by a small view per game
-(:data:`VIEWS`); a game without one is played unwatched.
+(``VIEW`` in ``printkit/games/<game>/view.py``); a game without one is played unwatched.
 
 Distinct cards are named as printkit writes them elsewhere: Calc ``5x`` (the ``score`` command's
 notation), Clag ``QH``, Stack ``ruby+gold`` (generated cards, made in play, are no deck cards and
@@ -14,8 +14,10 @@ are left out). :func:`card_names` names a deck's cards the same way, for ``--rem
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck
@@ -24,53 +26,33 @@ from printkit.errors import DeckError
 
 @dataclass(frozen=True)
 class View:
-    """How to read one game's states: its clock, each seat's hand and figures, and where positions count from."""
+    """How to read one game's states: its clock, each seat's hand and figures, and where positions count from.
+
+    A game offers one as ``VIEW`` in ``printkit/games/<game>/view.py``.
+    """
 
     clock: Callable[[Any], int]  # the turn a state is in (figures are kept at each turn's end)
     hand: Callable[[Any, int], list[str]]  # a seat's deck cards in hand, by name
     figures: Callable[[Any, int], dict[str, float]]  # a seat's per-turn figures
     origin: Callable[[Any], int]  # the seat positions are counted from (at the deal)
+    card_name: Callable[[Any], str]  # a deck Card by its distinct name, as the game's moves write it
     # A seat's hand as the state holds it, cheap to compare: names are worked out only when it changes.
     raw: Callable[[Any, int], Any] = lambda s, seat: tuple(s.hands[seat])
+    position_from: str = "the first player"  # what origin is, in words
+    clock_word: str = "turn"  # what clock counts, in words
 
 
-def _calc_view() -> View:
-    from printkit.rules.calc_value import to_float
-
-    return View(
-        clock=lambda s: s.moves,
-        hand=lambda s, seat: [s.cards[i].text for i in s.hands[seat]],
-        figures=lambda s, seat: {"pay value": to_float(s.values[seat]), "hand size": len(s.hands[seat])},
-        origin=lambda s: s.turn,
-    )
-
-
-def _clag_view() -> View:
-    return View(
-        clock=lambda s: s.round_index,
-        hand=lambda s, seat: [str(c) for c in s.hands[seat]] if s.hands else [],
-        figures=lambda s, seat: {"score": s.scores[seat], "contracts made": s.contracts[seat]},
-        # The first dealer is drawn at random: positions count from it (0: the first dealer).
-        origin=lambda s: s.first_dealer,
-    )
-
-
-def _stack_view() -> View:
-    return View(
-        clock=lambda s: s.turn,
-        hand=lambda s, seat: [str(g) for g in s.hand(seat) if not g.generated],
-        figures=lambda s, seat: {"hand size": s.hand_size(seat), "stacks": s.stacks[seat],
-                                 "field cards matched": len(s.matched(seat))},
-        origin=lambda s: s.to_move,
-    )
-
-
-VIEWS: dict[str, Callable[[], View]] = {"calc": _calc_view, "clag": _clag_view, "stack": _stack_view}
-
-
+@lru_cache(maxsize=None)
 def view_for(game: str) -> View | None:
-    make = VIEWS.get(game)
-    return make() if make else None
+    """The game's View, or None for a game that offers none (it is then played unwatched)."""
+    try:
+        # Imported by name: the views import their game's modules, which may import rules.play.
+        module = importlib.import_module(f"printkit.games.{game}.view")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"printkit.games.{game}", f"printkit.games.{game}.view"):
+            raise
+        return None
+    return module.VIEW
 
 
 class Watcher:
@@ -133,31 +115,17 @@ class Watcher:
 def card_names(deck: Deck) -> list[str]:
     """Each card of ``deck`` by its distinct name (``5x``, ``QH``, ``ruby+gold``), in deck order.
 
-    Cards that the game's rules cannot read are named by their label without the copy number.
+    Cards the game cannot name (or a game without a view) are named by their label without the copy
+    number.
     """
+    view = view_for(deck.game)
     names = []
     for card in deck.cards:
-        names.append(_name(deck.game, card))
+        try:
+            names.append(view.card_name(card))
+        except Exception:  # an unreadable card is the engine's to refuse; here it only needs a name
+            names.append(card.label.rsplit("#", 1)[0])
     return names
-
-
-def _name(game: str, card: Any) -> str:
-    try:
-        if game == "calc":
-            from printkit.rules.calc_score import pay_card
-
-            return pay_card(card).text
-        if game == "clag":
-            from printkit.rules.clag import PlayingCard
-
-            return str(PlayingCard.parse(f"{card.get('rank')}{str(card.get('suit'))[:1]}"))
-        if game == "stack":
-            from printkit.rules.stack_moves import Gem
-
-            return str(Gem.of(*card.get("minerals")))
-    except Exception:  # an unreadable card is the engine's to refuse; here it only needs a name
-        pass
-    return card.label.rsplit("#", 1)[0]
 
 
 def without_cards(deck: Deck, removed: Sequence[str]) -> Deck:

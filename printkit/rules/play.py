@@ -21,13 +21,11 @@ from printkit.deck import Deck
 from printkit.errors import DeckError, PrintkitError
 from printkit.errors import InvariantError
 from printkit.rules.base import Engine, Outcome, engine_for
-from printkit.rules.calc_value import to_float
+from printkit.games.calc.value import to_float
 from printkit.report.stats import wilson
 from printkit.rules.observe import Watcher, view_for
 
 DEFAULT_MAX_MOVES = 100_000
-# Where positions (turn order) count from, in words, when it is not the first player to move.
-POSITION_FROM = {"clag": "the first dealer"}
 GAMES_PER_TASK = 25
 
 
@@ -397,8 +395,14 @@ def summarise(
         length_unit=length_unit,
         wins=tuple(wins),
         wins_by_position=tuple(by_position),
-        position_from=POSITION_FROM.get(game, "the first player"),
+        position_from=position_from(game),
     )
+
+
+def position_from(game: str) -> str:
+    """Where positions in the turn order count from, in words (the game's view says; else the first player)."""
+    view = view_for(game)
+    return view.position_from if view else "the first player"
 
 
 def _as_float(value: Any) -> float:

@@ -23,7 +23,8 @@ from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
 from printkit.layout.geometry import bleed_box, safe_box
-from printkit.layout.icons import BUILTIN_ICONS, Icon, ImageIcon, builtin_icon
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import ElementSpec
 from printkit.spec.yamlread import PathKey
@@ -73,15 +74,15 @@ def compiled(loaded: LoadedSpec) -> Compiled:
 def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
     from printkit.spec.files import image_file as _image
 
-    icons: dict[str, Icon] = dict(BUILTIN_ICONS)
+    icons: dict[str, Icon] = dict(builtin_icons())
     for name, value in loaded.spec.icons.items():
         if "/" not in value and "." not in value:
-            icon = builtin_icon(value)
+            icon = builtin_icons().get(value)
             if icon is None:
-                hint = difflib.get_close_matches(value, list(BUILTIN_ICONS), n=1)
+                hint = difflib.get_close_matches(value, list(builtin_icons()), n=1)
                 meant = f" (did you mean {hint[0]!r}?)" if hint else ""
                 raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
-                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(BUILTIN_ICONS))}")
+                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(builtin_icons()))}")
             icons[name] = icon
         else:
             icons[name] = ImageIcon(_image(loaded, value, ("icons", name)))
@@ -382,9 +383,9 @@ def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[s
         if name not in icons:
             hint = difflib.get_close_matches(name, list(icons), n=1)
             meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
-            own = sorted(n for n in icons if icons[n] is not BUILTIN_ICONS.get(n))
+            own = sorted(n for n in icons if icons[n] is not builtin_icons().get(n))
             listed = (f"the spec's icons: {', '.join(own)}; " if own else "") + \
-                f"built-in: {', '.join(sorted(BUILTIN_ICONS))}"
+                f"built-in: {', '.join(sorted(builtin_icons()))}"
             raise LayoutError(f"unknown icon ':{name}:'{meant} ({listed}); add it under icons: in the spec, "
                               "or write \\: for a colon that is not an icon")
 

@@ -17,7 +17,7 @@ from printkit.report.impact import card_impact
 from printkit.report.sample import sample_game, transcript_lines
 from printkit.report.stats import wilson
 from printkit.report.tournament import tournament
-from printkit.rules import calc
+from printkit.games.calc import engine as calc
 from printkit.rules.base import engine_for
 from printkit.rules.observe import card_names, without_cards
 from printkit.rules.play import _quantile, play_game

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook.content import Figure
-from printkit.rulebook.content.calc import find_cards
+from printkit.games.calc.rulebook import find_cards
 from printkit.rulebook.figures import GAP_MM, CardRow, card_row
 from printkit.spec import DECKS_DIR, load_deck
 from printkit.units import mm_to_pt

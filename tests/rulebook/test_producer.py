@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from printkit.build import build, BuildOptions, produce_rulebooks
-from printkit.rulebook.content import calc as calc_content
+from printkit.games.calc import rulebook as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook
 from printkit.spec.files import rule_texts

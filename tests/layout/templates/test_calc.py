@@ -10,7 +10,7 @@ from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.ops import Image, Polygon, Rect
-from printkit.layout.templates import calc
+from printkit.games.calc import faces as calc
 from printkit.layout.text import font_metrics
 from printkit.spec import load_deck
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from printkit.rules.stack_moves import CODES, GEMS, GENERATED, TERRAIN_INDEX, TERRAINS, Gem
+from printkit.games.stack.moves import CODES, GEMS, GENERATED, TERRAIN_INDEX, TERRAINS, Gem
 
 class StackState:
     """A Stack game in progress. Cards are codes (see stack_moves); hands are counts per code.

@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from printkit.rules.stack_moves import (
+from printkit.games.stack.moves import (
     CYCLE, DONE, DRAW5, GENERATED, GOLD, STOP, CoalDiscard, Cycle, Decompose, Invest, Match, OutputDraw,
     Pick, SettleDiscard, SwapOne, SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
-from printkit.rules.stack_rules import MAX_STACKS, apply_move, match_moves, move_groups
-from printkit.rules.stack_state import StackState
+from printkit.games.stack.rules import MAX_STACKS, apply_move, match_moves, move_groups
+from printkit.games.stack.state import StackState
 
 
 def random_player(state: StackState, rng: random.Random) -> Any:

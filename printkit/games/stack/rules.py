@@ -1,6 +1,6 @@
 """Stack Original: how moves change the state — turn flow, settlement, legal moves and ``apply``.
 
-The decisions these functions implement are listed in :mod:`printkit.rules.stack`. Every function
+The decisions these functions implement are listed in :mod:`printkit.games.stack.engine`. Every function
 that applies a move validates it completely before changing anything.
 """
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from printkit.errors import IllegalMoveError
-from printkit.rules.stack_moves import (
+from printkit.games.stack.moves import (
     CODES, COAL, COAL_PAIR, CYCLE, DECOMPOSE, DISCARD5, DONE, DRAW5, GEMS, GENERATED, GOLD, INVEST,
     MATCH, MAX_MINERALS, MINERALS, PICK, POPCOUNT, RUBY, SAPPHIRE, SETTLE, STOP, SWAP1, SWAP2, SWAP3,
     SWAP3_NEEDS, SYNTH, TAKE, TAKEBACK, TERRAIN_BIT, TERRAIN_CODES, TERRAIN_INDEX, TERRAINS, TRIGGER,
     CoalDiscard, Cycle, Decompose, Done, Gem, Invest, Match, Move, OutputDiscard, OutputDraw, Pick,
     SettleDiscard, Stop, SwapOne, SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger,
 )
-from printkit.rules.stack_state import StackState
+from printkit.games.stack.state import StackState
 
 HAND_SIZE = 7
 FIELD_SIZE = 4

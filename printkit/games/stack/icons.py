@@ -9,9 +9,12 @@ Icons are built in a unit square (-0.5..0.5 on both axes, y down) and scaled int
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
 
-from printkit.games.stack import MINERAL_NAMES, MINERALS
+from printkit.games.stack.words import MINERAL_NAMES, MINERALS
 from printkit.layout.color import luminance, shade, tint
+from printkit.layout.icons import Icon
 from printkit.layout.ops import Line, Op, Point, Polygon
 
 # Korean names as the game calls them, and the English ones in capitals for the small print.
@@ -155,3 +158,24 @@ def stack_glyph(cx_mm: float, cy_mm: float, size_mm: float, colors: tuple[str, s
         ops.append(Polygon(tuple((cx_mm + x * size_mm, cy_mm + v * size_mm) for x, v in top), fill=color, stroke=edge, stroke_mm=size_mm * 0.02))
     return tuple(ops)
 
+
+@dataclass(frozen=True)
+class MineralIcon:
+    """One of Stack's minerals, drawn by :func:`~printkit.games.stack.icons.mineral_icon`."""
+
+    mineral: str
+
+    def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
+        outline = OUTLINES[self.mineral]
+        xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+        extent = max(max(xs) - min(xs), max(ys) - min(ys))
+        # The silhouette's edge is stroked max(0.2 mm, 1.8 % of the drawing size) wide, half of
+        # it outside the outline: the drawing size leaves room for it.
+        k = max(min((size_mm - 0.2) / extent, size_mm / (extent + 0.018)), size_mm * 0.5 / extent)
+        cx = x_mm + size_mm / 2 - k * (min(xs) + max(xs)) / 2
+        cy = y_mm + size_mm / 2 - k * (min(ys) + max(ys)) / 2
+        return mineral_icon(self.mineral, cx, cy, k, color or DEFAULT_COLORS[self.mineral])
+
+
+# The icons Stack offers: its four minerals.
+ICONS: Mapping[str, Icon] = MappingProxyType({name: MineralIcon(name) for name in OUTLINES})

@@ -11,17 +11,18 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
-from printkit.rules import clag
+from printkit.games.clag import cards as clag_cards
+from printkit.games.clag import engine as clag
 from printkit.errors import InvariantError
 from printkit.rules.base import engine_for
 from printkit.rules.play import play_game, with_options
-from printkit.rules.clag import (
+from printkit.games.clag.engine import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,
     dealer_bid_range, legal_moves, parse_move, parse_trick, start_round, trick_winner,
 )
 from printkit.spec import load_deck
 
-GOLDEN = sorted((Path(__file__).parent.parent / "data" / "golden").glob("clag_*.json"))
+GOLDEN = sorted((Path(__file__).parents[2] / "data" / "golden").glob("clag_*.json"))
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def hands_for(round_number: int, fixed: dict[int, str], players: int = 4, trump:
     size = ROUNDS[round_number - 1].hand_size
     hands = [cards(fixed.get(seat, "")) for seat in range(players)]
     used = {c for h in hands for c in h} | ({PlayingCard.parse(trump)} if trump else set())
-    suits = [clag._SUIT_OF_LETTER[s] for s in filler_suits]
+    suits = [clag_cards._SUIT_OF_LETTER[s] for s in filler_suits]
     spare = [c for c in sorted(CARDS, key=lambda c: -c.value) if c.suit in suits and c not in used]
     for hand in hands:
         while len(hand) < size:

@@ -26,10 +26,10 @@ from typing import Iterable, Sequence
 from printkit import fonts
 from printkit.deck import Card, CardSize
 from printkit.errors import DeckError
-from printkit.games.stack import TERRAIN_MINERAL, TERRAIN_NAMES
+from printkit.games.stack.words import TERRAIN_MINERAL, TERRAIN_NAMES
 from printkit.layout import shapes
 from printkit.layout.color import luminance, mix, on_color, shade, tint
-from printkit.layout.minerals import (
+from printkit.games.stack.icons import (
     DEFAULT_COLORS,
     ENGLISH_NAMES,
     KOREAN_NAMES,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.fonts import text_width_mm
-from printkit.games.calc import SYMBOLS
+from printkit.games.calc import icons
+from printkit.games.calc.words import SYMBOLS
 from printkit.layout import shapes
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.ops import Ellipse, Face, Op, Rect, Text
@@ -30,11 +31,11 @@ from printkit.layout.templates._common import (
     text_font,
 )
 from printkit.layout.text import font_metrics
-from printkit.rules.calc_score import PayCard, score_pay
+from printkit.games.calc.score import PayCard, score_pay
 from printkit.typography import smarten
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
-DEFAULT_COLORS = {**shapes.SYMBOL_COLORS, "joker": "#e69f00"}
+DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
 # The art.colors names these faces read (through symbol_color and the shared pieces in _common).
 COLOR_NAMES = ("background", "ink", *DEFAULT_COLORS)
 # Digits that read as another digit upside down get an underline.
@@ -91,7 +92,7 @@ def number_card(card: Card) -> Face:
     w, h = card.size.width_mm, card.size.height_mm
     ops: list[Op] = list(background(card))
     ops.extend(_panel(card, color))
-    ops.extend(shapes.polygons(shapes.symbol(symbol, w / 2, h / 2, min(w, h) * 0.5), color))
+    ops.extend(shapes.polygons(icons.symbol(symbol, w / 2, h / 2, min(w, h) * 0.5), color))
     index = _index(card, number, symbol, color)
     ops.extend(index)
     ops.extend(shapes.turn_180(index, w / 2, h / 2))
@@ -115,7 +116,7 @@ def joker(card: Card) -> Face:
         cy = h / 2 + (step / 2 if i // 2 else -step / 2)
         ops.append(Rect(cx - cell * 0.75, cy - cell * 0.75, cell * 1.5, cell * 1.5,
                         fill=mix(symbol_color(card, name), "#ffffff", 0.82), radius_mm=2.0))
-        ops.extend(shapes.polygons(shapes.symbol(name, cx, cy, cell), symbol_color(card, name)))
+        ops.extend(shapes.polygons(icons.symbol(name, cx, cy, cell), symbol_color(card, name)))
     # A star on a disc where the four cells meet.
     disc_r = unit * 0.11
     ops.append(Ellipse(w / 2, h / 2, disc_r, disc_r, fill=card.art.color("background", "#ffffff"), stroke=accent,
@@ -181,7 +182,7 @@ def _index(card: Card, number: int, symbol: str, color: str) -> tuple[Op, ...]:
     plate_left = min(left, badge_cx - badge_r) - pad
     ops[:0] = plate(card, Box(plate_left, top - pad, right + pad - plate_left, badge_top + badge_r + pad - (top - pad)))
     ops.append(Ellipse(badge_cx, badge_cy, badge_r, badge_r, fill=color))
-    ops.extend(shapes.polygons(shapes.symbol(symbol, badge_cx, badge_cy, badge_r * 1.15), "#ffffff"))
+    ops.extend(shapes.polygons(icons.symbol(symbol, badge_cx, badge_cy, badge_r * 1.15), "#ffffff"))
     return tuple(ops)
 
 
@@ -191,7 +192,7 @@ def _back_emblem(cx: float, cy: float, size_mm: float, color: str) -> list[Op]:
     y = cy - size_mm * 0.55
     row: list[Op] = []
     for i, name in enumerate(("plus", "minus", "times")):
-        row.extend(shapes.polygons(shapes.symbol(name, cx + (i - 1) * s * 1.7, y, s), color))
+        row.extend(shapes.polygons(icons.symbol(name, cx + (i - 1) * s * 1.7, y, s), color))
     return row + list(shapes.turn_180(row, cx, cy))
 
 
@@ -271,7 +272,7 @@ def _example_row(card: Card, box: Box) -> list[Op]:
         ops.append(Rect(x, box.y_mm, cw, ch, fill=mix(color, "#ffffff", 0.85), stroke=color, stroke_mm=0.4,
                         radius_mm=1.0))
         ops.append(Text(x + cw / 2, box.y_mm + ch * 0.45, smarten(str(number)), font, ch * 0.38, ink, anchor="middle"))
-        ops.extend(shapes.polygons(shapes.symbol(symbol, x + cw / 2, box.y_mm + ch * 0.72, ch * 0.26), color))
+        ops.extend(shapes.polygons(icons.symbol(symbol, x + cw / 2, box.y_mm + ch * 0.72, ch * 0.26), color))
         ops.append(Text(x + cw / 2, box.y_mm + box.h_mm - 0.5, smarten(str(total)), font, box.h_mm * 0.24, ink,
                         anchor="middle"))
     return ops

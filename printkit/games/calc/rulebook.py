@@ -1,7 +1,7 @@
 """Calc rulebook content: card figures, worked examples played through the rule engine, tables.
 
-Every score and every legal/illegal verdict below comes from :mod:`printkit.rules.calc` and
-:mod:`printkit.rules.calc_score`; the text only explains them. Where an example states what the
+Every score and every legal/illegal verdict below comes from :mod:`printkit.games.calc.engine` and
+:mod:`printkit.games.calc.score`; the text only explains them. Where an example states what the
 engine must decide (e.g. "this play is refused"), the engine is asked and a disagreement fails
 the build, so the book cannot teach a rule the engine does not follow.
 """
@@ -13,9 +13,9 @@ from typing import Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
-from printkit.games.calc import SIGNS, SYMBOL_NAMES
-from printkit.rules import calc as engine
-from printkit.rules.calc_score import PayCard, format_decimal, pay_card, pay_value, score_pay
+from printkit.games.calc.words import SIGNS, SYMBOL_NAMES
+from printkit.games.calc import engine
+from printkit.games.calc.score import PayCard, format_decimal, pay_card, pay_value, score_pay
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Ellipse
 from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick

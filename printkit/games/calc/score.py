@@ -6,7 +6,7 @@ count (the first of them is a bottom card); a pay with a joker on top scores 0.
 
 Arithmetic is exact and strictly left to right: ``x ^ 0`` is 1 (``0 ^ 0`` included), ``x ^ -1`` is
 ``1/x`` and ``0 ^ -1`` leaves the score at 0. Values are exact Fractions up to about 10,000 digits
-and exact symbolic values beyond (:mod:`printkit.rules.calc_value`, which documents the algorithm
+and exact symbolic values beyond (:mod:`printkit.games.calc.value`, which documents the algorithm
 and its guarantees): ``9+ 9^ 9^ 9^ 9^ 9^ 9^`` is ``3^1062882`` and doubling it gives a larger score.
 Every step estimates the size of its result before building it, so any pile scores in bounded time.
 """
@@ -19,8 +19,8 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from printkit.errors import InvalidMoveError
-from printkit.games.calc import SYMBOLS
-from printkit.rules.calc_value import DEFAULT, Big, Value, exact_form, format_scientific
+from printkit.games.calc.words import SYMBOLS
+from printkit.games.calc.value import DEFAULT, Big, Value, exact_form, format_scientific
 
 MIN_NUMBER, MAX_NUMBER = -1, 9
 OPERATOR_SIGNS = {"plus": "+", "minus": "-", "times": "x", "power": "^"}

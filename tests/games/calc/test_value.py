@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from printkit.rules.calc_value import DEFAULT, Arithmetic, Big, evaluate, exact_form, format_scientific, to_float
+from printkit.games.calc.value import DEFAULT, Arithmetic, Big, evaluate, exact_form, format_scientific, to_float
 
 SMALL = Arithmetic(bits=64)
 EXACT_BITS = 20_000  # exact Fractions are built up to about 6,000 digits here

@@ -1,7 +1,7 @@
 """Stack Original rulebook content: card-type and terrain tables, and worked examples.
 
 Counts come from the deck; synthesis, decomposition and settlement results come from the Stack
-rule engine (``printkit.rules.stack``), so the book shows what the engine does.
+rule engine (``printkit.games.stack.engine``), so the book shows what the engine does.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from typing import Iterable
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, IllegalMoveError
-from printkit.games.stack import MINERAL_NAMES, MINERALS, TERRAIN_MINERAL, TERRAIN_NAMES
+from printkit.games.stack.words import MINERAL_NAMES, MINERALS, TERRAIN_MINERAL, TERRAIN_NAMES
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Ellipse
 from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
-from printkit.rules import stack as engine_module
-from printkit.rules.stack import ENGINE, Gem, StackState
-from printkit.rules.stack_moves import Decompose, Done, Match, Synthesize, Trigger
+from printkit.games.stack import engine as engine_module
+from printkit.games.stack.engine import ENGINE, Gem, StackState
+from printkit.games.stack.moves import Decompose, Done, Match, Synthesize, Trigger
 
 def mineral_name(mineral: str, lang: str) -> str:
     return name_in(MINERAL_NAMES, mineral, lang, "mineral")
@@ -385,7 +385,7 @@ ANATOMY_CARD = ("ruby", "gold", "coal")
 
 def anatomy(deck: Deck, lang: str) -> CardParts:
     """A cost-3 card with its parts named: cost, the small and large minerals and their names."""
-    from printkit.layout.templates.stack import ENGLISH_NAMES, KOREAN_NAMES
+    from printkit.games.stack.faces import ENGLISH_NAMES, KOREAN_NAMES
     from printkit.rulebook.figures import located, text_box
 
     card = _card(deck, ANATOMY_CARD)

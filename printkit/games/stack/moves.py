@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Union
 
 from printkit.errors import IllegalMoveError, InvalidMoveError
-from printkit.games.stack import MINERALS, TERRAINS
+from printkit.games.stack.words import MINERALS, TERRAINS
 
 MINERAL_BIT = {name: 1 << i for i, name in enumerate(MINERALS)}
 # terrain i belongs to mineral i

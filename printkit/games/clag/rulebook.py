@@ -10,11 +10,11 @@ from typing import Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError, DeckError
-from printkit.games.clag import RANK_NAMES_EN, SUIT_NAMES
+from printkit.games.clag.words import RANK_NAMES_EN, SUIT_NAMES
 from printkit.layout.geometry import Box
 from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
-from printkit.rules import clag as engine_module
-from printkit.rules.clag import ENGINE, Bid, ClagState, Play, PlayingCard, Special
+from printkit.games.clag import engine as engine_module
+from printkit.games.clag.engine import ENGINE, Bid, ClagState, Play, PlayingCard, Special
 
 def suit_name(suit: str, lang: str) -> str:
     return name_in(SUIT_NAMES, suit, lang, "suit")
@@ -349,7 +349,7 @@ ANATOMY_CARD = "7H"
 
 def anatomy(deck: Deck, lang: str) -> CardParts:
     """A seven with its parts named: rank, suit, pips and the turned index."""
-    from printkit.layout.templates.clag import pip_centres
+    from printkit.games.clag.faces import pip_centres
     from printkit.rulebook.figures import located, text_box, turned
 
     playing = PlayingCard.parse(ANATOMY_CARD)

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError, InvariantError
 from printkit.rules.base import Outcome
-from printkit.rules.calc_score import (
+from printkit.games.calc.score import (
     JOKER,
     MAX_NUMBER,
     MIN_NUMBER,
@@ -27,7 +27,7 @@ from printkit.rules.calc_score import (
     apply_card,
     pay_value,
 )
-from printkit.rules.calc_value import Big, to_float
+from printkit.games.calc.value import Big, to_float
 
 # Whole-number pay values within this bound stay Python ints on the players' fast path; beyond it
 # every step goes through calc_score's exact arithmetic (there is no cap on scores).

@@ -51,18 +51,18 @@ from typing import Any, Iterable, Mapping, Sequence
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError, InvariantError
 from printkit.rules.base import Outcome, Player
-from printkit.rules.stack_moves import (
+from printkit.games.stack.moves import (
     CODES, GEMS, GENERATED, MAX_MINERALS, MINERALS, TERRAIN_INDEX, TERRAINS, CoalDiscard, Cycle,
     Decompose, Done, Gem, Invest, Match, Move, OutputDiscard, OutputDraw, Pick, SettleDiscard, Stop,
     SwapOne, SwapThree, SwapTwo, Synthesize, Take, TakeBack, Trigger, decompositions, mask_of,
     parse_move, synthesize,
 )
-from printkit.rules.stack_rules import (
+from printkit.games.stack.rules import (
     CASE_ALL, CASE_DECIDING, DEFAULT_TURN_CAP, FIELD_SIZE, HAND_SIZE, MAX_STACKS, MODES, apply_move, draw, move_groups, refill,
     settle_now,
 )
-from printkit.rules.stack_players import PLAYERS
-from printkit.rules.stack_state import StackState, blank_state, census
+from printkit.games.stack.players import PLAYERS
+from printkit.games.stack.state import StackState, blank_state, census
 
 __all__ = [
     "ENGINE", "StackEngine", "StackState", "check_invariants", "position", "settle", "synthesize",

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
-from printkit.rules import stack_moves as tables
-from printkit.rules.stack_state import census
+from printkit.games.stack import moves as tables
+from printkit.games.stack.state import census
 from printkit.errors import InvariantError
 from printkit.rules.base import engine_for
 from printkit.rules.play import check_playable, play_game
-from printkit.rules.stack import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
-from printkit.rules.stack_moves import Done, SwapOne, Synthesize
+from printkit.games.stack.engine import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
+from printkit.games.stack.moves import Done, SwapOne, Synthesize
 from printkit.spec import load_deck
 
-GOLDEN_DIR = Path(__file__).parent.parent / "data" / "golden"
+GOLDEN_DIR = Path(__file__).parents[2] / "data" / "golden"
 GOLDEN = sorted(GOLDEN_DIR.glob("stack_*.json"))
 
 # Filler for the deck of hand-built positions: no card of the field types used below.

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from printkit.deck import Card
 from printkit.errors import DeckError
-from printkit.games.clag import COURTS, RANKS, SUITS
+from printkit.games.clag import icons
+from printkit.games.clag.words import COURTS, RANKS, SUITS
 from printkit.layout import shapes
 from printkit.layout.geometry import Box, safe_box
 from printkit.layout.ops import Face, Line, Op, Rect, Text
@@ -30,7 +31,7 @@ from printkit.layout.templates._common import (
     text_font,
 )
 from printkit.layout.text import fit_block, fit_line, font_metrics
-from printkit.games.clag import ROUNDS, Special
+from printkit.games.clag.words import ROUNDS, Special
 
 DEFAULT_COLORS = {"spades": "#1d1d1f", "hearts": "#c8102e", "diamonds": "#0057b8", "clubs": "#007a33"}
 # The art.colors names these faces read (through suit_color and the shared pieces in _common).
@@ -80,7 +81,7 @@ def playing_card(card: Card) -> Face:
     ops: list[Op] = list(background(card))
     warnings: list[str] = []
     if rank == "A":
-        ops.extend(shapes.polygons(shapes.suit(suit, w / 2, h / 2, min(w, h) * 0.46), color))
+        ops.extend(shapes.polygons(icons.suit(suit, w / 2, h / 2, min(w, h) * 0.46), color))
     elif rank in COURTS:
         court, court_warnings = _court(card, suit, rank, color)
         ops.extend(court)
@@ -109,7 +110,7 @@ def _pips(card: Card, suit: str, rank: int, color: str) -> list[Op]:
     size = min(card.size.width_mm, card.size.height_mm) * 0.155
     ops: list[Op] = []
     for x, y, turned in pip_centres(card, rank):
-        pip = shapes.polygons(shapes.suit(suit, x, y, size), color)
+        pip = shapes.polygons(icons.suit(suit, x, y, size), color)
         ops.extend(shapes.turn_180(pip, x, y) if turned else pip)
     return ops
 
@@ -133,7 +134,7 @@ def _index(card: Card, suit: str, rank: int | str, color: str) -> tuple[tuple[Op
     ops: list[Op] = [Text(op.x_mm, baseline, op.text, op.font, op.size_mm, op.color, op.anchor)]
     pip = unit * 0.1
     pip_cy = baseline + metrics.descent * op.size_mm * 0.4 + pip / 2 + 1.0
-    ops.extend(shapes.polygons(shapes.suit(suit, cx, pip_cy, pip), color))
+    ops.extend(shapes.polygons(icons.suit(suit, cx, pip_cy, pip), color))
     # Over a background image the index sits on a plate (first, so under the rank and pip).
     top = safe.y_mm + 0.4
     ops[:0] = plate(card, Box(cx - col_w / 2 - 0.6, top, col_w + 1.2, pip_cy + pip / 2 + 0.8 - top))
@@ -168,8 +169,8 @@ def _court(card: Card, suit: str, rank: str, color: str) -> tuple[list[Op], list
     count = COURTS.index(rank) + 1
     for i in range(count):
         x = w / 2 + (i - (count - 1) / 2) * crown * 1.6
-        half.extend(shapes.polygons(shapes.suit(suit, x, panel.y_mm + 4.0 + crown / 2, crown), color))
-    half.extend(shapes.polygons(shapes.suit(suit, panel.x_mm + 3.0 + big / 2, h / 2 - 2.5 - big / 2, big), color))
+        half.extend(shapes.polygons(icons.suit(suit, x, panel.y_mm + 4.0 + crown / 2, crown), color))
+    half.extend(shapes.polygons(icons.suit(suit, panel.x_mm + 3.0 + big / 2, h / 2 - 2.5 - big / 2, big), color))
     ops.extend(half)
     ops.extend(shapes.turn_180(half, w / 2, h / 2))
     return ops, list(letter.warnings)
@@ -181,7 +182,7 @@ def _back_emblem(cx: float, cy: float, size_mm: float, color: str) -> list[Op]:
     y = cy - size_mm * 0.55
     row: list[Op] = []
     for i, suit in enumerate(SUITS):
-        row.extend(shapes.polygons(shapes.suit(suit, cx + (i - 1.5) * s * 1.35, y, s), color))
+        row.extend(shapes.polygons(icons.suit(suit, cx + (i - 1.5) * s * 1.35, y, s), color))
     return row + list(shapes.turn_180(row, cx, cy))
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from printkit.errors import InvalidMoveError
-from printkit.rules.calc_score import (
+from printkit.games.calc.score import (
     EXACT,
     JOKER,
     SYMBOLS,
@@ -23,7 +23,7 @@ from printkit.rules.calc_score import (
     score_lines,
     score_pay,
 )
-from printkit.rules.calc_value import Big, evaluate
+from printkit.games.calc.value import Big, evaluate
 
 
 def pile(text: str) -> list[PayCard]:
