@@ -643,6 +643,7 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
             out = summaries[0].as_dict()
             if analyses:
                 out["cards"] = analyses[0]["cards"]
+                out["trajectories"] = analyses[0]["trajectories"]
         else:
             out = {"compare": [dict(s.as_dict(), setting=st.label, cards=a["cards"])
                                for s, st, a in zip(summaries, settings, analyses)]}

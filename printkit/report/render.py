@@ -732,10 +732,11 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]], str,
         bots = result["bots"]
         rows = [[a] + ["-" if c is None else f"{c['rate']:.1%} [{c['ci95'][0]:.0%}-{c['ci95'][1]:.0%}]" for c in row]
                 for a, row in zip(bots, result["matrix"])]
-        ranking = [[str(i), e["bot"], f"{e['mean_rate']:.1%}", f"{e['ci95'][0]:.1%}-{e['ci95'][1]:.1%}", f"{e['games']:,}"]
-                   for i, e in enumerate(result["ranking"], 1)]
+        ranking = [[str(i), e["bot"], f"{e['mean_rate']:.1%}", f"{e['ci95'][0]:.1%}-{e['ci95'][1]:.1%}", f"{e['games']:,}",
+                    f"{e['bradley_terry']:.1%}"] for i, e in enumerate(result["ranking"], 1)]
         return (["row against column"] + bots, rows, TOURNAMENT_NOTE,
-                ["rank", "bot", "mean head-to-head win rate", "95 % interval", "games"], ranking)
+                ["rank", "bot", "mean head-to-head win rate", "95 % interval", "games",
+                 "Bradley–Terry: win rate against a mean bot"], ranking)
     unit = result["length_unit"]
     header = ["card", "copies", f"{result['position_from']} wins", "change (pts)", "Holm p",
               f"median length ({unit})", "median paired change", "mean change", "Holm p", "clear"]

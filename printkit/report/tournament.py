@@ -5,11 +5,15 @@ same seeds, so neither bot keeps the better seats. A game scores 1 for A when on
 ½ when both bots have a winning seat (or nobody wins), 0 otherwise. A's head-to-head win rate
 against B is its mean score, with a 95 % Wilson interval over the 2 × games games (a ½ counts as
 half a win). Bots are ranked by their mean head-to-head win rate over all opponents, with a Wilson
-interval over all their games; a rank is clear only where intervals do not overlap.
+interval over all their games; a rank is clear only where intervals do not overlap. Each bot also
+gets a Bradley–Terry strength (fitted by Hunter's MM iteration, with half a win added each way per
+pair so that a bot that never wins keeps a finite strength), given as its expected win rate against
+a bot of the bots' mean strength (geometric mean).
 """
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 from typing import Any, Callable, Sequence
 
@@ -79,9 +83,26 @@ def tournament(game: str, bots: Sequence[str], *, games: int, players: int | Non
         n = sum(count[a, b] for b in bots if b != a)
         low, high = wilson(k, n)
         ranking.append({"bot": a, "mean_rate": sum(rates) / len(rates), "ci95": [low, high], "games": n})
+    for e, strength in zip(ranking, bradley_terry(bots, score, count)):
+        e["bradley_terry"] = strength
     ranking.sort(key=lambda e: (-e["mean_rate"], e["bot"]))
     return {"game": game, "players": seats, "seed": seed, "games": games, "bots": bots, "matrix": matrix,
             "ranking": ranking}
+
+
+def bradley_terry(bots: Sequence[str], score: dict, count: dict, rounds: int = 500) -> list[float]:
+    """Each bot's expected win rate against a bot of mean strength, from pairwise scores (see above)."""
+    wins = {a: sum(score[a, b] + 0.5 for b in bots if b != a) for a in bots}
+    p = {a: 1.0 for a in bots}
+    for _ in range(rounds):
+        new = {a: wins[a] / sum((count[a, b] + 1) / (p[a] + p[b]) for b in bots if b != a) for a in bots}
+        mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        new = {a: v / mean for a, v in new.items()}
+        done = max(abs(new[a] - p[a]) for a in bots) < 1e-12
+        p = new
+        if done:
+            break
+    return [p[a] / (p[a] + 1) for a in bots]
 
 
 def tournament_lines(t: dict[str, Any]) -> list[str]:
@@ -99,5 +120,5 @@ def tournament_lines(t: dict[str, Any]) -> list[str]:
     out.append("ranking by mean head-to-head win rate:")
     for place, e in enumerate(t["ranking"], 1):
         out.append(f"{place}. {e['bot']}: {e['mean_rate']:.1%} (95 % {e['ci95'][0]:.1%}-{e['ci95'][1]:.1%}, "
-                   f"{e['games']} games)")
+                   f"{e['games']} games); Bradley-Terry: {e['bradley_terry']:.1%} against a mean bot")
     return out

@@ -16,7 +16,7 @@ from printkit.report.data import Setting, analyse, parse_compare, play_batch
 from printkit.report.impact import card_impact
 from printkit.report.sample import sample_game, transcript_lines
 from printkit.report.stats import wilson
-from printkit.report.tournament import tournament
+from printkit.report.tournament import bradley_terry, tournament
 from printkit.games.calc import engine as calc
 from printkit.rules.base import engine_for
 from printkit.rules.observe import card_names, without_cards
@@ -101,6 +101,7 @@ def test_json_carries_cards_and_positions():
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert len(data["cards"]) >= 30
+    assert data["trajectories"]["figures"]["hand size"][0][1] == 7.0  # after turn 1 only seat 0 has moved
     assert {"card", "drawn", "played", "win_rate_held", "win_rate_played"} <= set(data["cards"][0])
     # Calc's first player is seat 0: positions are seats
     assert data["win_rate_by_position"]["rate"] == data["win_rate_by_seat"]
@@ -186,6 +187,15 @@ def test_tournament_matches_a_direct_count():
     assert t["ranking"][0]["bot"] == ("greedy" if score >= games else "random")
     with pytest.raises(DeckError):
         tournament("stack", ["greedy"], games=1, players=None, seed=0, variant=None)
+
+
+def test_bradley_terry_of_two_bots_has_its_closed_form():
+    # With half a win added each way, p_a / p_b = 30.5 / 10.5; against the geometric mean bot,
+    # a's expected rate is sqrt(ratio) / (sqrt(ratio) + 1).
+    ratio = 30.5 / 10.5
+    strengths = bradley_terry(["a", "b"], {("a", "b"): 30.0, ("b", "a"): 10.0}, {("a", "b"): 40, ("b", "a"): 40})
+    assert strengths[0] == pytest.approx(ratio ** 0.5 / (ratio ** 0.5 + 1), abs=1e-9)
+    assert strengths[0] + strengths[1] == pytest.approx(1.0)
 
 
 def test_sample_transcript_is_the_replayed_game():
