@@ -592,6 +592,10 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 
         raise DeckError("--compare, --remove, --card-impact and --tournament each run their own games: "
                         "give one of them (inside --compare, write remove=CARD)")
+    if (tournament or card_impact) and sample is not None:
+        from printkit.errors import DeckError
+
+        raise DeckError("--sample shows a game of one setting: use it without --card-impact and --tournament")
     if tournament or card_impact:
         _sweep(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, card_impact,
                tournament, command)

@@ -38,6 +38,8 @@ class View:
     card_name: Callable[[Any], str]  # a deck Card by its distinct name, as the game's moves write it
     # A seat's hand as the state holds it, cheap to compare: names are worked out only when it changes.
     raw: Callable[[Any, int], Any] = lambda s, seat: tuple(s.hands[seat])
+    # The deck cards a move plays, by name, when the move says (else: what left the mover's hand).
+    played: Callable[[Any, Any], list[str]] | None = None
     position_from: str = "the first player"  # what origin is, in words
     clock_word: str = "turn"  # what clock counts, in words
 
@@ -71,13 +73,20 @@ class Watcher:
         self.names = tuple(view.figures(state, 0))
         self.origin = view.origin(state)
 
-    def __call__(self, state: Any, mover: int) -> None:
-        """Called after every move with the seat that made it."""
+    def __call__(self, state: Any, mover: int, move: Any = None) -> None:
+        """Called after every move with the seat that made it and the move."""
         view = self.view
         raw = view.raw
+        named = view.played(state, move) if view.played is not None and move is not None else None
+        if named:
+            # The move names what it played: taken out first, so a hand dealt again at once (Clag's
+            # next round) cannot hide the played card among the new ones.
+            played = Counter(named)
+            self.played[mover].update(played)
+            self.hands[mover] = self.hands[mover] - played
         for seat in range(self.players):
             key = raw(state, seat)
-            if key == self.raw[seat]:
+            if key == self.raw[seat] and not (named and seat == mover):
                 continue
             self.raw[seat] = key
             now = Counter(view.hand(state, seat))
@@ -86,7 +95,7 @@ class Watcher:
                 gained, lost = now - before, before - now
                 self.drawn[seat].update(gained)
                 self.held[seat].update(gained)
-                if seat == mover:
+                if seat == mover and named is None:
                     self.played[seat].update(lost)
                 self.hands[seat] = now
         clock = view.clock(state)

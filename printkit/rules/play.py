@@ -129,7 +129,7 @@ def play_game(
         apply(state, move)
         moves.append(move)
         if watcher is not None:
-            watcher(state, seat)
+            watcher(state, seat, move)
         if check:
             engine.check_invariants(state)
     result = engine.outcome(state)

@@ -235,3 +235,22 @@ def test_html_report_shows_cards_trajectories_and_the_sample(tmp_path):
         out = CliRunner().invoke(main, args + (["random,greedy"] if flag == "--tournament" else []))
         assert out.exit_code == 0, out.output
         assert marker in report.read_text()
+
+
+def test_clag_cards_played_are_the_play_moves():
+    # A card played last in a round and dealt to the same seat in the next round still counts.
+    from printkit.games.clag.cards import Play
+
+    a = analyse(play_batch("clag", Setting("x"), games=2, players=4, seed=0, bot="random", variant=None))
+    engine, deck = engine_for("clag"), load_deck("clag", None)
+    played = Counter()
+    for seed in range(2):
+        record = play_game(engine, deck, 4, seed, "random", check=False)
+        played.update(str(m.card) for m in record.moves if isinstance(m, Play))
+    assert {c["card"]: c["played"] for c in a["cards"]} == {name: played[name] for name in card_names(deck)}
+    # every card in hand is played by the end of its round: drawn plus the first deal equals played
+    first = Counter()
+    for seed in range(2):
+        state = engine.new_game(deck, 4, seed)
+        first.update(str(c) for hand in state.hands for c in hand)
+    assert all(c["drawn"] + first[c["card"]] == c["played"] for c in a["cards"])

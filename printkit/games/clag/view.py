@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from printkit.games.clag.cards import PlayingCard
+from printkit.games.clag.cards import Play, PlayingCard
 from printkit.rules.observe import View
 
 
@@ -20,6 +20,7 @@ VIEW = View(
     # The first dealer is drawn at random: positions count from it (0: the first dealer).
     origin=lambda s: s.first_dealer,
     card_name=card_name,
+    played=lambda s, move: [str(move.card)] if isinstance(move, Play) else [],
     position_from="the first dealer",
     clock_word="round",
 )
