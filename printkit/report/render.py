@@ -738,7 +738,7 @@ def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]], str,
                 ["rank", "bot", "mean head-to-head win rate", "95 % interval", "games",
                  "Bradley–Terry: win rate against a mean bot"], ranking)
     unit = result["length_unit"]
-    header = ["card", "copies", f"{result['position_from']} wins", "change (pts)", "Holm p",
+    header = ["card", "copies", f"win rate of {result['position_from']}", "change (pts)", "Holm p",
               f"median length ({unit})", "median paired change", "mean change", "Holm p", "clear"]
     rows = []
     for r in result["cards"]:
@@ -774,6 +774,8 @@ def write_table_report(path: Path, result: dict[str, Any], title: str, command: 
 
         with PdfPages(tmp, metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}) as pdf:
             lines: list = [setting, command, header] + rows
+            lines += [f"unplayable without {r['card']}: {r['unplayable']}"
+                      for r in result.get("cards", []) if "unplayable" in r]
             if header2:
                 lines += ["", header2] + rows2
             pdf.savefig(lines_figure(title, lines, note))
