@@ -415,7 +415,10 @@ def plot_clag(analyses, diffs):
 
 def plot_trajectories(analyses, diffs):
     """Per-turn figures (score, hand size, stacks …): median and middle half over the games still going."""
-    names = list(analyses[0]["trajectories"]["figures"])
+    # No plot of a constant (a figure every game has at every turn's end), as elsewhere.
+    names = [name for name in analyses[0]["trajectories"]["figures"]
+             if len({v for a in analyses if a["trajectories"] for row in a["trajectories"]["figures"][name]
+                     for v in row}) > 1]
     fig = _figure(7.2, 2.6 * math.ceil(len(names) / 2) + 0.4)
     axes = list(fig.subplots(math.ceil(len(names) / 2), 2, squeeze=False).flat)
     view = view_for(analyses[0]["game"])
@@ -468,7 +471,8 @@ def figures(analyses, diffs) -> list[tuple[str, Any]]:
         out.append(("endings", plot_endings(analyses, diffs)))
     if game in GAME_PLOTS:
         out.append((game, GAME_PLOTS[game](analyses, diffs)))
-    if analyses[0].get("trajectories"):
+    if analyses[0].get("trajectories") and any(
+            len({v for row in rows for v in row}) > 1 for rows in analyses[0]["trajectories"]["figures"].values()):
         out.append(("trajectories", plot_trajectories(analyses, diffs)))
     return out
 

@@ -1,4 +1,4 @@
-"""What a balance report watches in a Stack game (rules.observe): per turn, hands, stacks and matches.
+"""What a balance report watches in a Stack game (rules.observe): per turn, stacks and cards set on terrains.
 
 Generated cards (made in play) are no deck cards: the hands name deck cards only.
 """
@@ -19,8 +19,9 @@ def card_name(card: Any) -> str:
 VIEW = View(
     clock=lambda s: s.turn,
     hand=lambda s, seat: [str(g) for g in s.hand(seat) if not g.generated],
-    figures=lambda s, seat: {"hand size": s.hand_size(seat), "stacks": s.stacks[seat],
-                             "field cards matched": len(s.matched(seat))},
+    # At a turn's end every hand holds 7 cards and no match is left standing: what differs is how
+    # many of the 7 are set on terrains, and the stacks.
+    figures=lambda s, seat: {"stacks": s.stacks[seat], "cards set on terrains": sum(s.inv_n[seat])},
     origin=lambda s: s.to_move,
     card_name=card_name,
 )
