@@ -130,6 +130,9 @@ def test_remove_takes_every_copy_and_plays_the_same_seeds():
     assert [r.turns for r in b.results] == [play_game(engine, smaller, 4, s, "greedy").outcome.turns for s in range(4)]
     with pytest.raises(DeckError, match="no such card"):
         without_cards(deck, ["5q"])
+    out = CliRunner().invoke(main, ["simulate", "calc", "--games", "3", "--no-check", "--remove", "5x"])
+    assert out.exit_code == 0 and "[without 5x]" in out.output
+    assert "paired differences against [full deck]" in out.output and "McNemar exact" in out.output
     out = CliRunner().invoke(main, ["simulate", "calc", "--games", "2", "--remove", "J"])
     assert out.exit_code == 1 and "without J the calc deck cannot be played" in out.output
     assert "Traceback" not in out.output
