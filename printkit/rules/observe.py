@@ -137,15 +137,32 @@ def card_names(deck: Deck) -> list[str]:
     return names
 
 
+def _loose(name: str) -> str:
+    """A card name as a user may type it: any case, ``+``-joined parts in any order (``Gold+Ruby``)."""
+    return "+".join(sorted(name.strip().lower().split("+")))
+
+
 def without_cards(deck: Deck, removed: Sequence[str]) -> Deck:
-    """``deck`` without every copy of each named distinct card; DeckError for a name not in it."""
+    """``deck`` without every copy of each named distinct card; DeckError for a name not in it.
+
+    A name matches exactly, else ignoring case and the order of ``+``-joined parts (``qh``,
+    ``gold+ruby``) when that picks one card.
+    """
     from dataclasses import replace
 
     names = card_names(deck)
     known = list(dict.fromkeys(names))
+    loose: dict[str, list[str]] = {}
+    for name in known:
+        loose.setdefault(_loose(name), []).append(name)
+    chosen = set()
     for name in removed:
-        if name not in known:
-            shown = ", ".join(known[:40]) + (" …" if len(known) > 40 else "")
+        if name in known:
+            chosen.add(name)
+        elif len(loose.get(_loose(name), [])) == 1:
+            chosen.add(loose[_loose(name)][0])
+        else:
+            shown = ", ".join(known[:60]) + (" …" if len(known) > 60 else "")
             raise DeckError(f"--remove {name!r}: no such card in deck {deck.name!r} (its cards: {shown})")
-    keep = tuple(card for card, name in zip(deck.cards, names) if name not in set(removed))
+    keep = tuple(card for card, name in zip(deck.cards, names) if name not in chosen)
     return replace(deck, cards=keep)

@@ -130,6 +130,11 @@ def test_remove_takes_every_copy_and_plays_the_same_seeds():
     assert [r.turns for r in b.results] == [play_game(engine, smaller, 4, s, "greedy").outcome.turns for s in range(4)]
     with pytest.raises(DeckError, match="no such card"):
         without_cards(deck, ["5q"])
+    stack = load_deck("stack", None)
+    assert without_cards(stack, ["gold+ruby"]) == without_cards(stack, ["ruby+gold"])
+    assert len(without_cards(stack, ["gold+ruby"]).cards) == len(stack.cards) - 4
+    clag = load_deck("clag", None)
+    assert "QH" not in card_names(without_cards(clag, ["qh"]))
     out = CliRunner().invoke(main, ["simulate", "calc", "--games", "3", "--no-check", "--remove", "5x"])
     assert out.exit_code == 0 and "[without 5x]" in out.output
     assert "paired differences against [full deck]" in out.output and "McNemar exact" in out.output
