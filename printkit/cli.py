@@ -540,7 +540,7 @@ def score(cards: tuple[str, ...]) -> None:
 @click.option("--seed", default=0, show_default=True, type=int, help="Game i uses seed SEED+i.")
 @click.option("--bot", default="random", show_default=True,
               help="The player every seat uses: random, greedy or strong; or one per seat, repeated around "
-                   "the table (strong,greedy).")
+                   "the table (strong,greedy or greedy+random+random+random).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Worker processes; the output is the same for any number.")
 @click.option("--variant", help="Deck variant (default: the spec's default_variant, else its first; standard for calc).")
