@@ -14,17 +14,11 @@ from typing import Any, Callable, Mapping, Sequence
 from printkit.errors import DeckError
 from printkit.report.cards import card_table, trajectories
 from printkit.report.stats import wilson
-from printkit.rules.base import engine_for
+from printkit.games import engine_for, module_of
 from printkit.rules.observe import card_names, without_cards
-from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
-from printkit.spec import load_deck
+from printkit.rules.play import GameResult, as_float, _quantile, bot_names, run_games, summarise, with_options
+from printkit.decks import load_deck
 
-from printkit.games.calc import report as calc_report
-from printkit.games.clag import report as clag_report
-from printkit.games.stack import report as stack_report
-
-# Each shipped game's own numbers: facts(done, a), paired(done, seats) and first_round(result).
-_GAME_REPORTS = {"calc": calc_report, "stack": stack_report, "clag": clag_report}
 
 
 @dataclass(frozen=True)
@@ -170,8 +164,9 @@ def play_batch(
 
 
 def _first_round(game: str, r: GameResult) -> bool:
-    """The game ended in its first round (each game's report module says what that means)."""
-    return _GAME_REPORTS[game].first_round(r) if game in _GAME_REPORTS else False
+    """The game ended in its first round (the game's report module says what that means)."""
+    module = module_of(game, "report")
+    return module.first_round(r) if module is not None else False
 
 
 def analyse(batch: Batch) -> dict[str, Any]:
@@ -183,7 +178,7 @@ def analyse(batch: Batch) -> dict[str, Any]:
     lengths = [r.turns for r in done]
     ordered = sorted(lengths)
     length = summary.length
-    scores = [[_as_float(r.scores[seat]) for r in done] for seat in range(seats)]
+    scores = [[as_float(r.scores[seat]) for r in done] for seat in range(seats)]
     a: dict[str, Any] = {
         "label": batch.label,
         "game": batch.game,
@@ -225,8 +220,9 @@ def analyse(batch: Batch) -> dict[str, Any]:
         "cards": card_table(batch.results, seats, batch.card_names),
         "trajectories": trajectories(batch.results),
     }
-    if batch.game in _GAME_REPORTS:
-        a.update(_GAME_REPORTS[batch.game].facts(done, a))
+    module = module_of(batch.game, "report")
+    if module is not None:  # the game's own numbers: facts(done, a), paired(done, seats), first_round(result)
+        a.update(module.facts(done, a))
     a["paired"] = paired_values(batch.game, done, seats)
     a["equal_share"] = sum(wins) / (seats * n) if n else 0.0
     return a
@@ -243,8 +239,9 @@ def paired_values(game: str, done: Sequence[GameResult], seats: int) -> dict[str
     rates["no winner (draw)"] = [not r.winners for r in done]
     rates["ended in the first round"] = [_first_round(game, r) for r in done]
     samples: dict[str, list[float]] = {"game length": [float(r.turns) for r in done]}
-    if game in _GAME_REPORTS:
-        game_rates, game_samples = _GAME_REPORTS[game].paired(done, seats)
+    module = module_of(game, "report")
+    if module is not None:
+        game_rates, game_samples = module.paired(done, seats)
         rates.update(game_rates)
         samples.update(game_samples)
     return {"seeds": [r.seed for r in done], "reasons": [r.reason for r in done], "rates": rates,

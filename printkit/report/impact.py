@@ -16,7 +16,7 @@ from printkit.report.data import Setting, play_batch
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank
 from printkit.rules.observe import card_names
 from printkit.rules.play import GameResult, position_from, with_options
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 LEVEL = 0.05
 

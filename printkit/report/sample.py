@@ -12,7 +12,7 @@ from typing import Any
 
 from printkit.deck import Deck
 from printkit.errors import DeckError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.observe import view_for
 from printkit.rules.play import play_game
 

@@ -117,9 +117,16 @@ BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
 # The faces of the book being set (a spec's own font first): one book at a time per context, so
 # helpers deep in the story need not pass them along.
 _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
-# The icons ``:name:`` draws and the colour names a span may use, of the book being set.
-_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon], Mapping[str, str]]] = ContextVar(
-    "book_inline", default=(builtin_icons(), {}))
+# The icons ``:name:`` draws and the colour names a span may use, of the book being set (None:
+# every registered icon, looked up when first drawn rather than when this module is imported).
+_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon] | None, Mapping[str, str]]] = ContextVar(
+    "book_inline", default=(None, {}))
+
+
+def _inline_icons() -> Mapping[str, Icon]:
+    """The icons ``:name:`` draws in the book being set."""
+    icons = _BOOK_INLINE.get()[0]
+    return builtin_icons() if icons is None else icons
 
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
@@ -287,7 +294,7 @@ def _span_color(written: str) -> str:
 
 
 def _icon_markup(span: md.Span, faces: Faces, style: ParagraphStyle | None) -> str:
-    icons = _BOOK_INLINE.get()[0]
+    icons = _inline_icons()
     icon = icons.get(span.icon)
     if icon is None:
         raise KeyError(unknown_icon(span.icon, icons, ""))
@@ -663,7 +670,7 @@ class RulebookDoc(BaseDocTemplate):
 
         super().handle_documentBegin()
         add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
-        draw_icons_on(self.canv, lambda: _BOOK_INLINE.get()[0])
+        draw_icons_on(self.canv, _inline_icons)
 
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
@@ -1139,7 +1146,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
 
         register_font(face.main)
     token = _BOOK_FACES.set(faces)
-    inline_token = _BOOK_INLINE.set((builtin_icons() if icons is None else icons, colors or {}))
+    inline_token = _BOOK_INLINE.set((icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:

@@ -14,21 +14,20 @@ are left out). :func:`card_names` names a deck's cards the same way, for ``--rem
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError
+from printkit.games import module_of
 
 
 @dataclass(frozen=True)
 class View:
     """How to read one game's states: its clock, each seat's hand and figures, and where positions count from.
 
-    A game offers one as ``VIEW`` in ``printkit/games/<game>/view.py``.
+    A game offers one as ``VIEW`` in its ``view`` part (``printkit/games/<game>/view.py``).
     """
 
     clock: Callable[[Any], int]  # the turn a state is in (figures are kept at each turn's end)
@@ -44,17 +43,11 @@ class View:
     clock_word: str = "turn"  # what clock counts, in words
 
 
-@lru_cache(maxsize=None)
 def view_for(game: str) -> View | None:
-    """The game's View, or None for a game that offers none (it is then played unwatched)."""
-    try:
-        # Imported by name: the views import their game's modules, which may import rules.play.
-        module = importlib.import_module(f"printkit.games.{game}.view")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"printkit.games.{game}", f"printkit.games.{game}.view"):
-            raise
-        return None
-    return module.VIEW
+    """The game's View (its registered ``view`` part), or None when it has none: it is then played
+    unwatched."""
+    module = module_of(game, "view")
+    return getattr(module, "VIEW", None) if module is not None else None
 
 
 class Watcher:

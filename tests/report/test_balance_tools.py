@@ -18,10 +18,10 @@ from printkit.report.sample import sample_game, transcript_lines
 from printkit.report.stats import wilson
 from printkit.report.tournament import bradley_terry, tournament
 from printkit.games.calc import engine as calc
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.observe import card_names, without_cards
 from printkit.rules.play import _quantile, play_game
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 def calc_direct(games, players=4, bot="random", deck=None):

@@ -11,7 +11,8 @@ from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
 from printkit.games.clag import rulebook as content
 from printkit.games.clag import engine
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
                      parse_text, resolved_text, shape)

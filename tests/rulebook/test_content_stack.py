@@ -11,7 +11,8 @@ from printkit import fonts
 from printkit.errors import BuildError
 from printkit.games.stack import rulebook as content
 from printkit.games.stack import engine
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
                      flat, parse_text, resolved_text, shape)

@@ -18,7 +18,8 @@ from printkit.games.stack import rulebook as stack
 from printkit.rulebook.content import CardParts, TableSetup
 from printkit.rulebook.figures import MIN_CARD_TEXT_PT
 from printkit.rulebook.producer import prepare, render_rulebook
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 GAMES = ("calc", "stack", "clag")
 LANGS = ("en", "ko")

@@ -19,7 +19,7 @@ from printkit.games.calc.score import PayCard, format_decimal, pay_card, pay_val
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Ellipse
 from printkit.rulebook.content import CardParts, Example, Figure, Pile, Table, TableSetup, Zone, name_in, pick
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 # The two players of the examples.
 # Korean names end in a vowel, so the particles 가/는/를 after them are always right.
@@ -357,7 +357,7 @@ def final(deck: Deck, lang: str) -> Example:
 
 def composition(deck: Deck, lang: str) -> Table:
     """Cards per symbol in each variant, counted from the spec."""
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     variants = load_all_variants(deck.spec_path)
     header = (pick(lang, "카드", "Card"), pick(lang, "숫자", "Numbers"),

@@ -52,7 +52,7 @@ def front(card: Card) -> Face:
     from printkit.games import icons
     from printkit.layout import design
     # The built-in layout is a spec printkit ships; reading it is the spec layer's work.
-    from printkit.spec.layouts import builtin_layout
+    from printkit.layout.compile import builtin_layout
 
     return design.draw(builtin_layout("generic"), card, design.Resources(icons=icons()))
 

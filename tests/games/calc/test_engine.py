@@ -19,12 +19,12 @@ from printkit.deck import Card, Deck
 from printkit.errors import DeckError, IllegalMoveError
 from printkit.games.calc import engine as calc
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.games.calc.engine import DRAW, Draw, Play
 from printkit.games.calc.score import format_value, parse_card
 from printkit.games.calc.value import Big
 from printkit.rules.play import bot_rng, play_game
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 ENGINE = calc.ENGINE
 GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden"

@@ -14,13 +14,13 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.games.clag import cards as clag_cards
 from printkit.games.clag import engine as clag
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.play import play_game, with_options
 from printkit.games.clag.engine import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,
     dealer_bid_range, legal_moves, parse_move, parse_trick, start_round, trick_winner,
 )
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GOLDEN = sorted((Path(__file__).parents[2] / "data" / "golden").glob("clag_*.json"))
 

@@ -14,11 +14,11 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.games.stack import moves as tables
 from printkit.games.stack.state import census
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.play import check_playable, play_game
 from printkit.games.stack.engine import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
 from printkit.games.stack.moves import Done, SwapOne, Synthesize
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GOLDEN_DIR = Path(__file__).parents[2] / "data" / "golden"
 GOLDEN = sorted(GOLDEN_DIR.glob("stack_*.json"))
@@ -738,7 +738,7 @@ def test_strong_player_beats_greedy_over_seeded_games():
     """
     from printkit.report.stats import wilson
     from printkit.rules.play import run_games
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     deck = load_deck("stack", None)
     wins = losses = 0

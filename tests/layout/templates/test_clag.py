@@ -12,7 +12,7 @@ from printkit.layout.geometry import paper_size
 from printkit.layout.ops import Image, Line, Polygon, Rect
 from printkit.games.clag import faces as clag
 from printkit.games.clag.engine import ROUNDS
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 

@@ -15,7 +15,7 @@ from printkit.games.stack.icons import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.ops import Image, Polygon, Rect
 from printkit.games.stack import faces as stack
 from printkit.layout.text import Box
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside_bleed, texts
 

@@ -11,7 +11,8 @@ from printkit.rulebook.content import CardParts, Example, Figure, Table, TableSe
 from printkit.games.calc import rulebook as calc
 from printkit.games.calc import engine
 from printkit.games.calc.score import PayCard, pay_value
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

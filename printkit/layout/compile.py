@@ -1,6 +1,8 @@
 """A spec's ``layouts:`` and ``icons:`` compiled for drawing, and checked against its cards.
 
-Everything a layout names is checked when the deck expands, so ``printkit check`` finds it:
+:func:`designed` gives an expanded deck (:mod:`printkit.spec.expand`) its spec's compiled layouts,
+as every deck printkit loads gets them (:mod:`printkit.decks`). Everything a layout names is
+checked then, so ``printkit check`` finds it:
 layouts that do not exist or extend in a circle, placeholders naming no attribute of any card,
 cards that lack an attribute an unguarded element needs, pictures and icons that are not there,
 colours that are not colours. Each is one located error: at the layout's line, or at the card
@@ -10,6 +12,7 @@ stop short of the bleed, are warnings.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import weakref
@@ -17,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from printkit.deck import Card, CardSize
+from printkit.deck import Card, CardSize, Deck
 from printkit import draft
 from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
@@ -25,6 +28,7 @@ from printkit.layout.design import Element, Layout, LayoutError, Length, Resourc
 from printkit.layout.geometry import bleed_box, safe_box
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
+from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import ElementSpec
 from printkit.spec.yamlread import PathKey
@@ -266,17 +270,17 @@ def _key_reading(spec: ElementSpec, attr: str) -> str | None:
     return None
 
 
-def _unknown(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:
-    known = sorted(known)
-    hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    meant = f" (did you mean {hint[0]!r}?)" if hint else ""
-    listed = ", ".join(known) if known else none
-    return f"unknown {what} {name!r}{meant}; known: {listed}"
-
-
-def check_layout_name(loaded: LoadedSpec, name: str | None, path: PathKey) -> None:
-    if name is not None and name not in loaded.spec.layouts:
-        raise loaded.source.error(path, _unknown("layout", name, loaded.spec.layouts))
+def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
+    """``deck`` (expanded from ``loaded``) with the spec's layouts and icons compiled and checked
+    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is."""
+    spec = loaded.spec
+    if not (spec.layouts or spec.icons):
+        return deck
+    comp = compiled(loaded)
+    cards = deck.all_cards()
+    bind(loaded, cards)
+    said = warnings(loaded, cards)
+    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(), warnings=said)
 
 
 # --- binding cards -----------------------------------------------------------------------------
@@ -466,5 +470,5 @@ def builtin_layout(name: str) -> Layout:
     """A layout printkit ships as a spec of its own (``printkit/layout/templates/<name>.yaml``)."""
     from printkit.spec.files import load_spec
 
-    path = Path(__file__).resolve().parent.parent / "layout" / "templates" / f"{name}.yaml"
+    path = Path(__file__).resolve().parent / "templates" / f"{name}.yaml"
     return compiled(load_spec(path)).layouts[name]

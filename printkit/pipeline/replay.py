@@ -2,7 +2,7 @@
 
 After a build, each deck's files, the scopes it wrote in full and its warnings are kept in the
 render cache under a key made of everything the deck's files come from: printkit's code and
-libraries, the build options, the expanded deck, and the size, times and identity of every file
+libraries, the build options, the producers that ran, the expanded deck, and the size, times and identity of every file
 in the spec's folder and of the bundled fonts. The next build with the same key finds the files
 still in place (each one's sha256 as recorded) and lists them again without laying out or drawing
 a card. A file changed or gone, any input touched, or a record that does not read back: the deck
@@ -31,12 +31,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from printkit.cache import RenderCache, code_fingerprint
+from printkit.cache import RenderCache
+from printkit.pipeline.manifest import MANIFEST, ManifestEntry, manifest_bytes
 
 if TYPE_CHECKING:
-    from printkit.build import BuildContext, BuildOptions
-    from printkit.pipeline.manifest import ManifestEntry
     from printkit.deck import Deck
+    from printkit.pipeline.context import BuildContext, BuildOptions
+    from printkit.pipeline.producers import Producer
 
 # A spec in a folder this full (a home folder, say) is built every time: looking at every file
 # would cost more than it saves.
@@ -64,8 +65,6 @@ class DeckRecord:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "DeckRecord | None":
-        from printkit.pipeline.manifest import ManifestEntry
-
         try:
             raw = json.loads(data)
             return cls(tuple(ManifestEntry(**e) for e in raw["entries"]),
@@ -75,9 +74,11 @@ class DeckRecord:
             return None
 
 
-def record_key(ctx: "BuildContext", deck: "Deck", signatures: dict[Path, str | None] | None = None) -> str | None:
-    """The cache key of ``deck``'s record in this build, or None when its inputs cannot be told
-    (a deck not read by :func:`printkit.build.load_decks`, whose reading time is not known, too).
+def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
+               signatures: dict[Path, str | None] | None = None) -> str | None:
+    """The cache key of ``deck``'s record in a build running ``producers`` (by name), or None when
+    its inputs cannot be told (a deck not read by :func:`printkit.pipeline.build.load_decks`,
+    whose reading time is not known, too).
 
     ``signatures`` keeps each folder's signature for the other decks of the build."""
     if not ctx.cache.enabled or ctx.options.cards or deck.read_at_ns is None:
@@ -90,7 +91,8 @@ def record_key(ctx: "BuildContext", deck: "Deck", signatures: dict[Path, str | N
         if signatures[folder] is None:
             return None
         parts.append(signatures[folder])
-    return ctx.cache.key("deck", lambda: "\n".join([_options(ctx.options), deck_description(deck), *parts]))
+    return ctx.cache.key("deck", lambda: "\n".join([_options(ctx.options), " ".join(producers),
+                                                    deck_description(deck), *parts]))
 
 
 def input_folders(spec_path: Path | str) -> list[Path]:
@@ -169,10 +171,11 @@ def settled(ctime_ns: int, read_at_ns: int) -> bool:
 
 
 def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["ManifestEntry"],
-           ) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
+           producers: Sequence["Producer"]) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
     """The decks to build, the files of those that need no building (listed again, as they are),
-    and each deck's record key (by ``id``) for :func:`remember`."""
-    from printkit.pipeline.names import work_units
+    and each deck's record key (by ``id``) for :func:`remember`; ``producers``: the producers this
+    build runs (a record is of what they wrote)."""
+    names = [p.name for p in producers]
 
     present = {(e.path, e.sha256) for e in earlier}
     fresh: list["Deck"] = []
@@ -180,7 +183,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
     keys: dict[int, str] = {}
     signatures: dict[Path, str | None] = {}
     for deck in decks:
-        key = record_key(ctx, deck, signatures)
+        key = record_key(ctx, deck, names, signatures)
         data = ctx.cache.get(key) if key else None
         record = DeckRecord.from_bytes(data) if data is not None else None
         if key:
@@ -192,7 +195,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
         ctx.covered.update(record.covered)
         for text, labels in record.warnings:
             ctx._warnings.restore(_folder(deck), text, labels)
-        ctx.progress(work_units([deck], ctx.options))
+        ctx.progress(sum(p.units([deck], ctx.options) for p in producers))
         kept.extend(record.entries)
     return fresh, kept, keys
 
@@ -218,9 +221,6 @@ def _folder(deck: "Deck") -> str:
 
 
 # --- a whole build command -----------------------------------------------------------------------
-
-MANIFEST = "manifest.json"  # as printkit.build names it (not imported: that would load the renderers)
-
 
 @dataclass(frozen=True)
 class Invocation:
@@ -356,14 +356,10 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
 def _listing_sha(manifest: bytes) -> str | None:
     """The sha256 of what a manifest lists, without the records of how each file was put in place
     (printkit.ownership): those name the folder's inodes, which no cached note should depend on.
-    None for a manifest not laid out as printkit writes one (``json.dumps`` as in printkit.build)."""
-
-    def laid_out(listed: dict) -> bytes:
-        return (json.dumps(listed, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-
+    None for a manifest not laid out as printkit writes one (:func:`printkit.pipeline.manifest.manifest_bytes`)."""
     listed = json.loads(manifest)
-    if laid_out(listed) != manifest:
+    if manifest_bytes(listed) != manifest:
         return None
     for item in listed["files"]:
         item.pop("written", None)
-    return hashlib.sha256(laid_out(listed)).hexdigest()
+    return hashlib.sha256(manifest_bytes(listed)).hexdigest()
