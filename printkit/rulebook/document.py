@@ -40,7 +40,9 @@ class RulebookDoc(BaseDocTemplate):
     second pass, which draws. A book without headings needs ``sketch_first`` off: its first pass
     is already the last. The second pass only lays out too once its contents run past their first
     page: the first pass's one-page placeholder then put every heading on another page, so the
-    second pass cannot be the last (a pass that does not draw never is).
+    second pass cannot be the last (a pass that does not draw never is). That pass stops once the
+    contents are laid out: the body after them falls as in the pass before, only shifted by the
+    pages the contents gained, so its headings are listed shifted without setting it again.
     """
 
     def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool,
