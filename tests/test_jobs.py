@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from printkit.memo import Memo
 import printkit.workers as workers
 from printkit.build import build, BuildOptions, load_decks
 from printkit.cli import main
@@ -62,7 +63,7 @@ def fresh_build(decks, options, monkeypatch):
     would not be stored in the render cache again, so the two caches could not be compared."""
     import printkit.render.pdf as pdf
 
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(pdf, "_SVG_COMMANDS", Memo("svg", 256))
     return build(decks, options)
 
 

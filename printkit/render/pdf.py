@@ -47,6 +47,7 @@ from printkit.render import pdfx
 from printkit.render.color import SRGB_NAME, srgb_icc
 from printkit.render.subset_tags import embed_fonts
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect, Text
+from printkit.memo import Memo
 from printkit.units import mm_to_pt
 
 PT_PER_MM = mm_to_pt(1.0)
@@ -645,8 +646,7 @@ def _rect(pen: _Pen, op: Rect, _images) -> None:
 
 # The path code reportlab writes for a shape, by its call. A layout draws its frames, bands and
 # badges at the same place on every card: written out once, then repeated.
-_PATHS: dict[tuple, tuple[str, ...]] = {}
-_MAX_PATHS = 4096
+_PATHS = Memo("path code", entries=4096)
 
 
 def _path(canvas: Canvas, draw, numbers: tuple[float, ...], *paint: int) -> None:
@@ -662,9 +662,7 @@ def _path(canvas: Canvas, draw, numbers: tuple[float, ...], *paint: int) -> None
         return
     start = len(canvas._code)
     draw(*numbers, *paint)
-    if len(_PATHS) >= _MAX_PATHS:
-        _PATHS.clear()
-    _PATHS[key] = tuple(canvas._code[start:])
+    _PATHS.put(key, tuple(canvas._code[start:]))
 
 
 def _polygon(pen: _Pen, op: Polygon, _images) -> None:
@@ -1072,13 +1070,13 @@ def _register_cmyk_picture(canvas: Canvas, path, digest: str, data: bytes) -> st
     return key
 
 
-# Pictures converted to CMYK, by sha256: their image and mask objects while within the budget
-# (the oldest go first), and what their dictionaries say for as long as the process runs.
-_CMYK_PICTURES: dict[str, tuple] = {}
-_CMYK_MODELS: dict[str, tuple] = {}
-_CMYK_BUDGET = 128 << 20  # bytes of compressed streams kept for reuse
-_cmyk_bytes = 0
-_LAST: dict[str, tuple] = {}  # the last picture made again while a document was written, by kind
+# Pictures converted to CMYK, by sha256: their image and mask objects within a budget of their
+# compressed streams' bytes, and what their dictionaries say (a few numbers each).
+_CMYK_PICTURES = Memo("pictures in CMYK", entries=4096, max_bytes=128 << 20)
+_CMYK_MODELS = Memo("CMYK picture entries", entries=20_000)
+# The last picture made again while a document was written (too large to keep), by kind: its mask
+# is written right after it.
+_LAST = Memo("last picture made again", entries=2)
 
 
 def _cmyk_models(digest: str, data: bytes, path) -> tuple:
@@ -1092,8 +1090,9 @@ def _cmyk_models(digest: str, data: bytes, path) -> tuple:
             width, height, alpha = cmyk_shape(data)
         except (OSError, ValueError) as exc:
             raise BuildError(f"image {str(path)!r} cannot be converted to CMYK: {exc}") from None
-        models = _CMYK_MODELS[digest] = (_cmyk_xobject((width, height), "DeviceCMYK"),
-                                         _cmyk_xobject((width, height), "DeviceGray") if alpha else None)
+        models = (_cmyk_xobject((width, height), "DeviceCMYK"),
+                  _cmyk_xobject((width, height), "DeviceGray") if alpha else None)
+        _CMYK_MODELS.put(digest, models)
     return models
 
 
@@ -1114,11 +1113,10 @@ def _cmyk_xobject(size: tuple[int, int], space: str, pixels=None):
 def _cmyk_objects(digest: str, data, path, limit: float = DEFAULT_PRESS.ink_limit) -> tuple:
     """The CMYK image object and mask object (None when opaque) of the picture ``data()`` gives,
     no pixel over ``limit`` total ink."""
-    global _cmyk_bytes
     digest = f"{digest} {limit:g}"  # one picture converted for two presses is two pictures
     found = _CMYK_PICTURES.get(digest)
-    if found is None and _LAST.get("cmyk", ("",))[0] == digest:
-        found = _LAST["cmyk"][1]  # the mask written right after its image: converted once for both
+    if found is None:
+        found = _LAST.get(("cmyk", digest))  # the mask written right after its image: converted once for both
     if found is None:
         from printkit.render.cmyk import cmyk_picture, limit_picture
 
@@ -1130,14 +1128,8 @@ def _cmyk_objects(digest: str, data, path, limit: float = DEFAULT_PRESS.ink_limi
         found = (_cmyk_xobject(image.size, "DeviceCMYK", image),
                  _cmyk_xobject(alpha.size, "DeviceGray", alpha) if alpha is not None else None)
         del image, alpha
-        size = _stream_bytes(found)
-        while _CMYK_PICTURES and _cmyk_bytes + size > _CMYK_BUDGET:
-            _cmyk_bytes -= _stream_bytes(_CMYK_PICTURES.pop(next(iter(_CMYK_PICTURES))))
-        if size <= _CMYK_BUDGET:
-            _CMYK_PICTURES[digest] = found
-            _cmyk_bytes += size
-        else:
-            _LAST["cmyk"] = (digest, found)
+        if not _CMYK_PICTURES.put(digest, found, _stream_bytes(found)):
+            _LAST.put(("cmyk", digest), found)
     return found
 
 
@@ -1145,19 +1137,15 @@ def _stream_bytes(objects) -> int:
     return sum(len(obj.streamContent) for obj in objects if obj is not None)
 
 
-_PNG_INFOS: dict[str, object] = {}  # sha256 of a PNG's bytes -> its PngInfo (a few numbers)
-_DECODED: dict[str, object] = {}  # sha256 -> reportlab's image object, while within the budget
-_DECODED_MODELS: dict[str, tuple] = {}  # sha256 -> what its image and mask objects' dictionaries say
-_DECODED_BUDGET = 256 << 20  # bytes of compressed streams kept for reuse
-_decoded_bytes = 0
+_PNG_INFOS = Memo("PNG structures", entries=20_000)  # sha256 of a PNG's bytes -> its PngInfo
+# sha256 -> reportlab's image object, within a budget of its compressed streams' bytes
+_DECODED = Memo("PNGs decoded", entries=4096, max_bytes=256 << 20)
+_DECODED_MODELS = Memo("decoded PNG entries", entries=20_000)  # sha256 -> its objects' dictionaries
 
 
 def _png_info(digest: str, data: bytes):
     """The checked structure of a PNG, once per process per content."""
-    info = _PNG_INFOS.get(digest)
-    if info is None:
-        info = _PNG_INFOS[digest] = png_info(data)
-    return info
+    return _PNG_INFOS.get_or_make(digest, lambda: png_info(data))
 
 
 def _decoded_models(digest: str, data: bytes) -> tuple:
@@ -1167,7 +1155,8 @@ def _decoded_models(digest: str, data: bytes) -> tuple:
     if models is None:
         obj = _decoded_png(digest, data)
         smask = getattr(obj, "_smask", None)
-        models = _DECODED_MODELS[digest] = (_model(obj), _model(smask) if smask is not None else None)
+        models = (_model(obj), _model(smask) if smask is not None else None)
+        _DECODED_MODELS.put(digest, models)
     return models
 
 
@@ -1175,19 +1164,18 @@ def _decoded_stream(path: Path, digest: str, mask: bool) -> bytes:
     """The stream of a decoded PNG's image object (or of its soft mask) as the document is written:
     kept by the process, or decoded again from the file, which must still hold the bytes checked."""
     obj = _DECODED.get(digest)
-    if obj is None and _LAST.get("png", ("",))[0] == digest:
-        obj = _LAST["png"][1]  # the mask written right after its image: decoded once for both
+    if obj is None:
+        obj = _LAST.get(("png", digest))  # the mask written right after its image: decoded once for both
     if obj is None:
         obj = _decoded_png(digest, _checked_bytes(path, digest))
         if digest not in _DECODED:
-            _LAST["png"] = (digest, obj)
+            _LAST.put(("png", digest), obj)
     return obj._smask.streamContent if mask else obj.streamContent
 
 
 def _decoded_png(digest: str, data: bytes):
     """reportlab's image object for a PNG it must decode (with its soft mask), kept for the next
-    document while the kept objects stay within :data:`_DECODED_BUDGET`."""
-    global _decoded_bytes
+    document within :data:`_DECODED`'s budget."""
     obj = _DECODED.get(digest)
     if obj is None:
         from reportlab.lib.utils import ImageReader
@@ -1195,10 +1183,8 @@ def _decoded_png(digest: str, data: bytes):
         with binary_streams():
             obj = pdfdoc.PDFImageXObject("", None, mask="auto")
             obj.loadImageFromSRC(ImageReader(io.BytesIO(data)))
-        size = len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None), "streamContent", b""))
-        if _decoded_bytes + size <= _DECODED_BUDGET:
-            _DECODED[digest] = obj
-            _decoded_bytes += size
+        _DECODED.put(digest, obj, len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None),
+                                                                         "streamContent", b"")))
     return obj
 
 
@@ -1277,7 +1263,7 @@ def _draw_svg(canvas: Canvas, art) -> None:
 # an SVG to vectors and drawing them is most of what a page of SVG art costs, and the commands of
 # a form that names nothing (no picture, no transparency: no "/Name" in its stream) read the same
 # in every document. Kept for the process here, and between builds in the store a build lends.
-_SVG_COMMANDS: dict[tuple[str, Press | None], tuple[float, float, tuple[str, ...] | None, tuple[int, int]]] = {}
+_SVG_COMMANDS = Memo("SVG form commands", entries=256)
 
 
 def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ...] | None, tuple[int, int]]:
@@ -1316,9 +1302,7 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
         if store is not None:
             store.put(stored_name, json.dumps({"width": known[0], "height": known[1], "commands": known[2],
                                                "version": known[3]}).encode())
-    if len(_SVG_COMMANDS) >= 256:  # a long `printkit watch` session meets many versions of its art
-        _SVG_COMMANDS.clear()
-    _SVG_COMMANDS[key] = known
+    _SVG_COMMANDS.put(key, known)  # bounded: a long `printkit watch` meets many versions of its art
     return known
 
 
@@ -1374,13 +1358,14 @@ def register_font(path: Path) -> str:
     key = str(path)  # a Path's text is kept, its hash is not: cheaper to look up by text
     name = _FONT_NAMES.get(key)
     if name is None:
-        name = _FONT_NAMES[key] = font_name(Path(path))
+        name = font_name(Path(path))
+        _FONT_NAMES.put(key, name)
     if name not in pdfmetrics._fonts:  # (its public list of names is made afresh on every call)
         pdfmetrics.registerFont(ttfont(Path(path)))
     return name
 
 
-_FONT_NAMES: dict[str, str] = {}  # font file -> its PDF name (font_name is a pure function of the file)
+_FONT_NAMES = Memo("font names", entries=1024)  # font file -> its PDF name (fonts.font_name, by path)
 
 
 _DRAW = {Rect: _rect, Polygon: _polygon, Ellipse: _ellipse, Line: _line, Text: _text, Image: _image}

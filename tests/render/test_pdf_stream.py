@@ -8,6 +8,7 @@ import random
 import pytest
 from PIL import Image as PILImage
 
+from printkit.memo import Memo
 from printkit.deck import CardSize
 from printkit.errors import BuildError
 from printkit.fonts import KOREAN, KOREAN_BOLD
@@ -156,8 +157,8 @@ def test_pictures_the_process_no_longer_keeps_are_made_again_when_written(art, m
 
     pages, _ = sheets(art)
     expected = render_pages(pages, "sheets", cmyk=cmyk)
-    for name, value in (("_DECODED", {}), ("_DECODED_BUDGET", 0), ("_CMYK_PICTURES", {}), ("_CMYK_BUDGET", 0),
-                        ("_LAST", {})):
+    for name, value in (("_DECODED", Memo("none", 4096, max_bytes=0)),
+                        ("_CMYK_PICTURES", Memo("none", 4096, max_bytes=0)), ("_LAST", Memo("last", 2))):
         monkeypatch.setattr(pdf_module, name, value)
     from printkit.render import cmyk as press
 

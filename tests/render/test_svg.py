@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
+from printkit.memo import Memo
 from printkit.build import load_decks
 from printkit.cli import main
 from printkit.deck import CardSize
@@ -294,15 +295,15 @@ def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_
 
     path = svg_file(tmp_path, text)
     pages = [card_page(Face((Image(0, 0, 63.5, 40, path),)), POKER)]
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(pdf, "_SVG_COMMANDS", Memo("svg", 256))
     store = _Store()
     token = pdf.svg_form_store.set(store)  # the store a build lends (printkit.render.svg)
     try:
         drawn = render_pages(pages, "art")
         assert len(store.data) == 1
         # A later build: nothing converted in this process yet, the store holds the form.
-        monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
-        images._svg_art.cache_clear()
+        monkeypatch.setattr(pdf, "_SVG_COMMANDS", Memo("svg", 256))
+        monkeypatch.setattr(images, "_SVG_ARTS", Memo("svg art", 64))
         converted = []
         real = images._to_drawing
         monkeypatch.setattr(images, "_to_drawing", lambda root: converted.append(1) or real(root))
@@ -316,5 +317,5 @@ def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_
         assert converted
     else:
         assert not converted
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(pdf, "_SVG_COMMANDS", Memo("svg", 256))
     assert render_pages(pages, "art") == drawn  # and the same as with no store at all

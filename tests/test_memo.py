@@ -1,0 +1,98 @@
+"""The one memo: bounded by count and bytes, shared between threads; and what "file unchanged" means."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+
+from PIL import Image as PILImage
+
+from printkit import images, safe_read
+from printkit.memo import FileIdentity, Memo, file_identity
+from printkit.render import pdf
+
+
+def test_the_least_recently_used_go_first_within_count_and_bytes():
+    memo = Memo("test", entries=3, max_bytes=10)
+    for key in "abc":
+        memo.put(key, key.upper(), 3)
+    assert memo.get("a") == "A"  # now the most recently used
+    memo.put("d", "D", 3)  # four entries: b, the least recently used, goes
+    assert [k in memo for k in "abcd"] == [True, False, True, True]
+    memo.put("e", "E", 7)  # 9 + 7 bytes: a and c go
+    assert [k in memo for k in "acde"] == [False, False, True, True] and memo.kept_bytes == 10
+    assert memo.put("f", "F", 11) is False and "f" not in memo  # larger than the budget: not kept
+    assert memo.get_or_make("d", lambda: 1 / 0) == "D"
+    assert memo.get_or_make("g", lambda: "G", len) == "G" and memo.kept_bytes == 4
+
+
+def _pictures(folder, count):
+    paths = []
+    for n in range(count):
+        path = folder / f"art{n}.png"
+        PILImage.new("RGB", (8 + n % 5, 8), (n * 7 % 256, 90, 200)).save(path)
+        paths.append(path)
+    return paths
+
+
+def test_four_threads_share_the_memos_with_a_tiny_budget(tmp_path, monkeypatch):
+    monkeypatch.setattr(images, "_PICTURES", Memo("pictures", entries=3, max_bytes=200))
+    monkeypatch.setattr(images, "_VERDICTS", Memo("verdicts", entries=5))
+    monkeypatch.setattr(safe_read, "_DIGESTS", Memo("digests", entries=4))
+    monkeypatch.setattr(pdf, "_PNG_INFOS", Memo("png", entries=2))
+    monkeypatch.setattr(images, "_SVG_ARTS", Memo("svg", entries=1, max_bytes=300))
+    paths = _pictures(tmp_path, 40)
+    svgs = []
+    for n in range(6):
+        svgs.append(tmp_path / f"art{n}.svg")
+        svgs[-1].write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                            f'<rect width="{n + 1}" height="5" fill="#123456"/></svg>')
+    expected = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    failures, start = [], threading.Barrier(4)
+
+    def work(offset: int) -> None:
+        try:
+            start.wait()
+            for round_ in range(6):
+                for path in paths[offset::2] + paths[::-3]:
+                    picture = images.checked_picture(path)
+                    assert picture.digest == expected[path]
+                    assert images.picture(path).digest == expected[path]
+                    assert safe_read.content_digest(path) == expected[path]
+                    assert pdf._png_info(picture.digest, picture.data).width == picture.width
+                for svg in svgs:
+                    assert images.svg_art(svg.read_bytes()).width == 7.5  # 10 px in points
+                    assert images.svg_warnings(svg) == ()
+        except BaseException as exc:  # noqa: BLE001 (any failure of a thread fails the test)
+            failures.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n % 2,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert len(images._PICTURES) <= 3 and images._PICTURES.kept_bytes <= 200
+
+
+def test_a_picture_rewritten_in_place_with_its_old_size_and_time_is_read_again(tmp_path):
+    path = tmp_path / "art.png"
+    PILImage.new("RGB", (20, 10), (255, 0, 0)).save(path, compress_level=0)
+    old = path.read_bytes()
+    PILImage.new("RGB", (20, 10), (0, 0, 255)).save(tmp_path / "other.png", compress_level=0)
+    new = (tmp_path / "other.png").read_bytes()
+    assert len(new) == len(old) and new != old
+    first = images.checked_picture(path)
+    assert safe_read.content_digest(path) == first.digest
+    before = os.stat(path)
+    with open(path, "r+b") as handle:  # the same inode, size and (set back) modification time
+        handle.write(new)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    assert file_identity(path) != FileIdentity(before.st_size, before.st_mtime_ns, before.st_ctime_ns,
+                                               before.st_ino, before.st_dev)  # its change time moved
+    again = images.checked_picture(path)
+    assert again.digest == hashlib.sha256(new).hexdigest() != first.digest
+    assert safe_read.content_digest(path) == again.digest
