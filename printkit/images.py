@@ -20,6 +20,9 @@ they are self-contained and drawable:
 :func:`svg_art` parses an SVG's bytes into a reportlab Drawing once per process per content; the
 PDF backend reads the file again when it draws it and so gets either the checked bytes (and the
 parse already made) or new bytes, which are checked in full before anything of them is drawn.
+
+Everything here may be called from several threads at once: what is kept between calls lives in
+:class:`printkit.memo.Memo` stores, and a file is "unchanged" by :func:`printkit.memo.file_identity`.
 """
 
 from __future__ import annotations

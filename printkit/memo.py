@@ -1,10 +1,14 @@
 """What a process keeps to reuse: one bounded, locked memo, and one meaning of "file unchanged".
 
-Every store printkit keeps for the life of a process (pictures checked, their verdicts and
-digests, PNG structures, pictures decoded or converted to CMYK, SVG art and its drawing commands,
-path code, font names) is a :class:`Memo`: least recently used first out beyond a count of
-entries and, where entries are large, a sum of their bytes. An entry larger than the whole byte
-budget is not kept; whoever made it still uses it.
+Every store printkit keeps for the life of a process is a :class:`Memo`: least recently used
+first out beyond a count of entries and, where entries are large, a sum of their bytes (an entry
+larger than the whole byte budget is not kept; whoever made it still uses it). They are: pictures
+checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
+(:mod:`printkit.safe_read`), PNG structures, pictures decoded or converted to CMYK, SVG form
+commands, path code and font names (:mod:`printkit.render.pdf`), shared shapes
+(:mod:`printkit.layout.design`), specs read, layouts compiled and overrides selected
+(:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak
+reference to it, so a later spec at the same address never takes it.
 
 A file is unchanged while its :func:`file_identity` is: its size, modification and change times
 (``st_ctime_ns`` moves on every write and rename, so a file rewritten in place with its old size
@@ -19,13 +23,17 @@ value is made: two threads missing the same key both make the value (the same va
 memo here keeps a pure function of its key) and the later store wins. Reportlab documents and
 canvases are not shared between threads; each build makes its own.
 
-What stays ``functools.lru_cache`` (itself thread-safe), and why: caches of small pure functions
-of small keys that never name a file's bytes — colour parsing (``render.pdf._rgb``), ICC profiles
-and ink conversions (:mod:`printkit.render.cmyk`, :mod:`printkit.render.color`), rich-text and
-expression parsing, class factories made once (``maxsize=1``: reportlab subclasses, the code
-fingerprint, the user's cache key). Fonts parsed by path (:mod:`printkit.fonts`,
-:mod:`printkit.layout.text`) are a handful per process, each kept whole, and bundled or named by a
-spec that is read again when it changes.
+What stays ``functools.lru_cache`` (itself thread-safe), and why: small pure functions of small
+keys that name no file's bytes, each bounded or bounded by what printkit ships — colour parsing
+(``render.pdf._rgb``), ICC profiles and ink conversions (:mod:`printkit.render.cmyk`,
+:mod:`printkit.render.color`), rich-text parsing and character widths
+(:mod:`printkit.layout.richtext`), Calc's number theory (:mod:`printkit.rules.calc_value`),
+printkit's own layouts, icons, export profiles and game modules by name, and things made once
+(``maxsize=1`` or per process: reportlab subclasses, the code fingerprint, the user's cache key).
+Fonts (:mod:`printkit.fonts`, :mod:`printkit.layout.text`, :mod:`printkit.cff_fonts`) are parsed
+once per process per path — a handful each, kept whole, as every text measured asks for them —
+so a spec's own font file rewritten while ``printkit watch`` runs is not read again until
+printkit starts again: a known limit, not yet keyed by :func:`file_identity`.
 """
 
 from __future__ import annotations

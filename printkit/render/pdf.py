@@ -13,6 +13,10 @@ the document's content (:mod:`printkit.render.subset_tags`).
 :func:`render_pages` returns a document's bytes (reportlab's own ``save``); :func:`write_pages`
 writes the same bytes to a file one object at a time, so a document of hundreds of pictures is
 never in memory whole.
+
+Documents may be made from several threads at once, each thread its own canvas: what the process
+keeps between documents (pictures decoded or converted, SVG forms, path code) lives in
+:class:`printkit.memo.Memo` stores.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from printkit.spec.fields import close_key
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
+from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
@@ -473,15 +474,15 @@ def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> N
 
 # Per loaded spec (by identity, while it lives), (section, group, variant) -> the indexes of the
 # group's overrides that select a card the variant keeps.
-_SELECTED: dict[int, tuple[weakref.ref, dict[tuple, Any]]] = {}
+_SELECTED = Memo("overrides selected", entries=64)
 
 
 def _selected_for(loaded: LoadedSpec) -> dict[tuple, Any]:
-    entry = _SELECTED.get(id(loaded))
+    key = id(loaded)
+    entry = _SELECTED.get(key)
     if entry is None or entry[0]() is not loaded:
-        for key in [key for key, (ref, _) in _SELECTED.items() if ref() is None]:
-            del _SELECTED[key]  # specs let go of
-        entry = _SELECTED[id(loaded)] = (weakref.ref(loaded), {})
+        entry = (weakref.ref(loaded), {})
+        _SELECTED.put(key, entry)
     return entry[1]
 
 
