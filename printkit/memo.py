@@ -4,8 +4,9 @@ Every store printkit keeps for the life of a process is a :class:`Memo`: least r
 first out beyond a count of entries and, where entries are large, a sum of their bytes (an entry
 larger than the whole byte budget is not kept; whoever made it still uses it). They are: pictures
 checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
-(:mod:`printkit.safe_read`), PNG structures, pictures decoded or converted to CMYK, SVG form
-commands, path code and font names (:mod:`printkit.render.pdf`), shared shapes
+(:mod:`printkit.safe_read`), PNG structures and pictures decoded or converted to CMYK
+(:mod:`printkit.render.pictures`), SVG forms (:mod:`printkit.render.svg`), path code and font
+names (:mod:`printkit.render.canvas`), shared shapes
 (:mod:`printkit.layout.design`), specs read, layouts compiled and overrides selected
 (:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak
 reference to it, so a later spec at the same address never takes it.
@@ -25,7 +26,7 @@ canvases are not shared between threads; each build makes its own.
 
 What stays ``functools.lru_cache`` (itself thread-safe), and why: small pure functions of small
 keys that name no file's bytes, each bounded or bounded by what printkit ships — colour parsing
-(``render.pdf._rgb``), ICC profiles and ink conversions (:mod:`printkit.render.cmyk`,
+(``render.canvas._rgb``), ICC profiles and ink conversions (:mod:`printkit.render.cmyk`,
 :mod:`printkit.render.color`), rich-text parsing and character widths
 (:mod:`printkit.layout.richtext`), Calc's number theory (:mod:`printkit.rules.calc_value`),
 printkit's own layouts, icons, export profiles and game modules by name, and things made once

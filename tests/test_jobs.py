@@ -61,9 +61,9 @@ def sample_decks():
 def fresh_build(decks, options, monkeypatch):
     """``build``, as in a process of its own: SVG forms this process converted for an earlier build
     would not be stored in the render cache again, so the two caches could not be compared."""
-    import printkit.render.pdf as pdf
+    import printkit.render.svg as svg
 
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", Memo("svg", 256))
+    monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
     return build(decks, options)
 
 

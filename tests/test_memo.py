@@ -10,7 +10,7 @@ from PIL import Image as PILImage
 
 from printkit import images, safe_read
 from printkit.memo import FileIdentity, Memo, file_identity
-from printkit.render import pdf
+from printkit.render import pictures
 
 
 def test_the_least_recently_used_go_first_within_count_and_bytes():
@@ -40,7 +40,7 @@ def test_four_threads_share_the_memos_with_a_tiny_budget(tmp_path, monkeypatch):
     monkeypatch.setattr(images, "_PICTURES", Memo("pictures", entries=3, max_bytes=200))
     monkeypatch.setattr(images, "_VERDICTS", Memo("verdicts", entries=5))
     monkeypatch.setattr(safe_read, "_DIGESTS", Memo("digests", entries=4))
-    monkeypatch.setattr(pdf, "_PNG_INFOS", Memo("png", entries=2))
+    monkeypatch.setattr(pictures, "_PNG_INFOS", Memo("png", entries=2))
     monkeypatch.setattr(images, "_SVG_ARTS", Memo("svg", entries=1, max_bytes=300))
     paths = _pictures(tmp_path, 40)
     svgs = []
@@ -60,7 +60,7 @@ def test_four_threads_share_the_memos_with_a_tiny_budget(tmp_path, monkeypatch):
                     assert picture.digest == expected[path]
                     assert images.picture(path).digest == expected[path]
                     assert safe_read.content_digest(path) == expected[path]
-                    assert pdf._png_info(picture.digest, picture.data).width == picture.width
+                    assert pictures._png_info(picture.digest, picture.data).width == picture.width
                 for svg in svgs:
                     assert images.svg_art(svg.read_bytes()).width == 7.5  # 10 px in points
                     assert images.svg_warnings(svg) == ()

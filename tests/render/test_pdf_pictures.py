@@ -13,7 +13,7 @@ from printkit.images import ImageError, check_picture, png_info
 from printkit.layout.geometry import Size
 from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Face, Image
-from printkit.render import pdf as pdf_module
+from printkit.render import pictures
 from printkit.render.pdf import render_pages
 
 
@@ -65,7 +65,7 @@ def test_a_png_with_alpha_is_decoded_once_per_process(tmp_path, monkeypatch):
         return real(self, image)
 
     monkeypatch.setattr(PDFImageXObject, "loadImageFromSRC", counting)
-    monkeypatch.setattr(pdf_module, "_DECODED", Memo("decoded", 4096, max_bytes=256 << 20))
+    monkeypatch.setattr(pictures, "_DECODED", Memo("decoded", 4096, max_bytes=256 << 20))
     first, second = _one_picture_pdf(path), _one_picture_pdf(path)
     assert first == second
     assert len(calls) == 2  # the picture and its alpha channel (the soft mask), for both PDFs
