@@ -10,7 +10,7 @@ import weakref
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
+from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.spec.fields import close_key
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
@@ -383,6 +383,7 @@ def _expand_groups(
         first_of_group = len(cards)
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
+        index_of_overrides = MatchIndex([override.match for override in group.overrides])
         in_group = 0
         rows = group.table.rows if group.table is not None else None
         for index, attrs in enumerate(prototypes):
@@ -399,15 +400,13 @@ def _expand_groups(
             art = group_art
             front = group.layout or layouts[0]
             back = group.back_layout or layouts[1]
-            for oi, override in enumerate(group.overrides):
-                if matches(override.match, attrs):
-                    override_used[oi] = True
-                    if override.copies is not None:
-                        copies = override.copies
-                    attrs = {**attrs, **_freeze_attrs(override.attrs)}
-                    art = _resolve_art(loaded, art, override.art, gpath + ("overrides", oi, "art"))
-                    front = override.layout or front
-                    back = override.back_layout or back
+            for oi, override, attrs in _applied(group, index_of_overrides, attrs):
+                override_used[oi] = True
+                if override.copies is not None:
+                    copies = override.copies
+                art = _resolve_art(loaded, art, override.art, gpath + ("overrides", oi, "art"))
+                front = override.layout or front
+                back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
                 raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
             # A token's back is its front again, unless a back layout draws one.
@@ -491,15 +490,29 @@ def _overrides_selected(group: GroupSpec, prototypes: Sequence[Mapping[str, Any]
     select it (each override seeing the attributes earlier ones set, as expansion applies them);
     an empty set for one they exclude."""
     out: list[set[int]] = []
+    index_of_overrides = MatchIndex([override.match for override in group.overrides])
     for attrs in prototypes:
         chosen: set[int] = set()
         if not any(matches(m, attrs) for m in group.exclude):
-            for index, override in enumerate(group.overrides):
-                if matches(override.match, attrs):
-                    chosen.add(index)
-                    attrs = {**attrs, **_freeze_attrs(override.attrs)}
+            chosen.update(index for index, _, _ in _applied(group, index_of_overrides, attrs))
         out.append(chosen)
     return out
+
+
+def _applied(group: GroupSpec, index: MatchIndex, attrs: Mapping[str, Any]):
+    """Each override of ``group`` that selects the card ``attrs``, in order, each seeing the
+    attributes the ones before set: (its index, it, the card's attributes after it). Only the
+    overrides ``index`` names as candidates are tried."""
+    pending, position = index.candidates(attrs), 0
+    while position < len(pending):
+        number = pending[position]
+        position += 1
+        override = group.overrides[number]
+        if matches(override.match, attrs):
+            attrs = {**attrs, **_freeze_attrs(override.attrs)}
+            yield number, override, attrs
+            if index.keys.intersection(override.attrs):  # what later ones are filed under may change
+                pending, position = index.candidates(attrs, number), 0
 
 
 def _mark(flags: list[bool], index: int) -> bool:
