@@ -40,7 +40,7 @@ from typing import Callable
 from printkit.errors import ImageError
 from printkit.memo import FileIdentity, Memo, file_identity
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
-from printkit.safe_read import UnsafeFileError, read_identified, read_limited, remember_digest
+from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -64,13 +64,27 @@ def is_svg(path: Path) -> bool:
 
 @dataclass(eq=False)
 class Picture:
-    """A checked PNG or JPEG: the bytes that were checked, its size, and (once drawn) its decoding."""
+    """A checked PNG or JPEG: its size, kind and the sha256 of the bytes checked; those bytes
+    (:attr:`data`), kept or read again from ``path``; and (once drawn) its decoding."""
 
-    data: bytes
     width: int
     height: int
-    digest: str  # sha256 of ``data``
+    digest: str  # sha256 of the bytes checked
+    png: bool  # else a JPEG
+    path: Path
+    _data: bytes | None = None  # None: not kept (read again when asked for)
     _reader: object = None
+
+    @property
+    def data(self) -> bytes:
+        """The bytes checked: kept, or read from the file, which must still hold them (ImageError
+        otherwise)."""
+        if self._data is not None:
+            return self._data
+        data = bytes_checked(self.path, self.digest)
+        if data is None:
+            raise ImageError("changed since it was checked")
+        return data
 
     def reader(self):
         """What the PDF backend draws: decoded at most once per process, from ``data``.
@@ -101,9 +115,13 @@ class _NamedReader:
 # that names a checked file again costs one stat; drawing uses the checked bytes, never the file
 # as it is later (swapped meanwhile for something unchecked). Bounded by a count and a sum of their
 # bytes (above the largest picture allowed), so that art of many or large files costs a build no
-# more memory than a few; one let go is read again when drawn, and known by its hash if its bytes
-# passed before (_VERDICTS).
+# more memory than a few.
 _PICTURES = Memo("pictures checked", entries=64, max_bytes=64 << 20)
+
+# Every picture checked, without its bytes, by path and file identity: one let go above is known
+# while its file is unchanged (:func:`printkit.memo.file_identity`) and its bytes read again only
+# where they are written, each time proven the bytes checked (:func:`bytes_checked`).
+_IDENTIFIED = Memo("pictures identified", entries=20_000)
 
 # The size of each picture that passed :func:`check_picture`, by the sha256 of its bytes: a file
 # read again (let go above, or drawn in a later PDF of the build) is checked by its hash alone, as
@@ -123,9 +141,13 @@ def checked_picture(path: Path) -> Picture:
     """The PNG or JPEG at ``path``, read and checked once while the file stays unchanged
     (:func:`printkit.memo.file_identity`). Safe to call from several threads."""
     path = Path(path)
+    identity = _identity(path)
     known = _PICTURES.get(path)
-    if known is not None and known[0] == _identity(path):
+    if known is not None and known[0] == identity:
         return known[1]
+    identified = _IDENTIFIED.get((str(path), identity))
+    if identified is not None:
+        return identified
     data, identity = _read_picture(path)
     digest = hashlib.sha256(data).hexdigest()
     remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
@@ -133,8 +155,10 @@ def checked_picture(path: Path) -> Picture:
     if size is None:
         size = check_picture(data)
         _VERDICTS.put(digest, size)
-    picture = Picture(data, size[0], size[1], digest)
+    png = data.startswith(PNG_SIGNATURE)
+    picture = Picture(size[0], size[1], digest, png, path, data)
     _PICTURES.put(path, (identity, picture), len(data))
+    _IDENTIFIED.put((str(path), identity), Picture(size[0], size[1], digest, png, path))
     return picture
 
 
@@ -143,6 +167,16 @@ def picture(path: Path) -> Picture:
     read and checked now."""
     known = _PICTURES.get(Path(path))
     return known[1] if known is not None else checked_picture(path)
+
+
+def bytes_checked(path: Path, digest: str) -> bytes | None:
+    """The bytes of the picture file at ``path`` if they are those of sha256 ``digest`` (None
+    otherwise; ImageError when it cannot be read): hashed again only when the file is not the one
+    hashed before (:func:`printkit.safe_read.known_digest`)."""
+    data, identity = _read_picture(path)
+    if known_digest(path, identity) == digest or hashlib.sha256(data).hexdigest() == digest:
+        return data
+    return None
 
 
 def _read_picture(path: Path) -> tuple[bytes, FileIdentity]:

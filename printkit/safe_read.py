@@ -73,6 +73,11 @@ def content_digest(path) -> str | None:
     return digest
 
 
+def known_digest(path, identity: FileIdentity) -> str | None:
+    """The sha256 of the file at ``path`` when it was read with ``identity``, if still known."""
+    return _DIGESTS.get((os.fspath(path), identity))
+
+
 def remember_digest(path, identity: FileIdentity, digest: str) -> None:
     """Record the sha256 of a file just read whole (a picture checked), for :func:`content_digest`."""
     _DIGESTS.put((os.fspath(path), identity), digest)

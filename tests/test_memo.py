@@ -60,7 +60,7 @@ def test_four_threads_share_the_memos_with_a_tiny_budget(tmp_path, monkeypatch):
                     assert picture.digest == expected[path]
                     assert images.picture(path).digest == expected[path]
                     assert safe_read.content_digest(path) == expected[path]
-                    assert pictures._png_info(picture.digest, picture.data).width == picture.width
+                    assert pictures._png_info(picture).width == picture.width
                 for svg in svgs:
                     assert images.svg_art(svg.read_bytes()).width == 7.5  # 10 px in points
                     assert images.svg_warnings(svg) == ()

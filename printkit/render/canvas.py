@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import font_name, ttfont
-from printkit.images import PNG_SIGNATURE, ImageError, is_svg, picture, read_image, svg_art
+from printkit.images import ImageError, is_svg, picture, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.ops import Ellipse, Image, Line, Op, Polygon, Rect, Text
 from printkit.memo import Memo
@@ -391,9 +391,9 @@ class DocumentImages:
                 canvas.drawImage(register_cmyk_picture(canvas, path, checked.digest, checked.data),
                                  0, 0, w, h, mask="auto")
                 refuse_transparency(canvas, path)
-            elif checked.data.startswith(PNG_SIGNATURE):
+            elif checked.png:
                 # Embedded as it is, or decoded once.
-                canvas.drawImage(register_picture(canvas, path, checked.data, checked.digest), 0, 0, w, h,
+                canvas.drawImage(register_picture(canvas, path, checked), 0, 0, w, h,
                                  mask="auto")
             else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
                 canvas.drawImage(register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")

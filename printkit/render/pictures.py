@@ -31,7 +31,7 @@ from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
-from printkit.images import ImageError, png_info, read_image
+from printkit.images import ImageError, bytes_checked, png_info
 from printkit.memo import Memo
 from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, press_of
@@ -58,7 +58,7 @@ def refuse_transparency(canvas: Canvas, path: Path) -> None:
         raise pdfx.refuse_transparency(str(path), canvas._doc.info.title)
 
 
-def register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> str:
+def register_picture(canvas: Canvas, path: Path, checked) -> str:
     """Put the PNG at ``path`` into ``canvas``'s document, named by its bytes (``picture-SHA256``,
     as a JPEG is: the same picture in any folder gives the same PDF); what to give ``drawImage``
     for it. Made here:
@@ -73,18 +73,20 @@ def register_picture(canvas: Canvas, path: Path, data: bytes, digest: str) -> st
 
     Either way the document holds no picture's data while its pages are drawn.
     """
+    digest = checked.digest
     key, name, reg = _picture_names(canvas, digest)
     if canvas._doc.idToObject.get(reg) is not None:
         return key
-    try:  # ``data`` is a checked PNG and ``digest`` its sha256 (images.Picture): neither done again
-        info = _png_info(digest, data)
+    try:  # ``checked`` is a checked PNG (images.Picture), its bytes read only if not known here
+        info = _png_info(checked)
+        smask = None
+        if not info.plain:
+            image, mask = _decoded_models(checked)
     except ImageError as exc:
         raise BuildError(f"image {str(path)!r} {exc}") from None
-    smask = None
     if info.plain:
         obj = _PngStream(info, Path(path), digest)
     else:
-        image, mask = _decoded_models(digest, data)
         source = Path(path)
         obj = _LazyImage(image, lambda: _decoded_stream(source, digest, False))
         if mask is not None:
@@ -140,21 +142,35 @@ def register_jpeg(canvas: Canvas, path: Path, checked):
     key, name, reg = _picture_names(canvas, checked.digest)
     if canvas._doc.idToObject.get(reg) is not None:
         return key
-    model = pdfdoc.PDFImageXObject("", None)
-    if not model.loadImageFromJPEG(io.BytesIO(checked.data)):
+    try:
+        model = _JPEG_MODELS.get_or_make(checked.digest, lambda: _jpeg_model(checked.data))
+    except ImageError as exc:
+        raise BuildError(f"image {str(path)!r} {exc}") from None
+    if model is False:
         return checked.reader()  # a JPEG reportlab cannot read the header of: its own way, as before
     source, digest = Path(path), checked.digest
     _add_image(canvas, _LazyImage(model, lambda: _checked_bytes(source, digest)), name, reg)
     return key
 
 
+_JPEG_MODELS = Memo("JPEG entries", entries=20_000)  # sha256 -> what its image object says (False: unread)
+
+
+def _jpeg_model(data: bytes):
+    """What the image object of the JPEG ``data`` says, as reportlab reads its header (without its
+    stream); False when reportlab cannot read it."""
+    model = pdfdoc.PDFImageXObject("", None)
+    return _model(model) if model.loadImageFromJPEG(io.BytesIO(data)) else False
+
+
 def _checked_bytes(path: Path, digest: str) -> bytes:
-    """The bytes of the picture at ``path``, which must still be those checked (sha256 ``digest``)."""
+    """The bytes of the picture at ``path``, which must still be those checked (sha256 ``digest``):
+    hashed again only if the file is not the one checked (:func:`printkit.images.bytes_checked`)."""
     try:
-        data = read_image(path)
+        data = bytes_checked(path, digest)
     except ImageError as exc:
         raise BuildError(f"image {str(path)!r} {exc}") from None
-    if hashlib.sha256(data).hexdigest() != digest:
+    if data is None:
         raise BuildError(f"image {str(path)!r} changed while the build drew it")
     return data
 
@@ -285,17 +301,18 @@ _DECODED = Memo("PNGs decoded", entries=4096, max_bytes=256 << 20)
 _DECODED_MODELS = Memo("decoded PNG entries", entries=20_000)  # sha256 -> its objects' dictionaries
 
 
-def _png_info(digest: str, data: bytes):
-    """The checked structure of a PNG, once per process per content."""
-    return _PNG_INFOS.get_or_make(digest, lambda: png_info(data))
+def _png_info(checked):
+    """The checked structure of the PNG ``checked`` (an images.Picture), once per process per content."""
+    return _PNG_INFOS.get_or_make(checked.digest, lambda: png_info(checked.data))
 
 
-def _decoded_models(digest: str, data: bytes) -> tuple:
+def _decoded_models(checked) -> tuple:
     """What the image object of a PNG reportlab must decode says, and its soft mask's (None without
     one), each with its name; decoded for it once per process per content."""
+    digest = checked.digest
     models = _DECODED_MODELS.get(digest)
     if models is None:
-        obj = _decoded_png(digest, data)
+        obj = _decoded_png(digest, checked.data)
         smask = getattr(obj, "_smask", None)
         models = (_model(obj), _model(smask) if smask is not None else None)
         _DECODED_MODELS.put(digest, models)

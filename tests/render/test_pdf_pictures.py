@@ -132,8 +132,13 @@ def test_checked_pictures_kept_stay_within_their_bytes(tmp_path, monkeypatch):
     real = images._read_picture
     monkeypatch.setattr(images, "_read_picture", lambda path: read.append(path) or real(path))
     assert images.picture(paths[3]).width == 60 and read == []  # kept: not read again
-    assert images.picture(paths[0]).width == 60 and read == [paths[0]]  # let go: read and checked again
-    assert paths[0] in images._PICTURES and paths[2] not in images._PICTURES  # the least recently used went
+    let_go = images.picture(paths[0])  # let go, yet known by its file's identity: not read either
+    assert let_go.width == 60 and read == [] and paths[0] not in images._PICTURES
+    assert let_go.data == paths[0].read_bytes() and read == [paths[0]]  # its bytes read where they are needed
+    _noisy(size=(61, 60)).save(paths[0])  # another picture now: the one checked is gone
+    with pytest.raises(ImageError, match="changed since it was checked"):
+        let_go.data
+    assert images.picture(paths[0]).digest != let_go.digest  # the file as it is now, read and checked
 
 
 def test_a_picture_read_again_is_checked_by_its_hash_and_other_bytes_in_full(tmp_path, monkeypatch):
