@@ -171,6 +171,39 @@ def _read_key(path: Path) -> bytes | None:
     return data if len(data) == 32 else None
 
 
+class NamedEntries:
+    """Small entries of one kind in a render cache, by name (a picture's verdict by its sha256,
+    an SVG's form): kept when the cache is flushed, found by later builds into the same folder."""
+
+    def __init__(self, cache: "RenderCache", kind: str) -> None:
+        self.cache, self.kind = cache, kind
+
+    def get(self, name: str) -> bytes | None:
+        key = self.cache.key(self.kind, lambda: name)
+        return (self.cache.pending.get(key) or self.cache.get(key)) if key else None
+
+    def put(self, name: str, data: bytes) -> None:
+        key = self.cache.key(self.kind, lambda: name)
+        if key:
+            self.cache.pending[key] = data
+
+
+@contextlib.contextmanager
+def picture_verdicts_kept(out_dir: Path, enabled: bool = True) -> Iterator[None]:
+    """While the block runs (reading specs, building), pictures' verdicts
+    (:data:`printkit.images.picture_verdicts`) are found in ``out_dir``'s render cache, so a
+    rebuild decodes no picture checked before; new ones are stored when it ends without error."""
+    from printkit.images import picture_verdicts
+
+    cache = RenderCache(out_dir, enabled)
+    token = picture_verdicts.set(NamedEntries(cache, "picture-verdict"))
+    try:
+        yield
+    finally:
+        picture_verdicts.reset(token)
+    cache.flush(secrets.token_hex(8))
+
+
 def _seal(key: str, payload: bytes, size: int) -> bytes:
     mac = hmac.new(secret() or b"", f"{key}\n{size}\n".encode(), hashlib.sha256)
     mac.update(payload)

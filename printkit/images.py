@@ -32,6 +32,7 @@ import binascii
 import hashlib
 import io
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -129,6 +130,11 @@ _IDENTIFIED = Memo("pictures identified", entries=20_000)
 # PNG's rows, costs milliseconds; hashing it, a fraction of one. A few MB at most.
 _VERDICTS = Memo("picture verdicts", entries=20_000)
 
+# Where verdicts are kept between processes (the render cache of the build's output folder,
+# :class:`printkit.cache.NamedEntries`): an object with get(name) -> bytes | None and put(name,
+# data), trusted as this user's own; None keeps them for the process only.
+picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
+
 
 def _identity(path: Path) -> FileIdentity:
     try:
@@ -153,7 +159,7 @@ def checked_picture(path: Path) -> Picture:
     remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
     size = _VERDICTS.get(digest)
     if size is None:
-        size = check_picture(data)
+        size = _verdict(digest, data)
         _VERDICTS.put(digest, size)
     png = data.startswith(PNG_SIGNATURE)
     picture = Picture(size[0], size[1], digest, png, path, data)
@@ -167,6 +173,23 @@ def picture(path: Path) -> Picture:
     read and checked now."""
     known = _PICTURES.get(Path(path))
     return known[1] if known is not None else checked_picture(path)
+
+
+def _verdict(digest: str, data: bytes) -> tuple[int, int]:
+    """The size of the picture ``data`` (sha256 ``digest``) that passed :func:`check_picture`: as
+    kept by :data:`picture_verdicts`, else checked now (and kept there)."""
+    store = picture_verdicts.get()
+    kept = store.get(digest) if store is not None else None
+    if kept is not None:
+        try:
+            width, height = map(int, kept.split())
+            return width, height
+        except ValueError:
+            pass
+    size = check_picture(data)
+    if store is not None:
+        store.put(digest, f"{size[0]} {size[1]}".encode())
+    return size
 
 
 def bytes_checked(path: Path, digest: str) -> bytes | None:

@@ -96,3 +96,30 @@ def test_a_picture_rewritten_in_place_with_its_old_size_and_time_is_read_again(t
     again = images.checked_picture(path)
     assert again.digest == hashlib.sha256(new).hexdigest() != first.digest
     assert safe_read.content_digest(path) == again.digest
+
+
+def test_a_pictures_verdict_is_kept_in_the_render_cache_for_the_next_process(tmp_path, monkeypatch):
+    from printkit.cache import picture_verdicts_kept
+
+    jpeg = tmp_path / "art.jpg"
+    PILImage.new("RGB", (40, 30), (200, 10, 10)).save(jpeg, quality=90)
+    checks = []
+    real = images.check_picture
+    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(1) or real(data))
+
+    def new_process():  # nothing kept in memory
+        for name in ("_VERDICTS", "_PICTURES", "_IDENTIFIED"):
+            monkeypatch.setattr(images, name, Memo(name, entries=10))
+
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out"):
+        assert images.checked_picture(jpeg).width == 40
+    assert len(checks) == 1
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out"):
+        picture = images.checked_picture(jpeg)
+    assert len(checks) == 1 and (picture.width, picture.height) == (40, 30)  # not decoded again
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out", enabled=False):  # --no-cache
+        images.checked_picture(jpeg)
+    assert len(checks) == 2
