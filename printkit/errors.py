@@ -54,6 +54,10 @@ class OutputFailed(PrintkitError):
     """Standard output cannot be written (a full disk, a closed pipe)."""
 
 
+class GameError(PrintkitError):
+    """An installed package registers a game printkit cannot use; the message names the package."""
+
+
 class StarterError(PrintkitError):
     """The starter cannot be written: a bad name or a folder that is already in use."""
 

@@ -7,8 +7,9 @@ checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
 (:mod:`printkit.safe_read`), PNG structures and pictures decoded or converted to CMYK
 (:mod:`printkit.render.pictures`), SVG forms (:mod:`printkit.render.svg`), path code and font
 names (:mod:`printkit.render.canvas`), shared shapes
-(:mod:`printkit.layout.design`), specs read, layouts compiled and overrides selected
-(:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak
+(:mod:`printkit.layout.design`), texts set (:mod:`printkit.layout.richtext`), faces' file sets
+(:mod:`printkit.layout.ops`), layouts compiled (:mod:`printkit.layout.compile`), specs read and
+overrides selected (:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak
 reference to it, so a later spec at the same address never takes it.
 
 A file is unchanged while its :func:`file_identity` is: its size, modification and change times
@@ -16,7 +17,7 @@ A file is unchanged while its :func:`file_identity` is: its size, modification a
 and modification time is still seen), inode and device. Pictures checked
 (:mod:`printkit.images`), the digests of fonts and pictures (:mod:`printkit.safe_read`, which the
 render cache keys by), the render cache's view of printkit's own files (:mod:`printkit.cache`)
-and the replay of unchanged decks (:mod:`printkit.unchanged`) all ask it.
+and the replay of unchanged decks (:mod:`printkit.pipeline.replay`) all ask it.
 
 Threads: the library may be called from several threads at once (a server building two decks).
 Each memo holds its lock only while it looks up, stores or lets go of entries, never while a
@@ -28,7 +29,7 @@ What stays ``functools.lru_cache`` (itself thread-safe), and why: small pure fun
 keys that name no file's bytes, each bounded or bounded by what printkit ships — colour parsing
 (``render.canvas._rgb``), ICC profiles and ink conversions (:mod:`printkit.render.cmyk`,
 :mod:`printkit.render.color`), rich-text parsing and character widths
-(:mod:`printkit.layout.richtext`), Calc's number theory (:mod:`printkit.rules.calc_value`),
+(:mod:`printkit.layout.richtext`), Calc's number theory (:mod:`printkit.games.calc.value`),
 printkit's own layouts, icons, export profiles and game modules by name, and things made once
 (``maxsize=1`` or per process: reportlab subclasses, the code fingerprint, the user's cache key).
 Fonts (:mod:`printkit.fonts`, :mod:`printkit.layout.text`, :mod:`printkit.cff_fonts`) are parsed

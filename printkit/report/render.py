@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from printkit.errors import ReportError
+from printkit.games import module_of
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank, wilson
 
 # A difference is marked when its Holm-adjusted p-value is below this: over all the numbers of a
@@ -72,7 +73,7 @@ def _matplotlib():
     return matplotlib
 
 
-def _figure(width: float = 7.2, height: float = 3.0):
+def new_figure(width: float = 7.2, height: float = 3.0):
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
@@ -178,7 +179,7 @@ def _g(value: float, signed: bool = False) -> str:
 # ---------------------------------------------------------------- plots
 
 
-def _colour(i: int) -> str:
+def colour(i: int) -> str:
     return COLOURS[i % len(COLOURS)]
 
 
@@ -194,7 +195,7 @@ def _plain_ticks(axis) -> None:
     axis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
 
-def _legend(ax) -> None:
+def legend(ax) -> None:
     """One legend per figure, below the plots (clear of the bars and lines)."""
     fig = ax.figure
     if fig.legends:
@@ -208,7 +209,7 @@ def _star(ax, x: float, y: float) -> None:
                 fontsize=13, fontweight="bold", color="#c0392b")
 
 
-def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Callable | None,
+def grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Callable | None,
                   diffs, metric_of: Callable[[int], str] | None = None, percent: bool = True) -> None:
     """Bars for each group (x) and setting (colour), with 95 % Wilson intervals and * for clear."""
     width = 0.8 / len(analyses)
@@ -222,7 +223,7 @@ def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Ca
             kwargs["yerr"] = [[max(0.0, y - lo) * scale for y, lo in zip(ys, lows)],
                               [max(0.0, hi - y) * scale for y, hi in zip(ys, highs)]]
             kwargs["capsize"] = 3
-        ax.bar(xs, [y * scale for y in ys], width * 0.95, color=_colour(i), label=a["label"], **kwargs)
+        ax.bar(xs, [y * scale for y in ys], width * 0.95, color=colour(i), label=a["label"], **kwargs)
         if i and metric_of is not None:
             for g, (x, y) in enumerate(zip(xs, ys)):
                 if _clear(diffs, metric_of(g), a["label"]):
@@ -234,7 +235,7 @@ def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Ca
 
 
 def plot_length(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     unit = analyses[0]["length_unit"]
     low = min(a["length"]["min"] for a in analyses)
@@ -244,37 +245,37 @@ def plot_length(analyses, diffs):
     for i, a in enumerate(analyses):
         n = max(1, a["finished"])
         ax.hist(a["lengths"], bins=bins, weights=[100 / n] * len(a["lengths"]), histtype="step",
-                linewidth=1.6, color=_colour(i), align="left" if step == 1 else "mid",
+                linewidth=1.6, color=colour(i), align="left" if step == 1 else "mid",
                 label=f"{a['label']}: median {_g(a['length']['median'])}"
                       + (" *" if _clear(diffs, "game length (median)", a["label"]) else ""))
-        ax.axvline(a["length"]["median"], color=_colour(i), linestyle="--", linewidth=1)
+        ax.axvline(a["length"]["median"], color=colour(i), linestyle="--", linewidth=1)
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("% of games")
     ax.set_title("Game length (dashed: median)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_wins(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     seats = max(a["players"] for a in analyses)
-    _grouped_bars(ax, [f"seat {s}" for s in range(seats)], analyses,
+    grouped_bars(ax, [f"seat {s}" for s in range(seats)], analyses,
                   lambda a, g: a["win_rate"][g] if g < a["players"] else 0.0,
                   lambda a, g: a["win_ci"][g] if g < a["players"] else (0.0, 0.0),
                   diffs, lambda g: f"win rate, seat {g}")
     for i, a in enumerate(analyses):
         # A shared win counts for every winner, so an equal share is the seats' mean win rate
         # (above 1/players when games are shared).
-        ax.axhline(100 * a["equal_share"], color=_colour(i), linestyle=":", linewidth=1)
+        ax.axhline(100 * a["equal_share"], color=colour(i), linestyle=":", linewidth=1)
     ax.set_ylabel("% of games won")
     ax.set_title("Win rate by seat (95 % Wilson intervals; dotted: an equal share, shared wins counted)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_scores(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     seats = max(a["players"] for a in analyses)
     width = 0.8 / len(analyses)
@@ -285,23 +286,23 @@ def plot_scores(analyses, diffs):
         box = ax.boxplot(data, positions=xs, widths=width * 0.8, showfliers=False, patch_artist=True,
                          whis=(5, 95), manage_ticks=False)
         for patch in box["boxes"]:
-            patch.set_facecolor(_colour(i))
+            patch.set_facecolor(colour(i))
             patch.set_alpha(0.55)
         for median in box["medians"]:
             median.set_color("black")
-        ax.plot([], [], color=_colour(i), linewidth=6, alpha=0.55, label=a["label"])
-    if analyses[0]["game"] == "calc":
+        ax.plot([], [], color=colour(i), linewidth=6, alpha=0.55, label=a["label"])
+    if getattr(module_of(analyses[0]["game"], "report"), "SCORE_AXIS", "linear") == "symlog":
         ax.set_yscale("symlog", linthresh=100)
         _plain_ticks(ax.yaxis)
     ax.set_xticks(range(seats), [f"seat {s}" for s in range(seats)])
     ax.set_ylabel("final score")
     ax.set_title("Scores by seat (box: quartiles; whiskers: 5th-95th percentile)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_endings(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     reasons = list(dict.fromkeys(r for a in analyses for r in a["endings"]))
     groups = ["\n".join(textwrap.wrap(r, 18)) for r in reasons] + ["ended in\nround 1"]
@@ -315,104 +316,11 @@ def plot_endings(analyses, diffs):
     def ci(a, g):
         return wilson(count(a, g), a["finished"])
 
-    _grouped_bars(ax, groups, analyses, share, ci, diffs,
+    grouped_bars(ax, groups, analyses, share, ci, diffs,
                   lambda g: "ended in the first round" if g == len(reasons) else "")
     ax.set_title("How games ended")
-    _legend(ax)
+    legend(ax)
     return fig
-
-
-def plot_calc(analyses, diffs):
-    fig = _figure(7.2, 3.2)
-    left, right = fig.subplots(1, 2)
-    notes = []
-    finite = [abs(v) for a in analyses for v in a["pay_values"] if v and math.isfinite(v)]
-    top = max(1.0, math.log10(max(finite))) if finite else 1.0
-    bins = [x / 2 for x in range(0, 2 * math.ceil(top) + 3)]
-    for i, a in enumerate(analyses):
-        values = a["pay_values"]
-        if not values:
-            continue
-        # Pays span 0 to astronomic: plot log10 of the size of the non-zero ones, state the zeros.
-        sizes = [min(math.log10(abs(v)), bins[-1] - 0.01) if math.isfinite(v) else bins[-1] - 0.01
-                 for v in values if v]
-        sizes = [max(x, 0.0) for x in sizes]
-        left.hist(sizes, bins=bins, histtype="step", linewidth=1.5, color=_colour(i),
-                  weights=[100 / len(values)] * len(sizes), label=a["label"])
-        zero = sum(1 for v in values if v == 0) / len(values)
-        negative = sum(1 for v in values if v < 0) / len(values)
-        notes.append(f"{a['label']}: {zero:.0%} zero, {negative:.0%} negative")
-    left.set_xlabel("log10 |pay value| of non-zero pays (last bin: larger)")
-    left.set_ylabel("% of pays")
-    left.set_title("Pay values: " + "; ".join(notes) if len(notes) == 1 else "Pay values", fontsize=8)
-    if len(notes) > 1:
-        left.text(0.98, 0.97, "\n".join(notes), transform=left.transAxes, ha="right", va="top", fontsize=7)
-    names = ["decided by bonus", "winner had bonus"]
-    keys = ["decided_by_bonus", "winner_had_bonus"]
-    metrics = ["decided by the fewest-cards bonus", "a winner had the bonus"]
-    _grouped_bars(right, names, analyses, lambda a, g: a[keys[g]] / max(1, a["finished"]),
-                  lambda a, g: wilson(a[keys[g]], a["finished"]), diffs, lambda g: metrics[g])
-    right.set_title("The +5 fewest-cards bonus")
-    _legend(right)
-    return fig
-
-
-def plot_stack(analyses, diffs):
-    fig = _figure(7.2, 3.2)
-    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-    names = ["first-turn\nwin", "dealt all\nfield types", "case 2:\none matched all", "case 3:\ndeciding card",
-             "turn cap\n(draw)", "both matched\nall (once+)"]
-    counts = [lambda a: a["first_turn_wins"], lambda a: a["deal_complete_any"], lambda a: a["cases"]["all"],
-              lambda a: a["cases"]["deciding"], lambda a: a["cases"]["cap"], lambda a: a["both_full_games"]]
-    metrics = ["first-turn wins", "a dealt hand holds all field types", "ended: one player matched all (case 2)",
-               "ended: deciding card (case 3, quick)", "ended: turn cap, draw", "both matched all at least once"]
-    _grouped_bars(left, names, analyses, lambda a, g: counts[g](a) / max(1, a["finished"]),
-                  lambda a, g: wilson(counts[g](a), a["finished"]), diffs, lambda g: metrics[g])
-    left.tick_params(axis="x", labelsize=7)
-    left.set_title("Settlement that ended the game, first turn")
-    _legend(left)
-    high = max(max(a["stacks_used"], default=0) for a in analyses)
-    for i, a in enumerate(analyses):
-        n = max(1, a["finished"])
-        right.hist(a["stacks_used"], bins=range(0, high + 2), align="left", histtype="step", linewidth=1.5,
-                   color=_colour(i), weights=[100 / n] * len(a["stacks_used"]), label=a["label"])
-    right.set_xlabel("stacks spent in a game (both players)")
-    right.set_ylabel("% of games")
-    right.set_title("Stacks used")
-    return fig
-
-
-def plot_clag(analyses, diffs):
-    fig = _figure(7.2, 3.4)
-    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-    rounds = len(analyses[0]["made_rate_by_round"])
-    left.axvspan(7.5, 15.5, color="#999999", alpha=0.12, linewidth=0)
-    for i, a in enumerate(analyses):
-        xs = list(range(1, rounds + 1))
-        rates = [100 * r for r in a["made_rate_by_round"]]
-        cis = [wilson(m, a["seat_rounds"]) for m in a["made_by_round"]]
-        left.fill_between(xs, [100 * c[0] for c in cis], [100 * c[1] for c in cis], color=_colour(i), alpha=0.2,
-                          linewidth=0)
-        left.plot(xs, rates, marker="o", markersize=3, color=_colour(i), label=a["label"])
-    left.set_xticks(range(1, rounds + 1), [str(r) for r in range(1, rounds + 1)], fontsize=7)
-    left.set_xlabel("round (shaded: special rounds 8-15)")
-    left.set_ylabel("% of seats making their contract")
-    left.set_title("Contracts made per round")
-    _legend(left)
-    specials = list(range(8, 16))
-    _grouped_bars(right, [str(r) for r in specials] + ["other"], analyses,
-                  lambda a, g: (a["points_per_seat_by_round"][specials[g] - 1] if g < len(specials) else
-                                sum(p for r, p in enumerate(a["points_per_seat_by_round"], 1) if r not in specials)
-                                / (rounds - len(specials))),
-                  None, diffs, None, percent=False)
-    # two lines: on one, the label is wider than the narrow right-hand plot and is cut off
-    right.set_xlabel("special round\n(other: mean of the normal rounds)")
-    right.set_ylabel("points per seat")
-    right.set_title("Points per special round")
-    return fig
-
-
-GAME_PLOTS = {"calc": plot_calc, "stack": plot_stack, "clag": plot_clag}
 
 
 def figures(analyses, diffs) -> list[tuple[str, Any]]:
@@ -424,12 +332,13 @@ def figures(analyses, diffs) -> list[tuple[str, Any]]:
     if len({x for a in analyses for x in a["lengths"]}) > 1:
         out.append(("length", plot_length(analyses, diffs)))
     out.append(("wins", plot_wins(analyses, diffs)))
-    if game != "stack":  # Stack's scores are 1 for the winner, 0 otherwise: the win rates say it all
+    if getattr(module_of(game, "report"), "SCORES", True):
         out.append(("scores", plot_scores(analyses, diffs)))
     if len({r for a in analyses for r in a["endings"]}) > 1 or any(a["first_round"] for a in analyses):
         out.append(("endings", plot_endings(analyses, diffs)))
-    if game in GAME_PLOTS:
-        out.append((game, GAME_PLOTS[game](analyses, diffs)))
+    plot = getattr(module_of(game, "report"), "plot", None)
+    if plot is not None:  # the game's own numbers, drawn by its report module
+        out.append((game, plot(analyses, diffs)))
     return out
 
 
@@ -464,8 +373,7 @@ TESTS_NOTE = (
 
 
 def findings(a: dict[str, Any]) -> list[str]:
-    """Headline sentences for one setting, each with its numbers."""
-    n = max(1, a["finished"])
+    """Headline sentences for one setting, each with its numbers (the game's own last)."""
     lo, hi = a["length"]["p25"], a["length"]["p75"]
     out = [f"{a['finished']:,} of {a['games']:,} games finished; median length {_g(a['length']['median'])} "
            f"{a['length_unit']} (middle half {_g(lo)}-{_g(hi)}, longest {_g(a['length']['max'])})."]
@@ -478,43 +386,16 @@ def findings(a: dict[str, Any]) -> list[str]:
     out.append(f"Win rate by seat (95 % Wilson): {rates}; shared wins {a['shared']:,}, no winner {a['no_winner']:,}. "
                f"A shared win counts for each of its winners, so an equal share is {a['equal_share']:.1%} "
                f"(1/{a['players']} = {1 / a['players']:.1%} only without shared wins).")
-    if a["game"] in ("calc", "clag") and a["finished"]:
+    if getattr(module_of(a["game"], "report"), "SCORES", True) and a["finished"]:
         every = sorted(v for seat in a["scores"] for v in seat)
         q = [_quantile_of(every, f) for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
         zeros = sum(1 for v in every if v == 0)
         out.append(f"Final scores (all seats; heavy-tailed, so quantiles, not means): 10th {_g(q[0])}, 25th "
                    f"{_g(q[1])}, median {_g(q[2])}, 75th {_g(q[3])}, 90th {_g(q[4])}, largest {_g(every[-1])}; "
                    f"{zeros / len(every):.1%} exactly 0.")
-    if a["game"] == "calc":
-        lo_, hi_ = wilson(a["decided_by_bonus"], a["finished"])
-        out.append(f"The fewest-cards bonus decided {a['decided_by_bonus']:,} games ({a['decided_by_bonus'] / n:.1%}, "
-                   f"95 % {lo_:.1%}-{hi_:.1%}); a winner held the bonus in {a['winner_had_bonus'] / n:.1%}.")
-        out.append(f"Ended in the first round: {a['first_round']:,} games.")
-    elif a["game"] == "stack":
-        lo_, hi_ = wilson(a["first_turn_wins"], a["finished"])
-        c = a["cases"]
-        out.append(f"First-turn wins: {a['first_turn_wins']:,} ({a['first_turn_wins'] / n:.1%}, 95 % {lo_:.1%}-{hi_:.1%}; "
-                   f"seat 0 {a['first_turn_wins_by_seat'][0]:,}, seat 1 {a['first_turn_wins_by_seat'][1]:,}). "
-                   f"A dealt hand held every field type in {a['deal_complete_any'] / n:.1%} of deals "
-                   f"(seat 0 {a['deal_complete_seat'][0] / n:.1%}, seat 1 {a['deal_complete_seat'][1] / n:.1%}).")
-        out.append(f"Ending settlement: one player matched all (case 2) {c['all']:,} ({c['all'] / n:.1%}), "
-                   f"deciding card (case 3, quick) {c['deciding']:,} ({c['deciding'] / n:.1%}), turn cap (draw) "
-                   f"{c['cap']:,} ({c['cap'] / n:.1%}); both players matched everything at least once in "
-                   f"{a['both_full_games']:,} games. Stacks spent per game: mean "
-                   f"{sum(a['stacks_used']) / n:.2f}.")
-    elif a["game"] == "clag":
-        rate = a["bid_rounds_made"] / max(1, a["bid_seat_rounds"])
-        worst = min(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
-        best = max(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
-        out.append(f"Contracts made in rounds with bids: {rate:.1%}; most often in round {best + 1} "
-                   f"({a['made_rate_by_round'][best]:.1%}), least in round {worst + 1} "
-                   f"({a['made_rate_by_round'][worst]:.1%}). Dealers made theirs in "
-                   f"{sum(a['dealer_made_by_round']) / (n * len(a['dealer_made_by_round'])):.1%} of rounds.")
-        specials = ", ".join(f"{r}: {a['points_per_seat_by_round'][r - 1]:.2f}" for r in range(8, 16))
-        out.append(f"Points per seat in the special rounds: {specials}.")
-        places = ", ".join(f"{'first dealer' if p == 0 else f'{p} after'} {rate:.1%}"
-                           for p, rate in enumerate(a["win_rate_by_position"]))
-        out.append(f"Win rate by place from the first dealer (seats deal in turn from it): {places}.")
+    own = getattr(module_of(a["game"], "report"), "findings", None)
+    if own is not None:  # the game's own sentences
+        out.extend(own(a))
     return out
 
 

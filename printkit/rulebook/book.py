@@ -47,7 +47,8 @@ from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
-from printkit.layout.icons import BUILTIN_ICONS, Icon
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
 from printkit.layout.text import font_metrics
 from printkit.render.pictures import binary_streams
@@ -116,9 +117,16 @@ BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
 # The faces of the book being set (a spec's own font first): one book at a time per context, so
 # helpers deep in the story need not pass them along.
 _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
-# The icons ``:name:`` draws and the colour names a span may use, of the book being set.
-_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon], Mapping[str, str]]] = ContextVar(
-    "book_inline", default=(BUILTIN_ICONS, {}))
+# The icons ``:name:`` draws and the colour names a span may use, of the book being set (None:
+# every registered icon, looked up when first drawn rather than when this module is imported).
+_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon] | None, Mapping[str, str]]] = ContextVar(
+    "book_inline", default=(None, {}))
+
+
+def _inline_icons() -> Mapping[str, Icon]:
+    """The icons ``:name:`` draws in the book being set."""
+    icons = _BOOK_INLINE.get()[0]
+    return builtin_icons() if icons is None else icons
 
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
@@ -286,7 +294,7 @@ def _span_color(written: str) -> str:
 
 
 def _icon_markup(span: md.Span, faces: Faces, style: ParagraphStyle | None) -> str:
-    icons = _BOOK_INLINE.get()[0]
+    icons = _inline_icons()
     icon = icons.get(span.icon)
     if icon is None:
         raise KeyError(unknown_icon(span.icon, icons, ""))
@@ -662,7 +670,7 @@ class RulebookDoc(BaseDocTemplate):
 
         super().handle_documentBegin()
         add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
-        draw_icons_on(self.canv, lambda: _BOOK_INLINE.get()[0])
+        draw_icons_on(self.canv, _inline_icons)
 
     def _footer(self, canvas, doc) -> None:
         canvas.saveState()
@@ -1123,7 +1131,7 @@ COMPACT_PAGES = 4
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
            canvasmaker=None, cover: Figure | None = None, compact: bool | None = None,
            author: str = "", font: Path | None = None, font_bold: Path | None = None,
-           icons: Mapping[str, Icon] = BUILTIN_ICONS, colors: Mapping[str, str] | None = None) -> tuple[bytes, int]:
+           icons: Mapping[str, Icon] | None = None, colors: Mapping[str, str] | None = None) -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
 
     ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again

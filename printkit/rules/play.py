@@ -14,14 +14,12 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace as _replace
-from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError, PrintkitError
-from printkit.errors import InvariantError
-from printkit.rules.base import Engine, Outcome, engine_for
-from printkit.rules.calc_value import to_float
+from printkit.errors import DeckError, InvariantError, PrintkitError
+from printkit.games import engine_for
+from printkit.rules.base import Engine, Outcome
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25
@@ -331,7 +329,7 @@ def summarise(
     """Figures over ``results``: games finished, length and score statistics, wins by seat, endings."""
     done = [r for r in results if r.failure is None]
     lengths = [r.turns for r in done]
-    scores = [_as_float(s) for r in done for s in r.scores]
+    scores = [as_float(s) for r in done for s in r.scores]
     wins = [0] * players
     for r in done:
         for seat in r.winners:
@@ -356,10 +354,14 @@ def summarise(
     )
 
 
-def _as_float(value: Any) -> float:
-    # Calc scores are exact and unbounded: beyond the float range they count as ±inf here, which
-    # is why reports give medians and quantiles of scores rather than means.
-    return to_float(value)
+def as_float(value: Any) -> float:
+    # A score is a number with a float() (Calc's are exact and unbounded and convert themselves);
+    # beyond the float range it counts as ±inf here, which is why reports give medians and
+    # quantiles of scores rather than means.
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _stats(values: Sequence[float], quartiles: bool) -> dict[str, float]:

@@ -13,7 +13,7 @@ from PIL import Image as PILImage
 from pypdf import PdfReader
 
 from printkit.memo import Memo
-from printkit.build import load_decks
+from printkit.pipeline.build import load_decks
 from printkit.cli import main
 from printkit.deck import CardSize
 from printkit.errors import BuildError
