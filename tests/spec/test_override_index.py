@@ -2,13 +2,10 @@
 
 from pathlib import Path
 
-import importlib
-
 from printkit import deck as deck_module
 from printkit.deck import MatchIndex, matches
-from printkit.spec import expand, load_spec
-
-expand_module = importlib.import_module("printkit.spec.expand")
+from printkit.decks import expand
+from printkit.spec import expand as expand_module, load_spec
 
 
 def write(tmp_path: Path, text: str) -> Path:
