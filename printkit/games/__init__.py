@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 # The entry-point group installed packages register their games in.
 ENTRY_POINT_GROUP = "printkit.games"
 
-Part = Literal["words", "engine", "faces", "rulebook", "report", "icons"]
-PARTS: tuple[Part, ...] = ("words", "engine", "faces", "rulebook", "report", "icons")
+Part = Literal["words", "engine", "faces", "rulebook", "report", "icons", "view"]
+PARTS: tuple[Part, ...] = ("words", "engine", "faces", "rulebook", "report", "icons", "view")
 
 # What an engine offers (the protocol in printkit.rules.base), checked on an installed game's.
 _ENGINE_NAMES = ("name", "min_players", "max_players", "length_unit", "check_options", "validate_deck",
@@ -55,7 +55,9 @@ class Game:
       ``first_round(result)`` (see :mod:`printkit.report.data`), and its ``plot``, ``findings``,
       ``SCORES`` and ``SCORE_AXIS`` (see :mod:`printkit.report.render`);
     - ``icons``: ``ICONS``, a mapping of icon name to icon (:class:`printkit.layout.icons.Icon`)
-      that every spec and rule text may then name.
+      that every spec and rule text may then name;
+    - ``view``: ``VIEW``, a :class:`printkit.rules.observe.View`: what balance reports watch while
+      a game is played (cards held and played, per-turn figures, where the turn order starts).
 
     ``package`` is who registered the game: ``printkit`` for its own, else the installed
     distribution, named in every error about it.
@@ -68,6 +70,7 @@ class Game:
     rulebook: str | None = None
     report: str | None = None
     icons: str | None = None
+    view: str | None = None
     package: str = "printkit"
 
     def module(self, part: Part) -> ModuleType | None:

@@ -106,7 +106,8 @@ def findings(a: dict[str, Any]) -> list[str]:
                f"{sum(a['dealer_made_by_round']) / (n * len(a['dealer_made_by_round'])):.1%} of rounds.")
     specials = ", ".join(f"{r}: {a['points_per_seat_by_round'][r - 1]:.2f}" for r in range(8, 16))
     out.append(f"Points per seat in the special rounds: {specials}.")
-    places = ", ".join(f"{'first dealer' if p == 0 else f'{p} after'} {rate:.1%}"
-                       for p, rate in enumerate(a["win_rate_by_position"]))
-    out.append(f"Win rate by place from the first dealer (seats deal in turn from it): {places}.")
+    places = ", ".join(f"{'first dealer' if p == 0 else f'{p} after'} {rate:.1%} "
+                       f"[{wilson(w, a['finished'])[0]:.1%}, {wilson(w, a['finished'])[1]:.1%}]"
+                       for p, (rate, w) in enumerate(zip(a["win_rate_by_position"], a["wins_by_position"])))
+    out.append(f"Win rate by place from the first dealer (seats deal in turn from it; 95 % Wilson): {places}.")
     return out
