@@ -123,3 +123,43 @@ def test_a_pictures_verdict_is_kept_in_the_render_cache_for_the_next_process(tmp
     with picture_verdicts_kept(tmp_path / "out", enabled=False):  # --no-cache
         images.checked_picture(jpeg)
     assert len(checks) == 2
+
+
+def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
+    from reportlab import rl_config
+
+    from printkit.layout.geometry import Size
+    from printkit.layout.imposition import Page, Placement
+    from printkit.layout.ops import Face, Image, Rect
+    from printkit.render.pdf import render_pages
+
+    monkeypatch.setattr(images, "_PICTURES", Memo("pictures", entries=2, max_bytes=4000))
+    monkeypatch.setattr(pictures, "_DECODED", Memo("decoded", entries=2, max_bytes=2000))
+    paths = _pictures(tmp_path, 6)
+    PILImage.new("RGBA", (9, 7), (10, 200, 30, 128)).save(paths[0])  # decoded by reportlab (alpha)
+    PILImage.new("RGB", (12, 9), (90, 20, 200)).save(tmp_path / "art.jpg", quality=90)
+    paths.append(tmp_path / "art.jpg")
+    documents = [[Page(Size(100, 100), tuple(Placement(Face((Rect(0, 0, 20, 20, fill="#102030"),
+                                                              Image(1, 1, 18, 18, paths[(n + k) % len(paths)]))),
+                                                        5 + 22 * k, 5) for k in range(4)))]
+                 for n in range(len(paths))]
+    expected = [render_pages(pages, f"doc {n}") for n, pages in enumerate(documents)]
+    results, failures, start = {}, [], threading.Barrier(4)
+
+    def work(offset: int) -> None:
+        try:
+            start.wait()
+            for round_ in range(3):
+                for n in range(offset, len(documents)) if round_ % 2 else range(len(documents)):
+                    results.setdefault(n, set()).add(render_pages(documents[n], f"doc {n}"))
+        except BaseException as exc:  # noqa: BLE001
+            failures.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert all(results[n] == {expected[n]} for n in range(len(documents)))
+    assert rl_config.useA85 == 1  # reportlab's own setting, put back by the last render

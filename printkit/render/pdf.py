@@ -20,10 +20,10 @@ keeps between documents (pictures decoded or converted, SVG forms, path code) li
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -40,7 +40,7 @@ from printkit.render.canvas import DocumentImages, draw_all, draw_ops, enter_car
 from printkit.render.cmyk import DEFAULT_PRESS, Press, press_of
 from printkit.render.color import SRGB_NAME, srgb_icc
 from printkit.render.forms import end_form
-from printkit.render.pictures import binary_streams
+from printkit.render.pictures import SharedSetting, binary_streams
 from printkit.render.subset_tags import embed_fonts
 from printkit.units import mm_to_pt
 
@@ -307,7 +307,6 @@ _NUMBER_USERS = ("reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject", "repo
 _MAX_REMEMBERED = 200_000
 
 
-@contextmanager
 def remembered_numbers():
     """reportlab's number formatting (``fp_str``) remembered for the duration of one render.
 
@@ -315,14 +314,17 @@ def remembered_numbers():
     in Python, and on sheets of cards drawn from one layout the same coordinates, sizes and
     colours come back on every card: formatted once, looked up after. ``fp_str`` is a pure
     function of its arguments (equal numbers, such as ``1`` and ``1.0``, print alike), so the
-    bytes written are the same. Like :func:`binary_streams`, the switch is made for one render
-    and put back afterwards.
+    bytes written are the same. Like :func:`binary_streams`, the switch is made while any render
+    runs and put back when the last one ends.
     """
+    if type(fp_str).__name__ == "builtin_function_or_method":  # rl_accel's, in C: faster than a lookup
+        return nullcontext()
+    return _REMEMBERED.held()
+
+
+def _remembering() -> Callable[[], None]:
     import sys
 
-    if type(fp_str).__name__ == "builtin_function_or_method":  # rl_accel's, in C: faster than a lookup
-        yield
-        return
     modules = [sys.modules[name] for name in _NUMBER_USERS if name in sys.modules]
     saved = [module.fp_str for module in modules]
     original = saved[0]
@@ -341,11 +343,15 @@ def remembered_numbers():
 
     for module in modules:
         module.fp_str = remembered
-    try:
-        yield
-    finally:
+
+    def put_back() -> None:
         for module, function in zip(modules, saved):
             module.fp_str = function
+
+    return put_back
+
+
+_REMEMBERED = SharedSetting(_remembering)
 
 
 class _Written:

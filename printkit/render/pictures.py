@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -37,19 +38,49 @@ from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, press_of
 
 
-@contextmanager
+class SharedSetting:
+    """A process-wide setting of reportlab's (it reads them from module globals), made by the first
+    of the threads rendering at once and put back by the last: ``apply()`` makes it and returns
+    what puts it back."""
+
+    def __init__(self, apply: Callable[[], Callable[[], None]]) -> None:
+        self._apply = apply
+        self._lock = threading.Lock()
+        self._users = 0
+        self._undo: Callable[[], None] | None = None
+
+    @contextmanager
+    def held(self):
+        with self._lock:
+            if self._users == 0:
+                self._undo = self._apply()
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0 and self._undo is not None:
+                    self._undo()
+                    self._undo = None
+
+
+def _without_a85() -> Callable[[], None]:
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    return lambda: setattr(rl_config, "useA85", saved)
+
+
+_BINARY = SharedSetting(_without_a85)
+
+
 def binary_streams():
     """Compressed streams without reportlab's ASCII85 layer (a quarter smaller, and faster).
 
     reportlab reads this switch from its global config when it writes a document, so it is set
-    for the duration of one render and put back afterwards.
+    while any render runs and put back when the last one ends.
     """
-    saved = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = saved
+    return _BINARY.held()
 
 
 def refuse_transparency(canvas: Canvas, path: Path) -> None:
