@@ -130,7 +130,8 @@ def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
 
     from printkit.layout.geometry import Size
     from printkit.layout.imposition import Page, Placement
-    from printkit.layout.ops import Face, Image, Rect
+    from printkit import fonts
+    from printkit.layout.ops import Face, Image, Rect, Text
     from printkit.render.pdf import render_pages
 
     monkeypatch.setattr(images, "_PICTURES", Memo("pictures", entries=2, max_bytes=4000))
@@ -139,11 +140,13 @@ def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
     PILImage.new("RGBA", (9, 7), (10, 200, 30, 128)).save(paths[0])  # decoded by reportlab (alpha)
     PILImage.new("RGB", (12, 9), (90, 20, 200)).save(tmp_path / "art.jpg", quality=90)
     paths.append(tmp_path / "art.jpg")
+    font = tmp_path / "ThreadProbe.ttf"  # a font no thread has registered yet: the first ones race for it
+    font.write_bytes(fonts.KOREAN.read_bytes())
     documents = [[Page(Size(100, 100), tuple(Placement(Face((Rect(0, 0, 20, 20, fill="#102030"),
-                                                              Image(1, 1, 18, 18, paths[(n + k) % len(paths)]))),
+                                                              Image(1, 1, 18, 18, paths[(n + k) % len(paths)]),
+                                                              Text(2, 19, f"카드 {n}{k}", font, 3, "#000000"))),
                                                         5 + 22 * k, 5) for k in range(4)))]
                  for n in range(len(paths))]
-    expected = [render_pages(pages, f"doc {n}") for n, pages in enumerate(documents)]
     results, failures, start = {}, [], threading.Barrier(4)
 
     def work(offset: int) -> None:
@@ -161,5 +164,6 @@ def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
     for thread in threads:
         thread.join()
     assert failures == []
+    expected = [render_pages(pages, f"doc {n}") for n, pages in enumerate(documents)]
     assert all(results[n] == {expected[n]} for n in range(len(documents)))
     assert rl_config.useA85 == 1  # reportlab's own setting, put back by the last render

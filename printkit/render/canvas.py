@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
@@ -540,8 +541,13 @@ def register_font(path: Path) -> str:
         name = font_name(Path(path))
         _FONT_NAMES.put(key, name)
     if name not in pdfmetrics._fonts:  # (its public list of names is made afresh on every call)
-        pdfmetrics.registerFont(ttfont(Path(path)))
+        with _REGISTERING:  # registered once: a second registration would replace the font in use
+            if name not in pdfmetrics._fonts:
+                pdfmetrics.registerFont(ttfont(Path(path)))
     return name
+
+
+_REGISTERING = threading.Lock()
 
 
 _FONT_NAMES = Memo("font names", entries=1024)  # font file -> its PDF name (fonts.font_name, by path)
