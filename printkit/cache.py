@@ -37,6 +37,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
+from printkit.memo import file_identity, identity_of
+from printkit.safe_read import content_digest
+
 if TYPE_CHECKING:
     from printkit.workers import Later
 
@@ -84,10 +87,9 @@ def code_fingerprint() -> str:
 
 def _stat_line(path: str) -> str:
     try:
-        stat = os.stat(path)
+        return str(file_identity(path))
     except OSError:
         return "missing"
-    return f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns} {stat.st_ino}"
 
 
 def _reportlab_settings() -> str:
@@ -117,8 +119,7 @@ def _package_files(root: str) -> list[tuple[str, str]]:
                     if entry.name != "__pycache__":
                         pending.append(name)
                 elif entry.is_file():
-                    stat = entry.stat()
-                    found.append((name, f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}"))
+                    found.append((name, str(identity_of(entry.stat()))))
     return sorted(found)
 
 
@@ -170,6 +171,39 @@ def _read_key(path: Path) -> bytes | None:
     return data if len(data) == 32 else None
 
 
+class NamedEntries:
+    """Small entries of one kind in a render cache, by name (a picture's verdict by its sha256,
+    an SVG's form): kept when the cache is flushed, found by later builds into the same folder."""
+
+    def __init__(self, cache: "RenderCache", kind: str) -> None:
+        self.cache, self.kind = cache, kind
+
+    def get(self, name: str) -> bytes | None:
+        key = self.cache.key(self.kind, lambda: name)
+        return (self.cache.pending.get(key) or self.cache.get(key)) if key else None
+
+    def put(self, name: str, data: bytes) -> None:
+        key = self.cache.key(self.kind, lambda: name)
+        if key:
+            self.cache.pending[key] = data
+
+
+@contextlib.contextmanager
+def picture_verdicts_kept(out_dir: Path, enabled: bool = True) -> Iterator[None]:
+    """While the block runs (reading specs, building), pictures' verdicts
+    (:data:`printkit.images.picture_verdicts`) are found in ``out_dir``'s render cache, so a
+    rebuild decodes no picture checked before; new ones are stored when it ends without error."""
+    from printkit.images import picture_verdicts
+
+    cache = RenderCache(out_dir, enabled)
+    token = picture_verdicts.set(NamedEntries(cache, "picture-verdict"))
+    try:
+        yield
+    finally:
+        picture_verdicts.reset(token)
+    cache.flush(secrets.token_hex(8))
+
+
 def _seal(key: str, payload: bytes, size: int) -> bytes:
     mac = hmac.new(secret() or b"", f"{key}\n{size}\n".encode(), hashlib.sha256)
     mac.update(payload)
@@ -187,21 +221,12 @@ class RenderCache:
         self.pending: dict[str, bytes] = {}
         self.hits = self.misses = 0
         self._coming: dict[str, object] = {}  # key -> the Later of a miss not yet taken
-        self._files: dict[tuple, str] = {}  # (path, size, mtime, inode) -> sha256 of its bytes
 
     def file_hash(self, path: Path) -> str:
-        """The sha256 of a font or picture a face uses ("-" when it cannot be read)."""
-        try:
-            stat = os.stat(path)
-        except OSError:
-            return "-"
-        key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
-        if key not in self._files:
-            try:
-                self._files[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            except OSError:
-                return "-"
-        return self._files[key]
+        """The sha256 of a font or picture a face uses ("-" when it cannot be read): hashed once
+        while the file is unchanged (:func:`printkit.safe_read.content_digest`), as the picture
+        checked when the spec was read already was."""
+        return content_digest(path) or "-"
 
     def key(self, kind: str, description: Callable[[], str | Iterable[str]],
             files: Callable[[], Iterable[Path]] = tuple) -> str:

@@ -356,6 +356,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     if again is not None:
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
+    from printkit.cache import picture_verdicts_kept
     from printkit.pipeline.build import build as run_build, load_decks
     from printkit.pipeline.context import BuildOptions
     from printkit.pipeline.producers import work_units
@@ -365,7 +366,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
 
     # SIGTERM stops a build as Ctrl-C does: its temporaries are removed, the manifest left as it was.
     with cycle_collector_paused(), interrupts_as_keyboard(), \
-            drafting() if draft else contextlib.nullcontext():
+            drafting() if draft else contextlib.nullcontext(), picture_verdicts_kept(Path(out_dir), cache):
         options = BuildOptions(out_dir=Path(out_dir), paper=paper, per_card=per_card, flip=flip,
                                back_offset_mm=back_offset, gap_mm=gap, rulebook_paper=rulebook_paper,
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,

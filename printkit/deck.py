@@ -6,7 +6,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 Scalar = str | int | float | bool
 
@@ -241,6 +241,44 @@ def matches(match: Mapping[str, Any], attrs: Mapping[str, Any]) -> bool:
         elif not any(_same(have, o) for o in options):
             return False
     return True
+
+
+class MatchIndex:
+    """A list of matches (a group's overrides, in order) indexed by one key of each, so that the
+    ones that may select a card are found without trying every match on every card.
+
+    A match is filed under its first key's values when they are texts or whole numbers (whose
+    :func:`matches` is equality of their text); any other match is a candidate for every card.
+    """
+
+    def __init__(self, matches: Sequence[Mapping[str, Any]]) -> None:
+        self.count = len(matches)
+        self._by_value: dict[str, dict[str, list[int]]] = {}
+        self._always: list[int] = []
+        for index, match in enumerate(matches):
+            key = next(iter(match), None)
+            wanted = match[key] if key is not None else None
+            options = wanted if isinstance(wanted, list) else [wanted]
+            if key is None or not all(type(option) in (str, int) for option in options):
+                self._always.append(index)
+                continue
+            values = self._by_value.setdefault(key, {})
+            for text in dict.fromkeys(map(str, options)):
+                values.setdefault(text, []).append(index)
+        self.keys = frozenset(self._by_value)
+
+    def candidates(self, attrs: Mapping[str, Any], after: int = -1) -> list[int]:
+        """In order, the indexes past ``after`` of the matches that may select ``attrs`` (a card
+        whose indexed attribute is a list, a flag or a fraction is given every one)."""
+        found = [index for index in self._always if index > after]
+        for key, values in self._by_value.items():
+            if key not in attrs:
+                continue
+            have = attrs[key]
+            if type(have) not in (str, int):
+                return list(range(after + 1, self.count))
+            found += [index for index in values.get(str(have), ()) if index > after]
+        return sorted(found)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -10,6 +10,7 @@ import gc
 import hashlib
 import io
 import sys
+import threading
 from array import array
 from collections.abc import Sequence
 from fnmatch import fnmatch
@@ -60,9 +61,20 @@ def font_path(name: str | Path) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
 def ttfont(path: Path):
-    """The font parsed by reportlab, once per process: metrics for layout, embedding for PDFs."""
+    """The font parsed by reportlab, once per process: metrics for layout, embedding for PDFs.
+
+    One object per font however many threads ask at once: reportlab keeps each document's subsets
+    in the font object registered, which must not be replaced by a second parse midway."""
+    with _PARSING:
+        return _parsed_font(path)
+
+
+_PARSING = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def _parsed_font(path: Path):
     try:
         data = read_limited(Path(path), MAX_FONT_BYTES)
     except (OSError, UnsafeFileError) as exc:

@@ -20,6 +20,9 @@ they are self-contained and drawable:
 :func:`svg_art` parses an SVG's bytes into a reportlab Drawing once per process per content; the
 PDF backend reads the file again when it draws it and so gets either the checked bytes (and the
 parse already made) or new bytes, which are checked in full before anything of them is drawn.
+
+Everything here may be called from several threads at once: what is kept between calls lives in
+:class:`printkit.memo.Memo` stores, and a file is "unchanged" by :func:`printkit.memo.file_identity`.
 """
 
 from __future__ import annotations
@@ -29,14 +32,16 @@ import binascii
 import hashlib
 import io
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from printkit.render.svg import PAINTED, local_name as _local, unsupported
-from printkit.safe_read import UnsafeFileError, file_identity, read_limited, remember_digest
 from printkit.errors import ImageError
+from printkit.memo import FileIdentity, Memo, file_identity
+from printkit.render.svg import PAINTED, local_name as _local, unsupported
+from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -60,13 +65,27 @@ def is_svg(path: Path) -> bool:
 
 @dataclass(eq=False)
 class Picture:
-    """A checked PNG or JPEG: the bytes that were checked, its size, and (once drawn) its decoding."""
+    """A checked PNG or JPEG: its size, kind and the sha256 of the bytes checked; those bytes
+    (:attr:`data`), kept or read again from ``path``; and (once drawn) its decoding."""
 
-    data: bytes
     width: int
     height: int
-    digest: str  # sha256 of ``data``
+    digest: str  # sha256 of the bytes checked
+    png: bool  # else a JPEG
+    path: Path
+    _data: bytes | None = None  # None: not kept (read again when asked for)
     _reader: object = None
+
+    @property
+    def data(self) -> bytes:
+        """The bytes checked: kept, or read from the file, which must still hold them (ImageError
+        otherwise)."""
+        if self._data is not None:
+            return self._data
+        data = bytes_checked(self.path, self.digest)
+        if data is None:
+            raise ImageError("changed since it was checked")
+        return data
 
     def reader(self):
         """What the PDF backend draws: decoded at most once per process, from ``data``.
@@ -95,23 +114,29 @@ class _NamedReader:
 
 # Pictures checked in this process, by path: (the file's identity when read, the picture). A card
 # that names a checked file again costs one stat; drawing uses the checked bytes, never the file
-# as it is later (swapped meanwhile for something unchecked). The oldest go first beyond a count
-# and a sum of their bytes (the newest is kept whatever its size), so that art of many or large
-# files costs a build no more memory than a few; one let go is read again when drawn, and known
-# by its hash if its bytes passed before (_VERDICTS).
-_PICTURES: dict[Path, tuple[tuple[int, int, int], Picture]] = {}
-_MAX_PICTURES = 64
-_MAX_PICTURE_BYTES = 64 << 20
+# as it is later (swapped meanwhile for something unchecked). Bounded by a count and a sum of their
+# bytes (above the largest picture allowed), so that art of many or large files costs a build no
+# more memory than a few.
+_PICTURES = Memo("pictures checked", entries=64, max_bytes=64 << 20)
+
+# Every picture checked, without its bytes, by path and file identity: one let go above is known
+# while its file is unchanged (:func:`printkit.memo.file_identity`) and its bytes read again only
+# where they are written, each time proven the bytes checked (:func:`bytes_checked`).
+_IDENTIFIED = Memo("pictures identified", entries=20_000)
 
 # The size of each picture that passed :func:`check_picture`, by the sha256 of its bytes: a file
 # read again (let go above, or drawn in a later PDF of the build) is checked by its hash alone, as
 # the same bytes pass the same checks. Decoding a JPEG at an eighth of its size, or inflating a
-# PNG's rows, costs milliseconds; hashing it, a fraction of one.
-_VERDICTS: dict[str, tuple[int, int]] = {}
-_MAX_VERDICTS = 20_000  # a few MB at most, for a long watch over many versions of the art
+# PNG's rows, costs milliseconds; hashing it, a fraction of one. A few MB at most.
+_VERDICTS = Memo("picture verdicts", entries=20_000)
+
+# Where verdicts are kept between processes (the render cache of the build's output folder,
+# :class:`printkit.cache.NamedEntries`): an object with get(name) -> bytes | None and put(name,
+# data), trusted as this user's own; None keeps them for the process only.
+picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
 
 
-def _identity(path: Path) -> tuple[int, int, int]:
+def _identity(path: Path) -> FileIdentity:
     try:
         return file_identity(path)
     except OSError as exc:
@@ -119,27 +144,27 @@ def _identity(path: Path) -> tuple[int, int, int]:
 
 
 def checked_picture(path: Path) -> Picture:
-    """The PNG or JPEG at ``path``, read and decoded once while the file stays unchanged."""
+    """The PNG or JPEG at ``path``, read and checked once while the file stays unchanged
+    (:func:`printkit.memo.file_identity`). Safe to call from several threads."""
     path = Path(path)
     identity = _identity(path)
     known = _PICTURES.get(path)
     if known is not None and known[0] == identity:
         return known[1]
-    data = read_image(path)
+    identified = _IDENTIFIED.get((str(path), identity))
+    if identified is not None:
+        return identified
+    data, identity = _read_picture(path)
     digest = hashlib.sha256(data).hexdigest()
     remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
     size = _VERDICTS.get(digest)
     if size is None:
-        size = check_picture(data)
-        if len(_VERDICTS) >= _MAX_VERDICTS:
-            _VERDICTS.pop(next(iter(_VERDICTS)))
-        _VERDICTS[digest] = size
-    picture = Picture(data, size[0], size[1], digest)
-    _PICTURES.pop(path, None)
-    kept = sum(len(known.data) for _, known in _PICTURES.values())
-    while _PICTURES and (len(_PICTURES) >= _MAX_PICTURES or kept + len(data) > _MAX_PICTURE_BYTES):
-        kept -= len(_PICTURES.pop(next(iter(_PICTURES)))[1].data)
-    _PICTURES[path] = (identity, picture)
+        size = _verdict(digest, data)
+        _VERDICTS.put(digest, size)
+    png = data.startswith(PNG_SIGNATURE)
+    picture = Picture(size[0], size[1], digest, png, path, data)
+    _PICTURES.put(path, (identity, picture), len(data))
+    _IDENTIFIED.put((str(path), identity), Picture(size[0], size[1], digest, png, path))
     return picture
 
 
@@ -148,6 +173,42 @@ def picture(path: Path) -> Picture:
     read and checked now."""
     known = _PICTURES.get(Path(path))
     return known[1] if known is not None else checked_picture(path)
+
+
+def _verdict(digest: str, data: bytes) -> tuple[int, int]:
+    """The size of the picture ``data`` (sha256 ``digest``) that passed :func:`check_picture`: as
+    kept by :data:`picture_verdicts`, else checked now (and kept there)."""
+    store = picture_verdicts.get()
+    kept = store.get(digest) if store is not None else None
+    if kept is not None:
+        try:
+            width, height = map(int, kept.split())
+            return width, height
+        except ValueError:
+            pass
+    size = check_picture(data)
+    if store is not None:
+        store.put(digest, f"{size[0]} {size[1]}".encode())
+    return size
+
+
+def bytes_checked(path: Path, digest: str) -> bytes | None:
+    """The bytes of the picture file at ``path`` if they are those of sha256 ``digest`` (None
+    otherwise; ImageError when it cannot be read): hashed again only when the file is not the one
+    hashed before (:func:`printkit.safe_read.known_digest`)."""
+    data, identity = _read_picture(path)
+    if known_digest(path, identity) == digest or hashlib.sha256(data).hexdigest() == digest:
+        return data
+    return None
+
+
+def _read_picture(path: Path) -> tuple[bytes, FileIdentity]:
+    try:
+        return read_identified(path, MAX_IMAGE_BYTES)
+    except UnsafeFileError as exc:
+        raise ImageError(str(exc)) from None
+    except OSError as exc:
+        raise ImageError(f"cannot be read: {exc.strerror or exc}") from None
 
 
 def check_image(path: Path, error: Callable[[str], Exception], shown: str | None = None) -> None:
@@ -369,14 +430,18 @@ class SvgArt:
 def svg_art(data: bytes) -> SvgArt:
     """The SVG in ``data``, checked and converted to vectors (ImageError if refused).
 
-    Parsed once per process per content: the same bytes give the same (shared) SvgArt.
+    Parsed once per process per content while kept: the same bytes give the same (shared) SvgArt.
     """
     if len(data) > MAX_SVG_BYTES:
         raise ImageError(f"is {len(data)} bytes; the limit is {MAX_SVG_BYTES}")
-    return _svg_art(hashlib.sha256(data).hexdigest(), data)
+    digest = hashlib.sha256(data).hexdigest()
+    return _SVG_ARTS.get_or_make(digest, lambda: _svg_art(digest, data), lambda art: len(data))
 
 
-@lru_cache(maxsize=64)
+# SVG art parsed, by the sha256 of its bytes; sized by its file (its drawing is some times that).
+_SVG_ARTS = Memo("svg art", entries=64, max_bytes=64 << 20)
+
+
 def _svg_art(digest: str, data: bytes) -> SvgArt:
     root = _parse(data)
     _check_tree(root)
@@ -399,13 +464,15 @@ def svg_warnings(path: Path) -> tuple[str, ...]:
         identity = file_identity(path)
     except OSError:
         return ()
-    return _svg_warnings(str(path), identity)
+    return _SVG_WARNINGS.get_or_make((str(path), identity), lambda: _svg_warnings(Path(path)))
 
 
-@lru_cache(maxsize=256)
-def _svg_warnings(path: str, identity: tuple[int, int, int]) -> tuple[str, ...]:
+_SVG_WARNINGS = Memo("svg warnings", entries=256)  # by path and file identity
+
+
+def _svg_warnings(path: Path) -> tuple[str, ...]:
     try:
-        return svg_art(read_image(Path(path))).warnings
+        return svg_art(read_image(path)).warnings
     except (ImageError, UnsafeFileError, OSError):
         return ()
 

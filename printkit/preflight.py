@@ -63,7 +63,7 @@ def new_svgs(face: Face, seen: set[Path]) -> Iterator[Path]:
 def check_svg(deck: Deck, card: Card, path: Path) -> None:
     """Convert the SVG at ``path`` and draw it as the PDF backend does; BuildError naming the card
     that shows it (where the spec made it) when it cannot be drawn."""
-    from printkit.render.pdf import check_svg_drawing
+    from printkit.render.canvas import check_svg_drawing
 
     try:
         check_svg_drawing(svg_art(read_image(path)))

@@ -6,7 +6,9 @@ import hashlib
 import os
 import stat
 from pathlib import Path
+
 from printkit.errors import UnsafeFileError
+from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 
 
 def read_limited(path: Path, limit_bytes: int) -> bytes:
@@ -15,6 +17,13 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
     The file is opened non-blocking and checked with fstat before any read, so a FIFO cannot hang
     printkit and ``/dev/zero`` cannot exhaust its memory.
     """
+    return read_identified(path, limit_bytes)[0]
+
+
+def read_identified(path: Path, limit_bytes: int) -> tuple[bytes, FileIdentity]:
+    """:func:`read_limited`, with the identity of the file read (taken from the open file before
+    its bytes: a write meanwhile moves its change time, so the bytes are never vouched for by a
+    later identity)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
@@ -35,20 +44,13 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
         os.close(fd)
     if len(data) > limit_bytes:
         raise UnsafeFileError(f"is larger than the limit of {limit_bytes} bytes")
-    return data
+    return data, identity_of(info)
 
 
-# The sha256 of files a drawing is known by (a deck's own fonts and pictures), by path, while the
-# file's inode, size and modification time are those it was hashed at; a few MB at most.
-_DIGESTS: dict[str, tuple[tuple[int, int, int], str]] = {}
-_MAX_DIGESTS = 20_000
+# The sha256 of files a drawing is known by (a deck's own fonts and pictures), by path and the
+# file's identity when it was hashed; a few MB at most.
+_DIGESTS = Memo("file digests", entries=20_000)
 _DIGEST_LIMIT_BYTES = 50_000_000  # the largest file a spec may name (a picture)
-
-
-def file_identity(path) -> tuple[int, int, int]:
-    """The file's inode, size and modification time: equal while it is not replaced or written."""
-    info = os.stat(path)
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def content_digest(path) -> str | None:
@@ -59,22 +61,23 @@ def content_digest(path) -> str | None:
         identity = file_identity(key)
     except OSError:
         return None
-    known = _DIGESTS.get(key)
-    if known is not None and known[0] == identity:
-        return known[1]
+    known = _DIGESTS.get((key, identity))
+    if known is not None:
+        return known
     try:
-        digest = hashlib.sha256(read_limited(Path(key), _DIGEST_LIMIT_BYTES)).hexdigest()
+        data, identity = read_identified(Path(key), _DIGEST_LIMIT_BYTES)
     except (OSError, UnsafeFileError):
         return None
+    digest = hashlib.sha256(data).hexdigest()
     remember_digest(key, identity, digest)
     return digest
 
 
-def remember_digest(path, identity: tuple[int, int, int], digest: str) -> None:
+def known_digest(path, identity: FileIdentity) -> str | None:
+    """The sha256 of the file at ``path`` when it was read with ``identity``, if still known."""
+    return _DIGESTS.get((os.fspath(path), identity))
+
+
+def remember_digest(path, identity: FileIdentity, digest: str) -> None:
     """Record the sha256 of a file just read whole (a picture checked), for :func:`content_digest`."""
-    if len(_DIGESTS) >= _MAX_DIGESTS:
-        try:
-            _DIGESTS.pop(next(iter(_DIGESTS)), None)
-        except (StopIteration, RuntimeError):  # another build's thread took one meanwhile
-            pass
-    _DIGESTS[os.fspath(path)] = (identity, digest)
+    _DIGESTS.put((os.fspath(path), identity), digest)

@@ -100,13 +100,13 @@ def test_streamed_sheets_match_their_manifest_and_a_cached_render(deck, monkeypa
 @pytest.mark.parametrize("earlier", [False, True])
 def test_a_picture_that_fails_while_the_sheets_are_written_leaves_nothing(deck, monkeypatch, earlier):
     from printkit.errors import BuildError
-    from printkit.render import pdf
+    from printkit.render import pictures
 
     out = deck / "out"
     if earlier:  # on letter paper: the A4 sheets are new files, begun with their first byte
         assert build(deck, "--out", "out", "--paper", "letter").exit_code == 0
     before = files(out) if earlier else {}
-    real = pdf._checked_bytes
+    real = pictures._checked_bytes
     read = []
     seen_part = []
 
@@ -117,7 +117,7 @@ def test_a_picture_that_fails_while_the_sheets_are_written_leaves_nothing(deck, 
             raise BuildError(f"image {str(path)!r} cannot be read: gone")
         return real(path, digest)
 
-    monkeypatch.setattr(pdf, "_checked_bytes", failing)
+    monkeypatch.setattr(pictures, "_checked_bytes", failing)
     result = build(deck, "--out", "out")
     assert result.exit_code == 1 and result.stderr.strip().endswith("cannot be read: gone")
     assert len(result.stderr.strip().splitlines()) == 1

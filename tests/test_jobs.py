@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from printkit.memo import Memo
 import printkit.workers as workers
 from printkit.pipeline.build import build, load_decks
 from printkit.pipeline.context import BuildOptions
@@ -62,9 +63,9 @@ def sample_decks():
 def fresh_build(decks, options, monkeypatch):
     """``build``, as in a process of its own: SVG forms this process converted for an earlier build
     would not be stored in the render cache again, so the two caches could not be compared."""
-    import printkit.render.pdf as pdf
+    import printkit.render.svg as svg
 
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
     return build(decks, options)
 
 

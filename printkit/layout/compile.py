@@ -31,6 +31,7 @@ from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import ElementSpec
+from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
@@ -60,18 +61,19 @@ class Compiled:
             raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
 
 
-# By the loaded spec's identity (it holds dicts, so it has no hash); an entry goes with its spec.
-_CACHE: dict[int, tuple["weakref.ref[LoadedSpec]", Compiled]] = {}
+# By the loaded spec's identity (it holds dicts, so it has no hash) and a weak reference to it: an
+# entry of a spec let go of is never taken for a later spec at the same address, and goes in turn.
+_COMPILED = Memo("layouts compiled", entries=64)
 
 
 def compiled(loaded: LoadedSpec) -> Compiled:
     """The spec's layouts and icons, compiled once per loaded spec (every variant shares them)."""
     key = id(loaded)
-    entry = _CACHE.get(key)
+    entry = _COMPILED.get(key)
     if entry is not None and entry[0]() is loaded:
         return entry[1]
     found = Compiled(_compile_layouts(loaded), _icons(loaded))
-    _CACHE[key] = (weakref.ref(loaded, lambda _ref: _CACHE.pop(key, None)), found)
+    _COMPILED.put(key, (weakref.ref(loaded), found))
     return found
 
 

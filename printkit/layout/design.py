@@ -30,6 +30,7 @@ from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
+from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import lattice, turn_ops
 from printkit.typography import smarten
@@ -393,16 +394,14 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
 
 # Equal shapes (a frame, a band in its type's colour, the background) are drawn on thousands of
 # cards of a big deck: each is kept once. Ops are immutable, so sharing one changes nothing drawn.
-_SHAPES: dict[Op, Op] = {}
-_MAX_SHAPES = 4096
+_SHAPES = Memo("shapes", entries=4096)
 
 
 def _shared(op: Op) -> Op:
     kept = _SHAPES.get(op)
     if kept is None:
-        if len(_SHAPES) >= _MAX_SHAPES:
-            _SHAPES.clear()
-        kept = _SHAPES[op] = op
+        _SHAPES.put(op, op)
+        kept = op
     elif _zero_signs(kept) != _zero_signs(op):  # 0.0 == -0.0, yet they may print differently
         return op
     return kept

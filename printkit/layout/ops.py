@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Literal, Union
 
+from printkit.memo import Memo
 from printkit.safe_read import content_digest
 
 Point = tuple[float, float]
@@ -172,9 +173,7 @@ class Face:
         """The fonts and pictures the ops draw with."""
         if self._files is None:
             files = op_files(self.ops)
-            if len(_FILE_SETS) >= _FILE_SETS_KEPT:  # a long watch over many pictures
-                _FILE_SETS.clear()
-            object.__setattr__(self, "_files", _FILE_SETS.setdefault(files, files))  # faces share a few sets
+            object.__setattr__(self, "_files", _FILE_SETS.get_or_make(files, lambda: files))  # faces share a few sets
         return self._files
 
 
@@ -187,8 +186,7 @@ def _bundled_fonts() -> tuple[str, str]:
 
 
 # The sets of files faces draw with, each kept once (a deck's faces mostly draw with the same fonts).
-_FILE_SETS: dict[frozenset[str], frozenset[str]] = {}
-_FILE_SETS_KEPT = 4096
+_FILE_SETS = Memo("file sets", entries=4096)  # bounded: a long watch over many pictures
 
 
 def op_files(ops: Iterable[Op]) -> frozenset[str]:

@@ -64,6 +64,7 @@ from printkit.fonts import glyph_set, missing_glyphs, text_width_mm
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
+from printkit.memo import Memo
 from printkit.layout.text import (
     _SIZE_STEP_MM,
     FittedText,
@@ -678,8 +679,7 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
 
 # Texts set before, by everything the setting depends on when no icon can be named (no colon).
 # Cost badges, type lines and repeated phrases come back on card after card.
-_SET: dict[tuple, FittedText] = {}
-_MAX_SET = 4096
+_SET = Memo("texts set", entries=4096)
 
 
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
@@ -699,9 +699,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     if fitted is None:
         fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette)
         if fitted.warning is None:  # a warning names its card: not the same for the next one
-            if len(_SET) >= _MAX_SET:
-                _SET.clear()
-            _SET[key] = fitted
+            _SET.put(key, fitted)
     return fitted
 
 

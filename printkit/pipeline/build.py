@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from printkit import ownership
-from printkit.cache import RenderCache
+from printkit.cache import NamedEntries
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
 from printkit.outputs import current_sha256, deck_part, exclusive, inside, remove_outputs, remove_temporaries
@@ -127,7 +127,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
         ctx.record = UnfinishedRecord(options.out_dir, ctx.staging.build_id)
         ctx.staging.before_first_write = ctx.record.write
-        kept_forms = svg_form_store.set(_SvgForms(ctx.cache))
+        kept_forms = svg_form_store.set(NamedEntries(ctx.cache, "svg-form"))
         try:
             return _build_locked(decks, ctx, producers, command)
         except BaseException:
@@ -294,22 +294,6 @@ def _write_last_manifest(ctx: BuildContext, manifest: bytes, swapped: bool) -> P
     ctx.cache.flush(ctx.staging.build_id)
     return write_manifest_bytes(ctx.options.out_dir, manifest, build_id=ctx.staging.build_id,
                                 before_first_write=None if recorded else ctx.record.write)
-
-
-class _SvgForms:
-    """SVG forms kept in the render cache between builds (see printkit.render.svg.svg_form_store)."""
-
-    def __init__(self, cache: RenderCache) -> None:
-        self.cache = cache
-
-    def get(self, name: str) -> bytes | None:
-        key = self.cache.key("svg-form", lambda: name)
-        return (self.cache.pending.get(key) or self.cache.get(key)) if key else None
-
-    def put(self, name: str, data: bytes) -> None:
-        key = self.cache.key("svg-form", lambda: name)
-        if key:
-            self.cache.pending[key] = data
 
 
 def _check_out_dir(out_dir: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 from printkit import ownership
 from printkit.deck import Card
 from printkit.errors import BuildError, PrintkitError
+from printkit.memo import identity_of
 from printkit.outputs import BUILD_ID, Staging, canonical, current_sha256, inside
 from printkit.ownership import Written
 
@@ -344,7 +345,7 @@ def earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
 def _hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
     try:
         stat = os.lstat(path)
-        signature = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
+        signature = (identity_of(stat), stat.st_mode)  # the link itself: a file swapped for a link differs
     except OSError:
         return None
     known = hashed.get(path)

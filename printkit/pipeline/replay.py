@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from printkit.cache import RenderCache
+from printkit.memo import identity_of
 from printkit.pipeline.manifest import MANIFEST, ManifestEntry, manifest_bytes
 
 if TYPE_CHECKING:
@@ -157,8 +158,7 @@ def folder_signature(folder: Path, skip: Path, read_at_ns: int | None = None) ->
             else:
                 if read_at_ns is not None and not settled(stat.st_ctime_ns, read_at_ns):
                     return None
-                lines.append(f"{entry.path}\0{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns} "
-                             f"{stat.st_ino} {stat.st_dev}")
+                lines.append(f"{entry.path}\0{identity_of(stat)}")
             if len(lines) > MAX_FILES:
                 return None
     return "\n".join(lines)

@@ -58,6 +58,12 @@ class Press:
 DEFAULT_PRESS = Press()
 
 
+def press_of(canvas) -> Press | None:
+    """The press a canvas's document takes ink for (:func:`printkit.render.pdf.new_canvas` says
+    it), None for an sRGB document."""
+    return getattr(canvas, "_printkit_cmyk", False) or None
+
+
 @lru_cache(maxsize=1)
 def press_icc() -> bytes:
     """The CMYK profile's bytes (embedded as the PDF's output intent)."""

@@ -12,35 +12,36 @@ from __future__ import annotations
 # (where the name lives, the name, the printkit modules that use it)
 NAMES: tuple[tuple[str, str, str], ...] = (
     # a pdfgen Canvas (instance attributes and methods)
-    ("Canvas", "_code", "render.pdf, render.forms, render.svg, render.subset_tags"),
-    ("Canvas", "_doc", "render.pdf, render.forms, render.svg, render.pdfx, render.subset_tags"),
+    ("Canvas", "_code", "render.canvas, render.pdf, render.forms, render.svg, render.subset_tags"),
+    ("Canvas", "_doc", "render.canvas, render.pdf, render.pictures, render.forms, render.svg, render.pdfx, "
+                       "render.subset_tags"),
     ("Canvas", "_formData", "render.forms"),
     ("Canvas", "_shadingUsed", "render.forms"),
     ("Canvas", "_colorsUsed", "render.forms"),
     ("Canvas", "_extgstate", "render.forms, render.pdfx"),
     ("Canvas", "_formsinuse", "render.pdf"),
     ("Canvas", "_currentPageHasImages", "render.pdf"),
-    ("Canvas", "_fillMode", "render.pdf"),
-    ("Canvas", "_escape", "render.pdf"),
-    ("Canvas", "_setXObjects", "render.pdf"),
+    ("Canvas", "_fillMode", "render.canvas"),
+    ("Canvas", "_escape", "render.canvas"),
+    ("Canvas", "_setXObjects", "render.pictures"),
     ("Canvas", "_restartAccumulators", "rulebook.booklet"),
     ("Canvas", "_y", "rulebook.document"),
     ("ExtGState", "_c", "render.pdfx"),
     # the PDF document behind a Canvas
-    ("PDFDocument", "_pdfVersion", "render.pdf, render.pdfx, render.svg"),
+    ("PDFDocument", "_pdfVersion", "render.canvas, render.pdf, render.pdfx, render.svg"),
     ("PDFDocument", "_timeStamp", "render.pdfx"),
     ("PDFDocument", "_savedToFile", "render.pdf"),
     ("PDFInfo", "_dateFormatter", "render.pdfx"),
-    ("pdfgen.canvas", "_digester", "render.pdf"),
+    ("pdfgen.canvas", "_digester", "render.pictures"),
     # fonts
-    ("pdfmetrics", "_fonts", "render.pdf, layout.richtext"),
+    ("pdfmetrics", "_fonts", "render.canvas, layout.richtext"),
     ("TTFont", "_asciiReadable", "fonts"),
     ("TTFontFace", "_ttf_data", "fonts"),
     ("TTFontFace", "_pdfScale", "fonts"),
     ("TTFontFace", "_pos", "fonts"),
     # drawings (SVG art)
-    ("renderPDF", "_PDFRenderer", "render.pdf"),
-    ("renderPDF._PDFRenderer", "_canvas", "render.pdf, render.svg"),
+    ("renderPDF", "_PDFRenderer", "render.canvas"),
+    ("renderPDF._PDFRenderer", "_canvas", "render.canvas, render.svg"),
     ("svglib", "_shape_to_pdf_path", "render.svg"),
     # platypus (rulebooks)
     ("Frame", "_aH", "rulebook.composition, rulebook.document"),

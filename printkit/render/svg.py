@@ -12,14 +12,18 @@ the element and its line, so nothing is silently drawn otherwise.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, Callable
-from printkit.errors import SvgRefused
 
-# Where a build keeps SVG forms between builds (printkit.render.pdf draws with it): an object with
+from printkit.errors import SvgRefused
+from printkit.memo import Memo
+from printkit.render.cmyk import press_of
+
+# Where a build keeps SVG forms between builds (printkit.render.canvas draws with it; :func:`kept_form`): an object with
 # get(name) -> bytes | None and put(name, data); None keeps them for the process only. This module
 # loads neither reportlab nor svglib until art is drawn, so a build can lend it cheaply.
 svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
@@ -610,7 +614,7 @@ def _paint(canvas, radial: bool, pieces: list[tuple[tuple, bool]], stops: list[t
     as a soft mask painting the same pieces in grey."""
     from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
 
-    press = getattr(canvas, "_printkit_cmyk", False)
+    press = press_of(canvas)
     shading_class = PDFRadialShading if radial else PDFAxialShading
     extended = "[true true]" if extend else "[false false]"
     space = "DeviceCMYK" if press else "DeviceRGB"
@@ -764,3 +768,47 @@ def _viewport_of(root) -> tuple[float, float]:
         except (IndexError, ValueError):
             pass
     return _number(root.get("width"), 100.0), _number(root.get("height"), 100.0)
+
+
+# An SVG's form, as (width, height, drawing commands, least PDF version), per content and colour
+# space: converting an SVG to vectors and drawing them is most of what a page of SVG art costs,
+# and the commands of a form that names nothing (no picture, no transparency: no "/Name" in its
+# stream) read the same in every document. Kept for the process here (bounded: a long
+# `printkit watch` meets many versions of its art), and between builds in the store a build
+# lends (:data:`svg_form_store`).
+_FORMS = Memo("SVG forms", entries=256)
+
+
+def kept_form(digest: str, press) -> tuple | None:
+    """The form of the SVG art of sha256 ``digest`` in sRGB (``press`` None) or for ``press``, as
+    this process or the build's store keeps it; None when neither does."""
+    key = (digest, press)
+    known = _FORMS.get(key)
+    if known is not None:
+        return known
+    store = svg_form_store.get()
+    data = store.get(_stored_name(digest, press)) if store is not None else None
+    if data is None:
+        return None
+    try:
+        raw = json.loads(data)
+        major, minor = map(int, raw["version"])
+        known = (float(raw["width"]), float(raw["height"]),
+                 None if raw["commands"] is None else tuple(map(str, raw["commands"])), (major, minor))
+    except (ValueError, KeyError, TypeError):
+        return None
+    _FORMS.put(key, known)
+    return known
+
+
+def keep_form(digest: str, press, form: tuple) -> None:
+    """Keep ``form``, just drawn, for the process and in the build's store."""
+    store = svg_form_store.get()
+    if store is not None:
+        store.put(_stored_name(digest, press), json.dumps({"width": form[0], "height": form[1], "commands": form[2],
+                                                           "version": form[3]}).encode())
+    _FORMS.put((digest, press), form)
+
+
+def _stored_name(digest: str, press) -> str:
+    return f"{digest} {'rgb' if press is None else 'cmyk ' + press.key()}"

@@ -40,7 +40,7 @@ from printkit.layout.icons import Icon
 from printkit.layout.markup import hex_color, unknown_color, unknown_icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
 from printkit.layout.text import font_metrics
-from printkit.render.pdf import binary_streams
+from printkit.render.pictures import binary_streams
 from printkit.render.subset_tags import embed_fonts
 from printkit.rulebook import markdown as md
 from printkit.rulebook.composition import MIN_SPLIT_ROWS, FloatingFigure, _height_pt, keep_with_next
@@ -590,7 +590,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     """
     faces = book_faces(font, font_bold)
     for face in faces:
-        from printkit.render.pdf import register_font
+        from printkit.render.canvas import register_font
 
         register_font(face.main)
     token = _BOOK_FACES.set(faces)

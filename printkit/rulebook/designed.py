@@ -18,7 +18,7 @@ from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.layout import templates
 from printkit.layout.geometry import Box
-from printkit.render.pdf import draw_ops
+from printkit.render.canvas import draw_ops
 from printkit.rulebook.content import CardParts, Figure
 from printkit.typography import smarten
 from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt

@@ -1,7 +1,7 @@
 """Card figures in a rulebook: the same faces a player prints, drawn by the layout templates.
 
 ``card_row`` lays a Figure's cards out in a row (pure geometry, in mm); :class:`CardRow` is the
-platypus flowable that draws that row with :func:`printkit.render.pdf.draw_ops`.
+platypus flowable that draws that row with :func:`printkit.render.canvas.draw_ops`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Text
 from printkit.errors import BuildError
-from printkit.render.pdf import draw_ops
+from printkit.render.canvas import draw_ops
 from printkit.rulebook.book import REGULAR, font_runs, register_fonts
 from printkit.rulebook.content import Figure, Pile, Zone
 from printkit.units import MM_PER_POINT, mm_to_pt

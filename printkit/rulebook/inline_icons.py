@@ -59,7 +59,7 @@ def draw_icons_on(canvas: Any, icons: Callable[[], Mapping[str, Icon]]) -> None:
             return plain(image, x, y, width, height, *args, **kwargs)
         if not noted:  # cannot happen: each placeholder follows its note
             return width, height
-        from printkit.render.pdf import draw_ops
+        from printkit.render.canvas import draw_ops
 
         name, color = noted.popleft().split(" ")
         icon = icons()[name]

@@ -10,13 +10,14 @@ import weakref
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
+from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.paper import MIN_MARGIN_MM, PAPER_SIZES_MM, fits_on_paper
 from printkit.spec.fields import close_key, unknown_name
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
+from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
 
@@ -360,6 +361,7 @@ def _expand_groups(
         first_of_group = len(cards)
         excluded_by_group = [False] * len(group.exclude)
         override_used = [False] * len(group.overrides)
+        index_of_overrides = MatchIndex([override.match for override in group.overrides])
         in_group = 0
         rows = group.table.rows if group.table is not None else None
         for index, attrs in enumerate(prototypes):
@@ -376,15 +378,13 @@ def _expand_groups(
             art = group_art
             front = group.layout or layouts[0]
             back = group.back_layout or layouts[1]
-            for oi, override in enumerate(group.overrides):
-                if matches(override.match, attrs):
-                    override_used[oi] = True
-                    if override.copies is not None:
-                        copies = override.copies
-                    attrs = {**attrs, **_freeze_attrs(override.attrs)}
-                    art = _resolve_art(loaded, art, override.art, gpath + ("overrides", oi, "art"))
-                    front = override.layout or front
-                    back = override.back_layout or back
+            for oi, override, attrs in _applied(group, index_of_overrides, attrs):
+                override_used[oi] = True
+                if override.copies is not None:
+                    copies = override.copies
+                art = _resolve_art(loaded, art, override.art, gpath + ("overrides", oi, "art"))
+                front = override.layout or front
+                back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
                 raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
             # A token's back is its front again, unless a back layout draws one.
@@ -451,15 +451,15 @@ def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> N
 
 # Per loaded spec (by identity, while it lives), (section, group, variant) -> the indexes of the
 # group's overrides that select a card the variant keeps.
-_SELECTED: dict[int, tuple[weakref.ref, dict[tuple, Any]]] = {}
+_SELECTED = Memo("overrides selected", entries=64)
 
 
 def _selected_for(loaded: LoadedSpec) -> dict[tuple, Any]:
-    entry = _SELECTED.get(id(loaded))
+    key = id(loaded)
+    entry = _SELECTED.get(key)
     if entry is None or entry[0]() is not loaded:
-        for key in [key for key, (ref, _) in _SELECTED.items() if ref() is None]:
-            del _SELECTED[key]  # specs let go of
-        entry = _SELECTED[id(loaded)] = (weakref.ref(loaded), {})
+        entry = (weakref.ref(loaded), {})
+        _SELECTED.put(key, entry)
     return entry[1]
 
 
@@ -468,15 +468,29 @@ def _overrides_selected(group: GroupSpec, prototypes: Sequence[Mapping[str, Any]
     select it (each override seeing the attributes earlier ones set, as expansion applies them);
     an empty set for one they exclude."""
     out: list[set[int]] = []
+    index_of_overrides = MatchIndex([override.match for override in group.overrides])
     for attrs in prototypes:
         chosen: set[int] = set()
         if not any(matches(m, attrs) for m in group.exclude):
-            for index, override in enumerate(group.overrides):
-                if matches(override.match, attrs):
-                    chosen.add(index)
-                    attrs = {**attrs, **_freeze_attrs(override.attrs)}
+            chosen.update(index for index, _, _ in _applied(group, index_of_overrides, attrs))
         out.append(chosen)
     return out
+
+
+def _applied(group: GroupSpec, index: MatchIndex, attrs: Mapping[str, Any]):
+    """Each override of ``group`` that selects the card ``attrs``, in order, each seeing the
+    attributes the ones before set: (its index, it, the card's attributes after it). Only the
+    overrides ``index`` names as candidates are tried."""
+    pending, position = index.candidates(attrs), 0
+    while position < len(pending):
+        number = pending[position]
+        position += 1
+        override = group.overrides[number]
+        if matches(override.match, attrs):
+            attrs = {**attrs, **_freeze_attrs(override.attrs)}
+            yield number, override, attrs
+            if index.keys.intersection(override.attrs):  # what later ones are filed under may change
+                pending, position = index.candidates(attrs, number), 0
 
 
 def _mark(flags: list[bool], index: int) -> bool:

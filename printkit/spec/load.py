@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from printkit.errors import SpecError
+from printkit.memo import Memo
 from printkit.spec.fields import Problem, first_problem
 from printkit.spec.models import Spec, validate
 from printkit.spec.yamlread import Located, parse_yaml, read_spec_bytes
@@ -35,8 +35,14 @@ def parse_spec(path: str | Path) -> LoadedSpec:
 # LoadedSpec and what it holds are only read after loading, so callers can share one. ``where``
 # keeps apart a spec named alike in another folder (a process that changed its working folder):
 # the pictures its layouts name are its own.
-@lru_cache(maxsize=16)
 def _parse_and_validate(path: Path, where: Path, raw: bytes) -> LoadedSpec:
+    return _LOADED.get_or_make((path, where, raw), lambda: _parse(path, raw))
+
+
+_LOADED = Memo("specs read", entries=16)
+
+
+def _parse(path: Path, raw: bytes) -> LoadedSpec:
     source = parse_yaml(raw, path)
     spec, problems = validate(source.data)
     if spec is None:

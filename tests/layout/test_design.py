@@ -9,6 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image as PILImage
 
+from printkit.memo import Memo
 from printkit.deck import Art, Card, CardSize
 from printkit.layout.design import (
     Element,
@@ -164,7 +165,7 @@ def test_elements_draw_in_order_over_the_background():
 def test_equal_shapes_of_many_cards_are_kept_once(monkeypatch):
     from printkit.layout import design
 
-    monkeypatch.setattr(design, "_SHAPES", {})  # not cleared (full) between two cards of this test
+    monkeypatch.setattr(design, "_SHAPES", Memo("shapes", 4096))  # none let go between two cards of this test
     layout = Layout("t", (
         element("rect", x=Length(2), y=Length(2), width=Length(56), height=Length(10), fill=Template.parse("{color}")),
         element("text", text=Template.parse("{title}")),
@@ -181,7 +182,7 @@ def test_a_shape_at_minus_zero_is_not_taken_for_one_at_zero(monkeypatch):
     from printkit.layout import design
     from printkit.layout.design import _shared
 
-    monkeypatch.setattr(design, "_SHAPES", {})
+    monkeypatch.setattr(design, "_SHAPES", Memo("shapes", 4096))
     plus, minus = Rect(0.0, 1.0, 2.0, 3.0, fill="#102030"), Rect(-0.0, 1.0, 2.0, 3.0, fill="#102030")
     assert plus == minus  # equal as numbers, yet a PDF may print them as 0 and -0
     assert _shared(plus) is plus and _shared(minus) is minus and _shared(Rect(0.0, 1.0, 2.0, 3.0, fill="#102030")) is plus

@@ -15,7 +15,8 @@ from printkit.fonts import KOREAN_BOLD, SYMBOLS
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page
 from printkit.layout.ops import Ellipse, Face, Image, Line, Polygon, Rect, Text
-from printkit.render.pdf import draw_ops, new_canvas, render_pages
+from printkit.render.canvas import draw_ops
+from printkit.render.pdf import new_canvas, render_pages
 
 DPI = 144
 RED, BLUE, WHITE = (255, 0, 0), (0, 0, 255), (255, 255, 255)
@@ -238,12 +239,12 @@ def _many_texts() -> list[Face]:
 
 
 def test_upright_text_is_written_as_the_canvas_writes_it(monkeypatch):
-    from printkit.render import pdf
+    from printkit.render import canvas as drawing
 
     pages = [Page(Size(210, 297), tuple(Placement(f, 10 + 60 * (i % 3), 10 + 90 * (i // 3)) for i, f in
                                         enumerate(_many_texts())))]
     direct = render_pages(pages)
-    monkeypatch.setattr(pdf, "_upright_text", lambda *args: None)  # every text through reportlab's canvas
+    monkeypatch.setattr(drawing, "_upright_text", lambda *args: None)  # every text through reportlab's canvas
     assert render_pages(pages) == direct
 
 
@@ -251,7 +252,7 @@ def test_texts_coded_in_the_first_subset_are_written_as_split_by_reportlab(monke
     """The shortcut for text whose characters are all coded already gives splitString's bytes:
     with a no-break space, a character the font lacks, parentheses and backslashes to escape,
     and more than 256 distinct Hangul syllables (a second subset)."""
-    from printkit.render import pdf
+    from printkit.render import canvas as drawing
 
     syllables = "".join(chr(0xAC00 + 37 * i) for i in range(300))
     lines = ["Deal (2) damage \\ to\u00a0any target", "알 수 없는 \U0001F525 글자", syllables[:150],
@@ -261,7 +262,7 @@ def test_texts_coded_in_the_first_subset_are_written_as_split_by_reportlab(monke
     pages = [Page(Size(210, 297), (Placement(face, 10, 10), Placement(Face(face.ops[::-1]), 10, 150)))]
     shortcut = render_pages(pages)
     calls = []
-    monkeypatch.setattr(pdf, "_first_subset", lambda canvas, font: calls.append(1) or (
+    monkeypatch.setattr(drawing, "_first_subset", lambda canvas, font: calls.append(1) or (
         setattr(canvas, "_printkit_first_subsets", {}), (frozenset(), {}, ""))[1])
     assert render_pages(pages) == shortcut and calls
 
@@ -269,7 +270,7 @@ def test_texts_coded_in_the_first_subset_are_written_as_split_by_reportlab(monke
 def test_shapes_repeated_from_card_to_card_are_written_as_drawn(monkeypatch):
     """Frames, bands and badges come back at the same place on every card: their path code is
     remembered, and the file is the one drawing each anew gives (signed zeros too)."""
-    from printkit.render import pdf
+    from printkit.render import canvas as drawing
 
     def card(n: int) -> Face:
         return Face((Rect(-3, -3, 69.5, 94.9, fill="#f0e0d0"), Rect(2, 2, 59.5, 10, fill="#8c2f39", radius_mm=2),
@@ -279,7 +280,7 @@ def test_shapes_repeated_from_card_to_card_are_written_as_drawn(monkeypatch):
 
     pages = [Page(Size(210, 297), tuple(Placement(card(i), 10 + 65 * (i % 3), 10 + 90 * (i // 3)) for i in range(9)))]
     remembered = render_pages(pages)
-    monkeypatch.setattr(pdf, "_path", lambda canvas, draw, numbers, *paint: draw(*numbers, *paint))
+    monkeypatch.setattr(drawing, "_path", lambda canvas, draw, numbers, *paint: draw(*numbers, *paint))
     assert render_pages(pages) == remembered
 
 
@@ -288,11 +289,11 @@ def test_remembered_numbers_write_the_same_bytes_and_are_put_back(monkeypatch):
 
     import reportlab.pdfgen.canvas as rl_canvas
 
-    from printkit.render import pdf
+    from printkit.render import canvas as drawing, pdf
 
     before = rl_canvas.fp_str
     pages = [Page(Size(100, 100), (Placement(f, 5, 5),)) for f in _many_texts()]
     remembered = render_pages(pages)
-    assert rl_canvas.fp_str is before and pdf.fp_str is before
+    assert rl_canvas.fp_str is before and pdf.fp_str is before and drawing.fp_str is before
     monkeypatch.setattr(pdf, "remembered_numbers", contextlib.nullcontext)
     assert render_pages(pages) == remembered

@@ -7,12 +7,13 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image as PILImage
 
+from printkit.memo import Memo
 from printkit.errors import BuildError
 from printkit.images import ImageError, check_picture, png_info
 from printkit.layout.geometry import Size
 from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Face, Image
-from printkit.render import pdf as pdf_module
+from printkit.render import pictures
 from printkit.render.pdf import render_pages
 
 
@@ -64,7 +65,7 @@ def test_a_png_with_alpha_is_decoded_once_per_process(tmp_path, monkeypatch):
         return real(self, image)
 
     monkeypatch.setattr(PDFImageXObject, "loadImageFromSRC", counting)
-    monkeypatch.setattr(pdf_module, "_DECODED", {})
+    monkeypatch.setattr(pictures, "_DECODED", Memo("decoded", 4096, max_bytes=256 << 20))
     first, second = _one_picture_pdf(path), _one_picture_pdf(path)
     assert first == second
     assert len(calls) == 2  # the picture and its alpha channel (the soft mask), for both PDFs
@@ -117,32 +118,34 @@ def test_a_png_with_valid_crcs_but_broken_rows_is_refused():
 def test_checked_pictures_kept_stay_within_their_bytes(tmp_path, monkeypatch):
     from printkit import images
 
-    monkeypatch.setattr(images, "_PICTURES", {})
     paths = []
     for n in range(4):
         paths.append(tmp_path / f"art{n}.png")
         _noisy(size=(60, 60)).save(paths[-1])
     size = len(paths[0].read_bytes())
-    monkeypatch.setattr(images, "_MAX_PICTURE_BYTES", 2 * size + size // 2)  # room for two
+    monkeypatch.setattr(images, "_PICTURES", Memo("pictures", 64, max_bytes=2 * size + size // 2))  # room for two
     for path in paths:
         images.checked_picture(path)
-    assert list(images._PICTURES) == paths[2:]  # the oldest went first
-    monkeypatch.setattr(images, "_MAX_PICTURE_BYTES", size // 2)  # room for none
-    images.checked_picture(paths[0])
-    assert list(images._PICTURES) == paths[:1]  # the newest is kept whatever its size
+    assert [path in images._PICTURES for path in paths] == [False, False, True, True]  # the oldest went first
+    assert images._PICTURES.kept_bytes == 2 * size
     read = []
-    real = images.read_image
-    monkeypatch.setattr(images, "read_image", lambda path: read.append(path) or real(path))
-    assert images.picture(paths[0]).width == 60 and read == []  # kept: not read again
-    assert images.picture(paths[3]).width == 60 and read == [paths[3]]  # let go: read and checked again
+    real = images._read_picture
+    monkeypatch.setattr(images, "_read_picture", lambda path: read.append(path) or real(path))
+    assert images.picture(paths[3]).width == 60 and read == []  # kept: not read again
+    let_go = images.picture(paths[0])  # let go, yet known by its file's identity: not read either
+    assert let_go.width == 60 and read == [] and paths[0] not in images._PICTURES
+    assert let_go.data == paths[0].read_bytes() and read == [paths[0]]  # its bytes read where they are needed
+    _noisy(size=(61, 60)).save(paths[0])  # another picture now: the one checked is gone
+    with pytest.raises(ImageError, match="changed since it was checked"):
+        let_go.data
+    assert images.picture(paths[0]).digest != let_go.digest  # the file as it is now, read and checked
 
 
 def test_a_picture_read_again_is_checked_by_its_hash_and_other_bytes_in_full(tmp_path, monkeypatch):
     from printkit import images
 
-    monkeypatch.setattr(images, "_PICTURES", {})
-    monkeypatch.setattr(images, "_VERDICTS", {})
-    monkeypatch.setattr(images, "_MAX_PICTURES", 1)  # each picture read lets the one before go
+    monkeypatch.setattr(images, "_PICTURES", Memo("pictures", 1))  # each picture read lets the one before go
+    monkeypatch.setattr(images, "_VERDICTS", Memo("verdicts", 100))
     checks = []
     real = images.check_picture
     monkeypatch.setattr(images, "check_picture", lambda data: checks.append(len(data)) or real(data))

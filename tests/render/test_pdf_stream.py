@@ -8,13 +8,14 @@ import random
 import pytest
 from PIL import Image as PILImage
 
+from printkit.memo import Memo
 from printkit.deck import CardSize
 from printkit.errors import BuildError
 from printkit.fonts import KOREAN, KOREAN_BOLD
 from printkit.layout.geometry import paper_size
 from printkit.layout.imposition import impose, sheet_pages
 from printkit.layout.ops import Face, Image, Rect, Text
-from printkit.render import pdf as pdf_module
+from printkit.render import pdf as pdf_module, pictures as pictures_module
 from printkit.render.pdf import SharedPages, render_pages, write_pages
 
 POKER = CardSize(63.5, 88.9)
@@ -121,7 +122,7 @@ def test_a_jpeg_is_read_from_its_file_when_the_pdf_is_written(art):
 
 def test_a_picture_that_fails_while_the_pdf_is_written_stops_it(art, monkeypatch):
     pages, _ = sheets(art)
-    real = pdf_module._checked_bytes
+    real = pictures_module._checked_bytes
     read = []
 
     def failing(path, digest):
@@ -130,7 +131,7 @@ def test_a_picture_that_fails_while_the_pdf_is_written_stops_it(art, monkeypatch
             raise BuildError(f"image {str(path)!r} cannot be read: gone")
         return real(path, digest)
 
-    monkeypatch.setattr(pdf_module, "_checked_bytes", failing)
+    monkeypatch.setattr(pictures_module, "_checked_bytes", failing)
     out = Pieces()
     with pytest.raises(BuildError, match="cannot be read: gone"):
         write_pages(pages, out)
@@ -139,13 +140,14 @@ def test_a_picture_that_fails_while_the_pdf_is_written_stops_it(art, monkeypatch
 
 @pytest.mark.parametrize("cmyk", [False, True])
 def test_a_document_holds_no_picture_data_until_it_is_written(art, cmyk):
-    from printkit.render.pdf import PdfInfo, binary_streams
+    from printkit.render.pdf import PdfInfo
+    from printkit.render.pictures import binary_streams
 
     pages, _ = sheets(art)
     with binary_streams():
         canvas, _ = pdf_module._drawn(pages, PdfInfo("sheets"), cmyk)
     objects = canvas._doc.idToObject.values()
-    pictures = [o for o in objects if isinstance(o, (pdf_module.pdfdoc.PDFImageXObject, pdf_module._PngStream))]
+    pictures = [o for o in objects if isinstance(o, (pdf_module.pdfdoc.PDFImageXObject, pictures_module._PngStream))]
     assert len(pictures) == 6  # the five pictures and the soft mask of the one with alpha
     assert all(getattr(o, "streamContent", None) is None for o in pictures)
 
@@ -156,9 +158,9 @@ def test_pictures_the_process_no_longer_keeps_are_made_again_when_written(art, m
 
     pages, _ = sheets(art)
     expected = render_pages(pages, "sheets", cmyk=cmyk)
-    for name, value in (("_DECODED", {}), ("_DECODED_BUDGET", 0), ("_CMYK_PICTURES", {}), ("_CMYK_BUDGET", 0),
-                        ("_LAST", {})):
-        monkeypatch.setattr(pdf_module, name, value)
+    for name, value in (("_DECODED", Memo("none", 4096, max_bytes=0)),
+                        ("_CMYK_PICTURES", Memo("none", 4096, max_bytes=0)), ("_LAST", Memo("last", 2))):
+        monkeypatch.setattr(pictures_module, name, value)
     from printkit.render import cmyk as press
 
     decoded, converted = [], []

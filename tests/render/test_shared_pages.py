@@ -51,7 +51,7 @@ def both(duplex, fronts_only, cmyk=False):
 
 def counting_draws(monkeypatch) -> list[int]:
     drawn = [0]
-    original = pdf._draw_all
+    original = pdf.draw_all
 
     def counted(canvas, ops, images):
         ops = tuple(ops)
@@ -59,7 +59,7 @@ def counting_draws(monkeypatch) -> list[int]:
             drawn[0] += 1
         return original(canvas, ops, images)
 
-    monkeypatch.setattr(pdf, "_draw_all", counted)
+    monkeypatch.setattr(pdf, "draw_all", counted)
     return drawn
 
 

@@ -67,7 +67,7 @@ def test_the_reportlab_names_relied_on_exist():
     from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
     from reportlab.pdfgen.canvas import Canvas
 
-    from printkit.render.pdf import register_font
+    from printkit.render.canvas import register_font
 
     canvas = Canvas(io.BytesIO(), invariant=1)
     doc = canvas._doc

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
+from printkit.memo import Memo
 from printkit.pipeline.build import load_decks
 from printkit.cli import main
 from printkit.deck import CardSize
@@ -290,25 +291,25 @@ class _Store:
 @pytest.mark.parametrize("text", [HALVES, WITH_PICTURE], ids=["shapes", "picture"])
 def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_path, monkeypatch, text):
     from printkit import images
-    from printkit.render import pdf
+    from printkit.render import svg
 
     path = svg_file(tmp_path, text)
     pages = [card_page(Face((Image(0, 0, 63.5, 40, path),)), POKER)]
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
     store = _Store()
-    token = pdf.svg_form_store.set(store)  # the store a build lends (printkit.render.svg)
+    token = svg.svg_form_store.set(store)  # the store a build lends (printkit.render.svg)
     try:
         drawn = render_pages(pages, "art")
         assert len(store.data) == 1
         # A later build: nothing converted in this process yet, the store holds the form.
-        monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
-        images._svg_art.cache_clear()
+        monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
+        monkeypatch.setattr(images, "_SVG_ARTS", Memo("svg art", 64))
         converted = []
         real = images._to_drawing
         monkeypatch.setattr(images, "_to_drawing", lambda root: converted.append(1) or real(root))
         again = render_pages(pages, "art")
     finally:
-        pdf.svg_form_store.reset(token)
+        svg.svg_form_store.reset(token)
     assert again == drawn
     stored = json.loads(next(iter(store.data.values())))
     assert (stored["commands"] is None) == (text is WITH_PICTURE)
@@ -316,5 +317,5 @@ def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_
         assert converted
     else:
         assert not converted
-    monkeypatch.setattr(pdf, "_SVG_COMMANDS", {})
+    monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
     assert render_pages(pages, "art") == drawn  # and the same as with no store at all
