@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
-from printkit.errors import DeckError
 from printkit.spec import LoadedSpec, expand_all, load_spec
 from printkit.spec.models import ExpectSpec
+from printkit.spec.options import check_engine_options
 
 # (deck) -> problems; the rule engines' playability check plugs in here.
 PlayCheck = Callable[[Deck], list[str]]
@@ -111,32 +111,6 @@ class DeckReport:
             "not_played": self.not_played,
             "warnings": list(self.warnings),
         }
-
-
-def check_engine_options(loaded: LoadedSpec) -> None:
-    """Refuse engine options the game's rule engine does not know, at their place in the spec.
-
-    The error is placed at the first option that fails on its own (an unknown name, a bad value)
-    and says why that one fails; only a refused combination is placed at the ``options:`` mapping.
-    """
-    from printkit.rules.base import ENGINE_MODULES, engine_for
-
-    spec = loaded.spec
-    if spec.game not in ENGINE_MODULES:
-        return
-    engine = engine_for(spec.game)
-    places = [(("options",), {}, dict(spec.options))]
-    places += [(("variants", name, "options"), dict(spec.options), dict(v.options)) for name, v in spec.variants.items()]
-    for path, inherited, own in places:
-        try:
-            engine.check_options({**inherited, **own})
-        except DeckError as whole:
-            for key, value in own.items():  # which option is it? (options that only work together pass)
-                try:
-                    engine.check_options({**inherited, key: value})
-                except DeckError as exc:
-                    raise loaded.source.error(path + (key,), str(exc), key=True) from None
-            raise loaded.source.error(path, str(whole), key=True) from None
 
 
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:

@@ -174,7 +174,7 @@ def _unfiltered_png(image: PILImage.Image, dpi: float, icc: bytes) -> bytes | No
     sample = b"".join(pixels[at:at + stride] for at in range(0, len(pixels), _SAMPLE_EVERY * stride))
     if len(zlib.compress(sample, 1)) > FLAT_RATIO * len(sample):
         return None
-    rows = b"".join(b"\0" + pixels[at:at + stride] for at in range(0, len(pixels), stride))
+    rows = _rows_unfiltered(pixels, stride, image.height)
     del pixels
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
@@ -185,6 +185,17 @@ def _unfiltered_png(image: PILImage.Image, dpi: float, icc: bytes) -> bytes | No
         _chunk(b"IDAT", zlib.compress(rows, FLAT_LEVEL)),
         _chunk(b"IEND", b""),
     ))
+
+
+def _rows_unfiltered(pixels: bytes, stride: int, height: int) -> bytes:
+    """Each row of ``pixels`` after a zero byte (PNG's filter "none"), as PNG's data stream holds it.
+
+    Pillow copies the rows (in C) into a one-byte-wider greyscale picture: a join of a slice per
+    row costs a poker card's PNG a tenth of its time.
+    """
+    framed = PILImage.new("L", (stride + 1, height), 0)
+    framed.paste(PILImage.frombytes("L", (stride, height), pixels), (1, 0))
+    return framed.tobytes()
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
