@@ -22,7 +22,7 @@ import time
 
 from printkit.rules.base import ENGINE_MODULES
 from printkit.rules.play import play_game
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 # game -> (players, variant, target games/s)
 SETTINGS = {

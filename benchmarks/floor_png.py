@@ -36,7 +36,8 @@ DPI = 300
 
 def card_pdfs() -> list[tuple[bytes, object]]:
     """Each distinct Clag face as its per-card PDF, with its card size."""
-    from printkit.build import BuildContext, BuildOptions, load_decks
+    from printkit.pipeline.build import load_decks
+    from printkit.pipeline.context import BuildContext, BuildOptions
     from printkit.layout import templates
     from printkit.layout.imposition import card_page
     from printkit.pipeline.names import all_cards, card_key

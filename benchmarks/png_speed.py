@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def in_process(runs: int) -> tuple[int, float, float, float]:
     """Distinct faces; median CPU ms per card for the PDF, the PNG's image and its encoding."""
-    from printkit.build import BuildContext, BuildOptions, load_decks
+    from printkit.pipeline.context import BuildContext, BuildOptions
     from printkit.pipeline.names import all_cards, card_key
+    from printkit.pipeline.build import load_decks
     from printkit.layout import templates
     from printkit.layout.imposition import card_page
     from printkit.render import png

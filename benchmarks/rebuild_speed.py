@@ -53,7 +53,7 @@ def timed(args: list[str], cwd: Path) -> float:
 WATCH_CHILD = """
 import json, re, resource, sys, time
 from pathlib import Path
-from printkit.build import BuildOptions
+from printkit.pipeline.context import BuildOptions
 from printkit.watch import rebuild, target
 
 work, runs = Path(sys.argv[1]), int(sys.argv[2])
@@ -105,7 +105,7 @@ def main() -> None:
             shutil.copytree(ROOT / "decks" / args.deck, work / args.deck)
         data = work / args.deck / "cards.csv"
         # As a designer's files are, the copies are older than the first build by more than the
-        # moment printkit waits for before it trusts a file's times (printkit.unchanged.SETTLE_NS).
+        # moment printkit waits for before it trusts a file's times (printkit.pipeline.replay.SETTLE_NS).
         time.sleep(0.5)
         # One process, so CPU time is the build's whole cost (benchmarks/jobs_speed.py measures --jobs).
         build = [f"{args.deck}.yaml", "--per-card", "--no-rulebooks", "--jobs", "1", "--out", "out"]

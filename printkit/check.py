@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
-from printkit.spec import LoadedSpec, expand_all, load_spec
+from printkit.spec import LoadedSpec, load_spec
+from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
 from printkit.spec.options import check_engine_options
 

@@ -334,7 +334,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     """
     from pathlib import Path
 
-    from printkit import unchanged
+    from printkit.pipeline import replay
 
     # A build leaves tens of thousands of objects alive until exit (reportlab keeps a list per
     # glyph of every font it parsed). The interpreter's last collection would walk them all only
@@ -351,13 +351,14 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
     # The same command with every input and output as it left them: its files are listed again
     # without reading a spec (nor importing what reads and draws them).
-    command = unchanged.invocation(click.get_current_context().params, decks, Path(out_dir))
-    again = unchanged.listed_again(command) if command is not None else None
+    command = replay.invocation(click.get_current_context().params, decks, Path(out_dir))
+    again = replay.listed_again(command) if command is not None else None
     if again is not None:
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
         return
-    from printkit.build import build as run_build, BuildOptions, load_decks
-    from printkit.pipeline.names import work_units
+    from printkit.pipeline.build import build as run_build, load_decks
+    from printkit.pipeline.context import BuildOptions
+    from printkit.pipeline.producers import work_units
     from printkit.draft import drafting
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs
@@ -410,7 +411,7 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
     from pathlib import Path
 
     from printkit import watch as watching
-    from printkit.build import BuildOptions
+    from printkit.pipeline.context import BuildOptions
     from printkit.serve import serving
     from printkit.interrupts import interrupts_as_keyboard
     from printkit.workers import default_jobs
@@ -491,7 +492,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     from printkit.errors import BuildError
     from printkit.export import ExportOptions, check_colour_options, export_deck
     from printkit.export.profiles import profile
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     if out_dir is not None and not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
@@ -527,7 +528,7 @@ def score(cards: tuple[str, ...]) -> None:
 
     Example: printkit score 9- 5x 2- 1+ 8+   (prints 52 last); printkit score -1x 3^ J 7+
     """
-    from printkit.rules.calc_score import score_lines
+    from printkit.games.calc.score import score_lines
 
     for line in score_lines(cards):
         click.echo(line)
@@ -569,7 +570,7 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 
     from printkit.rules.base import engine_for
     from printkit.rules.play import default_players, run_games, summarise
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     if compare or report_path:
         from printkit.report.data import Setting, analyse, parse_compare, play_batch

@@ -182,7 +182,7 @@ class Deck:
     is_default: bool = True  # the spec's default variant (printkit.spec.expand.default_variant)
     languages: tuple[str, ...] = ()  # the languages of its rulebook (rule texts), in printkit's order
     description_attr: str | None = None  # the spec's export.description: a card's text in exports
-    # When its spec began to be read (time.time_ns()), for printkit.unchanged; None when not known.
+    # When its spec began to be read (time.time_ns()), for printkit.pipeline.replay; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 
     def name_in(self, lang: str) -> str:

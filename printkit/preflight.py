@@ -21,7 +21,7 @@ from printkit.layout.ops import Face, Image
 
 
 class DeckFaces(Protocol):
-    """How a deck's faces are laid out (:class:`printkit.build.Faces`): errors name the card."""
+    """How a deck's faces are laid out (:class:`printkit.pipeline.faces.Faces`): errors name the card."""
 
     def front(self, card: Card) -> Face: ...
 

@@ -35,7 +35,7 @@ from printkit.layout import templates
 from printkit.layout.ops import Face
 
 if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
-    from printkit.build import BuildContext
+    from printkit.pipeline.context import BuildContext
     from printkit.pipeline.manifest import ManifestEntry
 
 PROOF_PAGE = "proof.html"

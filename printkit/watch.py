@@ -140,7 +140,7 @@ class Outcome:
 
 def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:
     """Read the specs afresh and build them; a PrintkitError becomes the outcome's error line."""
-    from printkit.build import build, load_decks
+    from printkit.pipeline.build import build, load_decks
     from printkit.draft import drafting
     from printkit.proof import proof_path
 

@@ -28,9 +28,9 @@ def repo() -> Path:
 @pytest.fixture(autouse=True, scope="session")
 def inputs_settle_at_once():
     """Tests write a spec and build it at once, far sooner than a designer saves and builds: their
-    files count as settled (printkit.unchanged.SETTLE_NS) when written, so a rebuild finds the
+    files count as settled (printkit.pipeline.replay.SETTLE_NS) when written, so a rebuild finds the
     first build's records as it would have before. tests/test_unchanged.py tests the wait itself."""
-    from printkit import unchanged
+    from printkit.pipeline import replay as unchanged
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(unchanged, "SETTLE_NS", 0)

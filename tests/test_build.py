@@ -14,9 +14,10 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from printkit.build import BuildOptions, produce_alignment, produce_cards, produce_pages, produce_proof, produce_sheets
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.producers import produce_alignment, produce_cards, produce_pages, produce_proof, produce_sheets
 from printkit.pipeline.names import deck_folder, per_card_files
-from printkit.build import build as run_build
+from printkit.pipeline.build import build as run_build
 from printkit.cli import main
 from printkit.deck import Art, Card, CardSize, Deck
 from printkit.errors import BuildError, PrintkitError, error_lines
@@ -418,7 +419,7 @@ def test_alignment_crosses_land_on_the_scale_centres(tmp_path, flip, offset):
 
 
 def test_load_decks_selects_variants():
-    from printkit.build import load_decks
+    from printkit.pipeline.build import load_decks
 
     every = load_decks([])
     assert {(d.deck_id, d.variant) for d in every} >= {("calc", "standard"), ("calc", "expert"), ("clag", None)}
@@ -431,7 +432,7 @@ def test_load_decks_selects_variants():
 
 
 def test_progress_reports_every_unit_of_work(tmp_path):
-    from printkit.pipeline.names import work_units
+    from printkit.pipeline.producers import work_units
 
     deck = colour_deck(5, components={"sheet": (Card("s-1", "sheet", {"sheet": "score"}, Art(), POKER),)})
     options = BuildOptions(out_dir=tmp_path, per_card=True)

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from printkit.build import load_decks
+from printkit.pipeline.build import load_decks
 from printkit.cli import main
 from printkit.outputs import safe_part
 

@@ -130,7 +130,8 @@ def test_a_picture_that_fails_while_the_sheets_are_written_leaves_nothing(deck, 
 
 def test_an_interrupt_while_the_sheets_are_written_leaves_nothing(deck, monkeypatch):
     from printkit import outputs
-    from printkit.build import build as run_build, BuildOptions, load_decks
+    from printkit.pipeline.build import build as run_build, load_decks
+    from printkit.pipeline.context import BuildOptions
 
     assert build(deck, "--out", "out", "--paper", "letter").exit_code == 0  # no A4 sheets to compare with
     out = deck / "out"

@@ -107,7 +107,7 @@ def test_watch_takes_draft_as_build_does():
 
 def test_a_watch_with_draft_rebuilds_the_unfinished_deck(unfinished, monkeypatch):
     from printkit import watch
-    from printkit.build import BuildOptions
+    from printkit.pipeline.context import BuildOptions
 
     monkeypatch.chdir(unfinished)
     target = watch.target(["emberfall.yaml"])

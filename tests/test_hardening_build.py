@@ -432,7 +432,7 @@ def assert_every_character_drawable(faces):
 
 @pytest.mark.parametrize("name", ["calc", "stack", "clag"])
 def test_every_character_of_every_real_deck_exists_in_its_font(name):
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     for deck in load_all_variants(name):
         faces = faces_of(deck)
@@ -443,7 +443,7 @@ def test_every_character_of_every_real_deck_exists_in_its_font(name):
 
 def test_alignment_pages_draw_every_character():
     from printkit import fonts
-    from printkit.build import ALIGNMENT_FONT
+    from printkit.pipeline.producers import ALIGNMENT_FONT
     from printkit.layout.geometry import paper_size
     from printkit.layout.imposition import alignment_pages
     from printkit.layout.ops import Text
@@ -471,7 +471,7 @@ def latin_font_copy(folder: Path) -> Path:
 def test_a_spec_font_without_hangul_falls_back_per_character(name, tmp_path, repo):
     """Each real deck with its font replaced by a Latin-only one: Korean text comes from the bundled Pretendard."""
     from printkit import fonts
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     latin = latin_font_copy(tmp_path)
     text = (repo / "decks" / f"{name}.yaml").read_text(encoding="utf-8")
@@ -502,7 +502,7 @@ def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
     back = [w for w in warnings if "back label" in w]
     # The deck-wide back label is said to fail once, not once per card.
     assert len(back) == 1 and "\U0001F34E" in back[0] and back[0].endswith("(and 1 more distinct card)"), warnings
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     faces = faces_of(load_deck(tmp_path / "odd.yaml"))
     assert_every_character_drawable(faces)
@@ -514,21 +514,21 @@ def test_characters_no_font_has_are_left_out_with_a_warning(tmp_path):
 def test_an_interrupt_just_after_the_build_id_is_recorded_still_withdraws_it(tmp_path, monkeypatch, earlier):
     """The record is withdrawn even when the interrupt lands between the manifest's rename and
     the end of the method that wrote it (seen from a Ctrl-C sent to a first build)."""
-    import printkit.build as build_module
+    import printkit.pipeline.manifest as manifest_module
 
     out = tmp_path / "out"
     out.mkdir()
     before = b'{"files": []}\n' if earlier else None
     if before:
         (out / "manifest.json").write_bytes(before)
-    record = build_module._UnfinishedRecord(out, "0123456789abcdef")
-    real = build_module._write_manifest_data
+    record = manifest_module.UnfinishedRecord(out, "0123456789abcdef")
+    real = manifest_module.write_manifest_bytes
 
     def renamed_then_interrupted(*args, **kwargs):
         real(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build_module, "_write_manifest_data", renamed_then_interrupted)
+    monkeypatch.setattr(manifest_module, "write_manifest_bytes", renamed_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
         record.write()
     monkeypatch.undo()

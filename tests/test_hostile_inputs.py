@@ -143,7 +143,8 @@ def test_too_many_variants_and_components_are_located(tmp_path):
 def test_cards_times_variants_is_bounded(tmp_path, monkeypatch):
     from printkit.errors import SpecError
     expanding = sys.modules["printkit.spec.expand"]
-    from printkit.spec import expand_all, load_spec
+    from printkit.spec import load_spec
+    from printkit.decks import expand_all
 
     monkeypatch.setattr(expanding, "MAX_VARIANT_CARDS", 50)  # the same rule as 30,000, in less time
     (tmp_path / "t.yaml").write_text("game: demo\nname: T\ngroups:\n  - name: a\n    generate: {n: ["

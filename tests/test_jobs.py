@@ -16,11 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 import printkit.workers as workers
-from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.build import build, load_decks
+from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.errors import BuildError, SpecError
 from printkit.rulebook.markdown import RulebookError
-from printkit.spec import DECKS_DIR, load_all_variants
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_all_variants
 
 from manifests import without_records
 from proof.decks import CALM, LOUD, many_cards, write_deck
@@ -200,7 +202,7 @@ def test_default_jobs_is_the_cpus_this_process_may_use():
 
 def test_build_and_watch_take_jobs(tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr("printkit.build.build", lambda decks, options, **kwargs: seen.append(options) or 1 / 0)
+    monkeypatch.setattr("printkit.pipeline.build.build", lambda decks, options, **kwargs: seen.append(options) or 1 / 0)
     runner = CliRunner()
     runner.invoke(main, ["build", "calc", "--jobs", "3", "--out", str(tmp_path)])
     runner.invoke(main, ["build", "calc", "--out", str(tmp_path)])

@@ -9,11 +9,12 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from printkit.build import build, BuildOptions
+from printkit.pipeline.build import build
+from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.layout import templates
 from printkit.layout.ops import Ellipse, Image, Polygon, Text
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

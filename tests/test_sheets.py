@@ -9,7 +9,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from printkit.build import alignment_sheet, BuildOptions, deck_sheets, load_decks
+from printkit.pipeline.producers import alignment_sheet, deck_sheets
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.build import load_decks
 from printkit.layout import templates
 from printkit.deck import CardSize
 from printkit.layout.geometry import paper_size

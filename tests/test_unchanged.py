@@ -20,8 +20,8 @@ from PIL import Image
 from manifests import without_records
 from test_design_loop import run
 
-from printkit import build as building
-from printkit import cache, fonts, unchanged
+from printkit import cache, fonts
+from printkit.pipeline import build as building, faces as laying_out, replay as unchanged
 from printkit.layout import templates
 
 SPEC = ("game: demo\nname: Loop\nart: {font: own.ttf, background_image: paper.png}\n"
@@ -71,8 +71,8 @@ def laid_out(monkeypatch) -> list[str]:
 def built(monkeypatch) -> list[str]:
     """The decks built from now on (not found in their records), by name."""
     seen: list[str] = []
-    real = building.Faces.__init__
-    monkeypatch.setattr(building.Faces, "__init__",
+    real = laying_out.Faces.__init__
+    monkeypatch.setattr(laying_out.Faces, "__init__",
                         lambda faces, deck, ctx, **kw: seen.append(deck.name) or real(faces, deck, ctx, **kw))
     return seen
 

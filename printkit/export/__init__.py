@@ -1,7 +1,7 @@
 """``printkit export``: a folder ready to upload to a print service, or to load in Tabletop Simulator.
 
 :func:`export_deck` renders one expanded deck for one target (a profile from ``profiles.yaml``)
-into its own folder, through the build machinery (:func:`printkit.build.build` with one
+into its own folder, through the build machinery (:func:`printkit.pipeline.build.build` with one
 producer): every file is staged and renamed into place together, only inside the folder, with a
 ``manifest.json`` that lets the next export replace exactly the files this one wrote. The files to
 upload sit in subfolders that hold nothing else; ``README.txt``, ``manifest.json`` and the render
@@ -89,7 +89,7 @@ def plan(deck: Deck, prof: Profile) -> tuple[list[Run], list[Card]]:
             chosen = tuple(c for c in cards if c.size == size)
             service = prof.size_for(size)
             if service is None and name == "cards":
-                from printkit.build import deck_title
+                from printkit.pipeline.names import deck_title
 
                 raise BuildError(f"{prof.name} takes {prof.offered()}; {deck_title(deck)}'s cards are "
                                  f"{size_name(size)}")
@@ -106,8 +106,10 @@ def resized(card: Card, service: ServiceSize) -> Card:
 
 
 def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], None] | None = None):
-    """Write the export folder for ``deck``; returns the build's :class:`printkit.build.BuildResult`."""
-    from printkit.build import build, BuildOptions
+    """Write the export folder for ``deck``; returns the build's :class:`printkit.pipeline.context.BuildResult`."""
+    from printkit.pipeline.build import build
+    from printkit.pipeline.context import BuildOptions
+    from printkit.pipeline.producers import Producer
 
     prof = profile(options.target)
     check_colour_options(prof, options.cmyk, options.pdfx)
@@ -118,10 +120,12 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     else:
         from printkit.export.service import produce_service as producer_for
 
-    def producer(decks: Sequence[Deck], ctx) -> Iterator:
+    def export(decks: Sequence[Deck], ctx) -> Iterator:
         return producer_for(deck, prof, runs, pages, options, ctx)
 
-    producer.__name__ = f"produce_export_{prof.key.replace('-', '_')}"
+    # Never listed again from a deck's record: an export is written whole each time.
+    producer = Producer(f"export_{prof.key.replace('-', '_')}", export, f"export {prof.key.replace('-', ' ')}",
+                        replay=False)
     build_options = BuildOptions(out_dir=out_dir, paper=options.paper, rulebooks=False)
     return build([deck], build_options, progress=progress, producers=(producer,))
 
@@ -157,7 +161,7 @@ def file_slug(name: str) -> str:
 def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence[tuple[str, str]],
                 left_out: Sequence[str]) -> bytes:
     """README.txt: what the folder is for, what to upload where, each file with its copies."""
-    from printkit.build import deck_title
+    from printkit.pipeline.names import deck_title
 
     out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
            wrap(prof.upload), ""]

@@ -45,7 +45,7 @@ class OrderDeck:
 
 def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
                     options: ExportOptions, ctx) -> Iterator:
-    from printkit.build import deck_title, pdf_info
+    from printkit.pipeline.names import deck_title, pdf_info
     from printkit.pipeline.names import card_key
 
     faces = ctx.faces(deck)
@@ -130,8 +130,16 @@ def _back_key(faces, card: Card):
     return (faces.back(card).ops, card.size)
 
 
+def _card_pdf(deck: Deck, card: Card, face: Face, side: str) -> bytes:
+    """One card's ``side`` ("front" or "back") as a PDF whose page is its bleed box (TrimBox set),
+    titled by the card."""
+    from printkit.pipeline.names import card_info
+    from printkit.render.pdf import render_pages
+
+    return render_pages([card_page(face, card.size)], info=card_info(deck, card, side))
+
+
 def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, files) -> Iterator:
-    from printkit.build import card_pdf
     from printkit.render.png import png_bytes, rasterise
 
     for order in decks:
@@ -140,7 +148,7 @@ def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, f
         for number, copies in enumerate(order.groups, start=1):
             card = copies[0]
             front = faces.front(card)
-            pdf = card_pdf(deck, card, front, "front")
+            pdf = _card_pdf(deck, card, front, "front")
             image = png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi)
             stem = f"{folder}/{number:03d}-{file_slug(templates.card_name(card, deck))}"
             n = len(copies)
@@ -159,7 +167,7 @@ def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, f
                 files.append((path, what))
             ctx.progress(n)
         card = order.groups[0][0]
-        pdf = card_pdf(deck, card, faces.back(card), "back")
+        pdf = _card_pdf(deck, card, faces.back(card), "back")
         yield ctx.write(back_path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
                         kind="export-back", deck=deck, cards=order.cards)
         files.append((back_path, f"the back of all {order.cards} cards in {folder}/"))
@@ -219,7 +227,7 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
-    from printkit.build import pdf_info
+    from printkit.pipeline.names import pdf_info
 
     def page(face: Face, size: CardSize) -> Page:
         return _marked_page(face, size) if options.crop_marks else card_page(face, size)

@@ -110,7 +110,7 @@ def is_token(deck: Deck, run: Run) -> bool:
 
 def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[Card],
                 options: ExportOptions, ctx) -> Iterator:
-    from printkit.build import deck_title
+    from printkit.pipeline.names import deck_title
 
     faces = ctx.faces(deck)
     files: list[tuple[str, str]] = []
@@ -157,7 +157,7 @@ class _Writer:
     def cards(self, run: Run, position: int, objects: list) -> Iterator:
         from PIL import Image as PILImage
 
-        from printkit.build import deck_title
+        from printkit.pipeline.names import deck_title
         from printkit.pipeline.names import card_key
         from printkit.render.png import png_bytes
 
@@ -286,7 +286,7 @@ def _slot_xy(slot: int, grid: Grid) -> tuple[int, int]:
 
 def _face_image(deck: Deck, card: Card, face, side: str, pixels: tuple[int, int]):
     """The face at its trim, ``pixels`` in size: a trim-sized PDF page rasterised by PDFium."""
-    from printkit.build import pdf_info
+    from printkit.pipeline.names import pdf_info
     from printkit.render.pdf import render_pages
     from printkit.render.png import rasterise
 

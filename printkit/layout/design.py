@@ -1,6 +1,6 @@
 """Designer layouts: a card face as a list of elements with boxes, bound to card attributes.
 
-A :class:`Layout` is what a spec's ``layouts:`` compiles to (see :mod:`printkit.spec.layouts`):
+A :class:`Layout` is what a spec's ``layouts:`` compiles to (see :mod:`printkit.layout.compile`):
 elements drawn in order, each with a box measured in the card's trim, bleed or safe frame, a
 style, and strings with ``{attribute}`` placeholders. :func:`draw` turns a layout and a card into
 the same drawing ops every other face is made of, so layouts print (and rasterise) exactly as

@@ -1,16 +1,15 @@
-"""Card and paper geometry in millimetres: the named sizes table and small rectangle helpers.
+"""Card and paper geometry in millimetres: the named sizes tables and small rectangle helpers.
 
 Named card sizes come from ``printkit.deck.CARD_SIZES_MM``, the one place printkit knows what
-"poker" or "bridge" means; paper sizes are defined here.
+"poker" or "bridge" means; paper sizes from ``printkit.paper.PAPER_SIZES_MM``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printkit import deck
+from printkit import deck, paper
 from printkit.deck import CardSize
-from printkit.units import MM_PER_INCH
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,21 +71,11 @@ class Box:
                 and other.bottom_mm <= self.bottom_mm + tolerance_mm)
 
 
-def _inches(width_in: float, height_in: float) -> Size:
-    # Rounded to a micrometre so 2.5 in prints as 63.5, not 63.49999999999999.
-    return Size(round(width_in * MM_PER_INCH, 6), round(height_in * MM_PER_INCH, 6))
-
-
 # Trim sizes of the named card formats (the table lives with the deck model, which specs read).
 CARD_SIZES_MM: dict[str, Size] = {name: Size(*size) for name, size in deck.CARD_SIZES_MM.items()}
 
-# Papers, portrait: card sheets print on A4 or Letter, rulebooks also on A5 and half-Letter.
-PAPER_SIZES_MM: dict[str, Size] = {
-    "a4": Size(210.0, 297.0),
-    "a5": Size(148.0, 210.0),
-    "letter": _inches(8.5, 11.0),  # 215.9 x 279.4
-    "half-letter": _inches(5.5, 8.5),  # 139.7 x 215.9
-}
+# Papers, portrait (the table lives below the spec, which checks that a card fits one).
+PAPER_SIZES_MM: dict[str, Size] = {name: Size(*size) for name, size in paper.PAPER_SIZES_MM.items()}
 
 
 def named_card_size(name: str) -> Size:

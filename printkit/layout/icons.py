@@ -1,21 +1,17 @@
-"""Named icons: the game symbols printkit draws as vectors, offered to layouts and rich text.
+"""Named icons: shapes printkit draws as vectors, offered to layouts and rich text.
 
 An icon draws itself into a square box (top-left corner and side in millimetres, card frame, y
 down). It is scaled so that its outlines, strokes included, stay inside the box, and centred on
 their bounds, so every icon sits in the middle of its box whatever its proportions.
 
-Built-in icons (:data:`BUILTIN_ICONS`):
+The generic icons (:data:`GENERIC_ICONS`) are plain shapes ``star``, ``circle``, ``square``,
+``triangle``, which have no colour of their own (black when drawn alone; rich text draws them in
+the colour of the text around them). A game's glyphs (Calc's symbols, Clag's suits, Stack's
+minerals) live in its own folder (``printkit/games/<game>/icons.py``) and the games registry
+offers them beside these.
 
-- Calc's symbols ``plus``, ``minus``, ``times``, ``power`` (Okabe-Ito colours);
-- Stack's minerals ``ruby``, ``gold``, ``sapphire``, ``coal`` (their own colours and facets,
-  the facets from 9 mm up, as on Stack's cards);
-- the suits ``hearts``, ``diamonds`` (red), ``clubs``, ``spades`` (near-black);
-- plain shapes ``star``, ``circle``, ``square``, ``triangle``, which have no colour of their own
-  (black when drawn alone; rich text draws them in the colour of the text around them).
-
-``color`` None draws an icon in its own colours; a colour draws the whole icon in that hue
-(a mineral keeps its facets as tints and shades of it). :class:`ImageIcon` is an icon from a
-picture file.
+``color`` None draws an icon in its own colours; a colour draws the whole icon in that hue.
+:class:`ImageIcon` is an icon from a picture file.
 """
 
 from __future__ import annotations
@@ -27,12 +23,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Callable, Mapping, Protocol
 
-from printkit.layout import minerals, shapes
-from printkit.layout.color import DEFAULT_INK
-from printkit.layout.ops import Image, Op, Polygon
-
-# Suits print red and black unless a layout asks for other colours.
-SUIT_COLORS = {"hearts": "#c8102e", "diamonds": "#c8102e", "clubs": DEFAULT_INK, "spades": DEFAULT_INK}
+from printkit.layout import shapes
+from printkit.layout.ops import Image, Op
 
 
 class Icon(Protocol):
@@ -73,24 +65,6 @@ def _unit_bounds(draw: Callable[[float, float, float], shapes.Shape]) -> tuple[f
 
 
 @dataclass(frozen=True)
-class MineralIcon:
-    """One of Stack's minerals, drawn by :func:`~printkit.layout.minerals.mineral_icon`."""
-
-    mineral: str
-
-    def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
-        outline = minerals.OUTLINES[self.mineral]
-        xs, ys = [p[0] for p in outline], [p[1] for p in outline]
-        extent = max(max(xs) - min(xs), max(ys) - min(ys))
-        # The silhouette's edge is stroked max(0.2 mm, 1.8 % of the drawing size) wide, half of
-        # it outside the outline: the drawing size leaves room for it.
-        k = max(min((size_mm - 0.2) / extent, size_mm / (extent + 0.018)), size_mm * 0.5 / extent)
-        cx = x_mm + size_mm / 2 - k * (min(xs) + max(xs)) / 2
-        cy = y_mm + size_mm / 2 - k * (min(ys) + max(ys)) / 2
-        return minerals.mineral_icon(self.mineral, cx, cy, k, color or minerals.DEFAULT_COLORS[self.mineral])
-
-
-@dataclass(frozen=True)
 class ImageIcon:
     """An icon from a picture file (SVG, PNG or JPEG), fitted whole into the box and centred
     there; an SVG's ``currentColor`` is the colour it is drawn in."""
@@ -119,14 +93,7 @@ def _triangle(cx: float, cy: float, size_mm: float) -> shapes.Shape:
     return (((cx, cy - tall / 2), (cx + h, cy + tall / 2), (cx - h, cy + tall / 2)),)
 
 
-def _suit(name: str) -> Callable[[float, float, float], shapes.Shape]:
-    return shapes.SUITS[name]
-
-
-BUILTIN_ICONS: Mapping[str, Icon] = MappingProxyType({
-    **{name: ShapeIcon(draw, shapes.SYMBOL_COLORS[name]) for name, draw in shapes.SYMBOLS.items()},
-    **{name: MineralIcon(name) for name in minerals.OUTLINES},
-    **{name: ShapeIcon(_suit(name), SUIT_COLORS[name]) for name in ("hearts", "diamonds", "clubs", "spades")},
+GENERIC_ICONS: Mapping[str, Icon] = MappingProxyType({
     "star": ShapeIcon(shapes.star),
     "circle": ShapeIcon(_circle),
     "square": ShapeIcon(_square, scale=0.88),
@@ -134,15 +101,9 @@ BUILTIN_ICONS: Mapping[str, Icon] = MappingProxyType({
 })
 
 
-def builtin_icon(name: str) -> Icon | None:
-    """The built-in icon called ``name``, or None."""
-    return BUILTIN_ICONS.get(name)
-
-
 def takes_text_color(icon: Icon) -> bool:
     """Whether ``icon`` has no colour of its own, so text draws it in the text's colour."""
     return isinstance(icon, ShapeIcon) and icon.default_color is None
 
 
-__all__ = ["Icon", "ShapeIcon", "MineralIcon", "ImageIcon", "BUILTIN_ICONS", "SUIT_COLORS", "builtin_icon",
-           "takes_text_color"]
+__all__ = ["Icon", "ShapeIcon", "ImageIcon", "GENERIC_ICONS", "takes_text_color"]

@@ -52,11 +52,10 @@ from printkit.deck import CardSize
 from printkit.errors import BuildError
 from printkit.layout.geometry import Box, Size
 from printkit.layout.ops import Face, Line, Op, Rect, Text
+from printkit.paper import MIN_MARGIN_MM, grid_fit
 
 Flip = Literal["long", "short"]
 
-# Cards stay this far inside the paper edge: home printers cannot print closer.
-MIN_MARGIN_MM = 4.0
 # Crop marks start this far outside the painted card area and are at most this long.
 MARK_OFFSET_MM = 0.5
 MARK_LENGTH_MM = 6.0
@@ -194,12 +193,6 @@ def mirror_box(box: Box, paper: Size, flip: Flip) -> Box:
     if flip == "short":
         return Box(box.x_mm, paper.height_mm - box.bottom_mm, box.w_mm, box.h_mm)
     raise ValueError(f"unknown flip {flip!r} (expected 'long' or 'short')")
-
-
-def grid_fit(paper_mm: float, card_mm: float, gap_mm: float, margin_mm: float = MIN_MARGIN_MM) -> int:
-    """How many cards of length ``card_mm`` with ``gap_mm`` between them fit along ``paper_mm``."""
-    usable = paper_mm - 2 * margin_mm
-    return max(0, math.floor((usable + gap_mm) / (card_mm + gap_mm) + 1e-9))
 
 
 def impose(paper: Size, card: CardSize, gap_mm: float = 0.0, margin_mm: float = MIN_MARGIN_MM) -> SheetLayout:

@@ -1,7 +1,8 @@
 """Vector shapes for card faces, as polygons in millimetres (card frame: y downwards).
 
-Game symbols are drawn as shapes rather than glyphs, so they print the same whatever the font
-(the bundled text font lacks three of the four suits) and keep their meaning in greyscale. Each shape function
+Symbols are drawn as shapes rather than glyphs, so they print the same whatever the font and keep
+their meaning in greyscale (the games' own glyphs, suits and arithmetic symbols, are built from
+these helpers in ``printkit/games/<game>/icons.py``). Each shape function
 returns an :data:`Outline` set: one or more closed point lists that together form the shape when
 all are filled in the same colour (a club is three discs, a joint and a stem). Curves are cubic
 Béziers flattened into short straight segments.
@@ -36,7 +37,7 @@ def cubic(p0: Point, p1: Point, p2: Point, p3: Point, steps: int = _BEZIER_STEPS
     return points
 
 
-def _path(start: Point, segments: Sequence[tuple[Point, Point, Point]]) -> list[Point]:
+def path(start: Point, segments: Sequence[tuple[Point, Point, Point]]) -> list[Point]:
     """A start point followed by cubic segments given as (control 1, control 2, end)."""
     points = [start]
     for c1, c2, end in segments:
@@ -44,14 +45,14 @@ def _path(start: Point, segments: Sequence[tuple[Point, Point, Point]]) -> list[
     return points
 
 
-def _mirror_closed(right_half: list[Point]) -> list[Point]:
+def mirror_closed(right_half: list[Point]) -> list[Point]:
     """Close a shape symmetric about x = 0 from its right half, drawn top to bottom."""
     left = [(-x, y) for x, y in reversed(right_half)]
     # Drop points on the axis that the mirror would duplicate.
     return right_half + [p for p in left if abs(p[0]) > 1e-12]
 
 
-def _place(outlines: Iterable[Sequence[Point]], cx: float, cy: float, size_mm: float) -> Shape:
+def place(outlines: Iterable[Sequence[Point]], cx: float, cy: float, size_mm: float) -> Shape:
     """Scale unit outlines (height 1, centred on 0, 0) to ``size_mm`` and move them to (cx, cy)."""
     return tuple(tuple((cx + x * size_mm, cy + y * size_mm) for x, y in outline) for outline in outlines)
 
@@ -62,142 +63,6 @@ def circle(cx: float, cy: float, r_mm: float, steps: int = _CIRCLE_STEPS) -> Out
         (cx + r_mm * math.cos(2 * math.pi * i / steps), cy + r_mm * math.sin(2 * math.pi * i / steps))
         for i in range(steps)
     )
-
-
-# --- the four suits -------------------------------------------------------------------------
-
-def _unit_heart() -> list[Point]:
-    right = _path(
-        (0.0, -0.26),
-        [
-            ((0.02, -0.44), (0.14, -0.5), (0.26, -0.5)),
-            ((0.42, -0.5), (0.5, -0.38), (0.5, -0.22)),
-            ((0.5, 0.0), (0.22, 0.22), (0.0, 0.5)),
-        ],
-    )
-    return _mirror_closed(right)
-
-
-def _unit_stem(top: float, bottom: float, half_width: float) -> list[Point]:
-    """A flared foot for spades and clubs, from a narrow neck at ``top`` to the base at ``bottom``."""
-    neck = 0.035
-    right = _path((0.0, top), [])
-    right.append((neck, top))
-    right.extend(cubic((neck, top), (neck, bottom - 0.06), (half_width * 0.5, bottom), (half_width, bottom)))
-    return _mirror_closed(right)
-
-
-def heart(cx: float, cy: float, size_mm: float) -> Shape:
-    """♥: two lobes meeting in a point at the bottom."""
-    return _place([_unit_heart()], cx, cy, size_mm)
-
-
-def spade(cx: float, cy: float, size_mm: float) -> Shape:
-    """♠: an upturned heart on a flared stem."""
-    body_h = 0.8  # the body takes the top 80 %, the stem reaches the bottom
-    body = [(x * body_h * 1.05, -y * body_h - 0.5 + body_h / 2) for x, y in _unit_heart()]
-    stem = _unit_stem(0.05, 0.5, 0.2)
-    return _place([body, stem], cx, cy, size_mm)
-
-
-def diamond(cx: float, cy: float, size_mm: float) -> Shape:
-    """♦: a lozenge with slightly curved sides."""
-    right = _path(
-        (0.0, -0.5),
-        [
-            ((0.12, -0.3), (0.28, -0.12), (0.37, 0.0)),
-            ((0.28, 0.12), (0.12, 0.3), (0.0, 0.5)),
-        ],
-    )
-    return _place([_mirror_closed(right)], cx, cy, size_mm)
-
-
-def club(cx: float, cy: float, size_mm: float) -> Shape:
-    """♣: three discs joined in the middle, on a flared stem."""
-    r = 0.215
-    discs = [circle(0.0, -0.5 + r, r), circle(-0.255, 0.02, r), circle(0.255, 0.02, r)]
-    joint = [(0.0, -0.2), (0.17, 0.02), (0.0, 0.14), (-0.17, 0.02)]
-    stem = _unit_stem(0.0, 0.5, 0.2)
-    return _place([*discs, joint, stem], cx, cy, size_mm)
-
-
-SUITS = {"spades": spade, "hearts": heart, "diamonds": diamond, "clubs": club}
-
-
-def suit(name: str, cx: float, cy: float, size_mm: float) -> Shape:
-    """The suit shape for ``spades``, ``hearts``, ``diamonds`` or ``clubs``."""
-    try:
-        return SUITS[name](cx, cy, size_mm)
-    except KeyError:
-        raise ValueError(f"unknown suit {name!r} (expected one of {', '.join(SUITS)})") from None
-
-
-# --- Calc symbols ---------------------------------------------------------------------------
-
-# Stroke thickness of the arithmetic symbols as a fraction of their size.
-SYMBOL_STROKE = 0.24
-
-
-def _bar(length: float, thickness: float) -> list[Point]:
-    h, t = length / 2, thickness / 2
-    return [(-h, -t), (h, -t), (h, t), (-h, t)]
-
-
-def _cross(half_length: float, thickness: float) -> list[Point]:
-    h, t = half_length, thickness / 2
-    return [(-t, -h), (t, -h), (t, -t), (h, -t), (h, t), (t, t), (t, h), (-t, h), (-t, t), (-h, t), (-h, -t), (-t, -t)]
-
-
-def plus(cx: float, cy: float, size_mm: float) -> Shape:
-    """+ : a cross of two equal bars."""
-    return _place([_cross(0.5, SYMBOL_STROKE)], cx, cy, size_mm)
-
-
-def minus(cx: float, cy: float, size_mm: float) -> Shape:
-    """− : one horizontal bar, as long as the plus is wide."""
-    return _place([_bar(1.0, SYMBOL_STROKE)], cx, cy, size_mm)
-
-
-def times(cx: float, cy: float, size_mm: float) -> Shape:
-    """× : a cross turned 45°, its arms as long as fit the same square as the plus."""
-    t = SYMBOL_STROKE * 0.92  # diagonal strokes look heavier; thin them a little
-    # The turned arm's far corners reach (half_length + t/2) / sqrt(2) from the centre.
-    half_length = 0.5 * math.sqrt(2) - t / 2
-    return _place([rotate_points(_cross(half_length, t), 0.0, 0.0, 45.0)], cx, cy, size_mm)
-
-
-def power(cx: float, cy: float, size_mm: float) -> Shape:
-    """^ : a thick chevron (caret) pointing up, its legs cut level at the bottom."""
-    w, top, bottom = 0.5, -0.38, 0.3
-    t = SYMBOL_STROKE
-    apex, left, right = (0.0, top), (-w, bottom), (w, bottom)
-    # The inner edge is each leg's outer edge moved inwards (downwards) by the stroke thickness.
-    inner_right = _offset_line(apex, right, t)
-    inner_left = _offset_line(left, apex, t)
-    inner_apex = _intersect(inner_left, inner_right)
-    inner_r = _intersect(inner_right, ((0.0, bottom), (1.0, bottom)))
-    inner_l = _intersect(inner_left, ((0.0, bottom), (1.0, bottom)))
-    outline = [left, apex, right, inner_r, inner_apex, inner_l]
-    # Centre the chevron vertically on its own bounding box.
-    shift = -(top + bottom) / 2
-    return _place([[(x, y + shift) for x, y in outline]], cx, cy, size_mm)
-
-
-def _offset_line(a: Point, b: Point, dist: float) -> tuple[Point, Point]:
-    """The line a-b moved by ``dist`` to its right-hand side (in a y-down frame: clockwise normal)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    nx, ny = -dy / length, dx / length
-    return (a[0] + nx * dist, a[1] + ny * dist), (b[0] + nx * dist, b[1] + ny * dist)
-
-
-def _intersect(l1: tuple[Point, Point], l2: tuple[Point, Point]) -> Point:
-    (x1, y1), (x2, y2) = l1
-    (x3, y3), (x4, y4) = l2
-    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
-    a = x1 * y2 - y1 * x2
-    b = x3 * y4 - y3 * x4
-    return ((a * (x3 - x4) - (x1 - x2) * b) / den, (a * (y3 - y4) - (y1 - y2) * b) / den)
 
 
 def star(cx: float, cy: float, size_mm: float, points: int = 5, inner: float = 0.45) -> Shape:
@@ -212,20 +77,7 @@ def star(cx: float, cy: float, size_mm: float, points: int = 5, inner: float = 0
     ys = [y for _, y in outline]
     shift = -(min(ys) + max(ys)) / 2
     scale = 1.0 / (max(ys) - min(ys))
-    return _place([[(x * scale, (y + shift) * scale) for x, y in outline]], cx, cy, size_mm)
-
-
-SYMBOLS = {"plus": plus, "minus": minus, "times": times, "power": power}
-# Each symbol's colour when a spec names none: Okabe-Ito hues, told apart by most colour-blind eyes.
-SYMBOL_COLORS = {"plus": "#0072b2", "minus": "#d55e00", "times": "#009e73", "power": "#cc79a7"}
-
-
-def symbol(name: str, cx: float, cy: float, size_mm: float) -> Shape:
-    """The Calc symbol shape for ``plus``, ``minus``, ``times`` or ``power``."""
-    try:
-        return SYMBOLS[name](cx, cy, size_mm)
-    except KeyError:
-        raise ValueError(f"unknown symbol {name!r} (expected one of {', '.join(SYMBOLS)})") from None
+    return place([[(x * scale, (y + shift) * scale) for x, y in outline]], cx, cy, size_mm)
 
 
 # --- helpers on points and ops --------------------------------------------------------------
@@ -327,8 +179,7 @@ def bounds(shape: Shape) -> tuple[float, float, float, float]:
 
 
 __all__ = [
-    "Outline", "Shape", "cubic", "circle", "heart", "spade", "diamond", "club", "suit", "SUITS",
-    "plus", "minus", "times", "power", "star", "symbol", "SYMBOLS", "SYMBOL_COLORS", "SYMBOL_STROKE",
+    "Outline", "Shape", "cubic", "path", "mirror_closed", "place", "circle", "star",
     "polygons", "rotate_points", "turn_180", "turn_ops", "bounds",
 ]
 

@@ -1,3 +1,5 @@
-"""What a build is made of, below the build itself: the names of its files (:mod:`.names`), the
-manifest's entries and warnings (:mod:`.manifest`) and the laid-out faces (:mod:`.faces`).
-``check``, ``proof`` and the rebuild records use these without importing the build."""
+"""The build, floor by floor: the names of a deck's files and its PDFs' titles (:mod:`.names`),
+the manifest transaction (:mod:`.manifest`), the laid-out faces (:mod:`.faces`), what a build
+runs with (:mod:`.context`), the producers of its outputs, each saying what it needs
+(:mod:`.producers`), the decks listed again unchanged (:mod:`.replay`) and the orchestrator
+(:mod:`.build`). ``check``, ``proof`` and ``export`` take names from :mod:`.names`, not the build."""

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from printkit.deck import Card, Deck
-from printkit.draft import refused_pictures, tolerated, with_placeholders
+from printkit.draft import refused_pictures, tolerated
+from printkit.layout.draft import with_placeholders
 from printkit.errors import BuildError, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size
@@ -15,7 +16,7 @@ from printkit.pipeline.names import deck_folder
 from printkit.preflight import check_svg, new_svgs
 
 if TYPE_CHECKING:
-    from printkit.build import BuildContext
+    from printkit.pipeline.context import BuildContext
 
 
 class Faces:

@@ -1,12 +1,23 @@
-"""The manifest's entries (one per file written) and the warnings a build says once each."""
+"""The manifest: its entries (one per file written), the warnings a build says once each, and
+``manifest.json`` itself, written as one transaction with the files it lists (see
+:mod:`printkit.pipeline.build`): what an earlier build wrote, which of its files are still as it
+left them, and the record of a build still running."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Sequence
 
+from printkit import ownership
 from printkit.deck import Card
+from printkit.errors import BuildError, PrintkitError
+from printkit.outputs import BUILD_ID, Staging, canonical, current_sha256, inside
 from printkit.ownership import Written
+
+MANIFEST = "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -67,3 +78,278 @@ def scope(entry: ManifestEntry) -> tuple:
     """What a file is one of: its deck, variant, kind and paper. A build that writes files of a
     scope writes all of them, so an earlier file of that scope it does not write is stale."""
     return (entry.deck, entry.variant, entry.kind, entry.paper)
+
+
+def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
+              records: dict[str, Written | None]) -> list[ManifestEntry]:
+    """``entries`` with the record of each file as printkit put it in place: from ``records``
+    (by path) for the files this build puts in place, else the earlier manifest's record of that
+    file while it still proves the file the same (:func:`printkit.ownership.proven`); none else."""
+    before = {(e.path, e.sha256): e.written for e in earlier if e.written is not None}
+    root = out_dir.resolve()
+    result = []
+    for entry in entries:
+        if entry.path in records:
+            written = records[entry.path]
+        else:
+            written = entry.written or before.get((entry.path, entry.sha256))
+            if written is not None and not ownership.proven(entry.path, entry.sha256, written,
+                                                             inside(out_dir, entry.path, root)):
+                written = None
+        result.append(replace(entry, written=written))
+    return result
+
+
+def write_manifest(out_dir: Path, entries: Sequence[ManifestEntry],
+                    replacing: Sequence[tuple[ManifestEntry | None, ManifestEntry | None]] = (),
+                    unfinished: Sequence[str] = (), build_id: str | None = None,
+                    before_first_write: Callable[[], None] | None = None) -> Path:
+    """Write ``manifest.json`` atomically (temporary, fsync, rename) listing ``entries`` by path.
+
+    ``replacing`` (only while a build renames and removes its files) pairs each file about to
+    change with the entry it replaces (None for a first write), and each file about to be removed
+    with None. ``unfinished`` names the builds whose
+    temporaries may lie in the folder (the one running, until its files are in place).
+    """
+    manifest = listing(entries)
+    if replacing:
+        manifest["replacing"] = [{"old": _manifest_item(old) if old else None,
+                                  "new": _manifest_item(new) if new else None}
+                                 for old, new in sorted(replacing, key=lambda pair: (pair[1] or pair[0]).path)]
+    if unfinished:
+        manifest["unfinished"] = list(unfinished)
+    return write_manifest_bytes(out_dir, manifest_bytes(manifest), unfinished[0] if unfinished else build_id,
+                                before_first_write)
+
+
+def listing(entries: Sequence[ManifestEntry]) -> dict:
+    """A manifest listing ``entries`` by path."""
+    return {"files": [_manifest_item(e) for e in sorted(entries, key=lambda e: e.path)]}
+
+
+def manifest_bytes(manifest: dict) -> bytes:
+    return (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+
+
+def write_manifest_bytes(out_dir: Path, data: bytes, build_id: str | None = None,
+                         before_first_write: Callable[[], None] | None = None) -> Path:
+    staging = Staging(out_dir, build_id or ownership.new_build_id())
+    staging.before_first_write = before_first_write
+    try:
+        staging.stage(MANIFEST, data)
+        staging.commit()
+    except BaseException:
+        staging.abort()
+        raise
+    return inside(out_dir, MANIFEST)
+
+
+class UnfinishedRecord:
+    """The manifest's record that a build's temporaries may lie in the folder.
+
+    :meth:`write` adds the build's id to the existing manifest (or writes one listing no files)
+    before the build makes its first temporary, so a build killed at any later moment leaves
+    temporaries the next build can prove are printkit's. :meth:`withdraw` puts the manifest
+    back as it was when the build fails and has removed its temporaries itself.
+    """
+
+    def __init__(self, out_dir: Path, build_id: str) -> None:
+        self.out_dir, self.build_id = out_dir, build_id
+        self.before: bytes | None = None
+        self.written = False
+
+    def write(self) -> None:
+        path = self.out_dir / MANIFEST
+        manifest: dict = {"files": []}
+        if os.path.lexists(path):
+            previous_files(self.out_dir)  # refuses a manifest that is not printkit's
+            try:
+                self.before = path.read_bytes()  # within the limit: previous_files read it
+                manifest = json.loads(self.before)
+            except (OSError, ValueError) as exc:
+                raise BuildError(f"cannot read {str(path)!r}: {exc}") from None
+        manifest["unfinished"] = [self.build_id]
+        # Marked first: an interrupt that lands while the manifest is being replaced (after its
+        # rename, before this method returns) must still find the record to withdraw.
+        self.written = True
+        write_manifest_bytes(self.out_dir, manifest_bytes(manifest), self.build_id)
+
+    def withdraw(self) -> None:
+        """Undo :meth:`write` (only while no file of the build has been renamed into place)."""
+        if not self.written:
+            return
+        staging = Staging(self.out_dir, self.build_id)
+        try:
+            if self.before is None:
+                (self.out_dir / MANIFEST).unlink(missing_ok=True)
+            else:
+                staging.stage(MANIFEST, self.before)
+                staging.commit()
+        except (OSError, PrintkitError):
+            staging.abort()  # no half-written manifest stays behind (a full disk)
+            return  # the record stays: the next build finds no temporary of this id and drops it
+        self.written = False
+
+
+def unfinished_builds(out_dir: Path) -> list[str]:
+    """The ids of builds the manifest records as unfinished (validating the manifest as it goes)."""
+    previous_files(out_dir)
+    path = out_dir / MANIFEST
+    if not os.path.lexists(path):
+        return []
+    try:
+        ids = _load_json_limited(path).get("unfinished", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [i for i in ids if isinstance(i, str) and BUILD_ID.match(i)] if isinstance(ids, list) else []
+
+
+def recording_builds(out_dir: Path) -> list[str]:
+    """Builds killed while writing the manifest that records them: the manifest's temporary
+    ``.manifest.json.ID.tmp`` names ID in its own ``unfinished``, which proves it printkit's."""
+    ids = []
+    try:
+        names = [n for n in os.listdir(out_dir) if n.startswith(f".{MANIFEST}.") and n.endswith(".tmp")]
+    except OSError:
+        return []
+    for name in names:
+        build_id = name[len(MANIFEST) + 2:-4]
+        path = out_dir / name
+        if not BUILD_ID.match(build_id) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            recorded = _load_json_limited(path).get("unfinished", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(recorded, list) and build_id in recorded:
+            ids.append(build_id)
+    return ids
+
+
+def _manifest_item(entry: ManifestEntry) -> dict:
+    """An entry as listed in the manifest; ``lang``, ``back`` and ``draft`` appear only on files
+    that have one."""
+    item = asdict(entry)
+    for optional in ("lang", "back", "draft", "written"):
+        if item[optional] is None:
+            del item[optional]
+    return item
+
+
+# A manifest lists at most a few files per card (10,000 cards a deck); far below this.
+MAX_MANIFEST_BYTES = 50_000_000
+
+
+def _load_json_limited(path: Path) -> object:
+    """The JSON in ``path``: a regular file of at most MAX_MANIFEST_BYTES, nested as JSON allows.
+
+    Raises OSError when it cannot be read and ValueError when it is too big, too deep or not JSON.
+    """
+    from printkit.safe_read import UnsafeFileError, read_limited
+
+    try:
+        raw = read_limited(path, MAX_MANIFEST_BYTES)
+    except UnsafeFileError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
+    """What the existing manifest says printkit wrote: each path with the entries its file may match.
+
+    A path has two entries (old and new) when a build stopped while replacing it. No manifest:
+    nothing. A ``manifest.json`` that is not printkit's is refused, as the build would replace it.
+    """
+    path = out_dir / MANIFEST
+    if not os.path.lexists(path):
+        return {}
+    refusal = f"refusing to replace {str(out_dir.resolve() / MANIFEST)!r}: "  # named as staged files are
+    advice = "; move it away or use another --out"
+    if path.is_symlink() or not path.is_file():
+        raise BuildError(f"{refusal}printkit did not write it{advice}")
+    try:
+        manifest = _load_json_limited(path)
+        listed = [_manifest_entry(item) for item in manifest["files"]]
+        for pair in manifest.get("replacing", []):
+            listed += [_manifest_entry(pair[side]) for side in ("old", "new") if pair[side] is not None]
+    except OSError as exc:
+        raise BuildError(f"{refusal}cannot read it ({exc.strerror or exc}) to tell whether printkit "
+                         f"wrote it{advice}") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BuildError(f"{refusal}it is not a manifest printkit wrote{advice}") from None
+    files: dict[str, list[ManifestEntry]] = {}
+    for entry in listed:
+        if canonical(entry.path):  # any other spelling names no file printkit wrote: it owns nothing
+            files.setdefault(entry.path, []).append(entry)
+    return files
+
+
+def _manifest_entry(item: dict) -> ManifestEntry:
+    item = dict(item)
+    written = item.pop("written", None)
+    entry = ManifestEntry(**item, written=_written_record(written))
+    if not isinstance(entry.path, str) or not isinstance(entry.sha256, str):
+        raise TypeError("path and sha256 must be strings")
+    return entry
+
+
+def _written_record(item: object) -> Written | None:
+    """A manifest's record of how a file was put in place; None when missing or malformed (such
+    a file is then simply not proven printkit's)."""
+    if not isinstance(item, dict):
+        return None
+    try:
+        written = Written(**item)
+    except TypeError:
+        return None
+    numbers = (written.device, written.inode, written.size, written.mtime_ns)
+    if not all(type(n) is int for n in numbers) or not isinstance(written.mac, str):
+        return None
+    return written
+
+
+def written_files(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> dict[Path, frozenset[str]]:
+    """Each file printkit wrote (resolved, as staged) with the hashes it may hold."""
+    written = {}
+    root = out_dir.resolve()
+    for relative, entries in previous.items():
+        try:
+            written[inside(out_dir, relative, root)] = frozenset(e.sha256 for e in entries)
+        except BuildError:
+            continue  # a path printkit would never write: owns nothing
+    return written
+
+
+def earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
+                     hashed: dict[Path, tuple[tuple, str | None]] | None = None) -> list[ManifestEntry]:
+    """Entries of the previous manifest whose files are still there with the same contents.
+
+    ``hashed`` keeps each file's hash by its size and times for a later call in the same build,
+    which then reads only the files written since."""
+    kept = []
+    root = out_dir.resolve()
+    for relative, entries in previous.items():
+        try:
+            path = inside(out_dir, relative, root)
+        except BuildError:
+            continue
+        sha = _hash_once(path, hashed) if hashed is not None else current_sha256(path)
+        kept += [e for e in entries if e.sha256 == sha][:1]
+    return kept
+
+
+def _hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
+    try:
+        stat = os.lstat(path)
+        signature = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode)
+    except OSError:
+        return None
+    known = hashed.get(path)
+    if known is not None and known[0] == signature:
+        return known[1]
+    sha = current_sha256(path)
+    hashed[path] = (signature, sha)
+    return sha

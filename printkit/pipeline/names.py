@@ -1,5 +1,5 @@
 """Where a build puts a deck's files: its folder, its cards' keys, its print runs and the name of
-each per-card file; how many progress steps a build has."""
+each per-card file; how its PDFs name the deck and the card."""
 
 from __future__ import annotations
 
@@ -15,13 +15,31 @@ from printkit.layout import templates
 from printkit.outputs import deck_part, safe_part
 
 if TYPE_CHECKING:
-    from printkit.build import BuildOptions
+    from printkit.render.pdf import PdfInfo
 
 
 def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
     parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
     return "/".join(parts)
+
+
+def deck_title(deck: Deck) -> str:
+    """``Calc (expert)`` or ``Clag``: how a deck is named in PDF titles."""
+    return deck.name + (f" ({deck.variant})" if deck.variant else "")
+
+
+def pdf_info(deck: Deck, what: str, subject: str, lang: str | None = None) -> "PdfInfo":
+    """What a PDF of ``deck`` says about itself: ``Calc (expert): duplex sheets``, the spec's author."""
+    from printkit.render.pdf import PdfInfo
+
+    return PdfInfo(f"{deck_title(deck)}: {what}", deck.author, subject, lang)
+
+
+def card_info(deck: Deck, card: Card, side: str) -> "PdfInfo":
+    """What one card's PDF says of itself: ``Calc (expert): card 7+ front``."""
+    name = templates.card_name(card, deck)
+    return pdf_info(deck, f"card {name} {side}", f"One card's {side} with its bleed, for print services")
 
 
 def card_key(card: Card) -> bytes:
@@ -136,17 +154,3 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
         raise BuildError(f"no card {choice!r} in {decks_named}{hint}")
     return chosen
 
-
-def work_units(decks: Sequence[Deck], options: "BuildOptions") -> int:
-    """How many progress steps a build reports (one per card per card-rendering producer)."""
-    per_deck = sum(len(all_cards(d)) for d in decks)
-    if options.cards:
-        return sum(len(f.copies) for d, stems in zip(decks, _chosen_stems(decks, options))
-                   for f in per_card_files(d) if f.stem in stems)
-    cards = sum(1 for d in decks for c in all_cards(d) if not templates.is_page(c))  # per-card files
-    return per_deck * (1 + options.proof) + (cards if options.per_card else 0)
-
-
-def _chosen_stems(decks: Sequence[Deck], options: "BuildOptions") -> list[set[str]]:
-    chosen = choose_cards(decks, options.cards)
-    return [chosen.get(id(d), set()) for d in decks]

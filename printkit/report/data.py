@@ -8,7 +8,6 @@ the same seeds, so a difference comes from the rules or the players, not from ot
 from __future__ import annotations
 
 import statistics
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -16,10 +15,14 @@ from printkit.errors import DeckError
 from printkit.report.stats import wilson
 from printkit.rules.base import engine_for
 from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
-# Clag's special rounds (GAMES.md): the report gives their points per seat.
-CLAG_SPECIAL_ROUNDS = tuple(range(8, 16))
+from printkit.games.calc import report as calc_report
+from printkit.games.clag import report as clag_report
+from printkit.games.stack import report as stack_report
+
+# Each shipped game's own numbers: facts(done, a), paired(done, seats) and first_round(result).
+_GAME_REPORTS = {"calc": calc_report, "stack": stack_report, "clag": clag_report}
 
 
 @dataclass(frozen=True)
@@ -133,13 +136,8 @@ def play_batch(
 
 
 def _first_round(game: str, r: GameResult) -> bool:
-    """The game ended in its first round (Calc: before any seat's second turn; Stack: at the first
-    settlement; Clag always plays 22 rounds)."""
-    if game == "calc":
-        return bool(r.facts.get("first_round"))
-    if game == "stack":
-        return r.turns == 1
-    return False
+    """The game ended in its first round (each game's report module says what that means)."""
+    return _GAME_REPORTS[game].first_round(r) if game in _GAME_REPORTS else False
 
 
 def analyse(batch: Batch) -> dict[str, Any]:
@@ -185,7 +183,8 @@ def analyse(batch: Batch) -> dict[str, Any]:
         "scores": scores,
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
     }
-    a.update(_GAME_FACTS.get(batch.game, lambda done, a: {})(done, a))
+    if batch.game in _GAME_REPORTS:
+        a.update(_GAME_REPORTS[batch.game].facts(done, a))
     a["paired"] = paired_values(batch.game, done, seats)
     a["equal_share"] = sum(wins) / (seats * n) if n else 0.0
     return a
@@ -202,77 +201,9 @@ def paired_values(game: str, done: Sequence[GameResult], seats: int) -> dict[str
     rates["no winner (draw)"] = [not r.winners for r in done]
     rates["ended in the first round"] = [_first_round(game, r) for r in done]
     samples: dict[str, list[float]] = {"game length": [float(r.turns) for r in done]}
-    if game in ("calc", "clag"):
-        for s in range(seats):
-            samples[f"score, seat {s}"] = [_as_float(r.scores[s]) for r in done]
-    if game == "calc":
-        rates["decided by the fewest-cards bonus"] = [bool(r.facts["decided_by_bonus"]) for r in done]
-        rates["a winner had the bonus"] = [bool(set(r.winners) & set(r.facts["bonus"])) for r in done]
-    elif game == "stack":
-        rates["first-turn wins"] = [bool(r.facts["first_turn_win"]) for r in done]
-        rates["both matched all at least once"] = [bool(r.facts["both_full"]) for r in done]
-        rates["a dealt hand holds all field types"] = [any(r.facts["deal_complete"]) for r in done]
-        samples["stacks used per game"] = [float(sum(r.facts["stacks_used"])) for r in done]
-    elif game == "clag":
-        samples["points per seat in rounds 8-15"] = [
-            sum(r.facts["points"][i - 1] for i in CLAG_SPECIAL_ROUNDS) / seats for r in done]
-        samples["contracts made per game"] = [float(sum(r.facts["made"])) for r in done]
-        samples["dealers' contracts made per game"] = [float(sum(map(bool, r.facts["dealer_made"]))) for r in done]
+    if game in _GAME_REPORTS:
+        game_rates, game_samples = _GAME_REPORTS[game].paired(done, seats)
+        rates.update(game_rates)
+        samples.update(game_samples)
     return {"seeds": [r.seed for r in done], "reasons": [r.reason for r in done], "rates": rates,
             "samples": samples}
-
-
-def _calc_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "pay_values": [v for r in done for v in r.facts["pay"]],
-        "decided_by_bonus": sum(1 for r in done if r.facts["decided_by_bonus"]),
-        "winner_had_bonus": sum(1 for r in done if set(r.winners) & set(r.facts["bonus"])),
-        "bonus_shared": sum(1 for r in done if len(r.facts["bonus"]) > 1),
-    }
-
-
-def _stack_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
-    cases = Counter(r.facts["case"] for r in done)
-    return {
-        "cases": {case: cases.get(case, 0) for case in ("all", "deciding", "cap")},
-        "both_full_games": sum(1 for r in done if r.facts["both_full"]),
-        "stacks_used": [sum(r.facts["stacks_used"]) for r in done],
-        "first_turn_wins": sum(1 for r in done if r.facts["first_turn_win"]),
-        "first_turn_wins_by_seat": [sum(1 for r in done if r.facts["first_turn_win"] and r.winners == (s,))
-                                    for s in range(2)],
-        "deal_complete_any": sum(1 for r in done if any(r.facts["deal_complete"])),
-        "deal_complete_seat": [sum(1 for r in done if r.facts["deal_complete"][s]) for s in range(2)],
-    }
-
-
-def _clag_facts(done: Sequence[GameResult], a: dict[str, Any]) -> dict[str, Any]:
-    n, seats = len(done), a["players"]
-    rounds = len(done[0].facts["made"]) if done else 0
-    made = [sum(r.facts["made"][i] for r in done) for i in range(rounds)]
-    points = [sum(r.facts["points"][i] for r in done) for i in range(rounds)]
-    dealer = [sum(1 for r in done if r.facts["dealer_made"][i]) for i in range(rounds)]
-    wins_by_position = [sum(1 for r in done if (r.facts["first_dealer"] + p) % seats in r.winners)
-                        for p in range(seats)]
-    overbid = []
-    for i in range(rounds):
-        values = [r.facts["overbid"][i] for r in done if r.facts["overbid"][i] is not None]
-        overbid.append(statistics.fmean(values) if values else None)
-    return {
-        "made_by_round": made,  # seats that completed a contract, over all games
-        "seat_rounds": n * seats,  # trials per round for made_by_round
-        "made_rate_by_round": [m / (n * seats) if n else 0.0 for m in made],
-        "points_per_seat_by_round": [p / (n * seats) if n else 0.0 for p in points],
-        "dealer_made_by_round": dealer,
-        "overbid_by_round": overbid,
-        "contracts_made": sum(made),
-        "special_points": [sum(r.facts["points"][i - 1] for i in CLAG_SPECIAL_ROUNDS) / seats for r in done],
-        "bid_rounds_made": sum(made[i] for i in range(rounds) if done[0].facts["overbid"][i] is not None),
-        "bid_seat_rounds": n * seats * sum(1 for i in range(rounds) if done and done[0].facts["overbid"][i] is not None),
-        # The first dealer is drawn at random, so wins by seat hide the order of play: counted by
-        # place from the first dealer (0: the first dealer, 1: the next seat …), they show it.
-        "wins_by_position": wins_by_position,
-        "win_rate_by_position": [w / n if n else 0.0 for w in wins_by_position],
-    }
-
-
-_GAME_FACTS = {"calc": _calc_facts, "stack": _stack_facts, "clag": _clag_facts}

@@ -47,7 +47,8 @@ from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
-from printkit.layout.icons import BUILTIN_ICONS, Icon
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon
 from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
@@ -118,7 +119,7 @@ BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
 _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
 # The icons ``:name:`` draws and the colour names a span may use, of the book being set.
 _BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon], Mapping[str, str]]] = ContextVar(
-    "book_inline", default=(BUILTIN_ICONS, {}))
+    "book_inline", default=(builtin_icons(), {}))
 
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
@@ -1123,7 +1124,7 @@ COMPACT_PAGES = 4
 def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMaker, p: Paper,
            canvasmaker=None, cover: Figure | None = None, compact: bool | None = None,
            author: str = "", font: Path | None = None, font_bold: Path | None = None,
-           icons: Mapping[str, Icon] = BUILTIN_ICONS, colors: Mapping[str, str] | None = None) -> tuple[bytes, int]:
+           icons: Mapping[str, Icon] | None = None, colors: Mapping[str, str] | None = None) -> tuple[bytes, int]:
     """Set the whole book; return the PDF bytes (reproducible: invariant mode) and its page count.
 
     ``compact`` None: a book whose text takes at most ``COMPACT_PAGES`` pages is set again
@@ -1138,7 +1139,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
 
         register_font(face.main)
     token = _BOOK_FACES.set(faces)
-    inline_token = _BOOK_INLINE.set((icons, colors or {}))
+    inline_token = _BOOK_INLINE.set((builtin_icons() if icons is None else icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:

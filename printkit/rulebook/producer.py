@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
-from printkit.layout.icons import BUILTIN_ICONS, Icon
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon
 from printkit.rulebook import booklet as bk
 from printkit.rulebook import book
 from printkit.rulebook import markdown as md
@@ -73,7 +74,8 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
     With ``errors``, every ``{{ value }}`` the deck lacks is kept there (the first line naming
     it), each read as ``?``, and the text parsed on.
     """
-    from printkit.spec import default_deck, load_all_variants
+    from printkit.spec import default_deck
+    from printkit.decks import load_all_variants
 
     variants = list(variants) if variants is not None else load_all_variants(spec_path)
     deck = default_deck(variants)
@@ -131,7 +133,7 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     cards have them) and the colours a span may name (its art.colors, ink and background)."""
     from printkit.layout.design import DEFAULT_BACKGROUND, DEFAULT_INK
 
-    icons = deck.resources.icons if deck.resources is not None else BUILTIN_ICONS
+    icons = deck.resources.icons if deck.resources is not None else builtin_icons()
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 
@@ -327,7 +329,8 @@ def set_rulebooks(spec: Path, langs: Sequence[str], paper: str, booklet: bool, o
                   ) -> list[tuple[str, Rulebook | None, Rulebook | None, BuildError | None]]:
     """A spec's rulebooks in ``langs``: per language its book, its booklet (with ``booklet``) or the
     error that stopped it. The first error ends the list when the texts are the spec's ``own``."""
-    from printkit.spec import default_deck, load_all_variants
+    from printkit.spec import default_deck
+    from printkit.decks import load_all_variants
 
     # Every book of the spec reads the same decks, so a card in their figures is laid out once.
     variants = load_all_variants(spec) if langs else []

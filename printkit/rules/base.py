@@ -1,6 +1,6 @@
 """What every game engine offers, so `check`, `simulate` and the rulebooks can drive any of them.
 
-An engine module (``printkit.rules.calc`` …) exposes a module-level ``ENGINE`` object that follows
+An engine module (``printkit.games.calc.engine`` …) exposes a module-level ``ENGINE`` object that follows
 the :class:`Engine` protocol. A game is a mutable state object owned by the caller: ``apply``
 validates a move completely before changing anything, so an illegal move raises
 :class:`~printkit.errors.IllegalMoveError` and leaves the state exactly as it was.
@@ -18,9 +18,9 @@ from printkit.errors import DeckError
 
 # game name (the spec's ``game:``) -> module holding ENGINE
 ENGINE_MODULES = {
-    "calc": "printkit.rules.calc",
-    "stack": "printkit.rules.stack",
-    "clag": "printkit.rules.clag",
+    "calc": "printkit.games.calc.engine",
+    "stack": "printkit.games.stack.engine",
+    "clag": "printkit.games.clag.engine",
 }
 
 

@@ -21,7 +21,7 @@ from printkit.deck import Deck
 from printkit.errors import DeckError, PrintkitError
 from printkit.errors import InvariantError
 from printkit.rules.base import Engine, Outcome, engine_for
-from printkit.rules.calc_value import to_float
+from printkit.games.calc.value import to_float
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25

@@ -12,7 +12,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from printkit.deck import Art, Card, CardSize, Deck, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
-from printkit.spec.fields import close_key
+from printkit.paper import MIN_MARGIN_MM, PAPER_SIZES_MM, fits_on_paper
+from printkit.spec.fields import close_key, unknown_name
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
@@ -123,17 +124,6 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
     every = cards + [c for group_cards in components.values() for c in group_cards]
     _check_text(loaded, every)
     _check_description(loaded, every)
-    design_warnings: tuple[str, ...] = ()
-    resources = None
-    compiled_layouts: Mapping[str, Any] = {}
-    if spec.layouts or spec.icons:
-        from printkit.spec import layouts as spec_layouts
-
-        compiled = spec_layouts.compiled(loaded)
-        spec_layouts.bind(loaded, every)
-        design_warnings = spec_layouts.warnings(loaded, every)
-        resources, compiled_layouts = compiled.resources(), compiled.layouts
-
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
         options.update(variant_spec.options)
@@ -152,9 +142,6 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         options=options,
         names=dict(spec.names),
         author=spec.author or "",
-        layouts=compiled_layouts,
-        resources=resources,
-        warnings=design_warnings,
         is_default=variant == default_variant(spec),
         languages=_rulebook_languages(loaded),
         description_attr=spec.export.description,
@@ -167,6 +154,12 @@ def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
     from printkit.spec.files import rule_texts
 
     return tuple(rule_texts(loaded.path, loaded.spec.game))
+
+
+def check_layout_name(loaded: LoadedSpec, name: str | None, path: PathKey) -> None:
+    """Refuse a ``layout:`` or ``back_layout:`` naming no layout of the spec, at ``path``."""
+    if name is not None and name not in loaded.spec.layouts:
+        raise loaded.source.error(path, unknown_name("layout", name, loaded.spec.layouts))
 
 
 def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
@@ -184,8 +177,6 @@ def _check_references(loaded: LoadedSpec) -> None:
     spec = loaded.spec
     if spec.default_variant is not None and spec.default_variant not in spec.variants:
         raise loaded.source.error(("default_variant",), f"unknown variant {spec.default_variant!r}{_known(spec.variants)}")
-    from printkit.spec.layouts import check_layout_name
-
     for vname, vspec in spec.variants.items():
         for key in ("layout", "back_layout"):
             check_layout_name(loaded, getattr(vspec, key), ("variants", vname, key))
@@ -322,24 +313,11 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
 def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
     """Whether the build's imposition lays out one card of this trim size on some sheet paper
     (a gap between cards does not matter for whether one card fits)."""
-    from printkit.errors import BuildError
-    from printkit.layout.geometry import PAPER_SIZES_MM
-    from printkit.layout.imposition import impose
-
-    for name in SHEET_PAPERS:
-        try:
-            impose(PAPER_SIZES_MM[name], CardSize(width_mm, height_mm))
-        except BuildError:
-            continue
-        return True
-    return False
+    return any(fits_on_paper(width_mm, height_mm, name) for name in SHEET_PAPERS)
 
 
 def _paper_message(width_mm: float, height_mm: float) -> str:
-    from printkit.layout.geometry import PAPER_SIZES_MM
-    from printkit.layout.imposition import MIN_MARGIN_MM
-
-    papers = " or ".join(f"{PAPER_SIZES_MM[n].width_mm:g}x{PAPER_SIZES_MM[n].height_mm:g} mm "
+    papers = " or ".join(f"{PAPER_SIZES_MM[n][0]:g}x{PAPER_SIZES_MM[n][1]:g} mm "
                          f"({'A4' if n == 'a4' else n.capitalize()})" for n in SHEET_PAPERS)
     return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {papers} paper with a {MIN_MARGIN_MM:g} mm margin"
 

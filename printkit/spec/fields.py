@@ -16,7 +16,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 PathKey = tuple[Any, ...]
 
@@ -428,6 +428,15 @@ def close_key(key: Any, known: Sequence[str]) -> str | None:
     """The known key that ``key`` most likely misspells, if any."""
     hint = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
     return hint[0] if hint else None
+
+
+def unknown_name(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:
+    """``unknown layout 'fron' (did you mean 'front'?); known: back, front``."""
+    known = sorted(known)
+    hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+    listed = ", ".join(known) if known else none
+    return f"unknown {what} {name!r}{meant}; known: {listed}"
 
 
 def unknown_key_message(key: Any, known: Sequence[str]) -> str:

@@ -1,7 +1,7 @@
 """The files a spec names, read inside its folder: its data tables, fonts and pictures, and the
 rule texts beside it (``<stem>.rules.<lang>.md``).
 
-Below :mod:`printkit.spec.expand` and :mod:`printkit.spec.layouts`, which both resolve files
+Below :mod:`printkit.spec.expand` and the layout compiler above the spec, which both resolve files
 through it, and above :mod:`printkit.spec.load`, which only parses: loading a spec is parsing it,
 then reading its data files (:func:`load_spec`).
 """

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit.export import ExportOptions, export_deck
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 DECKS = {"calc-expert": ("calc", "expert"), "emberfall": ("emberfall", None)}
 

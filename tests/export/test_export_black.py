@@ -21,7 +21,7 @@ from printkit.layout.ops import Face, Line, Rect, Text
 from printkit.render import cmyk
 from printkit.render.cmyk import Press
 from printkit.render.pdf import render_pages
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 K_ONLY = (0.0, 0.0, 0.0)
 

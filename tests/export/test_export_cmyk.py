@@ -21,7 +21,7 @@ from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Face, Rect, Text
 from printkit.render import cmyk
 from printkit.render.pdf import render_pages
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 REPO = Path(__file__).resolve().parents[2]
 # Content-stream colour operators: RGB and grey ones must not appear in a CMYK document.

@@ -7,7 +7,8 @@ from pathlib import Path
 from PIL import Image
 
 from export_helpers import qpdf_check
-from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.build import build, load_decks
+from printkit.pipeline.context import BuildOptions
 from printkit.render.color import srgb_icc
 
 

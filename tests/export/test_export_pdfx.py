@@ -16,7 +16,7 @@ from printkit.cli import main
 from printkit.errors import BuildError
 from printkit.export import ExportOptions, export_deck
 from printkit.render import cmyk
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 from test_export_cmyk import _spec_with_picture
 
 # Colour operators a PDF/X-1a page may use: CMYK and grey (k K g G); any other sets RGB or a

@@ -117,7 +117,7 @@ def test_print_shop_crop_marks_sit_in_a_slug_outside_the_bleed(tmp_path):
     from pypdf import PdfReader
 
     from printkit.export import ExportOptions, export_deck
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     export_deck(load_deck("emberfall"), ExportOptions(target="print-shop", out_dir=tmp_path, crop_marks=True,
                                                       rulebooks=False))
@@ -149,7 +149,7 @@ def _colour(path) -> tuple[int, int, int]:
 @pytest.mark.parametrize("target", ("tgc", "mpc"))
 def test_a_deck_with_two_backs_is_two_folders_each_a_deck_with_one_back(tmp_path, target):
     from printkit.export import ExportOptions, export_deck
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     spec = tmp_path / "two.yaml"
     spec.write_text(TWO_BACKS, encoding="utf-8")
@@ -221,7 +221,7 @@ def test_print_shop_export_has_the_rulebooks(exports):
 
 def test_print_shop_without_rule_texts_says_so(tmp_path):
     from printkit.export import ExportOptions, export_deck
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     spec = tmp_path / "two.yaml"
     spec.write_text(TWO_BACKS, encoding="utf-8")
@@ -233,7 +233,7 @@ def test_print_shop_without_rule_texts_says_so(tmp_path):
 
 def test_one_group_with_two_backs_gets_numbered_folders(tmp_path):
     from printkit.export import ExportOptions, export_deck
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     spec = tmp_path / "mixed.yaml"
     spec.write_text("""game: mixed

@@ -12,7 +12,7 @@ from PIL import Image
 
 from printkit.export import ExportOptions, export_deck
 from printkit.render.color import srgb_icc
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 def _decks(folder: Path) -> list[dict]:

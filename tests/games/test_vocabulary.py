@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from printkit.games import calc, clag, stack
+from printkit.games.calc import words as calc
+from printkit.games.clag import words as clag
+from printkit.games.stack import words as stack
 
 
 def test_every_word_has_a_korean_and_an_english_name():
@@ -28,7 +30,7 @@ def test_clag_ranks_run_from_two_to_the_ace():
 
 
 def test_importing_the_vocabularies_loads_no_engine_or_layout():
-    code = ("import sys, printkit.games.calc, printkit.games.stack, printkit.games.clag; "
+    code = ("import sys, printkit.games.calc.words, printkit.games.stack.words, printkit.games.clag.words; "
             "print(sorted(m for m in sys.modules if m.startswith('printkit.')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "rules" not in loaded and "layout" not in loaded and "rulebook" not in loaded

@@ -21,10 +21,12 @@ from printkit.layout.design import (
     draw,
 )
 from printkit.layout.geometry import Size
-from printkit.layout.icons import BUILTIN_ICONS
+from printkit.games import icons
 from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Ellipse, Line, Rect, Text
 from printkit.render.pdf import render_pages
+
+BUILTIN_ICONS = icons()  # every game's glyphs and the generic shapes
 
 SIZE = CardSize(60.0, 80.0, bleed_mm=3.0, safe_mm=4.0)
 DPI = 254  # ten pixels a millimetre

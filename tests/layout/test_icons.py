@@ -9,10 +9,13 @@ from PIL import Image as PILImage
 from printkit.layout import icons
 from printkit.layout.color import rgb
 from printkit.layout.geometry import Size
-from printkit.layout.icons import BUILTIN_ICONS, ImageIcon, builtin_icon, takes_text_color
+from printkit.games import icons as game_icons
+from printkit.layout.icons import GENERIC_ICONS, ImageIcon, takes_text_color
 from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Face, Image, Polygon, Rect
 from printkit.render.pdf import render_pages
+
+BUILTIN_ICONS = game_icons()  # every game's glyphs and the generic shapes
 
 DPI = 300
 MM = DPI / 25.4
@@ -35,8 +38,7 @@ def test_the_builtin_names():
         "plus", "minus", "times", "power", "ruby", "gold", "sapphire", "coal",
         "hearts", "diamonds", "clubs", "spades", "star", "circle", "square", "triangle",
     }
-    assert builtin_icon("ruby") is BUILTIN_ICONS["ruby"]
-    assert builtin_icon("fire") is None
+    assert set(GENERIC_ICONS) == {"star", "circle", "square", "triangle"}  # no game's glyph
     with pytest.raises(TypeError):
         BUILTIN_ICONS["fire"] = BUILTIN_ICONS["star"]  # read-only
 
@@ -78,7 +80,7 @@ def test_a_colour_recolours_the_whole_icon():
 
 
 def test_minerals_match_stacks_drawing():
-    from printkit.layout.minerals import mineral_icon
+    from printkit.games.stack.icons import mineral_icon
 
     ops = BUILTIN_ICONS["sapphire"].ops(0, 0, 10, None)
     # The same drawing code: the same number of facets and the silhouette first.

@@ -13,13 +13,15 @@ from PIL import ImageStat
 
 from printkit import fonts
 from printkit.layout.geometry import Box, Size
-from printkit.layout.icons import BUILTIN_ICONS
+from printkit.games import icons
 from printkit.layout.imposition import Page, Placement
 from printkit.layout.ops import Face, Polygon, Text
 from printkit.layout.richtext import MAX_LINES, RichStyle, RichTextError, fit_rich, icon_names
 from printkit.fonts import text_width_mm
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import render_pages
+
+BUILTIN_ICONS = icons()  # every game's glyphs and the generic shapes
 
 STYLE = RichStyle((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD))
 DPI = 300

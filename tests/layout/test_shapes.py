@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from printkit.games.calc import icons as calc_icons
+from printkit.games.clag import icons as clag_icons
 from printkit.layout import shapes
 from printkit.layout.ops import Ellipse, Image, Line, Polygon, Rect, Text
 
-ALL = [shapes.spade, shapes.heart, shapes.diamond, shapes.club, shapes.plus, shapes.minus, shapes.times,
-       shapes.power, shapes.star]
+ALL = [clag_icons.spade, clag_icons.heart, clag_icons.diamond, clag_icons.club, calc_icons.plus, calc_icons.minus,
+       calc_icons.times, calc_icons.power, shapes.star]
 
 
 def _area(outline):
@@ -32,7 +34,7 @@ def test_shape_fits_its_size_and_is_centred(fn):
 
 @pytest.mark.parametrize("name", ["spades", "hearts", "diamonds", "clubs"])
 def test_suits_are_full_height_and_mirror_symmetric(name):
-    shape = shapes.suit(name, 0.0, 0.0, 10.0)
+    shape = clag_icons.suit(name, 0.0, 0.0, 10.0)
     x0, y0, x1, y1 = shapes.bounds(shape)
     assert y1 - y0 == pytest.approx(10.0)
     assert x0 == pytest.approx(-x1)
@@ -41,24 +43,24 @@ def test_suits_are_full_height_and_mirror_symmetric(name):
 
 
 def test_heart_points_down_spade_points_up():
-    heart = shapes.heart(0, 0, 10)[0]
-    spade_body = shapes.spade(0, 0, 10)[0]
+    heart = clag_icons.heart(0, 0, 10)[0]
+    spade_body = clag_icons.spade(0, 0, 10)[0]
     assert max(heart, key=lambda p: p[1])[0] == pytest.approx(0.0)  # lowest point on the axis
     assert min(spade_body, key=lambda p: p[1])[0] == pytest.approx(0.0)  # highest point on the axis
 
 
 def test_symbols_differ_in_shape():
-    areas = {name: sum(_area(list(o)) for o in shapes.symbol(name, 0, 0, 10)) for name in shapes.SYMBOLS}
+    areas = {name: sum(_area(list(o)) for o in calc_icons.symbol(name, 0, 0, 10)) for name in calc_icons.SYMBOLS}
     assert areas["minus"] < areas["plus"]
-    heights = {name: shapes.bounds(shapes.symbol(name, 0, 0, 10)) for name in shapes.SYMBOLS}
-    assert heights["minus"][3] - heights["minus"][1] == pytest.approx(10 * shapes.SYMBOL_STROKE)
+    heights = {name: shapes.bounds(calc_icons.symbol(name, 0, 0, 10)) for name in calc_icons.SYMBOLS}
+    assert heights["minus"][3] - heights["minus"][1] == pytest.approx(10 * calc_icons.SYMBOL_STROKE)
 
 
 def test_unknown_names_raise():
     with pytest.raises(ValueError, match="'cups'"):
-        shapes.suit("cups", 0, 0, 1)
+        clag_icons.suit("cups", 0, 0, 1)
     with pytest.raises(ValueError, match="'divide'"):
-        shapes.symbol("divide", 0, 0, 1)
+        calc_icons.symbol("divide", 0, 0, 1)
 
 
 def test_cubic_ends_at_endpoint():

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.build import build, load_decks
+from printkit.pipeline.context import BuildOptions
 
 from .browser import Browser, dump_dom, require_chromium
 from .decks import CALM, EVIL, LOUD, write_deck

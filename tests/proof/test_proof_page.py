@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.build import build, load_decks
+from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.proof import THUMB_DPI
 

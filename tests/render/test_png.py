@@ -10,7 +10,9 @@ import pytest
 from PIL import Image as PILImage
 from PIL import ImageChops
 
-from printkit.build import build, BuildOptions, produce_cards
+from printkit.pipeline.build import build
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.producers import produce_cards
 from printkit.deck import Art, Card, CardSize, Deck
 from printkit.errors import BuildError
 from printkit.fonts import KOREAN_BOLD, SYMBOLS

@@ -13,7 +13,8 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from printkit.build import build, BuildOptions, load_decks
+from printkit.pipeline.build import build, load_decks
+from printkit.pipeline.context import BuildOptions
 from printkit.pipeline.names import all_cards, card_key
 from printkit.deck import CardSize
 from printkit.layout.imposition import card_page

@@ -14,7 +14,9 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from printkit.build import BuildOptions, deck_sheets, load_decks
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.producers import deck_sheets
+from printkit.pipeline.build import load_decks
 from printkit.pipeline.names import all_cards
 from printkit.deck import CardSize
 from printkit.layout import templates

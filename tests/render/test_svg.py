@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from printkit.build import load_decks
+from printkit.pipeline.build import load_decks
 from printkit.cli import main
 from printkit.deck import CardSize
 from printkit.errors import BuildError

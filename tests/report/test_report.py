@@ -22,7 +22,7 @@ from printkit.report.stats import (
 )
 from printkit.rules.base import engine_for
 from printkit.rules.play import play_game, with_options
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GAMES = 12
 
@@ -82,7 +82,7 @@ def test_clag_report_numbers_match_a_direct_count():
 
 
 def test_clag_wins_are_counted_by_place_from_the_first_dealer():
-    from printkit.rules import clag
+    from printkit.games.clag import engine as clag
 
     a = batch("clag", games=6)
     deck = load_deck("clag", None)
@@ -99,7 +99,7 @@ def test_clag_wins_are_counted_by_place_from_the_first_dealer():
 
 
 def test_clag_facts_agree_with_the_game_record():
-    from printkit.rules import clag
+    from printkit.games.clag import engine as clag
 
     deck = load_deck("clag", None)
     state = clag.ENGINE.new_game(deck, 5, 7)

@@ -13,7 +13,7 @@ from printkit.rulebook import markdown as md
 from printkit.rulebook.content import content_for
 from printkit.rulebook.figures import MIN_CARD_TEXT_PT
 from printkit.rulebook.producer import prepare, render_rulebook
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 from tests.rulebook import _composition as comp
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"

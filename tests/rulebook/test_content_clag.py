@@ -9,9 +9,10 @@ import pytest
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import clag as content
-from printkit.rules import clag as engine
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.games.clag import rulebook as content
+from printkit.games.clag import engine
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
                      parse_text, resolved_text, shape)

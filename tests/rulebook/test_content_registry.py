@@ -3,7 +3,7 @@
 import pytest
 
 from printkit.rulebook.content import LANGS, CardParts, Example, Figure, Table, TableSetup, content_for
-from printkit.spec import load_all_variants
+from printkit.decks import load_all_variants
 
 
 @pytest.mark.parametrize("game", ["calc", "stack", "clag"])

@@ -9,9 +9,10 @@ import pytest
 
 from printkit import fonts
 from printkit.errors import BuildError
-from printkit.rulebook.content import stack as content
-from printkit.rules import stack as engine
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.games.stack import rulebook as content
+from printkit.games.stack import engine
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 from ._books import (assert_chapters_numbered, assert_drawable_by_bundled_fonts, built_book, coloured_pixels,
                      flat, parse_text, resolved_text, shape)
@@ -191,7 +192,7 @@ def test_the_terrain_figure_keeps_the_cards_english_text_as_printed(paper):
     import pypdfium2 as pdfium
 
     from printkit.rulebook.producer import render_rulebook
-    from printkit.layout.templates.stack import TERRAIN_EFFECTS_EN
+    from printkit.games.stack.faces import TERRAIN_EFFECTS_EN
 
     pdf = pdfium.PdfDocument(render_rulebook(DECKS_DIR / "stack.yaml", "en", paper).data)
     texts = [flat(page.get_textpage().get_text_range().replace("\r\n", " ")) for page in pdf]

@@ -12,7 +12,7 @@ import pytest
 from printkit.rulebook import designed
 from printkit.rulebook.markdown import RulebookError, parse
 from printkit.rulebook.producer import render_rulebook
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
 

@@ -11,9 +11,10 @@ from reportlab.pdfgen.canvas import Canvas
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.rulebook.content import Figure
-from printkit.rulebook.content.calc import find_cards
+from printkit.games.calc.rulebook import find_cards
 from printkit.rulebook.figures import GAP_MM, CardRow, card_row
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 from printkit.units import mm_to_pt
 
 
@@ -91,10 +92,12 @@ def test_remembered_fronts_lay_each_card_of_their_deck_out_once(deck, monkeypatc
 
 
 def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch, tmp_path):
-    from printkit.build import build, BuildOptions, produce_rulebooks
+    from printkit.pipeline.build import build
+    from printkit.pipeline.context import BuildOptions
+    from printkit.pipeline.producers import produce_rulebooks
     from printkit.layout import templates
     from printkit.rulebook import figures
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     laid_out = []
     real = templates.front

@@ -151,7 +151,7 @@ def test_icon_and_span_markup_reads_as_card_text_reads_it():
 
 def test_anatomy_labels_follow_the_books_language():
     from printkit.rulebook.designed import anatomy_figure
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
     deck = load_all_variants(DECKS / "emberfall.yaml")[0]
     labels = lambda lang: [label for label, _ in anatomy_figure(deck, "ember-drake: cost, element_icon", lang).parts]  # noqa: E731

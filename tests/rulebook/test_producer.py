@@ -10,12 +10,15 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from printkit.build import build, BuildOptions, produce_rulebooks
-from printkit.rulebook.content import calc as calc_content
+from printkit.pipeline.build import build
+from printkit.pipeline.context import BuildOptions
+from printkit.pipeline.producers import produce_rulebooks
+from printkit.games.calc import rulebook as calc_content
 from printkit.rulebook.markdown import RulebookError
 from printkit.rulebook.producer import render_rulebook
 from printkit.spec.files import rule_texts
-from printkit.spec import DECKS_DIR, load_all_variants, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_all_variants, load_deck
 from printkit.units import mm_to_pt
 
 CALC = DECKS_DIR / "calc.yaml"

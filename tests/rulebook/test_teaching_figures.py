@@ -12,10 +12,14 @@ import pytest
 
 from printkit.layout import templates
 from printkit.rulebook import markdown as md
-from printkit.rulebook.content import CardParts, TableSetup, calc, clag, stack
+from printkit.games.clag import rulebook as clag
+from printkit.games.clag import rules as clag_rules
+from printkit.games.stack import rulebook as stack
+from printkit.rulebook.content import CardParts, TableSetup
 from printkit.rulebook.figures import MIN_CARD_TEXT_PT
 from printkit.rulebook.producer import prepare, render_rulebook
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 GAMES = ("calc", "stack", "clag")
 LANGS = ("en", "ko")
@@ -75,7 +79,7 @@ def test_the_clag_scoring_example_is_the_seeds_and_the_engines(monkeypatch):
     assert missed.values["points"] == 2 and missed.rows[0][-1] == "2"
     # The points are the engine's: its contract bonus changed, the example follows.
     monkeypatch.setattr(clag, "SCORING_TRICKS", (3, 2, 2, 0))
-    monkeypatch.setattr(clag.engine_module, "CONTRACT_BONUS", 5)
+    monkeypatch.setattr(clag_rules, "CONTRACT_BONUS", 5)
     assert clag.scoring(deck, "en").values["points"] == 8
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from printkit.errors import BuildError
 from printkit.rulebook.values import ValueContext, format_value, resolver
-from printkit.spec import DECKS_DIR, load_all_variants
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_all_variants
 
 
 @pytest.fixture(scope="module")

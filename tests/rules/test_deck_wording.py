@@ -7,7 +7,7 @@ import pytest
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.rules.base import engine_for
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 def _refusal(game: str, attrs: dict) -> str:

@@ -19,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from printkit.errors import IllegalMoveError, InvalidMoveError
-from printkit.rules import calc, clag
-from printkit.rules import stack_moves as sm
+from printkit.games.calc import engine as calc
+from printkit.games.clag import engine as clag
+from printkit.games.stack import moves as sm
 from printkit.rules.base import engine_for
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 GAMES = [("calc", "standard", 3), ("calc", "expert", 5), ("stack", None, 2), ("clag", None, 4), ("clag", None, 7)]
 ATTEMPTS = 25  # candidate moves tried per position (legal ones move the game on)

@@ -9,11 +9,12 @@ from dataclasses import replace
 import pytest
 
 from printkit.errors import DeckError
-from printkit.rules import calc, play
+from printkit.games.calc import engine as calc
+from printkit.rules import play
 from printkit.errors import InvariantError
 from printkit.rules.base import ENGINE_MODULES, engine_for
 from printkit.rules.play import check_playable, default_players, play_game, replay, simulate
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

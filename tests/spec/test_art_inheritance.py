@@ -9,7 +9,8 @@ from PIL import Image as PILImage
 
 from printkit.layout import templates
 from printkit.layout.ops import Image, Text
-from printkit.spec import expand, load_spec
+from printkit.spec import load_spec
+from printkit.decks import expand
 
 
 @pytest.fixture

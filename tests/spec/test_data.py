@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printkit.build import build, BuildOptions
+from printkit.pipeline.build import build
+from printkit.pipeline.context import BuildOptions
 from printkit.cli import main
 from printkit.errors import SpecError
 from printkit.spec import data as data_module
-from printkit.spec import load_deck, load_spec
+from printkit.spec import load_spec
 from printkit.spec.models import MAX_CARDS
+from printkit.decks import load_deck
 
 from cli_in import invoke_in
 

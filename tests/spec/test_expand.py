@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import SpecError
-from printkit.spec import expand, load_deck, load_spec
+from printkit.spec import load_spec
+from printkit.decks import expand, load_deck
 
 
 def write(tmp_path: Path, text: str) -> Path:

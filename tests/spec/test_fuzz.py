@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from printkit.errors import SpecError
-from printkit.spec import expand, variant_names
+from printkit.spec import variant_names
+from printkit.decks import expand
 from printkit.spec.files import load_spec
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image as PILImage
 
-from printkit.spec import load_all_variants
+from printkit.decks import load_all_variants
 
 from cli_in import invoke_in
 

@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import SpecError
-from printkit.spec import find_spec, load_all_variants, load_deck, load_spec
+from printkit.spec import find_spec, load_spec
+from printkit.decks import load_all_variants, load_deck
 from printkit.spec.yamlread import parse_yaml
 
 
@@ -85,7 +86,8 @@ def test_a_spec_named_alike_in_another_folder_draws_its_own_pictures(tmp_path, m
     its working folder): each deck draws the picture beside its own spec."""
     from PIL import Image as PILImage
 
-    from printkit.build import BuildContext, BuildOptions, load_decks
+    from printkit.pipeline.context import BuildContext, BuildOptions
+    from printkit.pipeline.build import load_decks
 
     spec = ("game: artdeck\nname: Art deck\ncard: {size: poker}\nlayouts:\n  card:\n    elements:\n"
             "      - {name: art, kind: image, image: art.png, x: 4mm, y: 4mm, width: 20mm, height: 20mm}\n"

@@ -9,7 +9,7 @@ import pytest
 from printkit.errors import SpecError
 from printkit.layout import templates
 from printkit.layout.ops import Text
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from cli_in import invoke_in
 

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 from printkit.cli import main
 from printkit.errors import SpecError
 from printkit.rulebook.producer import prepare
-from printkit.spec import default_deck, expand_all, load_deck, load_spec
+from printkit.spec import default_deck, load_spec
+from printkit.decks import expand_all, load_deck
 
 # Two variants where the default is the second one: small has 2 cards, big has 4.
 SPEC = """game: orchard
@@ -93,9 +94,9 @@ def test_overrides_are_judged_over_variants_in_linear_work(tmp_path, monkeypatch
     square. (Each variant but the last leaves out the cards its overrides are for.)"""
     import importlib
 
-    from printkit.spec import load_all_variants
+    from printkit.decks import load_all_variants
 
-    expanding = importlib.import_module("printkit.spec.expand")  # the module (printkit.spec.expand is also a function)
+    expanding = importlib.import_module("printkit.spec.expand")  # the module
 
     def work(variants: int) -> int:
         folder = tmp_path / str(variants)

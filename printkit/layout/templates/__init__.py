@@ -1,6 +1,6 @@
 """Card templates: turn a card into drawing ops for its front and back.
 
-Each game may have a module here named after the spec's ``game:`` (``calc.py``, ``stack.py`` …)
+Each game may have a faces module named after the spec's ``game:`` (``printkit/games/calc/faces.py`` …)
 exposing ``front(card) -> Face`` and optionally ``back(card) -> Face`` and, for components that
 are whole pages (cards with a ``sheet`` attribute, like a score sheet),
 ``page(card, width_mm, height_mm) -> Face``, and ``COLOR_NAMES``, the ``art.colors`` names its
@@ -38,11 +38,11 @@ def game_module(game: str) -> ModuleType | None:
     search of the import path each time)."""
     if not game.isidentifier() or game.startswith("_") or game == "generic":
         return None
-    name = f"{__name__}.{game}"
+    name = f"printkit.games.{game}.faces"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name == name:  # only a missing template module means "use the generic one"
+        if exc.name in (name, name.rpartition(".")[0]):  # only a missing faces module means "use the generic one"
             return None
         raise
 

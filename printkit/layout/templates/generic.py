@@ -49,12 +49,12 @@ def _cover(box, path: Path | None) -> tuple[Op, ...]:
 
 def front(card: Card) -> Face:
     """The front as the built-in layout ``generic.yaml`` (beside this module) draws it."""
+    from printkit.games import icons
     from printkit.layout import design
-    from printkit.layout.icons import BUILTIN_ICONS
     # The built-in layout is a spec printkit ships; reading it is the spec layer's work.
-    from printkit.spec.layouts import builtin_layout
+    from printkit.layout.compile import builtin_layout
 
-    return design.draw(builtin_layout("generic"), card, design.Resources(icons=BUILTIN_ICONS))
+    return design.draw(builtin_layout("generic"), card, design.Resources(icons=icons()))
 
 
 def back(card: Card) -> Face:

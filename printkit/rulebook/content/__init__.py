@@ -2,7 +2,7 @@
 
 A rule text names content with block directives (``::: figure NAME``, ``::: example NAME``,
 ``::: table NAME``) and inline values (``{{ example.NAME.FIELD }}``). Each game has a module
-``printkit.rulebook.content.<game>`` exposing three dicts, ``FIGURES``, ``EXAMPLES`` and
+``printkit.games.<game>.rulebook`` exposing three dicts, ``FIGURES``, ``EXAMPLES`` and
 ``TABLES``, that map a name to a function ``(deck, lang) -> Figure | Example | Table``.
 
 Content functions return plain data, never flowables, so they are tested without rendering.
@@ -133,10 +133,11 @@ class GameContent:
 
 def content_for(game: str) -> GameContent:
     """The content registries of ``game`` (empty when the game has no content module)."""
+    name = f"printkit.games.{game}.rulebook"
     try:
-        module: ModuleType = importlib.import_module(f"printkit.rulebook.content.{game}")
+        module: ModuleType = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name != f"printkit.rulebook.content.{game}":
+        if exc.name not in (name, name.rpartition(".")[0]):
             raise
         return GameContent()
     return GameContent(

@@ -10,9 +10,9 @@ from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.ops import Image, Polygon, Rect
-from printkit.layout.templates import calc
+from printkit.games.calc import faces as calc
 from printkit.layout.text import font_metrics
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 

@@ -10,9 +10,9 @@ from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.geometry import paper_size
 from printkit.layout.ops import Image, Line, Polygon, Rect
-from printkit.layout.templates import clag
-from printkit.rules.clag import ROUNDS
-from printkit.spec import load_deck
+from printkit.games.clag import faces as clag
+from printkit.games.clag.engine import ROUNDS
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside, assert_inside_bleed, assert_same_under_half_turn, op_bounds, texts
 
@@ -74,7 +74,7 @@ def _pips(face, card):
 def test_pip_count_equals_rank(deck, suit, rank):
     card = _card(deck, suit, rank)
     face = clag.front(card)
-    parts = len(clag.shapes.suit(suit, 0, 0, 1))  # outlines per pip (a club has five)
+    parts = len(clag.icons.suit(suit, 0, 0, 1))  # outlines per pip (a club has five)
     assert len(_pips(face, card)) == rank * parts
     assert len(clag.pip_centres(card, rank)) == rank
 
@@ -107,7 +107,7 @@ def test_ace_has_one_big_pip(deck):
     pips = _pips(clag.front(card), card)
     x0, y0, x1, y1 = clag.shapes.bounds(tuple(p.points for p in pips))
     assert y1 - y0 > card.size.width_mm * 0.4
-    assert len(pips) == len(clag.shapes.spade(0, 0, 1))
+    assert len(pips) == len(clag.icons.spade(0, 0, 1))
 
 
 @pytest.mark.parametrize("rank", ["J", "Q", "K"])

@@ -100,7 +100,7 @@ def test_each_templates_colour_names_are_the_names_its_faces_read(game, variant,
 
     from PIL import Image as PILImage
 
-    from printkit.spec import load_deck
+    from printkit.decks import load_deck
 
     picture = tmp_path / "bg.png"
     PILImage.new("RGB", (8, 8), (255, 0, 255)).save(picture)

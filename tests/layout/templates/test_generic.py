@@ -6,7 +6,8 @@ import pytest
 
 from printkit import fonts
 from printkit.layout import templates
-from printkit.spec import expand, load_spec
+from printkit.spec import load_spec
+from printkit.decks import expand
 
 
 def test_text_a_latin_font_lacks_is_set_in_the_bundled_fonts(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 from printkit.pipeline.names import all_cards
 from printkit.layout import templates
 from printkit.layout.ops import Line, Rect
-from printkit.spec import load_all_variants
+from printkit.decks import load_all_variants
 
 # The face of cards with no design of their own, with its example cards.
 GENERIC = Path(templates.__file__).parent / "generic.yaml"

@@ -11,11 +11,11 @@ from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.color import luminance
-from printkit.layout.minerals import MINERALS, OUTLINES, mineral_icon
+from printkit.games.stack.icons import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.ops import Image, Polygon, Rect
-from printkit.layout.templates import stack
+from printkit.games.stack import faces as stack
 from printkit.layout.text import Box
-from printkit.spec import load_deck
+from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside_bleed, texts
 

@@ -8,7 +8,7 @@ import pytest
 
 from printkit.layout import templates
 from printkit.layout.ops import Face
-from printkit.spec import load_all_variants
+from printkit.decks import load_all_variants
 
 
 def _tiny_cards(game: str):

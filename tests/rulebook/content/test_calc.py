@@ -8,10 +8,11 @@ import pytest
 
 from printkit.errors import BuildError
 from printkit.rulebook.content import CardParts, Example, Figure, Table, TableSetup, content_for
-from printkit.rulebook.content import calc
-from printkit.rules import calc as engine
-from printkit.rules.calc_score import PayCard, pay_value
-from printkit.spec import DECKS_DIR, load_deck
+from printkit.games.calc import rulebook as calc
+from printkit.games.calc import engine
+from printkit.games.calc.score import PayCard, pay_value
+from printkit.spec import DECKS_DIR
+from printkit.decks import load_deck
 
 
 @pytest.fixture(scope="module")

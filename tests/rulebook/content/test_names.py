@@ -1,7 +1,7 @@
 import pytest
 
 from printkit.errors import BuildError
-from printkit.games.clag import SUIT_NAMES
+from printkit.games.clag.words import SUIT_NAMES
 from printkit.rulebook.content import name_in
 
 

@@ -1,0 +1,1 @@
+"""Calc: everything the game is (words, engine, faces, rulebook content, report facts, icons)."""

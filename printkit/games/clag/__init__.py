@@ -1,0 +1,1 @@
+"""Clag: everything the game is (words, engine, faces, rulebook content, report facts, icons)."""

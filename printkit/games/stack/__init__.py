@@ -1,0 +1,1 @@
+"""Stack: everything the game is (words, engine, faces, rulebook content, report facts, icons)."""

@@ -1,0 +1,474 @@
+"""A spec's ``layouts:`` and ``icons:`` compiled for drawing, and checked against its cards.
+
+:func:`designed` gives an expanded deck (:mod:`printkit.spec.expand`) its spec's compiled layouts,
+as every deck printkit loads gets them (:mod:`printkit.decks`). Everything a layout names is
+checked then, so ``printkit check`` finds it:
+layouts that do not exist or extend in a circle, placeholders naming no attribute of any card,
+cards that lack an attribute an unguarded element needs, pictures and icons that are not there,
+colours that are not colours. Each is one located error: at the layout's line, or at the card
+(its spec entry or data row). Attributes no layout reads, and boxes that leave the safe zone or
+stop short of the bleed, are warnings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from printkit.deck import Card, CardSize, Deck
+from printkit import draft
+from printkit.errors import Errors, SpecError, error_line
+from printkit.layout import design
+from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
+from printkit.layout.geometry import bleed_box, safe_box
+from printkit.games import icons as builtin_icons
+from printkit.layout.icons import Icon, ImageIcon
+from printkit.spec.fields import unknown_name as _unknown
+from printkit.spec.load import LoadedSpec
+from printkit.spec.models import ElementSpec
+from printkit.spec.yamlread import PathKey
+from printkit.units import parse_length_mm
+
+_ALIGN = {"left": "start", "center": "middle", "centre": "middle", "right": "end"}
+# Attributes that identify or count a card rather than print on it: never "unread".
+_NOT_PRINTED = {"id"}
+
+
+@dataclass
+class Compiled:
+    """A spec's layouts and icons, and the pictures its cards' layouts name (checked once each)."""
+
+    layouts: dict[str, Layout]
+    icons: dict[str, Icon]
+    images: dict[str, Path] = field(default_factory=dict)  # a name as rendered -> its checked file
+    # A name refused in a draft (printkit.draft) -> where it would be: drawn as a placeholder, and
+    # checked again by the next build (a draft's tolerance never lets a later build pass it).
+    drafted: dict[str, Path] = field(default_factory=dict)
+
+    def resources(self) -> Resources:
+        return Resources(icons=self.icons, image_path=self._image_path)
+
+    def _image_path(self, name: str) -> Path:
+        try:
+            return self.images[name] if name in self.images else self.drafted[name]
+        except KeyError:
+            raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
+
+
+# By the loaded spec's identity (it holds dicts, so it has no hash); an entry goes with its spec.
+_CACHE: dict[int, tuple["weakref.ref[LoadedSpec]", Compiled]] = {}
+
+
+def compiled(loaded: LoadedSpec) -> Compiled:
+    """The spec's layouts and icons, compiled once per loaded spec (every variant shares them)."""
+    key = id(loaded)
+    entry = _CACHE.get(key)
+    if entry is not None and entry[0]() is loaded:
+        return entry[1]
+    found = Compiled(_compile_layouts(loaded), _icons(loaded))
+    _CACHE[key] = (weakref.ref(loaded, lambda _ref: _CACHE.pop(key, None)), found)
+    return found
+
+
+def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
+    from printkit.spec.files import image_file as _image
+
+    icons: dict[str, Icon] = dict(builtin_icons())
+    for name, value in loaded.spec.icons.items():
+        if "/" not in value and "." not in value:
+            icon = builtin_icons().get(value)
+            if icon is None:
+                hint = difflib.get_close_matches(value, list(builtin_icons()), n=1)
+                meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+                raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
+                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(builtin_icons()))}")
+            icons[name] = icon
+        else:
+            icons[name] = ImageIcon(_image(loaded, value, ("icons", name)))
+    return icons
+
+
+def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
+    from printkit.spec.files import card_attributes as _card_attributes
+
+    specs = loaded.spec.layouts
+    done: dict[str, Layout] = {}
+    known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(design.BUILTIN_VALUES)
+
+    def build(name: str, chain: tuple[str, ...]) -> Layout:
+        if name in done:
+            return done[name]
+        spec = specs[name]
+        elements: list[Element] = []
+        if spec.extends is not None:
+            if spec.extends not in specs:
+                raise loaded.source.error(("layouts", name, "extends"), _unknown("layout", spec.extends, specs))
+            if spec.extends in chain:
+                circle = " -> ".join(chain[chain.index(spec.extends):] + (spec.extends,))
+                raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
+            elements = list(build(spec.extends, chain + (spec.extends,)).elements)
+        elements = _removed(loaded, name, spec.remove, spec.extends, elements)
+        own: set[str | None] = set()
+        for index, element_spec in enumerate(spec.elements):
+            path = ("layouts", name, "elements", index)
+            if element_spec.name is not None and element_spec.name in own:
+                raise loaded.source.error(path + ("name",), f"layout {name!r} has two elements named "
+                                          f"{element_spec.name!r}; a name picks one element to replace in extends")
+            own.add(element_spec.name)
+            element = _element(loaded, element_spec, path, index)
+            _check_reads(loaded, element, element_spec, path, known)
+            same = next((i for i, e in enumerate(elements) if e.name is not None and e.name == element.name), None)
+            anchor = element_spec.before or element_spec.after
+            if anchor is not None:
+                if same is not None:
+                    del elements[same]  # a replacing element placed elsewhere moves there
+                key = "before" if element_spec.before else "after"
+                at = _placed(loaded, path + (key,), anchor, element.name, elements)
+                elements.insert(at if key == "before" else at + 1, element)
+            elif same is None:
+                elements.append(element)
+            else:
+                elements[same] = element  # replaces the inherited element where it stood
+        done[name] = Layout(name, tuple(elements))
+        return done[name]
+
+    for name in specs:
+        build(name, (name,))
+    return done
+
+
+def _removed(loaded: LoadedSpec, layout: str, names: Sequence[str], extends: str | None,
+             elements: list[Element]) -> list[Element]:
+    """``elements`` (inherited) without the ones ``remove:`` names; an unknown name is an error."""
+    for i, name in enumerate(names):
+        path = ("layouts", layout, "remove", i)
+        if extends is None:
+            raise loaded.source.error(path, f"layout {layout!r} extends no layout, so it has no element {name!r} "
+                                            "to remove (add extends: LAYOUT, or leave the element out)")
+        at = next((j for j, e in enumerate(elements) if e.name == name), None)
+        if at is None:
+            raise loaded.source.error(path, _unknown(f"element of layout {extends!r}", name, _names(elements),
+                                                     "no element has a name"))
+        del elements[at]
+    return elements
+
+
+def _placed(loaded: LoadedSpec, path: PathKey, anchor: str, own: str | None, elements: Sequence[Element]) -> int:
+    """Where the element ``anchor`` names stands in ``elements`` (before/after places by it)."""
+    if anchor == own:
+        raise loaded.source.error(path, f"element {own!r} cannot be placed next to itself")
+    at = next((j for j, e in enumerate(elements) if e.name == anchor), None)
+    if at is None:
+        raise loaded.source.error(path, _unknown("element", anchor, _names(elements), "no element has a name"))
+    return at
+
+
+def _names(elements: Iterable[Element]) -> list[str]:
+    return [e.name for e in elements if e.name is not None]
+
+
+def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -> Element:
+    from printkit.spec.files import font_file as _font
+
+    def template(key: str) -> Template | None:
+        value = getattr(spec, key)
+        if value is None:
+            return None
+        try:
+            return Template.parse(str(value))
+        except LayoutError as exc:
+            raise loaded.source.error(path + (key,), str(exc)) from None
+
+    def length(key: str) -> Length:
+        value = getattr(spec, key)
+        text = str(value).strip()
+        negative = text.startswith("-")
+        text = text.lstrip("+-").strip()
+        percent = text.endswith("%")
+        number = float(text[:-1]) if percent else parse_length_mm(text if isinstance(value, str) else float(text))
+        if key in ("width", "height") and negative:
+            raise loaded.source.error(path + (key,), f"{key} cannot be negative, got {value!r}")
+        return Length(number, percent, from_end=negative)
+
+    line, column = loaded.source.position(path)
+    label = repr(spec.name) if spec.name else f"{index + 1} ({spec.kind})"
+    size, size_pct = _text_size(loaded, spec.size, path + ("size",), 4.0)
+    minimum, min_pct = _text_size(loaded, spec.min_size, path + ("min_size",), None)
+    if minimum is not None and size_pct is None and minimum > size:
+        raise loaded.source.error(path + ("min_size",), f"min_size {minimum:g} mm is more than the size, {size:g} mm")
+    if min_pct is not None and size_pct is not None and min_pct > size_pct:
+        raise loaded.source.error(path + ("min_size",), f"min_size {min_pct:g}% is more than the size, {size_pct:g}%")
+    as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
+    return Element(
+        kind=spec.kind, label=label, name=spec.name,
+        x=length("x"), y=length("y"), width=length("width"), height=length("height"), frame=spec.frame,
+        when=spec.when, when_has=as_list(spec.when_has), when_lacks=as_list(spec.when_lacks),
+        text=template("text"), image=template("image"), icon=template("icon"),
+        font=_font(loaded, spec.font, path + ("font",)) if spec.font else None,
+        font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
+        font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
+        size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
+        wrap=spec.wrap, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
+        align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
+        fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
+        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
+        source=f"{loaded.path}:{line}:{column}" if line else None,
+        labels=_labels(spec.label),
+    )
+
+
+def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """An element's ``label:`` as (language, label) pairs; a plain string is for every language ("")."""
+    if label is None:
+        return ()
+    if isinstance(label, str):
+        return (("", label),)
+    return tuple(label.items())
+
+
+def _text_size(loaded: LoadedSpec, value, path: PathKey, default: float | None) -> tuple[float | None, float | None]:
+    """A text size as millimetres or as a percentage of the box's height (the other None)."""
+    if value is None:
+        return default, None
+    if isinstance(value, str) and value.strip().endswith("%"):
+        pct = float(value.strip()[:-1])
+        if not 1 <= pct <= 100:
+            raise loaded.source.error(path, f"a text size of {pct:g}% of the box is not between 1% and 100%")
+        return None, pct
+    mm = parse_length_mm(value)
+    if not 0.5 <= mm <= 100:
+        raise loaded.source.error(path, f"a text size of {mm:g} mm is not between 0.5 and 100 mm")
+    return mm, None
+
+
+def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: PathKey, known: set[str]) -> None:
+    """A placeholder or condition naming an attribute no card or component has is a misspelling."""
+    for attr in element.reads:
+        if attr not in known:
+            key = _key_reading(spec, attr)
+            hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
+            meant = f"; did you mean {hint[0]!r}?" if hint else ""
+            listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
+            raise loaded.source.error(path + ((key,) if key else ()),
+                                      f"no card has attribute {attr!r}{meant} (cards have: {listed})")
+
+
+def _key_reading(spec: ElementSpec, attr: str) -> str | None:
+    for key in ("text", "image", "icon", "color", "fill", "stroke"):
+        value = getattr(spec, key)
+        if value is not None and "{" + attr in str(value):
+            return key
+    for key in ("when", "when_has", "when_lacks"):
+        value = getattr(spec, key)
+        if value is not None and attr in (value if not isinstance(value, str) else [value]):
+            return key
+    return None
+
+
+def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
+    """``deck`` (expanded from ``loaded``) with the spec's layouts and icons compiled and checked
+    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is."""
+    spec = loaded.spec
+    if not (spec.layouts or spec.icons):
+        return deck
+    comp = compiled(loaded)
+    cards = deck.all_cards()
+    bind(loaded, cards)
+    said = warnings(loaded, cards)
+    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(), warnings=said)
+
+
+# --- binding cards -----------------------------------------------------------------------------
+
+
+def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
+    """Check that every card can be drawn by its layouts: attributes, pictures, icons, colours.
+
+    Each distinct card is checked once; pictures are resolved and checked once per name.
+    """
+    if not any(c.layout or c.back_layout for c in cards):
+        return
+    comp = compiled(loaded)
+    seen: set[tuple] = set()
+    errors = Errors()  # each card's own mistakes are independent: one run names them all
+    for card in cards:
+        if errors.full:
+            break
+        for side, name in (("front", card.layout), ("back", card.back_layout)):
+            if name is None:
+                continue
+            key = (name, card.group, repr(sorted(card.attrs.items())), card.art.colors.items().__repr__())
+            if key in seen:
+                continue
+            seen.add(key)
+            with errors.collecting():
+                _bind_card(loaded, comp, comp.layouts[name], card, side)
+    errors.raise_any()
+
+
+def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
+    from printkit.images import check_image
+    from printkit.spec.paths import PathRefused, inside_folder
+
+    values = {**card.attrs, "_group": card.group, design.ATTRIBUTES: ""}
+
+    def fail(element: Element, message: str) -> SpecError:
+        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
+                                                          f"element {element.label}: {message}")
+
+    for element in layout.elements:
+        if not element.shown_for(card):
+            continue
+        for template in element.templates:
+            for placeholder in template.placeholders:
+                if placeholder.choose(values) is None:
+                    attr = placeholder.names[0]
+                    names = " or ".join(repr(n) for n in placeholder.names)
+                    raise fail(element, f"the card has no attribute {names}; give it one, or add "
+                                        f"'when_has: {attr}' to the element to draw it only for cards that have it")
+        try:
+            if element.image is not None:
+                name = element.image.render(values)
+                if name not in comp.images:
+                    try:
+                        path = inside_folder(loaded.path.parent, name, "image")
+                        check_image(path, LayoutError, shown=name)
+                        comp.images[name] = path
+                    except PathRefused as exc:  # a draft tolerates a missing picture, never one outside
+                        if not exc.missing:
+                            raise fail(element, str(exc)) from None
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
+                    except LayoutError as exc:
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
+            if element.icon is not None:
+                design.find_icon(element.icon.render(values), comp.icons)
+            for template in (element.color, element.fill, element.stroke):
+                if template is not None:
+                    design.color_of(template, values, card)
+            if element.text is not None:
+                _check_text_icons(element.text.render(values), comp.icons, design.palette(card))
+        except LayoutError as exc:
+            raise fail(element, str(exc)) from None
+
+
+def _draft_or_refuse(loaded: LoadedSpec, comp: Compiled, name: str, refused: SpecError) -> None:
+    """A draft draws the refused picture ``name`` as a placeholder; anything else raises ``refused``."""
+    where = loaded.path.parent / name
+    if not draft.tolerated(where, error_line(refused)):
+        raise refused
+    comp.drafted[name] = where
+
+
+def at_source(source: str, message: str) -> SpecError:
+    """A SpecError at a card's source, ``FILE:LINE:COLUMN`` (a spec entry) or ``FILE:ROW`` (a data row)."""
+    head, _, column = source.rpartition(":")
+    path, _, line = head.rpartition(":")
+    if path and line.isdigit() and column.isdigit():
+        return SpecError(path, int(line), int(column), message)
+    if head and column.isdigit():
+        return SpecError(head, int(column), None, message)
+    return SpecError(source, None, None, message)
+
+
+def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[str, str]) -> None:
+    from printkit.layout.richtext import RichTextError, icon_names, span_colors
+
+    try:
+        names = icon_names(markup)
+        span_colors(markup, palette)
+    except RichTextError as exc:  # a span that cannot be set
+        raise LayoutError(str(exc)) from None
+    for name in names:
+        if name not in icons:
+            hint = difflib.get_close_matches(name, list(icons), n=1)
+            meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
+            own = sorted(n for n in icons if icons[n] is not builtin_icons().get(n))
+            listed = (f"the spec's icons: {', '.join(own)}; " if own else "") + \
+                f"built-in: {', '.join(sorted(builtin_icons()))}"
+            raise LayoutError(f"unknown icon ':{name}:'{meant} ({listed}); add it under icons: in the spec, "
+                              "or write \\: for a colon that is not an icon")
+
+
+# --- warnings ----------------------------------------------------------------------------------
+
+
+def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
+    """What a designer should look at: attributes no layout reads, boxes at odds with the cut."""
+    drawn = [c for c in cards if c.layout or c.back_layout]
+    if not drawn:
+        return ()
+    comp = compiled(loaded)
+    out: list[str] = []
+    counted = set(loaded.spec.count_by) | _NOT_PRINTED
+    for expect in [loaded.spec.expect] + [v.expect for v in loaded.spec.variants.values()]:
+        if expect is not None:
+            counted |= set(expect.by)
+    unread: dict[str, None] = {}
+    reads: dict[tuple, set[str]] = {}  # (layout, back layout) -> the attributes they read
+    for card in drawn:
+        read = reads.get((card.layout, card.back_layout))
+        if read is None:
+            read = reads[(card.layout, card.back_layout)] = set().union(
+                *(comp.layouts[name].reads for name in (card.layout, card.back_layout) if name is not None))
+        if design.ATTRIBUTES in read:
+            continue  # a layout that lists the other attributes shows every one
+        for attr in card.attrs:
+            if attr not in read and attr not in counted:
+                unread.setdefault(attr)
+    if unread:
+        names = ", ".join(repr(a) for a in unread)
+        verb = "is an attribute" if len(unread) == 1 else "are attributes"
+        out.append(f"{names} {verb} of cards drawn by layouts that no layout of theirs reads, so "
+                   f"{'it prints' if len(unread) == 1 else 'they print'} nowhere (a misspelling?)")
+    boxes: dict[tuple[str, CardSize], None] = {}
+    for card in drawn:
+        for name in (card.layout, card.back_layout):
+            if name is not None:
+                boxes.setdefault((name, card.size))
+    for name, size in boxes:
+        out.extend(_box_warnings(comp.layouts[name], size))
+    return tuple(out)
+
+
+def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
+    said = []
+    safe, bleed = safe_box(size), bleed_box(size)
+    cards = f"{size.width_mm:g}x{size.height_mm:g} mm cards"
+    eps = 0.01
+    for element in layout.elements:
+        box = element.box(size)
+        where = f"layout {layout.name!r}, element {element.label}"
+        if element.kind == "text":
+            out = max(safe.x_mm - box.x_mm, safe.y_mm - box.y_mm, box.right_mm - safe.right_mm,
+                      box.bottom_mm - safe.bottom_mm)
+            if out > eps:
+                said.append(f"{where}: the text box leaves the safe zone of {cards} by {out:.2f} mm; "
+                            "a cut that wanders can take its text off")
+        elif element.kind == "image":
+            edges = [(box.x_mm, 0.0, bleed.x_mm, "left"), (box.y_mm, 0.0, bleed.y_mm, "top")]
+            short = [side for start, trim, full, side in edges if start <= trim + eps and start > full + eps]
+            if box.right_mm >= size.width_mm - eps and box.right_mm < bleed.right_mm - eps:
+                short.append("right")
+            if box.bottom_mm >= size.height_mm - eps and box.bottom_mm < bleed.bottom_mm - eps:
+                short.append("bottom")
+            if short:
+                said.append(f"{where}: the picture reaches the cut on the {', '.join(short)} of {cards} but "
+                            "stops short of the bleed; a white sliver may show (use frame: bleed)")
+    return said
+
+
+# --- printkit's own layouts --------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def builtin_layout(name: str) -> Layout:
+    """A layout printkit ships as a spec of its own (``printkit/layout/templates/<name>.yaml``)."""
+    from printkit.spec.files import load_spec
+
+    path = Path(__file__).resolve().parent / "templates" / f"{name}.yaml"
+    return compiled(load_spec(path)).layouts[name]

@@ -1,0 +1,376 @@
+"""The build: expanded decks in, print-ready files and ``manifest.json`` out.
+
+:func:`build` runs every producer of :data:`printkit.pipeline.producers.PRODUCERS` over the decks
+(each says what it needs of the build: see :mod:`printkit.pipeline.producers`), then puts their
+files in place and writes the manifest last (:mod:`printkit.pipeline.manifest`).
+
+Output layout (``OUT`` is ``--out``)::
+
+    OUT/manifest.json                      every file of the build, with its sha256 (written last)
+    OUT/alignment-a4.pdf                   the duplex alignment test (front and back page)
+    OUT/calc/expert/sheets-a4.pdf          fronts and backs interleaved, for duplex printing
+    OUT/calc/expert/sheets-fronts-a4.pdf   fronts only, for one-sided printing
+    OUT/clag/score-sheet-a4.pdf            full-page components (Clag's score sheet), a page each
+    OUT/emberfall/cards/001-cards-ember-drake.pdf|png   with --per-card: fronts (printkit.pipeline.names.per_card_files) ...
+    OUT/calc/expert/cards/back-1.pdf|png                       ... and each distinct back once
+    OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
+    OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
+    OUT/calc/expert/proof.html             every distinct face with its warnings (printkit.proof) ...
+    OUT/calc/expert/proof/001-….png        ... and its thumbnails (not with --no-proof)
+
+A deck without variants writes to ``OUT/<deck>/``. ``<deck>`` is the spec's file name without
+its extension, made safe (:func:`printkit.outputs.safe_part`: ``my deck.yaml`` writes to
+``OUT/my-deck/``, ``카드.yaml`` to ``OUT/카드/``); two specs that would share a folder are refused.
+Card sheets hold cards only; full-page components (cards with a ``sheet`` attribute) go to
+``<sheet>-sheet-<paper>.pdf``, one page per component card, single-sided. Per-card files exist once per distinct card (identical copies share
+one file; the manifest's ``cards`` says how many copies it stands for) and hold the front only;
+each distinct back is written once (``back-1.pdf``, ``back-1.png`` …) and every per-card entry
+names its back file in the manifest's ``back``, as print services ask for a front and a back.
+Full-page components are no cards and never go into ``cards/``.
+
+Every file is first written to a temporary name beside its target (``.NAME.ID.tmp``, ``ID`` a
+random build id the manifest records before the first temporary is written) and fsynced; only when the whole build has rendered are they renamed into place, and the manifest
+comes last. A build that fails or is killed at any moment leaves each output either the previous
+complete file or the new one, and ``manifest.json`` lists only files that match it (before the
+renames it is rewritten: the files about to change move from ``files`` to ``replacing``, each with
+its old and new entry, so a build stopped midway still knows either version as its own). A file
+whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
+outside the output folder and never deletes files it did not write: only the temporaries of a
+killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
+what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`) that the
+build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
+still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
+in the interim manifest (old entry, no new one) before the first rename and removed after the
+renames. An entry without a record (an older manifest's) or spelled otherwise than printkit
+spells paths (:func:`printkit.outputs.canonical`) is never removed.
+Renders are reused from ``OUT/.printkit-cache`` (:mod:`printkit.cache`). With ``jobs`` above 1 the
+per-card PNGs, the proof thumbnails and the rulebooks are made in worker processes
+(:mod:`printkit.workers`); this process still writes every file, in the same order, so the output,
+the manifest and the warnings do not depend on ``jobs``.
+
+A file already at an output path is replaced only if the previous manifest lists it with the hash
+it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
+``manifest.json`` that is not printkit's) refuses the whole build before any rename, naming the file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from printkit import ownership
+from printkit.cache import RenderCache
+from printkit.deck import Deck
+from printkit.errors import BuildError, Errors, PrintkitError
+from printkit.outputs import current_sha256, deck_part, exclusive, inside, remove_outputs, remove_temporaries
+from printkit.pipeline import replay
+from printkit.pipeline.context import BuildContext, BuildOptions, BuildResult
+from printkit.pipeline.manifest import (
+    ManifestEntry,
+    UnfinishedRecord,
+    earlier_entries,
+    listing,
+    manifest_bytes,
+    previous_files,
+    recording_builds,
+    scope,
+    unfinished_builds,
+    with_records,
+    write_manifest,
+    write_manifest_bytes,
+    written_files,
+)
+from printkit.pipeline.names import choose_cards
+from printkit.pipeline.producers import PRODUCERS, Producer
+from printkit.preflight import preflight
+from printkit.render.svg import svg_form_store
+from printkit.workers import PRELOAD, Workers
+
+if TYPE_CHECKING:
+    from printkit.pipeline.replay import Invocation
+
+# An output file's sha256 by its size and times, hashed once in a build (see earlier_entries).
+Hashed = dict[Path, tuple[tuple, "str | None"]]
+
+
+def build(decks: Sequence[Deck], options: BuildOptions,
+          progress: Callable[[int], None] | None = None,
+          producers: Sequence[Producer] = PRODUCERS,
+          command: "Invocation | None" = None) -> BuildResult:
+    """Render ``decks`` into ``options.out_dir`` and write the manifest last.
+
+    The manifest lists this build's files plus those of earlier builds into the same folder that
+    are still there unchanged (so building one deck keeps the others listed). A second build into
+    the folder while this one runs is refused (:func:`printkit.outputs.exclusive`). ``command``:
+    the ``printkit build`` command these decks were read for, whose result is then kept for the
+    same command to list again (:func:`printkit.pipeline.replay.listed_again`).
+    """
+    if not decks:
+        raise BuildError("nothing to build: no decks given")
+    options.paper_size  # fail early on an unknown paper
+    options.check_draft()
+    _check_out_dir(options.out_dir)
+    check_deck_folders(decks)
+    chosen = {}
+    if options.cards:  # one card's files: no sheets, no rulebooks; an unknown card fails here
+        chosen = choose_cards(decks, options.cards)
+        producers = [p for p in producers if p.per_card]
+    preload = PRELOAD + tuple(name for p in producers for name in p.preload(options))
+    ctx = BuildContext(options, progress or (lambda n: None), chosen=chosen, workers=Workers(options.jobs, preload))
+    try:
+        ctx.staging.make_folder(options.out_dir)
+    except BaseException:
+        ctx.staging.abort()  # the parents it did make
+        raise
+    with exclusive(options.out_dir):  # when refused, the folder is the other build's to keep
+        ctx.record = UnfinishedRecord(options.out_dir, ctx.staging.build_id)
+        ctx.staging.before_first_write = ctx.record.write
+        kept_forms = svg_form_store.set(_SvgForms(ctx.cache))
+        try:
+            return _build_locked(decks, ctx, producers, command)
+        except BaseException:
+            ctx.workers.stop()  # at once: nothing they would still make is wanted
+            ctx.record.withdraw()  # first, so that the folders the build made are empty again
+            ctx.staging.abort()  # while still holding the folder: no other build sees it half-cleaned
+            if ctx.record.written:  # a full disk: there is room for the old manifest now the temporaries are gone
+                ctx.record.withdraw()
+                ctx.staging.abort()
+            raise
+        finally:
+            ctx.workers.close()
+            svg_form_store.reset(kept_forms)
+
+
+def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
+                  command: "Invocation | None" = None) -> BuildResult:
+    """The build, once it holds the output folder: the steps in order."""
+    out_dir = ctx.options.out_dir
+    # A manifest.json printkit did not write is refused before rendering; one that records killed
+    # builds lets their temporaries go (this build holds the folder, so no other is writing them).
+    remove_temporaries(out_dir, unfinished_builds(out_dir) + recording_builds(out_dir), ownership.signed)
+    hashed: Hashed = {}  # output file -> (size and times, sha256)
+    fresh, entries, keys = _replayed(decks, ctx, producers, hashed)
+    _prepare(fresh, ctx, producers)
+    for producer in producers:
+        if fresh or producer.deckless:
+            entries.extend(_produced(producer, fresh, ctx))
+    replay.remember(ctx, fresh, keys)
+    _refuse_shared_paths(entries)
+    placed = _put_in_place(ctx, entries, hashed)
+    manifest = manifest_bytes(listing(placed.entries + placed.kept))
+    if command is not None and _replayable(producers) and not ctx.options.cards:
+        replay.remember_invocation(ctx, command, decks, keys, manifest)
+    target = _write_last_manifest(ctx, manifest, placed.swapped)
+    return BuildResult(tuple(placed.entries), tuple(ctx.warnings), target, placed.removed)
+
+
+def _replayable(producers: Sequence[Producer]) -> bool:
+    return all(p.replay for p in producers)
+
+
+def _replayed(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
+              hashed: Hashed) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
+    """The decks to build, the files of those listed again as they are, and each deck's record key
+    (:func:`printkit.pipeline.replay.replay`). Every deck is built when a producer cannot replay."""
+    if not _replayable(producers):
+        return list(decks), [], {}
+    out_dir = ctx.options.out_dir
+    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers)
+
+
+def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer]) -> None:
+    """Before anything is drawn: everything that would refuse the build, said at once; the
+    workers started with the work producers hand them early."""
+    options = ctx.options
+    if fresh and not options.cards:
+        rule_texts = any(p.reads_rule_texts(options) for p in producers)
+        preflight(fresh, ctx.faces, options.paper_size, rulebooks=rule_texts)
+    if ctx.workers.jobs > 1 and fresh:
+        ctx.workers.warm(expected_work_ms(fresh, options, producers))
+        for producer in producers:
+            if producer.start is not None:
+                producer.start(fresh, ctx)
+
+
+def expected_work_ms(decks: Sequence[Deck], options: BuildOptions,
+                     producers: Sequence[Producer] = PRODUCERS) -> float:
+    """Roughly how much work (ms) a build of ``decks`` has for workers if nothing is cached."""
+    return sum((p.work_ms(decks, options) for p in producers), 0.0)
+
+
+def _produced(producer: Producer, decks: Sequence[Deck], ctx: BuildContext) -> list[ManifestEntry]:
+    """Run one producer; an unexpected failure in a backend (a library's own error) becomes one
+    BuildError naming what was being written, so it reads like every other build error."""
+    try:
+        return list(producer(decks, ctx))
+    except PrintkitError:
+        raise
+    except Exception as exc:
+        raise BuildError(f"cannot write the {producer.what}: {type(exc).__name__}: {exc}") from exc
+
+
+def _refuse_shared_paths(entries: Sequence[ManifestEntry]) -> None:
+    paths = Counter(e.path for e in entries)
+    duplicates = sorted(p for p, n in paths.items() if n > 1)
+    if duplicates:
+        raise BuildError(f"two outputs of this build share a path: {', '.join(duplicates)}")
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """The build's files in place: its entries (with their records), the earlier files still
+    listed, the earlier files removed, and whether the manifest was rewritten for the swap."""
+
+    entries: list[ManifestEntry]
+    kept: list[ManifestEntry]
+    removed: tuple[str, ...]
+    swapped: bool
+
+
+def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed) -> _Placed:
+    """Rename the staged files into place and remove the stale ones, the manifest naming both
+    versions of every file meanwhile (see the module's notes)."""
+    out_dir = ctx.options.out_dir
+    paths = {e.path for e in entries}
+    previous = previous_files(out_dir)  # read again: files may have changed meanwhile
+    earlier = earlier_entries(out_dir, previous, hashed)
+    ctx.staging.check_replaceable(written_files(out_dir, previous))
+    changing = {target for _, target in ctx.staging.staged}
+    # printkit's own files of what this build writes in full that it no longer writes: an edited
+    # card's file under an old name, a card taken out of the deck. Files of other decks, variants,
+    # kinds or papers stay, as does anything not listed or changed since (not in ``earlier``).
+    stale = [e for e in earlier if e.path not in paths and scope(e) in ctx.covered]
+    going = {e.path for e in stale}
+    root = out_dir.resolve()
+    placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
+    # Each file this build puts in place, recorded as its temporary is: a rename keeps the
+    # device, inode, size and modification time, so the record holds for the file in place.
+    temporaries = {target: temp for temp, target in ctx.staging.staged}
+    records = {e.path: ownership.record(e.path, e.sha256, temporaries[placed[e.path]])
+               for e in entries if placed[e.path] in temporaries}
+    entries = with_records(out_dir, entries, earlier, records)
+    swapped = bool(changing or stale)
+    if swapped:
+        # While files are swapped the manifest vouches for none of them, yet names both
+        # versions of each (a file to be removed: its old version only), so a build stopped
+        # midway leaves printkit's files known as its own.
+        old = {e.path: e for e in earlier}
+        write_manifest(out_dir,
+                       [e for e in earlier if placed[e.path] not in changing and e.path not in going],
+                       [(old.get(e.path), e) for e in entries if placed[e.path] in changing]
+                       + [(e, None) for e in stale],
+                       unfinished=[ctx.staging.build_id])
+        ctx.record.written = False  # the manifest just written is the truth now, whatever follows
+    ctx.staging.commit()
+    removed = _remove_stale(out_dir, stale)
+    # A stale file that could not go (changed or locked meanwhile, or not proven printkit's)
+    # stays listed while it matches.
+    kept = [e for e in earlier if e.path not in paths and e.path not in removed
+            and (e.path not in going or current_sha256(inside(out_dir, e.path)) == e.sha256)]
+    kept = with_records(out_dir, kept, earlier, {})
+    return _Placed(entries, kept, tuple(sorted(removed)), swapped)
+
+
+def _remove_stale(out_dir: Path, stale: Sequence[ManifestEntry]) -> set[str]:
+    """Remove the stale files still proven printkit's (:func:`printkit.outputs.remove_outputs`)."""
+    proofs = {(e.path, e.sha256): e.written for e in stale}
+
+    def proven(relative: str, sha: str, path: Path) -> bool:
+        return ownership.proven(relative, sha, proofs.get((relative, sha)), path)
+
+    return remove_outputs(out_dir, [(e.path, e.sha256) for e in stale], proven)
+
+
+def _write_last_manifest(ctx: BuildContext, manifest: bytes, swapped: bool) -> Path:
+    """Store the cache and write the manifest, last."""
+    # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
+    # the manifest's own temporary exists leaves one the next build may remove.
+    recorded = ctx.staging._announced or swapped
+    if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
+        ctx.record.write()
+        recorded = True
+    ctx.cache.flush(ctx.staging.build_id)
+    return write_manifest_bytes(ctx.options.out_dir, manifest, build_id=ctx.staging.build_id,
+                                before_first_write=None if recorded else ctx.record.write)
+
+
+class _SvgForms:
+    """SVG forms kept in the render cache between builds (see printkit.render.svg.svg_form_store)."""
+
+    def __init__(self, cache: RenderCache) -> None:
+        self.cache = cache
+
+    def get(self, name: str) -> bytes | None:
+        key = self.cache.key("svg-form", lambda: name)
+        return (self.cache.pending.get(key) or self.cache.get(key)) if key else None
+
+    def put(self, name: str, data: bytes) -> None:
+        key = self.cache.key("svg-form", lambda: name)
+        if key:
+            self.cache.pending[key] = data
+
+
+def _check_out_dir(out_dir: Path) -> None:
+    """Refuse an output folder that is a file (or a link to one) before anything is rendered."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BuildError(f"output folder {str(out_dir)!r} is not a folder")
+
+
+def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
+    """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
+
+    Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
+    Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
+    """
+    import dataclasses
+    import time
+
+    from printkit.spec.options import check_engine_options
+    from printkit.locate import spec_paths
+    from printkit.spec import load_spec, variant_names
+    from printkit.decks import expand, expand_all
+
+    decks: list[Deck] = []
+    errors = Errors()  # each spec's mistakes, said together
+    for path in spec_paths(names):
+        read_at = time.time_ns()  # before the spec is read: see printkit.pipeline.replay.record_key
+        with errors.collecting():
+            loaded = load_spec(path)
+            check_engine_options(loaded)
+            variants = variant_names(loaded)
+            if variant is None:
+                expanded = list(expand_all(loaded))
+            elif variant in variants or names:
+                expanded = [expand(loaded, variant)]  # a named spec without it raises a located error
+            else:
+                expanded = []
+            decks += [dataclasses.replace(deck, read_at_ns=read_at) for deck in expanded]
+    errors.raise_any()
+    if not decks:
+        raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
+    return decks
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:  # a loop of links: left for load_spec to report
+        return path
+
+
+def check_deck_folders(decks: Sequence[Deck]) -> None:
+    """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
+
+    Folders are compared ignoring case, as macOS and Windows do. The error names both specs.
+    """
+    owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
+    for deck in decks:
+        folder = deck_part(deck.deck_id)
+        spec = _resolved(Path(deck.spec_path))
+        other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
+        if other != spec:
+            same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"
+            raise BuildError(f"specs {str(other)!r} and {str(spec)!r} would both write to the output "
+                             f"folder {other_folder!r}{same}; rename one of them")
