@@ -377,7 +377,7 @@ def test_rows_times_copies_over_the_card_limit_are_refused(tmp_path):
 
 
 def test_a_deck_of_thirty_thousand_cards_is_taken(tmp_path):
-    # The limit was 10,000 cards a deck; a build of 100,000 takes about 0.6 GB (docs/performance.md).
+    # The limit was 10,000 cards a deck; a build of 100,000 takes about 0.7 GB (docs/performance.md).
     (tmp_path / "cards.csv").write_text("name,copies\n" + "".join(f"c{i},1000\n" for i in range(30)))
     deck = load_deck(spec(tmp_path, "data: cards.csv"))
     assert len(deck.all_cards()) == 30_000 and MAX_CARDS >= 100_000
