@@ -2,7 +2,7 @@
 
 Plays seeded games with every seat on the ``random`` player, in this process only, timed in CPU
 seconds, for each game
-in ``printkit.rules.base.ENGINE_MODULES`` whose module imports (an engine that is missing or fails
+registered in ``printkit.games`` whose engine imports (an engine that is missing or fails
 to import is reported and skipped). Each engine is timed twice: bare (moves only) and as
 ``printkit simulate`` plays (legal-move check, invariants after every move, replay at the end).
 
@@ -15,12 +15,11 @@ Stack >= 50 games/s, bare.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 
-from printkit.rules.base import ENGINE_MODULES
+from printkit.games import engine_for, engine_names
 from printkit.rules.play import play_game
 from printkit.decks import load_deck
 
@@ -56,9 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     results = {}
-    for game, module_name in ENGINE_MODULES.items():
+    for game in engine_names():
         try:
-            engine = importlib.import_module(module_name).ENGINE
+            engine = engine_for(game)
         except Exception as exc:  # an engine still being written: skip it, say why
             results[game] = {"skipped": f"{type(exc).__name__}: {exc}"}
             continue

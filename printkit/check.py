@@ -23,19 +23,19 @@ GAMES_PER_PLAYER_COUNT = 3
 
 def engine_play_check(deck: Deck) -> list[str]:
     """Seeded games by the deck's rule engine; no problems for a game printkit has no engine for."""
-    from printkit.rules.base import ENGINE_MODULES
+    from printkit.games import has_engine
     from printkit.rules.play import check_playable
 
-    if deck.game not in ENGINE_MODULES:
+    if not has_engine(deck.game):
         return []
     return check_playable(deck, games_per_count=GAMES_PER_PLAYER_COUNT)
 
 
 def play_summary(deck: Deck) -> str | None:
     """What the rule check plays for this deck, e.g. ``3 seeded games each for 2-8 players``."""
-    from printkit.rules.base import ENGINE_MODULES, engine_for
+    from printkit.games import engine_for, has_engine
 
-    if deck.game not in ENGINE_MODULES:
+    if not has_engine(deck.game):
         return None
     engine = engine_for(deck.game)
     low, high = engine.min_players, engine.max_players
@@ -45,14 +45,14 @@ def play_summary(deck: Deck) -> str | None:
 
 def not_played(game: str) -> str | None:
     """Why no rule engine plays ``game`` (None when one does), with the engine it likely means."""
-    from printkit.rules.base import ENGINE_MODULES
+    from printkit.games import engine_names, has_engine
     from printkit.spec.fields import close_key
 
-    if game in ENGINE_MODULES:
+    if has_engine(game):
         return None
-    engines = sorted(ENGINE_MODULES)
+    engines = engine_names()
     reason = f"printkit has no rule engine for {game!r}; engines: {', '.join(engines)}"
-    if game.lower() in ENGINE_MODULES:
+    if game.lower() in engines:
         return reason + f"; did you mean {game.lower()!r}? (engine names are lower case)"
     hint = close_key(game.lower(), engines)
     return reason + (f"; did you mean {hint!r}?" if hint else "")
@@ -60,9 +60,9 @@ def not_played(game: str) -> str | None:
 
 def names_engine_in_other_case(game: str) -> bool:
     """``Stack`` for ``stack``: a custom game would not take an engine's name, so this is a mistake."""
-    from printkit.rules.base import ENGINE_MODULES
+    from printkit.games import has_engine
 
-    return game not in ENGINE_MODULES and game.lower() in ENGINE_MODULES
+    return not has_engine(game) and has_engine(game.lower())
 
 
 @dataclass(frozen=True)
@@ -224,9 +224,10 @@ def face_warnings(deck: Deck, laid_out: "DeckFaces | None" = None) -> tuple[str,
     """
     from printkit.pipeline.names import all_cards, card_key
     from printkit.pipeline.manifest import WarningLog
+    from printkit.games import module_of
     from printkit.layout import templates
 
-    module = templates.game_module(deck.game)
+    module = module_of(deck.game, "faces")
     generic_front = module is None or not hasattr(module, "front")
     log = WarningLog()  # grouped as a build groups them
     seen: set[str] = set()

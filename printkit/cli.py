@@ -541,7 +541,7 @@ def score(cards: tuple[str, ...]) -> None:
 @click.option("--seed", default=0, show_default=True, type=int, help="Game i uses seed SEED+i.")
 @click.option("--bot", default="random", show_default=True,
               help="The player every seat uses: random, greedy or strong; or one per seat, repeated around "
-                   "the table (strong,greedy).")
+                   "the table (strong,greedy or greedy+random+random+random).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Worker processes; the output is the same for any number.")
 @click.option("--variant", help="Deck variant (default: the spec's default_variant, else its first; standard for calc).")
@@ -552,9 +552,21 @@ def score(cards: tuple[str, ...]) -> None:
                    "Needs matplotlib (pip install 'printkit[report]').")
 @click.option("--compare", help="Play the same seeds under two or more settings and compare them: "
                                 "mode=quick,mode=long or hook=true,hook=false or players=3,6 "
-                                "(+ joins settings: players=5+hook=true,players=5+hook=false).")
+                                "(+ joins settings: players=5+hook=true,players=5+hook=false; "
+                                "bots=greedy+random+random+random gives each seat its bot; remove=5x drops a card).")
+@click.option("--remove", "remove", multiple=True, metavar="CARD",
+              help="Take every copy of CARD (5x, QH, ruby+gold) out of the deck and compare with the full deck "
+                   "(paired seeds). Repeat for several cards.")
+@click.option("--card-impact", is_flag=True,
+              help="Remove each distinct card in turn and report the change in the first player's win rate and "
+                   "in game length against the full deck (paired tests, Holm-adjusted).")
+@click.option("--tournament", metavar="BOTS",
+              help="Play every pair of the bots (random,greedy,strong) head to head in both seatings and rank them.")
+@click.option("--sample", type=click.IntRange(0), metavar="N",
+              help="Write game N's move-by-move transcript into the report (and --json).")
 @reports_errors
-def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, compare) -> None:
+def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, compare, remove,
+             card_impact, tournament, sample) -> None:
     """Play seeded games with simulated players and summarise them.
 
     GAME is a deck name in decks/ (calc, stack, clag) or a path to a spec. The summary gives games
@@ -564,18 +576,41 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
     scores, endings and the game's own facts); with --compare, one summary per setting and a report
     that marks the clear differences.
 
+    --remove CARD compares the deck without CARD with the full deck; --card-impact does so for every
+    distinct card; --tournament ranks bots head to head; --sample N adds game N's transcript.
+
     Example: printkit simulate stack --games 10000 --bot greedy --jobs 2 --compare mode=quick,mode=long --report stack.html
     """
     import json
 
-    from printkit.rules.base import engine_for
+    from printkit.games import engine_for
     from printkit.rules.play import default_players, run_games, summarise
     from printkit.decks import load_deck
 
-    if compare or report_path:
+    command = "printkit simulate " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["simulate"] else ""
+    if sum(map(bool, (compare, remove, card_impact, tournament))) > 1:
+        from printkit.errors import DeckError
+
+        raise DeckError("--compare, --remove, --card-impact and --tournament each run their own games: "
+                        "give one of them (inside --compare, write remove=CARD)")
+    if (tournament or card_impact) and sample is not None:
+        from printkit.errors import DeckError
+
+        raise DeckError("--sample shows a game of one setting: use it without --card-impact and --tournament")
+    if tournament or card_impact:
+        _sweep(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, card_impact,
+               tournament, command)
+        return
+    analyses = None
+    if compare or report_path or as_json or remove or sample is not None:
         from printkit.report.data import Setting, analyse, parse_compare, play_batch
 
-        settings = parse_compare(compare) if compare else [Setting("as given")]
+        if compare:
+            settings = parse_compare(compare)
+        elif remove:
+            settings = [Setting("full deck"), Setting("without " + "+".join(remove), remove=tuple(remove))]
+        else:
+            settings = [Setting("as given")]
         batches = []
         for setting in settings:
             with progress_bar(games, f"Playing {setting.label}") as progress:
@@ -583,14 +618,23 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
                                           variant=variant, jobs=jobs, check=not no_check, progress=progress))
         summaries = [summarise(b.game, b.variant, b.players, b.bot, b.seed, b.results, b.length_unit)
                      for b in batches]
+        analyses = [analyse(b) for b in batches]
+        transcript = None
+        if sample is not None:
+            from printkit.report.sample import sample_game
+            from printkit.report.data import setting_deck
+
+            first = batches[0]
+            transcript = sample_game(setting_deck(game, settings[0], variant), first.players, seed, games,
+                                     first.bot, sample)
         if report_path:
             from pathlib import Path
 
             from printkit.report.render import write_report
 
-            command = "printkit simulate " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["simulate"] else ""
-            title = f"{summaries[0].game} balance report" + (f": {compare}" if compare else "")
-            write_report(Path(report_path), [analyse(b) for b in batches], title, command, seed)
+            what = compare or (f"without {'+'.join(remove)}" if remove else "")
+            title = f"{summaries[0].game} balance report" + (f": {what}" if what else "")
+            write_report(Path(report_path), analyses, title, command, seed, sample=transcript)
     else:
         deck = load_deck(game, variant)
         engine = engine_for(deck.game)
@@ -600,18 +644,74 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
         summaries = [summarise(engine.name, deck.variant, count, bot, seed, results, engine.length_unit)]
         settings = None
     if as_json:
-        if settings is None or not compare:
-            click.echo(json.dumps(summaries[0].as_dict(), indent=2))
+        if analyses is None or len(analyses) == 1:
+            out = summaries[0].as_dict()
+            if analyses:
+                out["cards"] = analyses[0]["cards"]
+                out["trajectories"] = analyses[0]["trajectories"]
         else:
-            click.echo(json.dumps({"compare": [dict(s.as_dict(), setting=st.label)
-                                               for s, st in zip(summaries, settings)]}, indent=2))
+            out = {"compare": [dict(s.as_dict(), setting=st.label, cards=a["cards"])
+                               for s, st, a in zip(summaries, settings, analyses)]}
+        if sample is not None:
+            out["sample"] = transcript
+        click.echo(json.dumps(out, indent=2))
     else:
         blocks = []
         for i, summary in enumerate(summaries):
-            head = [f"[{settings[i].label}]"] if compare else []
+            head = [f"[{settings[i].label}]"] if len(summaries) > 1 else []
             blocks.append("\n".join(head + summary.lines()))
+        if analyses and len(analyses) > 1:
+            blocks.append("\n".join(_difference_lines(analyses)))
+        if sample is not None and not report_path:  # with --report, the transcript is in the report
+            from printkit.report.sample import transcript_lines
+
+            blocks.append("\n".join(transcript_lines(transcript)))
         click.echo("\n\n".join(blocks))
     if report_path:
         click.echo(f"report: {report_path}", err=True)
     if any(summary.failures for summary in summaries):
         sys.exit(1)
+
+
+def _difference_lines(analyses) -> list[str]:
+    """The paired differences against the first setting as text: game length, seat 0's win rate and
+    every clear one (the report has them all)."""
+    from printkit.report.render import LEVEL, differences
+
+    diffs = differences(analyses)
+    out = [f"paired differences against [{analyses[0]['label']}] (same seeds; Holm-adjusted over "
+           f"{len(diffs)} tests; clear: below {LEVEL:g}):"]
+    for d in diffs:
+        if d.clear or d.metric in ("game length (median)", "win rate, seat 0"):
+            out.append(f"{'CLEAR ' if d.clear else ''}{d.metric} [{d.other}]: {d.base_value} -> {d.other_value} "
+                       f"({d.difference}; {d.test.split(' (')[0]}, Holm p {d.p_adjusted:.2g})")
+    return out
+
+
+def _sweep(game, games, players, seed, bot, jobs, variant, as_json, no_check, report_path, card_impact,
+           tournament, command) -> None:
+    """``simulate --card-impact`` and ``--tournament``: many batches, one table."""
+    import json
+
+    if card_impact:
+        from printkit.report.data import Setting
+        from printkit.report.impact import card_impact as sweep, impact_lines
+
+        result = sweep(game, Setting("full deck"), games=games, players=players, seed=seed, bot=bot,
+                       variant=variant, jobs=jobs, check=not no_check)
+        lines = impact_lines(result)
+    else:
+        from printkit.report.tournament import tournament as play, tournament_lines
+
+        result = play(game, tournament.split(","), games=games, players=players, seed=seed, variant=variant,
+                      jobs=jobs, check=not no_check)
+        lines = tournament_lines(result)
+    click.echo(json.dumps(result, indent=2) if as_json else "\n".join(lines))
+    if report_path:
+        from pathlib import Path
+
+        from printkit.report.render import write_table_report
+
+        title = f"{result['game']} " + ("card impact" if card_impact else f"bot tournament: {tournament}")
+        write_table_report(Path(report_path), result, title, command)
+        click.echo(f"report: {report_path}", err=True)

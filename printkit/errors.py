@@ -54,6 +54,10 @@ class OutputFailed(PrintkitError):
     """Standard output cannot be written (a full disk, a closed pipe)."""
 
 
+class GameError(PrintkitError):
+    """An installed package registers a game printkit cannot use; the message names the package."""
+
+
 class StarterError(PrintkitError):
     """The starter cannot be written: a bad name or a folder that is already in use."""
 
@@ -95,6 +99,17 @@ class RichTextError(PrintkitError, ValueError):
     """Rich text that cannot be set: an icon name that is not known."""
 
 
+class MarkupError(RichTextError):
+    """Inline markup that cannot be read; ``at`` is the offset of the bad markup in its text."""
+
+    def __init__(self, message: str, at: int):
+        self.message, self.at = message, at
+        super().__init__(message)
+
+    def __reduce__(self):
+        return type(self), (self.message, self.at)
+
+
 class InvariantError(PrintkitError, AssertionError):
     """A game state broke a rule-engine invariant (a bug in the engine, never a user error)."""
 
@@ -122,19 +137,20 @@ class DataFileError(PrintkitError, ValueError):
 class RulebookError(BuildError):
     """A rule text is malformed or names something unknown; knows its file and line."""
 
-    def __init__(self, path: str | Path | None, line: int | None, message: str):
+    def __init__(self, path: str | Path | None, line: int | None, message: str, column: int | None = None):
         self.path = str(path) if path is not None else "<rulebook>"
         self.line = line
         self.message = message
+        self.column = column  # 1-based, when known
         super().__init__(self.located())
 
     def __reduce__(self):
         # Rebuilt from its parts (pickled from a worker process), not from the one-line text.
-        return type(self), (self.path, self.line, self.message)
+        return type(self), (self.path, self.line, self.message, self.column)
 
     def located(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.message}"
+        return f"{where}:{self.column}: {self.message}" if self.line is not None and self.column else f"{where}: {self.message}"
 
 
 # Characters that would break a message's one line (a newline in a file name) or move the

@@ -180,7 +180,7 @@ def test_options_that_only_work_together_pass_and_a_refusal_is_placed_where_it_b
     """Options are tried one by one only to place a refusal; a set that passes as a whole passes."""
     from printkit.check import check_engine_options
     from printkit.errors import DeckError, SpecError
-    from printkit.rules import base
+    from printkit import games
     from printkit.spec import load_spec
 
     class Paired:  # 'fast' needs 'short'; 'loud' and 'quiet' each pass but not together
@@ -190,7 +190,7 @@ def test_options_that_only_work_together_pass_and_a_refusal_is_placed_where_it_b
             if options.get("loud") and options.get("quiet"):
                 raise DeckError("loud and quiet clash")
 
-    monkeypatch.setattr(base, "engine_for", lambda game: Paired())
+    monkeypatch.setattr(games, "engine_for", lambda game: Paired())
     spec = tmp_path / "stack.yaml"
     text = (repo / "decks" / "stack.yaml").read_text(encoding="utf-8")
 

@@ -1,30 +1,236 @@
-"""The games printkit ships, one folder each (``calc/``, ``clag/``, ``stack/``): words, engine,
-faces, rulebook content, report facts and icons.
+"""The games printkit knows: one registry of :class:`Game` records.
 
-Importing this package loads no engine and no layout; each part is imported when first asked for.
+A game is one folder: printkit's own are ``calc/``, ``clag/`` and ``stack/`` beside this module
+(listed in :data:`BUILTIN`); a designer's is an installed package that names it in the entry-point
+group ``printkit.games`` (see ``docs/adding-a-game.md``). A spec's ``game:`` only selects a game
+registered here; a spec never runs code.
+
+A :class:`Game` names the modules of its parts; each is imported when first asked for, so
+importing this package (or asking for a game's record) loads no engine, faces or layout.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+from dataclasses import dataclass
 from functools import lru_cache
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, Literal, Mapping
+
+from printkit.errors import DeckError, GameError
 
 if TYPE_CHECKING:
-    from printkit.layout.icons import Icon
+    from importlib.metadata import EntryPoint
 
-# The shipped games, in the order their icons are offered.
-BUILTIN_GAMES: tuple[str, ...] = ("calc", "stack", "clag")
+    from printkit.layout.icons import Icon
+    from printkit.rules.base import Engine
+
+# The entry-point group installed packages register their games in.
+ENTRY_POINT_GROUP = "printkit.games"
+
+Part = Literal["words", "engine", "faces", "rulebook", "report", "icons", "view"]
+PARTS: tuple[Part, ...] = ("words", "engine", "faces", "rulebook", "report", "icons", "view")
+
+# What an engine offers (the protocol in printkit.rules.base), checked on an installed game's.
+_ENGINE_NAMES = ("name", "min_players", "max_players", "length_unit", "check_options", "validate_deck",
+                 "new_game", "current_player", "legal_moves", "apply", "is_over", "outcome",
+                 "check_invariants", "players")
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: its name (what a spec's ``game:`` says) and the module of each of its parts.
+
+    Every part is a dotted module name, or None when the game has no such part:
+
+    - ``words``: the game's vocabulary as constants (read by the other parts; nothing asks for it);
+    - ``engine``: a module whose ``ENGINE`` follows :class:`printkit.rules.base.Engine`
+      (``check`` plays it, ``simulate`` and the rulebook examples use it);
+    - ``faces``: ``front(card)``, optionally ``back(card)``, ``page(card, w, h)``,
+      ``card_name(card)`` and ``COLOR_NAMES`` (see :mod:`printkit.layout.templates`); without it,
+      cards are drawn by their spec's layouts or the generic face;
+    - ``rulebook``: ``FIGURES``, ``EXAMPLES`` and ``TABLES`` (see :mod:`printkit.rulebook.content`);
+    - ``report``: the game's numbers in balance reports, ``facts(done, a)``, ``paired(done, seats)``,
+      ``first_round(result)`` (see :mod:`printkit.report.data`), and its ``plot``, ``findings``,
+      ``SCORES`` and ``SCORE_AXIS`` (see :mod:`printkit.report.render`);
+    - ``icons``: ``ICONS``, a mapping of icon name to icon (:class:`printkit.layout.icons.Icon`)
+      that every spec and rule text may then name;
+    - ``view``: ``VIEW``, a :class:`printkit.rules.observe.View`: what balance reports watch while
+      a game is played (cards held and played, per-turn figures, where the turn order starts).
+
+    ``package`` is who registered the game: ``printkit`` for its own, else the installed
+    distribution, named in every error about it.
+    """
+
+    name: str
+    words: str | None = None
+    engine: str | None = None
+    faces: str | None = None
+    rulebook: str | None = None
+    report: str | None = None
+    icons: str | None = None
+    view: str | None = None
+    package: str = "printkit"
+
+    def module(self, part: Part) -> ModuleType | None:
+        """The module of ``part`` (imported now if it was not yet), or None when the game has none."""
+        name = getattr(self, part)
+        if name is None:
+            return None
+        if self.package == "printkit":  # printkit's own: a failing import is a bug, shown as one
+            return importlib.import_module(name)
+        try:
+            return importlib.import_module(name)
+        except Exception as exc:  # an installed package's code: whatever it raises is its problem
+            raise GameError(f"game {self.name!r} from package {self.package!r}: cannot import its {part} "
+                            f"module {name!r} ({type(exc).__name__}: {exc})") from None
+
+    def load_engine(self) -> Engine:
+        """The game's rule engine; DeckError when it has none."""
+        module = self.module("engine")
+        if module is None:
+            raise DeckError(f"game {self.name!r} has no rule engine")
+        engine = getattr(module, "ENGINE", None)
+        if self.package != "printkit":
+            missing = [n for n in _ENGINE_NAMES if not hasattr(engine, n)]
+            if engine is None or missing:
+                lacks = "" if engine is None else f" (it lacks: {', '.join(missing)})"
+                raise GameError(f"game {self.name!r} from package {self.package!r}: module {self.engine!r} has "
+                                f"no ENGINE following printkit's engine protocol{lacks}")
+            if engine.name != self.name:
+                raise GameError(f"game {self.name!r} from package {self.package!r}: its ENGINE is named "
+                                f"{engine.name!r}; the engine's name must be the game's")
+        return engine
+
+
+def _shipped(name: str) -> Game:
+    parts = {part: f"{__name__}.{name}.{part}" for part in PARTS}
+    return Game(name, **parts)
+
+
+# printkit's own games, in the order their icons are offered. Adding one: a folder beside this
+# module with the parts above, and a line here.
+BUILTIN: Mapping[str, Game] = MappingProxyType({game.name: game for game in (
+    _shipped("calc"),
+    _shipped("stack"),
+    _shipped("clag"),
+)})
 
 
 @lru_cache(maxsize=1)
-def icons() -> Mapping[str, "Icon"]:
-    """Every icon a spec or a rule text may name: each game's glyphs, then the generic shapes."""
+def _entry_points() -> Mapping[str, EntryPoint]:
+    """The installed packages' game entry points by name, read once per process (none is loaded).
+
+    Two packages giving the same name, or a package taking a name of printkit's own, is a
+    GameError naming them: a spec's ``game:`` must select one game.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in BUILTIN:
+            raise GameError(f"package {_package(point)!r} registers a game named {point.name!r}, which is one of "
+                            f"printkit's own; give it another name in its {ENTRY_POINT_GROUP!r} entry point")
+        if point.name in found and _package(found[point.name]) != _package(point):
+            raise GameError(f"packages {_package(found[point.name])!r} and {_package(point)!r} both register a "
+                            f"game named {point.name!r}; uninstall one of them")
+        found[point.name] = point
+    return MappingProxyType(dict(sorted(found.items())))
+
+
+def _package(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    return dist.name if dist is not None else point.value
+
+
+@lru_cache(maxsize=None)
+def _installed(name: str) -> Game:
+    """The Game an entry point names: a module (the game's engine module) or a Game object."""
+    point = _entry_points()[name]
+    package = _package(point)
+    if point.attr is None:  # ``name = "package.module"``: that module holds ENGINE
+        return Game(name, engine=point.module, package=package)
+    try:
+        value: Any = point.load()
+    except Exception as exc:
+        raise GameError(f"game {name!r} from package {package!r}: cannot load its entry point {point.value!r} "
+                        f"({type(exc).__name__}: {exc})") from None
+    if isinstance(value, ModuleType):
+        return Game(name, engine=value.__name__, package=package)
+    if not isinstance(value, Game):
+        raise GameError(f"game {name!r} from package {package!r}: its entry point {point.value!r} names an "
+                        f"object of type {type(value).__name__}, not a module or a printkit.games.Game")
+    if value.name != name:
+        raise GameError(f"game {name!r} from package {package!r}: its entry point names a Game called "
+                        f"{value.name!r}; the two names must be the same")
+    bad = [part for part in PARTS if not isinstance(getattr(value, part), (str, type(None)))]
+    if bad:
+        raise GameError(f"game {name!r} from package {package!r}: {', '.join(bad)} must be module names "
+                        f"(text) or None")
+    return dataclasses.replace(value, package=package)
+
+
+def get(name: str) -> Game | None:
+    """The game a spec's ``game:`` selects: printkit's own, else an installed package's; None if
+    no game has that name."""
+    game = BUILTIN.get(name)
+    if game is not None:
+        return game
+    if name not in _entry_points():
+        return None
+    return _installed(name)
+
+
+def names() -> tuple[str, ...]:
+    """Every registered game: printkit's own, then the installed ones by name (none is loaded)."""
+    return (*BUILTIN, *_entry_points())
+
+
+def engine_names() -> tuple[str, ...]:
+    """The registered games that have a rule engine, sorted (installed games' records are loaded)."""
+    return tuple(sorted(name for name in names() if get(name).engine is not None))  # type: ignore[union-attr]
+
+
+def has_engine(name: str) -> bool:
+    """Whether ``name`` is a registered game with a rule engine."""
+    game = get(name)
+    return game is not None and game.engine is not None
+
+
+def engine_for(name: str) -> Engine:
+    """The rule engine of the game a spec's ``game:`` names; DeckError naming the known ones if none."""
+    game = get(name)
+    if game is None or game.engine is None:
+        raise DeckError(f"no rule engine for game {name!r} (known: {', '.join(engine_names())})")
+    return game.load_engine()
+
+
+def module_of(name: str, part: Part) -> ModuleType | None:
+    """The ``part`` module of the game called ``name``; None when no such game or part."""
+    game = get(name)
+    return None if game is None else game.module(part)
+
+
+@lru_cache(maxsize=1)
+def icons() -> Mapping[str, Icon]:
+    """Every icon a spec or a rule text may name: each registered game's, then the generic shapes.
+
+    An installed game's icon may not take a name already taken (GameError naming its package).
+    """
     from printkit.layout.icons import GENERIC_ICONS
 
     merged: dict[str, Icon] = {}
-    for game in BUILTIN_GAMES:
-        merged.update(importlib.import_module(f"{__name__}.{game}.icons").ICONS)
+    owner: dict[str, str] = {}
+    for name in names():
+        game = get(name)
+        module = game.module("icons") if game is not None else None
+        for icon, value in getattr(module, "ICONS", {}).items():
+            if icon in merged or icon in GENERIC_ICONS:
+                taken = owner.get(icon, "printkit's generic icons")
+                raise GameError(f"game {name!r} from package {game.package!r}: its icon {icon!r} is "  # type: ignore[union-attr]
+                                f"taken by {taken}; give it another name")
+            merged[icon] = value
+            owner[icon] = f"game {name!r}"
     merged.update(GENERIC_ICONS)
     return MappingProxyType(merged)

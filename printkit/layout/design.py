@@ -26,6 +26,7 @@ from printkit.deck import Card, CardSize, matches
 from printkit.images import svg_warnings
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
+from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import turn_ops
@@ -428,10 +429,10 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         minimum = element.min_size_mm if element.min_size_mm is not None else min(size, 2.0)
     if not size > 0:
         return (), ()
-    if not element.wrap:  # as large as keeps every line whole, but never below the minimum
-        size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm)),
-                   min(minimum, size))
     where = _Where(card, element.name or element.label)
+    if not element.wrap:  # as large as keeps every line whole, but never below the minimum
+        size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
+                   min(minimum, size))
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
                       where=where, palette=palette(card) if "]{" in markup else None)
@@ -456,23 +457,27 @@ def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
     return element.text.render(values, None if element.markup else escape_markup)
 
 
-_SPAN = re.compile(r"(?<!\\)\[([^\[\]]*)\]\{[^{}]*\}")
 # Widths are measured as plain text; markup and icons make a line a little wider or narrower, so
 # an unbroken size keeps this much room.
 _UNBROKEN_SLACK = 0.97
 
 
-def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float) -> float:
-    """The largest size at which no line of ``markup`` (measured as plain text) is wider than ``width_mm``."""
+def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float, where: object) -> float:
+    """The largest size at which no line of ``markup`` (measured as the text it prints, an icon as its
+    ``:name:``) is wider than ``width_mm``."""
     from printkit.layout.text import _width_mm
 
-    widest = 0.0
-    for line in markup.split("\n"):
-        plain = line.replace("\\*", "\x00").replace("*", "").replace("\x00", "*").replace("\\:", ":")
-        if "]{" in plain:  # a span's brackets and attributes are not printed
-            plain = _SPAN.sub(r"\1", plain)
-        plain = plain.replace("\\]", "]").replace("\\\\", "\\")
-        widest = max(widest, _width_mm(plain.strip(), chain, 1.0))
+    try:
+        tokens = tokenize(markup)
+    except RichTextError as exc:
+        raise RichTextError(f"{where}: {exc}") from None
+    lines: list[list[str]] = [[]]
+    for kind, value, _ in tokens:
+        if kind == BREAK:
+            lines.append([])
+        elif kind in (TEXT, LITERAL, CODE, ICON):
+            lines[-1].append(f"`{value}`" if kind == CODE else f":{value}:" if kind == ICON else value)
+    widest = max(_width_mm("".join(line).strip(), chain, 1.0) for line in lines)
     return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
 
 
@@ -486,7 +491,7 @@ def _attribute_lines(card: Card, shown: Sequence[Element], values: Mapping[str, 
 
 def escape_markup(text: str) -> str:
     """``text`` with the characters rich text reads as markup escaped, so it prints as written."""
-    escaped = text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+    escaped = text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("`", "\\`")
     return escaped.replace("]{", "\\]{") if "]{" in escaped else escaped  # not a span
 
 

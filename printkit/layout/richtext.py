@@ -2,32 +2,17 @@ r"""Rich text: a small markup with bold, italic, line breaks and inline icons, f
 
 Markup
 ------
-- ``**bold**``, ``*italic*``; they nest: ``***both***``, ``**bold *and italic***``. A run of
-  stars opens where a non-space follows it and closes where a non-space precedes it; a run that
-  cannot do its job (``a * b``), a run of more than three stars, and an opening run never closed
-  by the end of its paragraph print as the stars they are. Emphasis ends with its paragraph.
+The inline markup of :mod:`printkit.layout.markup` (bold, italic, icons, spans, escapes), read
+leniently: stars that are not emphasis and a lone backtick print as typed, and a `` `code` ``
+prints as typed with its backticks. An unknown icon name, a span colour that is neither ``#rgb``
+/ ``#rrggbb`` nor a name of the palette, and a span's ``{…}`` asking for what a span does not do
+are errors (:class:`RichTextError`). Emphasis and spans end with their paragraph.
+
 - A newline starts a new line; a blank line (or several) starts a new paragraph, set with a
   small extra gap (``RichStyle.paragraph_gap``). Spaces and tabs between words shrink to one
   space; a line's leading and trailing spaces are dropped. A no-break space (U+00A0) never breaks.
-- ``:name:`` (name of letters, digits, ``_`` and ``-``, at most 64) is an icon, set inline as
-  a word or part of one: ``3:gold:`` keeps the 3 with its gold. An unknown name is an error
-  (:class:`RichTextError`, with the names that are known).
-- ``[text]{color=#c33 size=1.2}`` is a span: its text (markup inside it included, icons too)
-  set in a colour (``#rgb``, ``#rrggbb`` or a name of the deck's ``art.colors``) and/or at a size
-  relative to the text around it (a number from 0.25 to 4). A span ends on its line and spans do
-  not nest; a ``[`` without a ``]{…}`` after it prints as itself, and so does ``\]{``. Attributes
-  that are not ``color=`` or ``size=`` are an error (:class:`RichTextError`).
-- ``\*``, ``\:``, ``\[``, ``\]`` and ``\\`` print a literal star, colon, bracket and backslash;
-  any other backslash prints as itself. Write ``10\:30`` for a time, since ``10:30:`` would be an
-  icon.
-
-The icon and span syntax is shared with rule texts (:mod:`printkit.rulebook.markdown` reads
-them with :func:`icon_at`, :func:`span_ends` and :func:`span_at`), so both mean the same.
-
-Nothing else is markup, and nothing a user writes fails to parse but a span's ``{…}`` that
-asks for what a span does not do: the parser reads the text once, left to right, with no
-backtracking (work and memory linear in the text's length; a ``[`` finds the ``]`` that may close
-it among those found in one pass over its line).
+- An icon is set inline as a word or part of one: ``3:gold:`` keeps the 3 with its gold.
+- A span sets its text (markup inside it included, icons too) in its colour and at its size.
 
 Setting
 -------
@@ -63,7 +48,6 @@ fits. The layout of the size chosen is drawn as tried, not laid out again.
 from __future__ import annotations
 
 import bisect
-import difflib
 import math
 import re
 from collections import Counter
@@ -73,6 +57,9 @@ from pathlib import Path
 from typing import Iterator, Literal, Mapping, NamedTuple
 
 from printkit.errors import RichTextError
+from printkit.layout.markup import (
+    BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color, unknown_icon,
+)
 from printkit.fonts import glyph_set, missing_glyphs, text_width_mm
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
@@ -93,8 +80,6 @@ from printkit.layout.text import (
 MAX_LINES = 500
 # Distinct words kept measured per font chain and style (shared by all texts set in them).
 MAX_SHARED_WORDS = 200_000
-# Longest icon name; a longer ``:...:`` prints as text.
-MAX_ICON_NAME = 64
 # A Hangul word that does not fit moves whole to the next line once the line is this full.
 KEEP_WHOLE_FROM = 0.75
 # Icon square: this many cap heights, centred on the capitals' middle; space each side in em.
@@ -106,9 +91,6 @@ CLOSING = frozenset(".,!?;:%)]}\u00bb\u2019\u201d\u2026\u3001\u3002\u3009\u300b\
 OPENING = frozenset("([{\u00ab\u2018\u201c\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a"
                     "\uff08\uff3b\uff5b")
 
-_SPECIAL = re.compile(r"[\\*:\[\]]")
-_COLONS = re.compile(":+")
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # Breakable spaces: whitespace other than the no-break ones.
 _SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
@@ -135,109 +117,6 @@ class RichStyle:
     slant_deg: float = 12.0
 
 
-# --- syntax shared with rule texts -----------------------------------------------------------
-
-# Longest ``{…}`` of a span's attributes; a longer one is not a span.
-MAX_SPAN_ATTRS = 120
-SPAN_SIZES = (0.25, 4.0)
-_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-_COLOR_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
-
-
-@dataclass(frozen=True)
-class SpanStyle:
-    """What a ``[text]{…}`` span asks of its text: a colour (``#rrggbb``, ``#rgb`` or a palette
-    name, as written) and a size relative to the text around it."""
-
-    color: str | None = None
-    size: float = 1.0
-
-
-def icon_at(line: str, j: int) -> tuple[str, int] | None:
-    """At the colon ``line[j]``: the icon ``:name:`` that starts there, as (name, index after its
-    closing colon), or None. Reads at most MAX_ICON_NAME + 2 characters."""
-    k, n = j + 1, len(line)
-    while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
-        k += 1
-    if k < n and line[k] == ":" and 1 < k - j <= MAX_ICON_NAME:
-        return line[j + 1:k], k + 1
-    return None
-
-
-def span_ends(line: str, escapes: str | None = "\\*:[]") -> list[int]:
-    """The indexes of the ``]`` in ``line`` that a backslash does not escape, in order (a backslash
-    escapes the character after it when that is one of ``escapes``; None: any character)."""
-    ends: list[int] = []
-    i, n = 0, len(line)
-    while True:
-        found = _BRACKET_OR_BACKSLASH.search(line, i)
-        if found is None:
-            return ends
-        j = found.start()
-        if line[j] == "\\":
-            i = j + 2 if j + 1 < n and (escapes is None or line[j + 1] in escapes) else j + 1
-        else:
-            ends.append(j)
-            i = j + 1
-
-
-_BRACKET_OR_BACKSLASH = re.compile(r"[\\\]]")
-
-
-def span_at(line: str, j: int, ends: list[int]) -> tuple[SpanStyle, int, int] | None:
-    """At the ``[`` ``line[j]``: the span that opens there, as (style, index of its ``]``, index
-    after its ``}``), or None when no ``]{…}`` follows (the bracket is then text). ``ends`` is
-    :func:`span_ends` of ``line``. Raises ValueError (a message for the user) for attributes that
-    are not ``color=`` and ``size=``."""
-    at = bisect.bisect_right(ends, j)
-    if at == len(ends):
-        return None
-    close = ends[at]
-    if not line.startswith("{", close + 1):
-        return None
-    stop = line.find("}", close + 2, close + 2 + MAX_SPAN_ATTRS)
-    if stop < 0:
-        return None
-    return span_style(line[close + 2:stop]), close, stop + 1
-
-
-def span_style(attrs: str) -> SpanStyle:
-    """The style of a span's ``{…}``: ``color=…`` and ``size=…`` separated by spaces."""
-    color: str | None = None
-    size = 1.0
-    for part in attrs.split():
-        key, sep, value = part.partition("=")
-        if key == "color" and sep and (_HEX_COLOR.fullmatch(value) or _COLOR_NAME.fullmatch(value)):
-            color = value
-        elif key == "size" and sep and _is_size(value):
-            size = float(value)
-        elif key in ("color", "size"):
-            want = ("a colour such as #c33, #1f3b5a or a name of art.colors" if key == "color"
-                    else f"a number from {SPAN_SIZES[0]:g} to {SPAN_SIZES[1]:g} (1 = the text's size)")
-            raise ValueError(f"span {{{attrs}}}: {key}= wants {want}, got {value!r}")
-        else:
-            raise ValueError(f"span {{{attrs}}}: unknown attribute {part!r} (a span takes color=… and size=…, "
-                             f"e.g. [text]{{color=#c33 size=1.2}}; write \\] for a bracket before a brace)")
-    return SpanStyle(color, size)
-
-
-def _is_size(value: str) -> bool:
-    try:
-        size = float(value)
-    except ValueError:
-        return False
-    return SPAN_SIZES[0] <= size <= SPAN_SIZES[1]
-
-
-def hex_color(value: str) -> str | None:
-    """``#rgb`` or ``#rrggbb`` as lower-case ``#rrggbb``; None for anything else (a palette name)."""
-    if not _HEX_COLOR.fullmatch(value):
-        return None
-    if len(value) == 4:
-        value = "#" + "".join(ch * 2 for ch in value[1:])
-    return value.lower()
-
-
 # --- parsing ----------------------------------------------------------------------------------
 
 class _Span(NamedTuple):
@@ -254,9 +133,6 @@ class _IconSpan(NamedTuple):
     name: str
     color: str | None = None
     size: float = 1.0
-
-
-_PLAIN_SPAN = SpanStyle()
 
 
 _Word = tuple["_Span | _IconSpan", ...]
@@ -299,119 +175,20 @@ def _parse(markup: str) -> tuple[_Paragraph, ...]:
     return tuple(paragraphs)
 
 
-# Tokens: ("t", text) literal text, ("d", count, can_open, can_close) a run of stars,
-# ("i", name) an icon, ("n",) a line break, ("s", SpanStyle) a span's start and ("e",) its end.
-
-def _tokens(lines: list[str]) -> list[tuple]:
-    tokens: list[tuple] = []
-    for number, line in enumerate(lines):
-        if number:
-            tokens.append(("n",))
-        i, n = 0, len(line)
-        ends: list[int] | None = None  # where spans may close, found once a '[' is met
-        span_close = span_after = -1  # the open span's ']' and the index after its '}'
-        while i < n:
-            found = _SPECIAL.search(line, i)
-            if found is None:
-                tokens.append(("t", line[i:]))
-                break
-            j = found.start()
-            if j > i:
-                tokens.append(("t", line[i:j]))
-            ch = line[j]
-            if ch == "\\":
-                if j + 1 < n and line[j + 1] in "\\*:[]":
-                    tokens.append(("t", line[j + 1]))
-                    i = j + 2
-                else:
-                    tokens.append(("t", "\\"))
-                    i = j + 1
-            elif ch == "*":
-                k = j
-                while k < n and line[k] == "*":
-                    k += 1
-                can_open = k < n and not line[k].isspace()
-                can_close = j > 0 and not line[j - 1].isspace()
-                tokens.append(("d", k - j, can_open, can_close))
-                i = k
-            elif ch == "[":
-                span = None
-                if span_close < 0:
-                    if ends is None:
-                        ends = span_ends(line)
-                    try:
-                        span = span_at(line, j, ends)
-                    except ValueError as exc:
-                        raise RichTextError(str(exc)) from None
-                if span is None:
-                    tokens.append(("t", "["))
-                else:
-                    tokens.append(("s", span[0]))
-                    span_close, span_after = span[1], span[2]
-                i = j + 1
-            elif ch == "]":
-                if j == span_close:
-                    tokens.append(("e",))
-                    i = span_after
-                    span_close = span_after = -1
-                else:
-                    tokens.append(("t", "]"))
-                    i = j + 1
-            else:  # ":" - an icon when a name and a closing colon follow
-                run = _COLONS.match(line, j).end()
-                if run - j > 1:  # only the last of several colons can open a name
-                    tokens.append(("t", line[j:run - 1]))
-                    j = run - 1
-                icon = icon_at(line, j)
-                if icon is not None:
-                    tokens.append(("i", icon[0]))
-                    i = icon[1]
-                else:
-                    k = j + 1
-                    while k < n and k - j <= MAX_ICON_NAME and line[k] in _NAME_CHARS:
-                        k += 1
-                    tokens.append(("t", line[j:k]))  # the colon and any name characters: text
-                    i = k
-    return tokens
-
-
-_FLAGS = {1: ("i",), 2: ("b",), 3: ("b", "i")}
-_STARS = {"b": 2, "i": 1}
-
-
 def _parse_paragraph(lines: list[str]) -> _Paragraph:
-    tokens = _tokens(lines)
-    # Pass 1: which star runs open or close which emphasis. An opener counts only once closed.
-    opened: dict[str, int | None] = {"b": None, "i": None}
-    effective: dict[int, set[str]] = {}
-    for index, token in enumerate(tokens):
-        if token[0] != "d" or token[1] not in _FLAGS:
-            continue
-        _, count, can_open, can_close = token
-        flags = _FLAGS[count]
-        if not all(can_close if opened[f] is not None else can_open for f in flags):
-            continue
-        for f in flags:
-            start = opened[f]
-            if start is not None:
-                effective.setdefault(start, set()).add(f)
-                effective.setdefault(index, set()).add(f)
-                opened[f] = None
-            else:
-                opened[f] = index
-    # Pass 2: styled text, then words (text gathered in lists, so many small tokens stay linear).
+    """Lines of words of styled text (gathered in lists, so many small tokens stay linear)."""
     bold = italic = False
-    span = _PLAIN_SPAN
+    span = PLAIN
     lines_out: list[tuple[_Word, ...]] = []
     words: list[_Word] = []
     word: list[_Span | _IconSpan] = []
     buffer: list[str] = []
-    buffer_style: tuple = (False, False, _PLAIN_SPAN)
+    buffer_style: tuple = (False, False, PLAIN)
 
     def end_span() -> None:
         if buffer:
             bold_, italic_, span_ = buffer_style
-            if span_ is _PLAIN_SPAN:
+            if span_ is PLAIN:
                 word.append(_Span("".join(buffer), bold_, italic_))
             else:
                 word.append(_Span("".join(buffer), bold_, italic_, span_.color, span_.size))
@@ -423,36 +200,28 @@ def _parse_paragraph(lines: list[str]) -> _Paragraph:
             words.append(tuple(word))
             word.clear()
 
-    for index, token in enumerate(tokens):
-        kind = token[0]
-        if kind == "t" or kind == "d":
-            toggles: set[str] | tuple = ()
-            if kind == "d":
-                toggles = effective.get(index, ())
-                text = "*" * (token[1] - sum(_STARS[f] for f in toggles))
-            else:
-                text = token[1]
-            if text:
-                for number, part in enumerate(_SPACES.split(text)):
-                    if number:
-                        end_word()
-                    if part:
-                        if buffer and buffer_style != (bold, italic, span):
-                            end_span()
-                        buffer_style = (bold, italic, span)
-                        buffer.append(part)
-            for f in toggles:
-                if f == "b":
-                    bold = not bold
-                else:
-                    italic = not italic
-        elif kind == "i":
+    for kind, value, _ in tokenize("\n".join(lines)):
+        if kind == TEXT or kind == LITERAL or kind == CODE:
+            text = f"`{value}`" if kind == CODE else value  # card text has no code face: as typed
+            for number, part in enumerate(_SPACES.split(text)):
+                if number:
+                    end_word()
+                if part:
+                    if buffer and buffer_style != (bold, italic, span):
+                        end_span()
+                    buffer_style = (bold, italic, span)
+                    buffer.append(part)
+        elif kind == BOLD:
+            bold = not bold
+        elif kind == ITALIC:
+            italic = not italic
+        elif kind == ICON:
             end_span()
-            word.append(_IconSpan(token[1]) if span is _PLAIN_SPAN else _IconSpan(token[1], span.color, span.size))
-        elif kind == "s":
-            span = token[1]
-        elif kind == "e":
-            span = _PLAIN_SPAN
+            word.append(_IconSpan(value) if span is PLAIN else _IconSpan(value, span.color, span.size))
+        elif kind == SPAN:
+            span = value
+        elif kind == END:
+            span = PLAIN
         else:  # a line break
             end_word()
             lines_out.append(tuple(words))
@@ -1014,7 +783,7 @@ def _check_icons(parsed: tuple[_Paragraph, ...], icons: Mapping[str, Icon], wher
             for word in line:
                 for span in word:
                     if isinstance(span, _IconSpan) and span.name not in icons:
-                        raise RichTextError(_unknown_icon(span.name, icons, where))
+                        raise RichTextError(unknown_icon(span.name, icons, where))
 
 
 def span_colors(markup: str, palette: Mapping[str, str], where: object = "") -> None:
@@ -1041,29 +810,5 @@ def _span_colors(parsed: tuple[_Paragraph, ...], palette: Mapping[str, str], whe
     return out
 
 
-def unknown_color(name: str, palette: Mapping[str, str], where: object) -> str:
-    """The message for a span colour that is neither ``#rgb``/``#rrggbb`` nor a name of ``palette``."""
-    close = difflib.get_close_matches(name, list(palette), n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    prefix = f"{where}: " if where else ""
-    return (f"{prefix}span color {name!r} is neither #rgb/#rrggbb nor a name in art.colors "
-            f"({hint}names: {', '.join(sorted(palette)) or 'none'})")
-
-
-def unknown_icon(name: str, icons: Mapping[str, Icon], where: object) -> str:
-    """The message for an icon name not in ``icons``: the names known, and the closest one."""
-    return _unknown_icon(name, icons, where)
-
-
-def _unknown_icon(name: str, icons: Mapping[str, Icon], where: str) -> str:
-    known = sorted(icons)
-    close = difflib.get_close_matches(name, known, n=1)
-    listed = ", ".join(known[:40]) + (", …" if len(known) > 40 else "") if known else "none"
-    hint = f"did you mean ':{close[0]}:'? " if close else ""
-    prefix = f"{where}: " if where else ""
-    return (f"{prefix}unknown icon ':{name}:' ({hint}known: {listed}; "
-            f"write \\: for a colon that is not an icon)")
-
-
-__all__ = ["RichTextError", "RichStyle", "SpanStyle", "fit_rich", "icon_names", "icon_at", "span_ends", "span_at",
-           "span_style", "span_colors", "hex_color", "unknown_color", "unknown_icon", "MAX_LINES", "CLOSING", "OPENING"]
+__all__ = ["RichTextError", "RichStyle", "fit_rich", "icon_names", "span_colors", "plain_text", "MAX_LINES", "CLOSING",
+           "OPENING"]

@@ -90,7 +90,7 @@ class BuildContext:
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)
     written: list["ManifestEntry"] = field(default_factory=list)  # this build's files so far, in order
     # Warnings in the order first seen, grouped by deck folder and text (without the card's label).
-    _warnings: "WarningLog" = field(default_factory=lambda: WarningLog(), repr=False)
+    warning_log: "WarningLog" = field(default_factory=lambda: WarningLog(), repr=False)
 
     def __post_init__(self) -> None:
         if self.staging is None:
@@ -211,9 +211,9 @@ class BuildContext:
 
     def warn(self, deck: Deck, message: str, card: Card | None = None) -> None:
         """Record a warning once; the same warning about many of a deck's cards is one line."""
-        self._warnings.add(message, card, deck_folder(deck))
+        self.warning_log.add(message, card, deck_folder(deck))
 
     @property
     def warnings(self) -> list[str]:
         """Each warning as one line: ``deck: card field: problem (and N more distinct cards)``."""
-        return self._warnings.lines()
+        return self.warning_log.lines()

@@ -9,6 +9,7 @@ from printkit.deck import Card, Deck
 from printkit.draft import refused_pictures, tolerated
 from printkit.layout.draft import with_placeholders
 from printkit.errors import BuildError, PrintkitError
+from printkit.games import module_of
 from printkit.layout import templates
 from printkit.layout.geometry import Size
 from printkit.layout.ops import Face, Image
@@ -75,7 +76,7 @@ class Faces:
 
     def back(self, card: Card) -> Face:
         if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
-                templates.game_module(self.deck.game) is None:
+                module_of(self.deck.game, "faces") is None:
             # The generic back reads the card's art and size alone: cards alike there share one,
             # unless it warns (its warnings name a card: each card's own back says its own).
             shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))

@@ -194,7 +194,7 @@ def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["Mani
         ctx.written.extend(record.entries)
         ctx.covered.update(record.covered)
         for text, labels in record.warnings:
-            ctx._warnings.restore(_folder(deck), text, labels)
+            ctx.warning_log.restore(_folder(deck), text, labels)
         ctx.progress(sum(p.units([deck], ctx.options) for p in producers))
         kept.extend(record.entries)
     return fresh, kept, keys
@@ -210,7 +210,7 @@ def remember(ctx: "BuildContext", decks: Sequence["Deck"], keys: dict[int, str])
         record = DeckRecord(
             tuple(e for e in ctx.written if (e.deck, e.variant) == ident),
             tuple(sorted((s for s in ctx.covered if tuple(s[:2]) == ident), key=repr)),
-            ctx._warnings.of_folder(_folder(deck)))
+            ctx.warning_log.of_folder(_folder(deck)))
         ctx.cache.pending[key] = record.to_bytes()
 
 
@@ -347,7 +347,7 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
     warnings = WarningLog()
     for deck in decks:
         folder = deck_folder(deck)
-        for text, labels in ctx._warnings.of_folder(folder):
+        for text, labels in ctx.warning_log.of_folder(folder):
             warnings.restore(folder, text, labels)
     ctx.cache.pending[command.key] = json.dumps(
         {"manifest": _listing_sha(manifest), "paths": paths, "warnings": warnings.lines()}).encode()

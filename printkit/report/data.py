@@ -12,17 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from printkit.errors import DeckError
+from printkit.report.cards import card_table, trajectories
 from printkit.report.stats import wilson
-from printkit.rules.base import engine_for
-from printkit.rules.play import GameResult, _as_float, _quantile, bot_names, run_games, summarise, with_options
+from printkit.games import engine_for, module_of
+from printkit.rules.observe import card_names, without_cards
+from printkit.rules.play import GameResult, as_float, _quantile, bot_names, run_games, summarise, with_options
 from printkit.decks import load_deck
 
-from printkit.games.calc import report as calc_report
-from printkit.games.clag import report as clag_report
-from printkit.games.stack import report as stack_report
-
-# Each shipped game's own numbers: facts(done, a), paired(done, seats) and first_round(result).
-_GAME_REPORTS = {"calc": calc_report, "stack": stack_report, "clag": clag_report}
 
 
 @dataclass(frozen=True)
@@ -35,6 +31,7 @@ class Setting:
     variant: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     typed: Mapping[str, str] = field(default_factory=dict)  # each option's value as the user wrote it
+    remove: tuple[str, ...] = ()  # distinct cards taken out of the deck, every copy (--remove)
 
 
 @dataclass(frozen=True)
@@ -49,6 +46,8 @@ class Batch:
     length_unit: str
     results: tuple[GameResult, ...]
     options_text: Mapping[str, str] = field(default_factory=dict)  # options as written (true, not True)
+    card_names: tuple[str, ...] = ()  # the deck's cards by distinct name (rules.observe.card_names)
+    removed: tuple[str, ...] = ()  # distinct cards taken out of the deck
 
 
 def parse_value(text: str) -> Any:
@@ -68,7 +67,9 @@ def parse_compare(text: str) -> list[Setting]:
     """``mode=quick,mode=long`` or ``players=3,6`` or ``hook=true+players=5,hook=false+players=5``.
 
     Settings are separated by commas; ``+`` joins several assignments in one setting; a bare value
-    repeats the previous setting's key (``players=3,6``).
+    repeats the previous setting's key (``players=3,6``). Inside a setting, bare values after
+    ``bot=`` (or ``bots=``) give the next seats' bots: ``bots=greedy+random+random+random``.
+    ``remove=CARD`` takes every copy of a card out of the deck (``remove=5x+remove=J`` two cards).
     """
     settings: list[Setting] = []
     key = None
@@ -78,8 +79,19 @@ def parse_compare(text: str) -> list[Setting]:
             continue
         values: dict[str, Any] = {}
         typed: dict[str, str] = {}
+        removed: list[str] = []
         for item in part.split("+"):
             name, eq, value = item.partition("=")
+            if not eq and key in ("bot", "bots") and key in typed and item.strip():
+                typed[key] += "+" + item.strip()  # the next seat's bot
+                values[key] = typed[key]
+                continue
+            if eq and name.strip() == "remove":
+                if not value.strip():
+                    raise DeckError(f"--compare {text!r}: {item!r} is not remove=CARD")
+                removed.append(value.strip())
+                key = None
+                continue
             if not eq:
                 if key is None:
                     raise DeckError(f"--compare {text!r}: {item!r} is not NAME=VALUE (e.g. mode=quick,mode=long)")
@@ -89,15 +101,17 @@ def parse_compare(text: str) -> list[Setting]:
                 raise DeckError(f"--compare {text!r}: {item!r} is not NAME=VALUE")
             values[key] = parse_value(value)
             typed[key] = value.strip()
-        label = "+".join(f"{k}={v}" for k, v in typed.items())
+        label = "+".join([f"{k}={v}" for k, v in typed.items()] + [f"remove={c}" for c in removed]) or "full deck"
         players = values.pop("players", None)
         if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
             raise DeckError(f"--compare: players must be a whole number, not {players!r}")
         bot = values.pop("bot", None)
+        bots = values.pop("bots", None)
+        bot = bot if bots is None else bots
         variant = values.pop("variant", None)
         settings.append(Setting(label, players, None if bot is None else str(bot),
                                 None if variant is None else str(variant), values,
-                                {k: v for k, v in typed.items() if k in values}))
+                                {k: v for k, v in typed.items() if k in values}, tuple(removed)))
     if len(settings) < 2:
         raise DeckError(f"--compare {text!r} names {len(settings)} setting(s); compare needs two or more")
     return settings
@@ -106,6 +120,19 @@ def parse_compare(text: str) -> list[Setting]:
 def show_value(value: Any) -> str:
     """An option value as a spec or the command line writes it: ``true``, not Python's ``True``."""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def setting_deck(game: str, setting: Setting, variant: str | None):
+    """The deck a setting plays: its variant, options and removed cards (DeckError if unplayable)."""
+    deck = load_deck(game, setting.variant or variant)
+    deck = with_options(deck, dict(setting.options))
+    if setting.remove:
+        deck = without_cards(deck, setting.remove)
+        try:
+            engine_for(deck.game).validate_deck(deck)
+        except DeckError as exc:
+            raise DeckError(f"without {', '.join(setting.remove)} the {deck.game} deck cannot be played: {exc}") from None
+    return deck
 
 
 def play_batch(
@@ -119,25 +146,27 @@ def play_batch(
     variant: str | None,
     jobs: int = 1,
     check: bool = False,
+    watch: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> Batch:
-    """Play one setting's games (facts included) and keep their results."""
+    """Play one setting's games (facts and what a Watcher sees included) and keep their results."""
     from printkit.rules.play import default_players
 
-    deck = load_deck(game, setting.variant or variant)
-    deck = with_options(deck, dict(setting.options))
+    deck = setting_deck(game, setting, variant)
     engine = engine_for(deck.game)
     count = setting.players or players or default_players(engine)
     bots = setting.bot or bot
-    results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, progress=progress)
+    results = run_games(deck, games, count, seed, bots, jobs, check=check, facts=True, watch=watch,
+                        progress=progress)
     shown = {k: setting.typed.get(k, show_value(v)) for k, v in deck.options.items()}
     return Batch(engine.name, deck.variant, count, bots, seed, dict(deck.options), setting.label,
-                 engine.length_unit, tuple(results), shown)
+                 engine.length_unit, tuple(results), shown, tuple(card_names(deck)), tuple(setting.remove))
 
 
 def _first_round(game: str, r: GameResult) -> bool:
-    """The game ended in its first round (each game's report module says what that means)."""
-    return _GAME_REPORTS[game].first_round(r) if game in _GAME_REPORTS else False
+    """The game ended in its first round (the game's report module says what that means)."""
+    module = module_of(game, "report")
+    return module.first_round(r) if module is not None else False
 
 
 def analyse(batch: Batch) -> dict[str, Any]:
@@ -149,13 +178,13 @@ def analyse(batch: Batch) -> dict[str, Any]:
     lengths = [r.turns for r in done]
     ordered = sorted(lengths)
     length = summary.length
-    scores = [[_as_float(r.scores[seat]) for r in done] for seat in range(seats)]
+    scores = [[as_float(r.scores[seat]) for r in done] for seat in range(seats)]
     a: dict[str, Any] = {
         "label": batch.label,
         "game": batch.game,
         "variant": batch.variant,
         "players": seats,
-        "bot": ", ".join(dict.fromkeys(bot_names(batch.bot, seats))) if "," in batch.bot else batch.bot,
+        "bot": "+".join(bot_names(batch.bot, seats)) if len(set(bot_names(batch.bot, seats))) > 1 else batch.bot,
         "bots": bot_names(batch.bot, seats),
         "seed": batch.seed,
         "options": dict(batch.options),
@@ -182,9 +211,18 @@ def analyse(batch: Batch) -> dict[str, Any]:
         "endings": summary.endings,
         "scores": scores,
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
+        "removed": list(batch.removed),
+        # wins by turn order: 0 is the first player (Clag: the first dealer), 1 the next seat …
+        "position_from": summary.position_from,
+        "wins_by_turn_order": list(summary.wins_by_position),
+        "win_rate_by_turn_order": [w / n if n else 0.0 for w in summary.wins_by_position],
+        "win_ci_by_turn_order": [wilson(w, n) for w in summary.wins_by_position],
+        "cards": card_table(batch.results, seats, batch.card_names),
+        "trajectories": trajectories(batch.results),
     }
-    if batch.game in _GAME_REPORTS:
-        a.update(_GAME_REPORTS[batch.game].facts(done, a))
+    module = module_of(batch.game, "report")
+    if module is not None:  # the game's own numbers: facts(done, a), paired(done, seats), first_round(result)
+        a.update(module.facts(done, a))
     a["paired"] = paired_values(batch.game, done, seats)
     a["equal_share"] = sum(wins) / (seats * n) if n else 0.0
     return a
@@ -201,8 +239,9 @@ def paired_values(game: str, done: Sequence[GameResult], seats: int) -> dict[str
     rates["no winner (draw)"] = [not r.winners for r in done]
     rates["ended in the first round"] = [_first_round(game, r) for r in done]
     samples: dict[str, list[float]] = {"game length": [float(r.turns) for r in done]}
-    if game in _GAME_REPORTS:
-        game_rates, game_samples = _GAME_REPORTS[game].paired(done, seats)
+    module = module_of(game, "report")
+    if module is not None:
+        game_rates, game_samples = module.paired(done, seats)
         rates.update(game_rates)
         samples.update(game_samples)
     return {"seeds": [r.seed for r in done], "reasons": [r.reason for r in done], "rates": rates,

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from printkit.errors import ReportError
+from printkit.games import module_of
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank, wilson
+from printkit.rules.observe import view_for
 
 # A difference is marked when its Holm-adjusted p-value is below this: over all the numbers of a
 # report together, the chance of marking any difference that is not there stays under 5 %.
@@ -72,7 +74,7 @@ def _matplotlib():
     return matplotlib
 
 
-def _figure(width: float = 7.2, height: float = 3.0):
+def new_figure(width: float = 7.2, height: float = 3.0):
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
@@ -178,7 +180,7 @@ def _g(value: float, signed: bool = False) -> str:
 # ---------------------------------------------------------------- plots
 
 
-def _colour(i: int) -> str:
+def colour(i: int) -> str:
     return COLOURS[i % len(COLOURS)]
 
 
@@ -194,7 +196,7 @@ def _plain_ticks(axis) -> None:
     axis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
 
-def _legend(ax) -> None:
+def legend(ax) -> None:
     """One legend per figure, below the plots (clear of the bars and lines)."""
     fig = ax.figure
     if fig.legends:
@@ -208,7 +210,7 @@ def _star(ax, x: float, y: float) -> None:
                 fontsize=13, fontweight="bold", color="#c0392b")
 
 
-def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Callable | None,
+def grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Callable | None,
                   diffs, metric_of: Callable[[int], str] | None = None, percent: bool = True) -> None:
     """Bars for each group (x) and setting (colour), with 95 % Wilson intervals and * for clear."""
     width = 0.8 / len(analyses)
@@ -222,7 +224,7 @@ def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Ca
             kwargs["yerr"] = [[max(0.0, y - lo) * scale for y, lo in zip(ys, lows)],
                               [max(0.0, hi - y) * scale for y, hi in zip(ys, highs)]]
             kwargs["capsize"] = 3
-        ax.bar(xs, [y * scale for y in ys], width * 0.95, color=_colour(i), label=a["label"], **kwargs)
+        ax.bar(xs, [y * scale for y in ys], width * 0.95, color=colour(i), label=a["label"], **kwargs)
         if i and metric_of is not None:
             for g, (x, y) in enumerate(zip(xs, ys)):
                 if _clear(diffs, metric_of(g), a["label"]):
@@ -234,7 +236,7 @@ def _grouped_bars(ax, groups: Sequence[str], analyses, values: Callable, cis: Ca
 
 
 def plot_length(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     unit = analyses[0]["length_unit"]
     low = min(a["length"]["min"] for a in analyses)
@@ -244,37 +246,37 @@ def plot_length(analyses, diffs):
     for i, a in enumerate(analyses):
         n = max(1, a["finished"])
         ax.hist(a["lengths"], bins=bins, weights=[100 / n] * len(a["lengths"]), histtype="step",
-                linewidth=1.6, color=_colour(i), align="left" if step == 1 else "mid",
+                linewidth=1.6, color=colour(i), align="left" if step == 1 else "mid",
                 label=f"{a['label']}: median {_g(a['length']['median'])}"
                       + (" *" if _clear(diffs, "game length (median)", a["label"]) else ""))
-        ax.axvline(a["length"]["median"], color=_colour(i), linestyle="--", linewidth=1)
+        ax.axvline(a["length"]["median"], color=colour(i), linestyle="--", linewidth=1)
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("% of games")
     ax.set_title("Game length (dashed: median)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_wins(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     seats = max(a["players"] for a in analyses)
-    _grouped_bars(ax, [f"seat {s}" for s in range(seats)], analyses,
+    grouped_bars(ax, [f"seat {s}" for s in range(seats)], analyses,
                   lambda a, g: a["win_rate"][g] if g < a["players"] else 0.0,
                   lambda a, g: a["win_ci"][g] if g < a["players"] else (0.0, 0.0),
                   diffs, lambda g: f"win rate, seat {g}")
     for i, a in enumerate(analyses):
         # A shared win counts for every winner, so an equal share is the seats' mean win rate
         # (above 1/players when games are shared).
-        ax.axhline(100 * a["equal_share"], color=_colour(i), linestyle=":", linewidth=1)
+        ax.axhline(100 * a["equal_share"], color=colour(i), linestyle=":", linewidth=1)
     ax.set_ylabel("% of games won")
     ax.set_title("Win rate by seat (95 % Wilson intervals; dotted: an equal share, shared wins counted)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_scores(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     seats = max(a["players"] for a in analyses)
     width = 0.8 / len(analyses)
@@ -285,23 +287,23 @@ def plot_scores(analyses, diffs):
         box = ax.boxplot(data, positions=xs, widths=width * 0.8, showfliers=False, patch_artist=True,
                          whis=(5, 95), manage_ticks=False)
         for patch in box["boxes"]:
-            patch.set_facecolor(_colour(i))
+            patch.set_facecolor(colour(i))
             patch.set_alpha(0.55)
         for median in box["medians"]:
             median.set_color("black")
-        ax.plot([], [], color=_colour(i), linewidth=6, alpha=0.55, label=a["label"])
-    if analyses[0]["game"] == "calc":
+        ax.plot([], [], color=colour(i), linewidth=6, alpha=0.55, label=a["label"])
+    if getattr(module_of(analyses[0]["game"], "report"), "SCORE_AXIS", "linear") == "symlog":
         ax.set_yscale("symlog", linthresh=100)
         _plain_ticks(ax.yaxis)
     ax.set_xticks(range(seats), [f"seat {s}" for s in range(seats)])
     ax.set_ylabel("final score")
     ax.set_title("Scores by seat (box: quartiles; whiskers: 5th-95th percentile)")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
 def plot_endings(analyses, diffs):
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     reasons = list(dict.fromkeys(r for a in analyses for r in a["endings"]))
     groups = ["\n".join(textwrap.wrap(r, 18)) for r in reasons] + ["ended in\nround 1"]
@@ -315,104 +317,52 @@ def plot_endings(analyses, diffs):
     def ci(a, g):
         return wilson(count(a, g), a["finished"])
 
-    _grouped_bars(ax, groups, analyses, share, ci, diffs,
+    grouped_bars(ax, groups, analyses, share, ci, diffs,
                   lambda g: "ended in the first round" if g == len(reasons) else "")
     ax.set_title("How games ended")
-    _legend(ax)
+    legend(ax)
     return fig
 
 
-def plot_calc(analyses, diffs):
-    fig = _figure(7.2, 3.2)
-    left, right = fig.subplots(1, 2)
-    notes = []
-    finite = [abs(v) for a in analyses for v in a["pay_values"] if v and math.isfinite(v)]
-    top = max(1.0, math.log10(max(finite))) if finite else 1.0
-    bins = [x / 2 for x in range(0, 2 * math.ceil(top) + 3)]
-    for i, a in enumerate(analyses):
-        values = a["pay_values"]
-        if not values:
-            continue
-        # Pays span 0 to astronomic: plot log10 of the size of the non-zero ones, state the zeros.
-        sizes = [min(math.log10(abs(v)), bins[-1] - 0.01) if math.isfinite(v) else bins[-1] - 0.01
-                 for v in values if v]
-        sizes = [max(x, 0.0) for x in sizes]
-        left.hist(sizes, bins=bins, histtype="step", linewidth=1.5, color=_colour(i),
-                  weights=[100 / len(values)] * len(sizes), label=a["label"])
-        zero = sum(1 for v in values if v == 0) / len(values)
-        negative = sum(1 for v in values if v < 0) / len(values)
-        notes.append(f"{a['label']}: {zero:.0%} zero, {negative:.0%} negative")
-    left.set_xlabel("log10 |pay value| of non-zero pays (last bin: larger)")
-    left.set_ylabel("% of pays")
-    left.set_title("Pay values: " + "; ".join(notes) if len(notes) == 1 else "Pay values", fontsize=8)
-    if len(notes) > 1:
-        left.text(0.98, 0.97, "\n".join(notes), transform=left.transAxes, ha="right", va="top", fontsize=7)
-    names = ["decided by bonus", "winner had bonus"]
-    keys = ["decided_by_bonus", "winner_had_bonus"]
-    metrics = ["decided by the fewest-cards bonus", "a winner had the bonus"]
-    _grouped_bars(right, names, analyses, lambda a, g: a[keys[g]] / max(1, a["finished"]),
-                  lambda a, g: wilson(a[keys[g]], a["finished"]), diffs, lambda g: metrics[g])
-    right.set_title("The +5 fewest-cards bonus")
-    _legend(right)
+def plot_trajectories(analyses, diffs):
+    """Per-turn figures (score, hand size, stacks …): median and middle half over the games still going."""
+    # No plot of a constant (a figure every game has at every turn's end), as elsewhere.
+    names = [name for name in analyses[0]["trajectories"]["figures"]
+             if len({v for a in analyses if a["trajectories"] for row in a["trajectories"]["figures"][name]
+                     for v in row}) > 1]
+    fig = new_figure(7.2, 2.6 * math.ceil(len(names) / 2) + 0.4)
+    axes = list(fig.subplots(math.ceil(len(names) / 2), 2, squeeze=False).flat)
+    view = view_for(analyses[0]["game"])
+    unit = view.clock_word if view else "turn"
+    for ax, name in zip(axes, names):
+        for i, a in enumerate(analyses):
+            t = a["trajectories"]
+            if not t:
+                continue
+            # Late turns of only a few long games say little: plot the turns at least 10 % of games reach.
+            enough = [k for k, g in enumerate(t["games"]) if g >= max(1, 0.1 * t["games"][0])]
+            rows = [t["figures"][name][k] for k in enough]
+            xs = [k + 1 for k in enough]
+            clip = [[max(-1e300, min(1e300, v)) for v in row] for row in rows]
+            ax.fill_between(xs, [r[0] for r in clip], [r[2] for r in clip], color=colour(i), alpha=0.2, linewidth=0)
+            ax.plot(xs, [r[1] for r in clip], color=colour(i), linewidth=1.5, label=a["label"])
+        if name in LOG_FIGURES:
+            ax.set_yscale("symlog", linthresh=10)
+            _plain_ticks(ax.yaxis)
+        ax.set_title(f"{name} at the end of each {unit}", fontsize=9)
+        ax.set_xlabel(unit)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)  # an odd number of figures leaves one panel empty
+    legend(fig.axes[0])
+    # two lines: on one, the title is wider than the figure and is cut off
+    fig.suptitle("Per-turn trajectories: median over seats and games (line), middle half (band);\n"
+                 "games that have ended drop out; turns reached by fewer than 10 % of games are left out",
+                 fontsize=8.5)
     return fig
 
 
-def plot_stack(analyses, diffs):
-    fig = _figure(7.2, 3.2)
-    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-    names = ["first-turn\nwin", "dealt all\nfield types", "case 2:\none matched all", "case 3:\ndeciding card",
-             "turn cap\n(draw)", "both matched\nall (once+)"]
-    counts = [lambda a: a["first_turn_wins"], lambda a: a["deal_complete_any"], lambda a: a["cases"]["all"],
-              lambda a: a["cases"]["deciding"], lambda a: a["cases"]["cap"], lambda a: a["both_full_games"]]
-    metrics = ["first-turn wins", "a dealt hand holds all field types", "ended: one player matched all (case 2)",
-               "ended: deciding card (case 3, quick)", "ended: turn cap, draw", "both matched all at least once"]
-    _grouped_bars(left, names, analyses, lambda a, g: counts[g](a) / max(1, a["finished"]),
-                  lambda a, g: wilson(counts[g](a), a["finished"]), diffs, lambda g: metrics[g])
-    left.tick_params(axis="x", labelsize=7)
-    left.set_title("Settlement that ended the game, first turn")
-    _legend(left)
-    high = max(max(a["stacks_used"], default=0) for a in analyses)
-    for i, a in enumerate(analyses):
-        n = max(1, a["finished"])
-        right.hist(a["stacks_used"], bins=range(0, high + 2), align="left", histtype="step", linewidth=1.5,
-                   color=_colour(i), weights=[100 / n] * len(a["stacks_used"]), label=a["label"])
-    right.set_xlabel("stacks spent in a game (both players)")
-    right.set_ylabel("% of games")
-    right.set_title("Stacks used")
-    return fig
-
-
-def plot_clag(analyses, diffs):
-    fig = _figure(7.2, 3.4)
-    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-    rounds = len(analyses[0]["made_rate_by_round"])
-    left.axvspan(7.5, 15.5, color="#999999", alpha=0.12, linewidth=0)
-    for i, a in enumerate(analyses):
-        xs = list(range(1, rounds + 1))
-        rates = [100 * r for r in a["made_rate_by_round"]]
-        cis = [wilson(m, a["seat_rounds"]) for m in a["made_by_round"]]
-        left.fill_between(xs, [100 * c[0] for c in cis], [100 * c[1] for c in cis], color=_colour(i), alpha=0.2,
-                          linewidth=0)
-        left.plot(xs, rates, marker="o", markersize=3, color=_colour(i), label=a["label"])
-    left.set_xticks(range(1, rounds + 1), [str(r) for r in range(1, rounds + 1)], fontsize=7)
-    left.set_xlabel("round (shaded: special rounds 8-15)")
-    left.set_ylabel("% of seats making their contract")
-    left.set_title("Contracts made per round")
-    _legend(left)
-    specials = list(range(8, 16))
-    _grouped_bars(right, [str(r) for r in specials] + ["other"], analyses,
-                  lambda a, g: (a["points_per_seat_by_round"][specials[g] - 1] if g < len(specials) else
-                                sum(p for r, p in enumerate(a["points_per_seat_by_round"], 1) if r not in specials)
-                                / (rounds - len(specials))),
-                  None, diffs, None, percent=False)
-    # two lines: on one, the label is wider than the narrow right-hand plot and is cut off
-    right.set_xlabel("special round\n(other: mean of the normal rounds)")
-    right.set_ylabel("points per seat")
-    right.set_title("Points per special round")
-    return fig
-
-
-GAME_PLOTS = {"calc": plot_calc, "stack": plot_stack, "clag": plot_clag}
+# Per-turn figures that span orders of magnitude.
+LOG_FIGURES = {"pay value"}
 
 
 def figures(analyses, diffs) -> list[tuple[str, Any]]:
@@ -424,12 +374,16 @@ def figures(analyses, diffs) -> list[tuple[str, Any]]:
     if len({x for a in analyses for x in a["lengths"]}) > 1:
         out.append(("length", plot_length(analyses, diffs)))
     out.append(("wins", plot_wins(analyses, diffs)))
-    if game != "stack":  # Stack's scores are 1 for the winner, 0 otherwise: the win rates say it all
+    if getattr(module_of(game, "report"), "SCORES", True):
         out.append(("scores", plot_scores(analyses, diffs)))
     if len({r for a in analyses for r in a["endings"]}) > 1 or any(a["first_round"] for a in analyses):
         out.append(("endings", plot_endings(analyses, diffs)))
-    if game in GAME_PLOTS:
-        out.append((game, GAME_PLOTS[game](analyses, diffs)))
+    plot = getattr(module_of(game, "report"), "plot", None)
+    if plot is not None:  # the game's own numbers, drawn by its report module
+        out.append((game, plot(analyses, diffs)))
+    if analyses[0].get("trajectories") and any(
+            len({v for row in rows for v in row}) > 1 for rows in analyses[0]["trajectories"]["figures"].values()):
+        out.append(("trajectories", plot_trajectories(analyses, diffs)))
     return out
 
 
@@ -464,8 +418,7 @@ TESTS_NOTE = (
 
 
 def findings(a: dict[str, Any]) -> list[str]:
-    """Headline sentences for one setting, each with its numbers."""
-    n = max(1, a["finished"])
+    """Headline sentences for one setting, each with its numbers (the game's own last)."""
     lo, hi = a["length"]["p25"], a["length"]["p75"]
     out = [f"{a['finished']:,} of {a['games']:,} games finished; median length {_g(a['length']['median'])} "
            f"{a['length_unit']} (middle half {_g(lo)}-{_g(hi)}, longest {_g(a['length']['max'])})."]
@@ -478,50 +431,66 @@ def findings(a: dict[str, Any]) -> list[str]:
     out.append(f"Win rate by seat (95 % Wilson): {rates}; shared wins {a['shared']:,}, no winner {a['no_winner']:,}. "
                f"A shared win counts for each of its winners, so an equal share is {a['equal_share']:.1%} "
                f"(1/{a['players']} = {1 / a['players']:.1%} only without shared wins).")
-    if a["game"] in ("calc", "clag") and a["finished"]:
+    # A game whose turn order starts elsewhere (Clag: the first dealer) says so in its own findings.
+    if a.get("position_from") == "the first player" and a.get("wins_by_turn_order"):
+        if a["wins_by_turn_order"] == a["wins"]:
+            out.append(f"Turn order: {a['position_from']} is seat 0 in every game, so the win rates by seat "
+                       f"are the win rates by turn order.")
+        else:
+            order = ", ".join(f"{p}: {r:.1%} [{c[0]:.1%}, {c[1]:.1%}]" for p, (r, c) in
+                              enumerate(zip(a["win_rate_by_turn_order"], a["win_ci_by_turn_order"])))
+            out.append(f"Win rate by turn order from {a['position_from']} (95 % Wilson): {order}.")
+    if getattr(module_of(a["game"], "report"), "SCORES", True) and a["finished"]:
         every = sorted(v for seat in a["scores"] for v in seat)
         q = [_quantile_of(every, f) for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
         zeros = sum(1 for v in every if v == 0)
         out.append(f"Final scores (all seats; heavy-tailed, so quantiles, not means): 10th {_g(q[0])}, 25th "
                    f"{_g(q[1])}, median {_g(q[2])}, 75th {_g(q[3])}, 90th {_g(q[4])}, largest {_g(every[-1])}; "
                    f"{zeros / len(every):.1%} exactly 0.")
-    if a["game"] == "calc":
-        lo_, hi_ = wilson(a["decided_by_bonus"], a["finished"])
-        out.append(f"The fewest-cards bonus decided {a['decided_by_bonus']:,} games ({a['decided_by_bonus'] / n:.1%}, "
-                   f"95 % {lo_:.1%}-{hi_:.1%}); a winner held the bonus in {a['winner_had_bonus'] / n:.1%}.")
-        out.append(f"Ended in the first round: {a['first_round']:,} games.")
-    elif a["game"] == "stack":
-        lo_, hi_ = wilson(a["first_turn_wins"], a["finished"])
-        c = a["cases"]
-        out.append(f"First-turn wins: {a['first_turn_wins']:,} ({a['first_turn_wins'] / n:.1%}, 95 % {lo_:.1%}-{hi_:.1%}; "
-                   f"seat 0 {a['first_turn_wins_by_seat'][0]:,}, seat 1 {a['first_turn_wins_by_seat'][1]:,}). "
-                   f"A dealt hand held every field type in {a['deal_complete_any'] / n:.1%} of deals "
-                   f"(seat 0 {a['deal_complete_seat'][0] / n:.1%}, seat 1 {a['deal_complete_seat'][1] / n:.1%}).")
-        out.append(f"Ending settlement: one player matched all (case 2) {c['all']:,} ({c['all'] / n:.1%}), "
-                   f"deciding card (case 3, quick) {c['deciding']:,} ({c['deciding'] / n:.1%}), turn cap (draw) "
-                   f"{c['cap']:,} ({c['cap'] / n:.1%}); both players matched everything at least once in "
-                   f"{a['both_full_games']:,} games. Stacks spent per game: mean "
-                   f"{sum(a['stacks_used']) / n:.2f}.")
-    elif a["game"] == "clag":
-        rate = a["bid_rounds_made"] / max(1, a["bid_seat_rounds"])
-        worst = min(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
-        best = max(range(len(a["made_rate_by_round"])), key=lambda i: a["made_rate_by_round"][i])
-        out.append(f"Contracts made in rounds with bids: {rate:.1%}; most often in round {best + 1} "
-                   f"({a['made_rate_by_round'][best]:.1%}), least in round {worst + 1} "
-                   f"({a['made_rate_by_round'][worst]:.1%}). Dealers made theirs in "
-                   f"{sum(a['dealer_made_by_round']) / (n * len(a['dealer_made_by_round'])):.1%} of rounds.")
-        specials = ", ".join(f"{r}: {a['points_per_seat_by_round'][r - 1]:.2f}" for r in range(8, 16))
-        out.append(f"Points per seat in the special rounds: {specials}.")
-        places = ", ".join(f"{'first dealer' if p == 0 else f'{p} after'} {rate:.1%}"
-                           for p, rate in enumerate(a["win_rate_by_position"]))
-        out.append(f"Win rate by place from the first dealer (seats deal in turn from it): {places}.")
+    own = getattr(module_of(a["game"], "report"), "findings", None)
+    if own is not None:  # the game's own sentences
+        out.extend(own(a))
     return out
 
 
-def _table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
+CARDS_NOTE = (
+    "A seat-game is one seat in one game. Held: the seat had the card in hand (dealt or drawn); played: "
+    "the card left the seat's hand by the seat's own move. Win rates compare the seat-games that held "
+    "(played) the card with those that did not, with 95 % Wilson intervals; a shared win counts for each "
+    "winner. These are associations, not effects: a card held by the seats that draw more is held by "
+    "longer games' seats. For the effect of a card, see --card-impact."
+)
+
+
+def _rate_cell(entry: dict[str, Any]) -> str:
+    if not entry["of"]:
+        return "-"
+    return f"{entry['rate']:.1%} [{entry['ci95'][0]:.0%}-{entry['ci95'][1]:.0%}]"
+
+
+def card_rows(a: dict[str, Any]) -> list[list[str]]:
+    """The per-card table's rows (text), deck order."""
+    seat_games = max(1, a["finished"] * a["players"])
+    rows = []
+    for c in a["cards"]:
+        gap = (c["win_rate_played"]["rate"] - c["win_rate_not_played"]["rate"]
+               if c["win_rate_played"]["of"] and c["win_rate_not_played"]["of"] else None)
+        rows.append([c["card"], str(c["copies"]), f"{c['drawn']:,}", f"{c['played']:,}",
+                     f"{c['held_by'] / seat_games:.0%}", _rate_cell(c["win_rate_held"]),
+                     _rate_cell(c["win_rate_not_held"]), f"{c['played_by'] / seat_games:.0%}",
+                     _rate_cell(c["win_rate_played"]), _rate_cell(c["win_rate_not_played"]),
+                     "-" if gap is None else f"{gap * 100:+.1f}"])
+    return rows
+
+
+CARD_HEADER = ["card", "copies", "drawn", "played", "held in", "win rate held", "not held", "played in",
+               "win rate played", "not played", "played − not (pts)"]
+
+
+def _table(rows: Sequence[Sequence[str]], header: Sequence[str], cls: str = "") -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<table{cls and f' class={cls!r}'}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 CSS = """
@@ -530,11 +499,15 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:1.6rem;border-bottom:1px sol
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
 th{background:#f2f2f2}.clear{background:#fde2de;font-weight:bold}figure{margin:.6rem 0}svg{max-width:100%;height:auto}
 .note{color:#555;font-size:.85rem}
+table.cards{font-size:.75rem}table.cards td{white-space:nowrap}
+table.cards td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}
+table.cards th{position:sticky;top:0}table.cards tr:nth-child(even){background:#fafafa}
+pre.sample{font-size:.78rem;max-height:32rem;overflow:auto;background:#f7f7f7;padding:.5rem;border:1px solid #ddd}
 """
 
 
 def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference], title: str,
-                command: str = "") -> str:
+                command: str = "", sample: dict[str, Any] | None = None) -> str:
     """The whole report as one self-contained HTML page (no scripts, no links, plots inline)."""
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
@@ -567,6 +540,24 @@ def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference],
     parts.append("<h2>Plots</h2>")
     for name, fig in figures(analyses, diffs):
         parts.append(f"<figure id='{name}'>{svg_of(fig)}</figure>")
+    if any(a.get("cards") for a in analyses):
+        parts.append("<h2 id='cards'>Cards</h2>")
+        parts.append(f"<p class='note'>{html.escape(CARDS_NOTE)}</p>")
+        for i, a in enumerate(analyses):
+            if not a.get("cards"):
+                continue
+            table = _table([[html.escape(c) for c in row] for row in card_rows(a)], CARD_HEADER, "cards")
+            if len(analyses) > 1:
+                table = (f"<details{' open' if i == 0 else ''}><summary>{html.escape(a['label'])}</summary>"
+                         f"{table}</details>")
+            parts.append(table)
+    if sample is not None:
+        from printkit.report.sample import transcript_lines
+
+        parts.append("<h2 id='sample'>A game to read</h2>")
+        parts.append(f"<p class='note'>Game {sample['game']} of {html.escape(analyses[0]['label'])}, replayed "
+                     f"move by move (<code>--seed {sample['seed']} --games 1</code> plays it again).</p>")
+        parts.append("<pre class='sample'>" + html.escape("\n".join(transcript_lines(sample))) + "</pre>")
     parts.append("<p class='note'>Win-rate and share intervals are 95 % Wilson score intervals. "
                  "Made by printkit with matplotlib (Agg); fonts: DejaVu Sans from printkit's fonts/.</p>")
     parts.append("</body></html>\n")
@@ -574,7 +565,7 @@ def report_html(analyses: Sequence[dict[str, Any]], diffs: Sequence[Difference],
 
 
 def write_report(path: Path, analyses: Sequence[dict[str, Any]], title: str, command: str = "",
-                 seed: int = 0) -> list[Difference]:
+                 seed: int = 0, sample: dict[str, Any] | None = None) -> list[Difference]:
     """Write an ``.html`` or ``.pdf`` report to ``path`` (via a temporary file); return the differences."""
     suffix = path.suffix.lower()
     if suffix not in (".html", ".htm", ".pdf"):
@@ -585,13 +576,113 @@ def write_report(path: Path, analyses: Sequence[dict[str, Any]], title: str, com
     if suffix == ".pdf":
         from matplotlib.backends.backend_pdf import PdfPages
 
-        from printkit.report.text_pages import text_figure
+        from printkit.report.text_pages import lines_figure, text_figure
 
         with PdfPages(tmp, metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}) as pdf:
             pdf.savefig(text_figure(title, command, analyses, diffs, findings, TESTS_NOTE, LEVEL))
             for _, fig in figures(analyses, diffs):
                 pdf.savefig(fig)
+            if analyses[0].get("cards"):
+                pdf.savefig(lines_figure(f"Cards ({analyses[0]['label']})",
+                                         [CARD_HEADER] + card_rows(analyses[0]), CARDS_NOTE))
+            if sample is not None:
+                from printkit.report.sample import transcript_lines
+
+                pdf.savefig(lines_figure(f"A game to read: game {sample['game']}", transcript_lines(sample)))
     else:
-        tmp.write_text(report_html(analyses, diffs, title, command), encoding="utf-8")
+        tmp.write_text(report_html(analyses, diffs, title, command, sample), encoding="utf-8")
     tmp.replace(path)
     return diffs
+
+
+# ---------------------------------------------------------------- sweeps: card impact, tournaments
+
+IMPACT_NOTE = (
+    "Each row plays the same seeds as the full deck with every copy of one card taken out. The first "
+    "player's win rate (position 0 of the turn order) is compared by McNemar's exact test on the games "
+    "where exactly one deck gives that player a win, game length by the Wilcoxon signed-rank test of the "
+    "paired differences. All p-values of the sweep are adjusted together by Holm's method; a row is "
+    f"marked when an adjusted p is below {LEVEL:g}."
+)
+TOURNAMENT_NOTE = (
+    "Every pair of bots plays the same seeds twice, once in each seating (A, B, A, B … and B, A, B, A …). "
+    "A game scores 1 for the row's bot when only its seats win, ½ when both bots' seats (or nobody) win. "
+    "Cells: the row bot's mean score against the column bot, with a 95 % Wilson interval (½ counts as half "
+    "a win). Bots are ranked by their mean head-to-head win rate; the interval pools all their games."
+)
+
+
+def table_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]], str, list[str] | None, list[list[str]]]:
+    """(header, rows, note, second header, second rows) of a card-impact sweep or a tournament, as text."""
+    if "matrix" in result:
+        bots = result["bots"]
+        rows = [[a] + ["-" if c is None else f"{c['rate']:.1%} [{c['ci95'][0]:.0%}-{c['ci95'][1]:.0%}]" for c in row]
+                for a, row in zip(bots, result["matrix"])]
+        ranking = [[str(i), e["bot"], f"{e['mean_rate']:.1%}", f"{e['ci95'][0]:.1%}-{e['ci95'][1]:.1%}", f"{e['games']:,}",
+                    f"{e['bradley_terry']:.1%}"] for i, e in enumerate(result["ranking"], 1)]
+        return (["row against column"] + bots, rows, TOURNAMENT_NOTE,
+                ["rank", "bot", "mean head-to-head win rate", "95 % interval", "games",
+                 "Bradley–Terry: win rate against a mean bot"], ranking)
+    unit = result["length_unit"]
+    header = ["card", "copies", f"win rate of {result['position_from']}", "change (pts)", "Holm p",
+              f"median length ({unit})", "median paired change", "mean change", "Holm p", "clear"]
+    rows = []
+    for r in result["cards"]:
+        if "unplayable" in r:
+            rows.append([r["card"], str(r["copies"]), "unplayable (below)"] + [""] * 7)
+            continue
+        rows.append([r["card"], str(r["copies"]), f"{r['first_player_win_rate'][1]:.1%}",
+                     f"{r['win_rate_change'] * 100:+.1f}", f"{r['p_win_holm']:.2g}", _g(r["length_median"][1]),
+                     _g(r["length_change"], signed=True) if r["length_change"] else "0",
+                     f"{r['length_mean_change']:+.2f}", f"{r['p_length_holm']:.2g}", "yes" if r["clear"] else "no"])
+    return header, rows, IMPACT_NOTE, None, []
+
+
+def write_table_report(path: Path, result: dict[str, Any], title: str, command: str = "") -> None:
+    """Write a card-impact sweep or a tournament as ``.html`` or ``.pdf`` (tables, no plots)."""
+    suffix = path.suffix.lower()
+    if suffix not in (".html", ".htm", ".pdf"):
+        raise ReportError(f"report {str(path)!r}: the name must end in .html or .pdf")
+    header, rows, note, header2, rows2 = table_rows(result)
+    if "matrix" in result:
+        setting = f"{result['players']} players, seeds {result['seed']}-{result['seed'] + result['games'] - 1} in both seatings"
+    else:
+        full = result["full_deck"]
+        setting = (f"{result['players']} players, bot {result['bot']}, seeds {result['seed']}-"
+                   f"{result['seed'] + result['games'] - 1}; full deck: {result['position_from']} wins "
+                   f"{full['first_player_win_rate']:.1%}, median length {_g(full['length_median'])} {result['length_unit']}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    if suffix == ".pdf":
+        _matplotlib()
+        from matplotlib.backends.backend_pdf import PdfPages
+
+        from printkit.report.text_pages import lines_figure
+
+        with PdfPages(tmp, metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}) as pdf:
+            lines: list = [setting, command, header] + rows
+            lines += [f"unplayable without {r['card']}: {r['unplayable']}"
+                      for r in result.get("cards", []) if "unplayable" in r]
+            if header2:
+                lines += ["", header2] + rows2
+            pdf.savefig(lines_figure(title, lines, note))
+    else:
+        parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                 f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
+        if command:
+            parts.append(f"<p class='note'>Made by <code>{html.escape(command)}</code>; the same command gives the "
+                         f"same report.</p>")
+        parts.append(f"<p>{html.escape(setting)}.</p><p class='note'>{html.escape(note)}</p>")
+        marked = ["<span class='clear'>" + html.escape(c) + "</span>" if row[-1] == "yes" and k == 0 else html.escape(c)
+                  for row in rows for k, c in enumerate(row)]
+        width = len(header)
+        parts.append(_table([marked[i:i + width] for i in range(0, len(marked), width)], header, "cards"))
+        refused = [r for r in result.get("cards", []) if "unplayable" in r]
+        if refused:
+            parts.append("<p>Unplayable without the card:</p><ul>" + "".join(
+                f"<li>{html.escape(r['card'])}: {html.escape(r['unplayable'])}</li>" for r in refused) + "</ul>")
+        if header2:
+            parts.append("<h2>Ranking</h2>")
+            parts.append(_table([[html.escape(c) for c in row] for row in rows2], header2, "cards"))
+        parts.append("</body></html>\n")
+        tmp.write_text("".join(parts), encoding="utf-8")
+    tmp.replace(path)

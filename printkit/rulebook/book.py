@@ -9,10 +9,7 @@ font has is a build error naming the rule text's file and line.
 
 from __future__ import annotations
 
-import copy
 import io
-import math
-import re
 import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -20,79 +17,41 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
-    BaseDocTemplate,
     CondPageBreak,
-    Frame,
     KeepTogether,
     ListFlowable,
     ListItem,
     NextPageTemplate,
     PageBreak,
-    PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
-from reportlab.platypus.flowables import Flowable
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from printkit import fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
-from printkit.layout.geometry import paper_size
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon
-from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM, hex_color, unknown_color, unknown_icon
+from printkit.layout.markup import hex_color, unknown_color, unknown_icon
+from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
 from printkit.layout.text import font_metrics
 from printkit.render.pdf import binary_streams
 from printkit.render.subset_tags import embed_fonts
 from printkit.rulebook import markdown as md
+from printkit.rulebook.composition import MIN_SPLIT_ROWS, FloatingFigure, _height_pt, keep_with_next
 from printkit.rulebook.content import CardParts, Example, Figure, GameContent, TableSetup, words_lang
 from printkit.rulebook.content import Table as ContentTable
-from printkit.rulebook.inline_icons import draw_icons_on, icon_color, icon_markup
-from printkit.units import mm_to_pt
-
-# ---------------------------------------------------------------- paper
-
-
-@dataclass(frozen=True)
-class Paper:
-    """A page size for the book's pages, with margins and a base font size that suit it."""
-
-    name: str
-    width_mm: float
-    height_mm: float
-    margin_mm: float
-    body_pt: float
-
-
-def _paper(name: str, margin_mm: float, body_pt: float) -> Paper:
-    size = paper_size(name)
-    return Paper(name, size.width_mm, size.height_mm, margin_mm, body_pt)
-
-
-# Sizes from the one paper table (layout.geometry); margins and type sizes suit each page.
-PAPERS = {
-    "a4": _paper("a4", 20.0, 10.5),
-    "a5": _paper("a5", 14.0, 9.0),
-    "letter": _paper("letter", 19.0, 10.5),
-    "half-letter": _paper("half-letter", 13.0, 9.0),
-}
-
-
-def paper(name: str) -> Paper:
-    try:
-        return PAPERS[name]
-    except KeyError:
-        raise BuildError(f"unknown rulebook paper {name!r} (known: {', '.join(PAPERS)})") from None
-
+from printkit.rulebook.contents import BookContents
+from printkit.rulebook.document import RulebookDoc
+from printkit.rulebook.inline_icons import icon_color, icon_markup
+from printkit.rulebook.paragraphs import NBSP, BookParagraph, HeadingParagraph
+# PAPERS and paper: a book's page sizes are named through this module (producer, booklet)
+from printkit.rulebook.styles import PAPERS, Paper, Styles, make_styles, paper  # noqa: F401
 
 # ---------------------------------------------------------------- fonts and inline markup
 
@@ -117,9 +76,16 @@ BOLD = Faces(fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD)
 # The faces of the book being set (a spec's own font first): one book at a time per context, so
 # helpers deep in the story need not pass them along.
 _BOOK_FACES: ContextVar[tuple[Faces, Faces]] = ContextVar("book_faces", default=(REGULAR, BOLD))
-# The icons ``:name:`` draws and the colour names a span may use, of the book being set.
-_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon], Mapping[str, str]]] = ContextVar(
-    "book_inline", default=(builtin_icons(), {}))
+# The icons ``:name:`` draws and the colour names a span may use, of the book being set (None:
+# every registered icon, looked up when first drawn rather than when this module is imported).
+_BOOK_INLINE: ContextVar[tuple[Mapping[str, Icon] | None, Mapping[str, str]]] = ContextVar(
+    "book_inline", default=(None, {}))
+
+
+def _inline_icons() -> Mapping[str, Icon]:
+    """The icons ``:name:`` draws in the book being set."""
+    icons = _BOOK_INLINE.get()[0]
+    return builtin_icons() if icons is None else icons
 
 
 def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
@@ -193,7 +159,6 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
     return runs
 
 
-NBSP = "\u00a0"
 RUNT_CHARS = 4  # a paragraph's last word this short is tied to the word before it
 
 
@@ -287,7 +252,7 @@ def _span_color(written: str) -> str:
 
 
 def _icon_markup(span: md.Span, faces: Faces, style: ParagraphStyle | None) -> str:
-    icons = _BOOK_INLINE.get()[0]
+    icons = _inline_icons()
     icon = icons.get(span.icon)
     if icon is None:
         raise KeyError(unknown_icon(span.icon, icons, ""))
@@ -328,357 +293,6 @@ def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, b
     never stands alone on the last line, see tie_last_word)."""
     markup = inline(text, where, bold, style.fontName, style)
     return BookParagraph(tie_last_word(markup) if tie else markup, style)
-
-
-# ---------------------------------------------------------------- styles
-
-
-@dataclass(frozen=True)
-class Styles:
-    body: ParagraphStyle
-    title: ParagraphStyle
-    subtitle: ParagraphStyle
-    h: tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]
-    toc_title: ParagraphStyle
-    toc: tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]
-    cell: ParagraphStyle
-    header_cell: ParagraphStyle
-    caption: ParagraphStyle
-    footer_pt: float
-
-
-def make_styles(p: Paper) -> Styles:
-    base = p.body_pt
-    regular, bold = fonts.font_name(fonts.KOREAN), fonts.font_name(fonts.KOREAN_BOLD)
-    # No paragraph leaves a single line at the foot of a page or carries one over to the next.
-    body = ParagraphStyle("body", fontName=regular, fontSize=base, leading=base * 1.55, spaceAfter=base * 0.6,
-                          allowWidows=0, allowOrphans=0)
-    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=base * 1.7, leading=base * 2.1,
-                        spaceBefore=base * 1.2, spaceAfter=base * 0.8, textColor=colors.HexColor("#1f3b5a"))
-    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=base * 1.3, leading=base * 1.7,
-                        spaceBefore=base * 1.0, spaceAfter=base * 0.5, textColor=colors.HexColor("#1f3b5a"))
-    h3 = ParagraphStyle("h3", parent=body, fontName=bold, fontSize=base * 1.08, leading=base * 1.5,
-                        spaceBefore=base * 0.7, spaceAfter=base * 0.3)
-    toc = tuple(
-        ParagraphStyle(f"toc{i}", parent=body, fontName=bold if i == 0 else regular, fontSize=base * s,
-                       leading=base * s * 1.5, leftIndent=base * 1.6 * i, spaceBefore=base * (0.5 if i == 0 else 0))
-        for i, s in enumerate((1.1, 1.0, 0.95))
-    )
-    return Styles(
-        body=body,
-        title=ParagraphStyle("title", parent=body, fontName=bold, fontSize=base * 4, leading=base * 4.8,
-                             alignment=TA_CENTER, spaceAfter=base * 1.5, textColor=colors.HexColor("#1f3b5a")),
-        subtitle=ParagraphStyle("subtitle", parent=body, fontSize=base * 1.5, leading=base * 2.2, alignment=TA_CENTER),
-        h=(h1, h2, h3),
-        toc_title=ParagraphStyle("toc_title", parent=h1, spaceBefore=0),
-        toc=toc,  # type: ignore[arg-type]
-        cell=ParagraphStyle("cell", parent=body, fontSize=base * 0.92, leading=base * 1.3, spaceAfter=0),
-        header_cell=ParagraphStyle("header_cell", parent=body, fontName=bold, fontSize=base * 0.92,
-                                   leading=base * 1.3, spaceAfter=0),
-        caption=ParagraphStyle("caption", parent=body, fontSize=base * 0.88, leading=base * 1.3, spaceBefore=base * 0.4,
-                               alignment=TA_CENTER, textColor=colors.HexColor("#444444")),
-        footer_pt=base * 0.85,
-    )
-
-
-# ---------------------------------------------------------------- document
-
-
-_CANNOT_FIT = 0x7FFFFFFF  # the height Paragraph.wrap answers for a width it cannot set anything in
-
-
-class BookParagraph(Paragraph):
-    """A paragraph that breaks its lines once per width.
-
-    Platypus wraps the same paragraph many times: a table sizes its cells on every wrap and again
-    to draw them, and ``multiBuild`` sets the whole book twice. The line breaks depend only on the
-    text, its style and the width, so later wraps at a width already seen reuse them.
-    """
-
-    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
-        known = self.__dict__.setdefault("_lines_by_width", {})
-        hit = known.get(availWidth)
-        if hit is None:
-            size = super().wrap(availWidth, availHeight)
-            if size[1] != _CANNOT_FIT:  # a width too small to set anything leaves no lines to keep
-                known[availWidth] = (self.blPara, list(self._wrapWidths), self.height)
-            return size
-        self.blPara, wrap_widths, self.height = hit
-        self.width = availWidth
-        self._wrapWidths = list(wrap_widths)
-        return self.width, self.height
-
-
-class HeadingParagraph(BookParagraph):
-    """A numbered heading that reports itself to the table of contents and the PDF outline."""
-
-    def __init__(self, markup: str, style: ParagraphStyle, level: int, toc_markup: str, outline: str, key: str):
-        super().__init__(markup, style)
-        self.toc_level = level
-        self.toc_markup = toc_markup
-        self.outline = outline
-        self.key = key
-
-
-class LayoutFrame(Frame):
-    """A frame that, with ``drawing`` off, places flowables without drawing them.
-
-    Such a pass costs only the wrapping and splitting; it still reports headings (and their
-    pages) to the table of contents, which is all a pass whose pages are thrown away is for.
-    """
-
-    drawing = True
-
-    def add(self, flowable, canv, trySplit=0):
-        if self.drawing:
-            return self._add(flowable, canv, trySplit)
-        own = vars(flowable).get("drawOn")
-        flowable.drawOn = _no_draw  # on the instance, for this one call only
-        try:
-            return self._add(flowable, canv, trySplit)
-        finally:
-            if own is None:
-                del flowable.drawOn
-            else:
-                flowable.drawOn = own
-
-
-def _no_draw(*args, **kwargs) -> None:
-    pass
-
-
-def _not_postponed(flowable):
-    """A copy of a flowable reportlab has put off once, not marked so (the original keeps its mark,
-    which reportlab clears after the pass). A wrapper (a list item) is copied with its content."""
-    fresh = copy.copy(flowable)
-    inner = vars(flowable).get("_flowable")
-    if inner is not None and hasattr(inner, "_postponed"):
-        vars(fresh)["_flowable"] = _not_postponed(inner)  # around the wrapper's own __setattr__
-    else:
-        vars(fresh).pop("_postponed", None)
-    return fresh
-
-
-class FloatingFigure(KeepTogether):
-    """A figure or worked example, kept whole. It stands where the text names it when it fits
-    there; when it does not and moving it would leave more than FLOAT_GAP of the page empty, it
-    waits for the top of the next page and the text after it fills this one (RulebookDoc)."""
-
-
-def _shrunk_to_fit(group: KeepTogether, width: float, room: float) -> bool:
-    """Hold a figure group's one drawing that may shrink (``max_height_pt`` and ``shrunk_ok``) to
-    the room left on the page, if it then fits and still reads (its ``shrunk_ok``); else leave it."""
-    parts = [p for p in group._content if hasattr(p, "max_height_pt") and hasattr(p, "shrunk_ok")]
-    if len(parts) != 1:
-        return False
-    part = parts[0]
-    saved = part.max_height_pt
-    room -= group.getSpaceBefore() + 1  # the frame offers the group its room less the space before it
-    over = _kept_height(group, width, room) - room
-    part.max_height_pt = part.wrap(width, room)[1] - over - 1
-    if part.max_height_pt > 0 and _kept_height(group, width, room) <= room and part.shrunk_ok():
-        return True
-    part.max_height_pt = saved
-    part.wrap(width, room)
-    return False
-
-
-def _opens_section(flowable) -> bool:
-    """Whether a flowable is a page break or a heading (alone or kept with what follows it)."""
-    if isinstance(flowable, (PageBreak, HeadingParagraph)):
-        return True
-    content = getattr(flowable, "_content", None) if isinstance(flowable, KeepTogether) else None
-    return bool(content) and isinstance(content[0], HeadingParagraph)
-
-
-def _section_end(flowables: list) -> int:
-    """Where the section the flow is in ends: before its next heading (and the break that asks
-    room for it) or page break; the end of the flow if none comes."""
-    stop = next((i for i, f in enumerate(flowables) if _opens_section(f)), len(flowables))
-    if 0 < stop < len(flowables) and isinstance(flowables[stop - 1], CondPageBreak):
-        stop -= 1
-    return stop
-
-
-def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
-    """The height of a KeepTogether's content: its wrap always answers "too tall" (0xffffff), to be
-    split, and leaves what it measured in ``_H``."""
-    kept.wrap(width, room)
-    return kept._H
-
-
-class FigureGroup(KeepTogether):
-    """A figure with the heading or lead-in paragraph that goes before it (``run``)."""
-
-    def __init__(self, run: list, figure: FloatingFigure):
-        super().__init__(run + list(figure._content))
-        self.run = run
-        self.figure = figure
-
-
-FLOAT_GAP = 0.25  # the most of a page a figure moved to the next page may leave empty
-
-
-class RoomBreak(CondPageBreak):
-    """A CondPageBreak asking for ``height`` that settles for ``least`` when breaking would leave
-    more than FLOAT_GAP of the frame empty (a table then splits instead of moving whole)."""
-
-    def __init__(self, height: float, least: float):
-        super().__init__(height)
-        self.least = least
-
-    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
-        frame = self._doctemplateAttr("frame")
-        if frame is not None and availHeight < self.height and \
-                availHeight >= self.least and availHeight > FLOAT_GAP * frame._aH:
-            return availWidth, 0
-        return super().wrap(availWidth, availHeight)
-
-
-class RulebookDoc(BaseDocTemplate):
-    """Two page templates (cover without page number, body with it) and TOC bookkeeping.
-
-    With ``sketch_first`` the first pass of ``multiBuild`` only lays the book out: its pages are
-    never saved, and the table of contents it feeds (page numbers of the headings) is set in the
-    second pass, which draws. A book without headings needs ``sketch_first`` off: its first pass
-    is already the last. The second pass only lays out too once its contents run past their first
-    page: the first pass's one-page placeholder then put every heading on another page, so the
-    second pass cannot be the last (a pass that does not draw never is).
-    """
-
-    def __init__(self, buffer, p: Paper, styles: Styles, title: str, links: bool, sketch_first: bool = False,
-                 compact: bool = False, **kw: Any):
-        margin = mm_to_pt(p.margin_mm)
-        size = (mm_to_pt(p.width_mm), mm_to_pt(p.height_mm))
-        super().__init__(buffer, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
-                         bottomMargin=margin * 1.2, title=title, invariant=1,
-                         # reportlab's default initial font is Helvetica, which is never embedded
-                         initialFontName=fonts.font_name(fonts.KOREAN), **kw)
-        frame = LayoutFrame(margin, margin * 1.2, size[0] - 2 * margin, size[1] - margin * 2.2, id="text",
-                            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        templates = [PageTemplate("cover", frames=[frame]), PageTemplate("body", frames=[frame], onPage=self._footer)]
-        # A compact book starts on a numbered body page: its title heads the first page of text.
-        self.addPageTemplates(templates[::-1] if compact else templates)
-        self.styles = styles
-        self.links = links
-        self._margin = margin
-        self._text_frame = frame
-        self._sketch_first = sketch_first
-        self.passes = 0
-        self._waiting: list[tuple[int, Any]] = []  # (page it could not fit on, figure) in story order
-
-    def beforeDocument(self) -> None:
-        # Called as each pass of multiBuild starts.
-        self.passes += 1
-        self._text_frame.drawing = not (self._sketch_first and self.passes == 1)
-        self._waiting = []
-
-    def handle_flowable(self, flowables) -> None:
-        first = flowables[0] if flowables else None
-        super().handle_flowable(flowables)
-        if (isinstance(first, BookContents) and self._sketch_first and self.passes == 2 and flowables
-                and isinstance(flowables[0], _ContentsRows)):
-            self._text_frame.drawing = False
-
-    def _allSatisfied(self) -> bool:  # noqa: N802 (reportlab's name)
-        return bool(super()._allSatisfied()) and self._text_frame.drawing
-
-    def filterFlowables(self, flowables) -> None:  # noqa: N802 (reportlab's name)
-        """Let a figure that does not fit wait for the next page while text fills this one.
-
-        A waiting figure opens the next page (before whatever text reached it). It never passes a
-        ``::: pagebreak``; a figure with no text after it to fill the page does not wait.
-        """
-        frame = getattr(self, "frame", None)
-        if frame is None or not flowables:
-            return
-        if any(flowables[0] is waiting for _, waiting in self._waiting):
-            # reached by the flow itself (before a page break, or at the end): placed as it comes
-            self._waiting = [w for w in self._waiting if w[1] is not flowables[0]]
-            return
-        if self._waiting and frame._atTop and self.page > self._waiting[0][0]:
-            self._pull_waiting(flowables)  # a new page opens with the figures that waited for it
-            return
-        first = flowables[0]
-        room = frame._y - frame._y1p
-        if isinstance(first, HeadingParagraph) and not frame._atTop:
-            # the last word on keeping a heading with what follows: room for it and two lines
-            need = _height_pt(first, frame._getAvailableWidth(), frame._aH) + 2 * self.styles.body.leading
-            if room < need:
-                flowables.insert(0, FrameBreak())
-            return
-        if not isinstance(first, (FloatingFigure, FigureGroup)):
-            return
-        height = frame._aH  # the text frame's full height
-        first.canv = self.canv  # a KeepTogether measures its parts on the canvas
-        if not self._waiting and (room <= FLOAT_GAP * height or _kept_height(first, frame._getAvailableWidth(), room) <= room):
-            return  # it fits, or moving it on leaves little empty
-        if not self._waiting and _shrunk_to_fit(first, frame._getAvailableWidth(), room):
-            return  # held a little smaller, it fits where the text names it
-        # It waits (behind any figure already waiting: figures keep their order) if text follows
-        # that can fill the page, its lead-in paragraph staying with that text. A figure under a
-        # heading keeps with the heading: both move on.
-        figure = first.figure if isinstance(first, FigureGroup) else first
-        after = 1 + (len(flowables) > 1 and type(flowables[1]) is Spacer)  # the gap after the figure
-        rest = flowables[after:]
-        run = first.run if isinstance(first, FigureGroup) else []
-        placed = None
-        if rest and type(rest[0]) is not Spacer and not any(isinstance(f, HeadingParagraph) for f in run) and \
-                not isinstance(rest[0], (FloatingFigure, FigureGroup, PageBreak, ActionFlowable)) and \
-                not (run and isinstance(rest[0], CondPageBreak)):
-            for f in run:
-                f.keepWithNext = True  # bound to the text now, not to the figure
-            placed = keep_with_next([*run, rest[0]], frame._getAvailableWidth(), height, self.styles.body.leading)
-            if run and isinstance(placed[0], CondPageBreak) and placed[0].height > room:
-                placed = None  # the heading would not keep with the text after the figure here either
-        if placed is None:
-            if self._waiting:
-                self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
-            return
-        # The figure (with the gap after it) goes before the next heading or page break, or at
-        # the end, so it stays in the section that names it; it is pulled forward when the next
-        # page starts.
-        moved = [figure, *flowables[1:after]]
-        del flowables[:after + 1]
-        flowables[_section_end(flowables):_section_end(flowables)] = moved
-        flowables[0:0] = placed
-        self._waiting.append((self.page, figure))
-
-    def _pull_waiting(self, flowables) -> None:
-        first = flowables[0] if flowables else None
-        if first is not None and hasattr(first, "_postponed"):
-            # Put off from the last page, it now follows the figures and may be put off once more:
-            # reportlab fails a flowable put off twice, so the page gets a fresh copy of it.
-            flowables[0] = _not_postponed(first)
-        for _, waiting in reversed(self._waiting):
-            at = next(i for i, f in enumerate(flowables) if f is waiting)
-            # the gap after the figure comes with it, so the text it now stands above keeps clear
-            end = at + 1 + (at + 1 < len(flowables) and type(flowables[at + 1]) is Spacer)
-            flowables[0:0] = [flowables.pop(at) for _ in range(end - at)]
-        self._waiting = []
-
-    def handle_documentBegin(self) -> None:  # noqa: N802 (reportlab's name)
-        # Called once per pass with the pass's new canvas.
-        from printkit.render.pdf import add_output_intent
-
-        super().handle_documentBegin()
-        add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
-        draw_icons_on(self.canv, lambda: _BOOK_INLINE.get()[0])
-
-    def _footer(self, canvas, doc) -> None:
-        canvas.saveState()
-        canvas.setFont(fonts.font_name(fonts.KOREAN), self.styles.footer_pt)
-        canvas.setFillColor(colors.HexColor("#555555"))
-        canvas.drawCentredString(self.pagesize[0] / 2, self._margin * 0.6, str(doc.page))
-        canvas.restoreState()
-
-    def afterFlowable(self, flowable) -> None:
-        if isinstance(flowable, HeadingParagraph):
-            key = flowable.key if self.links else None
-            self.notify("TOCEntry", (flowable.toc_level, flowable.toc_markup, self.page, key))
-            if self.links:
-                self.canv.bookmarkPage(flowable.key)
-                self.canv.addOutlineEntry(flowable.outline, flowable.key, level=flowable.toc_level)
 
 
 # Resolves a directive to its data: (kind, name, line) -> Figure | Example | ContentTable.
@@ -723,100 +337,6 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
         flow += _title_page_end(styles, lang)
     body_start = len(flow)
     return _body(flow, body_start, doc, styles, lookup, figure, text_width_pt, frame_height_pt)
-
-
-_TAG = re.compile(r"<[^>]*>")
-
-
-class BookContents(TableOfContents):
-    """The table of contents. An entry too long for its line wraps before the column of page
-    numbers, its further lines under its title, where reportlab's would shrink the page number
-    to fit what room is left (down to a point or so)."""
-
-    def __init__(self, **kw: Any):
-        super().__init__(**kw)
-        self._styles = list(self.levelStyles)
-        self._made: tuple | None = None  # (entries, width, height), rows, heights: of the last wrap
-
-    def wrap(self, availWidth, availHeight):  # noqa: N803 (reportlab's names)
-        self.levelStyles = [self._fitted(level, style) for level, style in enumerate(self._styles)]
-        # reportlab sizes a table's rows in time growing with the square of their number (and
-        # again for what is left after each page), so it makes and sizes the rows a few at a
-        # time here; the table of them all is given the heights it found. The last pass lists
-        # what the pass before did: its rows are taken again.
-        entries, rows, heights = self._lastEntries, [], []
-        made = (tuple(entries), availWidth, availHeight)
-        try:
-            if self._made is not None and self._made[0] == made:
-                self._lastEntries = []  # only for reportlab to hand this pass's canvas its page numbers' drawing
-                super().wrap(availWidth, availHeight)
-                rows, heights = self._made[1], self._made[2]
-            for start in range(0, max(len(entries), 1) if not rows else 0, _CONTENTS_ROWS):
-                self._lastEntries = entries[start:start + _CONTENTS_ROWS]
-                super().wrap(availWidth, availHeight)
-                rows += self._table._cellvalues
-                heights += self._table._rowHeights
-        finally:
-            self._lastEntries = entries
-        self._made = (made, rows, heights)
-        self._table = Table(rows, colWidths=(availWidth,), rowHeights=heights, style=self.tableStyle)
-        self._rows = _ContentsRows(rows, heights, availWidth, self.tableStyle)
-        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
-        return self.width, self.height
-
-    def split(self, availWidth, availHeight):  # noqa: N803
-        return self._rows.split(availWidth, availHeight)
-
-    def _fitted(self, level: int, style: ParagraphStyle) -> ParagraphStyle:
-        bold = fonts.font_name(fonts.KOREAN_BOLD)
-        entries = [(text, page) for lvl, text, page, _ in self._lastEntries if lvl == level]
-        numbers = [_TAG.sub("", text).replace("&nbsp;", NBSP).split(NBSP)[0] for text, _ in entries]
-        hang = max((pdfmetrics.stringWidth(n, bold, style.fontSize) for n in numbers), default=0.0)
-        hang += 2 * pdfmetrics.stringWidth(" ", style.fontName, style.fontSize)
-        widest_page = max((str(page) for _, page in entries), key=len, default="0")
-        # the page number and two dots of the leader stay clear of the entry's last line
-        numbers_column = pdfmetrics.stringWidth(" . . " + widest_page, style.fontName, style.fontSize)
-        return ParagraphStyle(style.name + "-fitted", parent=style, leftIndent=style.leftIndent + hang,
-                              firstLineIndent=-hang, rightIndent=numbers_column)
-
-
-_CONTENTS_ROWS = 64  # rows of the contents reportlab sizes at once
-
-
-class _ContentsRows(Flowable):
-    """The rows of the contents from ``start`` on, sized already: each page takes the rows that
-    fit as a table of their own, as reportlab's table splits, and the rest stay rows, so no row
-    is looked at again after its page."""
-
-    def __init__(self, rows: list, heights: list[float], width: float, style: TableStyle, start: int = 0) -> None:
-        super().__init__()
-        self._all, self._heights, self._width, self._style, self._start = rows, heights, width, style, start
-        self._left = math.fsum(heights[start:])  # the height of the rows left (a sum at C speed)
-
-    def _part(self, end: int) -> Table:
-        return Table(self._all[self._start:end], colWidths=(self._width,), rowHeights=self._heights[self._start:end],
-                     style=self._style)
-
-    def wrap(self, availWidth, availHeight):  # noqa: N803
-        return self._width, self._left
-
-    def split(self, availWidth, availHeight):  # noqa: N803
-        end, used = self._start, 0.0
-        for height in self._heights[self._start:]:  # as reportlab's table finds where to split
-            if used + height > availHeight:
-                break
-            used += height
-            end += 1
-        if end == self._start:
-            return []
-        if end == len(self._heights):
-            return [self._part(end)]
-        return [self._part(end), _ContentsRows(self._all, self._heights, self._width, self._style, end)]
-
-    def drawOn(self, canvas, x, y, _sW=0):  # noqa: N803
-        part = self._part(len(self._heights))
-        part.wrapOn(canvas, self._width, self._left)
-        part.drawOn(canvas, x, y, _sW)
 
 
 def _title_page_end(styles: Styles, lang: str) -> list:
@@ -884,70 +404,6 @@ def _shows_something(block: md.Block | None) -> bool:
     return isinstance(block, md.TableBlock) or (isinstance(block, md.Directive) and block.kind != "pagebreak")
 
 
-SHORT_TABLE_ROWS = 8  # a table of at most this many rows (header included) starts on the page of its heading
-LEAD_LINES = 3  # lines of a paragraph or list that must fit under a heading on the same page
-
-
-def keep_with_next(flow: list, width_pt: float, frame_height_pt: float, line_pt: float) -> list:
-    """Bind every run of flowables marked keepWithNext (headings, lead-in paragraphs) to the next one.
-
-    reportlab's own keepWithNext cannot bind to a KeepTogether (figures, examples and notes are
-    kept whole that way), so the groups are made here: a KeepTogether takes the run in. Text,
-    lists and tables that may split are not moved whole; a CondPageBreak before the run asks for
-    room for the run and the start of what follows (a few lines, a table's header and first rows,
-    or all of a short table).
-    """
-    out: list = []
-    i = 0
-    while i < len(flow):
-        run: list = []
-        while i < len(flow) and getattr(flow[i], "keepWithNext", False):
-            run.append(flow[i])
-            i += 1
-        if not run:
-            out.append(flow[i])
-            i += 1
-            continue
-        following = flow[i] if i < len(flow) else None
-        if following is None or isinstance(following, (PageBreak, CondPageBreak, ActionFlowable)):
-            out += run  # nothing to keep with (the end, or a page break the text asked for)
-            continue
-        i += 1
-        for f in run:
-            f.keepWithNext = False  # the group below does the keeping
-        if isinstance(following, FloatingFigure):
-            out.append(FigureGroup(run, following))
-            continue
-        if isinstance(following, KeepTogether):
-            out.append(KeepTogether(run + list(following._content)))
-            continue
-        needed = sum(_height_pt(f, width_pt, frame_height_pt) for f in run)
-        least = needed
-        if isinstance(following, Table):
-            following.wrap(width_pt, frame_height_pt)
-            rows = following._rowHeights
-            least += sum(rows[:1 + MIN_SPLIT_ROWS])  # a table that can split keeps its header and 3 rows
-            needed += sum(rows if len(rows) <= SHORT_TABLE_ROWS else rows[:4])
-            if len(rows) < 1 + 2 * MIN_SPLIT_ROWS:
-                least = needed  # too short to split
-            out += [RoomBreak(needed, least), *run, following]
-            continue
-        elif isinstance(following, Paragraph):
-            needed += min(_height_pt(following, width_pt, frame_height_pt), LEAD_LINES * line_pt)
-        elif isinstance(following, ListFlowable):
-            needed += LEAD_LINES * line_pt  # (a list measures itself only on a canvas)
-        else:
-            out.append(KeepTogether(run + [following]))
-            continue
-        out += [CondPageBreak(needed), *run, following]
-    return out
-
-
-def _height_pt(flowable, width_pt: float, frame_height_pt: float) -> float:
-    """Height of a flowable set at the text width, with the space before and after it."""
-    return flowable.wrap(width_pt, frame_height_pt)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
-
-
 # platypus tables set a cell font (Helvetica by default) even around paragraphs; name ours so no
 # unembedded standard font ends up in the PDF.
 TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
@@ -964,7 +420,6 @@ def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
 
 
 MAX_TABLE_STRETCH = 1.6  # how far a narrow table's natural column widths are widened
-MIN_SPLIT_ROWS = 3
 
 
 class BookTable(Table):
@@ -1139,7 +594,7 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
 
         register_font(face.main)
     token = _BOOK_FACES.set(faces)
-    inline_token = _BOOK_INLINE.set((builtin_icons() if icons is None else icons, colors or {}))
+    inline_token = _BOOK_INLINE.set((icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:
@@ -1165,7 +620,8 @@ def _render_book(doc: md.Document, lang: str, lookup: ContentLookup, figure: Fig
     # The table of contents needs a pass to learn its page numbers; with headings to list, that
     # first pass cannot be the last, so it only lays the book out.
     has_headings = any(isinstance(block, md.Heading) for block in doc.blocks) and not compact
-    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, sketch_first=has_headings, compact=compact,
+    rdoc = RulebookDoc(buffer, p, styles, md.plain(doc.title), links, _inline_icons,
+                       sketch_first=has_headings, compact=compact,
                        author=author, subject=md.plain(doc.subtitle or doc.title), creator="printkit",
                        lang=lang)
     width_pt = rdoc.width

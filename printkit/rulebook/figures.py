@@ -6,7 +6,8 @@ platypus flowable that draws that row with :func:`printkit.render.pdf.draw_ops`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from reportlab.platypus import Flowable
@@ -204,6 +205,37 @@ class CardRow(Flowable):
         """Whether the row, held to ``max_height_pt``, still prints every card's text (at 6 pt or more)."""
         least = legible_scale([smallest_text_pt(face) for face in self.faces])
         return self.layout is not None and all(p.scale >= least - 1e-9 for p in self.layout.cards)
+
+    def split_rows(self, width_pt: float, height_pt: float) -> tuple["CardRow", "CardRow"] | None:
+        """The figure as two, parted between its rows: the first rows, as many as fit in
+        ``height_pt`` (the first alone held a little smaller, if its card text still reads or the
+        whole figure's is no larger), and
+        the rest, all cards at the one size. None: it has one row, or not even its first fits."""
+        self.wrap(width_pt, height_pt)
+        layout = self.layout
+        bottoms = sorted({placed.label_baseline_mm for placed in layout.cards})  # a row's labels share one
+        if len(bottoms) < 2:
+            return None
+        room_mm = height_pt * MM_PER_POINT
+        fitting = [b for b in bottoms[:-1] if b + layout.label_size_mm * 0.3 <= room_mm] or bottoms[:1]
+        count = sum(1 for placed in layout.cards if placed.label_baseline_mm <= fitting[-1])
+        scale = min(placed.scale for placed in layout.cards)
+        head = self._part(0, count, scale)
+        head.max_height_pt = height_pt
+        if head.wrap(width_pt, height_pt)[1] > height_pt:
+            return None
+        if not head.shrunk_ok() and min(placed.scale for placed in head.layout.cards) < scale - 1e-9:
+            return None  # smaller than the whole would be, and its card text no longer read
+        return head, self._part(count, len(layout.cards), min(placed.scale for placed in head.layout.cards))
+
+    def _part(self, start: int, end: int, scale: float) -> "CardRow":
+        part = copy.copy(self)
+        labels = self.figure.labels[start:end]
+        part.figure = replace(self.figure, cards=self.figure.cards[start:end], labels=labels, scale=scale)
+        part.faces = self.faces[start:end]
+        part.label_runs = self.label_runs[start:start + len(labels)]
+        part.layout = None
+        return part
 
     def wrap(self, avail_width, avail_height):
         self.layout = card_row(self.figure, avail_width * MM_PER_POINT,

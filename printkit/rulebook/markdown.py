@@ -3,23 +3,32 @@
 The subset is documented in docs/rulebook-format.md: front matter or a first ``# `` line for the
 title; ``#``/``##``/``###`` headings; paragraphs; ``- `` and ``1. `` lists (not nested); pipe
 tables with a separator row; ``> `` notes; ``::: kind name`` directives; inline ``**bold**``,
-``*italic*``, ``code`` in backticks, backslash escapes and ``{{ key }}`` values, and, read as card
-text reads them (:mod:`printkit.layout.richtext`), ``:icon:`` and ``[text]{color=… size=…}`` spans.
+``*italic*``, ``code`` in backticks, backslash escapes, ``:icon:`` and ``[text]{color=… size=…}``
+spans, read as card text reads them (:mod:`printkit.layout.markup`) but strictly, and
+``{{ key }}`` values.
 
 Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
-values, so errors can name the exact line of a bad key.
+values, so errors can name the exact line of a bad key, and inline errors their column too.
+
+The block level is read here rather than by a CommonMark parser: this subset is line-based on
+purpose (a list ends at a blank line or an unindented line, ``---`` under text is text, indented
+lines are not code) and its tables, directives and errors name the line; CommonMark reads the same
+texts differently in those places.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Collection, Union
 
-from printkit.errors import BuildError, RulebookError
-from printkit.layout.richtext import SpanStyle, hex_color, icon_at, span_at, span_ends, unknown_color, unknown_icon
+from printkit.errors import BuildError, MarkupError, RulebookError
+from printkit.layout.markup import (
+    BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color, unknown_icon,
+)
 from printkit.typography import smarten
 
 
@@ -49,26 +58,36 @@ _INLINE_SYNTAX = re.compile(r"[\\`*:\[]")
 def parse_inline(text: str, path: str | Path | None = None, line: int | None = None,
                  icons: Collection[str] | None = None, colors: Collection[str] | None = None,
                  ) -> tuple[Span, ...]:
-    """Split inline markup into styled spans; unbalanced ``*``/``**``/backticks are errors.
+    """Split inline markup into styled spans; errors name ``path`` and ``line``.
 
-    ``:name:`` is an icon and ``[text]{color=… size=…}`` a span, read as card text reads them
-    (:func:`printkit.layout.richtext.icon_at` and :func:`~printkit.layout.richtext.span_at`).
-    An icon not in ``icons``, a span colour that is neither a hex colour nor in ``colors``, and a
-    span attribute other than those are errors (each check only when the names are given).
+    The markup is card text's (:mod:`printkit.layout.markup`) read strictly: stars that are not
+    emphasis and an unclosed backtick are errors, as are an icon not in ``icons`` and a span
+    colour that is neither a hex colour nor in ``colors`` (each checked only when the names are
+    given).
 
     Text outside code spans is set with curly quotes and real minus signs
     (:func:`printkit.typography.smarten`); code and backslash-escaped characters print as typed.
     """
+    try:
+        return _inline(text, icons, colors)
+    except MarkupError as exc:
+        raise RulebookError(path, line, _quoted(exc, text)) from None
+
+
+def _quoted(exc: MarkupError, text: str) -> str:
+    """The message of ``exc``, quoting ``text`` where the message alone would not show it."""
+    return f"{exc.message} in {text!r}" if exc.message.startswith(("unclosed", "*")) else exc.message
+
+
+def _inline(text: str, icons: Collection[str] | None, colors: Collection[str] | None) -> tuple[Span, ...]:
+    """:func:`parse_inline`, its errors MarkupError with the offset in ``text``."""
     if not _INLINE_SYNTAX.search(text):
         return (Span(smarten(text)),) if text else ()  # most text has no markup: one plain span
     spans: list[Span] = []
     buf: list[str] = []  # text of the current style, each piece already set
     raw: list[str] = []  # typed text not yet set
     bold = italic = False
-    style = _PLAIN
-    ends: list[int] | None = None  # where spans may close, found once a '[' is met
-    span_close = span_after = -1  # the open span's ']' and the index after its '}'
-    open_at: dict[str, int] = {}
+    style = PLAIN
     set_before = ""  # the text set so far, for the quotes' context across styles
 
     def settle() -> None:
@@ -85,70 +104,40 @@ def parse_inline(text: str, path: str | Path | None = None, line: int | None = N
             spans.append(Span("".join(buf), bold, italic, color=style.color, size=style.size))
             buf.clear()
 
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
+    for kind, value, at in tokenize(text, strict=True):
+        if kind == TEXT:
+            raw.append(value)
+        elif kind == LITERAL:  # as typed
             settle()
-            buf.append(text[i + 1])  # escaped: as typed
-            set_before = text[i + 1]
-            i += 2
-        elif ch == "`":
-            end = text.find("`", i + 1)
-            if end < 0:
-                raise RulebookError(path, line, f"unclosed ` in {text!r}")
+            buf.append(value)
+            set_before = value
+        elif kind == CODE:
             flush()
-            spans.append(Span(text[i + 1 : end], bold, italic, code=True))
-            set_before = text[i + 1 : end] or set_before
-            i = end + 1
-        elif text.startswith("**", i):
+            spans.append(Span(value, bold, italic, code=True))
+            set_before = value or set_before
+        elif kind == BOLD or kind == ITALIC:
             flush()
-            bold = not bold
-            open_at["**"] = i
-            i += 2
-        elif ch == "*":
+            bold, italic = (not bold, italic) if kind == BOLD else (bold, not italic)
+        elif kind == ICON:
+            if icons is not None and value not in icons:
+                raise MarkupError(unknown_icon(value, icons, ""), at)
             flush()
-            italic = not italic
-            open_at["*"] = i
-            i += 1
-        elif ch == ":" and (icon := icon_at(text, i)) is not None:
-            name, i = icon
-            if icons is not None and name not in icons:
-                raise RulebookError(path, line, unknown_icon(name, icons, ""))
+            spans.append(Span("", bold, italic, icon=value, color=style.color, size=style.size))
+        elif kind == SPAN:
+            if value.color is not None and colors is not None and not hex_color(value.color) \
+                    and value.color not in colors:
+                raise MarkupError(unknown_color(value.color, colors, ""), at)
             flush()
-            spans.append(Span("", bold, italic, icon=name, color=style.color, size=style.size))
-        elif ch == "[" and span_close < 0:
-            if ends is None:
-                ends = span_ends(text, escapes=None)
-            try:
-                found = span_at(text, i, ends)
-            except ValueError as exc:
-                raise RulebookError(path, line, str(exc)) from None
-            if found is None:
-                raw.append(ch)
-                i += 1
-                continue
-            if found[0].color is not None and colors is not None and not hex_color(found[0].color) \
-                    and found[0].color not in colors:
-                raise RulebookError(path, line, unknown_color(found[0].color, dict.fromkeys(colors, ""), ""))
+            style = value
+        elif kind == END:
             flush()
-            style, span_close, span_after = found
-            i += 1
-        elif ch == "]" and i == span_close:
-            flush()
-            style, i = _PLAIN, span_after
-            span_close = span_after = -1
-        else:
-            raw.append(ch)
-            i += 1
+            style = PLAIN
+        else:  # a newline (a value may hold one): kept as it was written
+            raw.append("\n")
     flush()
-    if bold or italic:
-        marker = "**" if bold else "*"
-        raise RulebookError(path, line, f"unclosed {marker} in {text!r} (write \\* for a literal star)")
     return _merge(spans)
 
 
-_PLAIN = SpanStyle()
 
 
 def _merge(spans: list[Span]) -> tuple[Span, ...]:
@@ -272,13 +261,19 @@ _DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*))?$")
 _SEPARATOR_CELL_RE = re.compile(r"^:?-{3,}:?$")
 
 
-def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
-    """Replace every ``{{ key }}`` in one line; the resolver raises KeyError with a message."""
+def substitute(line: str, resolve: Resolver, path: str, lineno: int,
+               shifts: list[tuple[int, int]] | None = None) -> str:
+    """Replace every ``{{ key }}`` in one line; the resolver raises KeyError with a message.
+
+    ``shifts`` gets, for each value, (index after it in the new line, index after its ``}}`` in
+    ``line``), so a place in the new line can be traced back to where it was written."""
+    grown = 0  # how much longer the line has grown so far
 
     def one(match: re.Match[str]) -> str:
+        nonlocal grown
         key = match.group(1).strip()
         try:
-            return escape(str(resolve(key)))
+            value = escape(str(resolve(key)))
         except KeyError as exc:
             message = exc.args[0] if exc.args else f"unknown value {key!r}"
             raise RulebookError(path, lineno, str(message)) from None
@@ -286,8 +281,49 @@ def substitute(line: str, resolve: Resolver, path: str, lineno: int) -> str:
             raise
         except BuildError as exc:
             raise RulebookError(path, lineno, f"{{{{ {key} }}}}: {exc}") from None
+        grown += len(value) - (match.end() - match.start())
+        if shifts is not None:
+            shifts.append((match.end() + grown, match.end()))
+        return value
 
     return _VALUE_RE.sub(one, line)
+
+
+class _Where:
+    """Where each character of a text joined from pieces of lines (with a space between) was
+    written, for errors that name a line and column."""
+
+    def __init__(self, text: str | None = None, lineno: int = 0) -> None:
+        self.pieces: list[str] = []
+        self.anchors: list[tuple[int, int, int, list[tuple[int, int]], int]] = []
+        self.length = -1
+        if text is not None:
+            self.add(text, lineno, 0)
+
+    def add(self, text: str, lineno: int, column: int, shifts: list[tuple[int, int]] = (), after: int = 0) -> None:
+        """Add ``text``, found at ``column`` (0-based) of line ``lineno`` after the values of
+        ``shifts`` were put in; ``after`` is added once the shifts are undone."""
+        self.anchors.append((self.length + 1, lineno, column, shifts, after))
+        self.pieces.append(text)
+        self.length += 1 + len(text)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.pieces)
+
+    @property
+    def line(self) -> int:
+        return self.anchors[0][1]
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The line and column (1-based) where the text's character ``offset`` was written."""
+        start, lineno, column, shifts, after = self.anchors[bisect.bisect_right(self.anchors, (offset, 1 << 62)) - 1]
+        at = column + offset - start
+        for new, old in reversed(shifts):
+            if at >= new:
+                at = old + at - new
+                break
+        return lineno, after + at + 1
 
 
 def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None,
@@ -297,174 +333,212 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
 
     ``default_title`` (inline markup) is the title of a text with neither front matter title nor
     a first ``# `` line; without it such a text is an error. ``icons`` and ``colors`` are the
-    names ``:icon:`` and a span's ``color=`` may use (the deck's); another is an error at its line.
+    names ``:icon:`` and a span's ``color=`` may use (the deck's); another is an error at its line
+    and column.
     """
     path = str(path)
     lines = text.splitlines()
     numbered = list(enumerate(lines, start=1))
-    title: str | None = None
-    subtitle: str | None = None
-
+    front: dict[str, _Where] = {}
     if lines and lines[0].strip() == "---":
-        try:
-            end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-        except StopIteration:
-            raise RulebookError(path, 1, "front matter opened with '---' is never closed") from None
-        for lineno, raw in numbered[1:end]:
-            if not raw.strip():
-                continue
-            key, sep, value = raw.partition(":")
-            key, value = key.strip(), value.strip()
-            if not sep or key not in ("title", "subtitle"):
-                raise RulebookError(path, lineno, f"front matter takes 'title: …' and 'subtitle: …', got {raw!r}")
-            if resolve is not None:
-                value = substitute(value, resolve, path, lineno)
-            if key == "title":
-                title = value
-            else:
-                subtitle = value
-        numbered = numbered[end + 1 :]
-
-    blocks: list[Block] = []
-    para: list[str] = []
-    para_line = 0
-    items: list[str] = []
-    items_ordered = False
-    items_line = 0
-    table: list[tuple[int, str]] = []
-    note: list[list[str]] = []
-    note_line = 0
+        front, numbered = _front_matter(lines, numbered, path, resolve)
+    blocks = _Blocks(path, titled="title" in front)
     in_comment = False
-
-    def close_para() -> None:
-        nonlocal para
-        if para:
-            blocks.append(Paragraph(" ".join(para), para_line))
-            para = []
-
-    def close_items() -> None:
-        nonlocal items
-        if items:
-            blocks.append(ListBlock(items_ordered, tuple(items), items_line))
-            items = []
-
-    def close_table() -> None:
-        nonlocal table
-        if table:
-            blocks.append(_table(table, path))
-            table = []
-
-    def close_note() -> None:
-        nonlocal note
-        if note:
-            paragraphs = tuple(" ".join(p) for p in note if p)
-            if paragraphs:
-                blocks.append(Note(paragraphs, note_line))
-            note = []
-
-    def close_all() -> None:
-        close_para()
-        close_items()
-        close_table()
-        close_note()
-
     for lineno, raw in numbered:
         stripped = raw.strip()
         if in_comment:
-            if stripped.endswith("-->"):
-                in_comment = False
-            continue
-        if stripped.startswith("<!--"):
             in_comment = not stripped.endswith("-->")
-            continue
-        directive = _DIRECTIVE_RE.match(raw)
-        if directive:
-            close_all()
-            kind, name = directive.group(1), (directive.group(2) or "").rstrip()
-            if kind not in DIRECTIVE_KINDS:
-                raise RulebookError(path, lineno, f"unknown directive {kind!r} (known: {', '.join(DIRECTIVE_KINDS)})")
-            if kind == "pagebreak" and name:
-                raise RulebookError(path, lineno, f"'::: pagebreak' takes no name, got {name!r}")
-            if kind in FREE_DIRECTIVES:
-                if not name.strip():
-                    raise RulebookError(path, lineno, f"'::: {kind}' needs what to show, e.g. '::: {kind} "
-                                                      f"{'Deck: back x20; Hand: back x5' if kind == 'setup' else 'ember-drake'}'")
-                if len(name) > 2000:
-                    raise RulebookError(path, lineno, f"'::: {kind}' is longer than 2000 characters")
-            elif kind != "pagebreak" and not re.fullmatch(r"[A-Za-z0-9_\-]+", name):
-                raise RulebookError(path, lineno, f"'::: {kind}' needs one name, got {name!r}")
-            blocks.append(Directive(kind, name, lineno))
-            continue
-        line = substitute(raw, resolve, path, lineno) if resolve is not None else raw
-        stripped = line.strip()
-        if not stripped:
-            close_all()
-            continue
-        heading = _HEADING_RE.match(line)
-        if heading:
-            close_all()
-            level = len(heading.group(1))
-            text = _heading_text(heading.group(2))
-            if title is None and level == 1 and not blocks:
-                title = text
-            else:
-                blocks.append(Heading(level, text, lineno))
-            continue
-        if stripped.startswith(">"):
-            close_para()
-            close_items()
-            close_table()
-            content = stripped[1:].strip()
-            if not note:
-                note = [[]]
-                note_line = lineno
-            if content:
-                note[-1].append(content)
-            elif note[-1]:
-                note.append([])
-            continue
-        close_note()
-        if stripped.startswith("|"):
-            close_para()
-            close_items()
-            table.append((lineno, stripped))
-            continue
-        close_table()
-        bullet = _BULLET_RE.match(line) if not line[:1].isspace() else None
-        number = _NUMBERED_RE.match(line) if not line[:1].isspace() else None
-        if bullet or number:
-            close_para()
-            ordered = number is not None
-            if items and items_ordered != ordered:
-                close_items()
-            if not items:
-                items_ordered = ordered
-                items_line = lineno
-            items.append((number or bullet).group(1).strip())
-            continue
-        if items and raw[:2] == "  ":
-            items[-1] += " " + stripped
-            continue
-        close_items()
-        if not para:
-            para_line = lineno
-        para.append(stripped)
+        elif stripped.startswith("<!--"):
+            in_comment = not stripped.endswith("-->")
+        elif directive := _DIRECTIVE_RE.match(raw):
+            blocks.directive(_directive(directive, path, lineno))
+        else:
+            shifts: list[tuple[int, int]] = []
+            line = substitute(raw, resolve, path, lineno, shifts) if resolve is not None else raw
+            blocks.line(line, lineno, shifts, indented=raw[:2] == "  ")
     if in_comment:
         raise RulebookError(path, None, "a '<!--' comment is never closed with '-->'")
-    close_all()
+    blocks.close_all()
 
-    if title is None:
-        title = default_title
+    title = front["title"].text if "title" in front else blocks.title
+    subtitle = front["subtitle"].text if "subtitle" in front else None
+    title = title if title is not None else default_title
     if title is None:
         raise RulebookError(path, 1, "no title: start with front matter 'title: …' or a '# Title' line")
-    for line_text in (title, subtitle):
-        if line_text:
-            parse_inline(line_text, path, 1, icons, colors)
-    for block in blocks:
-        for text in block_texts(block):
-            _check_size(text, path, block.line)
-            parse_inline(text, path, block.line, icons, colors)  # report bad inline markup now, with its line
-    return Document(title, subtitle, _normalise_levels(tuple(blocks), path), path)
+    heads = list(front.values())
+    if "title" not in front:
+        heads.insert(0, blocks.title_where or _Where(title, 1))
+    for where in heads:
+        _check_inline(where, path, icons, colors)
+    for where in blocks.texts:
+        _check_size(where.text, path, where.line)
+        _check_inline(where, path, icons, colors)
+    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path)
+
+
+def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None) -> None:
+    """Report bad inline markup now, at the line and column where it was written."""
+    try:
+        _inline(where.text, icons, colors)
+    except MarkupError as exc:
+        line, column = where.locate(exc.at)
+        raise RulebookError(path, line, _quoted(exc, where.text), column) from None
+
+
+def _front_matter(lines: list[str], numbered: list[tuple[int, str]], path: str, resolve: Resolver | None,
+                  ) -> tuple[dict[str, _Where], list[tuple[int, str]]]:
+    """The ``title`` and ``subtitle`` of front matter, and the numbered lines after it."""
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise RulebookError(path, 1, "front matter opened with '---' is never closed") from None
+    front: dict[str, _Where] = {}
+    for lineno, raw in numbered[1:end]:
+        if not raw.strip():
+            continue
+        key, sep, value = raw.partition(":")
+        key, column = key.strip(), len(raw) - len(value.lstrip())
+        value = value.strip()
+        if not sep or key not in ("title", "subtitle"):
+            raise RulebookError(path, lineno, f"front matter takes 'title: …' and 'subtitle: …', got {raw!r}")
+        shifts: list[tuple[int, int]] = []
+        if resolve is not None:
+            value = substitute(value, resolve, path, lineno, shifts)
+        front[key] = _Where()
+        front[key].add(value, lineno, 0, shifts, column)
+    return {key: front[key] for key in ("title", "subtitle") if key in front}, numbered[end + 1:]
+
+
+def _directive(match: re.Match[str], path: str, lineno: int) -> Directive:
+    kind, name = match.group(1), (match.group(2) or "").rstrip()
+    if kind not in DIRECTIVE_KINDS:
+        raise RulebookError(path, lineno, f"unknown directive {kind!r} (known: {', '.join(DIRECTIVE_KINDS)})")
+    if kind == "pagebreak" and name:
+        raise RulebookError(path, lineno, f"'::: pagebreak' takes no name, got {name!r}")
+    if kind in FREE_DIRECTIVES:
+        if not name.strip():
+            example = "Deck: back x20; Hand: back x5" if kind == "setup" else "ember-drake"
+            raise RulebookError(path, lineno, f"'::: {kind}' needs what to show, e.g. '::: {kind} {example}'")
+        if len(name) > 2000:
+            raise RulebookError(path, lineno, f"'::: {kind}' is longer than 2000 characters")
+    elif kind != "pagebreak" and not re.fullmatch(r"[A-Za-z0-9_\-]+", name):
+        raise RulebookError(path, lineno, f"'::: {kind}' needs one name, got {name!r}")
+    return Directive(kind, name, lineno)
+
+
+class _Blocks:
+    """Blocks gathered line by line: the one open paragraph, list, table or note grows until a
+    line of another kind (or a blank line) closes it. ``texts`` keeps where each inline-markup
+    string was written, in the order of :func:`block_texts`."""
+
+    def __init__(self, path: str, titled: bool) -> None:
+        self.path, self.titled = path, titled
+        self.blocks: list[Block] = []
+        self.texts: list[_Where] = []
+        self.title: str | None = None
+        self.title_where: _Where | None = None
+        self.para: _Where | None = None
+        self.items: list[_Where] = []
+        self.ordered = False
+        self.items_line = 0
+        self.table: list[tuple[int, str, int, list[tuple[int, int]]]] = []
+        self.note: list[_Where] = []
+        self.note_line = 0
+
+    def line(self, line: str, lineno: int, shifts: list[tuple[int, int]], indented: bool) -> None:
+        stripped = line.strip()
+        lead = len(line) - len(line.lstrip())
+        heading = _HEADING_RE.match(line)
+        if not stripped:
+            self.close_all()
+        elif heading:
+            self.close_all()
+            where = _Where()
+            where.add(_heading_text(heading.group(2)), lineno, heading.start(2), shifts)
+            if not self.titled and len(heading.group(1)) == 1 and not self.blocks:
+                self.title, self.title_where, self.titled = where.text, where, True
+            else:
+                self._add(Heading(len(heading.group(1)), where.text, lineno), where)
+        elif stripped.startswith(">"):
+            self.close(para=True, items=True, table=True)
+            content = stripped[1:].strip()
+            if not self.note:
+                self.note, self.note_line = [_Where()], lineno
+            if content:
+                self.note[-1].add(content, lineno, len(line) - len(line[lead + 1:].lstrip()), shifts)
+            elif self.note[-1].pieces:
+                self.note.append(_Where())
+        elif stripped.startswith("|"):
+            self.close(para=True, items=True, note=True)
+            self.table.append((lineno, stripped, lead, shifts))
+        else:
+            self.close(table=True, note=True)
+            item = (_NUMBERED_RE.match(line) or _BULLET_RE.match(line)) if not lead else None
+            if item:
+                self.close(para=True)
+                ordered = item.re is _NUMBERED_RE
+                if self.items and self.ordered != ordered:
+                    self.close(items=True)
+                if not self.items:
+                    self.ordered, self.items_line = ordered, lineno
+                self.items.append(_Where())
+                self.items[-1].add(item.group(1).strip(), lineno, item.start(1), shifts)
+            elif self.items and indented:
+                self.items[-1].add(stripped, lineno, lead, shifts)
+            else:
+                self.close(items=True)
+                if self.para is None:
+                    self.para = _Where()
+                self.para.add(stripped, lineno, lead, shifts)
+
+    def directive(self, directive: Directive) -> None:
+        self.close_all()
+        self.blocks.append(directive)
+
+    def _add(self, block: Block, *texts: _Where) -> None:
+        self.blocks.append(block)
+        self.texts.extend(texts)
+
+    def close_all(self) -> None:
+        self.close(para=True, items=True, table=True, note=True)
+
+    def close(self, para: bool = False, items: bool = False, table: bool = False, note: bool = False) -> None:
+        if para and self.para is not None:
+            self._add(Paragraph(self.para.text, self.para.line), self.para)
+            self.para = None
+        if items and self.items:
+            self._add(ListBlock(self.ordered, tuple(item.text for item in self.items), self.items_line), *self.items)
+            self.items = []
+        if table and self.table:
+            self._table()
+            self.table = []
+        if note and self.note:
+            paragraphs = [where for where in self.note if where.pieces]
+            if paragraphs:
+                self._add(Note(tuple(where.text for where in paragraphs), self.note_line), *paragraphs)
+            self.note = []
+
+    def _table(self) -> None:
+        rows = self.table
+        first_line = rows[0][0]
+        if len(rows) < 2 or not all(_SEPARATOR_CELL_RE.match(c) for c, _ in _split_row(rows[1][1])):
+            raise RulebookError(self.path, first_line, "a table needs a header row and then a separator row like |---|---|")
+        cells = [[(cell, column) for cell, column in _split_row(row)] for _, row, _, _ in rows]
+        header = cells[0]
+        if len(header) > MAX_TABLE_COLUMNS:
+            raise RulebookError(self.path, first_line, f"a table of {len(header)} columns; a page holds at most "
+                                                       f"{MAX_TABLE_COLUMNS}: split it into narrower tables")
+        wheres = []
+        for index, ((lineno, row, lead, shifts), row_cells) in enumerate(zip(rows, cells)):
+            if index != 1:  # the separator row
+                if len(row_cells) != len(header):
+                    raise RulebookError(self.path, lineno, f"table row has {len(row_cells)} cells, the header has "
+                                                           f"{len(header)}: {row!r}")
+                for cell, column in row_cells:
+                    wheres.append(_Where())
+                    wheres[-1].add(cell, lineno, lead + column, shifts)
+        body = tuple(tuple(cell for cell, _ in row_cells) for row_cells in cells[2:])
+        self._add(TableBlock(tuple(cell for cell, _ in header), body, first_line), *wheres)
 
 
 def _check_size(text: str, path: str, line: int) -> None:
@@ -496,31 +570,20 @@ def block_texts(block: Block) -> tuple[str, ...]:
     return ()
 
 
-def _split_row(row: str) -> tuple[str, ...]:
-    body = row.strip()
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|") and not body.endswith("\\|"):
-        body = body[:-1]
-    cells = re.split(r"(?<!\\)\|", body)
-    return tuple(cell.strip() for cell in cells)
+def _split_row(row: str) -> list[tuple[str, int]]:
+    """The cells of a table row (stripped) with the index in ``row`` where each one's text starts."""
+    start, end = (1 if row.startswith("|") else 0), len(row)
+    if row.endswith("|") and not row.endswith("\\|") and end > start:
+        end -= 1
+    cells = []
+    for bar in [*(m.start() for m in _CELL_BAR_RE.finditer(row, start, end)), end]:
+        cell = row[start:bar]
+        cells.append((cell.strip(), start + len(cell) - len(cell.lstrip())))
+        start = bar + 1
+    return cells
 
 
-def _table(rows: list[tuple[int, str]], path: str) -> TableBlock:
-    first_line = rows[0][0]
-    if len(rows) < 2 or not all(_SEPARATOR_CELL_RE.match(c) for c in _split_row(rows[1][1])):
-        raise RulebookError(path, first_line, "a table needs a header row and then a separator row like |---|---|")
-    header = _split_row(rows[0][1])
-    if len(header) > MAX_TABLE_COLUMNS:
-        raise RulebookError(path, first_line, f"a table of {len(header)} columns; a page holds at most "
-                                              f"{MAX_TABLE_COLUMNS}: split it into narrower tables")
-    body = []
-    for lineno, row in rows[2:]:
-        cells = _split_row(row)
-        if len(cells) != len(header):
-            raise RulebookError(path, lineno, f"table row has {len(cells)} cells, the header has {len(header)}: {row!r}")
-        body.append(cells)
-    return TableBlock(header, tuple(body), first_line)
+_CELL_BAR_RE = re.compile(r"(?<!\\)\|")
 
 
 def _normalise_levels(blocks: tuple[Block, ...], path: str) -> tuple[Block, ...]:

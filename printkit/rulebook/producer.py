@@ -56,12 +56,11 @@ class Rulebook:
 
 
 def _players(game: str) -> tuple[int, int] | None:
-    from printkit.rules.base import engine_for
+    from printkit.games import engine_for, has_engine
 
-    try:
-        engine = engine_for(game)
-    except (PrintkitError, ImportError):
+    if not has_engine(game):
         return None  # a game without an engine simply has no {{ engine.* }} values
+    engine = engine_for(game)
     return engine.min_players, engine.max_players
 
 
@@ -167,7 +166,7 @@ def _with_hint(exc: BuildError, spec_path: Path, text_path: Path, game: str, lan
     # A bundled text quotes the bundled spec's groups and cards; an edited spec may lack them.
     hint = f" (printkit's {game} rules do not fit {spec_path.name}; write {spec_path.stem}.rules.{lang}.md beside it)"
     if isinstance(exc, md.RulebookError):
-        return md.RulebookError(exc.path, exc.line, exc.message + hint)
+        return md.RulebookError(exc.path, exc.line, exc.message + hint, exc.column)
     return BuildError(f"{exc}{hint}")
 
 

@@ -1,7 +1,8 @@
-"""Reference rule engines, one module per game. They read an expanded Deck and never render."""
+"""What every rule engine offers (:mod:`.base`) and how printkit plays them (:mod:`.play`); the
+engines themselves live with their games (``printkit/games/<game>/engine.py``)."""
 
 from __future__ import annotations
 
-from printkit.rules.base import Engine, Outcome, engine_for, ENGINE_MODULES
+from printkit.rules.base import Engine, Outcome
 
-__all__ = ["Engine", "Outcome", "engine_for", "ENGINE_MODULES"]
+__all__ = ["Engine", "Outcome"]

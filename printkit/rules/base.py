@@ -1,28 +1,19 @@
 """What every game engine offers, so `check`, `simulate` and the rulebooks can drive any of them.
 
-An engine module (``printkit.games.calc.engine`` …) exposes a module-level ``ENGINE`` object that follows
-the :class:`Engine` protocol. A game is a mutable state object owned by the caller: ``apply``
-validates a move completely before changing anything, so an illegal move raises
-:class:`~printkit.errors.IllegalMoveError` and leaves the state exactly as it was.
+A game's engine module (``printkit.games.calc.engine`` …) exposes a module-level ``ENGINE`` object
+that follows the :class:`Engine` protocol; the games registry (:mod:`printkit.games`) finds it.
+A game is a mutable state object owned by the caller: ``apply`` validates a move completely
+before changing anything, so an illegal move raises :class:`~printkit.errors.IllegalMoveError`
+and leaves the state exactly as it was.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError
-
-# game name (the spec's ``game:``) -> module holding ENGINE
-ENGINE_MODULES = {
-    "calc": "printkit.games.calc.engine",
-    "stack": "printkit.games.stack.engine",
-    "clag": "printkit.games.clag.engine",
-}
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -80,11 +71,3 @@ class Engine(Protocol):
     def players(self) -> dict[str, Player]:
         """Simulation players by name: at least ``random`` and ``greedy``."""
 
-
-def engine_for(game: str) -> Engine:
-    """The engine for a spec's ``game`` name."""
-    try:
-        module_name = ENGINE_MODULES[game]
-    except KeyError:
-        raise DeckError(f"no rule engine for game {game!r} (known: {', '.join(sorted(ENGINE_MODULES))})")
-    return importlib.import_module(module_name).ENGINE

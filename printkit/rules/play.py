@@ -14,14 +14,14 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace as _replace
-from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from printkit.deck import Deck
-from printkit.errors import DeckError, PrintkitError
-from printkit.errors import InvariantError
-from printkit.rules.base import Engine, Outcome, engine_for
-from printkit.games.calc.value import to_float
+from printkit.errors import DeckError, InvariantError, PrintkitError
+from printkit.games import engine_for
+from printkit.rules.base import Engine, Outcome
+from printkit.report.stats import wilson
+from printkit.rules.observe import Watcher, view_for
 
 DEFAULT_MAX_MOVES = 100_000
 GAMES_PER_TASK = 25
@@ -40,6 +40,10 @@ class GameRecord:
     outcome: Outcome
     # What the engine's ``facts`` tells about the game (only when play_game is asked for facts).
     facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # The seat positions count from (the first to move; Clag: the first dealer).
+    origin: int = field(default=0, compare=False)
+    # What a Watcher saw (cards held, drawn, played; per-turn figures), when play_game watched.
+    watched: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 def bot_rng(seed: int) -> random.Random:
@@ -48,9 +52,10 @@ def bot_rng(seed: int) -> random.Random:
 
 
 def bot_names(bot: str | Sequence[str], players: int) -> tuple[str, ...]:
-    """One bot name per seat: ``greedy`` for every seat, ``strong,greedy`` repeated around the table."""
+    """One bot name per seat: ``greedy`` for every seat, ``strong,greedy`` (or ``strong+greedy``, the
+    form ``--compare`` can hold) repeated around the table."""
     if isinstance(bot, str):
-        names = tuple(name.strip() for name in bot.split(","))
+        names = tuple(name.strip() for name in bot.replace("+", ",").split(","))
         return tuple(names[seat % len(names)] for seat in range(players))
     return tuple(bot)
 
@@ -76,11 +81,14 @@ def play_game(
     check: bool = True,
     max_moves: int = DEFAULT_MAX_MOVES,
     facts: bool = False,
+    watch: bool = False,
 ) -> GameRecord:
     """Play one seeded game to its end with the named bot(s) (one name, or one per seat).
 
     With ``facts`` the record carries the engine's ``facts`` about the game (its deal, its final
-    state and who made which move), for reports; playing is the same either way.
+    state and who made which move), for reports; with ``watch``, what a
+    :class:`~printkit.rules.observe.Watcher` saw (cards held and played, per-turn figures). Playing
+    is the same either way.
 
     With ``check`` (the default) every move is checked to be among the legal moves, the engine's
     invariants are checked after every move, and at the end the record is replayed on a fresh game,
@@ -95,6 +103,10 @@ def play_game(
     rng = bot_rng(seed)
     moves: list[Any] = []
     seats: list[int] = []
+    view = view_for(engine.name)
+    origin = view.origin(state) if view else current_player_at_start(engine, state)
+    # The watcher only reads states: a watched game is the same game.
+    watcher = Watcher(view, state, players) if watch and view else None
     if check:
         engine.check_invariants(state)
     # The engine's methods, looked up once: this loop runs for every move of every game.
@@ -114,6 +126,8 @@ def play_game(
                 raise InvariantError(f"legal moves: bot {names[seat]!r} chose {move!r}, which is not listed as legal")
         apply(state, move)
         moves.append(move)
+        if watcher is not None:
+            watcher(state, seat, move)
         if check:
             engine.check_invariants(state)
     result = engine.outcome(state)
@@ -122,12 +136,18 @@ def play_game(
         # A second deal from the same seed is the game's start, untouched by play.
         start = None if from_final else engine.new_game(deck, players, seed)
         known = engine.facts(start, state, moves, seats)
-    record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known)
+    record = GameRecord(engine.name, deck.variant, players, seed, names, tuple(moves), result, known, origin,
+                        watcher.result(state) if watcher is not None else None)
     if check:
         replayed = replay(engine, deck, record)
         if replayed != result:
             raise InvariantError(f"replay: the recorded moves give {replayed!r}, the game gave {result!r}")
     return record
+
+
+def current_player_at_start(engine: Engine, state: Any) -> int:
+    """The seat to move in a fresh game (0 when the game is over before any move)."""
+    return 0 if engine.is_over(state) else engine.current_player(state)
 
 
 def replay(engine: Engine, deck: Deck, record: GameRecord) -> Outcome:
@@ -154,6 +174,8 @@ class GameResult:
     reason: str
     failure: str | None = None
     facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    origin: int = 0  # the seat positions count from (see GameRecord)
+    watched: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -175,6 +197,10 @@ class Summary:
     failures: tuple[str, ...] = field(default_factory=tuple)
     length_unit: str = "turns"  # what ``length`` counts: the engine's length_unit
     wins: tuple[int, ...] = ()  # games won by each seat (a shared win counts for every winner)
+    # games won by each position: 0 is the seat positions count from (the first to move; Clag: the
+    # first dealer), 1 the seat after it …
+    wins_by_position: tuple[int, ...] = ()
+    position_from: str = "the first player"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +215,12 @@ class Summary:
             "length_unit": self.length_unit,
             "scores": self.scores,
             "win_rate_by_seat": list(self.win_rate_by_seat),
+            "win_rate_by_position": {
+                "from": self.position_from,
+                "wins": list(self.wins_by_position),
+                "rate": [round(w / self.finished, 6) if self.finished else 0.0 for w in self.wins_by_position],
+                "ci95": [[round(x, 6) for x in wilson(w, self.finished)] for w in self.wins_by_position],
+            },
             "shared_wins": self.shared_wins,
             "endings": self.endings,
             "failures": list(self.failures),
@@ -209,6 +241,8 @@ class Summary:
                 f"scores: mean {_num(sc['mean'])}, stdev {_num(sc['stdev'])}, min {_num(sc['min'])}, "
                 f"p25 {_num(sc['p25'])}, median {_num(sc['median'])}, p75 {_num(sc['p75'])}, max {_num(sc['max'])}",
                 "win rate by seat: " + ", ".join(f"{seat}: {rate:.1%}" for seat, rate in enumerate(self.win_rate_by_seat)),
+                f"win rate by position from {self.position_from}: "
+                + ", ".join(f"{p}: {w / self.finished:.1%}" for p, w in enumerate(self.wins_by_position)),
                 f"shared wins: {self.shared_wins}",
                 "endings: " + ", ".join(f"{reason} {count}" for reason, count in self.endings.items()),
             ]
@@ -220,19 +254,20 @@ def _num(value: float) -> str:
     return f"{value:.4g}" if abs(value) >= 1e6 or value != int(value) else f"{int(value)}"
 
 
-def _run_games(task: tuple[Deck, int, str, tuple[int, ...], bool, bool]) -> list[GameResult]:
+def _run_games(task: tuple[Deck, int, str, tuple[int, ...], bool, bool, bool]) -> list[GameResult]:
     """Play a batch of games (the unit of work handed to a worker process)."""
-    deck, players, bot, seeds, check, facts = task
+    deck, players, bot, seeds, check, facts, watch = task
     engine = engine_for(deck.game)
     results = []
     for seed in seeds:
         try:
-            record = play_game(engine, deck, players, seed, bot, check=check, facts=facts)
+            record = play_game(engine, deck, players, seed, bot, check=check, facts=facts, watch=watch)
         except (InvariantError, PrintkitError) as exc:
             results.append(GameResult(seed, 0, (), (), "failed", f"game seed {seed}: {type(exc).__name__}: {exc}"))
             continue
         o = record.outcome
-        results.append(GameResult(seed, o.turns, o.scores, o.winners, o.reason, None, record.facts))
+        results.append(GameResult(seed, o.turns, o.scores, o.winners, o.reason, None, record.facts, record.origin,
+                                  record.watched))
     return results
 
 
@@ -275,11 +310,13 @@ def run_games(
     *,
     check: bool = True,
     facts: bool = False,
+    watch: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
     """Play ``games`` seeded games (seeds ``seed`` …) and return their results in seed order.
 
-    The results are the same for any ``jobs``; with ``facts`` each carries the engine's facts.
+    The results are the same for any ``jobs``; with ``facts`` each carries the engine's facts, with
+    ``watch`` what a Watcher saw (see play_game).
     """
     engine = engine_for(deck.game)
     engine.validate_deck(deck)
@@ -290,7 +327,7 @@ def run_games(
     _bots(engine, bot, players)
     seeds = list(range(seed, seed + games))
     tasks = [
-        (deck, players, bot, tuple(seeds[i : i + GAMES_PER_TASK]), check, facts)
+        (deck, players, bot, tuple(seeds[i : i + GAMES_PER_TASK]), check, facts, watch)
         for i in range(0, games, GAMES_PER_TASK)
     ]
     results: list[GameResult] = []
@@ -331,11 +368,13 @@ def summarise(
     """Figures over ``results``: games finished, length and score statistics, wins by seat, endings."""
     done = [r for r in results if r.failure is None]
     lengths = [r.turns for r in done]
-    scores = [_as_float(s) for r in done for s in r.scores]
+    scores = [as_float(s) for r in done for s in r.scores]
     wins = [0] * players
+    by_position = [0] * players
     for r in done:
         for seat in r.winners:
             wins[seat] += 1
+            by_position[(seat - r.origin) % players] += 1
     endings = Counter(r.reason for r in done)
     return Summary(
         game=game,
@@ -353,13 +392,25 @@ def summarise(
         failures=tuple(r.failure for r in results if r.failure is not None),
         length_unit=length_unit,
         wins=tuple(wins),
+        wins_by_position=tuple(by_position),
+        position_from=position_from(game),
     )
 
 
-def _as_float(value: Any) -> float:
-    # Calc scores are exact and unbounded: beyond the float range they count as ±inf here, which
-    # is why reports give medians and quantiles of scores rather than means.
-    return to_float(value)
+def position_from(game: str) -> str:
+    """Where positions in the turn order count from, in words (the game's view says; else the first player)."""
+    view = view_for(game)
+    return view.position_from if view else "the first player"
+
+
+def as_float(value: Any) -> float:
+    # A score is a number with a float() (Calc's are exact and unbounded and convert themselves);
+    # beyond the float range it counts as ±inf here, which is why reports give medians and
+    # quantiles of scores rather than means.
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _stats(values: Sequence[float], quartiles: bool) -> dict[str, float]:

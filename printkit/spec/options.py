@@ -21,9 +21,9 @@ def check_engine_options(loaded: LoadedSpec) -> None:
     spec = loaded.spec
     if not spec.options and not any(v.options for v in spec.variants.values()):
         return  # no engine takes an empty mapping amiss: a build without options loads no engine
-    from printkit.rules.base import ENGINE_MODULES, engine_for
+    from printkit.games import engine_for, has_engine
 
-    if spec.game not in ENGINE_MODULES:
+    if not has_engine(spec.game):
         return
     engine = engine_for(spec.game)
     places = [(("options",), {}, dict(spec.options))]

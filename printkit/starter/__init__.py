@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from printkit.errors import StarterError
-from printkit.rules.base import ENGINE_MODULES
+from printkit.games import BUILTIN
 
 FILES = Path(__file__).resolve().parent / "files"
 
@@ -38,7 +38,7 @@ def check_name(name: str) -> str:
                            "first, at most 64 (no path separators or dots), e.g. printkit new my-game")
     if name.casefold() in _RESERVED:
         raise StarterError(f"cannot name a game {name!r}: Windows keeps that name for a device; choose another")
-    if name.casefold() in ENGINE_MODULES:
+    if name.casefold() in BUILTIN:
         raise StarterError(f"{name!r} is one of printkit's own games; choose another name for yours")
     return name
 

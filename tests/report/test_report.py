@@ -20,7 +20,7 @@ from printkit.report.stats import (
     wilcoxon_signed_rank,
     wilson,
 )
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.play import play_game, with_options
 from printkit.decks import load_deck
 

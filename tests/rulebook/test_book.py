@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit import fonts
-from printkit.rulebook import book
+from printkit.rulebook import book, composition
 from printkit.rulebook import markdown as md
 from printkit.rulebook.markdown import RulebookError, Span
 from printkit.spec import DECKS_DIR
@@ -205,11 +205,38 @@ def test_rows_of_the_contents_are_sized_once_per_pass(monkeypatch):
 
     monkeypatch.setattr(tables.Table, "__init__", counting)
     rows = []
-    for count in (200, 800):
+    sizes = (200, 800, 10_000)
+    for count in sizes:
         made.clear()
         _headings_book(count)
         rows.append(sum(made))
-    assert rows[1] < 4.5 * rows[0], rows
+    for (small, large), (fewer, more) in zip(zip(sizes, sizes[1:]), zip(rows, rows[1:])):
+        assert more < 1.15 * (large / small) * fewer, (sizes, rows)
+
+
+def test_a_long_contents_is_made_once_and_the_body_laid_out_twice(monkeypatch):
+    """Contents over several pages need three passes (the first learns the headings' pages, the
+    second how long the contents are, the third draws). The second lays out only the title and the
+    contents, the body following them unchanged, and its entries of contents, parsed, serve the third."""
+    from reportlab.platypus.paraparser import ParaParser
+
+    placed, parsed = [], []
+    real_add, real_parse = composition.LayoutFrame.add, ParaParser.parse
+
+    def add(self, flowable, canv, trySplit=0):
+        placed.append(type(flowable))
+        return real_add(self, flowable, canv, trySplit)
+
+    def parse(self, text, style):
+        parsed.append(text)
+        return real_parse(self, text, style)
+
+    monkeypatch.setattr(composition.LayoutFrame, "add", add)
+    monkeypatch.setattr(ParaParser, "parse", parse)
+    _headings_book(300)
+    assert placed.count(book.HeadingParagraph) == 2 * 300
+    entries = [text for text in parsed if "bookContentsEnd" in text and "Placeholder" not in text]
+    assert len(entries) == len(set(entries)) == 300
 
 
 def test_a_book_without_headings_is_drawn_in_its_only_pass():
@@ -232,7 +259,7 @@ def test_a_frame_that_does_not_draw_still_places_flowables():
             drawn.append(self)
 
     def frame():
-        return book.LayoutFrame(0, 0, 200, 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        return composition.LayoutFrame(0, 0, 200, 120, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     canvas = Canvas(None)
     sketch = frame()

@@ -92,7 +92,7 @@ def test_an_unknown_icon_is_an_error_at_its_line_in_check_and_build(deck):
         result = invoke_in(deck, *command)
         assert result.exit_code == 1, result.output
         [line] = result.stderr.strip().splitlines()
-        assert line.startswith("tiny.rules.en.md:5: unknown icon ':fier:' (did you mean ':fire:'?"), line
+        assert line.startswith("tiny.rules.en.md:5:5: unknown icon ':fier:' (did you mean ':fire:'?"), line
         assert "Traceback" not in result.output
 
 
@@ -100,10 +100,10 @@ def test_a_bad_span_is_an_error_at_its_line(deck):
     write(deck, "en", "# Rules\n\nA [word]{colour=red}.\n")
     result = invoke_in(deck, "check", "tiny.yaml")
     assert result.exit_code == 1
-    assert "tiny.rules.en.md:3: span {colour=red}: unknown attribute 'colour=red'" in result.stderr
+    assert "tiny.rules.en.md:3:3: span {colour=red}: unknown attribute 'colour=red'" in result.stderr
     write(deck, "en", "# Rules\n\nA [word]{color=rust}.\n")
     result = invoke_in(deck, "check", "tiny.yaml")
-    assert "tiny.rules.en.md:3: span color 'rust' is neither #rgb/#rrggbb nor a name in art.colors" in result.stderr
+    assert "tiny.rules.en.md:3:3: span color 'rust' is neither #rgb/#rrggbb nor a name in art.colors" in result.stderr
 
 
 def test_a_character_no_font_draws_is_named_with_its_line_and_how_to_add_a_font(deck):

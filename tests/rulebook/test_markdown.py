@@ -102,7 +102,7 @@ def test_values_are_substituted_per_line_and_escaped():
 
 
 @pytest.mark.parametrize("text, line, fragment", [
-    ("# T\n\nsome **bold\n", 3, "unclosed **"),
+    ("# T\n\nsome **bold\n", "3:6", "unclosed **"),
     ("# T\n\n| a | b |\n| 1 | 2 |\n", 3, "separator row"),
     ("# T\n\n| a | b |\n|---|---|\n| 1 |\n", 5, "1 cells, the header has 2"),
     ("# T\n\n::: movie intro\n", 3, "unknown directive 'movie'"),

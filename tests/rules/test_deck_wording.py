@@ -6,7 +6,7 @@ import pytest
 
 from printkit.deck import Card
 from printkit.errors import DeckError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.decks import load_deck
 
 

@@ -22,7 +22,7 @@ from printkit.errors import IllegalMoveError, InvalidMoveError
 from printkit.games.calc import engine as calc
 from printkit.games.clag import engine as clag
 from printkit.games.stack import moves as sm
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.decks import load_deck
 
 GAMES = [("calc", "standard", 3), ("calc", "expert", 5), ("stack", None, 2), ("clag", None, 4), ("clag", None, 7)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import replace
 
@@ -12,7 +11,7 @@ from printkit.errors import DeckError
 from printkit.games.calc import engine as calc
 from printkit.rules import play
 from printkit.errors import InvariantError
-from printkit.rules.base import ENGINE_MODULES, engine_for
+from printkit.games import engine_for, engine_names
 from printkit.rules.play import check_playable, default_players, play_game, replay, simulate
 from printkit.decks import load_deck
 
@@ -211,9 +210,9 @@ def test_default_players():
     assert default_players(calc.ENGINE, preferred=12) == 8
 
 
-@pytest.mark.parametrize("game", sorted(set(ENGINE_MODULES) - {"calc"}))
+@pytest.mark.parametrize("game", sorted(set(engine_names()) - {"calc"}))
 def test_the_machinery_drives_the_other_engines(game):
-    engine = importlib.import_module(ENGINE_MODULES[game]).ENGINE
+    engine = engine_for(game)
     deck = load_deck(game)
     record = play_game(engine, deck, default_players(engine), 1, "random")
     assert record.moves  # a game may end without a winner (e.g. a Stack draw)

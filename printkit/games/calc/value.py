@@ -459,6 +459,10 @@ class Big:
 
     __radd__ = __add__
 
+    def __float__(self) -> float:
+        """The nearest float, or ±inf / ±0.0 beyond the float range (:func:`to_float`)."""
+        return to_float(self)
+
     def __neg__(self) -> Value:
         return self.arith.times(self, -1)
 

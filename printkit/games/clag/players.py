@@ -6,34 +6,12 @@ from __future__ import annotations
 
 import random
 
-from printkit.games.clag.words import ROUNDS, Special
 from printkit.games.clag.cards import (
-    ACE,
-    BIDS,
-    Bid,
-    ChooseTrump,
-    Move,
-    _ACE_LOW_ROUND,
-    _HIGH_CARDS,
-    _KEYS,
-    _NO_BIDS_ROUND,
-    _PLAYS,
-    _SLOT,
-    _WEIGHTS,
-    _WILD_ROUND,
-    _ranking_value,
-    _strength,
-    dealer_bid_range,
+    ACE, BIDS, Bid, ChooseTrump, Move, _ACE_LOW_ROUND, _HIGH_CARDS, _KEYS, _NO_BIDS_ROUND, _PLAYS, _SLOT,
+    _WEIGHTS, _WILD_ROUND, _ranking_value, _strength, dealer_bid_range,
 )
-from printkit.games.clag.rules import (
-    ClagState,
-    PHASE_BID,
-    PHASE_PLAY,
-    legal_moves,
-)
-
-# --------------------------------------------------------------------------------------------
-# Players
+from printkit.games.clag.rules import PHASE_BID, PHASE_PLAY, ClagState, legal_moves
+from printkit.games.clag.words import ROUNDS, Special
 
 
 def random_player(state: ClagState, rng: random.Random) -> Move:

@@ -14,42 +14,19 @@ from typing import Any, Mapping, Sequence
 
 from printkit.deck import Deck
 from printkit.errors import DeckError, IllegalMoveError, InvariantError
+from printkit.games.clag.cards import (
+    BIDS, Bid, CARDS, ChooseTrump, LAST_ROUND, MAX_PLAYERS, MIN_PLAYERS, Move, NAMEABLE, NAMEABLE_BY_SUIT, Play,
+    PlayingCard, TWO, _ACE_LOW_ROUND, _BIDS_BEFORE_DEAL, _HAS_BIDS_ROUND, _INDEX, _NORMAL, _NO_BIDS_ROUND, _PLAYS,
+    _RANK2, _SUIT_INDEX, _VALUE_OF_RANK, _WILD, _WILD_ROUND, dealer_bid_range, round_rule,
+)
 from printkit.games.clag.words import ROUNDS, SUITS, RoundRule, Special
 from printkit.rules.base import Outcome
-from printkit.games.clag.cards import (
-    BIDS,
-    Bid,
-    CARDS,
-    ChooseTrump,
-    LAST_ROUND,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Move,
-    NAMEABLE,
-    NAMEABLE_BY_SUIT,
-    Play,
-    PlayingCard,
-    TWO,
-    _ACE_LOW_ROUND,
-    _BIDS_BEFORE_DEAL,
-    _HAS_BIDS_ROUND,
-    _INDEX,
-    _NORMAL,
-    _NO_BIDS_ROUND,
-    _PLAYS,
-    _RANK2,
-    _SUIT_INDEX,
-    _VALUE_OF_RANK,
-    _WILD,
-    _WILD_ROUND,
-    dealer_bid_range,
-    round_rule,
-)
+
+CONTRACT_BONUS = 10  # points for a completed contract, and for the sole top taker in round 15
+
 
 # --------------------------------------------------------------------------------------------
 # Game state
-
-CONTRACT_BONUS = 10  # points for a completed contract, and for the sole top taker in round 15
 
 
 PHASE_CHOOSE_TRUMP = "choose_trump"

@@ -1,7 +1,7 @@
 """Card templates: turn a card into drawing ops for its front and back.
 
-Each game may have a faces module named after the spec's ``game:`` (``printkit/games/calc/faces.py`` …)
-exposing ``front(card) -> Face`` and optionally ``back(card) -> Face`` and, for components that
+The games registry (:mod:`printkit.games`) gives the faces module of a spec's ``game:``
+(``printkit/games/calc/faces.py`` …), exposing ``front(card) -> Face`` and optionally ``back(card) -> Face`` and, for components that
 are whole pages (cards with a ``sheet`` attribute, like a score sheet),
 ``page(card, width_mm, height_mm) -> Face``, and ``COLOR_NAMES``, the ``art.colors`` names its
 faces read. Whatever a game module does not provide, the plain
@@ -20,31 +20,13 @@ face these functions return, and the face carries a warning naming the card, fon
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from functools import lru_cache
-from types import ModuleType
 
 from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.errors import DeckError
+from printkit.games import module_of
 from printkit.layout.ops import Face, Text
 from printkit.layout.templates import _common, generic
-
-
-@lru_cache(maxsize=None)
-def game_module(game: str) -> ModuleType | None:
-    """The template module for ``game``, or None when there is none (looked up once per game:
-    every card's face, back and name asks, and looking for a module that is not there costs a
-    search of the import path each time)."""
-    if not game.isidentifier() or game.startswith("_") or game == "generic":
-        return None
-    name = f"printkit.games.{game}.faces"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name in (name, name.rpartition(".")[0]):  # only a missing faces module means "use the generic one"
-            return None
-        raise
 
 
 def is_page(card: Card) -> bool:
@@ -59,7 +41,7 @@ def card_name(card: Card, deck: Deck) -> str:
         value = card.get(key)
         if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
             return str(value).strip()
-    named = getattr(game_module(deck.game), "card_name", None)
+    named = getattr(module_of(deck.game, "faces"), "card_name", None)
     if named is not None:
         return named(card)
     values = [v for value in card.attrs.values()
@@ -71,7 +53,7 @@ def front(card: Card, deck: Deck) -> Face:
     """The front of ``card``: its spec layout, else its game's template (or the generic one)."""
     if card.layout is not None:
         return drawable(_designed(card, deck, card.layout, "front"), card)
-    module = game_module(deck.game)
+    module = module_of(deck.game, "faces")
     return drawable(getattr(module, "front", generic.front)(card), card)
 
 
@@ -83,7 +65,7 @@ def back(card: Card, deck: Deck) -> Face:
         return front(card, deck)
     if card.back_layout is not None:
         return drawable(_designed(card, deck, card.back_layout, "back"), card)
-    module = game_module(deck.game)
+    module = module_of(deck.game, "faces")
     if card.role is not None:
         base = card.art.back_color or (_common.DEFAULT_BACK if module is not None else generic.BACK)
         label = card.art.back_label if card.art.back_label is not None else deck.name
@@ -102,7 +84,7 @@ def _designed(card: Card, deck: Deck, name: str, side: str) -> Face:
 
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:
     """A full-page component (``is_page(card)``) laid out on a page of the given size."""
-    module = game_module(deck.game)
+    module = module_of(deck.game, "faces")
     return drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card)
 
 
@@ -112,7 +94,7 @@ def color_names(game: str) -> tuple[str, ...]:
     The game's own template's names, and the generic template's when the game's leaves any face
     to it.
     """
-    module = game_module(game)
+    module = module_of(game, "faces")
     if module is None:
         return generic.COLOR_NAMES
     names = tuple(getattr(module, "COLOR_NAMES", ()))
@@ -174,7 +156,7 @@ def palette_warning(deck: Deck) -> str | None:
     if not unknown:
         return None
     known = color_names(deck.game)
-    which = (f"the {deck.game} template" if game_module(deck.game) is not None
+    which = (f"the {deck.game} template" if module_of(deck.game, "faces") is not None
              else f"the generic template (game {deck.game!r} has none of its own)")
     import difflib  # only for a deck that names unknown colours
 

@@ -1,8 +1,8 @@
 """The content registry: per-game figures, worked examples and tables for the rulebooks.
 
 A rule text names content with block directives (``::: figure NAME``, ``::: example NAME``,
-``::: table NAME``) and inline values (``{{ example.NAME.FIELD }}``). Each game has a module
-``printkit.games.<game>.rulebook`` exposing three dicts, ``FIGURES``, ``EXAMPLES`` and
+``::: table NAME``) and inline values (``{{ example.NAME.FIELD }}``). A game's rulebook module
+(the games registry's ``rulebook`` part: ``printkit/games/<game>/rulebook.py`` …) exposes three dicts, ``FIGURES``, ``EXAMPLES`` and
 ``TABLES``, that map a name to a function ``(deck, lang) -> Figure | Example | Table``.
 
 Content functions return plain data, never flowables, so they are tested without rendering.
@@ -15,13 +15,12 @@ language and may use the same inline markup as the rule text (``**bold**``, ``*i
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.games import module_of
 from printkit.layout.geometry import Box
 
 from printkit.spec.files import LANGS  # the languages printkit's own words (captions, examples, labels) come in
@@ -132,13 +131,9 @@ class GameContent:
 
 
 def content_for(game: str) -> GameContent:
-    """The content registries of ``game`` (empty when the game has no content module)."""
-    name = f"printkit.games.{game}.rulebook"
-    try:
-        module: ModuleType = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (name, name.rpartition(".")[0]):
-            raise
+    """The content registries of ``game`` (empty when the game has no rulebook module)."""
+    module = module_of(game, "rulebook")
+    if module is None:
         return GameContent()
     return GameContent(
         figures=dict(getattr(module, "FIGURES", {})),

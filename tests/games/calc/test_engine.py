@@ -19,7 +19,7 @@ from printkit.deck import Card, Deck
 from printkit.errors import DeckError, IllegalMoveError
 from printkit.games.calc import engine as calc
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.games.calc.engine import DRAW, Draw, Play
 from printkit.games.calc.score import format_value, parse_card
 from printkit.games.calc.value import Big

@@ -14,7 +14,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.games.clag import cards as clag_cards
 from printkit.games.clag import engine as clag
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.play import play_game, with_options
 from printkit.games.clag.engine import (
     CARDS, ENGINE, ROUNDS, Bid, ChooseTrump, Play, PlayingCard, Special,

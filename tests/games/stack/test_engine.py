@@ -14,7 +14,7 @@ from printkit.errors import DeckError, IllegalMoveError, InvalidMoveError
 from printkit.games.stack import moves as tables
 from printkit.games.stack.state import census
 from printkit.errors import InvariantError
-from printkit.rules.base import engine_for
+from printkit.games import engine_for
 from printkit.rules.play import check_playable, play_game
 from printkit.games.stack.engine import ENGINE, Gem, decompositions, parse_move, position, settle, synthesize
 from printkit.games.stack.moves import Done, SwapOne, Synthesize

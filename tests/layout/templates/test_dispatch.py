@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit.deck import Art, Card, CardSize, Deck
+from printkit.games import module_of
 from printkit.layout import templates
 from printkit.layout.ops import Face, Image, Rect, Text
 from printkit.layout.templates import generic
@@ -25,18 +26,18 @@ def card(attrs, art=Art()) -> Card:
 
 def test_unknown_game_uses_the_generic_template():
     c = card({"name": "Stone"})
-    assert templates.game_module("nosuchgame") is None
+    assert module_of("nosuchgame", "faces") is None
     assert templates.front(c, deck("nosuchgame")) == generic.front(c)
     assert templates.back(c, deck("nosuchgame")) == generic.back(c)
 
 
 @pytest.mark.parametrize("game", ["../calc", "generic", "_common", "calc.x"])
 def test_odd_game_names_never_import_other_modules(game):
-    assert templates.game_module(game) is None
+    assert module_of(game, "faces") is None
 
 
-def test_game_module_is_used_when_present():
-    module = templates.game_module("calc")
+def test_the_games_faces_module_is_used_when_present():
+    module = module_of("calc", "faces")
     assert module is not None and hasattr(module, "front")
 
 
@@ -115,7 +116,7 @@ def test_each_templates_colour_names_are_the_names_its_faces_read(game, variant,
             else:
                 templates.front(c2, loaded)
                 templates.back(c2, loaded)
-    assert asked == set(templates.game_module(game).COLOR_NAMES)
+    assert asked == set(module_of(game, "faces").COLOR_NAMES)
     assert set(templates.color_names(game)) == asked
 
 
