@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
-from printkit.errors import DeckError
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
+from printkit.spec.options import check_engine_options
+
+if TYPE_CHECKING:
+    from printkit.preflight import DeckFaces
 
 # (deck) -> problems; the rule engines' playability check plugs in here.
 PlayCheck = Callable[[Deck], list[str]]
@@ -114,40 +117,14 @@ class DeckReport:
         }
 
 
-def check_engine_options(loaded: LoadedSpec) -> None:
-    """Refuse engine options the game's rule engine does not know, at their place in the spec.
-
-    The error is placed at the first option that fails on its own (an unknown name, a bad value)
-    and says why that one fails; only a refused combination is placed at the ``options:`` mapping.
-    """
-    from printkit.games import engine_for, has_engine
-
-    spec = loaded.spec
-    if not has_engine(spec.game):
-        return
-    engine = engine_for(spec.game)
-    places = [(("options",), {}, dict(spec.options))]
-    places += [(("variants", name, "options"), dict(spec.options), dict(v.options)) for name, v in spec.variants.items()]
-    for path, inherited, own in places:
-        try:
-            engine.check_options({**inherited, **own})
-        except DeckError as whole:
-            for key, value in own.items():  # which option is it? (options that only work together pass)
-                try:
-                    engine.check_options({**inherited, key: value})
-                except DeckError as exc:
-                    raise loaded.source.error(path + (key,), str(exc), key=True) from None
-            raise loaded.source.error(path, str(whole), key=True) from None
-
-
 def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
     """One report per variant of the spec at ``path``, once everything a build of it would refuse
     is found not to be there (else an error, or a ManyErrors naming each, as the build names them)."""
     loaded = load_spec(path)
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
-    check_buildable(decks)
-    return [check_deck(loaded, deck, play_check) for deck in decks]
+    laid_out = check_buildable(decks)
+    return [check_deck(loaded, deck, play_check, faces=faces) for deck, faces in zip(decks, laid_out)]
 
 
 class _Unheard:
@@ -157,14 +134,18 @@ class _Unheard:
         pass
 
 
-def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> None:
+def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> list["DeckFaces"]:
     """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
-    laid out, every SVG drawn, every rule text of the spec's own resolved."""
+    laid out, every SVG drawn, every rule text of the spec's own resolved. The faces laid out,
+    per deck: :func:`face_warnings` reads their warnings rather than laying them out again."""
     from printkit.pipeline.faces import Faces
     from printkit.layout.geometry import paper_size
     from printkit.preflight import preflight
 
-    preflight(decks, lambda deck: Faces(deck, _Unheard()), paper_size(paper))
+    laid_out = [Faces(deck, _Unheard()) for deck in decks]
+    faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
+    preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
+    return laid_out
 
 
 def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
@@ -175,9 +156,10 @@ def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
 
 
 def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None, *,
-               warnings: bool = True) -> DeckReport:
+               warnings: bool = True, faces: "DeckFaces | None" = None) -> DeckReport:
     """The deck's counts against its spec, its games played by ``play_check`` and (unless
-    ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings."""
+    ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings,
+    read from ``faces`` when the deck's faces were laid out already (:func:`check_buildable`)."""
     expect = expectation(loaded, deck.variant)
     attrs = list(dict.fromkeys([*deck.count_by, *expect.by]))
     counts = count_cards(deck.cards, attrs)
@@ -220,24 +202,25 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
-        warnings=spec_warnings(deck) if warnings else (),
+        warnings=spec_warnings(deck, faces) if warnings else (),
     )
 
 
-def spec_warnings(deck: Deck) -> tuple[str, ...]:
+def spec_warnings(deck: Deck, faces: "DeckFaces | None" = None) -> tuple[str, ...]:
     """What ``printkit build`` would warn about the deck's spec itself: colour names no card reads."""
     from printkit.layout.templates import deck_warnings
 
-    return deck_warnings(deck) + face_warnings(deck)
+    return deck_warnings(deck) + face_warnings(deck, faces)
 
 
-def face_warnings(deck: Deck) -> tuple[str, ...]:
+def face_warnings(deck: Deck, laid_out: "DeckFaces | None" = None) -> tuple[str, ...]:
     """What laying out the cards a spec's layouts or the generic face draw says (text that does not
     fit or falls below the legibility floor, characters no font has), as a build says it: one line
     per kind of warning, naming the first card and how many more distinct cards share it.
 
     A game's own designs are left out: their text is sized by design, and laying out every card
-    of every game would make ``check`` as slow as a build.
+    of every game would make ``check`` as slow as a build. Faces already laid out (``laid_out``,
+    as a build lays them out) are read, not laid out again.
     """
     from printkit.pipeline.names import all_cards, card_key
     from printkit.pipeline.manifest import WarningLog
@@ -255,9 +238,9 @@ def face_warnings(deck: Deck) -> tuple[str, ...]:
         seen.add(key)
         faces = []
         if card.layout is not None or generic_front:
-            faces.append(templates.front(card, deck))
+            faces.append(laid_out.front(card) if laid_out is not None else templates.front(card, deck))
         if card.back_layout is not None:
-            faces.append(templates.back(card, deck))
+            faces.append(laid_out.back(card) if laid_out is not None else templates.back(card, deck))
         for face in faces:
             for warning in face.warnings:
                 log.add(warning, card)

@@ -102,7 +102,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     whether a build writes them)."""
     from printkit.pipeline.names import card_key, deck_folder, per_card_files, print_runs
     from printkit.layout.imposition import card_page, full_page
-    from printkit.cache import face_files
+    from printkit.cache import face_files, pages_description
     from printkit.render.pdf import render_pages
     from printkit.render.png import card_pixel_size
     from printkit.workers import THUMBNAIL_MS
@@ -172,7 +172,9 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             return [png for share in shares for png in share.result()]
 
         # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
-        keys = [ctx.cache.key("proof-png", lambda p=p: repr((p[5], p[6], p[7])),
+        # Each page by its faces' digests (worked out once per face, for the sheets' keys too),
+        # not by the text of every op.
+        keys = [ctx.cache.key("proof-png", lambda p=p: [*pages_description([p[5]]), f"\n{p[6]!r} {p[7]!r}"],
                               lambda p=p: face_files([p[5]]))
                 for p in planned]
         pngs = ctx.cache.cached_many(keys, pictures)

@@ -40,10 +40,11 @@ from printkit.errors import BuildError
 # What a unit of work costs on the reference machine (ms of CPU): only for deciding when workers
 # are worth starting, so rough figures do.
 PNG_MS = 16  # a 300 DPI per-card PNG
-THUMBNAIL_MS = 10  # a proof thumbnail
+THUMBNAIL_MS = 2  # a proof thumbnail (100 DPI): PDFium's raster and the PNG, about 1.5 ms
 RULEBOOKS_MS = 600  # a spec's rulebooks in its two languages
 # Workers start once this much work waits at once: sixteen per-card PNGs (with two jobs, all a
-# producer makes ahead of writing them: see Workers.ahead), one spec's rulebooks, 25 thumbnails.
+# producer makes ahead of writing them: see Workers.ahead), one spec's rulebooks, 125 thumbnails
+# (a proof of fewer faces costs workers more than they take off this process).
 # Less does not win back what workers cost: forked, some 20 ms to the first result and each
 # worker's copy of the build's memory to touch; from a fork server (once a process) 0.7 s before
 # the first result and 0.5-0.8 s of CPU for the server's own Python.

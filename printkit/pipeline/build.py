@@ -311,7 +311,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     import dataclasses
     import time
 
-    from printkit.check import check_engine_options
+    from printkit.spec.options import check_engine_options
     from printkit.locate import spec_paths
     from printkit.spec import load_spec, variant_names
     from printkit.decks import expand, expand_all

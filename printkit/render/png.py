@@ -169,13 +169,17 @@ def _unfiltered_png(image: PILImage.Image, dpi: float, icc: bytes) -> bytes | No
     """An 8-bit RGB PNG of ``image``, every row with filter 0, with the chunks Pillow writes for
     the same image (ICC profile, resolution) in the same order; None when the image is not flat
     art (every sixteenth row, deflated fast, keeps more than :data:`FLAT_RATIO` of its bytes)."""
-    pixels = image.tobytes()
     stride = 3 * image.width
-    sample = b"".join(pixels[at:at + stride] for at in range(0, len(pixels), _SAMPLE_EVERY * stride))
+    # Each row after a zero byte (PNG's filter "none"), as the data stream holds it: Pillow's
+    # encoder pads every row it writes to the stride asked for with zeros, so the padding after one
+    # row is the next row's filter byte (a join of a slice per row cost a poker card's PNG a tenth
+    # of its time).
+    padded = image.tobytes("raw", ("RGB", stride + 1))
+    rows = b"\0" + memoryview(padded)[:-1]
+    del padded
+    sample = b"".join(rows[at + 1:at + 1 + stride] for at in range(0, len(rows), _SAMPLE_EVERY * (stride + 1)))
     if len(zlib.compress(sample, 1)) > FLAT_RATIO * len(sample):
         return None
-    rows = b"".join(b"\0" + pixels[at:at + stride] for at in range(0, len(pixels), stride))
-    del pixels
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
         PNG_SIGNATURE,

@@ -33,14 +33,14 @@ from typing import Any, Callable, Iterable, Mapping
 from printkit.errors import DataFileError, SpecError
 from printkit.spec.fields import name_message
 
-MAX_DATA_BYTES = 10_000_000       # the data file itself
+MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
-MAX_ROWS = 10_000                 # card rows (the deck's card limit)
+MAX_ROWS = 100_000                # card rows (the deck's card limit)
 MAX_COPIES = 1_000
 MAX_ZIP_ENTRIES = 1_000           # files inside a workbook
 MAX_UNPACKED_BYTES = 100_000_000  # a workbook's files unpacked, all together
-MAX_SHEET_ROWS = 50_000           # rows a sheet may reach (blank rows are allowed between cards)
-MAX_SHEET_CELLS = 2_000_000       # rows x columns of a sheet's used area, from A1
+MAX_SHEET_ROWS = 200_000          # rows a sheet may reach (blank rows are allowed between cards)
+MAX_SHEET_CELLS = 10_000_000      # rows x columns of a sheet's used area, from A1
 
 KINDS = {".csv": "csv", ".tsv": "tsv", ".xlsx": "xlsx", ".ods": "ods"}
 COPIES_COLUMNS = ("copies", "qty")

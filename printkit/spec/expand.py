@@ -32,7 +32,9 @@ SHEET_PAPERS = ("a4", "letter")
 
 
 # What one spec may ask printkit to do, beyond its size: a small spec can multiply its work.
-MAX_VARIANT_CARDS = 30_000  # cards (components included) summed over every variant
+# Cards (components included) summed over every variant: a deck at the card limit and its
+# components, or several smaller variants (a build of 100,000 cards stays well within 2 GB).
+MAX_VARIANT_CARDS = 120_000
 MAX_DECK_TEXT = 20_000_000  # characters of text in one deck's cards (an alias repeats a long text)
 
 

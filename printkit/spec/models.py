@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from printkit.spec.data import DataTable
 
 MAX_COPIES = 1000
-MAX_CARDS = 10_000
+MAX_CARDS = 100_000
 MAX_COMPONENTS = 200  # component groups, as many as a spec may have groups of cards
 MAX_VARIANTS = 100
 LANG_TAG = r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$"  # a BCP 47 language tag: ko, en, pt-BR, zh-Hant

@@ -18,6 +18,7 @@ from printkit.cli import main
 from printkit.errors import SpecError
 from printkit.spec import data as data_module
 from printkit.spec import load_spec
+from printkit.spec.models import MAX_CARDS
 from printkit.decks import load_deck
 
 from cli_in import invoke_in
@@ -369,9 +370,17 @@ def test_too_many_columns_and_rows_are_refused_at_the_cell(tmp_path, monkeypatch
 
 
 def test_rows_times_copies_over_the_card_limit_are_refused(tmp_path):
-    (tmp_path / "cards.csv").write_text("name,copies\n" + "".join(f"c{i},1000\n" for i in range(11)))
+    rows = MAX_CARDS // 1000 + 1
+    (tmp_path / "cards.csv").write_text("name,copies\n" + "".join(f"c{i},1000\n" for i in range(rows)))
     assert cli_error(spec(tmp_path, "data: cards.csv")) == \
-        "deck.yaml:5:11: 'cards.csv' makes 11000 cards; the limit is 10000"
+        f"deck.yaml:5:11: 'cards.csv' makes {rows * 1000} cards; the limit is {MAX_CARDS}"
+
+
+def test_a_deck_of_thirty_thousand_cards_is_taken(tmp_path):
+    # The limit was 10,000 cards a deck; a build of 100,000 takes about 0.7 GB (docs/performance.md).
+    (tmp_path / "cards.csv").write_text("name,copies\n" + "".join(f"c{i},1000\n" for i in range(30)))
+    deck = load_deck(spec(tmp_path, "data: cards.csv"))
+    assert len(deck.all_cards()) == 30_000 and MAX_CARDS >= 100_000
 
 
 def _zip(path: Path, parts: dict[str, bytes]) -> Path:
@@ -412,20 +421,24 @@ def test_a_workbook_whose_sheet_reaches_far_is_refused_before_the_reader_allocat
         "deck.yaml:5:11: sheet 'xl/worksheets/sheet1.xml' of 'cards.xlsx' reaches cell XFD1048576; "
         "printkit reads at most 200 columns (to GR)")
     book.active["XFD1048576"] = None
-    book.active["C60000"] = "far"
+    far = data_module.MAX_SHEET_ROWS + 10_000
+    book.active[f"C{far}"] = "far"
     book.save(tmp_path / "cards.xlsx")
-    assert cli_error(spec(tmp_path, "data: cards.xlsx")).endswith("reaches cell C60000; printkit reads at most 50000 rows")
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")).endswith(
+        f"reaches cell C{far}; printkit reads at most {data_module.MAX_SHEET_ROWS} rows")
 
 
 def test_an_ods_with_repeated_cells_beyond_the_limits_is_refused(tmp_path):
     write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
     parts = _xlsx_parts(tmp_path / "real.ods")
     cell = b'<table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="150"/>'
-    row = b'<table:table-row table:number-rows-repeated="20000">' + cell + b"</table:table-row>"
+    rows = data_module.MAX_SHEET_CELLS // 150 + 1  # within the rows a sheet may reach, past its cells
+    row = f'<table:table-row table:number-rows-repeated="{rows}">'.encode() + cell + b"</table:table-row>"
     parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", row + b"</table:table>")
     _zip(tmp_path / "cards.ods", parts)
     assert cli_error(spec(tmp_path, "data: cards.ods")) == (
-        "deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell ET20002; printkit reads at most 2000000 cells from A1")
+        f"deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell ET{rows + 2}; "
+        f"printkit reads at most {data_module.MAX_SHEET_CELLS} cells from A1")
 
 
 def test_empty_repeated_ods_rows_and_cells_as_spreadsheets_write_them_are_fine(tmp_path):

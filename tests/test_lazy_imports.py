@@ -1,0 +1,64 @@
+"""A command imports what it uses: ``--help`` no drawing library, a build no checker and no rule
+engine (when its spec sets no engine options), no rasteriser when nothing is rasterised.
+
+Each command runs in a fresh interpreter (a test process has imported everything already) and
+reports the modules it ended with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from printkit.games import BUILTIN
+
+REPO = Path(__file__).resolve().parent.parent
+ENGINES = {game.engine for game in BUILTIN.values()}  # module names
+
+RUN = """
+import json, sys
+from printkit.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+
+def modules_after(*args: str, cwd: Path = REPO) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", RUN, *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+    line = next(line for line in proc.stderr.splitlines() if line.startswith("MODULES "))
+    return set(json.loads(line[len("MODULES "):]))
+
+
+def test_help_imports_no_drawing_library_and_no_engine():
+    loaded = modules_after("--help")
+    assert "click" in loaded  # the command ran
+    for heavy in ("reportlab", "PIL", "pypdfium2", "yaml", "printkit.build", "printkit.check", "printkit.spec"):
+        assert heavy not in loaded, heavy
+    assert not loaded & ENGINES
+
+
+def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser(tmp_path):
+    loaded = modules_after("build", "calc", "--variant", "expert", "--no-rulebooks", "--no-proof", "--jobs", "1",
+                           "--no-cache", "--out", str(tmp_path / "out"))
+    assert (tmp_path / "out" / "calc" / "expert" / "sheets-a4.pdf").is_file()
+    assert "printkit.check" not in loaded
+    assert not loaded & ENGINES
+    assert "pypdfium2" not in loaded and not any(name.startswith("printkit.report") for name in loaded)
+
+
+def test_engine_options_are_still_checked_by_a_build(tmp_path):
+    spec = (REPO / "decks" / "calc.yaml").read_text(encoding="utf-8")
+    (tmp_path / "calc.yaml").write_text("options: {colour: red}\n" + spec, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "printkit", "build", "calc.yaml", "--no-rulebooks", "--no-proof",
+                           "--out", "out"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("calc.yaml:1:11: unknown Calc option(s) 'colour'"), proc.stderr
