@@ -469,10 +469,14 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
 # --- printkit's own layouts --------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
 def builtin_layout(name: str) -> Layout:
     """A layout printkit ships as a spec of its own (``printkit/layout/templates/<name>.yaml``)."""
+    return shipped_layouts(Path(__file__).resolve().parent / "templates" / f"{name}.yaml")[name]
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_layouts(path: Path) -> Mapping[str, Layout]:
+    """The layouts of a spec printkit ships (the generic face, a game's design), compiled once."""
     from printkit.spec.files import load_spec
 
-    path = Path(__file__).resolve().parent / "templates" / f"{name}.yaml"
-    return compiled(load_spec(path)).layouts[name]
+    return compiled(load_spec(path)).layouts

@@ -1,4 +1,4 @@
-"""The shipped games' faces drawn by their YAML layouts look as the Python templates drew them.
+"""The shipped games' faces drawn by their designs' YAML layouts look as the Python templates drew them.
 
 Each face a shipped spec draws with a layout is rendered at 300 DPI (its per-card PDF through
 pdfium), reduced to 100 DPI by averaging 3 x 3 pixels, and compared with the picture under
@@ -47,14 +47,12 @@ def face_key(group: str, attrs: dict, side: str) -> str:
 
 
 def layout_faces(game: str):
-    """(name, card, deck, side) of every face the game's spec draws with a layout: each front, and
+    """(name, card, deck, side) of every face the game's design draws: each deck card's front, and
     each card's back under its group's name (a group's cards share their back)."""
     seen = set()
     for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
-        for card in deck.all_cards():
-            for side, layout in (("front", card.layout), ("back", card.back_layout)):
-                if layout is None:
-                    continue
+        for card in deck.cards:
+            for side in ("front", "back"):
                 name = face_key(card.group, dict(card.attrs) if side == "front" else {}, side)
                 key = (name, repr(sorted(card.attrs.items())))
                 if key not in seen:
@@ -71,7 +69,7 @@ def rendered(card, deck, side: str) -> np.ndarray:
 @pytest.mark.parametrize("game", sorted(TOLERANCE))
 def test_layout_faces_match_the_templates_they_replaced(game):
     faces = list(layout_faces(game))
-    assert faces, f"{game}: no face is drawn by a layout"
+    assert faces, f"{game}: no face is drawn by the design"
     stored = {p.stem for p in (DATA / game).glob("*.png")}
     assert {name for name, *_ in faces} == stored
     worst = (0, "")
@@ -81,3 +79,19 @@ def test_layout_faces_match_the_templates_they_replaced(game):
         assert image.shape == reference.shape, name
         worst = max(worst, (int(np.abs(image - reference).max()), name))
     assert worst[0] <= TOLERANCE[game], f"{game}: {worst[1]} differs by {worst[0]} (tolerance {TOLERANCE[game]})"
+
+
+def test_a_spec_naming_no_layout_draws_with_the_games_design_and_its_colours(tmp_path):
+    # A designer's own Calc deck with no layouts and no symbol colours: its 7+ is the shipped deck's
+    # 7+ (the design draws it, the game's colours fill in), not a plain generic face.
+    spec = tmp_path / "mine.yaml"
+    spec.write_text("game: calc\nname: Mine\ncard: {size: poker, bleed: 0.125in, safe: 3mm}\n"
+                    'art: {font: Pretendard-Bold.ttf, colors: {background: "#fbf8f1", ink: "#1d1d1f"}, '
+                    'back: {color: "#1f3b5a", label: CALC}}\n'
+                    "groups:\n  - name: numbers\n    attrs: {kind: number}\n"
+                    "    generate: {symbol: [plus], number: [7]}\n", encoding="utf-8")
+    [mine] = load_all_variants(spec)
+    shipped = next(d for d in load_all_variants(DECKS_DIR / "calc.yaml") if d.variant == "standard")
+    ours = next(c for c in shipped.cards if c.get("symbol") == "plus" and c.get("number") == 7)
+    for side in ("front", "back"):
+        assert np.array_equal(rendered(mine.cards[0], mine, side), rendered(ours, shipped, side)), side

@@ -158,14 +158,15 @@ def test_warnings_name_unread_attributes_and_boxes_at_odds_with_the_cut(folder):
 
 def test_a_shipped_game_can_take_a_layout_and_its_shapes_are_icons(folder, repo):
     spec = (repo / "decks" / "clag.yaml").read_text(encoding="utf-8")
-    assert spec.count("\nlayouts:\n") == 1 and "layout: playing_card\n" in spec
-    spec = spec.replace("\nlayouts:\n", "\nlayouts:\n" + textwrap.indent(textwrap.dedent("""\
-        plain:
-          elements:
-            - {kind: icon, icon: "{suit}", x: 10%, y: 10%, width: 80%, height: 50%}
-            - {kind: text, text: "{rank} :spades:", y: 65%, height: 20%, frame: safe, size: 8mm, align: center}
-        """), "  "), 1)
-    spec = spec.replace("layout: playing_card\n", "layout: plain\n", 1)
+    assert "layouts:" not in spec
+    spec += textwrap.dedent("""\
+        layouts:
+          plain:
+            elements:
+              - {kind: icon, icon: "{suit}", x: 10%, y: 10%, width: 80%, height: 50%}
+              - {kind: text, text: "{rank} :spades:", y: 65%, height: 20%, frame: safe, size: 8mm, align: center}
+        """)
+    spec = spec.replace("  - name: standard\n", "  - name: standard\n    layout: plain\n", 1)
     assert "layout: plain" in spec
     result = run(folder, spec)
     assert result.exit_code == 0, result.output

@@ -1,13 +1,15 @@
-"""Calc's player aids, and the back of a component; the cards are layouts in ``decks/calc.yaml``.
+"""Calc's faces: the cards and back from the game's design (``faces.yaml``), the aids in Python.
 
-The number cards, the joker and the deck back are drawn by the spec's own layouts (``number``,
-``joker``, ``back``), in the language every designer uses. What is left here is what that
-language cannot say yet: a player aid's words and its worked example, whose running totals come
-from the scorer, and the light back that tells a component from a deck card. A card of a Calc
-deck without a layout of its own gets the plain generic face.
+The number cards, the joker and the deck back are drawn by the layouts ``number``, ``joker`` and
+``back`` of ``faces.yaml`` beside this module, in the language every designer uses (a spec that
+names a layout of its own draws with that instead). What is left in Python is what that language
+cannot say yet: a player aid's words and its worked example, whose running totals come from the
+scorer, and the light back that tells a component from a deck card.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from printkit.deck import Card
 from printkit.errors import DeckError
@@ -15,7 +17,7 @@ from printkit.games.calc import icons
 from printkit.layout import shapes
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Op, Rect, Text
-from printkit.layout.templates import generic
+from printkit.layout.templates import design_file, generic
 from printkit.layout.templates._common import (
     DEFAULT_INK,
     AidText,
@@ -32,8 +34,9 @@ from printkit.typography import smarten
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
-# The art.colors names these faces read (the aids and the generic face; the layouts read theirs).
-COLOR_NAMES = ("background", "ink", "plus", "minus", "times", "joker")
+# The art.colors names these faces read (the design's layouts, the aids and the generic face).
+COLOR_NAMES = ("background", "ink", "plus", "minus", "times", "power", "joker")
+DESIGN = Path(__file__).resolve().with_name("faces.yaml")
 
 
 # How a card is named in PDF titles and on digital tables: 7+, -1x, 3^ (the notation printkit score reads).
@@ -51,17 +54,21 @@ def card_name(card: Card) -> str:
 
 
 def front(card: Card) -> Face:
-    """A player aid's face; any other card without a layout gets the generic face."""
+    """A number card or the joker as the design draws it, a player aid's face, else the generic face."""
     if "aid" in card.attrs:
         return aid(card)
+    if card.get("kind") == "joker":
+        return design_file.draw(DESIGN, "joker", card, colors=DEFAULT_COLORS)
+    if "symbol" in card.attrs and "number" in card.attrs:
+        return design_file.draw(DESIGN, "number", card, colors=DEFAULT_COLORS)
     return generic.front(card)
 
 
 def back(card: Card) -> Face:
-    """A component's light back (an aid's); any other card without a back layout gets the generic back."""
+    """A component's light back (an aid's); any other card's back as the design draws it."""
     kind = component_kind(card)
     if kind is None:
-        return generic.back(card)
+        return design_file.draw(DESIGN, "back", card, "back", colors=DEFAULT_COLORS)
     label = card.art.back_label if card.art.back_label is not None else "CALC"
     return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
 

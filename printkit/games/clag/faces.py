@@ -1,21 +1,24 @@
-"""Clag's player aids, score sheet and component back; the cards are layouts in ``decks/clag.yaml``.
+"""Clag's faces: the cards and back from the game's design (``faces.yaml``), aids and sheet in Python.
 
-The 52 playing cards and the deck back are drawn by the spec's own layouts (``playing_card``,
-``back``), in the language every designer uses. What is left here is what that language cannot
-say yet: the aids, whose round table comes from the rules, the score sheet (a page, not a card)
-and the light back that tells a component from a deck card. :func:`pip_centres` says where the
-layout puts a number card's pips, for the rulebook's anatomy figure. A card of a Clag deck
-without a layout of its own gets the plain generic face.
+The 52 playing cards and the deck back are drawn by the layouts ``playing_card`` and ``back`` of
+``faces.yaml`` beside this module, in the language every designer uses (a spec that names a layout
+of its own draws with that instead). What is left in Python is what that language cannot say
+yet: the aids, whose round table comes from the rules, the score sheet (a page, not a card) and
+the light back that tells a component from a deck card. :func:`pip_centres` says where the
+layout puts a number card's pips, for the rulebook's anatomy figure.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from printkit.deck import Card
 from printkit.errors import DeckError
+from printkit.games.clag.icons import SUIT_COLORS
 from printkit.games.clag.words import ROUNDS, Special
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Line, Op, Rect
-from printkit.layout.templates import generic
+from printkit.layout.templates import design_file, generic
 from printkit.layout.templates._common import (
     DEFAULT_BACK,
     DEFAULT_INK,
@@ -30,10 +33,11 @@ from printkit.layout.templates._common import (
 )
 from printkit.layout.text import fit_block, fit_line
 
-# The art.colors names these faces read (the aids, the sheet and the generic face; the layouts read theirs).
-COLOR_NAMES = ("background", "ink")
+# The art.colors names these faces read (the design's layouts, the aids, the sheet and the generic face).
+COLOR_NAMES = ("background", "ink", "spades", "hearts", "diamonds", "clubs")
+DESIGN = Path(__file__).resolve().with_name("faces.yaml")
 
-# Pip positions for 2-10, as the layout playing_card in decks/clag.yaml places them: (column, row);
+# Pip positions for 2-10, as the layout playing_card in faces.yaml places them: (column, row);
 # columns -1 left, 0 middle, 1 right; rows 0 (top) .. 1 (bottom). Pips below the middle row are
 # drawn upside down, as on printed decks.
 PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
@@ -50,17 +54,19 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
 
 
 def front(card: Card) -> Face:
-    """A player aid's face; any other card without a layout gets the generic face."""
+    """A playing card as the design draws it, a player aid's face, else the generic face."""
     if "aid" in card.attrs:
         return aid(card)
+    if "suit" in card.attrs and "rank" in card.attrs:
+        return design_file.draw(DESIGN, "playing_card", card, colors=SUIT_COLORS)
     return generic.front(card)
 
 
 def back(card: Card) -> Face:
-    """A component's light back (an aid's); any other card without a back layout gets the generic back."""
+    """A component's light back (an aid's); any other card's back as the design draws it."""
     kind = component_kind(card)
     if kind is None:
-        return generic.back(card)
+        return design_file.draw(DESIGN, "back", card, "back", colors=SUIT_COLORS)
     label = card.art.back_label if card.art.back_label is not None else "CLAG"
     return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
 

@@ -92,6 +92,10 @@ class _Recorder(dict):
         self.asked.add(name)
         return super().get(name, default)
 
+    def __getitem__(self, name):
+        self.asked.add(name)
+        return super().__getitem__(name)
+
 
 @pytest.mark.parametrize("game, variant", [("calc", "expert"), ("stack", None), ("clag", None)])
 def test_each_templates_colour_names_are_the_names_its_faces_read(game, variant, tmp_path):

@@ -1,0 +1,30 @@
+"""A game's design: the YAML layouts file in its folder that draws its cards when a spec names none.
+
+A game's faces module picks which of the file's layouts draws a card; the layouts themselves are
+in the language every spec uses, so a designer can copy one into a spec and change it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Mapping
+
+from printkit.deck import Card
+from printkit.errors import DeckError
+from printkit.games import icons
+from printkit.layout import design
+from printkit.layout.compile import shipped_layouts
+from printkit.layout.ops import Face
+
+
+def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None) -> Face:
+    """``card`` drawn by the layout ``name`` of the design file ``path``, with the game's own colours
+    (``colors``) for names the card's palette leaves out."""
+    missing = {name: value for name, value in (colors or {}).items() if name not in card.art.colors}
+    if missing:
+        card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**missing, **card.art.colors}))
+    try:
+        return design.draw(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
+    except design.LayoutError as exc:
+        raise DeckError(f"{card.label}: {exc}") from None
