@@ -37,7 +37,10 @@ from printkit.typography import smarten
 from printkit.errors import LayoutError
 
 # Names a template may use besides the card's attributes.
-BUILTIN_VALUES = ("_group", "_attributes", "_back_label")
+BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image")
+# A condition's name a card "has" when its art has a background picture (``when_lacks`` it: an
+# opaque tint that would hide the picture steps aside).
+BACKGROUND_IMAGE = "_background_image"
 ATTRIBUTES = "_attributes"
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACKGROUND = "#ffffff"
@@ -252,9 +255,9 @@ class Element:
 
     def shown_for(self, card: Card) -> bool:
         attrs = card.attrs
-        if any(name not in attrs for name in self.when_has):
+        if any(not _has(card, name) for name in self.when_has):
             return False
-        if any(name in attrs for name in self.when_lacks):
+        if any(_has(card, name) for name in self.when_lacks):
             return False
         return self.when is None or matches(self.when, attrs)
 
@@ -336,6 +339,12 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def _has(card: Card, name: str) -> bool:
+    if name == BACKGROUND_IMAGE:
+        return card.art.background_image is not None
+    return name in card.attrs
 
 
 def own_values(card: Card) -> dict[str, Any]:

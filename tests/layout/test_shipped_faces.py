@@ -95,3 +95,20 @@ def test_a_spec_naming_no_layout_draws_with_the_games_design_and_its_colours(tmp
     ours = next(c for c in shipped.cards if c.get("symbol") == "plus" and c.get("number") == 7)
     for side in ("front", "back"):
         assert np.array_equal(rendered(mine.cards[0], mine, side), rendered(ours, shipped, side)), side
+
+
+def test_a_background_picture_shows_where_calcs_tint_would_be(tmp_path):
+    # The design's tint steps aside (when_lacks: _background_image): the picture is what shows
+    # beside the symbol, where the plain card is the symbol's pale tint.
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (60, 84), (255, 0, 255)).save(tmp_path / "art" / "paper.png")
+    base = ("game: calc\nname: Mine\ncard: {size: poker, bleed: 0.125in, safe: 3mm}\n"
+            "groups:\n  - name: numbers\n    attrs: {kind: number}\n    generate: {symbol: [plus], number: [7]}\n")
+    spec = tmp_path / "mine.yaml"
+    spec.write_text(base, encoding="utf-8")
+    [plain] = load_all_variants(spec)
+    spec.write_text(base.replace("groups:", "art: {background_image: art/paper.png}\ngroups:"), encoding="utf-8")
+    [pictured] = load_all_variants(spec)
+    for deck, magenta in ((plain, False), (pictured, True)):
+        pixel = rendered(deck.cards[0], deck, "front")[20, 137]  # top middle, clear of symbol and index
+        assert (tuple(pixel) == (255, 0, 255)) is magenta, tuple(pixel)
