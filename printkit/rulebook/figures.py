@@ -372,6 +372,7 @@ class TableFlowable(Flowable):
         self.zones: tuple[_PlacedZone, ...] = ()
         self.scale = self.free_scale = THUMB_MAX_SCALE
         self.max_height_pt: float | None = None  # the book may hold it to the room left on a page
+        self.most_scale = THUMB_MAX_SCALE  # a part of a figure parted between its rows keeps the whole's scale
 
     def _size(self, pile, s: float) -> tuple[float, float]:
         size = (pile.card or self.deck.cards[0]).size
@@ -404,10 +405,29 @@ class TableFlowable(Flowable):
         at THUMB_LEAST of the size the text width alone allows, or more."""
         return self.scale >= self.free_scale * THUMB_LEAST - 1e-9
 
+    def split_rows(self, width_pt: float, height_pt: float) -> tuple["TableFlowable", "TableFlowable"] | None:
+        """The table as two, parted between its rows of zones at the whole's scale: the first rows,
+        as many as fit ``height_pt``, and the rest. None: it has one row, or not even its first fits."""
+        self.wrap(width_pt, height_pt)
+        rows, scale = self.setup.rows, self.scale
+        fitting = [k for k in range(1, len(rows))
+                   if mm_to_pt(self._part(rows[:k], scale)._height(scale)) <= height_pt]
+        if not fitting:
+            return None
+        k = fitting[-1]
+        return self._part(rows[:k], scale), self._part(rows[k:], scale)
+
+    def _part(self, rows, scale: float) -> "TableFlowable":
+        part = copy.copy(self)
+        part.setup = replace(self.setup, rows=rows)
+        part.most_scale = scale
+        part.max_height_pt = None  # at the whole's scale, which already fitted the page
+        return part
+
     def _largest_scale(self, width_mm: float, held: bool) -> float:
         """The largest scale at which every row fits the width (``held``: and the figure its
         ``max_height_pt``)."""
-        lo, hi = 0.05, THUMB_MAX_SCALE
+        lo, hi = 0.05, self.most_scale
         if self._fits(hi, width_mm, held):
             return hi
         for _ in range(30):
