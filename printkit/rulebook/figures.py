@@ -228,6 +228,42 @@ class CardRow(Flowable):
             return None  # smaller than the whole would be, and its card text no longer read
         return head, self._part(count, len(layout.cards), min(placed.scale for placed in head.layout.cards))
 
+    def page_parts(self, width_pt: float, page_pt: float, last_pt: float) -> list["CardRow"]:
+        """The figure parted between its rows into pieces that each fit a page (``page_pt``; the
+        last, which its caption follows, ``last_pt``) with every card's text printed: a figure
+        whose rows at a readable size are taller than a page runs on over pages rather than
+        shrinking until its cards' text is left out. [self]: it fits as it is, or has one row."""
+        held, self.max_height_pt = self.max_height_pt, None
+        self.wrap(width_pt, page_pt)
+        layout, self.max_height_pt = self.layout, held
+        self.layout = None
+        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        scale = min(placed.scale for placed in layout.cards) if layout.cards else 0.0
+        if mm_to_pt(layout.height_mm) <= last_pt or layout.rows < 2 or scale < least - 1e-9:
+            return [self]
+        rows: list[int] = []  # where each row starts (its cards share the labels' baseline)
+        for i, placed in enumerate(layout.cards):
+            if i == 0 or placed.label_baseline_mm != layout.cards[i - 1].label_baseline_mm:
+                rows.append(i)
+        rows.append(len(layout.cards))
+        pieces: list[CardRow] = []
+        start = 0
+        while start < len(rows) - 1:
+            end = start + 1  # at least one row on each page
+            while end < len(rows) - 1 and self._part_height(rows[start], rows[end + 1], scale, width_pt) <= (
+                    last_pt if end + 1 == len(rows) - 1 else page_pt):
+                end += 1
+            piece = self._part(rows[start], rows[end], scale)
+            piece.max_height_pt = last_pt if end == len(rows) - 1 else page_pt
+            pieces.append(piece)
+            start = end
+        return pieces
+
+    def _part_height(self, start: int, end: int, scale: float, width_pt: float) -> float:
+        part = self._part(start, end, scale)
+        part.max_height_pt = None
+        return part.wrap(width_pt, 1e6)[1]
+
     def _part(self, start: int, end: int, scale: float) -> "CardRow":
         part = copy.copy(self)
         labels = self.figure.labels[start:end]
