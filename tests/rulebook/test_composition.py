@@ -142,8 +142,8 @@ def test_a_figure_stands_in_the_section_that_names_it(books, layout):
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=_layout_id)
 def test_no_page_but_a_chapters_last_is_more_than_half_blank(books, layout):
-    # A figure of rows of cards that does not fit whole parts between its rows (its first rows
-    # fill the page); only a page-filling drawing that cannot shrink so far may leave one emptier.
+    # A figure of rows of cards, or a table set up seen from above, that does not fit whole parts
+    # between its rows (its first rows fill the page): no figure excuses an emptier page.
     _, _, built = books
     pages, body_pt = built[layout]
     assert comp.blank_halves(pages, body_pt, MAX_BLANK) == []
