@@ -550,6 +550,13 @@ def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> list[Fl
     return [FloatingFigure(parts)]
 
 
+def _named(drawing, block: md.Directive, where):
+    """A drawing that reports what it cannot print (``named``) told the directive that shows it."""
+    if hasattr(drawing, "named"):
+        drawing.named = (where[0], where[1], f"{block.kind} {block.name!r}")
+    return drawing
+
+
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where,
                frame_height_pt: float) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
@@ -559,8 +566,8 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
         if not isinstance(data, (Figure, CardParts, TableSetup)):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
                                                        "not Figure, CardParts or TableSetup")
-        return [*_kept_whole([figure(data, width_pt), *_caption(data.caption, styles, where)], width_pt,
-                             frame_height_pt), gap]
+        return [*_kept_whole([_named(figure(data, width_pt), block, where), *_caption(data.caption, styles, where)],
+                             width_pt, frame_height_pt), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
             raise md.RulebookError(where[0], where[1], f"table {block.name!r} returned {type(data).__name__}, not Table")
@@ -569,7 +576,7 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
         raise md.RulebookError(where[0], where[1], f"example {block.name!r} returned {type(data).__name__}, not Example")
     parts: list = []
     if data.cards:
-        parts.append(figure(Figure(data.cards, labels=data.card_labels), width_pt))
+        parts.append(_named(figure(Figure(data.cards, labels=data.card_labels), width_pt), block, where))
         parts.append(Spacer(1, styles.body.spaceAfter))
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))

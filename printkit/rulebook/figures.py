@@ -17,7 +17,7 @@ from printkit.deck import Card, Deck
 from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Text
-from printkit.errors import BuildError
+from printkit.errors import BuildError, RulebookError
 from printkit.render.canvas import draw_ops
 from printkit.rulebook.book import REGULAR, font_runs, register_fonts
 from printkit.rulebook.content import Figure, Pile, Zone
@@ -183,8 +183,9 @@ def remembered_fronts(deck: Deck) -> FrontMaker:
 
 
 class CardRow(Flowable):
-    """Draws a Figure's cards in a row at (up to) their print size; card text that would print
-    under MIN_CARD_TEXT_PT (cards shrunk to keep a figure on its page) is left out."""
+    """Draws a Figure's cards in a row at (up to) their print size. Card text that would print
+    under MIN_CARD_TEXT_PT (cards shrunk to keep a figure on its page) is refused for a figure
+    the rule text names, and left out of a cover's art."""
 
     def __init__(self, figure: Figure, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
@@ -193,6 +194,9 @@ class CardRow(Flowable):
         self.faces = faces(figure, deck, front)
         self.layout: RowLayout | None = None
         self.max_height_pt: float | None = None  # the book holds a figure to the page, less its caption
+        # The rule text's directive that shows the figure, (path, line, what): card text the figure
+        # cannot print there is reported at it (a cover, named by none, shows its cards as art).
+        self.named: tuple[str, int, str] | None = None
         # Labels are split into font runs now, so a bad character fails the build, not the drawing.
         self.label_runs = []
         for label in figure.labels:
@@ -284,16 +288,27 @@ class CardRow(Flowable):
         assert layout is not None, "wrap() comes before draw()"
         canvas = self.canv
         height_mm = layout.height_mm
-        for placed, face in zip(layout.cards, self.faces):
+        shown = [legible_ops(face.ops, placed.scale) for placed, face in zip(layout.cards, self.faces)]
+        if self.named is not None and any(len(ops) < len(face.ops) for ops, face in zip(shown, self.faces)):
+            self._refuse_small_text()
+        for placed, face, ops in zip(layout.cards, self.faces, shown):
             size = placed.card.size
             trim = Box(0.0, 0.0, size.width_mm, size.height_mm)
-            draw_ops(canvas, legible_ops(face.ops, placed.scale), placed.x_mm, placed.y_mm, height_mm,
-                     scale=placed.scale, clip_mm=trim)
+            draw_ops(canvas, ops, placed.x_mm, placed.y_mm, height_mm, scale=placed.scale, clip_mm=trim)
             self._outline(placed, height_mm)
         register_fonts()
         for placed, runs in zip(layout.cards, self.label_runs):
             if placed.label:
                 self._label(placed, runs, layout.label_size_mm)
+
+    def _refuse_small_text(self) -> None:
+        path, line, what = self.named
+        small = min(pt * placed.scale for placed, face in zip(self.layout.cards, self.faces)
+                    if (pt := smallest_text_pt(face)))
+        raise RulebookError(path, line, f"{what}: its cards are shrunk to fit the page until their smallest text "
+                                        f"would print at {small:.1f} pt, under the {MIN_CARD_TEXT_PT:g} pt a book "
+                                        "prints, and it would be left out; set the book on larger paper "
+                                        "(--rulebook-paper) or show fewer or smaller cards in the figure")
 
     def _outline(self, placed: PlacedCard, height_mm: float) -> None:
         size = placed.card.size
