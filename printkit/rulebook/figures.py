@@ -407,6 +407,10 @@ class _PlacedZone:
 class TableFlowable(Flowable):
     """A TableSetup drawn from above: each zone a labelled tray of its piles, rows centred."""
 
+    # The table is best seen whole: it parts between its rows of zones only when moving it to the
+    # next page would leave nearly half the page (this share of the frame, or more) empty.
+    parts_past = 0.45
+
     def __init__(self, setup, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
         self.setup, self.deck = setup, deck
