@@ -408,8 +408,9 @@ class TableFlowable(Flowable):
     """A TableSetup drawn from above: each zone a labelled tray of its piles, rows centred."""
 
     # The table is best seen whole: it parts between its rows of zones only when moving it to the
-    # next page would leave nearly half the page (this share of the frame, or more) empty.
-    parts_past = 0.45
+    # next page would leave about half the page empty (this share of the frame, less the space after
+    # the last paragraph, or more).
+    parts_past = 0.48
 
     def __init__(self, setup, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
