@@ -204,3 +204,16 @@ def test_a_figure_of_card_rows_parts_between_its_rows():
     assert "RED RYE FIELD" in texts[at] and "ELDORADO" in texts[at]
     assert "PALE BLUE DOT" in texts[at + 1] and "COAL MINE" in texts[at + 1]
     assert texts[at].index("2.2 Terrain cards") < texts[at].index("RED RYE FIELD")
+
+
+def test_the_half_letter_booklet_prints_every_terrain_cards_text():
+    # Two terrain cards side by side are too small to read on half-Letter: the four stand in one
+    # column over pages at a readable size, their fine print included, rather than shrunk to one
+    # page with it left out.
+    import pypdfium2 as pdfium
+
+    data = render_rulebook(DECKS / "stack.yaml", "en", "letter", booklet=True).data
+    text = " ".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data))
+    text = " ".join(text.split())
+    for mineral in ("ruby", "gold", "sapphire", "coal"):
+        assert f"Set here: cards with {mineral}" in text
