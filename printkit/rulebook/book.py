@@ -533,29 +533,41 @@ def _caption(text: str | None, styles: Styles, where) -> list:
     return [paragraph(text, where, styles.caption)] if text else []
 
 
-def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> FloatingFigure:
+def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> list[FloatingFigure]:
     """A figure with what goes with it (its caption, an example's table), kept together on one page.
 
     A drawing that takes a ``max_height_pt`` is held to the frame's height less the rest of the
-    group, so a tall figure does not push its caption onto the next page."""
+    group, so a tall figure does not push its caption onto the next page. A drawing of rows of
+    cards that would have to shrink until its cards' text is left out runs on over pages instead,
+    a page's rows to each figure, what goes with it after the last (``page_parts``)."""
     for i, part in enumerate(parts):
         if hasattr(part, "max_height_pt"):
             rest = sum(_height_pt(other, width_pt, frame_height_pt) for other in parts[:i] + parts[i + 1:])
             part.max_height_pt = frame_height_pt - rest - 2  # a little slack for rounding
-    return FloatingFigure(parts)
+            if i == 0 and hasattr(part, "page_parts"):
+                *pages, last = part.page_parts(width_pt, frame_height_pt - 2, part.max_height_pt)
+                return [*(FloatingFigure([page]) for page in pages), FloatingFigure([last, *parts[1:]])]
+    return [FloatingFigure(parts)]
+
+
+def _named(drawing, block: md.Directive, where):
+    """A drawing that reports what it cannot print (``named``) told the directive that shows it."""
+    if hasattr(drawing, "named"):
+        drawing.named = (where[0], where[1], f"{block.kind} {block.name!r}")
+    return drawing
 
 
 def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMaker, width_pt: float, where,
                frame_height_pt: float) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
-        return [_kept_whole([figure(data, width_pt)], width_pt, frame_height_pt), gap]
+        return [*_kept_whole([figure(data, width_pt)], width_pt, frame_height_pt), gap]
     if block.kind == "figure":
         if not isinstance(data, (Figure, CardParts, TableSetup)):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
                                                        "not Figure, CardParts or TableSetup")
-        return [_kept_whole([figure(data, width_pt), *_caption(data.caption, styles, where)], width_pt,
-                            frame_height_pt), gap]
+        return [*_kept_whole([_named(figure(data, width_pt), block, where), *_caption(data.caption, styles, where)],
+                             width_pt, frame_height_pt), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
             raise md.RulebookError(where[0], where[1], f"table {block.name!r} returned {type(data).__name__}, not Table")
@@ -564,12 +576,12 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
         raise md.RulebookError(where[0], where[1], f"example {block.name!r} returned {type(data).__name__}, not Example")
     parts: list = []
     if data.cards:
-        parts.append(figure(Figure(data.cards, labels=data.card_labels), width_pt))
+        parts.append(_named(figure(Figure(data.cards, labels=data.card_labels), width_pt), block, where))
         parts.append(Spacer(1, styles.body.spaceAfter))
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))
     parts += _caption(data.caption, styles, where)
-    return [_kept_whole(parts, width_pt, frame_height_pt), gap]
+    return [*_kept_whole(parts, width_pt, frame_height_pt), gap]
 
 
 # A book whose text fills at most this many pages needs no title page and no contents.

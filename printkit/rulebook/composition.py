@@ -100,15 +100,19 @@ def _kept_height(kept: KeepTogether, width: float, room: float) -> float:
     return kept._H
 
 
-def split_between_rows(flowables: list, width: float, room: float) -> bool:
+def split_between_rows(flowables: list, width: float, room: float, frame_height: float) -> bool:
     """Part the figure (or figure group) opening ``flowables`` between its rows of cards when
     its first rows fit the ``room`` left on the page: they stand there (after the group's lead-in)
     and the rest, with the caption, opens the next page. Only a figure whose drawing comes first
-    and alone may part (its drawing's ``split_rows``); returns whether it did."""
+    and alone may part (its drawing's ``split_rows``), and a drawing best seen whole (its
+    ``parts_past`` share of the frame) only when moving it would leave more than that empty;
+    returns whether it did."""
     first = flowables[0]
     figure = first.figure if isinstance(first, FigureGroup) else first
     parts = list(figure._content)
     if not parts or not hasattr(parts[0], "split_rows") or any(hasattr(p, "max_height_pt") for p in parts[1:]):
+        return False
+    if room <= getattr(parts[0], "parts_past", 0.0) * frame_height:
         return False
     run = first.run if isinstance(first, FigureGroup) else []
     above = first.getSpaceBefore() + 1 + sum(_height_pt(f, width, room) for f in run)

@@ -115,7 +115,7 @@ class RulebookDoc(BaseDocTemplate):
             room, width = frame._y - frame._y1p, frame._getAvailableWidth()
             flowables[0].canv = self.canv  # a KeepTogether measures its parts on the canvas
             if room > FLOAT_GAP * frame._aH and _kept_height(flowables[0], width, room) > room:
-                split_between_rows(flowables, width, room)
+                split_between_rows(flowables, width, room, frame._aH)
             return
         if self._waiting and frame._atTop and self.page > self._waiting[0][0]:
             self._pull_waiting(flowables)  # a new page opens with the figures that waited for it
@@ -157,7 +157,7 @@ class RulebookDoc(BaseDocTemplate):
                 self._pull_waiting(flowables)  # nothing to fill the page: the waiting figures go now
             else:
                 # nothing can fill the page: the figure's first rows of cards do, if they fit
-                split_between_rows(flowables, frame._getAvailableWidth(), room)
+                split_between_rows(flowables, frame._getAvailableWidth(), room, height)
             return
         # The figure (with the gap after it) goes before the next heading or page break, or at
         # the end, so it stays in the section that names it; it is pulled forward when the next

@@ -17,7 +17,7 @@ from printkit.deck import Card, Deck
 from printkit.layout import templates
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Text
-from printkit.errors import BuildError
+from printkit.errors import BuildError, RulebookError
 from printkit.render.canvas import draw_ops
 from printkit.rulebook.book import REGULAR, font_runs, register_fonts
 from printkit.rulebook.content import Figure, Pile, Zone
@@ -183,8 +183,9 @@ def remembered_fronts(deck: Deck) -> FrontMaker:
 
 
 class CardRow(Flowable):
-    """Draws a Figure's cards in a row at (up to) their print size; card text that would print
-    under MIN_CARD_TEXT_PT (cards shrunk to keep a figure on its page) is left out."""
+    """Draws a Figure's cards in a row at (up to) their print size. Card text that would print
+    under MIN_CARD_TEXT_PT (cards shrunk to keep a figure on its page) is refused for a figure
+    the rule text names, and left out of a cover's art."""
 
     def __init__(self, figure: Figure, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
@@ -193,6 +194,9 @@ class CardRow(Flowable):
         self.faces = faces(figure, deck, front)
         self.layout: RowLayout | None = None
         self.max_height_pt: float | None = None  # the book holds a figure to the page, less its caption
+        # The rule text's directive that shows the figure, (path, line, what): card text the figure
+        # cannot print there is reported at it (a cover, named by none, shows its cards as art).
+        self.named: tuple[str, int, str] | None = None
         # Labels are split into font runs now, so a bad character fails the build, not the drawing.
         self.label_runs = []
         for label in figure.labels:
@@ -228,6 +232,42 @@ class CardRow(Flowable):
             return None  # smaller than the whole would be, and its card text no longer read
         return head, self._part(count, len(layout.cards), min(placed.scale for placed in head.layout.cards))
 
+    def page_parts(self, width_pt: float, page_pt: float, last_pt: float) -> list["CardRow"]:
+        """The figure parted between its rows into pieces that each fit a page (``page_pt``; the
+        last, which its caption follows, ``last_pt``) with every card's text printed: a figure
+        whose rows at a readable size are taller than a page runs on over pages rather than
+        shrinking until its cards' text is left out. [self]: it fits as it is, or has one row."""
+        held, self.max_height_pt = self.max_height_pt, None
+        self.wrap(width_pt, page_pt)
+        layout, self.max_height_pt = self.layout, held
+        self.layout = None
+        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        scale = min(placed.scale for placed in layout.cards) if layout.cards else 0.0
+        if mm_to_pt(layout.height_mm) <= last_pt or layout.rows < 2 or scale < least - 1e-9:
+            return [self]
+        rows: list[int] = []  # where each row starts (its cards share the labels' baseline)
+        for i, placed in enumerate(layout.cards):
+            if i == 0 or placed.label_baseline_mm != layout.cards[i - 1].label_baseline_mm:
+                rows.append(i)
+        rows.append(len(layout.cards))
+        pieces: list[CardRow] = []
+        start = 0
+        while start < len(rows) - 1:
+            end = start + 1  # at least one row on each page
+            while end < len(rows) - 1 and self._part_height(rows[start], rows[end + 1], scale, width_pt) <= (
+                    last_pt if end + 1 == len(rows) - 1 else page_pt):
+                end += 1
+            piece = self._part(rows[start], rows[end], scale)
+            piece.max_height_pt = last_pt if end == len(rows) - 1 else page_pt
+            pieces.append(piece)
+            start = end
+        return pieces
+
+    def _part_height(self, start: int, end: int, scale: float, width_pt: float) -> float:
+        part = self._part(start, end, scale)
+        part.max_height_pt = None
+        return part.wrap(width_pt, 1e6)[1]
+
     def _part(self, start: int, end: int, scale: float) -> "CardRow":
         part = copy.copy(self)
         labels = self.figure.labels[start:end]
@@ -248,16 +288,27 @@ class CardRow(Flowable):
         assert layout is not None, "wrap() comes before draw()"
         canvas = self.canv
         height_mm = layout.height_mm
-        for placed, face in zip(layout.cards, self.faces):
+        shown = [legible_ops(face.ops, placed.scale) for placed, face in zip(layout.cards, self.faces)]
+        if self.named is not None and any(len(ops) < len(face.ops) for ops, face in zip(shown, self.faces)):
+            self._refuse_small_text()
+        for placed, face, ops in zip(layout.cards, self.faces, shown):
             size = placed.card.size
             trim = Box(0.0, 0.0, size.width_mm, size.height_mm)
-            draw_ops(canvas, legible_ops(face.ops, placed.scale), placed.x_mm, placed.y_mm, height_mm,
-                     scale=placed.scale, clip_mm=trim)
+            draw_ops(canvas, ops, placed.x_mm, placed.y_mm, height_mm, scale=placed.scale, clip_mm=trim)
             self._outline(placed, height_mm)
         register_fonts()
         for placed, runs in zip(layout.cards, self.label_runs):
             if placed.label:
                 self._label(placed, runs, layout.label_size_mm)
+
+    def _refuse_small_text(self) -> None:
+        path, line, what = self.named
+        small = min(pt * placed.scale for placed, face in zip(self.layout.cards, self.faces)
+                    if (pt := smallest_text_pt(face)))
+        raise RulebookError(path, line, f"{what}: its cards are shrunk to fit the page until their smallest text "
+                                        f"would print at {small:.1f} pt, under the {MIN_CARD_TEXT_PT:g} pt a book "
+                                        "prints, and it would be left out; set the book on larger paper "
+                                        "(--rulebook-paper) or show fewer or smaller cards in the figure")
 
     def _outline(self, placed: PlacedCard, height_mm: float) -> None:
         size = placed.card.size
@@ -356,6 +407,11 @@ class _PlacedZone:
 class TableFlowable(Flowable):
     """A TableSetup drawn from above: each zone a labelled tray of its piles, rows centred."""
 
+    # The table is best seen whole: it parts between its rows of zones only when moving it to the
+    # next page would leave about half the page empty (this share of the frame, less the space after
+    # the last paragraph, or more).
+    parts_past = 0.48
+
     def __init__(self, setup, deck: Deck, front: FrontMaker = templates.front):
         super().__init__()
         self.setup, self.deck = setup, deck
@@ -372,6 +428,7 @@ class TableFlowable(Flowable):
         self.zones: tuple[_PlacedZone, ...] = ()
         self.scale = self.free_scale = THUMB_MAX_SCALE
         self.max_height_pt: float | None = None  # the book may hold it to the room left on a page
+        self.most_scale = THUMB_MAX_SCALE  # a part of a figure parted between its rows keeps the whole's scale
 
     def _size(self, pile, s: float) -> tuple[float, float]:
         size = (pile.card or self.deck.cards[0]).size
@@ -404,10 +461,29 @@ class TableFlowable(Flowable):
         at THUMB_LEAST of the size the text width alone allows, or more."""
         return self.scale >= self.free_scale * THUMB_LEAST - 1e-9
 
+    def split_rows(self, width_pt: float, height_pt: float) -> tuple["TableFlowable", "TableFlowable"] | None:
+        """The table as two, parted between its rows of zones at the whole's scale: the first rows,
+        as many as fit ``height_pt``, and the rest. None: it has one row, or not even its first fits."""
+        self.wrap(width_pt, height_pt)
+        rows, scale = self.setup.rows, self.scale
+        fitting = [k for k in range(1, len(rows))
+                   if mm_to_pt(self._part(rows[:k], scale)._height(scale)) <= height_pt]
+        if not fitting:
+            return None
+        k = fitting[-1]
+        return self._part(rows[:k], scale), self._part(rows[k:], scale)
+
+    def _part(self, rows, scale: float) -> "TableFlowable":
+        part = copy.copy(self)
+        part.setup = replace(self.setup, rows=rows)
+        part.most_scale = scale
+        part.max_height_pt = None  # at the whole's scale, which already fitted the page
+        return part
+
     def _largest_scale(self, width_mm: float, held: bool) -> float:
         """The largest scale at which every row fits the width (``held``: and the figure its
         ``max_height_pt``)."""
-        lo, hi = 0.05, THUMB_MAX_SCALE
+        lo, hi = 0.05, self.most_scale
         if self._fits(hi, width_mm, held):
             return hi
         for _ in range(30):

@@ -317,35 +317,23 @@ def _empty_share(page: Page) -> float:
     return ((page.ink_bottom if page.ink_bottom is not None else top) - foot) / (top - foot)
 
 
-PAGE_FIGURE = 0.75  # a figure this much of the frame tall (a table set up) fills its page alone
-
-
 def blank_halves(pages: list[Page], body_pt: float, most: float) -> list[str]:
     """Pages of text (from the first chapter to the book's last page, which is exempt) whose frame
     is more than ``most`` empty at its foot.
 
-    Exempt is a chapter's last page (the next opens with a chapter heading), and a page before one
-    that opens with a figure (its first ink within LEAD_LINES body lines of the top) taller than
-    the empty part that fills its own page (more than PAGE_FIGURE of the frame): a drawing that can
-    neither shrink into the room nor part there. A figure of rows of cards parts between its rows,
-    so the page before it is not exempt; nor is a page before a heading and lead-in that a figure
-    follows (those could stand on the emptier page)."""
+    Exempt is only a chapter's last page (the next opens with a chapter heading). A figure does
+    not excuse the page before it: one of rows of cards, or a table set up seen from above, parts
+    between its rows, and a heading and lead-in that a figure follows could stand on the emptier
+    page."""
     first = first_chapter_page(pages, body_pt)
     last = _last_page(pages)
     by_number = {p.number: p for p in pages}
-    leading = body_pt * 1.55
     found = []
     for page in pages:
         if first is None or not first <= page.number < last or page.blank or _empty_share(page) <= most:
             continue
-        x0, foot, x1, top = page.frame
-        empty = _empty_share(page) * (top - foot)
         following = by_number[page.number + 1]
         if following.lines and is_chapter(following.lines[0], body_pt):
-            continue
-        figure = next(iter(following.figure_rows), None)
-        if figure is not None and top - figure[0] <= leading * LEAD_LINES and \
-                top - figure[1] + CAPTION_LINES * leading > empty and figure[0] - figure[1] > PAGE_FIGURE * (top - foot):
             continue
         found.append(f"page {page.number}: {_empty_share(page):.0%} of the frame empty at its foot")
     return found

@@ -142,8 +142,8 @@ def test_a_figure_stands_in_the_section_that_names_it(books, layout):
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=_layout_id)
 def test_no_page_but_a_chapters_last_is_more_than_half_blank(books, layout):
-    # A figure of rows of cards that does not fit whole parts between its rows (its first rows
-    # fill the page); only a page-filling drawing that cannot shrink so far may leave one emptier.
+    # A figure of rows of cards, or a table set up seen from above, that does not fit whole parts
+    # between its rows (its first rows fill the page): no figure excuses an emptier page.
     _, _, built = books
     pages, body_pt = built[layout]
     assert comp.blank_halves(pages, body_pt, MAX_BLANK) == []
@@ -204,3 +204,16 @@ def test_a_figure_of_card_rows_parts_between_its_rows():
     assert "RED RYE FIELD" in texts[at] and "ELDORADO" in texts[at]
     assert "PALE BLUE DOT" in texts[at + 1] and "COAL MINE" in texts[at + 1]
     assert texts[at].index("2.2 Terrain cards") < texts[at].index("RED RYE FIELD")
+
+
+def test_the_half_letter_booklet_prints_every_terrain_cards_text():
+    # Two terrain cards side by side are too small to read on half-Letter: the four stand in one
+    # column over pages at a readable size, their fine print included, rather than shrunk to one
+    # page with it left out.
+    import pypdfium2 as pdfium
+
+    data = render_rulebook(DECKS / "stack.yaml", "en", "letter", booklet=True).data
+    text = " ".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data))
+    text = " ".join(text.split())
+    for mineral in ("ruby", "gold", "sapphire", "coal"):
+        assert f"Set here: cards with {mineral}" in text

@@ -111,3 +111,61 @@ def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch
                    producers=(produce_rulebooks,))
     assert len(result.entries) == 4  # ko and en, each as pages and as a booklet
     assert laid_out and len(laid_out) == len(set(laid_out))
+
+
+def _stack_figure(name: str):
+    from printkit.rulebook.content import content_for
+
+    stack = load_deck(DECKS_DIR / "stack.yaml")
+    return stack, content_for(stack.game).registry("figure")[name](stack, "en")
+
+
+def test_a_named_figure_shrunk_until_its_card_text_would_go_is_refused_at_its_directive():
+    from printkit.errors import RulebookError
+
+    stack, terrains = _stack_figure("terrains")
+    flowable = CardRow(terrains, stack)
+    flowable.named = ("stack.rules.en.md", 39, "figure 'terrains'")
+    flowable.max_height_pt = mm_to_pt(60)  # far less than its two rows need at a readable size
+    canvas = Canvas(io.BytesIO(), pagesize=(mm_to_pt(120), mm_to_pt(80)))
+    flowable.wrap(mm_to_pt(120), mm_to_pt(80))
+    with pytest.raises(RulebookError, match=r"stack\.rules\.en\.md:39.*figure 'terrains'.*under the 6 pt"):
+        flowable.drawOn(canvas, 0, 0)
+    cover = CardRow(terrains, stack)  # a cover's art, named by no directive, is drawn
+    cover.max_height_pt = mm_to_pt(60)
+    cover.wrap(mm_to_pt(120), mm_to_pt(80))
+    cover.drawOn(canvas, 0, 0)
+
+
+def test_a_figure_too_tall_for_a_page_at_a_readable_size_runs_on_over_pages():
+    # Half-Letter's text is too narrow for two terrain cards side by side at a readable size: the
+    # four stand in one column, two to a page, each at least as large as its text needs.
+    from printkit.rulebook.figures import legible_scale, smallest_text_pt
+
+    stack, terrains = _stack_figure("terrains")
+    flowable = CardRow(terrains, stack)
+    width, page = mm_to_pt(139.7 - 26), mm_to_pt(215.9 - 26)
+    parts = flowable.page_parts(width, page, page - 20)
+    least = legible_scale([smallest_text_pt(face) for face in flowable.faces])
+    assert [len(p.figure.cards) for p in parts] == [2, 2]
+    for part in parts:
+        assert part.wrap(width, page)[1] <= part.max_height_pt
+        assert min(placed.scale for placed in part.layout.cards) >= least - 1e-9
+    a5 = CardRow(terrains, stack)  # on A5 the four fit a page two by two: one figure
+    assert a5.page_parts(mm_to_pt(120), mm_to_pt(182), mm_to_pt(179.5)) == [a5]
+
+
+def test_a_table_set_up_parts_between_its_rows_of_zones_at_the_one_scale():
+    from printkit.rulebook.figures import TableFlowable
+
+    stack, setup = _stack_figure("setup")
+    flowable = TableFlowable(setup, stack)
+    width = mm_to_pt(120)
+    whole = flowable.wrap(width, mm_to_pt(500))[1]
+    head, rest = flowable.split_rows(width, whole * 0.55)
+    assert len(head.setup.rows) + len(rest.setup.rows) == len(setup.rows)
+    assert head.setup.rows + rest.setup.rows == setup.rows
+    assert head.wrap(width, whole)[1] <= whole * 0.55
+    rest.wrap(width, whole)
+    assert head.scale == rest.scale == flowable.scale
+    assert flowable.split_rows(width, mm_to_pt(5)) is None  # not even its first row fits
