@@ -350,7 +350,8 @@ def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
         _generated_banner(canvas, y_mm=panel.y_mm + 1.2 * k)
         _generated_footer(canvas, panel)
         corner = Box(panel.x_mm + 1.5 * k, panel.y_mm + 9.5 * k, 9 * k, panel.h_mm - 19 * k)
-        middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 17 * k)
+        # The minerals end above the footer's two lines (8.6 units above the panel's foot).
+        middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 20 * k)
     else:
         # A soft panel behind the icons keeps the middle calm and the corners readable; over a
         # background image it is only an outline, so the image shows.

@@ -383,3 +383,19 @@ def test_back_label_falls_back_per_character_and_names_undrawable_ones(deck):
         assert set(fonts.missing_glyphs(t.text, t.font)) <= {"🧩"}, (t.text, t.font.name)
     (warning,) = face.warnings
     assert card.label in warning and "back_label" in warning and "🧩" in warning and "♦" not in warning.split(" in ")[0]
+
+
+def test_no_two_lines_of_a_mineral_card_overlap(deck):
+    # Every deck card and generated marker: no text line's box runs into another's (a three-mineral
+    # marker's last English name once sat on its "never shuffle in" footer).
+    from ._ops import op_bounds
+
+    cards = [c for c in _all_cards(deck) if "minerals" in c.attrs]
+    assert any(c.get("generated") and len(c["minerals"]) == 3 for c in cards)
+    for card in cards:
+        lines = [op_bounds(t) for t in texts(stack.front(card)) if t.rotate_deg == 0]
+        for i, a in enumerate(lines):
+            for b in lines[i + 1:]:
+                e = 1e-6  # lines that touch are apart
+                apart = a[2] <= b[0] + e or b[2] <= a[0] + e or a[3] <= b[1] + e or b[3] <= a[1] + e
+                assert apart, (card.label, a, b)
