@@ -12,7 +12,7 @@ import io
 import sys
 import threading
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fnmatch import fnmatch
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -20,6 +20,7 @@ from struct import unpack_from
 
 from printkit.cff_fonts import ConversionError, FontBytes, is_cff_font, truetype_outlines
 from printkit.errors import FontError
+from printkit.memo import FileIdentity, file_identity
 from printkit.resources import bundled_dir
 from printkit.safe_read import UnsafeFileError, read_limited
 
@@ -71,10 +72,43 @@ def ttfont(path: Path):
 
 
 _PARSING = threading.Lock()
+_SEEN: dict[Path, FileIdentity | None] = {}  # each font file parsed -> its identity when read
+_ON_CHANGE: list[Callable[[], None]] = []  # what other modules keep of fonts by path, to let go of
+
+
+def when_fonts_change(forget: Callable[[], None]) -> None:
+    """Have ``forget`` called whenever :func:`forget_changed_fonts` finds a font file changed
+    (for a module that keeps something of fonts by their path)."""
+    _ON_CHANGE.append(forget)
+
+
+def forget_changed_fonts() -> bool:
+    """Let go of everything kept of fonts when a font file parsed so far changed on disk (its
+    :func:`~printkit.memo.file_identity`), so the next build reads it afresh; True when one did.
+
+    A build asks first, so ``printkit watch`` picks up a spec's own font rewritten in place.
+    """
+    with _PARSING:
+        if all(_identity(path) == seen for path, seen in list(_SEEN.items())):
+            return False
+        _SEEN.clear()
+        for kept in (_parsed_font, font_name, glyph_set, _advance_sum):
+            kept.cache_clear()
+    for forget in _ON_CHANGE:
+        forget()
+    return True
+
+
+def _identity(path: Path) -> FileIdentity | None:
+    try:
+        return file_identity(path)
+    except OSError:
+        return None
 
 
 @lru_cache(maxsize=None)
 def _parsed_font(path: Path):
+    _SEEN[Path(path)] = _identity(Path(path))  # before reading: a write during the read shows as a change
     try:
         data = read_limited(Path(path), MAX_FONT_BYTES)
     except (OSError, UnsafeFileError) as exc:

@@ -34,8 +34,10 @@ printkit's own layouts, icons, export profiles and game modules by name, and thi
 (``maxsize=1`` or per process: reportlab subclasses, the code fingerprint, the user's cache key).
 Fonts (:mod:`printkit.fonts`, :mod:`printkit.layout.text`, :mod:`printkit.cff_fonts`) are parsed
 once per process per path — a handful each, kept whole, as every text measured asks for them —
-so a spec's own font file rewritten while ``printkit watch`` runs is not read again until
-printkit starts again: a known limit, not yet keyed by :func:`file_identity`.
+and what is kept of them by path is let go of when a build finds one of their files changed
+(:func:`printkit.fonts.forget_changed_fonts`, by :func:`file_identity`), so ``printkit watch``
+sets text in a spec's own font as it is now. printkit's bundled fonts are registered with
+reportlab under their file names, once per process.
 """
 
 from __future__ import annotations

@@ -261,3 +261,31 @@ def test_horizontal_metrics_read_like_reportlabs_list():
     for index in (len(theirs), -len(theirs) - 1):
         with pytest.raises(IndexError):
             ours[index]
+
+
+def test_a_specs_font_rewritten_in_place_is_read_afresh_by_the_next_build_in_the_process(tmp_path):
+    # What `printkit watch` does: build, the designer copies another font over the spec's, build
+    # again in the same process. The second build's PDF embeds the new font, not the old one.
+    import pypdf
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    root = fonts.FONTS_DIR
+    shutil.copy(root / "DejaVuSans.ttf", tmp_path / "face.ttf")
+    (tmp_path / "deck.yaml").write_text(
+        "game: orchard\nname: Orchard\nart: {font: face.ttf, font_bold: face.ttf}\n"
+        "groups:\n  - name: fruit\n    cards:\n      - {title: Apple, text: Crisp and red}\n", encoding="utf-8")
+
+    def embedded() -> set[str]:
+        out = tmp_path / "out"
+        result = CliRunner().invoke(main, ["build", str(tmp_path / "deck.yaml"), "--out", str(out),
+                                           "--no-rulebooks", "--no-proof"])
+        assert result.exit_code == 0, result.output
+        reader = pypdf.PdfReader(out / "deck" / "sheets-a4.pdf")
+        return {str(f.get_object()["/BaseFont"]).split("+")[-1] for page in reader.pages
+                for f in page["/Resources"]["/Font"].values()}
+
+    assert "DejaVuSans" in embedded()
+    shutil.copy(root / "Pretendard-Regular.ttf", tmp_path / "face.ttf")
+    assert "DejaVuSans" not in embedded()

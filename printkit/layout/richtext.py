@@ -60,7 +60,7 @@ from printkit.errors import RichTextError
 from printkit.layout.markup import (
     BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color, unknown_icon,
 )
-from printkit.fonts import glyph_set, missing_glyphs, text_width_mm
+from printkit.fonts import glyph_set, missing_glyphs, text_width_mm, when_fonts_change
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
@@ -334,6 +334,9 @@ def _char_width(ch: str, font: Path) -> float:
     return text_width_mm(ch, font, 1.0)
 
 
+when_fonts_change(_char_width.cache_clear)
+
+
 class _Setting:
     """One text in one style, measured at unit size as the layout reaches each word.
 
@@ -432,6 +435,9 @@ def _shared_words(chains: tuple, slant: float, cap_height: float) -> dict[_Word,
     slant times the cap height. A deck of thousands of cards measures each distinct word once.
     """
     return {}
+
+
+when_fonts_change(_shared_words.cache_clear)
 
 
 def _width(text: str, font: Path) -> float:
@@ -680,6 +686,7 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
 # Texts set before, by everything the setting depends on when no icon can be named (no colon).
 # Cost badges, type lines and repeated phrases come back on card after card.
 _SET = Memo("texts set", entries=4096)
+when_fonts_change(_SET.clear)
 
 
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Sequence
 
-from printkit.fonts import ttfont, missing_glyphs, text_width_mm
+from printkit.fonts import ttfont, missing_glyphs, text_width_mm, when_fonts_change
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Text
 from printkit.typography import smarten
@@ -67,6 +67,9 @@ def _font_metrics(font: Path) -> FontMetrics:
         descent=-face.descent / 1000.0,
         cap_height=(face.capHeight or face.ascent) / 1000.0,
     )
+
+
+when_fonts_change(_font_metrics.cache_clear)
 
 
 def fit_line(

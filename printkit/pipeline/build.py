@@ -306,10 +306,15 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
-    Without names the specs are those of :func:`printkit.spec.default_spec_paths`.
+    Without names the specs are those of :func:`printkit.spec.default_spec_paths`. A font file
+    changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses
     import time
+
+    from printkit.fonts import forget_changed_fonts
+
+    forget_changed_fonts()
 
     from printkit.spec.options import check_engine_options
     from printkit.locate import spec_paths

@@ -26,7 +26,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
-from printkit.fonts import font_name, ttfont
+from printkit.fonts import font_name, ttfont, when_fonts_change
 from printkit.images import ImageError, is_svg, picture, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.ops import Ellipse, Image, Line, Op, Polygon, Rect, Text
@@ -551,6 +551,7 @@ _REGISTERING = threading.Lock()
 
 
 _FONT_NAMES = Memo("font names", entries=1024)  # font file -> its PDF name (fonts.font_name, by path)
+when_fonts_change(_FONT_NAMES.clear)
 
 
 _DRAW = {Rect: _rect, Polygon: _polygon, Ellipse: _ellipse, Line: _line, Text: _text, Image: _image}
