@@ -30,7 +30,7 @@ from printkit.games.calc.score import (
 from printkit.games.calc.value import Big, to_float
 
 # Whole-number pay values within this bound stay Python ints on the players' fast path; beyond it
-# every step goes through calc_score's exact arithmetic (there is no cap on scores).
+# every step goes through the scorer's exact arithmetic (score.py) (there is no cap on scores).
 FAST_LIMIT = 10**100
 HAND_SIZE = 7
 LOCK_NUMBER = 7
@@ -220,7 +220,7 @@ def _prepared(deck: Deck) -> tuple[tuple[PayCard, ...], tuple[str, ...], tuple[s
 
 
 def _pay_card(card: Any) -> PayCard:
-    # validate_deck has checked every card already: skip calc_score.pay_card's second check.
+    # validate_deck has checked every card already: skip score.pay_card's second check.
     if card.get("kind") == "joker":
         return JOKER
     return PayCard(card.get("symbol"), card.get("number"))
@@ -416,7 +416,7 @@ def _order(a: Any, b: Any) -> int:
 def _difference(a: Any, b: Any) -> Any:
     """a - b for the bots: exact for Fractions, a float estimate when a value is astronomic.
 
-    Only the bots' preferences use it; the rules compare values exactly (calc_value.compare).
+    Only the bots' preferences use it; the rules compare values exactly (value.compare).
     """
     if not isinstance(a, Big) and not isinstance(b, Big):
         return a - b

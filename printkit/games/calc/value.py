@@ -365,11 +365,6 @@ def _slack(atom: Atom, p: Poly) -> Fraction | float:
     return worst - (len(p) - 1).bit_length()
 
 
-def _lead_valid(atom: Atom, p: Poly) -> bool:
-    """True when p's leading term outweighs all others together by at least 2 (Cauchy's bound)."""
-    return _slack(atom, p) >= 1
-
-
 # ---------------------------------------------------------------- values
 
 

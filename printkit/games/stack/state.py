@@ -7,7 +7,7 @@ from typing import Any
 from printkit.games.stack.moves import CODES, GEMS, GENERATED, TERRAIN_INDEX, TERRAINS, Gem
 
 class StackState:
-    """A Stack game in progress. Cards are codes (see stack_moves); hands are counts per code.
+    """A Stack game in progress. Cards are codes (see moves.py); hands are counts per code.
 
     ``deck`` has its top at the end. A field slot is ``[card, seat 0's match, seat 1's match]`` with
     ``-1`` for "not matched". ``invest[p][t]`` counts cards set on terrain ``t`` on earlier turns,
