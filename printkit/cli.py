@@ -554,7 +554,7 @@ def score(cards: tuple[str, ...]) -> None:
 @click.option("--compare", help="Play the same seeds under two or more settings and compare them: "
                                 "mode=quick,mode=long or hook=true,hook=false or players=3,6 "
                                 "(+ joins settings: players=5+hook=true,players=5+hook=false; "
-                                "bots=greedy+random+random+random gives each seat its bot; remove=5x drops a card).")
+                                "bots=greedy+random+random+random gives each seat its bot; remove=5x or remove=ruby+gold drops a card).")
 @click.option("--remove", "remove", multiple=True, metavar="CARD",
               help="Take every copy of CARD (5x, QH, ruby+gold) out of the deck and compare with the full deck "
                    "(paired seeds). Repeat for several cards.")
