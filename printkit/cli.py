@@ -562,7 +562,8 @@ def score(cards: tuple[str, ...]) -> None:
               help="Remove each distinct card in turn and report the change in the first player's win rate and "
                    "in game length against the full deck (paired tests, Holm-adjusted).")
 @click.option("--tournament", metavar="BOTS",
-              help="Play every pair of the bots (random,greedy,strong) head to head in both seatings and rank them.")
+              help="Play every pair of the bots (random,greedy,strong) head to head in both seatings and rank them "
+                   "(one bot per entry; not with --bot).")
 @click.option("--sample", type=click.IntRange(0), metavar="N",
               help="Write game N's move-by-move transcript into the report (and --json).")
 @reports_errors
@@ -594,6 +595,10 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 
         raise DeckError("--compare, --remove, --card-impact and --tournament each run their own games: "
                         "give one of them (inside --compare, write remove=CARD)")
+    if tournament and click.get_current_context().get_parameter_source("bot") != click.core.ParameterSource.DEFAULT:
+        from printkit.errors import DeckError
+
+        raise DeckError("--bot does not apply to --tournament, which seats the bots it names: leave --bot out")
     if (tournament or card_impact) and sample is not None:
         from printkit.errors import DeckError
 

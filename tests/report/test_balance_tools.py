@@ -221,6 +221,21 @@ def test_tournament_matches_a_direct_count():
         tournament("stack", ["greedy"], games=1, players=None, seed=0, variant=None)
 
 
+def test_tournament_refuses_joined_bot_names_and_a_bot_option():
+    with pytest.raises(DeckError, match="'greedy\\+random': name one bot per entry"):
+        tournament("calc", ["greedy+random", "random"], games=1, players=None, seed=0, variant=None)
+    base = ["simulate", "calc", "--games", "1", "--no-check", "--tournament"]
+    out = CliRunner().invoke(main, base + ["greedy+random,random"])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "name one bot per entry, separated by commas (e.g. greedy,random)" in out.output
+    for bot in ("strong", "random"):  # even the default bot, written out, is refused rather than ignored
+        out = CliRunner().invoke(main, base + ["greedy,random", "--bot", bot])
+        assert out.exit_code == 1 and "--bot does not apply to --tournament" in out.output
+        assert "tournament:" not in out.output
+    out = CliRunner().invoke(main, base + ["greedy,random"])
+    assert out.exit_code == 0 and "tournament: calc" in out.output
+
+
 def test_bradley_terry_of_two_bots_has_its_closed_form():
     # With half a win added each way, p_a / p_b = 30.5 / 10.5; against the geometric mean bot,
     # a's expected rate is sqrt(ratio) / (sqrt(ratio) + 1).
