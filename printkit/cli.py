@@ -554,7 +554,7 @@ def score(cards: tuple[str, ...]) -> None:
 @click.option("--compare", help="Play the same seeds under two or more settings and compare them: "
                                 "mode=quick,mode=long or hook=true,hook=false or players=3,6 "
                                 "(+ joins settings: players=5+hook=true,players=5+hook=false; "
-                                "bots=greedy+random+random+random gives each seat its bot; remove=5x drops a card).")
+                                "bots=greedy+random+random+random gives each seat its bot; remove=5x or remove=ruby+gold drops a card).")
 @click.option("--remove", "remove", multiple=True, metavar="CARD",
               help="Take every copy of CARD (5x, QH, ruby+gold) out of the deck and compare with the full deck "
                    "(paired seeds). Repeat for several cards.")
@@ -562,7 +562,8 @@ def score(cards: tuple[str, ...]) -> None:
               help="Remove each distinct card in turn and report the change in the first player's win rate and "
                    "in game length against the full deck (paired tests, Holm-adjusted).")
 @click.option("--tournament", metavar="BOTS",
-              help="Play every pair of the bots (random,greedy,strong) head to head in both seatings and rank them.")
+              help="Play every pair of the bots (random,greedy,strong) head to head in both seatings and rank them "
+                   "(one bot per entry; not with --bot).")
 @click.option("--sample", type=click.IntRange(0), metavar="N",
               help="Write game N's move-by-move transcript into the report (and --json).")
 @reports_errors
@@ -594,6 +595,10 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 
         raise DeckError("--compare, --remove, --card-impact and --tournament each run their own games: "
                         "give one of them (inside --compare, write remove=CARD)")
+    if tournament and click.get_current_context().get_parameter_source("bot") != click.core.ParameterSource.DEFAULT:
+        from printkit.errors import DeckError
+
+        raise DeckError("--bot does not apply to --tournament, which seats the bots it names: leave --bot out")
     if (tournament or card_impact) and sample is not None:
         from printkit.errors import DeckError
 

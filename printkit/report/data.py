@@ -7,6 +7,7 @@ the same seeds, so a difference comes from the rules or the players, not from ot
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -69,7 +70,9 @@ def parse_compare(text: str) -> list[Setting]:
     Settings are separated by commas; ``+`` joins several assignments in one setting; a bare value
     repeats the previous setting's key (``players=3,6``). Inside a setting, bare values after
     ``bot=`` (or ``bots=``) give the next seats' bots: ``bots=greedy+random+random+random``.
-    ``remove=CARD`` takes every copy of a card out of the deck (``remove=5x+remove=J`` two cards).
+    ``remove=CARD`` takes every copy of a card out of the deck (``remove=5x+remove=J`` two cards);
+    the card's name is taken whole up to the next ``+NAME=``, so it may hold ``+`` itself
+    (``remove=ruby+gold``, ``remove=5+``).
     """
     settings: list[Setting] = []
     key = None
@@ -80,15 +83,11 @@ def parse_compare(text: str) -> list[Setting]:
         values: dict[str, Any] = {}
         typed: dict[str, str] = {}
         removed: list[str] = []
-        for item in part.split("+"):
+        for item in _assignments(part):
             name, eq, value = item.partition("=")
-            if not eq and key in ("bot", "bots") and key in typed and item.strip():
-                typed[key] += "+" + item.strip()  # the next seat's bot
-                values[key] = typed[key]
-                continue
             if eq and name.strip() == "remove":
                 if not value.strip():
-                    raise DeckError(f"--compare {text!r}: {item!r} is not remove=CARD")
+                    raise DeckError(f"--compare {text!r}: setting {part!r}: {item!r} names no card (write remove=CARD)")
                 removed.append(value.strip())
                 key = None
                 continue
@@ -117,6 +116,17 @@ def parse_compare(text: str) -> list[Setting]:
     return settings
 
 
+def _assignments(setting: str) -> list[str]:
+    """A setting's ``NAME=VALUE`` parts: split at each ``+`` that starts another ``NAME=``, so a value
+    keeps its own ``+`` (a card ``ruby+gold``, bots ``greedy+random``); a part without ``=`` (a bare
+    value) is split off at each ``+`` as before."""
+    out: list[str] = []
+    for piece in re.split(r"\+(?=\s*[A-Za-z_][\w-]*\s*=)", setting):
+        name, eq, _ = piece.partition("=")
+        out.extend([piece] if eq else piece.split("+"))
+    return out
+
+
 def show_value(value: Any) -> str:
     """An option value as a spec or the command line writes it: ``true``, not Python's ``True``."""
     return str(value).lower() if isinstance(value, bool) else str(value)
@@ -127,7 +137,10 @@ def setting_deck(game: str, setting: Setting, variant: str | None):
     deck = load_deck(game, setting.variant or variant)
     deck = with_options(deck, dict(setting.options))
     if setting.remove:
-        deck = without_cards(deck, setting.remove)
+        try:
+            deck = without_cards(deck, setting.remove)
+        except DeckError as exc:
+            raise DeckError(f"setting {setting.label!r}: {exc}") from None
         try:
             engine_for(deck.game).validate_deck(deck)
         except DeckError as exc:

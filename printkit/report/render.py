@@ -409,8 +409,8 @@ def png_of(fig, dpi: int = 110) -> bytes:
 TESTS_NOTE = (
     "Every setting plays the same seeds, so games are compared in pairs (same seed): rates by McNemar's "
     "exact test (a binomial test on the games where only one setting has the outcome), per-game numbers "
-    "(length, scores, ...) by the Wilcoxon signed-rank test of the paired differences (normal "
-    "approximation, ties corrected); medians are shown because scores are heavy-tailed. All p-values "
+    "(length, scores, ...) by the Wilcoxon signed-rank test of the paired differences (exact up to "
+    "25 non-zero pairs, else the normal approximation, ties and continuity corrected); medians are shown because scores are heavy-tailed. All p-values "
     f"of the report are adjusted together by Holm's method; a difference is marked (and starred * in "
     f"the plots) when its adjusted p is below {LEVEL:g}, so the chance of any false mark stays under "
     f"{LEVEL:.0%}."

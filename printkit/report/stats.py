@@ -94,13 +94,37 @@ def _ranks(values: Sequence[float]) -> list[float]:
     return ranks
 
 
+EXACT_PAIRS = 25  # up to this many non-zero pairs the signed-rank p-value is exact
+
+
+def _signed_rank_tail(doubled: Sequence[int], observed: int) -> float:
+    """Two-sided exact p of the signed-rank sum: every sign pattern of the (doubled) ranks counted.
+
+    ``doubled`` are twice the ranks (whole numbers, so that average ranks of ties stay exact);
+    ``observed`` is twice W+. Counts the 2**n equally likely sign assignments by dynamic programming.
+    """
+    counts = [1] + [0] * sum(doubled)
+    top = 0
+    for r in doubled:
+        top += r
+        for s in range(top, r - 1, -1):
+            counts[s] += counts[s - r]
+    total = 2 ** len(doubled)
+    low = sum(counts[: observed + 1])
+    high = sum(counts[observed:])
+    return min(1.0, 2 * min(low, high) / total)
+
+
 def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """(z, two-sided p) of the Wilcoxon signed-rank test of the paired differences b - a.
 
-    Zero differences are dropped (Wilcoxon's convention), tied magnitudes share their average
-    rank and the variance is corrected for ties; the normal approximation is used (fine from about
-    20 non-zero pairs; with fewer, p is only indicative). Infinite values (Calc scores beyond the
-    float range) rank beyond every finite one; two equal infinities are a zero difference.
+    Zero differences are dropped (Wilcoxon's convention) and tied magnitudes share their average
+    rank. With up to ``EXACT_PAIRS`` non-zero pairs, p is exact: the share of the 2**n sign
+    assignments of those ranks (ties included, as observed) whose W+ lies as far out as the observed
+    one, both tails doubled. With more, p is the normal approximation with tie-corrected variance and
+    a continuity correction of ½. z is the uncorrected standardised W+ either way. Infinite values
+    (Calc scores beyond the float range) rank beyond every finite one; two equal infinities are a
+    zero difference.
     """
     diffs = []
     for x, y in zip(a, b):
@@ -124,7 +148,10 @@ def wilcoxon_signed_rank(a: Sequence[float], b: Sequence[float]) -> tuple[float,
     if variance <= 0:
         return 0.0, 1.0
     z = (w_plus - mean) / math.sqrt(variance)
-    return z, normal_p(z)
+    if n <= EXACT_PAIRS:
+        return z, _signed_rank_tail([round(2 * r) for r in ranks], round(2 * w_plus))
+    corrected = max(0.0, abs(w_plus - mean) - 0.5) / math.sqrt(variance)
+    return z, normal_p(corrected)
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:

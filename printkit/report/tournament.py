@@ -44,6 +44,10 @@ def tournament(game: str, bots: Sequence[str], *, games: int, players: int | Non
                progress: Callable[[str], Any] | None = None) -> dict[str, Any]:
     """The head-to-head matrix and the ranking (see the module docstring)."""
     bots = list(dict.fromkeys(b.strip() for b in bots if b.strip()))
+    joined = [b for b in bots if "+" in b]
+    if joined:  # a + would seat several bots under one name, and the scores would go to the wrong one
+        raise DeckError(f"--tournament {joined[0]!r}: name one bot per entry, separated by commas "
+                        f"(e.g. {','.join(joined[0].split('+'))}); + seats several bots, which a tournament pairs itself")
     if len(bots) < 2:
         raise DeckError(f"--tournament needs two or more bots, not {', '.join(bots) or 'none'}")
     score: dict[tuple[str, str], float] = {}

@@ -156,6 +156,6 @@ def without_cards(deck: Deck, removed: Sequence[str]) -> Deck:
             chosen.add(loose[_loose(name)][0])
         else:
             shown = ", ".join(known[:60]) + (" …" if len(known) > 60 else "")
-            raise DeckError(f"--remove {name!r}: no such card in deck {deck.name!r} (its cards: {shown})")
+            raise DeckError(f"no such card {name!r} in deck {deck.name!r} (its cards: {shown})")
     keep = tuple(card for card, name in zip(deck.cards, names) if name not in chosen)
     return replace(deck, cards=keep)

@@ -143,6 +143,30 @@ def test_remove_takes_every_copy_and_plays_the_same_seeds():
     assert "Traceback" not in out.output
 
 
+def test_compare_remove_takes_a_card_name_with_plus_whole():
+    settings = parse_compare("remove=5+,remove=5x")
+    assert [s.remove for s in settings] == [("5+",), ("5x",)]
+    settings = parse_compare("remove=ruby+gold,remove=gold+ruby+remove=coal+players=3,bots=greedy+random")
+    assert settings[0].remove == ("ruby+gold",) and settings[0].label == "remove=ruby+gold"
+    assert settings[1].remove == ("gold+ruby", "coal") and settings[1].players == 3
+    assert settings[2].bot == "greedy+random" and settings[2].remove == ()
+    assert [s.remove for s in parse_compare("hook=true+remove=QH,hook=false")] == [("QH",), ()]
+    deck = load_deck("calc", None)
+    b = play_batch("calc", parse_compare("remove=5+,remove=5x")[0], games=2, players=4, seed=0, bot="greedy",
+                   variant=None)
+    assert b.removed == ("5+",) and "5+" not in b.card_names and len(b.card_names) == len(card_names(deck)) - 4
+    out = CliRunner().invoke(main, ["simulate", "stack", "--games", "2", "--no-check", "--compare",
+                                    "remove=ruby+gold,remove=ruby"])
+    assert out.exit_code == 0 and "[remove=ruby+gold]" in out.output and "[remove=ruby]" in out.output
+    # a card not in the deck: the message names the setting and the card
+    out = CliRunner().invoke(main, ["simulate", "calc", "--games", "2", "--no-check", "--compare",
+                                    "remove=5x,remove=5q+remove=7x"])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "setting 'remove=5q+remove=7x': no such card '5q' in deck 'Calc'" in out.output
+    with pytest.raises(DeckError, match="setting 'remove=': 'remove=' names no card"):
+        parse_compare("remove=5x,remove=")
+
+
 def test_card_impact_sweep_matches_a_direct_recomputation():
     games = 3
     sweep = card_impact("calc", Setting("full deck"), games=games, players=4, seed=0, bot="random", variant=None)
@@ -195,6 +219,21 @@ def test_tournament_matches_a_direct_count():
     assert t["ranking"][0]["bot"] == ("greedy" if score >= games else "random")
     with pytest.raises(DeckError):
         tournament("stack", ["greedy"], games=1, players=None, seed=0, variant=None)
+
+
+def test_tournament_refuses_joined_bot_names_and_a_bot_option():
+    with pytest.raises(DeckError, match="'greedy\\+random': name one bot per entry"):
+        tournament("calc", ["greedy+random", "random"], games=1, players=None, seed=0, variant=None)
+    base = ["simulate", "calc", "--games", "1", "--no-check", "--tournament"]
+    out = CliRunner().invoke(main, base + ["greedy+random,random"])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "name one bot per entry, separated by commas (e.g. greedy,random)" in out.output
+    for bot in ("strong", "random"):  # even the default bot, written out, is refused rather than ignored
+        out = CliRunner().invoke(main, base + ["greedy,random", "--bot", bot])
+        assert out.exit_code == 1 and "--bot does not apply to --tournament" in out.output
+        assert "tournament:" not in out.output
+    out = CliRunner().invoke(main, base + ["greedy,random"])
+    assert out.exit_code == 0 and "tournament: calc" in out.output
 
 
 def test_bradley_terry_of_two_bots_has_its_closed_form():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from collections import Counter
@@ -222,12 +223,14 @@ def test_paired_statistics_against_known_values():
     a = [True] * 30 + [False] * 70
     b = [True] * 20 + [False] * 10 + [True] * 2 + [False] * 68
     assert mcnemar_exact(a, b) == (10, 2, pytest.approx(binomial_two_sided(2, 12)))
-    # Wilcoxon: ten positive differences of distinct sizes: W+ = 55, z = 27.5 / sqrt(96.25) = 2.803.
+    # Wilcoxon: ten positive differences of distinct sizes: W+ = 55, z = 27.5 / sqrt(96.25) = 2.803;
+    # exact p: only all-plus and all-minus are as far out, 2 / 2**10.
     z, p = wilcoxon_signed_rank([0.0] * 10, [float(i) for i in range(1, 11)])
-    assert z == pytest.approx(2.8031, abs=1e-4) and p == pytest.approx(0.005062, abs=1e-5)
+    assert z == pytest.approx(2.8031, abs=1e-4) and p == pytest.approx(2 / 1024)
     # Zero differences are dropped; ties share ranks (tie-corrected variance).
     z, p = wilcoxon_signed_rank([1, 2, 3, 4], [1, 3, 4, 3])
     assert z == pytest.approx(1 / 3**0.5)  # W+ = 4 against 3; ties (1,1,1): var = 3.5 - 24/48 = 3
+    assert p == 1.0  # ranks 2, 2, 2: W+ = 4 is the middle of 0, 2, 4, 6
     assert wilcoxon_signed_rank([1, 2], [1, 2]) == (0.0, 1.0)
     # Holm: sorted p times (m - rank), made monotone.
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
@@ -262,3 +265,49 @@ def test_equal_share_counts_shared_wins():
     a = batch("calc", players=4, games=60)
     assert a["equal_share"] == pytest.approx(sum(a["wins"]) / (4 * a["finished"]))
     assert a["shared"] == 0 or a["equal_share"] > 0.25
+
+
+def test_wilcoxon_small_samples_are_exact():
+    # Five pairs, all positive: the normal approximation said 0.043, the exact p is 2 / 32.
+    assert wilcoxon_signed_rank([0] * 5, [1, 2, 3, 4, 5])[1] == pytest.approx(0.0625)
+    # Known exact values (as scipy.stats.wilcoxon(method="exact") gives them).
+    assert wilcoxon_signed_rank([0] * 8, [1, 2, 3, 4, 5, -6, 7, 8])[1] == pytest.approx(0.109375)
+    assert wilcoxon_signed_rank([0] * 6, [1, -2, 3, -4, 5, -6])[1] == pytest.approx(0.84375)
+
+
+def _brute_force_p(a, b):
+    """Every sign pattern of the observed ranks, counted one by one."""
+    from itertools import product
+
+    diffs = [y - x for x, y in zip(a, b) if x != y]
+    order = sorted(abs(d) for d in diffs)
+    rank = {m: (order.index(m) + len(order) - order[::-1].index(m) + 1) / 2 for m in order}
+    ranks = [rank[abs(d)] for d in diffs]
+    observed = sum(r for r, d in zip(ranks, diffs) if d > 0)
+    sums = [sum(r for r, s in zip(ranks, signs) if s) for signs in product((0, 1), repeat=len(ranks))]
+    low = sum(1 for s in sums if s <= observed + 1e-9)
+    high = sum(1 for s in sums if s >= observed - 1e-9)
+    return min(1.0, 2 * min(low, high) / len(sums))
+
+
+def test_wilcoxon_exact_matches_brute_force_with_ties_and_zeros():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(60):
+        n = rng.randint(1, 11)
+        a = [rng.randint(0, 4) for _ in range(n)]
+        b = [rng.randint(0, 4) for _ in range(n)]  # small integers: many ties and zero differences
+        if all(x == y for x, y in zip(a, b)):
+            continue
+        assert wilcoxon_signed_rank(a, b)[1] == pytest.approx(_brute_force_p(a, b)), (a, b)
+
+
+def test_wilcoxon_large_samples_use_a_continuity_correction():
+    # 40 pairs, W+ = 600 of 820, mean 410, variance 40*41*81/24 = 5535: p of (190 - 1/2) / sqrt(5535).
+    diffs = [float(i) if i % 4 else -float(i) for i in range(1, 41)]
+    z, p = wilcoxon_signed_rank([0.0] * 40, diffs)
+    w_plus = sum(i for i in range(1, 41) if i % 4)
+    assert w_plus == 600
+    assert z == pytest.approx(190 / 5535**0.5)
+    assert p == pytest.approx(math.erfc((189.5 / 5535**0.5) / math.sqrt(2)))
