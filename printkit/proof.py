@@ -9,7 +9,10 @@ warnings said of the spec as a whole, and links to the PDFs this build wrote for
 
 The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
 the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
-:data:`THUMB_DPI` (:func:`printkit.render.png.rasterise_pages`).
+:data:`THUMB_DPI` (:func:`printkit.render.png.rasterise_pages`). The pictures are stacked into a
+few contact sheets (``proof/faces-1.png`` …, each at most :data:`SHEET_PIXELS`), and each tile
+shows its part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of
+files to write and cache instead of one per face, which cost more than drawing them.
 
 Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
 page also carries a Content-Security-Policy that runs only its own inline script (by hash) and
@@ -44,6 +47,12 @@ THUMB_DPI = 100  # card thumbnails: a poker card with bleed is 275 x 375 px
 # A page of more pictures than this is too heavy for a browser to be a proof; the PDFs have the rest.
 MAX_FACES = 1000
 PAGE_DPI = 40  # full-page components (score sheets): an A4 page is 331 x 468 px
+# A contact sheet of thumbnails holds at most this many pixels (about nine poker cards, 3 MB of
+# pixels, held with its PNG's buffers while it is encoded): a few files for a deck instead of one
+# per face, and the build's peak memory 15 MB above a build without the proof (50 MB with sheets
+# four times as large, for no time saved that could be measured).
+SHEET_PIXELS = 1_000_000
+SHEET_STEM = "faces"
 
 # Kinds of the manifest entries this module writes.
 KIND_PAGE = "proof"
@@ -59,9 +68,10 @@ class Tile:
     detail: str  # the card's attributes, or what a back stands behind
     group: str
     copies: int
-    image: str  # path relative to proof.html
+    image: str  # path relative to proof.html: the contact sheet holding the face
     width_px: int
     height_px: int
+    top_px: int  # where the face starts in its contact sheet (the faces are stacked)
     sha256: str
     warnings: tuple[str, ...]
     anchor: str
@@ -100,97 +110,72 @@ def own_warnings(face: Face, card: Card) -> tuple[str, ...]:
 def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["ManifestEntry"]:
     """Per deck: ``proof.html`` and its thumbnails in ``proof/`` (build.produce_proof decides
     whether a build writes them)."""
-    from printkit.pipeline.names import card_key, deck_folder, per_card_files, print_runs
-    from printkit.layout.imposition import card_page, full_page
+    from printkit.pipeline.names import deck_folder
     from printkit.cache import face_files, pages_description
     from printkit.render.pdf import render_pages
     from printkit.render.png import card_pixel_size
     from printkit.workers import THUMBNAIL_MS
 
-    paper = ctx.options.paper_size
-    page_size = CardSize(paper.width_mm, paper.height_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
-    for deck in decks:
-        faces = ctx.faces(deck)
-        folder = deck_folder(deck)
-        distinct: dict[str, list[Card]] = {}
-        run_of: dict[str, str] = {}
-        # Thumbnails are named as the card's per-card files are: one name for a card everywhere.
-        stems = {card_key(f.copies[0]): f.name for f in per_card_files(deck)}
-        for run, cards in print_runs(deck):
-            for card in cards:
-                key = card_key(card)
-                distinct.setdefault(key, []).append(card)
-                run_of.setdefault(key, run)
-        # [side, name, detail, group, copies, page, size, dpi, stem, warnings, section]
-        fronts: list[list] = []
-        backs: dict[tuple, list] = {}  # back ops and card size -> its entry
-        for copies in distinct.values():
-            card = copies[0]
-            stem = stems[card_key(card)]
-            run = run_of[card_key(card)]
-            if templates.is_page(card):
-                face = faces.page(card, paper)
-                fronts.append(["page", card_name(card), card_detail(card), card.group, len(copies),
-                               full_page(face, paper), page_size, PAGE_DPI, stem, own_warnings(face, card),
-                               "pages"])
-                ctx.progress(len(copies))
-                continue
-            front, back = faces.front(card), faces.back(card)
-            fronts.append(["front", card_name(card), card_detail(card), card.group, len(copies),
-                           card_page(front, card.size), card.size, THUMB_DPI, stem, own_warnings(front, card), run])
-            entry = backs.get((back.ops, card.size))
-            if entry is None:
-                number_b = len(backs) + 1
-                entry = backs[(back.ops, card.size)] = [
-                    "back", f"back {number_b}", "", card.group, 0, card_page(back, card.size), card.size,
-                    THUMB_DPI, f"back-{number_b}", (), "backs"]
-            entry[4] += len(copies)
-            entry[9] = tuple(dict.fromkeys(entry[9] + own_warnings(back, card)))
-            groups = entry[3].split(", ")
-            if card.group not in groups:
-                entry[3] = ", ".join(groups + [card.group])
-            ctx.progress(len(copies))
-        # Fronts by print run (the deck's cards, then each component), then backs, then pages.
-        order = list(dict.fromkeys(p[10] for p in fronts if p[10] != "pages")) + ["backs", "pages"]
-        notes = list(templates.deck_warnings(deck))
-        if len(fronts) > MAX_FACES:
-            notes.append(f"this page shows the first {MAX_FACES:,} of the deck's {len(fronts):,} distinct faces; "
-                         "the sheets PDF holds every one")
-            fronts = fronts[:MAX_FACES]
-        everything = fronts + list(backs.values())
-        planned = sorted(everything, key=lambda p: order.index(p[10]))
+    plans = [(deck, *_plan(deck, ctx)) for deck in decks]
+    # Each face described once (what it draws, at what size): the same face in two decks (a
+    # game's variants) is one picture, and the render cache keys its contact sheet by these.
+    described = [["".join(pages_description([p[5]])) + f"\n{p[6]!r} {p[7]!r}\n" for p in planned]
+                 for _, planned, _ in plans]
+    shown_in: dict[str, list[int]] = {}
+    for number, texts in enumerate(described):
+        for text in texts:
+            if number not in shown_in.setdefault(text, []):
+                shown_in[text].append(number)
+    for (deck, planned, notes), texts in zip(plans, described):
         if not planned:
             continue
-        def pictures(indexes: list[int]) -> list[bytes]:
-            # One PDF of the faces to draw, a page each: fonts and pictures embedded once, parsed
-            # once per share of its pages (one share with one job).
-            chosen = [planned[i] for i in indexes]
-            pdf = render_pages([p[5] for p in chosen], f"{deck.name}: proof")
-            pages = [(p[6], p[7]) for p in chosen]
-            shares = [ctx.workers.later(THUMBNAIL_MS * (end - start), thumbnails, pdf, pages[start:end], start)
-                      for start, end in ctx.workers.split(len(pages))]
-            return [png for share in shares for png in share.result()]
+        folder = deck_folder(deck)
+        sizes = [card_pixel_size(p[6], p[7]) for p in planned]
+        # The faces shown in the same decks share contact sheets: a sheet drawn for one variant
+        # is the same sheet (the same key) for the others.
+        together: dict[tuple[int, ...], list[int]] = {}
+        for i, text in enumerate(texts):
+            together.setdefault(tuple(shown_in[text]), []).append(i)
+        sheets = [[faces[j] for j in sheet] for faces in together.values()
+                  for sheet in contact_sheets([sizes[i] for i in faces])]
 
-        # A face drawn before (the same ops, fonts and pictures) comes from the render cache.
-        # Each page by its faces' digests (worked out once per face, for the sheets' keys too),
-        # not by the text of every op.
-        keys = [ctx.cache.key("proof-png", lambda p=p: [*pages_description([p[5]]), f"\n{p[6]!r} {p[7]!r}"],
-                              lambda p=p: face_files([p[5]]))
-                for p in planned]
+        def pictures(indexes: list[int], planned=planned, sheets=sheets) -> list[bytes]:
+            # One PDF of the faces of the sheets to draw, a page each: fonts and pictures embedded
+            # once, parsed once per sheet; each sheet is one PNG.
+            chosen = [i for n in indexes for i in sheets[n]]
+            pdf = render_pages([planned[i][5] for i in chosen], f"{deck.name}: proof")
+            pages = [(planned[i][6], planned[i][7]) for i in chosen]
+            firsts = [sum(len(sheets[m]) for m in indexes[:k]) for k in range(len(indexes))]
+            shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf,
+                                        pages[first:first + len(sheets[n])], first)
+                      for n, first in zip(indexes, firsts)]
+            return [share.result() for share in shares]
+
+        # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render
+        # cache; each face described by its digest, not by the text of every op.
+        keys = [ctx.cache.key("proof-sheet", lambda sheet=sheet: [texts[i] for i in sheet],
+                              lambda sheet=sheet: face_files([planned[i][5] for i in sheet]))
+                for sheet in sheets]
         pngs = ctx.cache.cached_many(keys, pictures)
-        tiles: list[tuple[str, Tile]] = []
+        place: dict[int, tuple[str, int, str]] = {}  # face -> its sheet, top and the sheet's sha256
         entries = []
-        for p, data in zip(planned, pngs):
-            side, name, detail, group, copies, _, size, dpi, stem, warnings, run = p
-            relative = f"{PROOF_FOLDER}/{stem}.png"
+        for number, (sheet, data) in enumerate(zip(sheets, pngs), 1):
+            relative = f"{PROOF_FOLDER}/{SHEET_STEM}-{number}.png"
             entry = ctx.write(f"{folder}/{relative}", data, kind=KIND_IMAGE, deck=deck,
-                              cards=copies or None)
+                              cards=sum(planned[i][4] for i in sheet if planned[i][0] != "back") or None)
             entries.append(entry)
+            top = 0
+            for i in sheet:
+                place[i] = (relative, top, entry.sha256)
+                top += sizes[i][1]
+        tiles: list[tuple[str, Tile]] = []
+        for i, p in enumerate(planned):
+            side, name, detail, group, copies, _, size, dpi, stem, warnings, run = p
             if side == "back":
                 detail = f"behind {copies} card{'s' if copies != 1 else ''}"
-            width, height = card_pixel_size(size, dpi)
-            tiles.append((run, Tile(side, name, detail, group, copies, relative, width, height,
-                                    entry.sha256, warnings, stem)))
+            relative, top, sha256 = place[i]
+            tiles.append((run, Tile(side, name, detail, group, copies, relative, *sizes[i], top,
+                                    sha256, warnings, stem)))
         yield from entries
         page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
                           draft=_placeholders(deck, ctx.faces(deck).placeholders) if ctx.options.draft else None)
@@ -198,13 +183,94 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
 
 
-def thumbnails(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> list[bytes]:
-    """The PNGs of pages ``first`` … of the proof PDF ``pdf``, each (card size, dpi) as ``pages`` says."""
-    from printkit.render.png import png_bytes, rasterise_pages
+def _plan(deck: Deck, ctx: "BuildContext") -> tuple[list[list], list[str]]:
+    """The faces ``deck``'s page shows, in order, and what the page says of the deck as a whole.
 
-    # Each picture is encoded as it is drawn: one page's pixels held at a time.
-    return rasterise_pages(pdf, pages, convert=lambda image, i: png_bytes(image, pages[i][1]),
-                           first=first)
+    Each face: [side, name, detail, group, copies, page, size, dpi, stem, warnings, section].
+    """
+    from printkit.pipeline.names import card_key, per_card_files, print_runs
+    from printkit.layout.imposition import card_page, full_page
+
+    paper = ctx.options.paper_size
+    page_size = CardSize(paper.width_mm, paper.height_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
+    faces = ctx.faces(deck)
+    distinct: dict[str, list[Card]] = {}
+    run_of: dict[str, str] = {}
+    # Tiles are anchored by the card's per-card file names: one name for a card everywhere.
+    stems = {card_key(f.copies[0]): f.name for f in per_card_files(deck)}
+    for run, cards in print_runs(deck):
+        for card in cards:
+            key = card_key(card)
+            distinct.setdefault(key, []).append(card)
+            run_of.setdefault(key, run)
+    fronts: list[list] = []
+    backs: dict[tuple, list] = {}  # back ops and card size -> its entry
+    for copies in distinct.values():
+        card = copies[0]
+        stem = stems[card_key(card)]
+        run = run_of[card_key(card)]
+        if templates.is_page(card):
+            face = faces.page(card, paper)
+            fronts.append(["page", card_name(card), card_detail(card), card.group, len(copies),
+                           full_page(face, paper), page_size, PAGE_DPI, stem, own_warnings(face, card),
+                           "pages"])
+            ctx.progress(len(copies))
+            continue
+        front, back = faces.front(card), faces.back(card)
+        fronts.append(["front", card_name(card), card_detail(card), card.group, len(copies),
+                       card_page(front, card.size), card.size, THUMB_DPI, stem, own_warnings(front, card), run])
+        entry = backs.get((back.ops, card.size))
+        if entry is None:
+            number_b = len(backs) + 1
+            entry = backs[(back.ops, card.size)] = [
+                "back", f"back {number_b}", "", card.group, 0, card_page(back, card.size), card.size,
+                THUMB_DPI, f"back-{number_b}", (), "backs"]
+        entry[4] += len(copies)
+        entry[9] = tuple(dict.fromkeys(entry[9] + own_warnings(back, card)))
+        groups = entry[3].split(", ")
+        if card.group not in groups:
+            entry[3] = ", ".join(groups + [card.group])
+        ctx.progress(len(copies))
+    # Fronts by print run (the deck's cards, then each component), then backs, then pages.
+    order = list(dict.fromkeys(p[10] for p in fronts if p[10] != "pages")) + ["backs", "pages"]
+    notes = list(templates.deck_warnings(deck))
+    if len(fronts) > MAX_FACES:
+        notes.append(f"this page shows the first {MAX_FACES:,} of the deck's {len(fronts):,} distinct faces; "
+                     "the sheets PDF holds every one")
+        fronts = fronts[:MAX_FACES]
+    everything = fronts + list(backs.values())
+    planned = sorted(everything, key=lambda p: order.index(p[10]))
+    return planned, notes
+
+
+def contact_sheets(sizes: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """The faces (indexes into ``sizes``, their pixel sizes) of each contact sheet, in order: as
+    many as stack into at most :data:`SHEET_PIXELS` (one face at least)."""
+    sheets: list[list[int]] = []
+    width = height = 0
+    for index, (w, h) in enumerate(sizes):
+        if sheets and max(width, w) * (height + h) <= SHEET_PIXELS:
+            sheets[-1].append(index)
+            width, height = max(width, w), height + h
+        else:
+            sheets.append([index])
+            width, height = w, h
+    return sheets
+
+
+def contact_sheet(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> bytes:
+    """The PNG of pages ``first`` … of the proof PDF ``pdf`` (each (card size, dpi) as ``pages``
+    says), stacked top to bottom at their left edge; white where a narrower face leaves room."""
+    from PIL import Image
+
+    from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
+
+    sizes = [card_pixel_size(size, dpi) for size, dpi in pages]
+    sheet = Image.new("RGB", (max(w for w, _ in sizes), sum(h for _, h in sizes)), (255, 255, 255))
+    tops = [sum(h for _, h in sizes[:i]) for i in range(len(sizes))]
+    # Each face is pasted as it is drawn: one face's pixels held beside the sheet.
+    rasterise_pages(pdf, pages, convert=lambda image, i: sheet.paste(image, (0, tops[i])), first=first)
+    return png_bytes(sheet, THUMB_DPI)
 
 
 # --- what the header shows ---------------------------------------------------------------------
@@ -288,7 +354,8 @@ figure{margin:0;padding:8px;background:#fff;border:1px solid #ddd;border-radius:
 figure.has-warn{border:3px solid var(--warn);padding:6px}
 figure.broken{border:3px dashed var(--bad)}
 .pic{position:relative;display:inline-block;line-height:0}
-.pic img{display:block;border-radius:4px;background:#e8e8e8;box-shadow:0 0 0 1px #c8c8c8}
+.pic img{display:block;border-radius:4px;background:#e8e8e8;box-shadow:0 0 0 1px #c8c8c8;object-fit:none;
+ object-position:0 0}
 .badge{position:absolute;top:4px;right:4px;line-height:1;background:var(--warn);color:#fff;font-weight:700;
  font-size:13px;padding:4px 7px;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.4)}
 .pic .mark{position:absolute;inset:0;border:3px solid var(--warn);border-radius:4px;pointer-events:none}
@@ -325,8 +392,15 @@ def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-_CSP = ("default-src 'none'; img-src 'self'; connect-src 'self'; "
-        f"style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_SCRIPT)}; base-uri 'none'; form-action 'none'")
+def _csp(css: str) -> str:
+    return ("default-src 'none'; img-src 'self'; connect-src 'self'; "
+            f"style-src {_csp_hash(css)}; script-src {_csp_hash(_SCRIPT)}; base-uri 'none'; form-action 'none'")
+
+
+def _css(tiles: Sequence[tuple[str, Tile]]) -> str:
+    """The page's style: :data:`_CSS` and where each tile's face starts in its contact sheet."""
+    tops = sorted({t.top_px for _, t in tiles} - {0})
+    return _CSS + "".join(f".pic img.at-{top}{{object-position:0 -{top}px}}\n" for top in tops)
 
 _ID_SLOT = "@@PROOF-ID@@"
 
@@ -349,14 +423,15 @@ def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, de
     build, which says so at its top with the pictures drawn as placeholders."""
     title = ("DRAFT " if draft is not None else "") + deck.name + (f" ({deck.variant})" if deck.variant else "")
     warned = [t for _, t in tiles if t.warnings]
+    css = _css(tiles)
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{e(_CSP)}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{e(_csp(css))}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="proof-id" content="{_ID_SLOT}">',
         f"<title>{e(title)}: proof</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{css}</style></head><body>",
         "<header>",
         f"<h1>{e(title)} <span class=\"meta\">proof</span></h1>",
     ]
@@ -440,7 +515,7 @@ def _tile(tile: Tile) -> str:
     lines += [f'<div class="w">&#9888; {e(w)}</div>' for w in tile.warnings]
     return (f'<figure id="{e(tile.anchor)}"{cls} data-side="{e(tile.side)}" data-warnings="{len(tile.warnings)}">'
             f'<span class="pic"><img src="{e(src)}" width="{tile.width_px}" height="{tile.height_px}" '
-            f'alt="{e(alt)}" loading="eager">{mark}</span>'
+            f'class="at-{tile.top_px}" alt="{e(alt)}" loading="eager">{mark}</span>'
             f"<figcaption>{''.join(lines)}</figcaption></figure>")
 
 

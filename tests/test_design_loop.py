@@ -118,7 +118,7 @@ def test_a_card_taken_out_or_renamed_leaves_no_file_behind(loop):
     write_rows(loop, [ROWS[0], ROWS[1], "delta,Third text,3"])  # beta taken out, gamma renamed delta
     result = run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
     assert result.exit_code == 0, result.output
-    assert "6 earlier files removed" in result.stdout  # four per-card files, two proof pictures
+    assert "4 earlier files removed" in result.stdout  # four per-card files (the proof shows its faces on one sheet)
     assert files_in(cards) == {"001-cards-alpha.pdf", "001-cards-alpha.png", "002-cards-delta.pdf",
                                "002-cards-delta.png", "back-1.pdf", "back-1.png"}
     items = assert_agrees(out)

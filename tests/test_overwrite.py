@@ -195,7 +195,7 @@ def test_an_empty_printkit_manifest_owns_nothing_but_is_replaced(spec):
     assert result.exit_code == 0, result.output
     assert {item["path"] for item in manifest(out)["files"]} == {
         "alignment-a4.pdf", "tiny/sheets-a4.pdf", "tiny/sheets-fronts-a4.pdf", "tiny/proof.html",
-        "tiny/proof/001-a-1.png", "tiny/proof/002-a-2.png", "tiny/proof/003-a-3.png", "tiny/proof/back-1.png"}
+        "tiny/proof/faces-1.png"}
 
 
 def test_files_of_a_build_stopped_while_renaming_stay_printkits(built, monkeypatch):

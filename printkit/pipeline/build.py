@@ -16,7 +16,7 @@ Output layout (``OUT`` is ``--out``)::
     OUT/calc/rulebook-ko-a4.pdf            a rulebook per deck and language (not with --no-rulebooks)
     OUT/calc/rulebook-ko-booklet-a4.pdf    with --booklet: A5 pages two-up, saddle-stitch order
     OUT/calc/expert/proof.html             every distinct face with its warnings (printkit.proof) ...
-    OUT/calc/expert/proof/001-….png        ... and its thumbnails (not with --no-proof)
+    OUT/calc/expert/proof/faces-1.png      ... and its thumbnails, on contact sheets (not with --no-proof)
 
 A deck without variants writes to ``OUT/<deck>/``. ``<deck>`` is the spec's file name without
 its extension, made safe (:func:`printkit.outputs.safe_part`: ``my deck.yaml`` writes to

@@ -74,26 +74,43 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
     One document for many faces (the proof page's thumbnails) shares its fonts and pictures
     between pages, and PDFium parses it once.
     """
-    import pypdfium2 as pdfium
+    import ctypes
 
+    pdfium = _pdfium()
     _steady_allocator()
     with _PDFIUM:
+        data = (ctypes.c_char * len(pdf)).from_buffer_copy(pdf)  # PDFium reads it until it is closed
+        document = pdfium.FPDF_LoadMemDocument(data, len(pdf), None)
+        if not document:
+            raise BuildError(f"cannot rasterise a card's PDF: PDFium error {pdfium.FPDF_GetLastError()}")
         try:
-            document = pdfium.PdfDocument(pdf)
-        except pdfium.PdfiumError as exc:
-            raise BuildError(f"cannot rasterise a card's PDF: {exc}") from None
-        try:
-            if len(document) < first + len(pages):
+            count = pdfium.FPDF_GetPageCount(document)
+            if count < first + len(pages):
                 raise BuildError(f"cannot rasterise pages {first + 1} to {first + len(pages)} "
-                                 f"of a PDF of {len(document)}")
+                                 f"of a PDF of {count}")
             out = []
             for index, (size, dpi) in enumerate(pages):
-                image = _render_page(document, first + index, size, dpi,
+                image = _render_page(pdfium, document, first + index, size, dpi,
                                      pixels[index] if index < len(pixels) else None)
                 out.append(convert(image, index) if convert is not None else image)
             return out
         finally:
-            document.close()
+            pdfium.FPDF_CloseDocument(document)
+
+
+@lru_cache(maxsize=1)
+def _pdfium():
+    """PDFium's C functions, the library set up once per process.
+
+    Its bindings alone (``pypdfium2_raw``): pypdfium2's Python layer over them took as long again
+    to import (about 16 ms of every build that draws a proof page) and printkit calls only these.
+    """
+    import pypdfium2_raw as pdfium
+
+    # As pypdfium2 sets it up (which does nothing when it, or this, did so first).
+    pdfium.FPDF_InitLibraryWithConfig(pdfium.FPDF_LIBRARY_CONFIG(
+        version=2, m_pUserFontPaths=None, m_pIsolate=None, m_v8EmbedderSlot=0))
+    return pdfium
 
 
 @lru_cache(maxsize=1)
@@ -120,32 +137,31 @@ def _steady_allocator() -> None:
     mallopt(m_trim_threshold, 128 << 20)
 
 
-def _render_page(document, index: int, size: CardSize, dpi: float,
+def _render_page(pdfium, document, index: int, size: CardSize, dpi: float,
                  pixels: tuple[int, int] | None = None) -> PILImage.Image:
     """One page of an open document (the caller holds :data:`_PDFIUM`)."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
+    import ctypes
 
     width_px, height_px = pixels or card_pixel_size(size, dpi)
-    page = document[index]
+    page = pdfium.FPDF_LoadPage(document, index)
+    if not page:
+        raise BuildError(f"cannot rasterise page {index + 1} of a card's PDF: PDFium error {pdfium.FPDF_GetLastError()}")
     try:
-        bitmap = pdfium.PdfBitmap.new_native(width_px, height_px, format=pdfium_c.FPDFBitmap_BGR,
-                                             rev_byteorder=True)
+        stride = 3 * width_px
+        pixels_buffer = (ctypes.c_ubyte * (stride * height_px))()
+        bitmap = pdfium.FPDFBitmap_CreateEx(width_px, height_px, pdfium.FPDFBitmap_BGR, pixels_buffer, stride)
         try:
-            bitmap.fill_rect((255, 255, 255, 255), 0, 0, width_px, height_px)
-            # Antialiased paths, text and images (the default); no annotations, no LCD text;
-            # bytes in RGB order, as the bitmap was made for.
-            pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
-                                           pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-            image = bitmap.to_pil()
-            # The bitmap's memory is freed when it is closed. Pillow cannot map three-byte pixels
-            # (it keeps RGB as four bytes a pixel), so an RGB image is a copy already; an image
-            # of any other mode could map the bitmap, and converting it copies it.
-            return image if image.mode == "RGB" else image.convert("RGB")
+            # White, then antialiased paths, text and images (the default); no annotations, no LCD
+            # text; bytes in RGB order (FPDF_REVERSE_BYTE_ORDER).
+            pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width_px, height_px, 0xFFFFFFFF)
+            pdfium.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
+                                         pdfium.FPDF_REVERSE_BYTE_ORDER)
+            # A copy: Pillow keeps RGB as four bytes a pixel, so it cannot map three-byte pixels.
+            return PILImage.frombuffer("RGB", (width_px, height_px), pixels_buffer, "raw", "RGB", stride, 1)
         finally:
-            bitmap.close()
+            pdfium.FPDFBitmap_Destroy(bitmap)
     finally:
-        page.close()
+        pdfium.FPDF_ClosePage(page)
 
 
 def png_bytes(image: PILImage.Image, dpi: float = DPI) -> bytes:

@@ -33,11 +33,14 @@ def test_from_the_file_system_every_picture_loads_and_the_warning_shows(tmp_path
     assert "alert(" not in re.sub(r"&lt;script&gt;alert\(1\)|onerror=alert\(2\)", "", dom.split("<script>")[0])
 
 
-def test_a_missing_picture_is_counted_and_marked(tmp_path):
+def test_a_missing_picture_is_counted_and_marked(tmp_path, monkeypatch):
+    import printkit.proof
+
     require_chromium()
+    monkeypatch.setattr(printkit.proof, "SHEET_PIXELS", 1)  # a contact sheet per face
     spec = write_deck(tmp_path, cards=(CALM,), expect=1)
     build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
-    (tmp_path / "out/proofing/proof/001-spells-calm.png").unlink()
+    (tmp_path / "out/proofing/proof/faces-1.png").unlink()
     dom = dump_dom((tmp_path / "out/proofing/proof.html").as_uri())
     assert tuple(map(int, STATUS.search(dom).groups())) == (2, 1, 1)
     assert re.search(r'<figure id="001-spells-calm"[^>]*class="[^"]*broken', dom)

@@ -52,18 +52,45 @@ def test_the_page_and_its_thumbnails_are_in_the_manifest(built):
     files = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["files"]}
     assert files["proofing/proof.html"]["kind"] == "proof"
     images = sorted(p for p, f in files.items() if f["kind"] == "proof-image")
-    assert images == ["proofing/proof/001-spells-calm.png", "proofing/proof/002-spells-loud.png",
-                      "proofing/proof/003-spells-evil.png", "proofing/proof/back-1.png"]
+    assert images == ["proofing/proof/faces-1.png"]  # the four faces on one contact sheet
     assert {e.path for e in result.entries} >= set(images)
     assert not list(out.rglob("*.tmp"))
 
 
+def tiles(out: Path) -> dict[str, Image.Image]:
+    """Each figure's picture as the page shows it: its part of its contact sheet."""
+    page = (out / "proofing/proof.html").read_text(encoding="utf-8")
+    shown = {}
+    for anchor, src, width, height, top in re.findall(
+            r'<figure id="([^"]+)".*?<img src="([^"?]+)\?v=\w+" width="(\d+)" height="(\d+)" class="at-(\d+)"',
+            page):
+        assert top == "0" or f".pic img.at-{top}{{object-position:0 -{top}px}}" in page
+        with Image.open(out / "proofing" / src) as sheet:
+            shown[anchor] = sheet.convert("RGB").crop((0, int(top), int(width), int(top) + int(height)))
+    return shown
+
+
 def test_thumbnails_are_the_faces_at_screen_size(built):
     out, _ = built
-    with Image.open(out / "proofing/proof/001-spells-calm.png") as image:
-        # a poker card with its 3 mm bleed, 69.5 x 94.9 mm, at 100 DPI
-        assert image.size == (round(69.5 / 25.4 * THUMB_DPI), round(94.9 / 25.4 * THUMB_DPI)) == (274, 374)
-        assert image.getpixel((10, 10)) == (255, 255, 255)  # the generic white background
+    shown = tiles(out)
+    assert sorted(shown) == ["001-spells-calm", "002-spells-loud", "003-spells-evil", "back-1"]
+    image = shown["001-spells-calm"]
+    # a poker card with its 3 mm bleed, 69.5 x 94.9 mm, at 100 DPI
+    assert image.size == (round(69.5 / 25.4 * THUMB_DPI), round(94.9 / 25.4 * THUMB_DPI)) == (274, 374)
+    assert image.getpixel((10, 10)) == (255, 255, 255)  # the generic white background
+
+
+def test_each_tile_shows_its_own_face_from_the_contact_sheet(built):
+    from printkit.layout.templates import front
+    from printkit.render.png import render_face
+
+    out, _ = built
+    deck = load_decks([str(out.parent / "proofing.yaml")])[0]
+    shown = tiles(out)
+    for number, card in enumerate(deck.cards[:3], 1):
+        face = render_face(front(card, deck), card.size, THUMB_DPI)
+        anchor = next(a for a in shown if a.startswith(f"{number:03d}-"))
+        assert shown[anchor].tobytes() == face.tobytes(), anchor
 
 
 def test_every_picture_the_page_shows_exists_and_stays_beside_it(built):
@@ -156,8 +183,9 @@ def test_a_deck_of_more_faces_than_a_page_can_hold_shows_the_first_and_says_so(t
     spec = write_deck(tmp_path, cards=many_cards(5), expect=5)
     out = tmp_path / "out"
     build(load_decks([str(spec)]), BuildOptions(out_dir=out, rulebooks=False))
-    pictures = sorted(p.name for p in (out / "proofing" / "proof").glob("*.png"))
-    assert len([p for p in pictures if not p.startswith("back-")]) == 3
+    assert len([a for a in tiles(out) if not a.startswith("back-")]) == 3
+    with Image.open(out / "proofing/proof/faces-1.png") as sheet:  # three fronts and a back
+        assert sheet.height == 4 * 374
     page = (out / "proofing" / "proof.html").read_text(encoding="utf-8")
     assert "this page shows the first 3 of the deck&#x27;s 5 distinct faces" in page or \
         "this page shows the first 3 of the deck's 5 distinct faces" in page
