@@ -241,8 +241,9 @@ def _text_size(loaded: LoadedSpec, value, path: PathKey, default: float | None) 
         return default, None
     if isinstance(value, str) and value.strip().endswith("%"):
         pct = float(value.strip()[:-1])
-        if not 1 <= pct <= 100:
-            raise loaded.source.error(path, f"a text size of {pct:g}% of the box is not between 1% and 100%")
+        # Above 100%: a size whose capitals (about 70% of it) fill the box, set with valign: caps.
+        if not 1 <= pct <= 200:
+            raise loaded.source.error(path, f"a text size of {pct:g}% of the box is not between 1% and 200%")
         return None, pct
     mm = parse_length_mm(value)
     if not 0.5 <= mm <= 100:

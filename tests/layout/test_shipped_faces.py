@@ -4,7 +4,8 @@ Each face a shipped spec draws with a layout is rendered at 300 DPI (its per-car
 pdfium), reduced to 100 DPI by averaging 3 x 3 pixels, and compared with the picture under
 ``tests/data/shipped_faces/<game>/``: the same face as the Python template drew it before the
 game's faces became layouts, rendered and reduced alike. Only rounding may differ: coordinates
-written as millimetres to five places move an antialiased edge by a fraction of a pixel.
+written as percentages of the card (so the design fits any card size) to six places move an
+antialiased edge by a fraction of a pixel.
 
 Measured when the layouts replaced the templates, over every face of every variant, the largest
 difference of one channel of one pixel (0-255) was:
