@@ -55,7 +55,7 @@ class Game:
       ``first_round(result)`` (see :mod:`printkit.report.data`), and its ``plot``, ``findings``,
       ``SCORES`` and ``SCORE_AXIS`` (see :mod:`printkit.report.render`);
     - ``icons``: ``ICONS``, a mapping of icon name to icon (:class:`printkit.layout.icons.Icon`)
-      that every spec and rule text may then name;
+      that the specs of this game (every spec, for printkit's own) and their rule texts may name;
     - ``view``: ``VIEW``, a :class:`printkit.rules.observe.View`: what balance reports watch while
       a game is played (cards held and played, per-turn figures, where the turn order starts).
 
