@@ -3,8 +3,8 @@
 A rebuild renders only what changed: every PDF printkit draws from pages (sheets, per-card
 files, backs, the alignment test) is found by a key made of everything that decides its bytes
 (the pages with every drawing op of every face, the title, the bytes of each font and picture
-the ops name, and :func:`code_fingerprint`: this printkit's own code, the cache format and the
-versions of the libraries that write PDFs and PNGs); a per-card PNG by its PDF's bytes and size.
+the ops name, and :func:`code_fingerprint`: this printkit's own code and the installed games',
+the cache format and the versions of the libraries that write PDFs and PNGs); a per-card PNG by its PDF's bytes and size.
 A different printkit (any change to its code) makes different keys, so it never reads an older
 printkit's entries.
 
@@ -82,7 +82,24 @@ def code_fingerprint() -> str:
     # would cost a rebuild with nothing to do a tenth of its time.
     for relative, line in _package_files(str(root)):
         digest.update(f"{relative}\0{line}\0".encode("utf-8", "surrogatepass"))
+    digest.update(_installed_games_code().encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _installed_games_code() -> str:
+    """The installed games' code (each entry point's top-level package, found without importing
+    it), each file by its size and times as printkit's own: editing a game's faces or engine
+    changes every key, as editing printkit does. A build cannot know its decks' games before
+    reading them, so every installed game counts."""
+    from printkit.games import installed_code
+
+    lines = []
+    for place in installed_code():
+        if os.path.isdir(place):
+            lines += [f"{place}/{relative} {line}" for relative, line in _package_files(place)]
+        else:
+            lines.append(f"{place} {_stat_line(place)}")
+    return "\n".join(lines)
 
 
 def _stat_line(path: str) -> str:

@@ -207,10 +207,13 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
 
 
 def spec_warnings(deck: Deck, faces: "DeckFaces | None" = None) -> tuple[str, ...]:
-    """What ``printkit build`` would warn about the deck's spec itself: colour names no card reads."""
+    """What ``printkit build`` would warn about the deck's spec itself (colour names no card
+    reads), and the installed games' entry points that are skipped (one broken package does not
+    stop a deck, but it is said)."""
+    from printkit.games import registry_warnings
     from printkit.layout.templates import deck_warnings
 
-    return deck_warnings(deck) + face_warnings(deck, faces)
+    return deck_warnings(deck) + face_warnings(deck, faces) + registry_warnings()
 
 
 def face_warnings(deck: Deck, laid_out: "DeckFaces | None" = None) -> tuple[str, ...]:

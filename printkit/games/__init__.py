@@ -55,7 +55,7 @@ class Game:
       ``first_round(result)`` (see :mod:`printkit.report.data`), and its ``plot``, ``findings``,
       ``SCORES`` and ``SCORE_AXIS`` (see :mod:`printkit.report.render`);
     - ``icons``: ``ICONS``, a mapping of icon name to icon (:class:`printkit.layout.icons.Icon`)
-      that every spec and rule text may then name;
+      that the specs of this game (every spec, for printkit's own) and their rule texts may name;
     - ``view``: ``VIEW``, a :class:`printkit.rules.observe.View`: what balance reports watch while
       a game is played (cards held and played, per-turn figures, where the turn order starts).
 
@@ -118,25 +118,78 @@ BUILTIN: Mapping[str, Game] = MappingProxyType({game.name: game for game in (
 )})
 
 
-@lru_cache(maxsize=1)
-def _entry_points() -> Mapping[str, EntryPoint]:
-    """The installed packages' game entry points by name, read once per process (none is loaded).
+@dataclass(frozen=True)
+class _Registered:
+    """The installed packages' game entry points, read once per process (none is loaded)."""
 
-    Two packages giving the same name, or a package taking a name of printkit's own, is a
-    GameError naming them: a spec's ``game:`` must select one game.
+    points: Mapping[str, EntryPoint]  # by game name: the ones a spec may select
+    refused: Mapping[str, str]  # by game name: why selecting it is an error
+    warnings: tuple[str, ...]  # every entry point skipped, said by ``check``
+
+
+@lru_cache(maxsize=1)
+def _registered() -> _Registered:
+    """The entry points of group ``printkit.games``, sorted by name.
+
+    One that takes a name of printkit's own is skipped (the spec selects printkit's game); two
+    packages giving one name make that name refused. Either is only a warning until a spec selects
+    the name: one broken package must not stop the decks of other games.
     """
     from importlib.metadata import entry_points
 
-    found: dict[str, EntryPoint] = {}
+    by_name: dict[str, list[EntryPoint]] = {}
+    warnings: list[str] = []
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name in BUILTIN:
-            raise GameError(f"package {_package(point)!r} registers a game named {point.name!r}, which is one of "
-                            f"printkit's own; give it another name in its {ENTRY_POINT_GROUP!r} entry point")
-        if point.name in found and _package(found[point.name]) != _package(point):
-            raise GameError(f"packages {_package(found[point.name])!r} and {_package(point)!r} both register a "
-                            f"game named {point.name!r}; uninstall one of them")
-        found[point.name] = point
-    return MappingProxyType(dict(sorted(found.items())))
+            warnings.append(f"package {_package(point)!r} registers a game named {point.name!r}, which is one of "
+                            f"printkit's own, and is ignored; give it another name in its {ENTRY_POINT_GROUP!r} "
+                            f"entry point")
+            continue
+        same = by_name.setdefault(point.name, [])
+        if all(_package(other) != _package(point) for other in same):
+            same.append(point)
+    points: dict[str, EntryPoint] = {}
+    refused: dict[str, str] = {}
+    for name, found in sorted(by_name.items()):
+        if len(found) == 1:
+            points[name] = found[0]
+            continue
+        packages = " and ".join(repr(_package(point)) for point in found)
+        refused[name] = f"packages {packages} both register a game named {name!r}; uninstall one of them"
+        warnings.append(refused[name] + f" (game {name!r} is not offered)")
+    return _Registered(MappingProxyType(points), MappingProxyType(refused), tuple(warnings))
+
+
+def _entry_points() -> Mapping[str, EntryPoint]:
+    """The installed games' entry points a spec may select, by name (none is loaded)."""
+    return _registered().points
+
+
+def registry_warnings() -> tuple[str, ...]:
+    """What is wrong with the installed packages' game entry points that no spec has met yet
+    (a game taking a name of printkit's own, one name given by two packages)."""
+    return _registered().warnings
+
+
+def installed_code() -> tuple[str, ...]:
+    """Where the code of the installed games lies: the top-level package (folder or file) of
+    each entry point's module, found without importing anything, sorted."""
+    import importlib.util
+
+    found = set()
+    for point in _entry_points().values():
+        top = point.module.partition(".")[0]
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            found.update(spec.submodule_search_locations)
+        elif spec.has_location and spec.origin:
+            found.add(spec.origin)
+    return tuple(sorted(found))
 
 
 def _package(point: EntryPoint) -> str:
@@ -177,6 +230,9 @@ def get(name: str) -> Game | None:
     game = BUILTIN.get(name)
     if game is not None:
         return game
+    refused = _registered().refused.get(name)
+    if refused is not None:
+        raise GameError(refused)
     if name not in _entry_points():
         return None
     return _installed(name)
@@ -188,8 +244,9 @@ def names() -> tuple[str, ...]:
 
 
 def engine_names() -> tuple[str, ...]:
-    """The registered games that have a rule engine, sorted (installed games' records are loaded)."""
-    return tuple(sorted(name for name in names() if get(name).engine is not None))  # type: ignore[union-attr]
+    """The games that may have a rule engine, sorted: printkit's own that have one and every
+    installed game (by its entry point's name: none is loaded, so a broken one stops nothing)."""
+    return tuple(sorted((*(name for name, game in BUILTIN.items() if game.engine is not None), *_entry_points())))
 
 
 def has_engine(name: str) -> bool:
@@ -212,25 +269,32 @@ def module_of(name: str, part: Part) -> ModuleType | None:
     return None if game is None else game.module(part)
 
 
-@lru_cache(maxsize=1)
-def icons() -> Mapping[str, Icon]:
-    """Every icon a spec or a rule text may name: each registered game's, then the generic shapes.
+def icons(game: str | None = None) -> Mapping[str, Icon]:
+    """The icons a spec of ``game`` (or, without one, any spec) or its rule texts may name: printkit's
+    own games', the installed game's own when ``game`` is one, then the generic shapes.
 
-    An installed game's icon may not take a name already taken (GameError naming its package).
+    Another installed game's icons are not offered: only the selected game's code is loaded, so a
+    broken package stops no other game's deck. An installed game's icon may not take a name
+    already taken (GameError naming its package).
     """
+    return _icons(None if game is None or game in BUILTIN else game)
+
+
+@lru_cache(maxsize=None)
+def _icons(installed: str | None) -> Mapping[str, Icon]:
     from printkit.layout.icons import GENERIC_ICONS
 
+    chosen = get(installed) if installed is not None else None
     merged: dict[str, Icon] = {}
     owner: dict[str, str] = {}
-    for name in names():
-        game = get(name)
-        module = game.module("icons") if game is not None else None
+    for game in (*BUILTIN.values(), *([chosen] if chosen is not None else [])):
+        module = game.module("icons")
         for icon, value in getattr(module, "ICONS", {}).items():
             if icon in merged or icon in GENERIC_ICONS:
                 taken = owner.get(icon, "printkit's generic icons")
-                raise GameError(f"game {name!r} from package {game.package!r}: its icon {icon!r} is "  # type: ignore[union-attr]
+                raise GameError(f"game {game.name!r} from package {game.package!r}: its icon {icon!r} is "
                                 f"taken by {taken}; give it another name")
             merged[icon] = value
-            owner[icon] = f"game {name!r}"
+            owner[icon] = f"game {game.name!r}"
     merged.update(GENERIC_ICONS)
     return MappingProxyType(merged)

@@ -80,15 +80,16 @@ def compiled(loaded: LoadedSpec) -> Compiled:
 def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
     from printkit.spec.files import image_file as _image
 
-    icons: dict[str, Icon] = dict(builtin_icons())
+    offered = builtin_icons(loaded.spec.game)  # an installed game's own only for a spec selecting it
+    icons: dict[str, Icon] = dict(offered)
     for name, value in loaded.spec.icons.items():
         if "/" not in value and "." not in value:
-            icon = builtin_icons().get(value)
+            icon = offered.get(value)
             if icon is None:
-                hint = difflib.get_close_matches(value, list(builtin_icons()), n=1)
+                hint = difflib.get_close_matches(value, list(offered), n=1)
                 meant = f" (did you mean {hint[0]!r}?)" if hint else ""
                 raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
-                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(builtin_icons()))}")
+                                          f"a built-in icon{meant}; built-in: {', '.join(sorted(offered))}")
             icons[name] = icon
         else:
             icons[name] = ImageIcon(_image(loaded, value, ("icons", name)))

@@ -132,7 +132,7 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     cards have them) and the colours a span may name (its art.colors, ink and background)."""
     from printkit.layout.design import DEFAULT_BACKGROUND, DEFAULT_INK
 
-    icons = deck.resources.icons if deck.resources is not None else builtin_icons()
+    icons = deck.resources.icons if deck.resources is not None else builtin_icons(deck.game)
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 

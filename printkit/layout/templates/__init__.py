@@ -53,8 +53,8 @@ def front(card: Card, deck: Deck) -> Face:
     """The front of ``card``: its spec layout, else its game's template (or the generic one)."""
     if card.layout is not None:
         return drawable(_designed(card, deck, card.layout, "front"), card)
-    module = module_of(deck.game, "faces")
-    return drawable(getattr(module, "front", generic.front)(card), card)
+    own = getattr(module_of(deck.game, "faces"), "front", None)
+    return drawable(own(card) if own is not None else generic.front(card, deck.game), card)
 
 
 def back(card: Card, deck: Deck) -> Face:

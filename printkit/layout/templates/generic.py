@@ -47,14 +47,15 @@ def _cover(box, path: Path | None) -> tuple[Op, ...]:
     return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit="cover"),)
 
 
-def front(card: Card) -> Face:
-    """The front as the built-in layout ``generic.yaml`` (beside this module) draws it."""
+def front(card: Card, game: str | None = None) -> Face:
+    """The front as the built-in layout ``generic.yaml`` (beside this module) draws it, with the
+    icons a deck of ``game`` may name."""
     from printkit.games import icons
     from printkit.layout import design
     # The built-in layout is a spec printkit ships; reading it is the spec layer's work.
     from printkit.layout.compile import builtin_layout
 
-    return design.draw(builtin_layout("generic"), card, design.Resources(icons=icons()))
+    return design.draw(builtin_layout("generic"), card, design.Resources(icons=icons(game)))
 
 
 def back(card: Card) -> Face:
