@@ -299,10 +299,13 @@ class Resources:
 # --- drawing -----------------------------------------------------------------------------------
 
 
-def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") -> Face:
+def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", *,
+         proving: bool = False) -> Face:
     """The face ``layout`` makes of ``card``: its background, its elements in order, its overlay.
 
     LayoutError names the element and what is wrong; the caller adds the card and where it came from.
+    ``proving`` (a check, which draws nothing): a text a bound proves to fit is left out of the
+    ops instead of set; the face's errors and warnings are the same.
     """
     size = card.size
     bleed = bleed_box(size)
@@ -323,7 +326,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     for element in shown:
         try:
-            drawn, said = _draw_element(element, card, values, resources)
+            drawn, said = _draw_element(element, card, values, resources, proving)
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         ops.extend(drawn)
@@ -350,10 +353,10 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
-                  resources: Resources) -> tuple[Sequence[Op], Sequence[str]]:
+                  resources: Resources, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
     box = element.box(card.size)
     if element.kind == "text":
-        return _text(element, card, values, resources, box)  # text turns inside its box itself
+        return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
     ops, warnings = _draw_shape(element, card, values, resources, box)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
@@ -429,7 +432,7 @@ class _Where:
 
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-          box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+          box: Box, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
     markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
@@ -456,13 +459,14 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
                    min(minimum, size))
+    floor = card.size.min_text_mm
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
-                      where=where, palette=palette(card) if "]{" in markup else None)
+                      where=where, palette=palette(card) if "]{" in markup else None,
+                      prove_from_mm=floor if proving and not element.plate else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
-    floor = card.size.min_text_mm
-    if ops and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
+    if (ops or fitted.proved) and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
                         "fewer words, or lower card.min_text_size")

@@ -684,18 +684,29 @@ _SET = Memo("texts set", entries=4096)
 
 def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min_size_mm: float,
              fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object,
-             palette: Mapping[str, str] | None = None) -> FittedText:
+             palette: Mapping[str, str] | None = None, prove_from_mm: float | None = None) -> FittedText:
     """``markup`` (see the module's description) set in ``box``: ops, the size chosen and a warning.
 
     ``where`` names the card and element in warnings and errors (its ``str``, taken only when one
     is made). ``palette`` maps the colour names a span may use to ``#rrggbb``. Raises
     :class:`RichTextError` for an icon not in ``icons``, a colour name not in ``palette`` or a span
     with attributes it does not take.
+
+    With ``prove_from_mm`` (a check, which draws nothing), a text that a cheap bound proves to fit
+    at a size no smaller than it is not set: the result has no ops, ``proved`` is true and its
+    ``size_mm`` is a size it fits at (the one setting chooses is no smaller). Its errors and
+    warnings are the ones setting it would give.
     """
     if ":" in markup or "]{" in markup:
-        return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette)
+        return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette, prove_from_mm)
     key = (markup, box, style, max_size_mm, min_size_mm, fit)
     fitted = _SET.get(key)
+    if fitted is None and prove_from_mm is not None:
+        fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette, prove_from_mm)
+        if fitted.proved:  # not kept: a build wants the ops
+            return fitted
+        if fitted.warning is None:
+            _SET.put(key, fitted)
     if fitted is None:
         fitted = _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette)
         if fitted.warning is None:  # a warning names its card: not the same for the next one
@@ -705,7 +716,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
 
 def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
               fit: Literal["shrink", "none"], icons: Mapping[str, Icon], where: object,
-              palette: Mapping[str, str] | None) -> FittedText:
+              palette: Mapping[str, str] | None, prove_from_mm: float | None = None) -> FittedText:
     if fit not in ("shrink", "none"):
         raise ValueError(f"{where}: fit must be 'shrink' or 'none', got {fit!r}")
     try:
@@ -716,6 +727,10 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
     colors = _span_colors(parsed, palette or {}, where)
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     setting = _Setting(parsed, style, icons, colors)
+    if prove_from_mm is not None:
+        size = _proved_size(setting, style, box, max_size_mm, low, fit, prove_from_mm)
+        if size is not None:
+            return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
     measure = _Measure()
 
     tried: dict[float, _Laid] = {}  # a layout that fits is complete, and is the one drawn
@@ -772,6 +787,66 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
             x0 = {"start": box.x_mm, "middle": box.cx_mm - line_w / 2, "end": box.right_mm - line_w}[style.align]
             ops.extend(_line_ops(frags, x0, first + offset * size, size, style, setting, measure))
     return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None)
+
+
+# Bounds are kept this far inside the box, so rounding in them never says "fits" at the edge.
+_PROOF_MARGIN = 1e-6
+
+
+def _proved_size(setting: _Setting, style: RichStyle, box: Box, max_size_mm: float, low: float,
+                 fit: str, floor_mm: float) -> float | None:
+    """A size of the sizes setting tries, no smaller than ``floor_mm``, at which the text provably
+    fits ``box`` (the size setting chooses is then no smaller), or None when the bound cannot tell.
+
+    The bound takes no line breaking: a hard line of words of total width ``T`` (their spaces
+    included) broken greedily to width ``W``, none wider than ``M`` with its overhang and no space
+    wider than ``S``, fills each line but its last past ``W - S - M``, so it takes at most
+    ``floor(T / (W - S - M)) + 1`` lines. Texts whose setting could do more than break at spaces
+    (a word wider than a line, Hangul words, characters the first font lacks) are left to setting.
+    Below a size where this proves a fit, every size fits too: lines only get wider in ems and
+    greedy breaking never takes more lines on a wider one, so the search cannot end below it.
+    """
+    if any(setting.missing.values()) or style.leading < 0 or style.paragraph_gap < 0:
+        return None
+    if fit == "none":
+        size = max_size_mm
+    else:
+        steps = int((max_size_mm - low) / _SIZE_STEP_MM + 1e-9)
+        index = max(0, math.ceil((floor_mm - low) / _SIZE_STEP_MM - 1e-9))
+        while index <= steps and low + index * _SIZE_STEP_MM < floor_mm:
+            index += 1
+        size = low + index * _SIZE_STEP_MM if index <= steps else max_size_mm
+    if size < floor_mm:
+        return None
+    width = box.w_mm / size * (1 - _PROOF_MARGIN)
+    lines = 0
+    any_text = False
+    for paragraph in setting.parsed:
+        for hard in paragraph:
+            total = widest = space = 0.0
+            for raw in hard:
+                word = setting.word(raw)
+                if word.hangul:
+                    return None
+                any_text = any_text or any(p.text for p in word.pieces)
+                total += word.width + word.space
+                widest = max(widest, word.width + word.overhang)
+                space = max(space, word.space)
+            if widest > width:
+                return None
+            if total + widest <= width:
+                lines += 1
+                continue
+            room = width - space - widest
+            if room <= 0:
+                return None
+            lines += math.floor(total / room) + 1
+    if not any_text or lines >= MAX_LINES:
+        return None
+    m = setting.metrics
+    tallest = _top_em(m, style.valign) + m.descent + (lines - 1) * style.leading + \
+        (len(setting.parsed) - 1) * style.paragraph_gap
+    return size if tallest <= box.h_mm / size * (1 - _PROOF_MARGIN) else None
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
