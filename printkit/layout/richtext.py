@@ -347,13 +347,7 @@ class _Setting:
         self.parsed, self.icons = parsed, icons
         self.colors = colors or {}  # a span's colour as written -> #rrggbb
         self.slant = math.tan(math.radians(style.slant_deg))
-        self.chains = {
-            (False, False): (tuple(style.regular), 0.0),
-            (True, False): (tuple(style.bold), 0.0),
-            (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
-            (True, True): ((tuple(style.bold_italic), 0.0) if style.bold_italic
-                           else (tuple(style.bold), style.slant_deg)),
-        }
+        self.chains = style_chains(style)
         self.regular = tuple(style.regular)
         base = font_metrics(self.regular[0])
         self.cap_height = base.cap_height
@@ -387,16 +381,19 @@ class _Setting:
     def word(self, word: _Word) -> _WordM:
         found = self._words.get(word)
         if found is None:
-            # Icons depend on the text's metrics, span colours on the palette.
-            if any(type(span) is _IconSpan or span.color is not None for span in word):
-                found = self._measure(word)
-            else:
-                found = self._shared.get(word)
-                if found is None:
-                    found = self._measure(word)
-                    if len(self._shared) < MAX_SHARED_WORDS:
-                        self._shared[word] = found
-            self._words[word] = found
+            found = self._words[word] = self.measured(word)
+        return found
+
+    def measured(self, word: _Word) -> _WordM:
+        """``word`` measured, through the measures every setting in these fonts shares (not kept in this one)."""
+        # Icons depend on the text's metrics, span colours on the palette.
+        if any(type(span) is _IconSpan or span.color is not None for span in word):
+            return self._measure(word)
+        found = self._shared.get(word)
+        if found is None:
+            found = self._measure(word)
+            if len(self._shared) < MAX_SHARED_WORDS:
+                self._shared[word] = found
         return found
 
     def _measure(self, word: _Word) -> _WordM:
@@ -697,6 +694,10 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     ``size_mm`` is a size it fits at (the one setting chooses is no smaller). Its errors and
     warnings are the ones setting it would give.
     """
+    if prove_from_mm is not None:
+        proved = _proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, where, prove_from_mm)
+        if proved is not None:
+            return proved
     if ":" in markup or "]{" in markup:
         return _fit_rich(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, palette, prove_from_mm)
     key = (markup, box, style, max_size_mm, min_size_mm, fit)
@@ -806,8 +807,17 @@ def _proved_size(setting: _Setting, style: RichStyle, box: Box, max_size_mm: flo
     Below a size where this proves a fit, every size fits too: lines only get wider in ems and
     greedy breaking never takes more lines on a wider one, so the search cannot end below it.
     """
-    if any(setting.missing.values()) or style.leading < 0 or style.paragraph_gap < 0:
+    if any(setting.missing.values()):
         return None
+    size = _proof_size(max_size_mm, low, fit, floor_mm)
+    if size is None:
+        return None
+    hard_lines = ([setting.word(raw) for raw in hard] for paragraph in setting.parsed for hard in paragraph)
+    return size if _bound_fits(hard_lines, len(setting.parsed), setting.metrics, style, box, size) else None
+
+
+def _proof_size(max_size_mm: float, low: float, fit: str, floor_mm: float) -> float | None:
+    """The smallest size setting may try that is no smaller than ``floor_mm`` (None if none is)."""
     if fit == "none":
         size = max_size_mm
     else:
@@ -816,37 +826,113 @@ def _proved_size(setting: _Setting, style: RichStyle, box: Box, max_size_mm: flo
         while index <= steps and low + index * _SIZE_STEP_MM < floor_mm:
             index += 1
         size = low + index * _SIZE_STEP_MM if index <= steps else max_size_mm
-    if size < floor_mm:
-        return None
+    return size if size >= floor_mm else None
+
+
+def _bound_fits(hard_lines: Iterator[list[_WordM]], paragraphs: int, m: FontMetrics, style: RichStyle,
+                box: Box, size: float) -> bool:
+    """Whether the bound of :func:`_proved_size` proves these hard lines of measured words fit
+    ``box`` at ``size``, set with metrics ``m`` (False: it cannot tell)."""
+    if style.leading < 0 or style.paragraph_gap < 0:
+        return False
     width = box.w_mm / size * (1 - _PROOF_MARGIN)
     lines = 0
     any_text = False
-    for paragraph in setting.parsed:
-        for hard in paragraph:
-            total = widest = space = 0.0
-            for raw in hard:
-                word = setting.word(raw)
-                if word.hangul:
-                    return None
-                any_text = any_text or any(p.text for p in word.pieces)
-                total += word.width + word.space
-                widest = max(widest, word.width + word.overhang)
-                space = max(space, word.space)
-            if widest > width:
-                return None
-            if total + widest <= width:
-                lines += 1
-                continue
-            room = width - space - widest
-            if room <= 0:
-                return None
-            lines += math.floor(total / room) + 1
+    for hard in hard_lines:
+        total = widest = space = 0.0
+        for word in hard:
+            if word.hangul:
+                return False
+            if not any_text:
+                any_text = any(p.text for p in word.pieces)
+            total += word.width + word.space
+            if word.width + word.overhang > widest:
+                widest = word.width + word.overhang
+            if word.space > space:
+                space = word.space
+        if widest > width:
+            return False
+        if total + widest <= width:
+            lines += 1
+            continue
+        room = width - space - widest
+        if room <= 0:
+            return False
+        lines += math.floor(total / room) + 1
     if not any_text or lines >= MAX_LINES:
-        return None
-    m = setting.metrics
+        return False
     tallest = _top_em(m, style.valign) + m.descent + (lines - 1) * style.leading + \
-        (len(setting.parsed) - 1) * style.paragraph_gap
-    return size if tallest <= box.h_mm / size * (1 - _PROOF_MARGIN) else None
+        (paragraphs - 1) * style.paragraph_gap
+    return tallest <= box.h_mm / size * (1 - _PROOF_MARGIN)
+
+
+# What makes text more than words between spaces: markup (as the tokenizer finds it) and line ends.
+_NOT_PLAIN = re.compile(r"[\\*:\[\]`\r]")
+
+
+def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
+                  fit: str, where: object, floor_mm: float) -> FittedText | None:
+    """:func:`_proved_size` for text without markup (or all of it in italic, as ``*text*`` on one
+    line), read and measured without parsing it or gathering a setting; None when it is not
+    such text or the bound cannot tell (it is then set as any text is)."""
+    italic = False
+    text = markup
+    if markup.startswith("*") and markup.endswith("*") and len(markup) > 2 and "\n" not in markup:
+        text = markup[1:-1]  # one star each side, a non-space inside: the tokenizer's emphasis
+        if text[0].isspace() or text[-1].isspace():
+            return None
+        italic = True
+    if fit not in ("shrink", "none") or _NOT_PLAIN.search(text):
+        return None
+    blank, metrics = _blank_setting(style, italic)
+    if missing_glyphs(text, blank.chains[False, italic][0][0]):
+        return None
+    low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
+    size = _proof_size(max_size_mm, low, fit, floor_mm)
+    if size is None:
+        return None
+    shared, measured = blank._shared, blank.measured
+    paragraphs = 0
+    hard_lines: list[list[_WordM]] = []
+    in_paragraph = False
+    for line in text.split("\n"):
+        if not line.strip():
+            in_paragraph = False
+            continue
+        if not in_paragraph:
+            paragraphs += 1
+            in_paragraph = True
+        words = []
+        for part in _SPACES.split(line):
+            if part:
+                word = (_Span(part, False, italic),)
+                words.append(shared.get(word) or measured(word))
+        hard_lines.append(words)
+    if not _bound_fits(iter(hard_lines), paragraphs, metrics, style, box, size):
+        return None
+    return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
+
+
+def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, ...], float]]:
+    """The font chain and slant (degrees) of each (bold, italic) of ``style``."""
+    return {
+        (False, False): (tuple(style.regular), 0.0),
+        (True, False): (tuple(style.bold), 0.0),
+        (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
+        (True, True): ((tuple(style.bold_italic), 0.0) if style.bold_italic
+                       else (tuple(style.bold), style.slant_deg)),
+    }
+
+
+@lru_cache(maxsize=64)
+def _blank_setting(style: RichStyle, italic: bool) -> tuple[_Setting, FontMetrics]:
+    """A setting of no text in ``style``, which measures words of plain text as every setting in
+    ``style`` does (shared measures) when the first font of their chain has their characters, and
+    the metrics of a text all in its regular (or ``italic``) chain's first font."""
+    blank = _Setting((), style, {})
+    base = font_metrics(blank.regular[0])
+    each = (base, font_metrics(blank.chains[False, italic][0][0]))
+    return blank, FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
