@@ -357,14 +357,15 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
     box = element.box(card.size)
     if element.kind == "text":
         return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
-    ops, warnings = _draw_shape(element, card, values, resources, box)
+    ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings
 
 
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+                box: Box, share: bool = True) -> tuple[Sequence[Op], Sequence[str]]:
+    kept = _shared if share else _as_is  # a check's faces are not drawn: kept once for nothing
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
@@ -381,17 +382,17 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
-        return (_shared(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
-                             stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
+        return (kept(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
+                          stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
     if element.kind == "ellipse":
-        return (_shared(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
-                                stroke_mm=element.stroke_width_mm)),), ()
+        return (kept(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
+                             stroke_mm=element.stroke_width_mm)),), ()
     if element.kind == "lattice":
         return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, element.spacing_mm,
                        fill or _ink(card), size=LATTICE_DIAMOND), ()
     if element.kind == "line":
-        return (_shared(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
-                             width_mm=element.stroke_width_mm)),), ()
+        return (kept(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
+                          width_mm=element.stroke_width_mm)),), ()
     raise LayoutError(f"unknown element kind {element.kind!r}")
 
 
@@ -408,6 +409,10 @@ def _shared(op: Op) -> Op:
     elif _zero_signs(kept) != _zero_signs(op):  # 0.0 == -0.0, yet they may print differently
         return op
     return kept
+
+
+def _as_is(op: Op) -> Op:
+    return op
 
 
 def _zero_signs(op: Op) -> tuple[float, ...]:

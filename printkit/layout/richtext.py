@@ -833,8 +833,6 @@ def _bound_fits(hard_lines: Iterator[list[_WordM]], paragraphs: int, m: FontMetr
                 box: Box, size: float) -> bool:
     """Whether the bound of :func:`_proved_size` proves these hard lines of measured words fit
     ``box`` at ``size``, set with metrics ``m`` (False: it cannot tell)."""
-    if style.leading < 0 or style.paragraph_gap < 0:
-        return False
     width = box.w_mm / size * (1 - _PROOF_MARGIN)
     lines = 0
     any_text = False
@@ -850,16 +848,27 @@ def _bound_fits(hard_lines: Iterator[list[_WordM]], paragraphs: int, m: FontMetr
                 widest = word.width + word.overhang
             if word.space > space:
                 space = word.space
-        if widest > width:
+        count = _lines_at_most(total, widest, space, width)
+        if count is None:
             return False
-        if total + widest <= width:
-            lines += 1
-            continue
-        room = width - space - widest
-        if room <= 0:
-            return False
-        lines += math.floor(total / room) + 1
-    if not any_text or lines >= MAX_LINES:
+        lines += count
+    return any_text and _tall_enough(lines, paragraphs, m, style, box, size)
+
+
+def _lines_at_most(total: float, widest: float, space: float, width: float) -> int | None:
+    """The most lines a hard line of words (the bound of :func:`_proved_size`) breaks into at
+    ``width``; None when a word is wider than a line (or the bound cannot tell)."""
+    if widest > width:
+        return None
+    if total + widest <= width:
+        return 1
+    room = width - space - widest
+    return math.floor(total / room) + 1 if room > 0 else None
+
+
+def _tall_enough(lines: int, paragraphs: int, m: FontMetrics, style: RichStyle, box: Box, size: float) -> bool:
+    """Whether ``lines`` lines in ``paragraphs`` paragraphs are no taller than ``box`` at ``size``."""
+    if lines >= MAX_LINES or style.leading < 0 or style.paragraph_gap < 0:
         return False
     tallest = _top_em(m, style.valign) + m.descent + (lines - 1) * style.leading + \
         (paragraphs - 1) * style.paragraph_gap
@@ -884,17 +893,18 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         italic = True
     if fit not in ("shrink", "none") or _NOT_PLAIN.search(text):
         return None
-    blank, metrics = _blank_setting(style, italic)
-    if missing_glyphs(text, blank.chains[False, italic][0][0]):
+    plain = _plain_words(RichStyle(style.regular, style.bold, style.italic, bold_italic=style.bold_italic,
+                                   slant_deg=style.slant_deg), italic)  # what measuring reads of it
+    if missing_glyphs(text, plain.font):
         return None
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     size = _proof_size(max_size_mm, low, fit, floor_mm)
     if size is None:
         return None
-    shared, measured = blank._shared, blank.measured
-    paragraphs = 0
-    hard_lines: list[list[_WordM]] = []
+    width = box.w_mm / size * (1 - _PROOF_MARGIN)
+    paragraphs = lines = 0
     in_paragraph = False
+    measured = plain.measured
     for line in text.split("\n"):
         if not line.strip():
             in_paragraph = False
@@ -902,15 +912,45 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         if not in_paragraph:
             paragraphs += 1
             in_paragraph = True
-        words = []
+        total = widest = space = 0.0
         for part in _SPACES.split(line):
             if part:
-                word = (_Span(part, False, italic),)
-                words.append(shared.get(word) or measured(word))
-        hard_lines.append(words)
-    if not _bound_fits(iter(hard_lines), paragraphs, metrics, style, box, size):
+                word = measured.get(part) or plain.measure(part)
+                if word.hangul:
+                    return None
+                total += word.width + word.space
+                if word.width + word.overhang > widest:
+                    widest = word.width + word.overhang
+                if word.space > space:
+                    space = word.space
+        count = _lines_at_most(total, widest, space, width)
+        if count is None:
+            return None
+        lines += count
+    if not (paragraphs and _tall_enough(lines, paragraphs, plain.metrics, style, box, size)):
         return None
     return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
+
+
+class _PlainWords:
+    """Words of plain text in one style (regular or ``italic``), measured as every setting in the
+    style measures them when the first font of their chain has their characters; by their text."""
+
+    def __init__(self, style: RichStyle, italic: bool) -> None:
+        self.italic = italic
+        self.setting = _Setting((), style, {})  # of no text: its measures are the shared ones
+        self.font = self.setting.chains[False, italic][0][0]
+        base = font_metrics(self.setting.regular[0])
+        each = (base, font_metrics(self.font))
+        # A text all in this chain's first font: the metrics a setting of it gathers.
+        self.metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
+        self.measured: dict[str, _WordM] = {}
+
+    def measure(self, text: str) -> _WordM:
+        word = self.setting.measured((_Span(text, False, self.italic),))
+        if len(self.measured) < MAX_SHARED_WORDS:
+            self.measured[text] = word
+        return word
 
 
 def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, ...], float]]:
@@ -925,14 +965,9 @@ def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, 
 
 
 @lru_cache(maxsize=64)
-def _blank_setting(style: RichStyle, italic: bool) -> tuple[_Setting, FontMetrics]:
-    """A setting of no text in ``style``, which measures words of plain text as every setting in
-    ``style`` does (shared measures) when the first font of their chain has their characters, and
-    the metrics of a text all in its regular (or ``italic``) chain's first font."""
-    blank = _Setting((), style, {})
-    base = font_metrics(blank.regular[0])
-    each = (base, font_metrics(blank.chains[False, italic][0][0]))
-    return blank, FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
+def _plain_words(style: RichStyle, italic: bool) -> _PlainWords:
+    """The plain words of every text set in ``style`` (regular or ``italic``), measured once each."""
+    return _PlainWords(style, italic)
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
