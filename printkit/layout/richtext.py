@@ -695,7 +695,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     warnings are the ones setting it would give.
     """
     if prove_from_mm is not None:
-        proved = _proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, where, prove_from_mm)
+        proved = _proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, prove_from_mm)
         if proved is not None:
             return proved
     if ":" in markup or "]{" in markup:
@@ -875,15 +875,16 @@ def _tall_enough(lines: int, paragraphs: int, m: FontMetrics, style: RichStyle, 
     return tallest <= box.h_mm / size * (1 - _PROOF_MARGIN)
 
 
-# What makes text more than words between spaces: markup (as the tokenizer finds it) and line ends.
-_NOT_PLAIN = re.compile(r"[\\*:\[\]`\r]")
+# What makes text more than words between spaces and icons: other markup, and line ends.
+_NOT_PLAIN = re.compile(r"[\\*\[\]`\r]")
 
 
 def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
-                  fit: str, where: object, floor_mm: float) -> FittedText | None:
-    """:func:`_proved_size` for text without markup (or all of it in italic, as ``*text*`` on one
-    line), read and measured without parsing it or gathering a setting; None when it is not
-    such text or the bound cannot tell (it is then set as any text is)."""
+                  fit: str, icons: Mapping[str, Icon], where: object, floor_mm: float) -> FittedText | None:
+    """:func:`_proved_size` for text without markup but icons (or all of it in italic, without
+    icons, as ``*text*`` on one line), read and measured without parsing it or gathering a
+    setting; None when it is not such text or the bound cannot tell (it is then set as any text
+    is, and an unknown icon is refused there)."""
     italic = False
     text = markup
     if markup.startswith("*") and markup.endswith("*") and len(markup) > 2 and "\n" not in markup:
@@ -891,7 +892,7 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         if text[0].isspace() or text[-1].isspace():
             return None
         italic = True
-    if fit not in ("shrink", "none") or _NOT_PLAIN.search(text):
+    if fit not in ("shrink", "none") or _NOT_PLAIN.search(text) or (italic and ":" in text):
         return None
     plain = _plain_words(RichStyle(style.regular, style.bold, style.italic, bold_italic=style.bold_italic,
                                    slant_deg=style.slant_deg), italic)  # what measuring reads of it
@@ -903,8 +904,9 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         return None
     width = box.w_mm / size * (1 - _PROOF_MARGIN)
     paragraphs = lines = 0
-    in_paragraph = False
+    in_paragraph = any_text = False
     measured = plain.measured
+    setting: _Setting | None = None  # for words with icons, made when one comes
     for line in text.split("\n"):
         if not line.strip():
             in_paragraph = False
@@ -912,24 +914,72 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         if not in_paragraph:
             paragraphs += 1
             in_paragraph = True
-        total = widest = space = 0.0
-        for part in _SPACES.split(line):
-            if part:
-                word = measured.get(part) or plain.measure(part)
-                if word.hangul:
-                    return None
-                total += word.width + word.space
-                if word.width + word.overhang > widest:
-                    widest = word.width + word.overhang
-                if word.space > space:
-                    space = word.space
-        count = _lines_at_most(total, widest, space, width)
+        if ":" in line:
+            words = _icon_line(line, icons)
+            if words is None:
+                return None
+            if setting is None:
+                setting = _Setting((), style, icons)
+            measures = [measured.get(w[0].text) or plain.measure(w[0].text) if len(w) == 1 and type(w[0]) is _Span
+                        else _extent(setting.measured(w)) for w in words]
+        else:
+            measures = [measured.get(part) or plain.measure(part) for part in _SPACES.split(line) if part]
+        if not measures:  # a hard line of no words: one empty line
+            lines += 1
+            continue
+        advances, reaches, spaces, texts, hangul = zip(*measures)  # summed and compared in C
+        if any(hangul):
+            return None
+        any_text = any_text or any(texts)
+        count = _lines_at_most(sum(advances), max(reaches), max(spaces), width)
         if count is None:
             return None
         lines += count
-    if not (paragraphs and _tall_enough(lines, paragraphs, plain.metrics, style, box, size)):
+    if not (any_text and _tall_enough(lines, paragraphs, plain.metrics, style, box, size)):
         return None
     return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
+
+
+def _icon_line(line: str, icons: Mapping[str, Icon]) -> list[_Word] | None:
+    """The words of one line of text whose only markup is icons, as :func:`_parse` reads them
+    (None if it names an icon not in ``icons``: setting it says so)."""
+    words: list[_Word] = []
+    word: list[_Span | _IconSpan] = []
+    buffer: list[str] = []
+    for kind, value, _ in tokenize(line):
+        if kind == TEXT:
+            for number, part in enumerate(_SPACES.split(value)):
+                if number:
+                    if buffer:
+                        word.append(_Span("".join(buffer), False, False))
+                        buffer.clear()
+                    if word:
+                        words.append(tuple(word))
+                        word.clear()
+                if part:
+                    buffer.append(part)
+        elif kind == ICON and value in icons:
+            if buffer:
+                word.append(_Span("".join(buffer), False, False))
+                buffer.clear()
+            word.append(_IconSpan(value))
+        else:
+            return None
+    if buffer:
+        word.append(_Span("".join(buffer), False, False))
+    if word:
+        words.append(tuple(word))
+    return words
+
+
+# A measured word for the bound: width with the space after it, width with its overhang, the
+# space, whether it has text (not icons alone), whether it has Hangul.
+_Extent = tuple[float, float, float, bool, bool]
+
+
+def _extent(word: _WordM) -> _Extent:
+    return (word.width + word.space, word.width + word.overhang, word.space,
+            any(p.text for p in word.pieces), word.hangul)
 
 
 class _PlainWords:
@@ -944,10 +994,10 @@ class _PlainWords:
         each = (base, font_metrics(self.font))
         # A text all in this chain's first font: the metrics a setting of it gathers.
         self.metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
-        self.measured: dict[str, _WordM] = {}
+        self.measured: dict[str, _Extent] = {}
 
-    def measure(self, text: str) -> _WordM:
-        word = self.setting.measured((_Span(text, False, self.italic),))
+    def measure(self, text: str) -> _Extent:
+        word = _extent(self.setting.measured((_Span(text, False, self.italic),)))
         if len(self.measured) < MAX_SHARED_WORDS:
             self.measured[text] = word
         return word
