@@ -894,8 +894,7 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
         italic = True
     if fit not in ("shrink", "none") or _NOT_PLAIN.search(text) or (italic and ":" in text):
         return None
-    plain = _plain_words(RichStyle(style.regular, style.bold, style.italic, bold_italic=style.bold_italic,
-                                   slant_deg=style.slant_deg), italic)  # what measuring reads of it
+    plain = _plain_words(style.regular, style.bold, style.italic, style.bold_italic, style.slant_deg, italic)
     if missing_glyphs(text, plain.font):
         return None
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
@@ -1015,8 +1014,11 @@ def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, 
 
 
 @lru_cache(maxsize=64)
-def _plain_words(style: RichStyle, italic: bool) -> _PlainWords:
-    """The plain words of every text set in ``style`` (regular or ``italic``), measured once each."""
+def _plain_words(regular: tuple[Path, ...], bold: tuple[Path, ...], italic_chain: tuple[Path, ...] | None,
+                 bold_italic: tuple[Path, ...] | None, slant_deg: float, italic: bool) -> _PlainWords:
+    """The plain words of every text set in these fonts (what measuring reads of a style; regular
+    or ``italic``), measured once each."""
+    style = RichStyle(regular, bold, italic_chain, bold_italic=bold_italic, slant_deg=slant_deg)
     return _PlainWords(style, italic)
 
 
