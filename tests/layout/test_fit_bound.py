@@ -77,3 +77,14 @@ def test_characters_no_font_has_are_left_to_setting_and_warned():
     proved = fit("a \U0001fbff b", Box(0, 0, 55.5, 22), max_size=3.2, min_size=2, prove=1.0)
     full = fit("a \U0001fbff b", Box(0, 0, 55.5, 22), max_size=3.2, min_size=2)
     assert not proved.proved and proved == full and full.warning
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(st.sampled_from(["a", "3:star:4", ":star:", "::star:", "a:b", "time:", ":", "x:star:y",
+                                       "\t", "\u00a0z", "fire", ":star::star:"]), min_size=1, max_size=12))
+def test_a_line_of_words_and_icons_is_read_as_parsing_reads_it(words):
+    from printkit.layout.richtext import _icon_line, _parse
+
+    line = " ".join(words)
+    parsed = _parse(line)
+    assert _icon_line(line, ICONS) == (list(parsed[0][0]) if parsed else [])
