@@ -6,8 +6,9 @@ Times, as whole processes, alternately (``procbench.py``)::
     printkit build deck.yaml --no-rulebooks --no-proof --jobs 1 --out OUT
 
 The check proves everything the build would refuse (it lays out every face, as the build does
-before drawing) and says the build's warnings about the spec; it draws nothing. The target: its
-CPU time under a third of the build's; the last line says whether it is met.
+before drawing, but a text a cheap bound proves to fit is not set) and says the build's warnings
+about the spec; it draws nothing. The target: its CPU time under a third of the build's; the last
+line says the ratio and whether it is met.
 
     python benchmarks/check_speed.py [--runs 3] [--rows 10000]
 """

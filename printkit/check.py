@@ -137,12 +137,15 @@ class _Unheard:
 def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> list["DeckFaces"]:
     """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
     laid out, every SVG drawn, every rule text of the spec's own resolved. The faces laid out,
-    per deck: :func:`face_warnings` reads their warnings rather than laying them out again."""
+    per deck: :func:`face_warnings` reads their warnings rather than laying them out again.
+
+    Nothing is drawn, so a text that a cheap bound proves to fit its box is not set (``proving``):
+    the faces say every error and warning a build's would, but lack those texts' ops."""
     from printkit.pipeline.faces import Faces
     from printkit.layout.geometry import paper_size
     from printkit.preflight import preflight
 
-    laid_out = [Faces(deck, _Unheard()) for deck in decks]
+    laid_out = [Faces(deck, _Unheard(), proving=True) for deck in decks]
     faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
     preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
     return laid_out

@@ -17,9 +17,9 @@ def test_check_lays_out_no_face_beyond_what_proving_the_build_lays_out(monkeypat
     calls = []
     real = templates.front
 
-    def counted(card, deck):
+    def counted(card, deck, **options):
         calls.append(card.key)
-        return real(card, deck)
+        return real(card, deck, **options)
 
     monkeypatch.setattr(templates, "front", counted)
     spec = DECKS / "emberfall.yaml"

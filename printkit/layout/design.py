@@ -302,10 +302,13 @@ class Resources:
 # --- drawing -----------------------------------------------------------------------------------
 
 
-def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") -> Face:
+def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", *,
+         proving: bool = False) -> Face:
     """The face ``layout`` makes of ``card``: its background, its elements in order, its overlay.
 
     LayoutError names the element and what is wrong; the caller adds the card and where it came from.
+    ``proving`` (a check, which draws nothing): a text a bound proves to fit is left out of the
+    ops instead of set; the face's errors and warnings are the same.
     """
     size = card.size
     bleed = bleed_box(size)
@@ -326,7 +329,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front") 
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     for element in shown:
         try:
-            drawn, said = _draw_element(element, card, values, resources)
+            drawn, said = _draw_element(element, card, values, resources, proving)
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         ops.extend(drawn)
@@ -359,18 +362,19 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
-                  resources: Resources) -> tuple[Sequence[Op], Sequence[str]]:
+                  resources: Resources, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
     box = element.box(card.size)
     if element.kind == "text":
-        return _text(element, card, values, resources, box)  # text turns inside its box itself
-    ops, warnings = _draw_shape(element, card, values, resources, box)
+        return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
+    ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings
 
 
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+                box: Box, share: bool = True) -> tuple[Sequence[Op], Sequence[str]]:
+    kept = _shared if share else _as_is  # a check's faces are not drawn: kept once for nothing
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
@@ -387,17 +391,17 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
-        return (_shared(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
-                             stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
+        return (kept(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
+                          stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
     if element.kind == "ellipse":
-        return (_shared(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
-                                stroke_mm=element.stroke_width_mm)),), ()
+        return (kept(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
+                             stroke_mm=element.stroke_width_mm)),), ()
     if element.kind == "lattice":
         return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, element.spacing_mm,
                        fill or _ink(card), size=LATTICE_DIAMOND), ()
     if element.kind == "line":
-        return (_shared(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
-                             width_mm=element.stroke_width_mm)),), ()
+        return (kept(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
+                          width_mm=element.stroke_width_mm)),), ()
     raise LayoutError(f"unknown element kind {element.kind!r}")
 
 
@@ -414,6 +418,10 @@ def _shared(op: Op) -> Op:
     elif _zero_signs(kept) != _zero_signs(op):  # 0.0 == -0.0, yet they may print differently
         return op
     return kept
+
+
+def _as_is(op: Op) -> Op:
+    return op
 
 
 def _zero_signs(op: Op) -> tuple[float, ...]:
@@ -438,7 +446,7 @@ class _Where:
 
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-          box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+          box: Box, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
     markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
@@ -465,13 +473,14 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
                    min(minimum, size))
+    floor = card.size.min_text_mm
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
-                      where=where, palette=palette(card) if "]{" in markup else None)
+                      where=where, palette=palette(card) if "]{" in markup else None,
+                      prove_from_mm=floor if proving and not element.plate else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
-    floor = card.size.min_text_mm
-    if ops and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
+    if (ops or fitted.proved) and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
                         "fewer words, or lower card.min_text_size")

@@ -38,6 +38,7 @@ class FittedText:
     ops: tuple[Text, ...]
     size_mm: float
     warning: str | None = None
+    proved: bool = False  # found to fit by a bound and not set (a check's): no ops, size_mm a lower bound
 
     @property
     def warnings(self) -> tuple[str, ...]:

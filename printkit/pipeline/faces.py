@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 class Faces:
     """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
 
-    def __init__(self, deck: Deck, ctx: "BuildContext", draft: bool = False) -> None:
-        self.deck, self.ctx, self.draft = deck, ctx, draft
+    def __init__(self, deck: Deck, ctx: "BuildContext", draft: bool = False, proving: bool = False) -> None:
+        # proving (a check, which draws nothing): texts that provably fit are not set; the faces
+        # say the same errors and warnings but lack those texts' ops.
+        self.deck, self.ctx, self.draft, self.proving = deck, ctx, draft, proving
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
         self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
@@ -72,17 +74,18 @@ class Faces:
         return drafted
 
     def front(self, card: Card) -> Face:
-        return self._get("front", card, templates.front)
+        return self._get("front", card, lambda c, d: templates.front(c, d, proving=self.proving))
 
     def back(self, card: Card) -> Face:
         if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
                 module_of(self.deck.game, "faces") is None:
             # The generic back reads the card's art and size alone: cards alike there share one,
             # unless it warns (its warnings name a card: each card's own back says its own).
-            shared = self._get("back", card, templates.back, ("generic back", repr((card.art, card.size))))
+            shared = self._get("back", card, lambda c, d: templates.back(c, d, proving=self.proving),
+                               ("generic back", repr((card.art, card.size))))
             if not shared.warnings:
                 return shared
-        return self._get("back", card, templates.back)
+        return self._get("back", card, lambda c, d: templates.back(c, d, proving=self.proving))
 
     def page(self, card: Card, paper: Size) -> Face:
         return self._get(f"page {paper}", card,

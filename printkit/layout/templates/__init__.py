@@ -49,22 +49,23 @@ def card_name(card: Card, deck: Deck) -> str:
     return " ".join(str(v) for v in values) or card.group
 
 
-def front(card: Card, deck: Deck) -> Face:
-    """The front of ``card``: its spec layout, else its game's template (or the generic one)."""
+def front(card: Card, deck: Deck, *, proving: bool = False) -> Face:
+    """The front of ``card``: its spec layout, else its game's template (or the generic one).
+    ``proving`` (a check): texts of a spec layout that provably fit are not set (:func:`design.draw`)."""
     if card.layout is not None:
-        return drawable(_designed(card, deck, card.layout, "front"), card)
+        return drawable(_designed(card, deck, card.layout, "front", proving), card)
     own = getattr(module_of(deck.game, "faces"), "front", None)
     return drawable(own(card) if own is not None else generic.front(card, deck.game), card)
 
 
-def back(card: Card, deck: Deck) -> Face:
+def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
     """The back of ``card``: its front again (``face_on_both_sides``), its spec layout, printkit's
     back for its ``role`` (named in the rulebook's languages), else its game's template (or the
     generic one)."""
     if card.face_on_both_sides:
-        return front(card, deck)
+        return front(card, deck, proving=proving)
     if card.back_layout is not None:
-        return drawable(_designed(card, deck, card.back_layout, "back"), card)
+        return drawable(_designed(card, deck, card.back_layout, "back", proving), card)
     module = module_of(deck.game, "faces")
     if card.role is not None:
         base = card.art.back_color or (_common.DEFAULT_BACK if module is not None else generic.BACK)
@@ -73,11 +74,11 @@ def back(card: Card, deck: Deck) -> Face:
     return drawable(getattr(module, "back", generic.back)(card), card)
 
 
-def _designed(card: Card, deck: Deck, name: str, side: str) -> Face:
+def _designed(card: Card, deck: Deck, name: str, side: str, proving: bool = False) -> Face:
     from printkit.layout import design
 
     try:
-        return design.draw(deck.layouts[name], card, deck.resources, side)
+        return design.draw(deck.layouts[name], card, deck.resources, side, proving=proving)
     except design.LayoutError as exc:
         raise DeckError(f"{card.label}: {exc}") from None
 
