@@ -63,7 +63,8 @@ def laid_out(monkeypatch) -> list[str]:
     """The cards laid out from now on (by their text)."""
     seen: list[str] = []
     real = templates.front
-    monkeypatch.setattr(templates, "front", lambda card, deck: seen.append(str(card.get("text"))) or real(card, deck))
+    monkeypatch.setattr(templates, "front",
+                        lambda card, deck, **kw: seen.append(str(card.get("text"))) or real(card, deck, **kw))
     return seen
 
 

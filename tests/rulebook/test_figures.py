@@ -77,9 +77,9 @@ def test_remembered_fronts_lay_each_card_of_their_deck_out_once(deck, monkeypatc
     laid_out = []
     real = templates.front
 
-    def counted(card, for_deck):
+    def counted(card, for_deck, **kw):
         laid_out.append((card.uid, for_deck is deck))
-        return real(card, for_deck)
+        return real(card, for_deck, **kw)
 
     monkeypatch.setattr(figures.templates, "front", counted)
     front = figures.remembered_fronts(deck)
@@ -102,9 +102,9 @@ def test_the_books_of_a_spec_lay_out_each_card_of_their_figures_once(monkeypatch
     laid_out = []
     real = templates.front
 
-    def counted(card, for_deck):
+    def counted(card, for_deck, **kw):
         laid_out.append(id(card))
-        return real(card, for_deck)
+        return real(card, for_deck, **kw)
 
     monkeypatch.setattr(figures.templates, "front", counted)
     result = build(load_all_variants(DECKS_DIR / "stack.yaml"), BuildOptions(out_dir=tmp_path, booklet=True),
