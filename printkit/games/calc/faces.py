@@ -23,9 +23,7 @@ from printkit.layout.templates._common import (
     AidText,
     aid_face,
     aid_lang,
-    component_back,
-    component_kind,
-    DEFAULT_BACK,
+    back_or_component,
     mix,
     text_font,
 )
@@ -66,11 +64,7 @@ def front(card: Card) -> Face:
 
 def back(card: Card) -> Face:
     """A component's light back (an aid's); any other card's back as the design draws it."""
-    kind = component_kind(card)
-    if kind is None:
-        return design_file.draw(DESIGN, "back", card, "back", colors=DEFAULT_COLORS)
-    label = card.art.back_label if card.art.back_label is not None else "CALC"
-    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
+    return back_or_component(card, "CALC", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=DEFAULT_COLORS))
 
 
 def symbol_color(card: Card, name: str) -> str:

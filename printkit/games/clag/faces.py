@@ -20,13 +20,11 @@ from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Line, Op, Rect
 from printkit.layout.templates import design_file, generic
 from printkit.layout.templates._common import (
-    DEFAULT_BACK,
     DEFAULT_INK,
     AidText,
     aid_face,
     aid_lang,
-    component_back,
-    component_kind,
+    back_or_component,
     font_chain,
     mix,
     text_font,
@@ -64,11 +62,7 @@ def front(card: Card) -> Face:
 
 def back(card: Card) -> Face:
     """A component's light back (an aid's); any other card's back as the design draws it."""
-    kind = component_kind(card)
-    if kind is None:
-        return design_file.draw(DESIGN, "back", card, "back", colors=SUIT_COLORS)
-    label = card.art.back_label if card.art.back_label is not None else "CLAG"
-    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
+    return back_or_component(card, "CLAG", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=SUIT_COLORS))
 
 
 def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:

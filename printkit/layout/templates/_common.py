@@ -188,18 +188,14 @@ def component_kind(card: Card) -> str | None:
     return next((kind for kind in COMPONENT_LABELS if kind in card.attrs), None)
 
 
-def back_face(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
-    """A card back: the back colour (or image) to the bleed edge, a frame, an emblem and the label.
-
-    ``emblem(cx, cy, size_mm, color)`` draws the game's motif, symmetric under a half turn, so
-    the pattern of a back does not show which way up its card is held. Components that are not
-    playing cards (``component_kind``) get a back of their own (:func:`component_back`).
-    """
+def back_or_component(card: Card, default_label: str, deck_back: Callable[[Card], Face]) -> Face:
+    """A component's light back (:func:`component_back`, labelled with the deck's back label, else
+    ``default_label``) for a card that is not a deck card (``component_kind``), else ``deck_back(card)``."""
     kind = component_kind(card)
-    if kind is not None:
-        label = card.art.back_label if card.art.back_label is not None else default_label
-        return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
-    return _deck_back(card, emblem, default_label)
+    if kind is None:
+        return deck_back(card)
+    label = card.art.back_label if card.art.back_label is not None else default_label
+    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
 
 
 def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
@@ -217,41 +213,6 @@ def _back_pattern(size, color: str) -> tuple[Op, ...]:
     unit = min(size.width_mm, size.height_mm)
     return tuple(shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
                                 size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55))
-
-
-def _deck_back(card: Card, emblem: Callable[[float, float, float, str], Sequence[Op]], default_label: str) -> Face:
-    s = card.size
-    w, h = s.width_mm, s.height_mm
-    color = card.art.back_color or DEFAULT_BACK
-    box = bleed_box(card.size)
-    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=color)]
-    warnings: list[str] = []
-    light = mix(color, "#ffffff", 0.55)
-    if card.art.back_image is not None:
-        # A picture is the back's design; a label the spec sets is still printed over it.
-        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.back_image, fit="cover"))
-        if not card.art.back_label:
-            return Face(tuple(ops))
-    inset = s.safe_mm + 1.0
-    unit = min(w, h)
-    if card.art.back_image is None:
-        # No frame near the cut: an all-over pattern into the bleed, so a miscut or a back printed
-        # off by a millimetre or two leaves every edge looking the same.
-        ops.extend(back_pattern(card, color))
-        ops.extend(emblem(w / 2, h / 2, unit * 0.62, light))
-    label = card.art.back_label if card.art.back_label is not None else default_label
-    if label:
-        font = text_font(card, label)
-        band_h = unit * 0.2
-        band = Box(inset + 4, h / 2 - band_h / 2, w - 2 * inset - 8, band_h)
-        ops.append(Rect(band.x_mm, band.y_mm, band.w_mm, band.h_mm, fill=color, stroke=light, stroke_mm=0.5,
-                        radius_mm=1.5))
-        inner = Box(band.x_mm + 2, band.y_mm + band_h * 0.18, band.w_mm - 4, band_h * 0.64)
-        fitted = fit_line(label, font, inner, max_size_mm=band_h * 0.62, min_size_mm=2.0,
-                          where=f"{card.label} back label", color="#ffffff", fallbacks=font_chain(card))
-        ops.extend(fitted.ops)
-        warnings.extend(fitted.warnings)
-    return Face(tuple(ops), tuple(warnings))
 
 
 @dataclass(frozen=True)
