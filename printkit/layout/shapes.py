@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from printkit.layout.ops import Ellipse, Image, Line, Op, Point, Polygon, Rect, Text
@@ -219,6 +220,7 @@ def _cross_y(a: Point, b: Point, y: float) -> Point:
     return (a[0] + t * (b[0] - a[0]), y)
 
 
+@lru_cache(maxsize=64)  # hundreds of diamonds, the same on every back of a size and colour: made once
 def lattice(x0: float, y0: float, x1: float, y1: float, cx: float, cy: float, cell_mm: float,
             fill: str, *, size: float = 0.5) -> tuple[Polygon, ...]:
     """An all-over pattern of diamonds filling the box x0..x1, y0..y1, cut at its edges.

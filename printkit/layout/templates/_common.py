@@ -6,7 +6,6 @@ Every function is pure: it takes a card (and numbers in millimetres) and returns
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -203,16 +202,11 @@ def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
 
     Centred on the card, it is the same either way up and has no line parallel to the cut.
     """
-    return _back_pattern(card.size, color)
-
-
-@lru_cache(maxsize=32)
-def _back_pattern(size, color: str) -> tuple[Op, ...]:
-    # Hundreds of clipped diamonds, the same for every card of a size and colour: made once.
+    size = card.size
     box = bleed_box(size)
     unit = min(size.width_mm, size.height_mm)
-    return tuple(shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
-                                size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55))
+    return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
+                          size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
 
 
 @dataclass(frozen=True)
