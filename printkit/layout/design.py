@@ -34,7 +34,7 @@ from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import lattice, turn_ops
 from printkit.typography import smarten
-from printkit.errors import LayoutError
+from printkit.errors import DeckError, LayoutError
 
 # Names a template may use besides the card's attributes.
 BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image")
@@ -300,6 +300,15 @@ class Resources:
 
 
 # --- drawing -----------------------------------------------------------------------------------
+
+
+def card_face(layout: Layout, card: Card, resources: Resources, side: str = "front", *,
+              proving: bool = False) -> Face:
+    """:func:`draw`, a mistake named as the card's (a DeckError beginning with its label)."""
+    try:
+        return draw(layout, card, resources, side, proving=proving)
+    except LayoutError as exc:
+        raise DeckError(f"{card.label}: {exc}") from None
 
 
 def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", *,

@@ -23,7 +23,6 @@ import dataclasses
 
 from printkit import fonts
 from printkit.deck import Card, Deck
-from printkit.errors import DeckError
 from printkit.games import module_of
 from printkit.layout.ops import Face, Text
 from printkit.layout.templates import _common, generic
@@ -77,10 +76,7 @@ def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
 def _designed(card: Card, deck: Deck, name: str, side: str, proving: bool = False) -> Face:
     from printkit.layout import design
 
-    try:
-        return design.draw(deck.layouts[name], card, deck.resources, side, proving=proving)
-    except design.LayoutError as exc:
-        raise DeckError(f"{card.label}: {exc}") from None
+    return design.card_face(deck.layouts[name], card, deck.resources, side, proving=proving)
 
 
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:

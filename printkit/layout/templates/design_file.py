@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Mapping
 
 from printkit.deck import Card
-from printkit.errors import DeckError
 from printkit.games import icons
 from printkit.layout import design
 from printkit.layout.compile import shipped_layouts
@@ -21,10 +20,7 @@ from printkit.layout.ops import Face
 def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None) -> Face:
     """``card`` drawn by the layout ``name`` of the design file ``path``, with the game's own colours
     (``colors``) for names the card's palette leaves out."""
-    missing = {name: value for name, value in (colors or {}).items() if name not in card.art.colors}
+    missing = {color: value for color, value in (colors or {}).items() if color not in card.art.colors}
     if missing:
         card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**missing, **card.art.colors}))
-    try:
-        return design.draw(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
-    except design.LayoutError as exc:
-        raise DeckError(f"{card.label}: {exc}") from None
+    return design.card_face(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
