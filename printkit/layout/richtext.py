@@ -949,32 +949,10 @@ def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, m
 def _icon_line(line: str, icons: Mapping[str, Icon]) -> list[_Word] | None:
     """The words of one line of text whose only markup is icons, as :func:`_parse` reads them
     (None if it names an icon not in ``icons``: setting it says so)."""
-    words: list[_Word] = []
-    word: list[_Span | _IconSpan] = []
-    buffer: list[str] = []
-    for kind, value, _ in tokenize(line):
-        if kind == TEXT:
-            for number, part in enumerate(_SPACES.split(value)):
-                if number:
-                    if buffer:
-                        word.append(_Span("".join(buffer), False, False))
-                        buffer.clear()
-                    if word:
-                        words.append(tuple(word))
-                        word.clear()
-                if part:
-                    buffer.append(part)
-        elif kind == ICON and value in icons:
-            if buffer:
-                word.append(_Span("".join(buffer), False, False))
-                buffer.clear()
-            word.append(_IconSpan(value))
-        else:
-            return None
-    if buffer:
-        word.append(_Span("".join(buffer), False, False))
-    if word:
-        words.append(tuple(word))
+    parsed = _parse(line)
+    words = list(parsed[0][0]) if parsed else []  # one line, unless it is blank
+    if any(type(span) is _IconSpan and span.name not in icons for word in words for span in word):
+        return None
     return words
 
 
