@@ -418,6 +418,7 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
                         f"({count})")
     warnings.extend(_glyph_warnings(setting, where))
     ops: list[Op] = []
+    spans: list[tuple[float, float, float]] = []  # each line set: its start, end and baseline
     if laid.lines:
         first = _baseline_y(box, size, setting.metrics, style.valign, laid.lines[-1][2])
         for frags, used, offset in laid.lines:
@@ -426,7 +427,19 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
             line_w = used * size
             x0 = {"start": box.x_mm, "middle": box.cx_mm - line_w / 2, "end": box.right_mm - line_w}[style.align]
             ops.extend(_line_ops(frags, x0, first + offset * size, size, style, setting, measure))
-    return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None)
+            spans.append((x0, x0 + line_w, first + offset * size))
+    return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None,
+                      extent=_set_extent(spans, setting.cap_height * size))
+
+
+def _set_extent(spans: list[tuple[float, float, float]], cap_mm: float) -> Box | None:
+    """The box lines (start, end, baseline) take: across their advances, down from the first
+    line's capitals to the last baseline (see :attr:`FittedText.extent`)."""
+    if not spans:
+        return None
+    left = min(s[0] for s in spans)
+    top = spans[0][2] - cap_mm
+    return Box(left, top, max(s[1] for s in spans) - left, spans[-1][2] - top)
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
