@@ -249,7 +249,7 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
         if anchor.to == element.name:
             problem = f"element {anchor.to!r} cannot be anchored to itself"
         elif at is None:
-            problem = _unknown(f"element of layout {layout!r}", anchor.to, _names(elements), "no element has a name")
+            problem = _unknown("element", anchor.to, _names(elements), "no element has a name")
         elif elements[at].kind != "text":
             problem = (f"{anchor.to!r} is {'an' if elements[at].kind[0] in 'aeiou' else 'a'} {elements[at].kind} "
                        "element; an anchor places a box by where a text element is set")
@@ -259,7 +259,7 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
         else:
             continue
         raise at_source(anchor.source or str(loaded.path),
-                        f"layout {layout!r}, element {element.label}: anchor to {anchor.to!r}: {problem}")
+                        f"layout {layout!r}, element {element.label}: anchor: {problem}")
 
 
 def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
