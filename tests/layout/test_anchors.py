@@ -106,6 +106,25 @@ def test_a_check_places_an_anchored_element_as_a_build_does(tmp_path):
     assert shapes(checked) == shapes(built)
 
 
+def test_an_anchored_text_is_not_warned_of_for_where_its_box_is_written(tmp_path):
+    # Written at x: 0 of the trim, out of the safe zone; it stands after the title on every card.
+    spec = SPEC.replace("  - name: cards", """  - name: more
+    layout: cost
+    cards: [{title: Ash, cost: 3}]
+  - name: cards""").replace("groups:", """  cost:
+    extends: tag
+    elements:
+      - {name: cost, kind: text, text: "{cost}", anchor: {to: title, x: after, y: top, gap: 6mm}, width: 8mm,
+         height: 6mm, size: 4mm, valign: caps}
+groups:""")
+    result = run_check(tmp_path, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+    deck, cards_ = cards(tmp_path, spec)
+    image = pixels(cards_[0], deck)
+    left, top, right, bottom = extent(image, (0, 0, 0), slice(0, round(12 * MM)))
+    assert right > 15  # "Ash", a gap and the 3: the cost stands after the title, not at the card's edge
+
+
 def run_check(folder: Path, spec: str):
     (folder / "deck.yaml").write_text(spec, encoding="utf-8")
     return invoke_in(folder, "check", "deck.yaml", "--no-play")
