@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
-from printkit.layout.anchors import Anchor, anchored_box
 from printkit.images import svg_warnings
+from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
@@ -392,6 +392,24 @@ def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) ->
         return box
     extent = extents.get(element.anchor.to)
     return None if extent is None else anchored_box(box, element.padding_mm, element.anchor, extent)
+
+
+def placed_box(layout: Layout, element: Element, card: Card, resources: Resources) -> Box | None:
+    """Where ``element`` of ``layout`` stands on ``card`` as :func:`draw` places it (for a figure
+    that points at it): its box, or an anchored element's box placed by its text as set; None when
+    that text is not drawn on the card, so neither is the element."""
+    if element.anchor is None:
+        return element.box(card.size)
+    shown = [e for e in layout.elements if e.shown_for(card)]
+    target = next((e for e in shown if e.name == element.anchor.to), None)
+    box = placed_box(layout, target, card, resources) if target is not None else None
+    if box is None:
+        return None
+    values = own_values(card)
+    if any(ATTRIBUTES in t.names for t in target.templates):
+        values[ATTRIBUTES] = _attribute_lines(card, shown, values)
+    extent = _text(target, card, values, resources, box)[2]
+    return None if extent is None else anchored_box(element.box(card.size), element.padding_mm, element.anchor, extent)
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,

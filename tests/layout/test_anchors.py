@@ -180,3 +180,15 @@ def test_an_anchor_that_cannot_place_is_an_error_at_the_element(tmp_path, change
     number = next(i for i, text in enumerate(spec.splitlines(), 1) if needle in text)
     assert line.startswith(f"deck.yaml:{number}:"), line
     assert message in line, line
+
+
+def test_an_anatomy_figure_points_at_an_anchored_element_where_it_stands(tmp_path):
+    from printkit.rulebook.designed import anatomy_figure
+
+    deck, (_, long) = cards(tmp_path)
+    parts = dict(anatomy_figure(deck, "WWWW: title, badge, mark").parts)
+    image = pixels(long, deck)
+    red, green = extent(image, (255, 0, 0)), extent(image, (0, 255, 0))
+    bleed = 3.0  # the picture's corner is the bleed's; a part's box is in the trim
+    for box, seen in ((parts["badge"], red), (parts["mark"], green)):
+        assert abs(box.x_mm + bleed - seen[0]) < 0.1 and abs(box.y_mm + bleed - seen[1]) < 0.1, (box, seen)
