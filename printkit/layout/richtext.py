@@ -54,8 +54,8 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
-from typing import Iterator, Literal, Mapping
 from pathlib import Path
+from typing import Iterator, Literal, Mapping
 
 from printkit.errors import RichTextError
 from printkit.fonts import text_width_mm, when_fonts_change
@@ -66,9 +66,13 @@ from printkit.layout.ops import Op, Text
 from printkit.layout.richmeasure import (
     ICON_SIDE_GAP_EM, MAX_LINES, RichStyle, _Measure, _Piece, _Setting, _top_em, _WordM,
 )
-from printkit.layout.richparse import _check_icons, _parse, _plain, _span_colors, _Word, icon_names, plain_text, span_colors
+from printkit.layout.richparse import (
+    _check_icons, _parse, _plain, _span_colors, _Word, icon_names, plain_text, span_colors,
+)
+from printkit.layout.text import (
+    _SIZE_STEP_MM, FittedText, _baseline_y, _glyph_warning, _short, _usable_sizes, font_runs,
+)
 from printkit.memo import Memo
-from printkit.layout.text import _SIZE_STEP_MM, FittedText, _baseline_y, _glyph_warning, _short, _usable_sizes, font_runs
 
 # A Hangul word that does not fit moves whole to the next line once the line is this full.
 KEEP_WHOLE_FROM = 0.75
