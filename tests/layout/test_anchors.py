@@ -192,3 +192,21 @@ def test_an_anatomy_figure_points_at_an_anchored_element_where_it_stands(tmp_pat
     bleed = 3.0  # the picture's corner is the bleed's; a part's box is in the trim
     for box, seen in ((parts["badge"], red), (parts["mark"], green)):
         assert abs(box.x_mm + bleed - seen[0]) < 0.1 and abs(box.y_mm + bleed - seen[1]) < 0.1, (box, seen)
+
+
+def test_calcs_index_disc_stands_under_any_number_even_one_the_design_never_listed(tmp_path):
+    spec = tmp_path / "mine.yaml"
+    spec.write_text("game: calc\nname: Mine\ncard: {size: poker, bleed: 0.125in, safe: 3mm}\n"
+                    "groups:\n  - name: numbers\n    attrs: {kind: number}\n"
+                    "    generate: {symbol: [plus], number: [12, 8]}\n", encoding="utf-8")
+    [deck] = load_all_variants(spec)
+    centres = []
+    for card in deck.cards:
+        image = pixels(card, deck)
+        corner = slice(0, round(31 * MM))  # the top index down to the disc's middle, above the large symbol
+        left, _, right, _ = extent(image, (0x1d, 0x1d, 0x1f), corner)
+        disc = extent(image, (0x00, 0x72, 0xb2), corner)
+        assert disc is not None, card.attrs
+        assert abs((disc[0] + disc[2]) / 2 - (left + right) / 2) < 0.3, card.attrs
+        centres.append((disc[0] + disc[2]) / 2)
+    assert centres[0] < centres[1] - 2  # under the wider 12, the disc stands further left than under 8
