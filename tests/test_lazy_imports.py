@@ -44,6 +44,10 @@ def test_help_imports_no_drawing_library_and_no_engine():
     for heavy in ("reportlab", "PIL", "pypdfium2", "yaml", "printkit.build", "printkit.check", "printkit.spec"):
         assert heavy not in loaded, heavy
     assert not loaded & ENGINES
+    # Of printkit's own modules only the command line and its errors: every command imports its
+    # machinery when it runs, so the help costs the interpreter, click and those two.
+    assert {name for name in loaded if name.split(".")[0] == "printkit"} == {"printkit", "printkit.cli",
+                                                                             "printkit.errors"}
 
 
 def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser(tmp_path):
