@@ -261,16 +261,9 @@ def contact_sheets(sizes: Sequence[tuple[int, int]]) -> list[list[int]]:
 def contact_sheet(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> bytes:
     """The PNG of pages ``first`` … of the proof PDF ``pdf`` (each (card size, dpi) as ``pages``
     says), stacked top to bottom at their left edge; white where a narrower face leaves room."""
-    from PIL import Image
+    from printkit.render.png import stacked_png
 
-    from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
-
-    sizes = [card_pixel_size(size, dpi) for size, dpi in pages]
-    sheet = Image.new("RGB", (max(w for w, _ in sizes), sum(h for _, h in sizes)), (255, 255, 255))
-    tops = [sum(h for _, h in sizes[:i]) for i in range(len(sizes))]
-    # Each face is pasted as it is drawn: one face's pixels held beside the sheet.
-    rasterise_pages(pdf, pages, convert=lambda image, i: sheet.paste(image, (0, tops[i])), first=first)
-    return png_bytes(sheet, THUMB_DPI)
+    return stacked_png(pdf, pages, first, THUMB_DPI)
 
 
 # --- what the header shows ---------------------------------------------------------------------

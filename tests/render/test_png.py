@@ -289,3 +289,57 @@ def test_bytes_that_are_not_a_pdf_are_a_build_error():
 def test_png_bytes_carry_the_dpi_asked_for():
     image = PILImage.new("RGB", (10, 10), "#ffffff")
     assert PILImage.open(io.BytesIO(png_bytes(image, 150))).info["dpi"] == pytest.approx((150, 150), abs=0.05)
+
+
+def _stacked_by_pillow(pdf: bytes, pages, first: int = 0) -> PILImage.Image:
+    """What a stacked PNG must show: each page rasterised alone, pasted under the last on white."""
+    from printkit.render.png import rasterise_pages
+
+    images = rasterise_pages(pdf, pages, first=first)
+    sheet = PILImage.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), "white")
+    top = 0
+    for image in images:
+        sheet.paste(image, (0, top))
+        top += image.height
+    return sheet
+
+
+def test_a_stacked_png_is_its_pages_rasterised_alone_and_stacked(tmp_path):
+    """PDFium draws the pages straight into the PNG's rows: the same pixels and the same bytes as
+    rasterising each page and stacking the pictures, white beside a narrower page."""
+    from printkit.render.png import stacked_png
+
+    narrow = CardSize(41, 63, bleed_mm=3.0)
+    red = Face((Rect(-5, -5, 80, 100, fill="#ff0000"),))
+    pages = [card_page(_mixed_face(tmp_path), POKER), card_page(red, narrow), card_page(red, POKER)]
+    pdf = render_pages(pages)
+    sizes = [(POKER, 100), (narrow, 100), (POKER, 40)]
+    for first in (0, 1):
+        expected = _stacked_by_pillow(pdf, sizes[first:], first)
+        data = stacked_png(pdf, sizes[first:], first, 100)
+        shown = PILImage.open(io.BytesIO(data))
+        assert shown.size == expected.size
+        assert ImageChops.difference(shown.convert("RGB"), expected).getbbox() is None
+        assert data == png_bytes(expected, 100)
+        assert shown.info["dpi"] == pytest.approx((100, 100), abs=0.01)
+    shown = PILImage.open(io.BytesIO(stacked_png(pdf, sizes[1:2], 1, 100))).convert("RGB")
+    assert shown.getpixel((0, 0)) == (255, 0, 0) and shown.size == card_pixel_size(narrow, 100)
+    beside = PILImage.open(io.BytesIO(stacked_png(pdf, sizes[1:], 1, 100))).convert("RGB")
+    below = card_pixel_size(narrow, 100)[1] + 10  # in the 40 DPI poker card, narrower than the first
+    assert beside.getpixel((0, below)) == (255, 0, 0) and beside.getpixel((beside.width - 1, below)) == (255, 255, 255)
+
+
+def test_a_stacked_png_of_photographic_pages_is_written_as_pillow_writes_it(tmp_path):
+    import random
+
+    from printkit.render.png import stacked_png
+
+    rng = random.Random(7)
+    noise = PILImage.frombytes("RGB", (120, 160), bytes(rng.randrange(256) for _ in range(120 * 160 * 3)))
+    noise.save(tmp_path / "noise.png")
+    face = Face((Image(-3.175, -3.175, 69.85, 95.25, tmp_path / "noise.png", fit="cover"),))
+    pdf = render_pages([card_page(face, POKER)])
+    expected = _stacked_by_pillow(pdf, [(POKER, 100)])
+    data = stacked_png(pdf, [(POKER, 100)], 0, 100)
+    assert data == png_bytes(expected, 100)
+    assert ImageChops.difference(PILImage.open(io.BytesIO(data)).convert("RGB"), expected).getbbox() is None
