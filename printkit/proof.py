@@ -204,7 +204,9 @@ def _plan(deck: Deck, ctx: "BuildContext") -> tuple[list[list], list[str]]:
             distinct.setdefault(key, []).append(card)
             run_of.setdefault(key, run)
     fronts: list[list] = []
-    backs: dict[tuple, list] = {}  # back ops and card size -> its entry
+    # A back's drawing (its digest: hashing its ops afresh for every card cost more) and card
+    # size -> its entry
+    backs: dict[tuple, list] = {}
     for copies in distinct.values():
         card = copies[0]
         stem = stems[card_key(card)]
@@ -219,10 +221,10 @@ def _plan(deck: Deck, ctx: "BuildContext") -> tuple[list[list], list[str]]:
         front, back = faces.front(card), faces.back(card)
         fronts.append(["front", card_name(card), card_detail(card), card.group, len(copies),
                        card_page(front, card.size), card.size, THUMB_DPI, stem, own_warnings(front, card), run])
-        entry = backs.get((back.ops, card.size))
+        entry = backs.get((back.digest, card.size))
         if entry is None:
             number_b = len(backs) + 1
-            entry = backs[(back.ops, card.size)] = [
+            entry = backs[(back.digest, card.size)] = [
                 "back", f"back {number_b}", "", card.group, 0, card_page(back, card.size), card.size,
                 THUMB_DPI, f"back-{number_b}", (), "backs"]
         entry[4] += len(copies)

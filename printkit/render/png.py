@@ -259,8 +259,13 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
     sizes = [card_pixel_size(size, page_dpi) for size, page_dpi in pages]
     width, height = max(w for w, _ in sizes), sum(h for _, h in sizes)
     row = 3 * width + 1
-    rows = bytearray(b"\xff") * (row * height)
-    rows[0::row] = bytes(height)  # every row's filter byte: 0, none
+    # Every row's filter byte is 0 (none); PDFium fills each page's own pixels white before it
+    # draws, so only a sheet with a narrower page needs white beside it.
+    if all(w == width for w, _ in sizes):
+        rows = bytearray(row * height)
+    else:
+        rows = bytearray(b"\xff") * (row * height)
+        rows[0::row] = bytes(height)
     top = 0
     targets = []
     for _, h in sizes:
