@@ -117,6 +117,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     from printkit.workers import THUMBNAIL_MS
 
     plans = [(deck, *_plan(deck, ctx)) for deck in decks]
+    specs: dict = {}  # each spec read once for its variants' counts
     # Each face described once (what it draws, at what size): the same face in two decks (a
     # game's variants) is one picture, and the render cache keys its contact sheet by these.
     described = [["".join(pages_description([p[5]])) + f"\n{p[6]!r} {p[7]!r}\n" for p in planned]
@@ -177,7 +178,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             tiles.append((run, Tile(side, name, detail, group, copies, relative, *sizes[i], top,
                                     sha256, warnings, stem)))
         yield from entries
-        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
+        page = proof_html(deck, tiles, _counts(deck, specs), tuple(notes), _links(deck, ctx, folder),
                           draft=_placeholders(deck, ctx.faces(deck).placeholders) if ctx.options.draft else None)
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
@@ -281,14 +282,18 @@ class Counts:
     mismatches: tuple[str, ...]
 
 
-def _counts(deck: Deck) -> Counts:
-    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing."""
+def _counts(deck: Deck, specs: dict | None = None) -> Counts:
+    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing.
+    ``specs`` keeps each spec read (by path) for the other variants of the same build."""
     from printkit.check import check_deck
     from printkit.errors import PrintkitError
     from printkit.spec import load_spec
 
+    specs = {} if specs is None else specs
     try:
-        loaded = load_spec(deck.spec_path)
+        loaded = specs.get(deck.spec_path)
+        if loaded is None:
+            loaded = specs[deck.spec_path] = load_spec(deck.spec_path)
     except PrintkitError:  # a deck made in code, or a spec changed since: counts without expectations
         rows = (("groups", tuple(deck.groups().items())),) + tuple(
             (attr, _in_order(values)) for attr, values in deck.counts().items())
