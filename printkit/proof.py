@@ -9,10 +9,10 @@ warnings said of the spec as a whole, and links to the PDFs this build wrote for
 
 The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
 the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
-:data:`THUMB_DPI` (:func:`printkit.render.png.rasterise_pages`). The pictures are stacked into a
-few contact sheets (``proof/faces-1.png`` …, each at most :data:`SHEET_PIXELS`), and each tile
-shows its part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of
-files to write and cache instead of one per face, which cost more than drawing them.
+:data:`THUMB_DPI` straight into the rows of a few contact sheets (``proof/faces-1.png`` …, each
+at most :data:`SHEET_PIXELS`; :func:`printkit.render.png.stacked_png`), and each tile shows its
+part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of files to
+write and cache instead of one per face, which cost more than drawing them.
 
 Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
 page also carries a Content-Security-Policy that runs only its own inline script (by hash) and

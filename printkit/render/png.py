@@ -72,8 +72,8 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
     dpi), or of ``pixels[i]`` when given (a print service's size); ``convert(image, i)``, when given,
     turns each image into what is kept (its PNG bytes), so only one page's pixels are ever held.
 
-    One document for many faces (the proof page's thumbnails) shares its fonts and pictures
-    between pages, and PDFium parses it once.
+    One document for many faces shares its fonts and pictures between pages, and PDFium parses
+    it once (the proof page's thumbnails: :func:`stacked_png`).
     """
     pdfium = _pdfium()
     _steady_allocator()
@@ -256,6 +256,8 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
     picture is copied between the raster and the encoder: the same pixels and the same bytes as
     stacking :func:`rasterise_pages`'s images and writing them with :func:`png_bytes`.
     """
+    from printkit.render.color import srgb_icc
+
     sizes = [card_pixel_size(size, page_dpi) for size, page_dpi in pages]
     width, height = max(w for w, _ in sizes), sum(h for _, h in sizes)
     row = 3 * width + 1
@@ -272,8 +274,6 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
         targets.append(top * row + 1)
         top += h
     _rasterise_into(pdf, pages, first, rows, row, targets)
-    from printkit.render.color import srgb_icc
-
     flat = _flat_png(rows, width, height, dpi, srgb_icc()) if width * height <= FLAT_MAX_PIXELS else None
     if flat is not None:
         return flat
