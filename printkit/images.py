@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Callable
 
 from printkit.errors import ImageError
+from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
@@ -242,25 +243,26 @@ def check_picture(data: bytes) -> tuple[int, int]:
     checked in full without decoding every pixel (catches truncated and corrupt data). Returns
     its width and height in pixels.
 
-    A JPEG is decoded at an eighth of its size (libjpeg still reads every bit of its coded data,
-    so truncation and broken coding are found as a full decode finds them); a PNG's chunks are
+    A JPEG whose markers prove it whole and plain (:func:`printkit.jpeg.whole_jpeg_size`: every
+    segment and table valid, every scan's coded data there up to the end marker) is not decoded;
+    any other is decoded at an eighth of its size (libjpeg still reads every bit of its coded
+    data, so truncation and broken coding are found as a full decode finds them); a PNG's chunks are
     checked (lengths, CRCs, the order IHDR ... IDAT ... IEND) and its image data inflated and
     counted, row filters included, but not unfiltered (:func:`png_info`). The pixels are decoded
     only where they are drawn, and only if they must be transformed (a PNG with transparency).
     A JPEG with further frames (MPO, as phones save photos) is its first frame, an ordinary JPEG:
     the PDF shows that one.
     """
+    size = whole_jpeg_size(data)
+    if size is not None:
+        return _within_limits(*size)
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as img:
             if img.format not in ("PNG", "JPEG", "MPO"):
                 raise ImageError(f"is {img.format}, not PNG or JPEG")
-            width, height = img.size
-            if width * height > MAX_IMAGE_PIXELS:
-                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
-            if max(width, height) > MAX_IMAGE_SIDE:
-                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
+            width, height = _within_limits(*img.size)
             if img.format in ("JPEG", "MPO"):
                 img.draft(img.mode, ((width + 7) // 8, (height + 7) // 8))
                 img.load()
@@ -275,6 +277,14 @@ def check_picture(data: bytes) -> tuple[int, int]:
         raise ImageError(f"has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageError(f"cannot be read: {exc}") from None
+
+
+def _within_limits(width: int, height: int) -> tuple[int, int]:
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
+    if max(width, height) > MAX_IMAGE_SIDE:
+        raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
+    return width, height
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
