@@ -132,7 +132,7 @@ _IDENTIFIED = Memo("pictures identified", entries=20_000)
 _VERDICTS = Memo("picture verdicts", entries=20_000)
 
 # Where verdicts are kept between processes (the render cache of the build's output folder,
-# :class:`printkit.cache.NamedEntries`): an object with get(name) -> bytes | None and put(name,
+# :class:`printkit.cache.NamedTable`): an object with get(name) -> bytes | None and put(name,
 # data), trusted as this user's own; None keeps them for the process only.
 picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
 
