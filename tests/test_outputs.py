@@ -142,6 +142,36 @@ def test_a_streamed_file_that_differs_is_written_whole_from_where_it_differs(tmp
     assert (tmp_path / "sheets.pdf").read_bytes() == b"".join(new)
 
 
+def test_the_matching_start_of_a_file_is_copied_without_hashing_it_again(tmp_path, monkeypatch):
+    import hashlib
+
+    from printkit import outputs
+
+    start, end = b"picture " * 50_000, b"a new title"  # a sheet of pictures differs near its end
+    (tmp_path / "sheets.pdf").write_bytes(start + b"an old title")
+    hashed = []
+
+    class Counted:
+        def __init__(self, data=b""):
+            self._digest = hashlib.sha256()
+            self.update(data)
+
+        def update(self, data):
+            hashed.append(len(data))
+            self._digest.update(data)
+
+        def hexdigest(self):
+            return self._digest.hexdigest()
+
+    monkeypatch.setattr(outputs, "hashlib", type("hashlib", (), {"sha256": Counted}))
+    staging = _staging(tmp_path, [])
+    out = staging.stage_stream("sheets.pdf", _writes(start, end))
+    assert sum(hashed) == len(start + end)  # what was written, once
+    assert out.changed and out.hexdigest() == hashlib.sha256(start + end).hexdigest()
+    (temp, _), = staging.staged
+    assert temp.read_bytes() == start + end
+
+
 def test_a_file_changed_while_it_is_compared_is_not_half_copied(tmp_path):
     target = tmp_path / "sheets.pdf"
     target.write_bytes(b"same bytes")
