@@ -31,7 +31,9 @@ import base64
 import binascii
 import hashlib
 import io
+import os
 import re
+import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,7 +42,7 @@ from typing import Callable
 
 from printkit.errors import ImageError
 from printkit.jpeg import whole_jpeg_size
-from printkit.memo import FileIdentity, Memo, file_identity
+from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
 
@@ -87,6 +89,13 @@ class Picture:
         if data is None:
             raise ImageError("changed since it was checked")
         return data
+
+    def head(self, size: int) -> bytes | None:
+        """The first ``size`` bytes checked (all, if fewer): of those kept, else read from the file
+        while it is the one checked (:func:`head_checked`); None when it is not."""
+        if self._data is not None:
+            return self._data[:size]
+        return head_checked(self.path, self.digest, size)
 
     def reader(self):
         """What the PDF backend draws: decoded at most once per process, from ``data``.
@@ -201,6 +210,25 @@ def bytes_checked(path: Path, digest: str) -> bytes | None:
     if known_digest(path, identity) == digest or hashlib.sha256(data).hexdigest() == digest:
         return data
     return None
+
+
+def head_checked(path: Path, digest: str, size: int) -> bytes | None:
+    """The first ``size`` bytes of the picture file at ``path`` if the file is still the one read
+    as sha256 ``digest`` (its identity, taken from the open file, known with that digest); None
+    otherwise, or when it cannot be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or known_digest(path, identity_of(info)) != digest:
+            return None
+        return os.read(descriptor, size)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
 
 
 def _read_picture(path: Path) -> tuple[bytes, FileIdentity]:
