@@ -413,14 +413,32 @@ class StreamedFile:
             return
         old, self._old = self._old, None
         with old:
-            old.seek(0)
-            left = self.size
+            left = self.size - _copy_start(old.fileno(), self._handle.fileno(), self.size)
+            self._handle.seek(self.size - left)
+            old.seek(self.size - left)
             while left and (piece := _read(old, min(_CHUNK, left))):
                 self._handle.write(piece)
                 left -= len(piece)
             unchanged = identity_of(os.fstat(old.fileno())) == self._old_identity
         if left or not unchanged:
             raise BuildError(f"cannot write {str(self.target)!r}: it changed while printkit was writing it")
+
+
+def _copy_start(source: int, target: int, size: int) -> int:
+    """Copy up to ``size`` bytes from the start of the file ``source`` to the start of ``target``
+    inside the kernel (``copy_file_range``: no pass through Python's buffers, a shared extent
+    where the file system can); how many were copied, fewer (down to none) where it cannot."""
+    done = 0
+    copy = getattr(os, "copy_file_range", None)
+    try:
+        while copy is not None and done < size:
+            count = copy(source, target, size - done, done, done)
+            if count <= 0:
+                break
+            done += count
+    except OSError:
+        pass  # not across these file systems: the rest is copied by reading and writing
+    return done
 
 
 def _read(handle, size: int) -> bytes:
