@@ -329,10 +329,10 @@ class Staging:
 class StreamedFile:
     """What :meth:`Staging.stage_stream` lends its writer: the bytes written are counted and hashed
     (sha256) and compared with the file already at the target; the temporary is made at the first
-    difference, beginning with the part that matched, copied from the file, which must have kept
-    its size and times (:func:`printkit.memo.identity_of`) from when it was opened: a sheet of
-    pictures differs near its end, and hashing what was just compared again would cost as much
-    as the comparing."""
+    difference, beginning with the part that matched, copied from the file (inside the kernel
+    where it can), which must have kept its size and times (:func:`printkit.memo.identity_of`)
+    from when it was opened: a sheet of pictures differs near its end, and hashing what was just
+    compared again would cost as much as the comparing."""
 
     def __init__(self, staging: Staging, target: Path) -> None:
         self.staging, self.target = staging, target
