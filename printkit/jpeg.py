@@ -26,6 +26,8 @@ _SOF = {0xC0: False, 0xC1: False, 0xC2: True}  # Huffman frames printkit reads: 
 _DHT, _DQT, _DRI, _SOS, _EOI, _COM = 0xC4, 0xDB, 0xDD, 0xDA, 0xD9, 0xFE
 # The end of a scan's coded data: 0xFF followed by anything but a stuffed zero or a restart marker.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7]")
+_MARKER = re.compile(rb"\xff+")  # a marker's 0xFF and the fill bytes before it
+_MAX_SEGMENTS = 4096  # a plain JPEG has a few dozen; more are left to the decode, read in C
 
 
 class _Unsure(Exception):
@@ -51,11 +53,11 @@ def _read(view: memoryview) -> tuple[int, int]:
     frame = None  # (progressive, width, height, {component id: (h, v, quant table)}, [ids in order])
     dc, ac, quant = set(), set(), set()
     scans = 0
-    while True:
-        if view[pos] != 0xFF:
+    for _ in range(_MAX_SEGMENTS):
+        fill = _MARKER.match(view, pos)
+        if fill is None:
             raise _Unsure  # stray bytes where a marker belongs (libjpeg skips them, and warns)
-        while view[pos] == 0xFF:  # fill bytes
-            pos += 1
+        pos = fill.end()
         marker = view[pos]
         pos += 1
         if marker == _EOI:
@@ -94,6 +96,7 @@ def _read(view: memoryview) -> tuple[int, int]:
             scans += 1
         elif not (0xE0 <= marker <= 0xEF or marker == _COM):  # application data and comments: skipped
             raise _Unsure
+    raise _Unsure
 
 
 def _frame(segment: memoryview, progressive: bool):
