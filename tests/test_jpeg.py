@@ -145,3 +145,13 @@ def test_a_checked_jpegs_size_comes_from_its_frame(tmp_path):
     path.write_bytes(_jpeg(_art((321, 123)), progressive=True))
     picture = images.checked_picture(path)
     assert (picture.width, picture.height) == (321, 123) and not picture.png
+
+
+def test_a_jpeg_of_thousands_of_segments_is_left_to_the_decode():
+    data = KINDS["baseline"]()
+    comments = b"\xff\xfe\x00\x03x" * 5000  # a plain JPEG has a few dozen segments
+    assert whole_jpeg_size(data[:2] + comments + data[2:]) is None
+    assert check_picture(data[:2] + comments + data[2:]) == (240, 180)
+    assert whole_jpeg_size(data[:2] + comments[:5 * 100] + data[2:]) == (240, 180)
+    fill = data[:2] + b"\xff" * 100_000 + data[2:]  # fill bytes before a marker are allowed
+    assert whole_jpeg_size(fill) == _decode_verdict(fill) == (240, 180)
