@@ -15,7 +15,12 @@ game   faces                           at 300 DPI  at 100 DPI
 =====  ==============================  ==========  ==========
 calc   number cards, joker, backs      25          9
 clag   playing cards, backs            2           1
+stack  cards, markers, tokens, backs   44          14
 =====  ==============================  ==========  ==========
+
+Stack's figure is a gem's edge: its halo's outline moved by 1e-7 mm turns an edge pixel's cover
+by a fifth. Stack's terrains, reference and aids, still drawn in Python, are compared too
+(they differ by 0).
 
 The tolerance below is the 100 DPI figure: a face that moves by a pixel, changes colour or
 loses a shape differs by far more.
@@ -37,7 +42,7 @@ from printkit.spec import DECKS_DIR
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # The largest difference measured at 100 DPI, per game (see the table above).
-TOLERANCE = {"calc": 9, "clag": 1}
+TOLERANCE = {"calc": 9, "clag": 1, "stack": 14}
 REDUCE = 3  # 300 DPI -> 100 DPI
 # The games whose components (terrains, tokens, aids...) are compared too, not only their deck cards.
 WITH_COMPONENTS = {"stack"}
@@ -59,7 +64,7 @@ def layout_faces(game: str):
         for card in deck.all_cards() if game in WITH_COMPONENTS else deck.cards:
             for side in ("front", "back"):
                 name = face_key(card.group, dict(card.attrs) if side == "front" else {}, side)
-                key = (name, repr(sorted(card.attrs.items())))
+                key = (name, repr(sorted(card.attrs.items())) if side == "front" else "")
                 if key not in seen:
                     seen.add(key)
                     yield name, card, deck, side

@@ -1,19 +1,19 @@
-"""Stack Original card faces: deck cards, terrains, stack tokens, generated markers and aids.
+"""Stack Original's faces: cards, markers, tokens and backs from the game's design (``faces.yaml``).
 
-``front(card)`` and ``back(card)`` dispatch on the card's attributes, as the spec produces them:
+``front(card)`` and ``back(card)`` dispatch on the card's attributes, as the spec produces them.
+The layouts ``card``, ``marker``, ``token``, ``back`` and ``marker_back`` of ``faces.yaml`` beside
+this module draw, in the language every designer uses:
 
 - deck card ``{cost, minerals}``: cost badge and mineral column in two corners, one large icon
   per mineral with its Korean and English name down the middle;
 - generated marker ``{generated: True, minerals}``: the same content in inverted colours inside a
   hatched frame with a "생성 / GENERATED" banner, so it never passes for a deck card, face or back;
-- terrain ``{terrain, mineral}``: name band in the mineral's colour, a small scene, the effect
-  and its trigger in Korean and in English (never below 6.5 pt on a poker card);
-- stack token ``{token: "stack"}``: a round badge with the stack glyph, the same on both sides;
-- reference ``{reference: "actions", lang: "ko" | "en"}``: the actions with their limits and stack costs;
-- player aid ``{aid: "turn", lang: "ko" | "en"}``: a turn, matching, terrains, the settlement.
+- stack token ``{token: "stack"}``: a round badge with the stack glyph, the same on both sides.
 
-Layouts scale with the card's trim size; text is fitted with :mod:`printkit.layout.text`, so text
-that cannot fit turns into a warning on the Face rather than being cut.
+What is left in Python is what that language cannot say yet: a terrain ``{terrain, mineral}``
+(its scene is not a square icon, its effect's English follows however many lines the Korean
+took), the reference ``{reference: "actions", lang}`` with its rows of stack costs, and the player
+aid ``{aid: "turn", lang}`` whose sections share one text size; and the light back of those three.
 """
 
 from __future__ import annotations
@@ -29,20 +29,17 @@ from printkit.errors import DeckError
 from printkit.games.stack.words import TERRAIN_MINERAL, TERRAIN_NAMES
 from printkit.layout import shapes
 from printkit.layout.color import luminance, mix, on_color, shade, tint
-from printkit.games.stack.icons import (
-    DEFAULT_COLORS,
-    ENGLISH_NAMES,
-    KOREAN_NAMES,
-    IconPlacement,
-    MINERALS,
-    mineral_icon,
-    stack_glyph,
-)
+from printkit.games.stack.icons import DEFAULT_COLORS, ENGLISH_NAMES, KOREAN_NAMES, MINERALS, mineral_icon, stack_glyph
 from printkit.layout.geometry import Box, bleed_box
-from printkit.layout.templates._common import COMPONENT_LABELS, back_pattern, component_back, font_chain
-from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
+from printkit.layout.templates import design_file
+from printkit.layout.templates._common import COMPONENT_LABELS, component_back, font_chain
+from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect
 from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
 
+DESIGN = Path(__file__).resolve().with_name("faces.yaml")
+# The game's colours where a spec's palette has none (the design's own colours in faces.yaml).
+COLORS = {"background": "#f7f3ea", "ink": "#1d1d1f", **DEFAULT_COLORS}
+BACK = "#3b2f2f"
 # The art.colors names these faces read (all through _style).
 COLOR_NAMES = ("background", "ink", *MINERALS)
 
@@ -117,10 +114,6 @@ AIDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
     )),
 }
 
-GENERATED_BANNER = "생성 · GENERATED"
-GENERATED_FOOTER = "덱에 섞지 말 것 · 쓰고 나면 치움"
-GENERATED_FOOTER_EN = "Never shuffle in · remove after use"
-
 
 @dataclass(frozen=True)
 class _Style:
@@ -158,10 +151,10 @@ def _style(card: Card) -> _Style:
         h_mm=card.size.height_mm,
         bleed_mm=card.size.bleed_mm,
         safe_mm=card.size.safe_mm,
-        background=art.color("background", "#f7f3ea"),
-        ink=art.color("ink", "#1d1d1f"),
+        background=art.color("background", COLORS["background"]),
+        ink=art.color("ink", COLORS["ink"]),
         minerals={m: art.color(m, DEFAULT_COLORS[m]) for m in MINERALS},
-        back_color=art.back_color or "#3b2f2f",
+        back_color=art.back_color or BACK,
         bold=bold,
         regular=regular,
     )
@@ -247,18 +240,18 @@ def kind_of(card: Card) -> str:
 
 
 def front(card: Card) -> Face:
-    """The face of any Stack Original card or component."""
+    """The face of any Stack Original card or component: the design's, or a terrain's, the
+    reference's or an aid's."""
     kind = kind_of(card)
+    if kind in _DESIGNED:
+        if kind == "token":
+            return _without_caption_floor(design_file.draw(DESIGN, "token", card, colors=COLORS))
+        face = design_file.draw(DESIGN, _DESIGNED[kind], _checked(card), colors=COLORS)
+        return _with_cost_warning(face, card) if kind == "deck" else face
     style = _style(card)
     canvas = _Canvas(card, style)
-    if kind == "deck":
-        _mineral_card(canvas, generated=False)
-    elif kind == "generated":
-        _mineral_card(canvas, generated=True)
-    elif kind == "terrain":
+    if kind == "terrain":
         _terrain(canvas)
-    elif kind == "token":
-        _token(canvas)
     elif kind == "reference":
         _reference(canvas)
     else:
@@ -269,185 +262,45 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """The back: the deck's design; markers hatched; terrains, reference and aids their own; tokens two-faced."""
+    """The back: the design's deck back, a marker's hatched back or a token's face again; terrains,
+    the reference and aids have a light back of their own, never mistaken for deck cards."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
-    style = _style(card)
     if kind in COMPONENT_LABELS:
-        # Terrains, the reference and aids have backs of their own, never mistaken for deck cards.
-        return component_back(card, kind, style.back_color, card.art.back_label or "STACK")
-    canvas = _Canvas(card, style)
-    if card.art.back_image:
-        canvas.add(Rect(*style.bleed_box, fill=style.back_color), Image(*style.bleed_box, path=card.art.back_image))
-        if kind == "generated":
-            # Even over a custom back image a marker must say what it is.
-            _generated_banner(canvas, y_mm=style.h_mm / 2 - 5 * style.scale)
-    elif kind == "generated":
-        _generated_back(canvas)
-    else:
-        _standard_back(canvas)
-    return canvas.face()
+        return component_back(card, kind, card.art.back_color or BACK, card.art.back_label or "STACK")
+    name = "marker_back" if kind == "generated" else "back"
+    return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
 
 
-# --- mineral cards (deck cards and generated markers) ---------------------------------------
+# The design's layout for each kind of card it draws.
+_DESIGNED = {"deck": "card", "generated": "marker", "token": "token"}
 
 
-def _minerals_of(card: Card) -> tuple[str, ...]:
+def _checked(card: Card) -> Card:
+    """``card``, once its minerals are 1 to 3 different ones of the four (DeckError naming them if not)."""
     minerals = card.get("minerals", ())
-    if isinstance(minerals, str):
-        minerals = (minerals,)
-    unknown = [m for m in minerals if m not in MINERALS]
-    if unknown or not 1 <= len(set(minerals)) == len(minerals) <= 3:
-        raise DeckError(f"{card.label}: minerals {tuple(minerals)!r} must be 1-3 of {', '.join(MINERALS)}")
-    return tuple(minerals)
+    minerals = (minerals,) if isinstance(minerals, str) else tuple(minerals)
+    if any(m not in MINERALS for m in minerals) or not 1 <= len(set(minerals)) == len(minerals) <= 3:
+        raise DeckError(f"{card.label}: minerals {minerals!r} must be 1-3 of {', '.join(MINERALS)}")
+    return card
 
 
-# Below each big icon: the Korean name, then the English one (heights in mm on a poker card).
-_NAME_H = 5.6
-_ENGLISH_H = 2.8
-_NAME_GAP = 0.6
+def _without_caption_floor(face: Face) -> Face:
+    """A token's face without the legibility floor's warning about its English caption: under the
+    Korean name, the 4.8 pt STACK on a 25 mm token is a caption by design (the floor is for rules)."""
+    kept = tuple(w for w in face.warnings if not (" label_en: " in w and "legibility floor" in w))
+    return face if len(kept) == len(face.warnings) else Face(face.ops, kept)
 
 
-def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[IconPlacement, ...]:
-    """Where the big icons go: one row per mineral down ``box``.
-
-    Each row holds an icon on its disc (1.24 icon sizes across) with the names below it, the
-    group centred in the row. ``scale`` is the card's layout unit (see ``_Style.scale``).
-    """
-    rows = len(minerals)
-    row_h = box.h_mm / rows
-    names_h = (_NAME_GAP + _NAME_H + _ENGLISH_H) * scale
-    size = max(0.0, min(box.w_mm * 0.66, (row_h - names_h) / 1.3))
-    group_h = size * 1.24 + names_h
-    top_gap = max(0.0, (row_h - group_h) / 2)
-    return tuple(
-        IconPlacement(m, box.cx_mm, box.y_mm + row_h * i + top_gap + size * 0.62, size) for i, m in enumerate(minerals)
-    )
-
-
-def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
-    card, s = canvas.card, canvas.style
-    k = s.scale
-    minerals = _minerals_of(card)
-    cost = card.get("cost", len(minerals))
-    if cost != len(minerals):
-        canvas.warnings.append(f"{card.label} cost: cost {cost!r} differs from the {len(minerals)} minerals shown")
-    paper = s.ink if generated else s.background
-    text = s.background if generated else s.ink
-    halo = s.background if generated else None
-
-    canvas.add(Rect(*s.bleed_box, fill=paper))
-    if card.art.background_image and not generated:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-
-    if generated:
-        inset = 4.5 * k
-        canvas.add(_hatched_frame(s, inset, stripe=s.background, base=s.ink))
-        panel = Box(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset)
-        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=s.ink, stroke=s.background,
-                        stroke_mm=0.5 * k, radius_mm=2.0 * k))
-        _generated_banner(canvas, y_mm=panel.y_mm + 1.2 * k)
-        _generated_footer(canvas, panel)
-        corner = Box(panel.x_mm + 1.5 * k, panel.y_mm + 9.5 * k, 9 * k, panel.h_mm - 19 * k)
-        # The minerals end above the footer's two lines (8.6 units above the panel's foot).
-        middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 20 * k)
-    else:
-        # A soft panel behind the icons keeps the middle calm and the corners readable; over a
-        # background image it is only an outline, so the image shows.
-        # Its outline stays over 4 mm inside the cut, where a 1 mm miscut does not show.
-        panel = Box(12 * k, s.safe_mm + 1.5 * k, s.w_mm - 24 * k, s.h_mm - 2 * s.safe_mm - 3.0 * k)
-        fill = None if card.art.background_image else tint(s.background, 0.6)
-        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=fill,
-                        stroke=mix(s.background, s.ink, 0.18), stroke_mm=0.3 * k, radius_mm=3.0 * k))
-        corner = Box(s.safe_mm, s.safe_mm, 9 * k, s.h_mm - 2 * s.safe_mm)
-        middle = Box(panel.x_mm, panel.y_mm + 2 * k, panel.w_mm, panel.h_mm - 4 * k)
-
-    # Corner index: the cost badge and the minerals as small icons, repeated upside down.
-    index = _corner_index(canvas, cost, minerals, corner, generated=generated)
-    canvas.add(index)
-    canvas.add(shapes.turn_180(index, s.w_mm / 2, s.h_mm / 2))
-
-    for place in icon_column(minerals, middle, k):
-        mineral, cx, cy, size = place.mineral, place.cx_mm, place.cy_mm, place.size_mm
-        color = s.minerals[mineral]
-        disc = size * 0.62
-        if generated:
-            # On the dark marker a dark mineral's disc is lifted a little so the icon still stands out.
-            disc_fill = mix(color, s.ink, 0.55) if luminance(color) > 0.08 else mix(color, s.background, 0.12)
-        else:
-            disc_fill = tint(color, 0.82)
-        canvas.add(Ellipse(cx, cy, disc, disc, fill=disc_fill))
-        canvas.add(mineral_icon(mineral, cx, cy, size, color, halo=halo))
-        name_top = cy + disc + _NAME_GAP * k
-        if not generated:
-            plate_w = min(middle.w_mm, max(size * 1.24, 26 * k))
-            canvas.plate(Box(middle.cx_mm - plate_w / 2, name_top - 0.3 * k, plate_w, (_NAME_H + _ENGLISH_H + 0.6) * k))
-        canvas.line(f"name[{mineral}]", KOREAN_NAMES[mineral], Box(middle.x_mm, name_top, middle.w_mm, _NAME_H * k),
-                    max_mm=5.2 * k, min_mm=2.6 * k, color=text)
-        canvas.line(f"english[{mineral}]", ENGLISH_NAMES[mineral],
-                    Box(middle.x_mm, name_top + _NAME_H * k, middle.w_mm, _ENGLISH_H * k),
-                    max_mm=2.4 * k, min_mm=1.5 * k, color=mix(text, paper, 0.4))
-
-
-def _corner_index(canvas: _Canvas, cost: int, minerals: Sequence[str], box: Box, *, generated: bool) -> list[Op]:
-    """Cost badge and a column of small mineral icons at the top-left of ``box``."""
-    s, k = canvas.style, canvas.style.scale
-    badge_fill = s.background if generated else s.ink
-    digit = s.ink if generated else s.background
-    r = 4.0 * k
-    cx, cy = box.x_mm + r, box.y_mm + r
-    ops: list[Op] = [Ellipse(cx, cy, r, r, fill=badge_fill)]
-    sub = _Canvas(canvas.card, s)
-    sub.line("cost", str(cost), Box(cx - r, cy - r * 0.8, 2 * r, 1.6 * r), max_mm=6.0 * k, min_mm=3.0 * k, color=digit)
-    ops.extend(sub.ops)
-    canvas.warnings.extend(sub.warnings)
-    icon = 4.8 * k
-    for i, mineral in enumerate(minerals):
-        y = cy + r + 1.2 * k + icon / 2 + i * (icon + 1.0 * k)
-        ops.extend(mineral_icon(mineral, cx, y, icon, s.minerals[mineral], halo=s.background if generated else None))
-    return ops
-
-
-def _generated_banner(canvas: _Canvas, y_mm: float) -> None:
-    s, k = canvas.style, canvas.style.scale
-    x = 6.5 * k
-    box = Box(x, y_mm, s.w_mm - 2 * x, 7.0 * k)
-    canvas.add(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=s.background, radius_mm=1.2 * k))
-    canvas.line("banner", GENERATED_BANNER, Box(box.x_mm + 1.5 * k, box.y_mm + 0.8 * k, box.w_mm - 3 * k, box.h_mm - 1.6 * k),
-                max_mm=4.2 * k, min_mm=2.4 * k, color=s.ink)
-
-
-def _hatched_frame(s: _Style, inset_mm: float, *, stripe: str, base: str) -> list[Op]:
-    """Diagonal stripes from the bleed edge to ``inset_mm`` inside the trim, like warning tape."""
-    bx, by, bw, bh = s.bleed_box
-    outer = Box(bx, by, bw, bh)
-    inner = Box(inset_mm, inset_mm, s.w_mm - 2 * inset_mm, s.h_mm - 2 * inset_mm)
-    # The frame as four convex strips, so each stripe is clipped against rectangles only.
-    strips = (
-        Box(outer.x_mm, outer.y_mm, outer.w_mm, inner.y_mm - outer.y_mm),
-        Box(outer.x_mm, inner.bottom_mm, outer.w_mm, outer.bottom_mm - inner.bottom_mm),
-        Box(outer.x_mm, inner.y_mm, inner.x_mm - outer.x_mm, inner.h_mm),
-        Box(inner.right_mm, inner.y_mm, outer.right_mm - inner.right_mm, inner.h_mm),
-    )
-    ops: list[Op] = [Rect(*s.bleed_box, fill=base)]
-    period = 4.0 * s.scale
-    width = period / 2
-    reach = outer.w_mm + outer.h_mm
-    c = outer.x_mm + outer.y_mm
-    while c < outer.right_mm + outer.bottom_mm:
-        band = ((c + reach, -reach), (c + width + reach, -reach), (c + width - reach, reach), (c - reach, reach))
-        for strip in strips:
-            clipped = clip_to_box(band, strip)
-            if len(clipped) >= 3:
-                ops.append(Polygon(tuple(clipped), fill=stripe))
-        c += period
-    return ops
-
-
-def clip_to_box(points: Sequence[Point], box: Box) -> list[Point]:
-    """A convex polygon clipped to an axis-aligned box (Sutherland-Hodgman)."""
-    return shapes.clip_to_box(points, box.x_mm, box.y_mm, box.right_mm, box.bottom_mm)
+def _with_cost_warning(face: Face, card: Card) -> Face:
+    """``face`` warning that the card's cost is not its number of minerals, as printed."""
+    minerals = _checked(card).get("minerals", ())
+    count = 1 if isinstance(minerals, str) else len(minerals)
+    cost = card.get("cost", count)
+    if cost == count:
+        return face
+    return Face(face.ops, face.warnings + (f"{card.label} cost: cost {cost!r} differs from the {count} minerals shown",))
 
 
 # --- terrains -------------------------------------------------------------------------------
@@ -585,7 +438,7 @@ def _scene(terrain: str, box: Box, color: str, s: _Style) -> list[Op]:
             wedge = ((cx, cy), (cx + ray * math.cos(a0), cy + ray * math.sin(a0)),
                      (cx + ray * math.cos(a1), cy + ray * math.sin(a1)))
             # Rays stop at the panel's edge (inset by its corner radius so they stay inside it).
-            clipped = clip_to_box(wedge, Box(x0 + 1.0 * k, y0 + 1.0 * k, w - 2.0 * k, h - 2.0 * k))
+            clipped = shapes.clip_to_box(wedge, x0 + 1.0 * k, y0 + 1.0 * k, x0 + w - 1.0 * k, y0 + h - 1.0 * k)
             if len(clipped) >= 3:
                 ops.append(Polygon(tuple(clipped), fill=tint(color, 0.6)))
         # Stepped golden temple on the horizon.
@@ -611,21 +464,6 @@ def _scene(terrain: str, box: Box, color: str, s: _Style) -> list[Op]:
 
 
 # --- tokens, reference, aid, backs ----------------------------------------------------------
-
-
-def _token(canvas: _Canvas) -> None:
-    s = canvas.style
-    side = min(s.w_mm, s.h_mm)
-    u = side / 25.0  # token layout unit: 1 on a 25 mm token
-    canvas.add(Rect(*s.bleed_box, fill=s.back_color))
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    r = side * 0.45
-    canvas.add(Ellipse(cx, cy, r, r, fill=s.background, stroke=s.minerals["gold"], stroke_mm=0.8 * u))
-    canvas.add(stack_glyph(cx, cy - 2.2 * u, 11.5 * u,
-                           (s.minerals["sapphire"], s.minerals["gold"], s.minerals["ruby"]), edge=s.ink))
-    canvas.line("label", "스택", Box(cx - 7 * u, cy + 4.0 * u, 14 * u, 4.4 * u), max_mm=3.8 * u, min_mm=2.0 * u, color=s.ink)
-    canvas.line("label_en", "STACK", Box(cx - 6 * u, cy + 8.0 * u, 12 * u, 2.0 * u), max_mm=1.8 * u, min_mm=1.2 * u,
-                color=mix(s.ink, s.background, 0.4))
 
 
 def _header(canvas: _Canvas, title: str, subtitle: str) -> float:
@@ -723,51 +561,3 @@ def _aid(canvas: _Canvas) -> None:
         canvas.block(f"aid[{label}]", text, Box(x + label_w + 1.5 * k, y + 0.8 * k, text_w, h - 1.2 * k),
                      max_mm=size, min_mm=min(size, 1.7 * k), color=s.ink, leading=leading, bold=False)
         y += h
-
-
-def _standard_back(canvas: _Canvas) -> None:
-    s, k = canvas.style, canvas.style.scale
-    base = s.back_color
-    light = mix(base, s.background, 0.75)
-    canvas.add(Rect(*s.bleed_box, fill=base))
-    # An all-over pattern into the bleed instead of a frame near the cut (see back_pattern).
-    canvas.add(back_pattern(canvas.card, base))
-    inset = 4.0 * k
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    # The four minerals at the points of a diamond, the name above and the subtitle below.
-    d = 12.5 * k
-    spots = {"ruby": (cx, cy - d), "gold": (cx + d, cy), "sapphire": (cx, cy + d), "coal": (cx - d, cy)}
-    canvas.add(Polygon(tuple(spots.values()), stroke=mix(base, s.background, 0.3), stroke_mm=0.35 * k))
-    for mineral, (x, y) in spots.items():
-        canvas.add(Ellipse(x, y, 6.4 * k, 6.4 * k, fill=shade(base, 0.35), stroke=light, stroke_mm=0.3 * k))
-        canvas.add(mineral_icon(mineral, x, y, 9.2 * k, s.minerals[mineral], halo=light))
-    label = canvas.card.art.back_label or "STACK"
-    canvas.line("back_label", label, Box(inset + 4 * k, cy - d - 18 * k, s.w_mm - 2 * inset - 8 * k, 9.0 * k),
-                max_mm=9.0 * k, min_mm=3.0 * k, color=light)
-    canvas.line("back_subtitle", "스택 오리지널", Box(inset + 4 * k, cy + d + 9 * k, s.w_mm - 2 * inset - 8 * k, 5.0 * k),
-                max_mm=4.2 * k, min_mm=2.0 * k, color=mix(base, s.background, 0.55))
-
-
-def _generated_back(canvas: _Canvas) -> None:
-    s, k = canvas.style, canvas.style.scale
-    inset = 4.5 * k
-    canvas.add(_hatched_frame(s, inset, stripe=s.background, base=s.ink))
-    canvas.add(Rect(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset, fill=s.ink, stroke=s.background,
-                    stroke_mm=0.5 * k, radius_mm=2.0 * k))
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    _generated_banner(canvas, y_mm=cy - 3.5 * k)
-    for i, mineral in enumerate(MINERALS):
-        x = cx + (i - 1.5) * 10.0 * k
-        canvas.add(mineral_icon(mineral, x, cy - 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
-        canvas.add(mineral_icon(mineral, x, cy + 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
-    _generated_footer(canvas, Box(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset))
-
-
-def _generated_footer(canvas: _Canvas, panel: Box) -> None:
-    """The marker's "don't shuffle in" line at the foot of its panel, in Korean then in English."""
-    s, k = canvas.style, canvas.style.scale
-    x, w = panel.x_mm + 2 * k, panel.w_mm - 4 * k
-    canvas.line("footer", GENERATED_FOOTER, Box(x, panel.bottom_mm - 8.6 * k, w, 4.0 * k),
-                max_mm=2.8 * k, min_mm=1.8 * k, color=tint(s.ink, 0.7), bold=True)
-    canvas.line("footer_en", GENERATED_FOOTER_EN, Box(x, panel.bottom_mm - 4.6 * k, w, 3.4 * k),
-                max_mm=2.4 * k, min_mm=1.6 * k, color=tint(s.ink, 0.7), bold=True)
