@@ -351,8 +351,10 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         for template in element.templates:
             for placeholder in template.placeholders:
                 if placeholder.choose(values) is None:
-                    attr = placeholder.names[0]
+                    attr = placeholder.names[0] + (f"[{placeholder.index}]" if placeholder.index is not None else "")
                     names = " or ".join(repr(n) for n in placeholder.names)
+                    if placeholder.index is not None:
+                        names = f"{names} with an item {placeholder.index} (counted from 0)"
                     raise fail(element, f"the card has no attribute {names}; give it one, or add "
                                         f"'when_has: {attr}' to the element to draw it only for cards that have it")
         try:

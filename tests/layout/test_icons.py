@@ -35,7 +35,7 @@ def ink_box(image: PILImage.Image) -> tuple[float, float, float, float]:
 
 def test_the_builtin_names():
     assert set(BUILTIN_ICONS) == {
-        "plus", "minus", "times", "power", "ruby", "gold", "sapphire", "coal",
+        "plus", "minus", "times", "power", "ruby", "gold", "sapphire", "coal", "stack",
         "hearts", "diamonds", "clubs", "spades", "star", "circle", "square", "triangle",
     }
     assert set(GENERIC_ICONS) == {"star", "circle", "square", "triangle"}  # no game's glyph

@@ -177,8 +177,9 @@ class MineralIcon:
         return mineral_icon(self.mineral, cx, cy, k, color or DEFAULT_COLORS[self.mineral], halo=self.halo)
 
 
-# The stack glyph's bounds in its unit square: x -0.46..0.46, y -0.36..0.54, plus half its edge.
-_GLYPH_EXTENT = 0.92 + 0.02
+# The stack glyph's bounds in its unit square: x -0.46..0.46, y -0.36..0.54, plus its edge (the
+# slabs' sharp side corners mitre out further than half the edge's width).
+_GLYPH_EXTENT = 0.92 + 0.08
 _GLYPH_MIDDLE_Y = 0.09
 
 
