@@ -234,7 +234,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
         font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
         size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
-        wrap=spec.wrap, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
+        wrap=spec.wrap, keep_words=spec.keep_words, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
         align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),

@@ -293,6 +293,7 @@ class Element:
     min_size_pct: float | None = None
     padding_mm: float = 0.0
     wrap: bool = True
+    keep_words: bool = False  # a Hangul word never broken between syllables (RichStyle.keep_words)
     markup: bool = True
     plate: bool = False
     bold: bool = False
@@ -478,6 +479,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
         color = color_of(element.color, values, card) if element.color else None
         if element.stroke is not None:
             icon = outlined_icon(name, icon, color_of(element.stroke, values, card))
+        stretched = getattr(icon, "in_box", None) if element.fit == "stretch" else None
+        if stretched is not None:
+            return stretched(box.x_mm, box.y_mm, box.w_mm, box.h_mm, color), ()
         draw = icon_in_square(icon) if element.fit == "square" else icon.ops
         return draw(box.cx_mm - side / 2, box.cy_mm - side / 2, side, color), ()
     fill = color_of(element.fill, values, card) if element.fill else None
@@ -556,7 +560,8 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     style = RichStyle(regular=bold if element.bold else regular, bold=bold,
                       italic=(element.font_italic,) + regular if element.font_italic else None,
                       color=color_of(element.color, values, card) if element.color else _ink(card),
-                      align=element.align, valign=element.valign, leading=element.line_spacing)
+                      align=element.align, valign=element.valign, leading=element.line_spacing,
+                      keep_words=element.keep_words)
     size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
     if element.min_size_pct is not None:
         minimum = element.min_size_pct * inner.h_mm / 100
@@ -669,7 +674,8 @@ def outlined_icon(name: str, icon: Icon, stroke: str) -> Icon:
 def icon_in_square(icon: Icon) -> Callable[[float, float, float, str | None], tuple[Op, ...]]:
     """How ``icon`` draws with ``fit: square``: its own square is the box, the drawing where its maker
     placed it inside (``in_square``: Stack's gems sit as on Stack's cards), not fitted to its
-    outline; an icon without a square of its own is fitted as usual."""
+    outline; an icon without a square of its own is fitted as usual. (``fit: stretch``: an icon
+    with ``in_box``, such as a Stack terrain's scene, fills the whole box; any other is fitted.)"""
     return getattr(icon, "in_square", icon.ops)
 
 

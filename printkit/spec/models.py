@@ -114,7 +114,7 @@ ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice", 
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "fit", "wrap", "markup", "plate"},
+             "valign", "line_spacing", "fit", "wrap", "markup", "plate", "keep_words"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
@@ -126,7 +126,7 @@ ELEMENT_KEYS = {
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
                 "before", "after", "label", "rotate", "both_ends"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
-_FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square")}
+_FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
 # An attribute, or one item of a list attribute (minerals[2], counted from 0), that a condition asks for.
 ITEM_NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]{1,2}\])?$",
@@ -216,6 +216,8 @@ class ElementSpec:
     italic: bool = spec_field(Flag(), False)
     wrap: bool = spec_field(Flag(), True, description="false: lines are made smaller rather than broken.")
     markup: bool = spec_field(Flag(), True, description="false: **, * and :name: print as written.")
+    keep_words: bool = spec_field(Flag(), False, description="true: a Korean word is never broken between "
+                                  "syllables to fill a line; a word that does not fit starts the next one.")
     plate: bool = spec_field(Flag(), False, description="Over a background image, set the text on a plate of "
                              "the background colour.")
     color: str | None = spec_field(Optional(TEXT), None, description="Text or icon colour: '#rrggbb', a name "
@@ -231,7 +233,8 @@ class ElementSpec:
                                  "card's centre, as a playing card's corner index reads from either end.")
     fit: str | None = spec_field(Optional(TEXT), None, description="text: shrink (default) or none; "
                                  "image: cover (default), contain or stretch; icon: contain (default, the "
-                                 "drawing fitted to the box) or square (the icon's own square is the box).")
+                                 "drawing fitted to the box), square (the icon's own square is the box) or "
+                                 "stretch (a picture icon such as a scene fills the box).")
     fill: str | None = spec_field(Optional(TEXT), None)
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")

@@ -134,3 +134,30 @@ def test_back_image_steps_a_back_layouts_drawing_aside(tmp_path):
     [pictured] = load_all_variants(tmp_path / "deck.yaml")
     marks = [[op for op in templates.back(d.cards[0], d).ops if getattr(op, "w_mm", None) == 5] for d in (plain, pictured)]
     assert [len(m) for m in marks] == [1, 0]
+
+
+def test_keep_words_moves_a_korean_word_whole_to_the_next_line(tmp_path):
+    spec = SPEC.replace("{name: first, kind: text, text: \"{names[minerals[0]]}\"",
+                        "{name: first, kind: text, text: \"짧은 여섯글자낱말 하나\", "
+                        "width: 25mm, fit: none, keep_words: true")
+    seen = {}
+    for keep in ("true", "false"):
+        run(tmp_path, spec.replace("keep_words: true", f"keep_words: {keep}"))
+        [deck] = load_all_variants(tmp_path / "deck.yaml")
+        face = templates.front(deck.cards[0], deck)
+        seen[keep] = [op.text for op in face.ops if isinstance(op, Text) and op.y_mm < 20]
+    words = "짧은 여섯글자낱말 하나".split()
+    assert all(piece in words for line in seen["true"] for piece in line.split())  # never a piece of a word
+    assert any(piece not in words for line in seen["false"] for piece in line.split())
+
+
+def test_a_scene_stretches_to_its_box(tmp_path):
+    spec = SPEC.replace('icon: "{minerals[0]}", stroke: "#ffffff", fit: square, x: 20mm, y: 40mm,\n         width: 20mm, height: 20mm',
+                        'icon: scene_eldorado, fit: stretch, x: 5mm, y: 40mm,\n         width: 50mm, height: 15mm')
+    assert spec != SPEC and run(tmp_path, spec).exit_code == 0
+    [deck] = load_all_variants(tmp_path / "deck.yaml")
+    face = templates.front(deck.cards[0], deck)
+    from printkit.layout.ops import Rect
+
+    sky = next(op for op in face.ops if isinstance(op, Rect) and op.radius_mm > 0)  # the scene's first shape
+    assert (sky.x_mm, sky.y_mm, sky.w_mm, sky.h_mm) == (5, 40, 50, 15)

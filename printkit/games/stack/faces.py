@@ -18,7 +18,7 @@ aid ``{aid: "turn", lang}`` whose sections share one text size; and the light ba
 
 from __future__ import annotations
 
-import math
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -26,15 +26,14 @@ from typing import Iterable, Sequence
 from printkit import fonts
 from printkit.deck import Card, CardSize
 from printkit.errors import DeckError
-from printkit.games.stack.words import TERRAIN_MINERAL, TERRAIN_NAMES
-from printkit.layout import shapes
-from printkit.layout.color import luminance, mix, on_color, shade, tint
-from printkit.games.stack.icons import DEFAULT_COLORS, ENGLISH_NAMES, KOREAN_NAMES, MINERALS, mineral_icon, stack_glyph
+from printkit.games.stack.words import TERRAIN_MINERAL
+from printkit.layout.color import mix, on_color, tint
+from printkit.games.stack.icons import DEFAULT_COLORS, MINERALS, stack_glyph
 from printkit.layout.geometry import Box, bleed_box
 from printkit.layout.templates import design_file
 from printkit.layout.templates._common import COMPONENT_LABELS, component_back, font_chain
-from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Polygon, Rect
-from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
+from printkit.layout.ops import Face, Image, Line, Op, Rect
+from printkit.layout.text import fit_block, fit_line, wrap_lines
 
 DESIGN = Path(__file__).resolve().with_name("faces.yaml")
 # The game's colours where a spec's palette has none (the design's own colours in faces.yaml).
@@ -42,29 +41,6 @@ COLORS = {"background": "#f7f3ea", "ink": "#1d1d1f", **DEFAULT_COLORS}
 BACK = "#3b2f2f"
 # The art.colors names these faces read (all through _style).
 COLOR_NAMES = ("background", "ink", *MINERALS)
-
-TERRAINS = {
-    # terrain: (Korean name, English name in capitals, mineral)
-    terrain: (ko, en.upper(), TERRAIN_MINERAL[terrain]) for terrain, (ko, en) in TERRAIN_NAMES.items()
-}
-
-# Terrain effects in short, in both languages (the rules are in GAMES.md and the rulebooks).
-TERRAIN_EFFECTS_KO = {
-    "red_rye_field": "필드에서 루비가 든 카드를 모두 루비가 없는 카드로 바꿉니다. 그다음 손에서 루비가 든 카드를 3장까지 바꿉니다.",
-    "eldorado": "카드를 5장 뽑습니다. 뽑은 카드 가운데 황금이 없는 카드는 버립니다.",
-    "pale_blue_dot": "필드와 손에 있는 사파이어 카드 수만큼 덱 위에서 카드를 보고, 그중 2장을 가져옵니다.",
-    "coal_mine": "이번 턴 동안 석탄이 든 카드 2장을 버릴 때마다 스택 1개를 얻습니다. 횟수 제한은 없습니다.",
-}
-TERRAIN_EFFECTS_EN = {
-    "red_rye_field": "Replace every field card with ruby by one without ruby, then swap up to 3 hand cards with ruby.",
-    "eldorado": "Draw 5 cards; discard those of them without gold.",
-    "pale_blue_dot": "Look at as many deck cards as there are sapphire cards in the field and your hand; take 2.",
-    "coal_mine": "This turn, each time you discard 2 cards with coal, gain a stack. Any number of times.",
-}
-TERRAIN_TRIGGER_KO = "상대보다 많이 세팅했다면 발동 · 턴마다 지형 1곳"
-TERRAIN_TRIGGER_EN = "Trigger it if you set more cards here than your opponent · one terrain a turn"
-# English on the bilingual cards is never set smaller than this on a poker card (6.5 pt).
-EN_MIN_MM = 2.3
 
 # The reference card: (action, stack cost or None, limit / what it does).
 ACTIONS_KO: tuple[tuple[str, int | None, str], ...] = (
@@ -246,13 +222,13 @@ def front(card: Card) -> Face:
     if kind in _DESIGNED:
         if kind == "token":
             return _without_caption_floor(design_file.draw(DESIGN, "token", card, colors=COLORS))
+        if kind == "terrain":
+            return design_file.draw(DESIGN, "terrain", _terrain_checked(card), colors=COLORS)
         face = design_file.draw(DESIGN, _DESIGNED[kind], _checked(card), colors=COLORS)
         return _with_cost_warning(face, card) if kind == "deck" else face
     style = _style(card)
     canvas = _Canvas(card, style)
-    if kind == "terrain":
-        _terrain(canvas)
-    elif kind == "reference":
+    if kind == "reference":
         _reference(canvas)
     else:
         _aid(canvas)
@@ -274,7 +250,7 @@ def back(card: Card) -> Face:
 
 
 # The design's layout for each kind of card it draws.
-_DESIGNED = {"deck": "card", "generated": "marker", "token": "token"}
+_DESIGNED = {"deck": "card", "generated": "marker", "token": "token", "terrain": "terrain"}
 
 
 def _checked(card: Card) -> Card:
@@ -284,6 +260,17 @@ def _checked(card: Card) -> Card:
     if any(m not in MINERALS for m in minerals) or not 1 <= len(set(minerals)) == len(minerals) <= 3:
         raise DeckError(f"{card.label}: minerals {minerals!r} must be 1-3 of {', '.join(MINERALS)}")
     return card
+
+
+def _terrain_checked(card: Card) -> Card:
+    """``card`` with its terrain's mineral (given, else the terrain's own), once both are known."""
+    terrain = card["terrain"]
+    if terrain not in TERRAIN_MINERAL:
+        raise DeckError(f"{card.label}: unknown terrain {terrain!r} (expected one of {', '.join(TERRAIN_MINERAL)})")
+    mineral = card.get("mineral", TERRAIN_MINERAL[terrain])
+    if mineral not in MINERALS:
+        raise DeckError(f"{card.label}: unknown mineral {mineral!r} (expected one of {', '.join(MINERALS)})")
+    return card if "mineral" in card.attrs else dataclasses.replace(card, attrs={**card.attrs, "mineral": mineral})
 
 
 def _without_caption_floor(face: Face) -> Face:
@@ -301,166 +288,6 @@ def _with_cost_warning(face: Face, card: Card) -> Face:
     if cost == count:
         return face
     return Face(face.ops, face.warnings + (f"{card.label} cost: cost {cost!r} differs from the {count} minerals shown",))
-
-
-# --- terrains -------------------------------------------------------------------------------
-
-
-def _terrain(canvas: _Canvas) -> None:
-    card, s = canvas.card, canvas.style
-    k = s.scale
-    terrain = card["terrain"]
-    if terrain not in TERRAINS:
-        raise DeckError(f"{card.label}: unknown terrain {terrain!r} (expected one of {', '.join(TERRAINS)})")
-    name_ko, name_en, default_mineral = TERRAINS[terrain]
-    mineral = card.get("mineral", default_mineral)
-    if mineral not in MINERALS:
-        raise DeckError(f"{card.label}: unknown mineral {mineral!r} (expected one of {', '.join(MINERALS)})")
-    color = s.minerals[mineral]
-    text_on = on_color(color, s.ink)
-
-    canvas.add(Rect(*s.bleed_box, fill=s.background))
-    if card.art.background_image:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-    # Name band, bled off the top edge: kind, Korean name, English name.
-    band_h = 17.5 * k
-    inner_x, inner_w = s.safe_mm + 1 * k, s.w_mm - 2 * s.safe_mm - 2 * k
-    canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=color))
-    # The label's box starts at the safe line: its letters then sit more than 1/8 in inside the
-    # trim, the safe zone DriveThruCards asks for.
-    canvas.line("kind", "지형 · TERRAIN", Box(inner_x, s.safe_mm, inner_w, 3.0 * k),
-                max_mm=2.4 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.3))
-    canvas.line("name", name_ko, Box(inner_x, s.safe_mm + 2.6 * k, inner_w, 7.5 * k),
-                max_mm=7.0 * k, min_mm=3.5 * k, color=text_on)
-    canvas.line("name_en", name_en, Box(inner_x, s.safe_mm + 10.1 * k, inner_w, 3.6 * k),
-                max_mm=EN_MIN_MM * k + 0.5 * k, min_mm=EN_MIN_MM * k, color=mix(text_on, color, 0.15))
-
-    scene = Box(inner_x, band_h + 1.5 * k, inner_w, 21.0 * k)
-    canvas.add(_scene(terrain, scene, color, s))
-    canvas.add(mineral_icon(mineral, scene.cx_mm, scene.cy_mm, 15 * k, color, halo="#ffffff"))
-
-    # What may be set here, in Korean and English, then the effect in both.
-    y = scene.bottom_mm + 1.5 * k
-    english = mix(s.ink, s.background, 0.25)
-    canvas.plate(Box(inner_x - 0.5 * k, y - 0.3 * k, inner_w + 1 * k, 7.9 * k))
-    canvas.add(mineral_icon(mineral, s.safe_mm + 3.5 * k, y + 3.7 * k, 5.0 * k, color))
-    setting_ko = f"세팅: {KOREAN_NAMES[mineral]}{'가' if _ends_in_vowel(KOREAN_NAMES[mineral]) else '이'} 든 카드"
-    canvas.line("setting", setting_ko, Box(s.safe_mm + 7 * k, y, s.w_mm - 2 * s.safe_mm - 8 * k, 4.2 * k),
-                max_mm=3.2 * k, min_mm=2.0 * k, color=s.ink, align="start")
-    canvas.line("setting_en", f"Set here: cards with {ENGLISH_NAMES[mineral].lower()}",
-                Box(s.safe_mm + 7 * k, y + 4.2 * k, s.w_mm - 2 * s.safe_mm - 8 * k, 3.3 * k),
-                max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=english, bold=False, align="start")
-    y += 8.4 * k
-    canvas.add(Line(inner_x, y, s.w_mm - s.safe_mm - 1 * k, y, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
-    text_x = inner_x
-    text_w = inner_w
-
-    # The trigger rule along the bottom: Korean on one line, English wrapped below it.
-    trigger_en_h = _block_height(TERRAIN_TRIGGER_EN, s.regular, EN_MIN_MM * k, text_w, 1.2)
-    footer_h = 4.0 * k + trigger_en_h + 0.6 * k
-    foot = Box(-s.bleed_mm, s.h_mm - s.safe_mm - footer_h, s.w_mm + 2 * s.bleed_mm, s.safe_mm + footer_h + s.bleed_mm)
-    trigger_color = shade(color, 0.45) if luminance(color) > 0.3 else color
-    canvas.add(Rect(foot.x_mm, foot.y_mm, foot.w_mm, foot.h_mm, fill=tint(color, 0.8)))
-    canvas.line("trigger", TERRAIN_TRIGGER_KO, Box(text_x, foot.y_mm + 0.5 * k, text_w, 3.3 * k),
-                max_mm=2.6 * k, min_mm=1.8 * k, color=trigger_color)
-    canvas.block("trigger_en", TERRAIN_TRIGGER_EN, Box(text_x, foot.y_mm + 4.0 * k, text_w, trigger_en_h + 0.01 * k),
-                 max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=trigger_color, align="middle", leading=1.2)
-
-    # The effect: English at a fixed readable size, the Korean as large as the rest allows.
-    bottom = foot.y_mm - 0.8 * k
-    en_h = _block_height(TERRAIN_EFFECTS_EN[terrain], s.regular, EN_MIN_MM * k, text_w, 1.3)
-    ko_box = Box(text_x, y + 1.2 * k, text_w, bottom - en_h - 1.6 * k - (y + 1.2 * k))
-    under = len(canvas.ops)  # the plate goes under both texts once their extent is known
-    ko_size = canvas.block("effect", TERRAIN_EFFECTS_KO[terrain], ko_box,
-                           max_mm=3.3 * k, min_mm=2.2 * k, color=s.ink, bold=True, leading=1.35)
-    # The English follows the Korean closely, however many lines the Korean took.
-    ko_h = _block_height(TERRAIN_EFFECTS_KO[terrain], s.bold, ko_size, text_w, 1.35)
-    en_top = min(ko_box.y_mm + ko_h + 1.6 * k, bottom - en_h)
-    en_box = Box(text_x, en_top, text_w, en_h + 0.01 * k)
-    plate = _Canvas(card, s)
-    plate.plate(Box(text_x - 0.5 * k, ko_box.y_mm - 0.5 * k, text_w + 1 * k, en_box.bottom_mm - ko_box.y_mm + 1 * k))
-    canvas.ops[under:under] = plate.ops
-    canvas.block("effect_en", TERRAIN_EFFECTS_EN[terrain], en_box,
-                 max_mm=EN_MIN_MM * k + 0.3 * k, min_mm=EN_MIN_MM * k, color=english, leading=1.3)
-
-
-def _block_height(text: str, chain: Sequence[Path], size_mm: float, width_mm: float, leading: float) -> float:
-    """The height ``fit_block`` needs for ``text`` at ``size_mm`` in a box ``width_mm`` wide."""
-    font = _font_for(text, chain)
-    lines = len(wrap_lines(text, font, size_mm, width_mm, tuple(chain)))
-    m = font_metrics(font)
-    return size_mm * (m.ascent + m.descent + (lines - 1) * leading)
-
-
-def _ends_in_vowel(word: str) -> bool:
-    """True when a Hangul word ends without a final consonant (so it takes 가, not 이)."""
-    last = ord(word[-1]) - 0xAC00
-    return 0 <= last < 11172 and last % 28 == 0
-
-
-def _scene(terrain: str, box: Box, color: str, s: _Style) -> list[Op]:
-    """A small landscape behind the terrain's mineral: field, sunlit gold, a dot in space, a mine."""
-    k = s.scale
-    x0, y0, w, h = box.x_mm, box.y_mm, box.w_mm, box.h_mm
-    ops: list[Op] = []
-    if terrain == "pale_blue_dot":
-        space = "#101a33"
-        ops.append(Rect(x0, y0, w, h, fill=space, radius_mm=2.0 * k))
-        for fx, fy, r in ((0.1, 0.2, 0.35), (0.22, 0.75, 0.25), (0.85, 0.15, 0.3), (0.9, 0.7, 0.4),
-                          (0.7, 0.88, 0.25), (0.3, 0.1, 0.2), (0.62, 0.12, 0.25), (0.06, 0.55, 0.2)):
-            ops.append(Ellipse(x0 + fx * w, y0 + fy * h, r * k, r * k, fill="#e8ecf8"))
-        # A sunbeam crossing the frame, and the pale blue dot sitting in it.
-        ops.append(Polygon(((x0 + w * 0.8, y0), (x0 + w * 0.86, y0), (x0 + w * 0.26, y0 + h), (x0 + w * 0.2, y0 + h)),
-                           fill=mix(space, "#c9a66b", 0.16)))
-        ops.append(Ellipse(x0 + w * 0.67, y0 + h * 0.28, 0.9 * k, 0.9 * k, fill="#9fc4ff"))
-        return ops
-    sky = tint(color, 0.86)
-    ops.append(Rect(x0, y0, w, h, fill=sky, radius_mm=2.0 * k))
-    if terrain == "red_rye_field":
-        ground_y = y0 + h * 0.72
-        ops.append(Rect(x0, ground_y, w, h - (ground_y - y0), fill=tint(color, 0.45), radius_mm=2.0 * k))
-        ops.append(Rect(x0, ground_y, w, 2.0 * k, fill=tint(color, 0.45)))
-        n = 13
-        for i in range(n):
-            x = x0 + w * (i + 0.5) / n
-            top = ground_y - h * (0.3 + 0.08 * ((i * 7) % 3))
-            ops.append(Line(x, ground_y + 2 * k, x, top, color=shade(color, 0.2), width_mm=0.35 * k))
-            for j in range(3):
-                gy = top + j * 1.3 * k
-                ops.append(Ellipse(x - 0.55 * k, gy + 0.6 * k, 0.45 * k, 0.8 * k, fill=color))
-                ops.append(Ellipse(x + 0.55 * k, gy + 0.6 * k, 0.45 * k, 0.8 * k, fill=color))
-    elif terrain == "eldorado":
-        cx, cy = x0 + w / 2, y0 + h * 0.5
-        ray = min(w, h) * 0.75
-        for i in range(12):
-            a0 = math.tau * i / 12
-            a1 = a0 + math.tau / 36
-            wedge = ((cx, cy), (cx + ray * math.cos(a0), cy + ray * math.sin(a0)),
-                     (cx + ray * math.cos(a1), cy + ray * math.sin(a1)))
-            # Rays stop at the panel's edge (inset by its corner radius so they stay inside it).
-            clipped = shapes.clip_to_box(wedge, x0 + 1.0 * k, y0 + 1.0 * k, x0 + w - 1.0 * k, y0 + h - 1.0 * k)
-            if len(clipped) >= 3:
-                ops.append(Polygon(tuple(clipped), fill=tint(color, 0.6)))
-        # Stepped golden temple on the horizon.
-        base_y = y0 + h
-        for level in range(3):
-            lw = w * (0.86 - level * 0.2)
-            ops.append(Rect(cx - lw / 2, base_y - (level + 1) * 3.0 * k, lw, 3.0 * k, fill=tint(color, 0.25 + 0.1 * level),
-                            stroke=shade(color, 0.25), stroke_mm=0.2 * k))
-    elif terrain == "coal_mine":
-        ground = shade(color, 0.1)
-        ops.append(Polygon(((x0, y0 + h * 0.55), (x0 + w * 0.3, y0 + h * 0.3), (x0 + w * 0.55, y0 + h * 0.42),
-                            (x0 + w * 0.8, y0 + h * 0.22), (x0 + w, y0 + h * 0.4), (x0 + w, y0 + h), (x0, y0 + h)),
-                           fill=tint(color, 0.55)))
-        # A timbered mine entrance under the hill.
-        mx, mw, mh = x0 + w * 0.5, w * 0.5, h * 0.62
-        ops.append(Rect(mx - mw / 2, y0 + h - mh, mw, mh, fill=ground))
-        beam = "#8a5a2b"
-        ops.append(Rect(mx - mw / 2 - 1.2 * k, y0 + h - mh - 1.2 * k, mw + 2.4 * k, 2.4 * k, fill=beam))
-        ops.append(Rect(mx - mw / 2 - 1.2 * k, y0 + h - mh, 2.4 * k, mh, fill=beam))
-        ops.append(Rect(mx + mw / 2 - 1.2 * k, y0 + h - mh, 2.4 * k, mh, fill=beam))
-        ops.append(Rect(x0, y0 + h - 1.4 * k, w, 1.4 * k, fill=shade(color, 0.2)))
-    return ops
 
 
 # --- tokens, reference, aid, backs ----------------------------------------------------------

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from printkit.games.stack.words import MINERAL_NAMES, MINERALS
+from printkit.games.stack.scenes import SCENES
+from printkit.games.stack.words import DEFAULT_COLORS, MINERAL_NAMES, MINERALS
 from printkit.layout.color import DEFAULT_INK, luminance, shade, tint
 from printkit.layout.icons import Icon
 from printkit.layout.ops import Line, Op, Point, Polygon
@@ -21,8 +22,6 @@ from printkit.layout.ops import Line, Op, Point, Polygon
 KOREAN_NAMES = {mineral: ko for mineral, (ko, _) in MINERAL_NAMES.items()}
 ENGLISH_NAMES = {mineral: en.upper() for mineral, (_, en) in MINERAL_NAMES.items()}
 
-# Fallback colours when a spec does not name one (art.colors wins).
-DEFAULT_COLORS = {"ruby": "#c8102e", "gold": "#e0a800", "sapphire": "#0057b8", "coal": "#2b2b2b"}
 
 # Below this size facets are too small to print cleanly; only the silhouette is drawn.
 _DETAIL_MIN_MM = 9.0
@@ -199,5 +198,6 @@ class StackIcon:
         return stack_glyph(x_mm + size_mm / 2, y_mm + size_mm / 2, size_mm, colors, edge=DEFAULT_INK)
 
 
-# The icons Stack offers: its four minerals and the stack glyph.
-ICONS: Mapping[str, Icon] = MappingProxyType({**{name: MineralIcon(name) for name in OUTLINES}, "stack": StackIcon()})
+# The icons Stack offers: its four minerals, the stack glyph and the terrains' scenes.
+ICONS: Mapping[str, Icon] = MappingProxyType({**{name: MineralIcon(name) for name in OUTLINES}, "stack": StackIcon(),
+                                              **SCENES})

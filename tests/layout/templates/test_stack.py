@@ -15,6 +15,7 @@ from printkit.games.stack.icons import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.geometry import bleed_box
 from printkit.layout.ops import Ellipse, Image, Polygon, Rect
 from printkit.games.stack import faces as stack
+from printkit.layout.compile import shipped_layouts
 from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside_bleed, texts
@@ -188,6 +189,8 @@ def test_terrain_cards_in_korean(deck, terrain, name, mineral, effect_word):
 
 
 PT_MM = 25.4 / 72
+# The design's terrain layout, with its tables of the terrains' words.
+TERRAIN = shipped_layouts(stack.DESIGN)["terrain"]
 
 
 def test_terrain_text_keeps_an_eighth_of_an_inch_inside_the_top_edge(deck):
@@ -235,10 +238,11 @@ def test_terrain_english_is_readable_and_on_the_trigger_line(deck):
         for t in english:
             assert t.size_mm >= 6.5 * PT_MM, (card.label, t.text, t.size_mm / PT_MM)
         body = " ".join(t.text for t in english)
-        assert stack.TERRAIN_EFFECTS_EN[card["terrain"]].split()[0] in body
+        assert TERRAIN.tables["effect_en"][card["terrain"]].split()[0] in body
         assert "opponent" in body and "Set here" in body  # the trigger and what may be set, in English
         # The trigger sits in the footer band under its Korean line.
-        trigger_ko = next(t for t in texts(face) if t.text == stack.TERRAIN_TRIGGER_KO)
+        trigger = next(e for e in TERRAIN.elements if e.name == "trigger").text.constant
+        trigger_ko = next(t for t in texts(face) if t.text == trigger)
         assert any(t.y_mm > trigger_ko.y_mm and "opponent" in t.text for t in english)
 
 
@@ -257,7 +261,7 @@ def test_aids_in_both_languages(deck):
 
 def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
     card = next(c for c in deck.components["terrains"] if c["terrain"] == "eldorado")
-    monkeypatch.setitem(stack.TERRAIN_EFFECTS_KO, "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
+    monkeypatch.setitem(TERRAIN.tables["effect_ko"], "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
     face = stack.front(card)
     assert any(card.label in w and "effect" in w for w in face.warnings)
     # Nothing is dropped: every word still printed (at the minimum size).
