@@ -256,7 +256,8 @@ def test_aids_in_both_languages(deck):
     # The English aid has the Korean one's sections: turn, matching, terrains, settlement.
     for word in ("Turn", "Match", "Terrain", "Settle"):
         assert word in en
-    assert len(stack.AIDS["en"][2]) == len(stack.AIDS["ko"][2])
+    sections = [e.name.split("_")[0] for e in shipped_layouts(stack.DESIGN)["aid"].elements if "_section_" in (e.name or "")]
+    assert sections.count("en") == sections.count("ko") == 4
 
 
 def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
