@@ -15,12 +15,12 @@ game   faces                           at 300 DPI  at 100 DPI
 =====  ==============================  ==========  ==========
 calc   number cards, joker, backs      25          9
 clag   playing cards, backs            2           1
-stack  cards, markers, tokens, backs   44          14
+stack  every card and component       44          14
 =====  ==============================  ==========  ==========
 
-Stack's figure is a gem's edge: its halo's outline moved by 1e-7 mm turns an edge pixel's cover
-by a fifth. Stack's terrains, reference and aids, still drawn in Python, are compared too
-(they differ by 0).
+Stack's faces are its deck cards, markers, terrains, tokens, reference cards, player aids and
+their backs. Its figure is a gem's edge: the gem's halo moved by 1e-7 mm turns an edge pixel's
+cover by a fifth.
 
 The tolerance below is the 100 DPI figure: a face that moves by a pixel, changes colour or
 loses a shape differs by far more.
