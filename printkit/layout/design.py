@@ -475,15 +475,10 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     if element.kind == "icon":
         name = element.icon.render(values)
         icon = find_icon(name, resources.icons)
-        side = min(box.w_mm, box.h_mm)
         color = color_of(element.color, values, card) if element.color else None
         if element.stroke is not None:
             icon = outlined_icon(name, icon, color_of(element.stroke, values, card))
-        stretched = getattr(icon, "in_box", None) if element.fit == "stretch" else None
-        if stretched is not None:
-            return stretched(box.x_mm, box.y_mm, box.w_mm, box.h_mm, color), ()
-        draw = icon_in_square(icon) if element.fit == "square" else icon.ops
-        return draw(box.cx_mm - side / 2, box.cy_mm - side / 2, side, color), ()
+        return icon_ops(icon, element.fit, box, color), ()
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
@@ -671,12 +666,21 @@ def outlined_icon(name: str, icon: Icon, stroke: str) -> Icon:
     return outlined(stroke)
 
 
-def icon_in_square(icon: Icon) -> Callable[[float, float, float, str | None], tuple[Op, ...]]:
-    """How ``icon`` draws with ``fit: square``: its own square is the box, the drawing where its maker
-    placed it inside (``in_square``: Stack's gems sit as on Stack's cards), not fitted to its
-    outline; an icon without a square of its own is fitted as usual. (``fit: stretch``: an icon
-    with ``in_box``, such as a Stack terrain's scene, fills the whole box; any other is fitted.)"""
-    return getattr(icon, "in_square", icon.ops)
+def icon_ops(icon: Icon, fit: str | None, box: Box, color: str | None) -> tuple[Op, ...]:
+    """``icon`` drawn in ``box`` as an icon element's ``fit`` says.
+
+    ``contain`` (default): the drawing fitted and centred in the largest square of the box.
+    ``square``: that square is the icon's own (``in_square``), the drawing where its maker placed it
+    (Stack's gems sit as on Stack's cards), not fitted to its outline. ``stretch``: an icon of a
+    shape of its own (``in_box``, a Stack terrain's scene) fills the whole box. An icon without the
+    method asked for is fitted.
+    """
+    stretched = getattr(icon, "in_box", None) if fit == "stretch" else None
+    if stretched is not None:
+        return stretched(box.x_mm, box.y_mm, box.w_mm, box.h_mm, color)
+    draw = getattr(icon, "in_square", icon.ops) if fit == "square" else icon.ops
+    side = min(box.w_mm, box.h_mm)
+    return draw(box.cx_mm - side / 2, box.cy_mm - side / 2, side, color)
 
 
 def palette(card: Card) -> dict[str, str]:
