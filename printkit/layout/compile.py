@@ -102,6 +102,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
 
     specs = loaded.spec.layouts
     done: dict[str, Layout] = {}
+    tables = _tables(loaded)
     known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(design.BUILTIN_VALUES)
 
     def build(name: str, chain: tuple[str, ...]) -> Layout:
@@ -139,12 +140,27 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
             else:
                 elements[same] = element  # replaces the inherited element where it stood
         _check_anchors(loaded, name, elements)
-        done[name] = Layout(name, tuple(elements))
+        done[name] = Layout(name, tuple(elements), tables)
         return done[name]
 
     for name in specs:
         build(name, (name,))
     return done
+
+
+def _tables(loaded: LoadedSpec) -> dict[str, dict[str, str]]:
+    """The spec's lookup tables with every entry as the text a placeholder prints (``true`` for True)."""
+    return {name: {str(key): ("true" if value else "false") if isinstance(value, bool) else str(value)
+                   for key, value in entries.items()}
+            for name, entries in loaded.spec.tables.items()}
+
+
+def _check_tables(loaded: LoadedSpec, template: Template, path: PathKey) -> None:
+    """A placeholder looking a value up in a table the spec's ``tables:`` lacks is a located error."""
+    for placeholder in template.placeholders:
+        if placeholder.table is not None and placeholder.table not in loaded.spec.tables:
+            raise loaded.source.error(path, _unknown("table", placeholder.table, loaded.spec.tables,
+                                                     "the spec has no tables: (add tables: {NAME: {KEY: VALUE}})"))
 
 
 def _removed(loaded: LoadedSpec, layout: str, names: Sequence[str], extends: str | None,
@@ -185,9 +201,11 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         if value is None:
             return None
         try:
-            return Template.parse(str(value))
+            parsed = Template.parse(str(value))
         except LayoutError as exc:
             raise loaded.source.error(path + (key,), str(exc)) from None
+        _check_tables(loaded, parsed, path + (key,))
+        return parsed
 
     def length(key: str) -> Length:
         value = getattr(spec, key)
@@ -218,12 +236,13 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
         font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
         size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
-        wrap=spec.wrap, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
+        wrap=spec.wrap, keep_words=spec.keep_words, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
         align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
-        spacing_mm=parse_length_mm(spec.spacing), anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
+        spacing_mm=parse_length_mm(spec.spacing), border_mm=parse_length_mm(spec.border),
+        anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
     )
@@ -302,11 +321,11 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
 def _key_reading(spec: ElementSpec, attr: str) -> str | None:
     for key in ("text", "image", "icon", "color", "fill", "stroke"):
         value = getattr(spec, key)
-        if value is not None and "{" + attr in str(value):
+        if value is not None and ("{" + attr in str(value) or "[" + attr in str(value)):
             return key
     for key in ("when", "when_has", "when_lacks"):
         value = getattr(spec, key)
-        if value is not None and attr in (value if not isinstance(value, str) else [value]):
+        if value is not None and attr in [design.split_item(v)[0] for v in ([value] if isinstance(value, str) else value)]:
             return key
     return None
 
@@ -356,7 +375,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card), design.ATTRIBUTES: ""}
+    values = {**design.own_values(card), design.ATTRIBUTES: "", design.TABLES: layout.tables}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
@@ -368,8 +387,10 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         for template in element.templates:
             for placeholder in template.placeholders:
                 if placeholder.choose(values) is None:
-                    attr = placeholder.names[0]
+                    attr = placeholder.names[0] + (f"[{placeholder.index}]" if placeholder.index is not None else "")
                     names = " or ".join(repr(n) for n in placeholder.names)
+                    if placeholder.index is not None:
+                        names = f"{names} with an item {placeholder.index} (counted from 0)"
                     raise fail(element, f"the card has no attribute {names}; give it one, or add "
                                         f"'when_has: {attr}' to the element to draw it only for cards that have it")
         try:
@@ -387,7 +408,10 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                     except LayoutError as exc:
                         _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
             if element.icon is not None:
-                design.find_icon(element.icon.render(values), comp.icons)
+                name = element.icon.render(values)
+                icon = design.find_icon(name, comp.icons)
+                if element.stroke is not None:
+                    design.outlined_icon(name, icon, "#000000")
             for template in (element.color, element.fill, element.stroke):
                 if template is not None:
                     design.color_of(template, values, card)

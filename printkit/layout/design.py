@@ -8,7 +8,9 @@ the games' own designs do.
 
 Placeholders: ``{name}`` is the card's attribute (a list prints as ``a, b``), ``{name:.1f}`` formats
 a number, ``{title|name|_group}`` is the first of those the card has (and is not empty), ``{{`` and
-``}}`` are literal braces. ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
+``}}`` are literal braces. ``{minerals[0]}`` is the first item of a list attribute and
+``{names[minerals[0]]}`` that item looked up in the table ``names`` of the spec's ``tables:``
+(:func:`item_of`, :func:`looked_up`). ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
 (``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
 ``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
@@ -34,15 +36,17 @@ from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
-from printkit.layout.shapes import lattice, turn_ops
+from printkit.layout.shapes import hatch, lattice, turn_ops
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
 
 # Names a template may use besides the card's attributes.
-BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image")
+BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image")
 # A condition's name a card "has" when its art has a background picture (``when_lacks`` it: an
 # opaque tint that would hide the picture steps aside).
 BACKGROUND_IMAGE = "_background_image"
+# Likewise for a back picture (art.back.image): a back's own drawing steps aside for it.
+BACK_IMAGE = "_back_image"
 ATTRIBUTES = "_attributes"
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACKGROUND = "#ffffff"
@@ -50,6 +54,8 @@ DEFAULT_BACK = "#404040"
 # Plain number formats only: sign, zero padding, width (two digits at most), grouping, precision.
 _FORMAT = re.compile(r"^[+ -]?0?[0-9]{0,2},?(?:\.[0-9]{1,2})?[dfeg%]?$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+# The key of a card's values holding its layout's tables (no placeholder can spell it).
+TABLES = "[tables]"
 # A lattice's diamonds are this share of its spacing wide.
 LATTICE_DIAMOND = 0.55
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -60,15 +66,73 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 @dataclass(frozen=True)
 class Placeholder:
-    """``{a|b:fmt}``: the first of ``names`` the card has, formatted."""
+    """``{a|b:fmt}``: the first of ``names`` the card has, formatted; ``{a[i]}`` the item ``index``
+    of the attribute, ``{t[a]}`` (``{t[a[i]]}``) its value looked up in the layout's ``table``."""
 
     names: tuple[str, ...]
     format: str = ""
+    index: int | None = None
+    table: str | None = None
 
     def choose(self, values: Mapping[str, Any]) -> str | None:
         """The name whose value is shown: the first the card has that is not empty, else None."""
+        if self.index is not None:
+            name = self.names[0]
+            return name if name in values and item_of(values[name], self.index) is not None else None
         # printkit's own values (``_attributes``) count even when empty: they then show nothing.
         return next((n for n in self.names if n in values and (n.startswith("_") or _filled(values[n]))), None)
+
+    @property
+    def spelled(self) -> str:
+        """The placeholder's name as written (``minerals[0]``), for messages."""
+        name = "|".join(self.names) + (f"[{self.index}]" if self.index is not None else "")
+        return f"{self.table}[{name}]" if self.table else name
+
+    def value(self, name: str, values: Mapping[str, Any]) -> Any:
+        """The value shown for the chosen ``name``: the attribute, its item, or what its table says."""
+        value = values[name] if self.index is None else item_of(values[name], self.index)
+        return value if self.table is None else looked_up(values.get(TABLES) or {}, self.table, value)
+
+
+# --- items of list attributes and lookup tables (the spec's ``tables:``) --------------------------
+
+_ITEM = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)\[([0-9]{1,2})\]$")
+_LOOKUP = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)\[([A-Za-z_][A-Za-z0-9_-]*)(?:\[([0-9]{1,2})\])?\]$")
+
+
+def item_of(value: Any, index: int) -> Any:
+    """Item ``index`` (from 0) of a list attribute, else None; a single value is a list of one."""
+    items = value if isinstance(value, (list, tuple)) else (value,)
+    return items[index] if index < len(items) else None
+
+
+def split_item(name: str) -> tuple[str, int | None]:
+    """``minerals[2]`` as ("minerals", 2); a plain name with None."""
+    item = _ITEM.match(name)
+    return (item.group(1), int(item.group(2))) if item else (name, None)
+
+
+def looked_up(tables: Mapping[str, Mapping[str, str]], table: str, key: Any) -> str:
+    """The entry ``key`` of ``table``; LayoutError naming the entries the table has."""
+    if table not in tables:
+        raise LayoutError(f"there is no table {table!r} (tables: {', '.join(sorted(tables)) or 'none'})")
+    entries = tables[table]
+    text = _format(key, Placeholder(("",)))
+    if text not in entries:
+        raise LayoutError(f"table {table!r} has no entry {text!r} (entries: {', '.join(entries)})")
+    return entries[text]
+
+
+def _lookup_placeholder(spelled: str, fmt: str) -> Placeholder | None:
+    """``name[i]``, ``table[name]`` or ``table[name[i]]`` as a placeholder, else None."""
+    item = _ITEM.match(spelled)
+    if item:
+        return Placeholder((item.group(1),), fmt, index=int(item.group(2)))
+    lookup = _LOOKUP.match(spelled)
+    if lookup:
+        index = int(lookup.group(3)) if lookup.group(3) is not None else None
+        return Placeholder((lookup.group(2),), fmt, index=index, table=lookup.group(1))
+    return None
 
 
 def _filled(value: Any) -> bool:
@@ -106,7 +170,11 @@ class Template:
                 inner = text[i + 1:end]
                 spelled, _, fmt = inner.partition(":")
                 names = tuple(spelled.split("|"))
-                if any(not n or not set(n) <= _NAME_CHARS or n[0] in "-0123456789" for n in names):
+                lookup = _lookup_placeholder(spelled, fmt) if "[" in spelled else None
+                if lookup is None and "[" in spelled:
+                    raise LayoutError(f"{{{_short(inner)}}} is not an item such as {{minerals[0]}} nor a lookup "
+                                      "such as {names[mineral]} or {names[minerals[0]]}")
+                if lookup is None and any(not n or not set(n) <= _NAME_CHARS or n[0] in "-0123456789" for n in names):
                     raise LayoutError(f"{{{_short(inner)}}} is not a placeholder such as {{cost}}, {{cost:02d}} "
                                       "or {title|name}")
                 if fmt and not _FORMAT.match(fmt):
@@ -114,7 +182,7 @@ class Template:
                 if literal:
                     parts.append("".join(literal))
                     literal = []
-                parts.append(Placeholder(names, fmt))
+                parts.append(lookup or Placeholder(names, fmt))
                 i = end + 1
             elif ch == "}":
                 raise LayoutError(f"'}}' at character {i + 1} closes nothing (write '}}}}' for a brace)")
@@ -151,11 +219,14 @@ class Template:
                 continue
             name = part.choose(values)
             if name is None:
+                if part.index is not None:
+                    raise LayoutError(f"the card has no attribute {part.names[0]!r} with an item {part.index} "
+                                      f"(counted from 0) for {{{part.spelled}}}")
                 if len(part.names) == 1:
                     raise LayoutError(f"the card has no attribute {part.names[0]!r}")
                 listed = ", ".join(repr(n) for n in part.names)
                 raise LayoutError(f"the card has none of the attributes {listed}")
-            text = _format(values[name], part)
+            text = _format(part.value(name, values), part)
             out.append(literal(text) if literal and name != ATTRIBUTES else text)
         return "".join(out)
 
@@ -224,6 +295,7 @@ class Element:
     min_size_pct: float | None = None
     padding_mm: float = 0.0
     wrap: bool = True
+    keep_words: bool = False  # a Hangul word never broken between syllables (RichStyle.keep_words)
     markup: bool = True
     plate: bool = False
     bold: bool = False
@@ -239,7 +311,8 @@ class Element:
     stroke: Template | None = None
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
-    spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row
+    spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row; a hatch's stripes
+    border_mm: float = 0.0  # a hatch's stripes only this far in from its box's edges (0: everywhere)
     anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
@@ -253,7 +326,7 @@ class Element:
     def reads(self) -> tuple[str, ...]:
         """Every attribute the element reads: in its strings and its conditions."""
         names = [n for t in self.templates for n in t.names]
-        names += list(self.when or ()) + list(self.when_has) + list(self.when_lacks)
+        names += list(self.when or ()) + [split_item(n)[0] for n in self.when_has + self.when_lacks]
         return tuple(dict.fromkeys(names))
 
     def shown_for(self, card: Card) -> bool:
@@ -288,6 +361,8 @@ class Element:
 class Layout:
     name: str
     elements: tuple[Element, ...]
+    # The spec's lookup tables (``tables:``), each entry as text: {table[attribute]} reads them.
+    tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def reads(self) -> tuple[str, ...]:
@@ -342,6 +417,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     warnings: list[str] = []
     shown = [e for e in layout.elements if e.shown_for(card)]
     values = own_values(card)
+    values[TABLES] = layout.tables
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
@@ -371,6 +447,11 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
 def _has(card: Card, name: str) -> bool:
     if name == BACKGROUND_IMAGE:
         return card.art.background_image is not None
+    if name == BACK_IMAGE:
+        return card.art.back_image is not None
+    if name.endswith("]"):  # minerals[2]: the list attribute has a third item
+        attr, index = split_item(name)
+        return attr in card.attrs and index is not None and item_of(card.attrs[attr], index) is not None
     return name in card.attrs
 
 
@@ -440,9 +521,10 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     if element.kind == "icon":
         name = element.icon.render(values)
         icon = find_icon(name, resources.icons)
-        side = min(box.w_mm, box.h_mm)
         color = color_of(element.color, values, card) if element.color else None
-        return icon.ops(box.cx_mm - side / 2, box.cy_mm - side / 2, side, color), ()
+        if element.stroke is not None:
+            icon = outlined_icon(name, icon, color_of(element.stroke, values, card))
+        return icon_ops(icon, element.fit, box, color), ()
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
@@ -454,6 +536,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     if element.kind == "lattice":
         return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, element.spacing_mm,
                        fill or _ink(card), size=LATTICE_DIAMOND), ()
+    if element.kind == "hatch":
+        return hatch(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, element.spacing_mm, fill or _ink(card),
+                     element.border_mm), ()
     if element.kind == "line":
         return (kept(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
                           width_mm=element.stroke_width_mm)),), ()
@@ -516,7 +601,8 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     style = RichStyle(regular=bold if element.bold else regular, bold=bold,
                       italic=(element.font_italic,) + regular if element.font_italic else None,
                       color=color_of(element.color, values, card) if element.color else _ink(card),
-                      align=element.align, valign=element.valign, leading=element.line_spacing)
+                      align=element.align, valign=element.valign, leading=element.line_spacing,
+                      keep_words=element.keep_words)
     size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
     if element.min_size_pct is not None:
         minimum = element.min_size_pct * inner.h_mm / 100
@@ -625,6 +711,33 @@ def find_icon(name: str, icons: Mapping[str, Icon]) -> Icon:
         meant = f" (did you mean {hint[0]!r}?)" if hint else ""
         raise LayoutError(f"unknown icon {name!r}{meant}; known: {', '.join(sorted(icons))}")
     return icon
+
+
+def outlined_icon(name: str, icon: Icon, stroke: str) -> Icon:
+    """``icon`` with its outline in ``stroke`` (an icon element's ``stroke``), for icons that have an
+    outline of their own to colour (``outlined``: Stack's minerals, a halo on a dark ground)."""
+    outlined = getattr(icon, "outlined", None)
+    if outlined is None:
+        raise LayoutError(f"icon {name!r} has no outline to colour with stroke (leave stroke out; "
+                          "icons with an outline: Stack's minerals)")
+    return outlined(stroke)
+
+
+def icon_ops(icon: Icon, fit: str | None, box: Box, color: str | None) -> tuple[Op, ...]:
+    """``icon`` drawn in ``box`` as an icon element's ``fit`` says.
+
+    ``contain`` (default): the drawing fitted and centred in the largest square of the box.
+    ``square``: that square is the icon's own (``in_square``), the drawing where its maker placed it
+    (Stack's gems sit as on Stack's cards), not fitted to its outline. ``stretch``: an icon of a
+    shape of its own (``in_box``, a Stack terrain's scene) fills the whole box. An icon without the
+    method asked for is fitted.
+    """
+    stretched = getattr(icon, "in_box", None) if fit == "stretch" else None
+    if stretched is not None:
+        return stretched(box.x_mm, box.y_mm, box.w_mm, box.h_mm, color)
+    draw = getattr(icon, "in_square", icon.ops) if fit == "square" else icon.ops
+    side = min(box.w_mm, box.h_mm)
+    return draw(box.cx_mm - side / 2, box.cy_mm - side / 2, side, color)
 
 
 def palette(card: Card) -> dict[str, str]:

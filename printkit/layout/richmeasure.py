@@ -48,6 +48,8 @@ class RichStyle:
     paragraph_gap: float = 0.35
     bold_italic: tuple[Path, ...] | None = None
     slant_deg: float = 12.0
+    # True: a Hangul word is never broken between syllables to fill a line (CSS word-break: keep-all).
+    keep_words: bool = False
 
 
 def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, ...], float]]:
@@ -129,6 +131,7 @@ class _Setting:
     def __init__(self, parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon],
                  colors: Mapping[str, str] | None = None) -> None:
         self.parsed, self.icons = parsed, icons
+        self.keep_words = style.keep_words
         self.colors = colors or {}  # a span's colour as written -> #rrggbb
         self.slant = math.tan(math.radians(style.slant_deg))
         self.chains = style_chains(style)

@@ -22,7 +22,7 @@ Setting
 - Korean: words are kept whole where that fits reasonably. A word containing Hangul syllables
   that does not fit on the rest of a line is broken between two Hangul syllables when the line
   is less than three quarters full (so a long word does not leave a wide gap behind it);
-  otherwise it starts the next line. A break between two syllables is never next to
+  otherwise it starts the next line (always, with ``RichStyle.keep_words``). A break between two syllables is never next to
   punctuation, so the punctuation rule above holds here too.
 - Icons are squares centred on the middle of the capitals (a little taller than the cap height,
   never beyond the font's ascent), with a small space on either side. An icon with no colour of
@@ -174,7 +174,7 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                 break
             if line:
                 avail = width - used - gap - word.overhang
-                if word.hangul and used < KEEP_WHOLE_FROM * width and avail > 0:
+                if word.hangul and not setting.keep_words and used < KEEP_WHOLE_FROM * width and avail > 0:
                     cut = _split(word, start, avail, True, measure, force=False)
                     if cut is not None:
                         line.append(_Frag(word, start, cut[0], cut[1]))

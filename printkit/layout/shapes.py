@@ -244,3 +244,34 @@ def lattice(x0: float, y0: float, x1: float, y1: float, cx: float, cy: float, ce
             if len(clipped) >= 3:
                 ops.append(Polygon(tuple(clipped), fill=fill))
     return tuple(ops)
+
+
+@lru_cache(maxsize=64)  # the same stripes on every marker of a size and colour: made once
+def hatch(x0: float, y0: float, x1: float, y1: float, period_mm: float, fill: str,
+          border_mm: float = 0.0) -> tuple[Polygon, ...]:
+    """Diagonal stripes like warning tape across the box x0..x1, y0..y1, cut at its edges.
+
+    Each stripe rises from lower left to upper right, half a ``period_mm`` wide, the first one
+    starting at the box's top-left corner. ``border_mm`` above 0 keeps the stripes within that
+    distance of the box's edges (a hatched frame around an empty middle); 0 stripes the whole box.
+    """
+    w, h = x1 - x0, y1 - y0
+    if border_mm > 0 and 2 * border_mm < min(w, h):
+        ix0, iy0, ix1, iy1 = x0 + border_mm, y0 + border_mm, x1 - border_mm, y1 - border_mm
+        # The frame as four convex strips, so each stripe is clipped against rectangles only.
+        strips = ((x0, y0, x1, iy0), (x0, iy1, x1, y1), (x0, iy0, ix0, iy1), (ix1, iy0, x1, iy1))
+    else:
+        strips = ((x0, y0, x1, y1),)
+    ops: list[Polygon] = []
+    width = period_mm / 2
+    # A stripe is the band c <= x + y <= c + width, from y = -reach to reach (beyond the box).
+    reach = max(w + h, abs(y0), abs(y1))
+    c = x0 + y0
+    while c < x1 + y1:
+        band = ((c + reach, -reach), (c + width + reach, -reach), (c + width - reach, reach), (c - reach, reach))
+        for strip in strips:
+            clipped = clip_to_box(band, *strip)
+            if len(clipped) >= 3:
+                ops.append(Polygon(tuple(clipped), fill=fill))
+        c += period_mm
+    return tuple(ops)

@@ -115,28 +115,36 @@ TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
 
 # What a component is for, when it is not a playing card: each has a back of its own.
 ROLES = ("aid", "reference", "token", "marker")
-ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice")
+ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice", "hatch")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "fit", "wrap", "markup", "plate"},
+             "valign", "line_spacing", "fit", "wrap", "markup", "plate", "keep_words"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
     "line": {"stroke", "stroke_width"},
-    "icon": {"icon", "color"},
+    "icon": {"icon", "color", "stroke", "fit"},
     "lattice": {"fill", "spacing"},
+    "hatch": {"fill", "spacing", "border"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
                 "before", "after", "label", "rotate", "both_ends", "anchor"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
-_FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch")}
+_FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
 # How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
 # the spaced ones leave a gap between them.
 ANCHOR_ACROSS = ("start", "center", "centre", "end", "after", "before")
 ANCHOR_DOWN = ("top", "middle", "bottom", "above", "below")
 ANCHOR_SPACED = ("after", "before", "above", "below")
+# An attribute, or one item of a list attribute (minerals[2], counted from 0), that a condition asks for.
+ITEM_NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]{1,2}\])?$",
+                 mismatch=lambda v: f"expected an attribute name such as cost, or an item of one such as minerals[2], got {v!r}")
+ITEM_NAMES = OneOf(ITEM_NAME, ListOf(ITEM_NAME, min_length=1, max_length=64),
+                   noun="an attribute name (or an item such as minerals[2]) or a list of them")
+# A layouts file's lookup tables: a name, then each key's value (a text or a colour).
+TABLES = MapOf(MapOf(SCALAR, key=TEXT, max_length=1000), key=NAME, max_length=100)
 
 
 def _data_message(value: str) -> str:
@@ -220,9 +228,10 @@ class ElementSpec:
     padding: str | int | float = spec_field(LENGTH, 0, description="Room left inside the box on every side.")
     when: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None,
                                                    description="Drawn only for cards this match selects.")
-    when_has: str | list[str] | None = spec_field(Optional(NAMES), None,
-                                                  description="Drawn only for cards that have these attributes.")
-    when_lacks: str | list[str] | None = spec_field(Optional(NAMES), None,
+    when_has: str | list[str] | None = spec_field(Optional(ITEM_NAMES), None,
+                                                  description="Drawn only for cards that have these attributes "
+                                                              "(minerals[2]: a list attribute with a third item).")
+    when_lacks: str | list[str] | None = spec_field(Optional(ITEM_NAMES), None,
                                                     description="Drawn only for cards without these attributes.")
     text: str | int | float | None = spec_field(Optional(SCALAR), None,
                                                 description="Text with {attribute} placeholders, **bold**, "
@@ -241,6 +250,8 @@ class ElementSpec:
     italic: bool = spec_field(Flag(), False)
     wrap: bool = spec_field(Flag(), True, description="false: lines are made smaller rather than broken.")
     markup: bool = spec_field(Flag(), True, description="false: **, * and :name: print as written.")
+    keep_words: bool = spec_field(Flag(), False, description="true: a Korean word is never broken between "
+                                  "syllables to fill a line; a word that does not fit starts the next one.")
     plate: bool = spec_field(Flag(), False, description="Over a background image, set the text on a plate of "
                              "the background colour.")
     color: str | None = spec_field(Optional(TEXT), None, description="Text or icon colour: '#rrggbb', a name "
@@ -255,13 +266,17 @@ class ElementSpec:
     both_ends: bool = spec_field(Flag(), False, description="Also draw the element turned half a turn about the "
                                  "card's centre, as a playing card's corner index reads from either end.")
     fit: str | None = spec_field(Optional(TEXT), None, description="text: shrink (default) or none; "
-                                 "image: cover (default), contain or stretch.")
+                                 "image: cover (default), contain or stretch; icon: contain (default, the "
+                                 "drawing fitted to the box), square (the icon's own square is the box) or "
+                                 "stretch (a picture icon such as a scene fills the box).")
     fill: str | None = spec_field(Optional(TEXT), None)
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
     radius: str | int | float = spec_field(LENGTH, 0)
     spacing: str | int | float = spec_field(LENGTH, "5mm", description="A lattice's diamonds, centre to centre "
-                                            "along a row.")
+                                            "along a row; a hatch's stripes, from one to the next.")
+    border: str | int | float = spec_field(LENGTH, 0, description="A hatch: stripes only this far in from the "
+                                           "box's edges (a hatched frame); 0 stripes the whole box.")
     before: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
                                     "this element just before (under) the named element.")
     after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
@@ -447,6 +462,9 @@ class Spec:
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
     layouts: dict[str, LayoutSpec] = spec_field(MapOf(Model(LayoutSpec), key=NAME), factory=dict,
                                                 description="Named card layouts that groups pick with layout:.")
+    tables: dict[str, dict[str, Any]] = spec_field(TABLES, factory=dict,
+                                                   description="Lookup tables for layouts: {names[minerals[0]]} is "
+                                                               "the entry of table names for a card's first mineral.")
     icons: dict[str, str] = spec_field(MapOf(Text(max_length=1000), key=NAME), factory=dict,
                                        description="Icon names for :name: in text and icon elements: a PNG, "
                                                    "JPEG or SVG file beside the spec, or a built-in icon's name.")

@@ -35,7 +35,8 @@ def ink_box(image: PILImage.Image) -> tuple[float, float, float, float]:
 
 def test_the_builtin_names():
     assert set(BUILTIN_ICONS) == {
-        "plus", "minus", "times", "power", "ruby", "gold", "sapphire", "coal",
+        "plus", "minus", "times", "power", "ruby", "gold", "sapphire", "coal", "stack",
+        "scene_red_rye_field", "scene_eldorado", "scene_pale_blue_dot", "scene_coal_mine",
         "hearts", "diamonds", "clubs", "spades", "star", "circle", "square", "triangle",
     }
     assert set(GENERIC_ICONS) == {"star", "circle", "square", "triangle"}  # no game's glyph

@@ -167,3 +167,24 @@ def test_turn_ops_matches_turning_the_rendered_picture(tmp_path):
         expected = base.rotate(90 * turns)  # Pillow turns counter-clockwise
         diff = ImageChops.difference(turned, expected).convert("L")
         assert ImageStat.Stat(diff).mean[0] < 3, turns
+
+
+def test_clip_to_box():
+    square = [(-1.0, -1.0), (3.0, -1.0), (3.0, 3.0), (-1.0, 3.0)]
+    assert sorted(shapes.clip_to_box(square, 0, 0, 2, 2)) == [(0.0, 0.0), (0.0, 2.0), (2.0, 0.0), (2.0, 2.0)]
+    assert shapes.clip_to_box([(5, 5), (6, 5), (6, 6)], 0, 0, 2, 2) == []
+
+
+def test_hatch_stripes_rise_half_a_period_wide_and_keep_to_the_border():
+    whole = shapes.hatch(0, 0, 40, 60, 4.0, "#000000")
+    # Every stripe lies in the box and along x + y = c, half a period (2 mm) across measured along x.
+    for stripe in whole:
+        assert all(-1e-9 <= x <= 40 + 1e-9 and -1e-9 <= y <= 60 + 1e-9 for x, y in stripe.points)
+    sums = sorted({round(x + y, 6) for s in whole for x, y in s.points})
+    assert sums[:3] == [0.0, 2.0, 4.0]
+    framed = shapes.hatch(0, 0, 40, 60, 4.0, "#000000", border_mm=5)
+    for stripe in framed:  # no corner of any stripe inside the frame's empty middle
+        assert not any(5 + 1e-9 < x < 35 - 1e-9 and 5 + 1e-9 < y < 55 - 1e-9 for x, y in stripe.points)
+    assert len(framed) > len(whole)  # a stripe crossing the frame is cut into its strips
+    # Far down a page the stripes still reach the box.
+    assert shapes.hatch(0, 500, 10, 510, 4.0, "#000000")

@@ -192,13 +192,14 @@ def test_the_terrain_figure_keeps_the_cards_english_text_as_printed(paper):
     import pypdfium2 as pdfium
 
     from printkit.rulebook.producer import render_rulebook
-    from printkit.games.stack.faces import TERRAIN_EFFECTS_EN
+    from printkit.games.stack.faces import DESIGN
+    from printkit.layout.compile import shipped_layouts
 
     pdf = pdfium.PdfDocument(render_rulebook(DECKS_DIR / "stack.yaml", "en", paper).data)
     texts = [flat(page.get_textpage().get_text_range().replace("\r\n", " ")) for page in pdf]
     # the figure's rows of cards may part over two pages
     first = next(i for i, t in enumerate(texts) if "RED RYE FIELD" in t)
     pages = " ".join(texts[first:first + 2])
-    for effect in TERRAIN_EFFECTS_EN.values():
+    for effect in shipped_layouts(DESIGN)["terrain"].tables["effect_en"].values():
         assert flat(effect)[:20] in pages
     assert pages.count("Set here: cards with") == 4

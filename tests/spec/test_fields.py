@@ -151,5 +151,5 @@ def test_schema_describes_models_fields_and_limits():
                                     "ElementSpec", "AnchorSpec", "ExportSpec"}
     element = schema["$defs"]["ElementSpec"]
     assert "from" not in element["properties"] and element["properties"]["frame"]["default"] == "trim"
-    assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice)$"
+    assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice|hatch)$"
     assert schema["properties"]["layouts"]["additionalProperties"] == {"$ref": "#/$defs/LayoutSpec"}

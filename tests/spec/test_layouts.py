@@ -91,7 +91,7 @@ def test_extends_replaces_named_elements_in_place(folder):
     (('text: "{title}"', 'text: "{title"'), '"{title"',
      "'{' at character 1 is not closed (write '{{' for a brace)"),
     (("frame: bleed, fill: accent", "frame: bleed, fill: accent, fit: cover"), "fill: accent, fit",
-     "'fit' does not apply to a rect element (it is for: text, image)"),
+     "'fit' does not apply to a rect element (it is for: text, image, icon)"),
     (("size: 3mm}", "size: 3mm, fit: cover}"), "size: 3mm, fit",
      "fit 'cover' is not one of: shrink, none"),
     (("frame: safe, size: 3mm", "frame: middle, size: 3mm"), "frame: middle",

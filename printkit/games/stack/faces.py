@@ -1,228 +1,43 @@
-"""Stack Original card faces: deck cards, terrains, stack tokens, generated markers and aids.
+"""Stack Original's faces: every card and component from the game's design (``faces.yaml``).
 
-``front(card)`` and ``back(card)`` dispatch on the card's attributes, as the spec produces them:
+``front(card)`` and ``back(card)`` dispatch on the card's attributes, as the spec produces them,
+to the layouts of ``faces.yaml`` beside this module, in the language every designer uses:
 
-- deck card ``{cost, minerals}``: cost badge and mineral column in two corners, one large icon
-  per mineral with its Korean and English name down the middle;
-- generated marker ``{generated: True, minerals}``: the same content in inverted colours inside a
-  hatched frame with a "생성 / GENERATED" banner, so it never passes for a deck card, face or back;
-- terrain ``{terrain, mineral}``: name band in the mineral's colour, a small scene, the effect
-  and its trigger in Korean and in English (never below 6.5 pt on a poker card);
-- stack token ``{token: "stack"}``: a round badge with the stack glyph, the same on both sides;
-- reference ``{reference: "actions", lang: "ko" | "en"}``: the actions with their limits and stack costs;
-- player aid ``{aid: "turn", lang: "ko" | "en"}``: a turn, matching, terrains, the settlement.
+- deck card ``{cost, minerals}`` (``card``): cost badge and mineral column in two corners, one
+  large gem per mineral with its Korean and English name down the middle;
+- generated marker ``{generated: True, minerals}`` (``marker``, ``marker_back``): the same in
+  inverted colours inside a hatched frame with a "생성 / GENERATED" banner, so it never passes for
+  a deck card, face or back;
+- terrain ``{terrain, mineral}`` (``terrain``): name band in the mineral's colour, its scene, the
+  effect and its trigger in Korean and in English;
+- stack token ``{token: "stack"}`` (``token``): a round badge with the stack glyph, both sides;
+- reference ``{reference: "actions", lang}`` and player aid ``{aid: "turn", lang}`` (``reference``,
+  ``aid``), in Korean or English;
+- the deck's back (``back``). Terrains, the reference and aids have the light back of a component.
 
-Layouts scale with the card's trim size; text is fitted with :mod:`printkit.layout.text`, so text
-that cannot fit turns into a warning on the Face rather than being cut.
+What stays in Python is what the icons draw (:mod:`printkit.games.stack.icons`,
+:mod:`printkit.games.stack.scenes`) and the checks that name a card the design has no words for.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+import dataclasses
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from printkit import fonts
-from printkit.deck import Card, CardSize
+from printkit.deck import Card
 from printkit.errors import DeckError
-from printkit.games.stack.words import TERRAIN_MINERAL, TERRAIN_NAMES
-from printkit.layout import shapes
-from printkit.layout.color import luminance, mix, on_color, shade, tint
-from printkit.games.stack.icons import (
-    DEFAULT_COLORS,
-    ENGLISH_NAMES,
-    KOREAN_NAMES,
-    IconPlacement,
-    MINERALS,
-    mineral_icon,
-    stack_glyph,
-)
-from printkit.layout.geometry import Box, bleed_box
-from printkit.layout.templates._common import COMPONENT_LABELS, back_pattern, component_back, font_chain
-from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Point, Polygon, Rect
-from printkit.layout.text import fit_block, fit_line, font_metrics, wrap_lines
+from printkit.games.stack.icons import DEFAULT_COLORS, MINERALS
+from printkit.games.stack.words import TERRAIN_MINERAL
+from printkit.layout.ops import Face
+from printkit.layout.templates import design_file
+from printkit.layout.templates._common import COMPONENT_LABELS, component_back
 
-# The art.colors names these faces read (all through _style).
+DESIGN = Path(__file__).resolve().with_name("faces.yaml")
+# The game's colours where a spec's palette has none (the design's own colours in faces.yaml).
+COLORS = {"background": "#f7f3ea", "ink": "#1d1d1f", **DEFAULT_COLORS}
+BACK = "#3b2f2f"
+# The art.colors names these faces read (the design's layouts).
 COLOR_NAMES = ("background", "ink", *MINERALS)
-
-TERRAINS = {
-    # terrain: (Korean name, English name in capitals, mineral)
-    terrain: (ko, en.upper(), TERRAIN_MINERAL[terrain]) for terrain, (ko, en) in TERRAIN_NAMES.items()
-}
-
-# Terrain effects in short, in both languages (the rules are in GAMES.md and the rulebooks).
-TERRAIN_EFFECTS_KO = {
-    "red_rye_field": "필드에서 루비가 든 카드를 모두 루비가 없는 카드로 바꿉니다. 그다음 손에서 루비가 든 카드를 3장까지 바꿉니다.",
-    "eldorado": "카드를 5장 뽑습니다. 뽑은 카드 가운데 황금이 없는 카드는 버립니다.",
-    "pale_blue_dot": "필드와 손에 있는 사파이어 카드 수만큼 덱 위에서 카드를 보고, 그중 2장을 가져옵니다.",
-    "coal_mine": "이번 턴 동안 석탄이 든 카드 2장을 버릴 때마다 스택 1개를 얻습니다. 횟수 제한은 없습니다.",
-}
-TERRAIN_EFFECTS_EN = {
-    "red_rye_field": "Replace every field card with ruby by one without ruby, then swap up to 3 hand cards with ruby.",
-    "eldorado": "Draw 5 cards; discard those of them without gold.",
-    "pale_blue_dot": "Look at as many deck cards as there are sapphire cards in the field and your hand; take 2.",
-    "coal_mine": "This turn, each time you discard 2 cards with coal, gain a stack. Any number of times.",
-}
-TERRAIN_TRIGGER_KO = "상대보다 많이 세팅했다면 발동 · 턴마다 지형 1곳"
-TERRAIN_TRIGGER_EN = "Trigger it if you set more cards here than your opponent · one terrain a turn"
-# English on the bilingual cards is never set smaller than this on a poker card (6.5 pt).
-EN_MIN_MM = 2.3
-
-# The reference card: (action, stack cost or None, limit / what it does).
-ACTIONS_KO: tuple[tuple[str, int | None, str], ...] = (
-    ("카드 1장 바꾸기", None, "턴마다 1번"),
-    ("같은 카드 2장 바꾸기", None, "턴마다 1번"),
-    ("같은 카드 3장 바꾸기", None, "제한 없음 · 스택 1개를 얻음"),
-    ("합성", 1, "스택 1 · 카드 2장을 하나로 (광물 3개까지)"),
-    ("분해", 1, "스택 1 · 카드 1장을 둘로 (비용 1 카드는 복사)"),
-    ("순환", 1, "스택 1 · 카드 3장 바꾸기"),
-    ("출력", 2, "스택 2 · 카드 5장 뽑기 또는 5장 버리기"),
-)
-REFERENCE_FOOTER_KO = "바꾸기: 덱 맨 밑에 넣고 그만큼 뽑기 · 스택은 최대 4개 · 생성 카드는 덱 대신 파괴"
-ACTIONS_EN: tuple[tuple[str, int | None, str], ...] = (
-    ("Swap 1 card", None, "Once a turn"),
-    ("Swap 2 identical cards", None, "Once a turn"),
-    ("Swap 3 identical cards", None, "Any number of times · gain 1 stack"),
-    ("Synthesis", 1, "1 stack · 2 cards into 1 (3 minerals max.)"),
-    ("Decomposition", 1, "1 stack · 1 card into 2 (cost 1: a copy)"),
-    ("Cycle", 1, "1 stack · swap 3 cards"),
-    ("Output", 2, "2 stacks · draw 5 or discard 5 cards"),
-)
-REFERENCE_FOOTER_EN = ("Swap: put the cards under the deck, draw as many · 4 stacks at most · "
-                       "generated cards are destroyed instead")
-# The reference card ``{reference: "actions", lang: "ko" | "en"}``: (title, subtitle, actions, footer).
-REFERENCES: dict[str, tuple[str, str, tuple[tuple[str, int | None, str], ...], str]] = {
-    "ko": ("행동과 비용", "ACTIONS & STACK COSTS", ACTIONS_KO, REFERENCE_FOOTER_KO),
-    "en": ("Actions & costs", "행동과 비용", ACTIONS_EN, REFERENCE_FOOTER_EN),
-}
-
-# Player aid ``{aid: "turn", lang: "ko" | "en"}``: (title, subtitle, sections of (label, text)).
-AIDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
-    "ko": ("턴과 정산", "TURN · MATCHING · TERRAINS · SETTLEMENT", (
-        ("턴", "두 사람이 한 가지씩 번갈아 행동합니다. 할 일을 마치면 '끝'을 선언하고, 둘 다 끝나면 정산합니다."),
-        ("매칭", "필드 카드와 같은 카드를 그 위에 놓습니다. 한 종류는 한 번만. 한 턴에 4장을 모두 매칭하면 승리!"),
-        ("지형", "상대보다 많이 세팅한 지형 1곳의 효과를 턴마다 한 번 발동합니다. 세팅한 카드도 손의 카드입니다."),
-        ("정산", "① 아무도 4장을 못 맞춤: 3장 이상 매칭한 사람은 스택 +1, 매칭된 카드는 덱으로, 손은 7장, 필드는 4장으로.\n"
-                "② 한 명만 4장: 그 사람이 승리.\n"
-                "③ 둘 다 4장: 필드에 1장을 더 놓고 그것을 매칭한 사람이 승리 (둘 다 맞추면 ①). 진득한 게임은 곧바로 ①."),
-    )),
-    "en": ("Turn, matching, settlement", "턴 · 매칭 · 지형 · 정산", (
-        ("Turn", "Players take one action at a time, in turn. Say 'done' when finished; when both are done, settle."),
-        ("Match", "Put a card identical to a field card on it, each type once. Match all 4 in one turn to win!"),
-        ("Terrain", "Once a turn, trigger one terrain where you set more cards than your opponent. Set cards are still in hand."),
-        ("Settle", "① Nobody matched all 4: 3+ matches gain a stack; matched cards go to the deck; hands back to 7, field to 4.\n"
-                   "② One player matched all 4: they win.\n"
-                   "③ Both: add a field card; whoever matches it wins (both again: ①). Long game: straight to ①."),
-    )),
-}
-
-GENERATED_BANNER = "생성 · GENERATED"
-GENERATED_FOOTER = "덱에 섞지 말 것 · 쓰고 나면 치움"
-GENERATED_FOOTER_EN = "Never shuffle in · remove after use"
-
-
-@dataclass(frozen=True)
-class _Style:
-    """Everything a Stack layout reads from a card: sizes in mm, colours and fonts."""
-
-    w_mm: float
-    h_mm: float
-    bleed_mm: float
-    safe_mm: float
-    background: str
-    ink: str
-    minerals: dict
-    back_color: str
-    bold: tuple[Path, ...]  # preferred font first, then fallbacks that have Hangul / symbols
-    regular: tuple[Path, ...]
-
-    @property
-    def bleed_box(self) -> tuple[float, float, float, float]:
-        """The bleed box as (x, y, width, height), ready to spread into a Rect or an Image."""
-        box = bleed_box(CardSize(self.w_mm, self.h_mm, self.bleed_mm, self.safe_mm))
-        return box.x_mm, box.y_mm, box.w_mm, box.h_mm
-
-    @property
-    def scale(self) -> float:
-        """Layout unit: 1.0 on a poker card; other sizes scale lengths by the tighter dimension."""
-        return min(self.w_mm / 63.5, self.h_mm / 88.9)
-
-
-def _style(card: Card) -> _Style:
-    art = card.art
-    # Body text in the regular cut of a bundled bold font, as on the other games' cards.
-    bold, regular = font_chain(card, bold=True), font_chain(card, bold=False)
-    return _Style(
-        w_mm=card.size.width_mm,
-        h_mm=card.size.height_mm,
-        bleed_mm=card.size.bleed_mm,
-        safe_mm=card.size.safe_mm,
-        background=art.color("background", "#f7f3ea"),
-        ink=art.color("ink", "#1d1d1f"),
-        minerals={m: art.color(m, DEFAULT_COLORS[m]) for m in MINERALS},
-        back_color=art.back_color or "#3b2f2f",
-        bold=bold,
-        regular=regular,
-    )
-
-
-class _Canvas:
-    """Collects the ops and warnings of one face while a layout function runs."""
-
-    def __init__(self, card: Card, style: _Style):
-        self.card = card
-        self.style = style
-        self.ops: list[Op] = []
-        self.warnings: list[str] = []
-
-    def add(self, *ops: Op | Iterable[Op]) -> None:
-        for op in ops:
-            if isinstance(op, (list, tuple)):
-                self.ops.extend(op)
-            else:
-                self.ops.append(op)
-
-    def line(self, field: str, text: str, box: Box, *, max_mm: float, min_mm: float, color: str,
-             bold: bool = True, align: str = "middle", valign: str = "middle") -> float:
-        """One line of text fitted to ``box``; returns the size used."""
-        chain = self.style.bold if bold else self.style.regular
-        fitted = fit_line(text, _font_for(text, chain), box, max_size_mm=max_mm, min_size_mm=min_mm,
-                          where=f"{self.card.label} {field}", color=color, align=align, valign=valign,
-                          fallbacks=chain)
-        self.ops.extend(fitted.ops)
-        self.warnings.extend(fitted.warnings)
-        return fitted.size_mm
-
-    def block(self, field: str, text: str, box: Box, *, max_mm: float, min_mm: float, color: str,
-              bold: bool = False, align: str = "start", valign: str = "top", leading: float = 1.3) -> float:
-        """Wrapped text fitted to ``box``; returns the size used."""
-        chain = self.style.bold if bold else self.style.regular
-        fitted = fit_block(text, _font_for(text, chain), box, max_size_mm=max_mm, min_size_mm=min_mm,
-                           where=f"{self.card.label} {field}", color=color, align=align, valign=valign,
-                           leading=leading, fallbacks=chain)
-        self.ops.extend(fitted.ops)
-        self.warnings.extend(fitted.warnings)
-        return fitted.size_mm
-
-    def plate(self, box: Box) -> None:
-        """A plate of the background colour under text, drawn only over the spec's background image
-        (elsewhere the card already has that colour), so the image shows and the text reads."""
-        if self.card.art.background_image:
-            self.add(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=self.style.background,
-                          radius_mm=1.0 * self.style.scale))
-
-    def face(self) -> Face:
-        return Face(ops=tuple(self.ops), warnings=tuple(self.warnings))
-
-
-def _font_for(text: str, candidates: Sequence[Path]) -> Path:
-    """The first font that has every glyph of ``text``; the preferred one if none has them all
-    (the fitter then sets the rest in the fallbacks and warns about characters none has)."""
-    for font in candidates:
-        if not fonts.missing_glyphs(text, font):
-            return font
-    return candidates[0]
 
 
 # --- dispatch -------------------------------------------------------------------------------
@@ -247,527 +62,75 @@ def kind_of(card: Card) -> str:
 
 
 def front(card: Card) -> Face:
-    """The face of any Stack Original card or component."""
+    """The face of any Stack Original card or component, as the design draws it."""
     kind = kind_of(card)
-    style = _style(card)
-    canvas = _Canvas(card, style)
-    if kind == "deck":
-        _mineral_card(canvas, generated=False)
-    elif kind == "generated":
-        _mineral_card(canvas, generated=True)
-    elif kind == "terrain":
-        _terrain(canvas)
-    elif kind == "token":
-        _token(canvas)
-    elif kind == "reference":
-        _reference(canvas)
-    else:
-        _aid(canvas)
-    if card.art.foreground_image:
-        canvas.add(Image(*style.bleed_box, path=card.art.foreground_image, fit="cover"))
-    return canvas.face()
+    if kind == "token":
+        return _without_caption_floor(design_file.draw(DESIGN, "token", card, colors=COLORS))
+    if kind == "terrain":
+        return design_file.draw(DESIGN, "terrain", _terrain_checked(card), colors=COLORS)
+    if kind in ("reference", "aid"):
+        return design_file.draw(DESIGN, kind, _words_checked(card, kind), colors=COLORS)
+    face = design_file.draw(DESIGN, _DESIGNED[kind], _checked(card), colors=COLORS)
+    return _with_cost_warning(face, card) if kind == "deck" else face
 
 
 def back(card: Card) -> Face:
-    """The back: the deck's design; markers hatched; terrains, reference and aids their own; tokens two-faced."""
+    """The back: the design's deck back, a marker's hatched back or a token's face again; terrains,
+    the reference and aids have a light back of their own, never mistaken for deck cards."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
-    style = _style(card)
     if kind in COMPONENT_LABELS:
-        # Terrains, the reference and aids have backs of their own, never mistaken for deck cards.
-        return component_back(card, kind, style.back_color, card.art.back_label or "STACK")
-    canvas = _Canvas(card, style)
-    if card.art.back_image:
-        canvas.add(Rect(*style.bleed_box, fill=style.back_color), Image(*style.bleed_box, path=card.art.back_image))
-        if kind == "generated":
-            # Even over a custom back image a marker must say what it is.
-            _generated_banner(canvas, y_mm=style.h_mm / 2 - 5 * style.scale)
-    elif kind == "generated":
-        _generated_back(canvas)
-    else:
-        _standard_back(canvas)
-    return canvas.face()
+        return component_back(card, kind, card.art.back_color or BACK, card.art.back_label or "STACK")
+    name = "marker_back" if kind == "generated" else "back"
+    return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
 
 
-# --- mineral cards (deck cards and generated markers) ---------------------------------------
+# The design's layout for a deck card and a marker.
+_DESIGNED = {"deck": "card", "generated": "marker"}
 
 
-def _minerals_of(card: Card) -> tuple[str, ...]:
+def _checked(card: Card) -> Card:
+    """``card``, once its minerals are 1 to 3 different ones of the four (DeckError naming them if not)."""
     minerals = card.get("minerals", ())
-    if isinstance(minerals, str):
-        minerals = (minerals,)
-    unknown = [m for m in minerals if m not in MINERALS]
-    if unknown or not 1 <= len(set(minerals)) == len(minerals) <= 3:
-        raise DeckError(f"{card.label}: minerals {tuple(minerals)!r} must be 1-3 of {', '.join(MINERALS)}")
-    return tuple(minerals)
+    minerals = (minerals,) if isinstance(minerals, str) else tuple(minerals)
+    if any(m not in MINERALS for m in minerals) or not 1 <= len(set(minerals)) == len(minerals) <= 3:
+        raise DeckError(f"{card.label}: minerals {minerals!r} must be 1-3 of {', '.join(MINERALS)}")
+    return card
 
 
-# Below each big icon: the Korean name, then the English one (heights in mm on a poker card).
-_NAME_H = 5.6
-_ENGLISH_H = 2.8
-_NAME_GAP = 0.6
+def _words_checked(card: Card, kind: str) -> Card:
+    """``card``, once it is a reference or aid the design has words for (DeckError naming them if not)."""
+    which, have = ("actions", "a Stack reference card") if kind == "reference" else ("turn", "a Stack player aid")
+    lang = card.get("lang")
+    if card[kind] != which or lang not in ("ko", "en"):
+        raise DeckError(f"{card.label}: no {have} {card[kind]!r} in language {lang!r} (have: {which} in ko, en)")
+    return card
 
 
-def icon_column(minerals: Sequence[str], box: Box, scale: float = 1.0) -> tuple[IconPlacement, ...]:
-    """Where the big icons go: one row per mineral down ``box``.
-
-    Each row holds an icon on its disc (1.24 icon sizes across) with the names below it, the
-    group centred in the row. ``scale`` is the card's layout unit (see ``_Style.scale``).
-    """
-    rows = len(minerals)
-    row_h = box.h_mm / rows
-    names_h = (_NAME_GAP + _NAME_H + _ENGLISH_H) * scale
-    size = max(0.0, min(box.w_mm * 0.66, (row_h - names_h) / 1.3))
-    group_h = size * 1.24 + names_h
-    top_gap = max(0.0, (row_h - group_h) / 2)
-    return tuple(
-        IconPlacement(m, box.cx_mm, box.y_mm + row_h * i + top_gap + size * 0.62, size) for i, m in enumerate(minerals)
-    )
-
-
-def _mineral_card(canvas: _Canvas, *, generated: bool) -> None:
-    card, s = canvas.card, canvas.style
-    k = s.scale
-    minerals = _minerals_of(card)
-    cost = card.get("cost", len(minerals))
-    if cost != len(minerals):
-        canvas.warnings.append(f"{card.label} cost: cost {cost!r} differs from the {len(minerals)} minerals shown")
-    paper = s.ink if generated else s.background
-    text = s.background if generated else s.ink
-    halo = s.background if generated else None
-
-    canvas.add(Rect(*s.bleed_box, fill=paper))
-    if card.art.background_image and not generated:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-
-    if generated:
-        inset = 4.5 * k
-        canvas.add(_hatched_frame(s, inset, stripe=s.background, base=s.ink))
-        panel = Box(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset)
-        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=s.ink, stroke=s.background,
-                        stroke_mm=0.5 * k, radius_mm=2.0 * k))
-        _generated_banner(canvas, y_mm=panel.y_mm + 1.2 * k)
-        _generated_footer(canvas, panel)
-        corner = Box(panel.x_mm + 1.5 * k, panel.y_mm + 9.5 * k, 9 * k, panel.h_mm - 19 * k)
-        # The minerals end above the footer's two lines (8.6 units above the panel's foot).
-        middle = Box(panel.x_mm + 11 * k, panel.y_mm + 10 * k, panel.w_mm - 22 * k, panel.h_mm - 20 * k)
-    else:
-        # A soft panel behind the icons keeps the middle calm and the corners readable; over a
-        # background image it is only an outline, so the image shows.
-        # Its outline stays over 4 mm inside the cut, where a 1 mm miscut does not show.
-        panel = Box(12 * k, s.safe_mm + 1.5 * k, s.w_mm - 24 * k, s.h_mm - 2 * s.safe_mm - 3.0 * k)
-        fill = None if card.art.background_image else tint(s.background, 0.6)
-        canvas.add(Rect(panel.x_mm, panel.y_mm, panel.w_mm, panel.h_mm, fill=fill,
-                        stroke=mix(s.background, s.ink, 0.18), stroke_mm=0.3 * k, radius_mm=3.0 * k))
-        corner = Box(s.safe_mm, s.safe_mm, 9 * k, s.h_mm - 2 * s.safe_mm)
-        middle = Box(panel.x_mm, panel.y_mm + 2 * k, panel.w_mm, panel.h_mm - 4 * k)
-
-    # Corner index: the cost badge and the minerals as small icons, repeated upside down.
-    index = _corner_index(canvas, cost, minerals, corner, generated=generated)
-    canvas.add(index)
-    canvas.add(shapes.turn_180(index, s.w_mm / 2, s.h_mm / 2))
-
-    for place in icon_column(minerals, middle, k):
-        mineral, cx, cy, size = place.mineral, place.cx_mm, place.cy_mm, place.size_mm
-        color = s.minerals[mineral]
-        disc = size * 0.62
-        if generated:
-            # On the dark marker a dark mineral's disc is lifted a little so the icon still stands out.
-            disc_fill = mix(color, s.ink, 0.55) if luminance(color) > 0.08 else mix(color, s.background, 0.12)
-        else:
-            disc_fill = tint(color, 0.82)
-        canvas.add(Ellipse(cx, cy, disc, disc, fill=disc_fill))
-        canvas.add(mineral_icon(mineral, cx, cy, size, color, halo=halo))
-        name_top = cy + disc + _NAME_GAP * k
-        if not generated:
-            plate_w = min(middle.w_mm, max(size * 1.24, 26 * k))
-            canvas.plate(Box(middle.cx_mm - plate_w / 2, name_top - 0.3 * k, plate_w, (_NAME_H + _ENGLISH_H + 0.6) * k))
-        canvas.line(f"name[{mineral}]", KOREAN_NAMES[mineral], Box(middle.x_mm, name_top, middle.w_mm, _NAME_H * k),
-                    max_mm=5.2 * k, min_mm=2.6 * k, color=text)
-        canvas.line(f"english[{mineral}]", ENGLISH_NAMES[mineral],
-                    Box(middle.x_mm, name_top + _NAME_H * k, middle.w_mm, _ENGLISH_H * k),
-                    max_mm=2.4 * k, min_mm=1.5 * k, color=mix(text, paper, 0.4))
-
-
-def _corner_index(canvas: _Canvas, cost: int, minerals: Sequence[str], box: Box, *, generated: bool) -> list[Op]:
-    """Cost badge and a column of small mineral icons at the top-left of ``box``."""
-    s, k = canvas.style, canvas.style.scale
-    badge_fill = s.background if generated else s.ink
-    digit = s.ink if generated else s.background
-    r = 4.0 * k
-    cx, cy = box.x_mm + r, box.y_mm + r
-    ops: list[Op] = [Ellipse(cx, cy, r, r, fill=badge_fill)]
-    sub = _Canvas(canvas.card, s)
-    sub.line("cost", str(cost), Box(cx - r, cy - r * 0.8, 2 * r, 1.6 * r), max_mm=6.0 * k, min_mm=3.0 * k, color=digit)
-    ops.extend(sub.ops)
-    canvas.warnings.extend(sub.warnings)
-    icon = 4.8 * k
-    for i, mineral in enumerate(minerals):
-        y = cy + r + 1.2 * k + icon / 2 + i * (icon + 1.0 * k)
-        ops.extend(mineral_icon(mineral, cx, y, icon, s.minerals[mineral], halo=s.background if generated else None))
-    return ops
-
-
-def _generated_banner(canvas: _Canvas, y_mm: float) -> None:
-    s, k = canvas.style, canvas.style.scale
-    x = 6.5 * k
-    box = Box(x, y_mm, s.w_mm - 2 * x, 7.0 * k)
-    canvas.add(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=s.background, radius_mm=1.2 * k))
-    canvas.line("banner", GENERATED_BANNER, Box(box.x_mm + 1.5 * k, box.y_mm + 0.8 * k, box.w_mm - 3 * k, box.h_mm - 1.6 * k),
-                max_mm=4.2 * k, min_mm=2.4 * k, color=s.ink)
-
-
-def _hatched_frame(s: _Style, inset_mm: float, *, stripe: str, base: str) -> list[Op]:
-    """Diagonal stripes from the bleed edge to ``inset_mm`` inside the trim, like warning tape."""
-    bx, by, bw, bh = s.bleed_box
-    outer = Box(bx, by, bw, bh)
-    inner = Box(inset_mm, inset_mm, s.w_mm - 2 * inset_mm, s.h_mm - 2 * inset_mm)
-    # The frame as four convex strips, so each stripe is clipped against rectangles only.
-    strips = (
-        Box(outer.x_mm, outer.y_mm, outer.w_mm, inner.y_mm - outer.y_mm),
-        Box(outer.x_mm, inner.bottom_mm, outer.w_mm, outer.bottom_mm - inner.bottom_mm),
-        Box(outer.x_mm, inner.y_mm, inner.x_mm - outer.x_mm, inner.h_mm),
-        Box(inner.right_mm, inner.y_mm, outer.right_mm - inner.right_mm, inner.h_mm),
-    )
-    ops: list[Op] = [Rect(*s.bleed_box, fill=base)]
-    period = 4.0 * s.scale
-    width = period / 2
-    reach = outer.w_mm + outer.h_mm
-    c = outer.x_mm + outer.y_mm
-    while c < outer.right_mm + outer.bottom_mm:
-        band = ((c + reach, -reach), (c + width + reach, -reach), (c + width - reach, reach), (c - reach, reach))
-        for strip in strips:
-            clipped = clip_to_box(band, strip)
-            if len(clipped) >= 3:
-                ops.append(Polygon(tuple(clipped), fill=stripe))
-        c += period
-    return ops
-
-
-def clip_to_box(points: Sequence[Point], box: Box) -> list[Point]:
-    """A convex polygon clipped to an axis-aligned box (Sutherland-Hodgman)."""
-    return shapes.clip_to_box(points, box.x_mm, box.y_mm, box.right_mm, box.bottom_mm)
-
-
-# --- terrains -------------------------------------------------------------------------------
-
-
-def _terrain(canvas: _Canvas) -> None:
-    card, s = canvas.card, canvas.style
-    k = s.scale
+def _terrain_checked(card: Card) -> Card:
+    """``card`` with its terrain's mineral (given, else the terrain's own), once both are known."""
     terrain = card["terrain"]
-    if terrain not in TERRAINS:
-        raise DeckError(f"{card.label}: unknown terrain {terrain!r} (expected one of {', '.join(TERRAINS)})")
-    name_ko, name_en, default_mineral = TERRAINS[terrain]
-    mineral = card.get("mineral", default_mineral)
+    if terrain not in TERRAIN_MINERAL:
+        raise DeckError(f"{card.label}: unknown terrain {terrain!r} (expected one of {', '.join(TERRAIN_MINERAL)})")
+    mineral = card.get("mineral", TERRAIN_MINERAL[terrain])
     if mineral not in MINERALS:
         raise DeckError(f"{card.label}: unknown mineral {mineral!r} (expected one of {', '.join(MINERALS)})")
-    color = s.minerals[mineral]
-    text_on = on_color(color, s.ink)
-
-    canvas.add(Rect(*s.bleed_box, fill=s.background))
-    if card.art.background_image:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-    # Name band, bled off the top edge: kind, Korean name, English name.
-    band_h = 17.5 * k
-    inner_x, inner_w = s.safe_mm + 1 * k, s.w_mm - 2 * s.safe_mm - 2 * k
-    canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=color))
-    # The label's box starts at the safe line: its letters then sit more than 1/8 in inside the
-    # trim, the safe zone DriveThruCards asks for.
-    canvas.line("kind", "지형 · TERRAIN", Box(inner_x, s.safe_mm, inner_w, 3.0 * k),
-                max_mm=2.4 * k, min_mm=1.6 * k, color=mix(text_on, color, 0.3))
-    canvas.line("name", name_ko, Box(inner_x, s.safe_mm + 2.6 * k, inner_w, 7.5 * k),
-                max_mm=7.0 * k, min_mm=3.5 * k, color=text_on)
-    canvas.line("name_en", name_en, Box(inner_x, s.safe_mm + 10.1 * k, inner_w, 3.6 * k),
-                max_mm=EN_MIN_MM * k + 0.5 * k, min_mm=EN_MIN_MM * k, color=mix(text_on, color, 0.15))
-
-    scene = Box(inner_x, band_h + 1.5 * k, inner_w, 21.0 * k)
-    canvas.add(_scene(terrain, scene, color, s))
-    canvas.add(mineral_icon(mineral, scene.cx_mm, scene.cy_mm, 15 * k, color, halo="#ffffff"))
-
-    # What may be set here, in Korean and English, then the effect in both.
-    y = scene.bottom_mm + 1.5 * k
-    english = mix(s.ink, s.background, 0.25)
-    canvas.plate(Box(inner_x - 0.5 * k, y - 0.3 * k, inner_w + 1 * k, 7.9 * k))
-    canvas.add(mineral_icon(mineral, s.safe_mm + 3.5 * k, y + 3.7 * k, 5.0 * k, color))
-    setting_ko = f"세팅: {KOREAN_NAMES[mineral]}{'가' if _ends_in_vowel(KOREAN_NAMES[mineral]) else '이'} 든 카드"
-    canvas.line("setting", setting_ko, Box(s.safe_mm + 7 * k, y, s.w_mm - 2 * s.safe_mm - 8 * k, 4.2 * k),
-                max_mm=3.2 * k, min_mm=2.0 * k, color=s.ink, align="start")
-    canvas.line("setting_en", f"Set here: cards with {ENGLISH_NAMES[mineral].lower()}",
-                Box(s.safe_mm + 7 * k, y + 4.2 * k, s.w_mm - 2 * s.safe_mm - 8 * k, 3.3 * k),
-                max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=english, bold=False, align="start")
-    y += 8.4 * k
-    canvas.add(Line(inner_x, y, s.w_mm - s.safe_mm - 1 * k, y, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
-    text_x = inner_x
-    text_w = inner_w
-
-    # The trigger rule along the bottom: Korean on one line, English wrapped below it.
-    trigger_en_h = _block_height(TERRAIN_TRIGGER_EN, s.regular, EN_MIN_MM * k, text_w, 1.2)
-    footer_h = 4.0 * k + trigger_en_h + 0.6 * k
-    foot = Box(-s.bleed_mm, s.h_mm - s.safe_mm - footer_h, s.w_mm + 2 * s.bleed_mm, s.safe_mm + footer_h + s.bleed_mm)
-    trigger_color = shade(color, 0.45) if luminance(color) > 0.3 else color
-    canvas.add(Rect(foot.x_mm, foot.y_mm, foot.w_mm, foot.h_mm, fill=tint(color, 0.8)))
-    canvas.line("trigger", TERRAIN_TRIGGER_KO, Box(text_x, foot.y_mm + 0.5 * k, text_w, 3.3 * k),
-                max_mm=2.6 * k, min_mm=1.8 * k, color=trigger_color)
-    canvas.block("trigger_en", TERRAIN_TRIGGER_EN, Box(text_x, foot.y_mm + 4.0 * k, text_w, trigger_en_h + 0.01 * k),
-                 max_mm=EN_MIN_MM * k, min_mm=EN_MIN_MM * k, color=trigger_color, align="middle", leading=1.2)
-
-    # The effect: English at a fixed readable size, the Korean as large as the rest allows.
-    bottom = foot.y_mm - 0.8 * k
-    en_h = _block_height(TERRAIN_EFFECTS_EN[terrain], s.regular, EN_MIN_MM * k, text_w, 1.3)
-    ko_box = Box(text_x, y + 1.2 * k, text_w, bottom - en_h - 1.6 * k - (y + 1.2 * k))
-    under = len(canvas.ops)  # the plate goes under both texts once their extent is known
-    ko_size = canvas.block("effect", TERRAIN_EFFECTS_KO[terrain], ko_box,
-                           max_mm=3.3 * k, min_mm=2.2 * k, color=s.ink, bold=True, leading=1.35)
-    # The English follows the Korean closely, however many lines the Korean took.
-    ko_h = _block_height(TERRAIN_EFFECTS_KO[terrain], s.bold, ko_size, text_w, 1.35)
-    en_top = min(ko_box.y_mm + ko_h + 1.6 * k, bottom - en_h)
-    en_box = Box(text_x, en_top, text_w, en_h + 0.01 * k)
-    plate = _Canvas(card, s)
-    plate.plate(Box(text_x - 0.5 * k, ko_box.y_mm - 0.5 * k, text_w + 1 * k, en_box.bottom_mm - ko_box.y_mm + 1 * k))
-    canvas.ops[under:under] = plate.ops
-    canvas.block("effect_en", TERRAIN_EFFECTS_EN[terrain], en_box,
-                 max_mm=EN_MIN_MM * k + 0.3 * k, min_mm=EN_MIN_MM * k, color=english, leading=1.3)
+    return card if "mineral" in card.attrs else dataclasses.replace(card, attrs={**card.attrs, "mineral": mineral})
 
 
-def _block_height(text: str, chain: Sequence[Path], size_mm: float, width_mm: float, leading: float) -> float:
-    """The height ``fit_block`` needs for ``text`` at ``size_mm`` in a box ``width_mm`` wide."""
-    font = _font_for(text, chain)
-    lines = len(wrap_lines(text, font, size_mm, width_mm, tuple(chain)))
-    m = font_metrics(font)
-    return size_mm * (m.ascent + m.descent + (lines - 1) * leading)
+def _without_caption_floor(face: Face) -> Face:
+    """A token's face without the legibility floor's warning about its English caption: under the
+    Korean name, the 4.8 pt STACK on a 25 mm token is a caption by design (the floor is for rules)."""
+    kept = tuple(w for w in face.warnings if not (" label_en: " in w and "legibility floor" in w))
+    return face if len(kept) == len(face.warnings) else Face(face.ops, kept)
 
 
-def _ends_in_vowel(word: str) -> bool:
-    """True when a Hangul word ends without a final consonant (so it takes 가, not 이)."""
-    last = ord(word[-1]) - 0xAC00
-    return 0 <= last < 11172 and last % 28 == 0
-
-
-def _scene(terrain: str, box: Box, color: str, s: _Style) -> list[Op]:
-    """A small landscape behind the terrain's mineral: field, sunlit gold, a dot in space, a mine."""
-    k = s.scale
-    x0, y0, w, h = box.x_mm, box.y_mm, box.w_mm, box.h_mm
-    ops: list[Op] = []
-    if terrain == "pale_blue_dot":
-        space = "#101a33"
-        ops.append(Rect(x0, y0, w, h, fill=space, radius_mm=2.0 * k))
-        for fx, fy, r in ((0.1, 0.2, 0.35), (0.22, 0.75, 0.25), (0.85, 0.15, 0.3), (0.9, 0.7, 0.4),
-                          (0.7, 0.88, 0.25), (0.3, 0.1, 0.2), (0.62, 0.12, 0.25), (0.06, 0.55, 0.2)):
-            ops.append(Ellipse(x0 + fx * w, y0 + fy * h, r * k, r * k, fill="#e8ecf8"))
-        # A sunbeam crossing the frame, and the pale blue dot sitting in it.
-        ops.append(Polygon(((x0 + w * 0.8, y0), (x0 + w * 0.86, y0), (x0 + w * 0.26, y0 + h), (x0 + w * 0.2, y0 + h)),
-                           fill=mix(space, "#c9a66b", 0.16)))
-        ops.append(Ellipse(x0 + w * 0.67, y0 + h * 0.28, 0.9 * k, 0.9 * k, fill="#9fc4ff"))
-        return ops
-    sky = tint(color, 0.86)
-    ops.append(Rect(x0, y0, w, h, fill=sky, radius_mm=2.0 * k))
-    if terrain == "red_rye_field":
-        ground_y = y0 + h * 0.72
-        ops.append(Rect(x0, ground_y, w, h - (ground_y - y0), fill=tint(color, 0.45), radius_mm=2.0 * k))
-        ops.append(Rect(x0, ground_y, w, 2.0 * k, fill=tint(color, 0.45)))
-        n = 13
-        for i in range(n):
-            x = x0 + w * (i + 0.5) / n
-            top = ground_y - h * (0.3 + 0.08 * ((i * 7) % 3))
-            ops.append(Line(x, ground_y + 2 * k, x, top, color=shade(color, 0.2), width_mm=0.35 * k))
-            for j in range(3):
-                gy = top + j * 1.3 * k
-                ops.append(Ellipse(x - 0.55 * k, gy + 0.6 * k, 0.45 * k, 0.8 * k, fill=color))
-                ops.append(Ellipse(x + 0.55 * k, gy + 0.6 * k, 0.45 * k, 0.8 * k, fill=color))
-    elif terrain == "eldorado":
-        cx, cy = x0 + w / 2, y0 + h * 0.5
-        ray = min(w, h) * 0.75
-        for i in range(12):
-            a0 = math.tau * i / 12
-            a1 = a0 + math.tau / 36
-            wedge = ((cx, cy), (cx + ray * math.cos(a0), cy + ray * math.sin(a0)),
-                     (cx + ray * math.cos(a1), cy + ray * math.sin(a1)))
-            # Rays stop at the panel's edge (inset by its corner radius so they stay inside it).
-            clipped = clip_to_box(wedge, Box(x0 + 1.0 * k, y0 + 1.0 * k, w - 2.0 * k, h - 2.0 * k))
-            if len(clipped) >= 3:
-                ops.append(Polygon(tuple(clipped), fill=tint(color, 0.6)))
-        # Stepped golden temple on the horizon.
-        base_y = y0 + h
-        for level in range(3):
-            lw = w * (0.86 - level * 0.2)
-            ops.append(Rect(cx - lw / 2, base_y - (level + 1) * 3.0 * k, lw, 3.0 * k, fill=tint(color, 0.25 + 0.1 * level),
-                            stroke=shade(color, 0.25), stroke_mm=0.2 * k))
-    elif terrain == "coal_mine":
-        ground = shade(color, 0.1)
-        ops.append(Polygon(((x0, y0 + h * 0.55), (x0 + w * 0.3, y0 + h * 0.3), (x0 + w * 0.55, y0 + h * 0.42),
-                            (x0 + w * 0.8, y0 + h * 0.22), (x0 + w, y0 + h * 0.4), (x0 + w, y0 + h), (x0, y0 + h)),
-                           fill=tint(color, 0.55)))
-        # A timbered mine entrance under the hill.
-        mx, mw, mh = x0 + w * 0.5, w * 0.5, h * 0.62
-        ops.append(Rect(mx - mw / 2, y0 + h - mh, mw, mh, fill=ground))
-        beam = "#8a5a2b"
-        ops.append(Rect(mx - mw / 2 - 1.2 * k, y0 + h - mh - 1.2 * k, mw + 2.4 * k, 2.4 * k, fill=beam))
-        ops.append(Rect(mx - mw / 2 - 1.2 * k, y0 + h - mh, 2.4 * k, mh, fill=beam))
-        ops.append(Rect(mx + mw / 2 - 1.2 * k, y0 + h - mh, 2.4 * k, mh, fill=beam))
-        ops.append(Rect(x0, y0 + h - 1.4 * k, w, 1.4 * k, fill=shade(color, 0.2)))
-    return ops
-
-
-# --- tokens, reference, aid, backs ----------------------------------------------------------
-
-
-def _token(canvas: _Canvas) -> None:
-    s = canvas.style
-    side = min(s.w_mm, s.h_mm)
-    u = side / 25.0  # token layout unit: 1 on a 25 mm token
-    canvas.add(Rect(*s.bleed_box, fill=s.back_color))
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    r = side * 0.45
-    canvas.add(Ellipse(cx, cy, r, r, fill=s.background, stroke=s.minerals["gold"], stroke_mm=0.8 * u))
-    canvas.add(stack_glyph(cx, cy - 2.2 * u, 11.5 * u,
-                           (s.minerals["sapphire"], s.minerals["gold"], s.minerals["ruby"]), edge=s.ink))
-    canvas.line("label", "스택", Box(cx - 7 * u, cy + 4.0 * u, 14 * u, 4.4 * u), max_mm=3.8 * u, min_mm=2.0 * u, color=s.ink)
-    canvas.line("label_en", "STACK", Box(cx - 6 * u, cy + 8.0 * u, 12 * u, 2.0 * u), max_mm=1.8 * u, min_mm=1.2 * u,
-                color=mix(s.ink, s.background, 0.4))
-
-
-def _header(canvas: _Canvas, title: str, subtitle: str) -> float:
-    """A dark title band bled off the top; returns the y where the content starts."""
-    s, k = canvas.style, canvas.style.scale
-    band_h = 12.0 * k
-    canvas.add(Rect(-s.bleed_mm, -s.bleed_mm, s.w_mm + 2 * s.bleed_mm, band_h + s.bleed_mm, fill=s.back_color))
-    canvas.line("title", title, Box(s.safe_mm + 1 * k, s.safe_mm - 0.5 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 6.5 * k),
-                max_mm=5.4 * k, min_mm=3.0 * k, color=s.background)
-    canvas.line("subtitle", subtitle, Box(s.safe_mm + 1 * k, s.safe_mm + 5.8 * k, s.w_mm - 2 * s.safe_mm - 2 * k, 2.8 * k),
-                max_mm=2.3 * k, min_mm=1.5 * k, color=mix(s.background, s.back_color, 0.3))
-    return band_h + 1.5 * k
-
-
-def _stack_chips(s: _Style, count: int, right_mm: float, cy_mm: float) -> list[Op]:
-    """``count`` small stack glyphs ending at ``right_mm``: the stack cost of an action."""
-    k = s.scale
-    size = 4.4 * k
-    ops: list[Op] = []
-    for i in range(count):
-        cx = right_mm - size / 2 - i * (size + 0.6 * k)
-        ops.extend(stack_glyph(cx, cy_mm, size, (s.minerals["sapphire"], s.minerals["gold"], s.minerals["ruby"]), edge=s.ink))
-    return ops
-
-
-def _reference(canvas: _Canvas) -> None:
-    card, s, k = canvas.card, canvas.style, canvas.style.scale
-    lang = card.get("lang", "ko")
-    if card["reference"] != "actions" or lang not in REFERENCES:
-        raise DeckError(f"{card.label}: no Stack reference card {card['reference']!r} in language {lang!r} "
-                        f"(have: actions in {', '.join(REFERENCES)})")
-    title, subtitle, actions, footer = REFERENCES[lang]
-    canvas.add(Rect(*s.bleed_box, fill=s.background))
-    if card.art.background_image:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-    y = _header(canvas, title, subtitle)
-    x = s.safe_mm + 0.5 * k
-    w = s.w_mm - 2 * x
-    footer_h = 9.0 * k
-    canvas.plate(Box(x - 0.5 * k, y - 0.5 * k, w + 1.0 * k, s.h_mm - s.safe_mm - y + 0.5 * k))
-    row_h = (s.h_mm - s.safe_mm - footer_h - y) / len(actions)
-    for i, (name, stacks, note) in enumerate(actions):
-        top = y + i * row_h
-        if i % 2 == 0:
-            canvas.add(Rect(x - 0.5 * k, top, w + 1.0 * k, row_h, fill=tint(s.background, 0.7), radius_mm=1.0 * k))
-        chip_w = (stacks or 0) * 5.0 * k
-        canvas.line(f"action[{i}]", name, Box(x + 1 * k, top + 0.5 * k, w - chip_w - 2 * k, row_h * 0.5),
-                    max_mm=3.4 * k, min_mm=2.2 * k, color=s.ink, align="start")
-        if stacks:
-            canvas.add(_stack_chips(s, stacks, x + w - 0.5 * k, top + row_h * 0.3))
-        canvas.line(f"action[{i}] note", note, Box(x + 1 * k, top + row_h * 0.52, w - 2 * k, row_h * 0.42),
-                    max_mm=2.6 * k, min_mm=1.7 * k, color=mix(s.ink, s.background, 0.3), bold=False, align="start")
-    foot = Box(x, s.h_mm - s.safe_mm - footer_h + 0.8 * k, w, footer_h - 0.8 * k)
-    canvas.add(Line(x, foot.y_mm - 0.4 * k, x + w, foot.y_mm - 0.4 * k, color=mix(s.ink, s.background, 0.6), width_mm=0.25 * k))
-    canvas.block("footer", footer, foot, max_mm=2.4 * k, min_mm=1.6 * k, color=s.ink, align="middle", leading=1.3)
-
-
-def _aid(canvas: _Canvas) -> None:
-    card, s, k = canvas.card, canvas.style, canvas.style.scale
-    lang = card.get("lang", "ko")
-    if card["aid"] != "turn" or lang not in AIDS:
-        raise DeckError(f"{card.label}: no Stack player aid {card['aid']!r} in language {lang!r} "
-                        f"(have: turn in {', '.join(AIDS)})")
-    title, subtitle, sections = AIDS[lang]
-    canvas.add(Rect(*s.bleed_box, fill=s.background))
-    if card.art.background_image:
-        canvas.add(Image(*s.bleed_box, path=card.art.background_image))
-    y = _header(canvas, title, subtitle)
-    x = s.safe_mm + 0.5 * k
-    w = s.w_mm - 2 * x
-    bottom = s.h_mm - s.safe_mm
-    label_w = 9.0 * k if lang == "ko" else 11.0 * k
-    text_w = w - label_w - 1.5 * k
-    pad = 1.6 * k
-    leading = 1.28
-    font = _font_for("".join(text for _, text in sections), s.regular)
-    # One text size for every section: the largest at which all of them fit the card together.
-    size = 1.7 * k
-    for step in range(26):
-        candidate = 3.0 * k - step * 0.05 * k
-        need = sum(len(wrap_lines(text, font, candidate, text_w)) * candidate * leading + pad for _, text in sections)
-        if need <= bottom - y:
-            size = candidate
-            break
-    heights = [len(wrap_lines(text, font, size, text_w)) * size * leading + pad for _, text in sections]
-    spare = max(0.0, (bottom - y) - sum(heights)) / len(sections)
-    for i, ((label, text), h) in enumerate(zip(sections, heights)):
-        h += spare
-        color = (s.minerals["ruby"], s.minerals["gold"], s.minerals["sapphire"], s.minerals["coal"])[i % 4]
-        canvas.add(Rect(x, y + 0.6 * k, label_w, h - 1.2 * k, fill=color, radius_mm=1.0 * k))
-        on = on_color(color, s.ink)
-        canvas.line(f"aid[{label}] label", label, Box(x + 0.5 * k, y + 0.6 * k, label_w - 1.0 * k, min(h - 1.2 * k, 5 * k)),
-                    max_mm=3.2 * k, min_mm=1.6 * k, color=on)
-        canvas.plate(Box(x + label_w + 0.8 * k, y + 0.4 * k, text_w + 1.2 * k, h - 0.8 * k))
-        canvas.block(f"aid[{label}]", text, Box(x + label_w + 1.5 * k, y + 0.8 * k, text_w, h - 1.2 * k),
-                     max_mm=size, min_mm=min(size, 1.7 * k), color=s.ink, leading=leading, bold=False)
-        y += h
-
-
-def _standard_back(canvas: _Canvas) -> None:
-    s, k = canvas.style, canvas.style.scale
-    base = s.back_color
-    light = mix(base, s.background, 0.75)
-    canvas.add(Rect(*s.bleed_box, fill=base))
-    # An all-over pattern into the bleed instead of a frame near the cut (see back_pattern).
-    canvas.add(back_pattern(canvas.card, base))
-    inset = 4.0 * k
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    # The four minerals at the points of a diamond, the name above and the subtitle below.
-    d = 12.5 * k
-    spots = {"ruby": (cx, cy - d), "gold": (cx + d, cy), "sapphire": (cx, cy + d), "coal": (cx - d, cy)}
-    canvas.add(Polygon(tuple(spots.values()), stroke=mix(base, s.background, 0.3), stroke_mm=0.35 * k))
-    for mineral, (x, y) in spots.items():
-        canvas.add(Ellipse(x, y, 6.4 * k, 6.4 * k, fill=shade(base, 0.35), stroke=light, stroke_mm=0.3 * k))
-        canvas.add(mineral_icon(mineral, x, y, 9.2 * k, s.minerals[mineral], halo=light))
-    label = canvas.card.art.back_label or "STACK"
-    canvas.line("back_label", label, Box(inset + 4 * k, cy - d - 18 * k, s.w_mm - 2 * inset - 8 * k, 9.0 * k),
-                max_mm=9.0 * k, min_mm=3.0 * k, color=light)
-    canvas.line("back_subtitle", "스택 오리지널", Box(inset + 4 * k, cy + d + 9 * k, s.w_mm - 2 * inset - 8 * k, 5.0 * k),
-                max_mm=4.2 * k, min_mm=2.0 * k, color=mix(base, s.background, 0.55))
-
-
-def _generated_back(canvas: _Canvas) -> None:
-    s, k = canvas.style, canvas.style.scale
-    inset = 4.5 * k
-    canvas.add(_hatched_frame(s, inset, stripe=s.background, base=s.ink))
-    canvas.add(Rect(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset, fill=s.ink, stroke=s.background,
-                    stroke_mm=0.5 * k, radius_mm=2.0 * k))
-    cx, cy = s.w_mm / 2, s.h_mm / 2
-    _generated_banner(canvas, y_mm=cy - 3.5 * k)
-    for i, mineral in enumerate(MINERALS):
-        x = cx + (i - 1.5) * 10.0 * k
-        canvas.add(mineral_icon(mineral, x, cy - 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
-        canvas.add(mineral_icon(mineral, x, cy + 14.0 * k, 7.0 * k, s.minerals[mineral], halo=s.background))
-    _generated_footer(canvas, Box(inset, inset, s.w_mm - 2 * inset, s.h_mm - 2 * inset))
-
-
-def _generated_footer(canvas: _Canvas, panel: Box) -> None:
-    """The marker's "don't shuffle in" line at the foot of its panel, in Korean then in English."""
-    s, k = canvas.style, canvas.style.scale
-    x, w = panel.x_mm + 2 * k, panel.w_mm - 4 * k
-    canvas.line("footer", GENERATED_FOOTER, Box(x, panel.bottom_mm - 8.6 * k, w, 4.0 * k),
-                max_mm=2.8 * k, min_mm=1.8 * k, color=tint(s.ink, 0.7), bold=True)
-    canvas.line("footer_en", GENERATED_FOOTER_EN, Box(x, panel.bottom_mm - 4.6 * k, w, 3.4 * k),
-                max_mm=2.4 * k, min_mm=1.6 * k, color=tint(s.ink, 0.7), bold=True)
+def _with_cost_warning(face: Face, card: Card) -> Face:
+    """``face`` warning that the card's cost is not its number of minerals, as printed."""
+    minerals = _checked(card).get("minerals", ())
+    count = 1 if isinstance(minerals, str) else len(minerals)
+    cost = card.get("cost", count)
+    if cost == count:
+        return face
+    return Face(face.ops, face.warnings + (f"{card.label} cost: cost {cost!r} differs from the {count} minerals shown",))

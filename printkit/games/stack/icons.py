@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from printkit.games.stack.words import MINERAL_NAMES, MINERALS
-from printkit.layout.color import luminance, shade, tint
+from printkit.games.stack.scenes import SCENES
+from printkit.games.stack.words import DEFAULT_COLORS, MINERAL_NAMES, MINERALS
+from printkit.layout.color import DEFAULT_INK, luminance, shade, tint
 from printkit.layout.icons import Icon
 from printkit.layout.ops import Line, Op, Point, Polygon
 
@@ -21,21 +22,9 @@ from printkit.layout.ops import Line, Op, Point, Polygon
 KOREAN_NAMES = {mineral: ko for mineral, (ko, _) in MINERAL_NAMES.items()}
 ENGLISH_NAMES = {mineral: en.upper() for mineral, (_, en) in MINERAL_NAMES.items()}
 
-# Fallback colours when a spec does not name one (art.colors wins).
-DEFAULT_COLORS = {"ruby": "#c8102e", "gold": "#e0a800", "sapphire": "#0057b8", "coal": "#2b2b2b"}
 
 # Below this size facets are too small to print cleanly; only the silhouette is drawn.
 _DETAIL_MIN_MM = 9.0
-
-
-@dataclass(frozen=True)
-class IconPlacement:
-    """Where one icon goes: its mineral, centre and the side of its square box, in mm."""
-
-    mineral: str
-    cx_mm: float
-    cy_mm: float
-    size_mm: float
 
 
 # Silhouettes in the unit square. Kept as data so tests and other icons can reuse them.
@@ -161,9 +150,19 @@ def stack_glyph(cx_mm: float, cy_mm: float, size_mm: float, colors: tuple[str, s
 
 @dataclass(frozen=True)
 class MineralIcon:
-    """One of Stack's minerals, drawn by :func:`~printkit.games.stack.icons.mineral_icon`."""
+    """One of Stack's minerals, drawn by :func:`~printkit.games.stack.icons.mineral_icon`; ``halo``
+    outlines it in a contrasting colour (a layout's icon ``stroke``), for a dark ground."""
 
     mineral: str
+    halo: str | None = None
+
+    def outlined(self, color: str) -> "MineralIcon":
+        return MineralIcon(self.mineral, color)
+
+    def in_square(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
+        """The mineral as Stack's cards place it: its unit square is the box (a layout's ``fit: square``)."""
+        return mineral_icon(self.mineral, x_mm + size_mm / 2, y_mm + size_mm / 2, size_mm,
+                            color or DEFAULT_COLORS[self.mineral], halo=self.halo)
 
     def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
         outline = OUTLINES[self.mineral]
@@ -174,8 +173,31 @@ class MineralIcon:
         k = max(min((size_mm - 0.2) / extent, size_mm / (extent + 0.018)), size_mm * 0.5 / extent)
         cx = x_mm + size_mm / 2 - k * (min(xs) + max(xs)) / 2
         cy = y_mm + size_mm / 2 - k * (min(ys) + max(ys)) / 2
-        return mineral_icon(self.mineral, cx, cy, k, color or DEFAULT_COLORS[self.mineral])
+        return mineral_icon(self.mineral, cx, cy, k, color or DEFAULT_COLORS[self.mineral], halo=self.halo)
 
 
-# The icons Stack offers: its four minerals.
-ICONS: Mapping[str, Icon] = MappingProxyType({name: MineralIcon(name) for name in OUTLINES})
+# The stack glyph's bounds in its unit square: x -0.46..0.46, y -0.36..0.54, plus its edge (the
+# slabs' sharp side corners mitre out further than half the edge's width).
+_GLYPH_EXTENT = 0.92 + 0.08
+_GLYPH_MIDDLE_Y = 0.09
+
+
+@dataclass(frozen=True)
+class StackIcon:
+    """The stack token's glyph (:func:`stack_glyph`): sapphire, gold and ruby slabs edged in ink,
+    or all three in the colour it is drawn in."""
+
+    def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
+        k = size_mm / _GLYPH_EXTENT
+        colors = (color,) * 3 if color else (DEFAULT_COLORS["sapphire"], DEFAULT_COLORS["gold"], DEFAULT_COLORS["ruby"])
+        return stack_glyph(x_mm + size_mm / 2, y_mm + size_mm / 2 - k * _GLYPH_MIDDLE_Y, k, colors, edge=DEFAULT_INK)
+
+    def in_square(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
+        """The glyph as the stack token places it: its unit square is the box (``fit: square``)."""
+        colors = (color,) * 3 if color else (DEFAULT_COLORS["sapphire"], DEFAULT_COLORS["gold"], DEFAULT_COLORS["ruby"])
+        return stack_glyph(x_mm + size_mm / 2, y_mm + size_mm / 2, size_mm, colors, edge=DEFAULT_INK)
+
+
+# The icons Stack offers: its four minerals, the stack glyph and the terrains' scenes.
+ICONS: Mapping[str, Icon] = MappingProxyType({**{name: MineralIcon(name) for name in OUTLINES}, "stack": StackIcon(),
+                                              **SCENES})

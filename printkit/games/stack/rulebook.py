@@ -385,7 +385,7 @@ ANATOMY_CARD = ("ruby", "gold", "coal")
 
 def anatomy(deck: Deck, lang: str) -> CardParts:
     """A cost-3 card with its parts named: cost, the small and large minerals and their names."""
-    from printkit.games.stack.faces import ENGLISH_NAMES, KOREAN_NAMES
+    from printkit.games.stack.icons import ENGLISH_NAMES, KOREAN_NAMES
     from printkit.rulebook.figures import located, text_box
 
     card = _card(deck, ANATOMY_CARD)

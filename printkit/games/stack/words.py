@@ -13,6 +13,8 @@ MINERALS: tuple[str, ...] = ("ruby", "gold", "sapphire", "coal")
 TERRAINS: tuple[str, ...] = ("red_rye_field", "eldorado", "pale_blue_dot", "coal_mine")
 TERRAIN_MINERAL = MappingProxyType(dict(zip(TERRAINS, MINERALS)))
 
+# The minerals' colours when a spec names none (art.colors wins).
+DEFAULT_COLORS = MappingProxyType({"ruby": "#c8102e", "gold": "#e0a800", "sapphire": "#0057b8", "coal": "#2b2b2b"})
 # (Korean, English) names; cards print the English ones in capitals.
 MINERAL_NAMES = MappingProxyType({
     "ruby": ("루비", "ruby"),

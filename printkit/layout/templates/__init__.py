@@ -136,7 +136,10 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
                     continue
                 seen.add(key)
                 try:
-                    names.extend(design.color_names(template.render({**card.attrs, "_group": card.group})))
+                    layout = deck.layouts.get(name)
+                    tables = layout.tables if layout is not None else {}
+                    names.extend(design.color_names(template.render({**card.attrs, "_group": card.group,
+                                                                     design.TABLES: tables})))
                 except ValueError:
                     continue
     return tuple(dict.fromkeys(names))

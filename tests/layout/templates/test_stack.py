@@ -12,9 +12,10 @@ from printkit.deck import Art, Card, CardSize
 from printkit.errors import DeckError
 from printkit.layout.color import luminance
 from printkit.games.stack.icons import MINERALS, OUTLINES, mineral_icon
-from printkit.layout.ops import Image, Polygon, Rect
+from printkit.layout.geometry import bleed_box
+from printkit.layout.ops import Ellipse, Image, Polygon, Rect
 from printkit.games.stack import faces as stack
-from printkit.layout.text import Box
+from printkit.layout.compile import shipped_layouts
 from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside_bleed, texts
@@ -135,8 +136,8 @@ def test_markers_are_unmistakably_different_from_deck_cards(deck):
     for minerals_ in [("ruby",), ("gold", "coal"), ("ruby", "gold", "sapphire")]:
         card, marker = _deck_card(deck, *minerals_), _marker(deck, *minerals_)
         front, marker_front = stack.front(card), stack.front(marker)
-        # Inverted paper: dark marker, light deck card.
-        assert luminance(front.ops[0].fill) > 0.6 > 0.2 > luminance(marker_front.ops[0].fill)
+        # Inverted paper: dark marker, light deck card (the last rect over the whole bleed is the paper).
+        assert luminance(_paper(front, card)) > 0.6 > 0.2 > luminance(_paper(marker_front, marker))
         marker_words = " ".join(t.text for t in texts(marker_front))
         assert "생성" in marker_words and "GENERATED" in marker_words
         assert "생성" not in " ".join(t.text for t in texts(front))
@@ -188,6 +189,8 @@ def test_terrain_cards_in_korean(deck, terrain, name, mineral, effect_word):
 
 
 PT_MM = 25.4 / 72
+# The design's terrain layout, with its tables of the terrains' words.
+TERRAIN = shipped_layouts(stack.DESIGN)["terrain"]
 
 
 def test_terrain_text_keeps_an_eighth_of_an_inch_inside_the_top_edge(deck):
@@ -235,10 +238,11 @@ def test_terrain_english_is_readable_and_on_the_trigger_line(deck):
         for t in english:
             assert t.size_mm >= 6.5 * PT_MM, (card.label, t.text, t.size_mm / PT_MM)
         body = " ".join(t.text for t in english)
-        assert stack.TERRAIN_EFFECTS_EN[card["terrain"]].split()[0] in body
+        assert TERRAIN.tables["effect_en"][card["terrain"]].split()[0] in body
         assert "opponent" in body and "Set here" in body  # the trigger and what may be set, in English
         # The trigger sits in the footer band under its Korean line.
-        trigger_ko = next(t for t in texts(face) if t.text == stack.TERRAIN_TRIGGER_KO)
+        trigger = next(e for e in TERRAIN.elements if e.name == "trigger").text.constant
+        trigger_ko = next(t for t in texts(face) if t.text == trigger)
         assert any(t.y_mm > trigger_ko.y_mm and "opponent" in t.text for t in english)
 
 
@@ -252,12 +256,13 @@ def test_aids_in_both_languages(deck):
     # The English aid has the Korean one's sections: turn, matching, terrains, settlement.
     for word in ("Turn", "Match", "Terrain", "Settle"):
         assert word in en
-    assert len(stack.AIDS["en"][2]) == len(stack.AIDS["ko"][2])
+    sections = [e.name.split("_")[0] for e in shipped_layouts(stack.DESIGN)["aid"].elements if "_section_" in (e.name or "")]
+    assert sections.count("en") == sections.count("ko") == 4
 
 
 def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
     card = next(c for c in deck.components["terrains"] if c["terrain"] == "eldorado")
-    monkeypatch.setitem(stack.TERRAIN_EFFECTS_KO, "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
+    monkeypatch.setitem(TERRAIN.tables["effect_ko"], "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
     face = stack.front(card)
     assert any(card.label in w and "effect" in w for w in face.warnings)
     # Nothing is dropped: every word still printed (at the minimum size).
@@ -338,22 +343,23 @@ def test_icon_first_op_is_the_silhouette_and_unknown_minerals_fail():
         mineral_icon("diamond", 0, 0, 10, "#000000")
 
 
-def test_clip_to_box():
-    square = [(-1.0, -1.0), (3.0, -1.0), (3.0, 3.0), (-1.0, 3.0)]
-    clipped = stack.clip_to_box(square, Box(0, 0, 2, 2))
-    assert sorted(clipped) == [(0.0, 0.0), (0.0, 2.0), (2.0, 0.0), (2.0, 2.0)]
-    assert stack.clip_to_box([(5, 5), (6, 5), (6, 6)], Box(0, 0, 2, 2)) == []
+def _paper(face, card):
+    """The fill of the last rect covering the card's whole bleed: the paper the face shows."""
+    bleed = bleed_box(card.size)
+    covering = [op for op in face.ops if isinstance(op, Rect) and op.fill and op.x_mm <= bleed.x_mm + 1e-6
+                and op.w_mm >= bleed.w_mm - 1e-6 and op.h_mm >= bleed.h_mm - 1e-6]
+    return covering[-1].fill
 
 
-def test_icon_column_rows_do_not_overlap():
-    box = Box(10, 5, 40, 78)
-    for count in (1, 2, 3):
-        placed = stack.icon_column(["ruby", "gold", "coal"][:count], box)
-        assert [p.mineral for p in placed] == ["ruby", "gold", "coal"][:count]
-        for p in placed:
-            assert box.y_mm <= p.cy_mm - p.size_mm * 0.62 and p.cy_mm + p.size_mm * 0.62 <= box.bottom_mm
-        for a, b in zip(placed, placed[1:]):
-            assert b.cy_mm - a.cy_mm > (a.size_mm + b.size_mm) * 0.62
+def test_big_gems_of_a_card_do_not_overlap(deck):
+    # The design's rows of large gems (on their discs) for one, two and three minerals.
+    for minerals_ in [("ruby",), ("gold", "coal"), ("ruby", "gold", "sapphire")]:
+        card = _deck_card(deck, *minerals_)
+        discs = sorted((op for op in stack.front(card).ops if isinstance(op, Ellipse) and op.rx_mm > 6),
+                       key=lambda op: op.cy_mm)
+        assert len(discs) == len(minerals_)
+        for a, b in zip(discs, discs[1:]):
+            assert b.cy_mm - a.cy_mm > a.ry_mm + b.ry_mm
 
 
 def test_bad_mineral_sets_are_refused():
@@ -378,7 +384,7 @@ def test_back_label_falls_back_per_character_and_names_undrawable_ones(deck):
     art = dataclasses.replace(card.art, back_label="스택 ♦ 🧩")
     face = stack.back(dataclasses.replace(card, art=art))
     drawn = "".join(t.text for t in texts(face))
-    assert "스택 ♦" in drawn
+    assert "스택" in drawn and "♦" in drawn
     for t in texts(face):
         assert set(fonts.missing_glyphs(t.text, t.font)) <= {"🧩"}, (t.text, t.font.name)
     (warning,) = face.warnings
