@@ -30,8 +30,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from printkit.deck import CardSize
 from printkit.layout import templates
-from printkit.render.png import render_face
+from printkit.layout.geometry import Size
+from printkit.layout.imposition import full_page
+from printkit.paper import PAPER_SIZES_MM
+from printkit.render.pdf import render_pages
+from printkit.render.png import rasterise, render_face
 from printkit.decks import load_all_variants
 from printkit.spec import DECKS_DIR
 
@@ -48,13 +53,15 @@ def face_key(group: str, attrs: dict, side: str) -> str:
 
 
 def layout_faces(game: str):
-    """(name, card, deck, side) of every face the game's design draws: each deck card's front, and
-    each card's back under its group's name (a group's cards share their back)."""
+    """(name, card, deck, side) of every face the game's design draws: each card's and component's
+    front, each back under its group's name (a group's cards share their back), and each page
+    (a score sheet) on A4 and on Letter (side ``page_a4``, ``page_letter``)."""
     seen = set()
     for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
-        for card in deck.cards:
-            for side in ("front", "back"):
-                name = face_key(card.group, dict(card.attrs) if side == "front" else {}, side)
+        for card in deck.all_cards():
+            sides = ("page_a4", "page_letter") if templates.is_page(card) else ("front", "back")
+            for side in sides:
+                name = face_key(card.group, dict(card.attrs) if side != "back" else {}, side)
                 key = (name, repr(sorted(card.attrs.items())))
                 if key not in seen:
                     seen.add(key)
@@ -62,9 +69,15 @@ def layout_faces(game: str):
 
 
 def rendered(card, deck, side: str) -> np.ndarray:
-    face = templates.front(card, deck) if side == "front" else templates.back(card, deck)
-    image = render_face(face, card.size, 300).convert("RGB").reduce(REDUCE)
-    return np.asarray(image, dtype=np.int16)
+    if side.startswith("page_"):
+        width, height = PAPER_SIZES_MM[side.removeprefix("page_")]
+        face = templates.page(card, deck, width, height)
+        pdf = render_pages([full_page(face, Size(width, height))])
+        image = rasterise(pdf, CardSize(width, height, bleed_mm=0.0), 300)
+    else:
+        face = templates.front(card, deck) if side == "front" else templates.back(card, deck)
+        image = render_face(face, card.size, 300)
+    return np.asarray(image.convert("RGB").reduce(REDUCE), dtype=np.int16)
 
 
 @pytest.mark.parametrize("game", sorted(TOLERANCE))
