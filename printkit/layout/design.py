@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
 from printkit.images import svg_warnings
-from printkit.layout.color import mix
+from printkit.layout.color import mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
@@ -230,6 +230,7 @@ class Element:
     align: str = "start"
     valign: str = "top"
     line_spacing: float = 1.2
+    paragraph_spacing: float = 0.35  # extra space before a paragraph, in text sizes
     rotate: int = 0
     both_ends: bool = False  # drawn again turned half a turn about the card's centre
     fit: str | None = None
@@ -470,7 +471,8 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     style = RichStyle(regular=bold if element.bold else regular, bold=bold,
                       italic=(element.font_italic,) + regular if element.font_italic else None,
                       color=color_of(element.color, values, card) if element.color else _ink(card),
-                      align=element.align, valign=element.valign, leading=element.line_spacing)
+                      align=element.align, valign=element.valign, leading=element.line_spacing,
+                      paragraph_gap=element.paragraph_spacing)
     size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
     if element.min_size_pct is not None:
         minimum = element.min_size_pct * inner.h_mm / 100
@@ -583,6 +585,9 @@ def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
     """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``, or
     ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B."""
     text = template.render(values).strip()
+    on = _ON.match(text)
+    if on is not None:
+        return _on_color(on.group(1).strip(), card)
     mixed = _MIX.match(text)
     if mixed is None:
         return _plain_color(text, card)
@@ -599,6 +604,9 @@ def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
 def color_names(text: str) -> tuple[str, ...]:
     """The ``art.colors`` names a colour as written reads (two for a ``mix``, none for ``#rrggbb``)."""
     text = text.strip()
+    on = _ON.match(text)
+    if on is not None:
+        text = on.group(1).strip()
     mixed = _MIX.match(text)
     parts = [p.strip() for p in mixed.group(1).split(",")[:2]] if mixed else [text]
     return tuple(p for p in parts if p and not p.startswith("#"))
@@ -606,6 +614,16 @@ def color_names(text: str) -> tuple[str, ...]:
 
 # mix(A, B, T): exactly three parts, none holding brackets (linear time, no nesting).
 _MIX = re.compile(r"^mix\(([^(),]*,[^(),]*,[^(),]*)\)$")
+# on(A): one colour, no brackets inside.
+_ON = re.compile(r"^on\(([^(),]*)\)$")
+
+
+def _on_color(text: str, card: Card) -> str:
+    """``on(A)``: white or the card's ink, whichever reads better on a fill of colour A (a title on a
+    band of a colour the designer may change)."""
+    if not text:
+        raise LayoutError("'on()' names no colour: write on(A), A a colour such as '#1f3b5a' or a name in art.colors")
+    return on_color(_plain_color(text, card), _ink(card))
 
 
 def _plain_color(text: str, card: Card) -> str:

@@ -114,7 +114,7 @@ ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "fit", "wrap", "markup", "plate"},
+             "valign", "line_spacing", "paragraph_spacing", "fit", "wrap", "markup", "plate"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
@@ -216,6 +216,8 @@ class ElementSpec:
                              description="caps: the top of the capitals at the top of the box (lines text up "
                                          "with a shape beside it).")
     line_spacing: int | float = spec_field(Number(), 1.2, description="Baselines apart, in text sizes.")
+    paragraph_spacing: int | float = spec_field(Number(), 0.35, description="Extra space before a paragraph "
+                                                "(after an empty line), in text sizes.")
     rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise), about the "
                              "box's centre.")
     both_ends: bool = spec_field(Flag(), False, description="Also draw the element turned half a turn about the "
@@ -252,6 +254,8 @@ class ElementSpec:
             return f"rotate {self.rotate} is not one of: 0, 90, 180, 270"
         if not 0.5 <= self.line_spacing <= 5:
             return f"line_spacing {self.line_spacing:g} is not between 0.5 and 5"
+        if not 0 <= self.paragraph_spacing <= 5:
+            return f"paragraph_spacing {self.paragraph_spacing:g} is not between 0 and 5"
         return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -99,6 +100,12 @@ def test_extends_replaces_named_elements_in_place(folder):
     (("gem: ruby", "gem: rubby"), "gem: rubby",
      "'rubby' is neither a picture file (art/fire.svg) nor a built-in icon (did you mean 'ruby'?)"),
     (("fire: art/fire.png", "fire: art/fyre.png"), "fire: art/fyre.png", "image file 'art/fyre.png' not found"),
+    (("size: 3mm}", "size: 3mm, paragraph_spacing: 6}"), "size: 3mm, paragraph_spacing",
+     "paragraph_spacing 6 is not between 0 and 5"),
+    (("size: 3mm}", "size: 3mm, paragraph_spacing: wide}"), "size: 3mm, paragraph_spacing",
+     "paragraph_spacing"),
+    (("frame: bleed, fill: accent", "frame: bleed, fill: accent, paragraph_spacing: 1"), "fill: accent, paragraph",
+     "'paragraph_spacing' does not apply to a rect element (it is for: text)"),
 ])
 def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
     spec = SPEC.replace(*change)
@@ -119,6 +126,10 @@ def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, mess
      "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?) (the spec's icons: fire, gem; built-in: "),
     (("fill: accent", "fill: accnt"), "Ember Drake",
      "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on(accnt)"'), "Ember Drake",
+     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on()"'), "Ember Drake",
+     "element 'band': 'on()' names no colour"),
 ])
 def test_card_mistakes_name_the_card_where_it_was_written(folder, change, needle, message):
     spec = SPEC.replace(*change)
@@ -200,3 +211,41 @@ def test_colours_a_mix_reads_count_as_read_and_a_bad_mix_is_named_at_the_card(fo
     assert result.exit_code == 1
     assert "element 'band': 'mix(accent, shade, 3)': the amount '3' of a mix is not a number from 0 to 1" \
         in result.stderr, result.stderr
+
+
+def test_on_is_white_on_a_dark_colour_and_ink_on_a_light_one(folder):
+    # on(A): a title on a band of a colour the designer may change stays readable.
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    spec = SPEC.replace('colors: {accent: "#bc4b51"}', 'colors: {accent: "#bc4b51", ink: "#202020"}')
+    spec = spec.replace("size: 5mm, bold: true}", 'size: 5mm, bold: true, color: "on(accent)"}')
+    result = run(folder, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output  # accent is read
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    for accent, expected in (("#bc4b51", "#ffffff"), ("#f4e7bf", "#202020")):
+        [deck] = load_all_variants(folder / "deck.yaml")
+        card = deck.cards[0]
+        card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**card.art.colors, "accent": accent}))
+        title = next(op for op in templates.front(card, deck).ops if isinstance(op, Text) and op.text.startswith("Ember"))
+        assert title.color == expected, (accent, title.color)
+
+
+def test_paragraph_spacing_sets_paragraphs_apart_and_leaves_lines_of_one_paragraph_alone(folder):
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    def baselines(spacing):
+        spec = SPEC.replace('text: "Draw a card."', 'text: "One.\\nTwo.\\n\\nThree."')
+        spec = spec.replace("size: 3mm}", f"size: 3mm, fit: none, paragraph_spacing: {spacing}}}")
+        (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+        deck = next(d for d in load_all_variants(folder / "deck.yaml"))
+        card = next(c for c in deck.cards if c.get("title") == "Flare")
+        ops = {op.text: op.y_mm for op in templates.front(card, deck).ops if isinstance(op, Text)}
+        return ops["One."], ops["Two."], ops["Three."]
+
+    one, two, three = baselines(0)
+    assert three - two == pytest.approx(two - one)  # no gap: lines and paragraphs alike
+    one, two, far = baselines(1.5)
+    assert two - one == pytest.approx(3.0 * 1.2)  # a line break: line_spacing only
+    assert far - two == pytest.approx(3.0 * (1.2 + 1.5))  # a new paragraph: 1.5 sizes more

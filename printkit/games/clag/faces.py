@@ -1,10 +1,10 @@
-"""Clag's faces: the cards and back from the game's design (``faces.yaml``), aids and sheet in Python.
+"""Clag's faces: the cards, aids and back from the game's design (``faces.yaml``), the sheet in Python.
 
-The 52 playing cards and the deck back are drawn by the layouts ``playing_card`` and ``back`` of
-``faces.yaml`` beside this module, in the language every designer uses (a spec that names a layout
-of its own draws with that instead). What is left in Python is what that language cannot say
-yet: the aids, whose round table comes from the rules, the score sheet (a page, not a card) and
-the light back that tells a component from a deck card. :func:`pip_centres` says where the
+The 52 playing cards, the player aids and the deck back are drawn by the layouts ``playing_card``,
+``aid`` and ``back`` of ``faces.yaml`` beside this module, in the language every designer uses (a
+spec that names a layout of its own draws with that instead). What is left in Python is what that
+language cannot say yet: the score sheet (a page, not a card) and the light back that tells a
+component from a deck card. :func:`pip_centres` says where the
 layout puts a number card's pips, for the rulebook's anatomy figure.
 """
 
@@ -19,16 +19,8 @@ from printkit.games.clag.words import ROUNDS, Special
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Line, Op, Rect
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import (
-    DEFAULT_INK,
-    AidText,
-    aid_face,
-    aid_lang,
-    back_or_component,
-    font_chain,
-    mix,
-    text_font,
-)
+from printkit.layout.color import DEFAULT_INK, mix
+from printkit.layout.templates._common import back_or_component, font_chain, text_font
 from printkit.layout.text import fit_block, fit_line
 
 # The art.colors names these faces read (the design's layouts, the aids, the sheet and the generic face).
@@ -54,7 +46,7 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
 def front(card: Card) -> Face:
     """A playing card as the design draws it, a player aid's face, else the generic face."""
     if "aid" in card.attrs:
-        return aid(card)
+        return design_file.draw(DESIGN, "aid", card, colors=SUIT_COLORS)
     if "suit" in card.attrs and "rank" in card.attrs:
         return design_file.draw(DESIGN, "playing_card", card, colors=SUIT_COLORS)
     return generic.front(card)
@@ -73,70 +65,6 @@ def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
     return tuple(
         (w / 2 + col * half_span, top + row * (bottom - top), row > 0.5) for col, row in PIP_LAYOUTS[rank]
     )
-
-
-# --- player aids ----------------------------------------------------------------------------
-
-AID_TEXT = {
-    ("turn", "en"): AidText(
-        "A round",
-        "Deal one card at a time from the dealer's left, then turn up the next card: its suit is trump.\n"
-        "Bid from the dealer's left; the dealer bids last, and all bids together must exceed the cards "
-        "in hand.\n"
-        "The player left of the dealer leads. Follow suit if you can; otherwise play any card.\n"
-        "The highest trump wins the trick, else the highest card of the suit led. The winner leads next.\n"
-        "Aces are high: A K Q J 10 … 2.",
-    ),
-    ("turn", "ko"): AidText(
-        "라운드 진행",
-        "딜러 왼쪽부터 한 장씩 나눠 주고, 다음 카드를 뒤집는다. 그 무늬가 트럼프다.\n"
-        "딜러 왼쪽부터 계약을 부르고 딜러가 마지막에 부른다. 계약의 합은 손패 수보다 커야 한다.\n"
-        "딜러 왼쪽 사람이 먼저 낸다. 같은 무늬가 있으면 그 무늬를 내고, 없으면 아무 카드나 낸다.\n"
-        "가장 높은 트럼프가, 트럼프가 없으면 먼저 낸 무늬의 가장 높은 카드가 트릭을 가져간다. "
-        "이긴 사람이 다음에 먼저 낸다.\n"
-        "순위: A K Q J 10 … 2.",
-    ),
-    ("scoring", "en"): AidText(
-        "Scoring",
-        "1 point for each trick you win.\n"
-        "+10 for winning exactly the number of tricks you bid (a completed contract).\n"
-        "Round 9: every contract is 0, so +10 for taking no trick.\n"
-        "Round 15: no bids; only the player who alone takes the most tricks scores, 10 points.\n"
-        "After round 22 the highest total wins; a tie goes to the player with more completed contracts.",
-    ),
-    ("scoring", "ko"): AidText(
-        "점수",
-        "이긴 트릭 하나에 1점.\n"
-        "계약한 수만큼 정확히 트릭을 얻으면(계약 완수) 10점 더.\n"
-        "9라운드: 모든 계약이 0이므로 트릭을 하나도 얻지 않으면 10점 더.\n"
-        "15라운드: 계약 없음. 트릭을 혼자 가장 많이 얻은 사람만 10점.\n"
-        "22라운드 뒤 총점이 가장 높은 사람이 이기고, 동점이면 계약 완수가 많은 사람이 이긴다.",
-    ),
-}
-
-
-def _rounds_text(lang: str) -> AidText:
-    """The round table from the rule engine: hand sizes and the special rounds 8-15."""
-    specials = [r for r in ROUNDS if r.special is not Special.NORMAL]
-    if lang == "ko":
-        head = "1-7라운드: 1-7장, 8-16라운드: 7장, 17-22라운드: 6-1장."
-        lines = [f"{r.number}: {r.title_ko}" for r in specials]
-        return AidText("라운드", head + "\n" + "\n".join(lines))
-    head = "Cards per player: rounds 1-7: 1 to 7; rounds 8-16: 7; rounds 17-22: 6 down to 1."
-    lines = [f"{r.number}: {r.title_en}" for r in specials]
-    return AidText("Rounds", head + "\n" + "\n".join(lines))
-
-
-AID_KINDS = ("turn", "scoring", "rounds")
-
-
-def aid(card: Card) -> Face:
-    kind, lang = card["aid"], aid_lang(card)
-    if kind not in AID_KINDS:
-        raise DeckError(f"{card.label}: unknown Clag aid {kind!r} (expected one of {', '.join(AID_KINDS)})")
-    text = _rounds_text(lang) if kind == "rounds" else AID_TEXT[(kind, lang)]
-    accent = card.art.back_color or "#7a1f2b"
-    return aid_face(card, text, accent)
 
 
 # --- score sheet ----------------------------------------------------------------------------

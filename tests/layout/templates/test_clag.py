@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from printkit.layout.geometry import paper_size
 from printkit.layout.ops import Image, Line, Polygon, Rect
 from printkit.games.clag import faces as clag
 from printkit.games.clag.engine import ROUNDS
+from printkit.games.clag.words import Special
 from printkit.errors import DeckError
 from printkit.games.clag import icons as clag_icons
 from printkit.layout import shapes, templates
@@ -155,12 +157,16 @@ def test_back_is_shared_and_labelled(deck):
 def test_aids_include_round_table_from_engine(deck):
     aids = {(c["aid"], c["lang"]): c for c in deck.components["player_aids"]}
     assert set(aids) == {(k, l) for k in ("turn", "scoring", "rounds") for l in ("en", "ko")}
-    face = front(aids[("rounds", "en")])
-    body = " ".join(t.text for t in texts(face))
-    for r in ROUNDS[7:15]:
-        assert r.title_en in body
-    ko = " ".join(t.text for t in texts(front(aids[("rounds", "ko")])))
-    assert ROUNDS[11].title_ko in ko
+    # The design writes the round table; it must be the rule engine's: every special round by its
+    # number and title, in both languages, and no other.
+    for lang in ("en", "ko"):
+        body = " ".join(t.text for t in texts(front(aids[("rounds", lang)])))
+        specials = [r for r in ROUNDS if r.special is not Special.NORMAL]
+        for r in specials:
+            assert f"{r.number}: {r.title_en if lang == 'en' else r.title_ko}" in body
+        assert len(re.findall(r"(?<![\d–-])\d+: ", body)) == len(specials)
+        hands = [r.hand_size for r in ROUNDS]
+        assert hands == list(range(1, 8)) + [7] * 9 + list(range(6, 0, -1))  # what the first line says
 
 
 # --- score sheet -------------------------------------------------------------------------------
