@@ -14,7 +14,7 @@ from printkit.deck import Card
 from printkit.games.calc import icons
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import back_or_component
+from printkit.layout.templates._common import back_or_component, component_kind
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
@@ -49,5 +49,8 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """A component's light back (an aid's); any other card's back as the design draws it."""
+    """A player aid's light back and any other card's back, as the design draws them (another
+    component's back: :func:`back_or_component`'s)."""
+    if component_kind(card) == "aid":
+        return design_file.draw(DESIGN, "aid_back", design_file.without_back_image(card), "back", colors=DEFAULT_COLORS)
     return back_or_component(card, "CALC", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=DEFAULT_COLORS))

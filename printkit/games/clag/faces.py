@@ -20,7 +20,7 @@ from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Line, Op, Rect
 from printkit.layout.templates import design_file, generic
 from printkit.layout.color import DEFAULT_INK, mix
-from printkit.layout.templates._common import back_or_component, font_chain, text_font
+from printkit.layout.templates._common import back_or_component, component_kind, font_chain, text_font
 from printkit.layout.text import fit_block, fit_line
 
 # The art.colors names these faces read (the design's layouts, the aids, the sheet and the generic face).
@@ -53,7 +53,10 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """A component's light back (an aid's); any other card's back as the design draws it."""
+    """A player aid's light back and any other card's back, as the design draws them (another
+    component's back: :func:`back_or_component`'s)."""
+    if component_kind(card) == "aid":
+        return design_file.draw(DESIGN, "aid_back", design_file.without_back_image(card), "back", colors=SUIT_COLORS)
     return back_or_component(card, "CLAG", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=SUIT_COLORS))
 
 

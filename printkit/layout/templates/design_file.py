@@ -24,3 +24,11 @@ def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping
     if missing:
         card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**missing, **card.art.colors}))
     return design.card_face(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
+
+
+def without_back_image(card: Card) -> Card:
+    """``card`` without the deck's back picture: a component's back is a design of its own, and a
+    picture drawn under it would only be covered."""
+    if card.art.back_image is None:
+        return card
+    return dataclasses.replace(card, art=dataclasses.replace(card.art, back_image=None))
