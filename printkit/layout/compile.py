@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import functools
 import weakref
 from dataclasses import dataclass, field
@@ -30,7 +31,8 @@ from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
-from printkit.spec.models import ElementSpec
+from printkit.spec.models import BOX_SUM_RE, ElementSpec, TableSpec
+from printkit.layout.table import Column, Repeat, Row, Table
 from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
@@ -189,6 +191,8 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
 
     def length(key: str) -> Length:
         value = getattr(spec, key)
+        if isinstance(value, str) and BOX_SUM_RE.fullmatch(value):
+            return _sum_length(value)
         text = str(value).strip()
         negative = text.startswith("-")
         text = text.lstrip("+-").strip()
@@ -223,9 +227,83 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         spacing_mm=parse_length_mm(spec.spacing),
+        table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
     )
+
+
+def _sum_length(text: str) -> Length:
+    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length."""
+    percent, sign, rest = re.match(r"^\s*([0-9.]+)\s*%\s*([+-])\s*(.+?)\s*$", text).groups()
+    offset = parse_length_mm(rest.strip())
+    return Length(float(percent), True, offset_mm=offset if sign == "+" else -offset)
+
+
+def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
+    """A table element's ``table:`` compiled: lengths in mm, colours and counts as templates."""
+
+    def template(value, at: PathKey) -> Template | None:
+        if value is None:
+            return None
+        try:
+            return Template.parse(str(value))
+        except LayoutError as exc:
+            raise loaded.source.error(at, str(exc)) from None
+
+    def size(value, at: PathKey) -> float:
+        mm, pct = _text_size(loaded, value, at, None)
+        if pct is not None:
+            raise loaded.source.error(at, f"a table's text size is a length such as '3mm', not {value!r}")
+        return mm
+
+    def columns(specs, at: PathKey, shared: str) -> tuple[Column, ...]:
+        out = []
+        for i, column in enumerate(specs):
+            where = at + (i,)
+            width = str(column.width).strip()
+            if width.startswith("-") or BOX_SUM_RE.fullmatch(width):
+                raise loaded.source.error(where + ("width",), f"a column's width is a length or a percentage of "
+                                                                f"{shared}, not {column.width!r}")
+            percent = width.endswith("%")
+            low, high = size(column.size, where + ("size",)), size(column.min_size, where + ("min_size",))
+            if high > low:
+                raise loaded.source.error(where + ("min_size",), f"min_size {high:g} mm is more than the size, "
+                                                                   f"{low:g} mm")
+            out.append(Column(float(width[:-1]) if percent else parse_length_mm(column.width), percent,
+                              None if column.header is None else str(column.header), low, high, column.bold,
+                              template(column.color, where + ("color",)), _ALIGN[column.align],
+                              parse_length_mm(column.inset), column.same_size))
+        return tuple(out)
+
+    repeat = None
+    if spec.repeat is not None:
+        at = path + ("repeat",)
+        repeat = Repeat(template(spec.repeat.count, at + ("count",)), template(spec.repeat.header, at + ("header",)),
+                        template(spec.repeat.fill, at + ("fill",)),
+                        columns(spec.repeat.columns, at + ("columns",), "a repeated group's width"))
+    rows = tuple(Row(tuple(str(c) for c in row.cells), template(row.fill, path + ("rows", i, "fill")),
+                     None if row.mark is None else str(row.mark)) for i, row in enumerate(spec.rows))
+    fixed = columns(spec.columns, path + ("columns",), "the table's width")
+    widest = max((len(r.cells) for r in rows), default=0)
+    if widest > len(fixed):
+        at = next(i for i, r in enumerate(rows) if len(r.cells) == widest)
+        raise loaded.source.error(path + ("rows", at, "cells"), f"a row of {widest} cells in a table of "
+                                                                  f"{len(fixed)} columns (a repeat's cells are "
+                                                                  "left to write in)")
+    if any(r.mark is not None for r in rows) and repeat is None:
+        at = next(i for i, r in enumerate(rows) if r.mark is not None)
+        raise loaded.source.error(path + ("rows", at, "mark"), "a mark goes in a repeat's first column, and the "
+                                                                 "table has no repeat")
+    return Table(fixed, repeat, parse_length_mm(spec.header_height), parse_length_mm(spec.subheader_height),
+                 parse_length_mm(spec.row_height), rows,
+                 template(spec.rows_shown, path + ("rows_shown",)),
+                 tuple(str(f) for f in spec.footer), template(spec.footer_fill, path + ("footer_fill",)),
+                 template(spec.mark_fill, path + ("mark_fill",)),
+                 header_size_mm=size(spec.header_size, path + ("header_size",)),
+                 subheader_size_mm=size(spec.subheader_size, path + ("subheader_size",)),
+                 label_size_mm=size(spec.label_size, path + ("label_size",)),
+                 footer_size_mm=size(spec.footer_size, path + ("footer_size",)))
 
 
 def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:

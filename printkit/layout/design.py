@@ -33,6 +33,7 @@ from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import lattice, turn_ops
+from printkit.layout.table import Table, draw_table
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
 
@@ -190,9 +191,10 @@ class Length:
     value: float  # the size, never negative
     percent: bool = False
     from_end: bool = False  # written with a minus: measured from the right or bottom edge
+    offset_mm: float = 0.0  # added to a percentage: "100% - 6mm"
 
     def mm(self, side_mm: float) -> float:
-        return self.value * side_mm / 100.0 if self.percent else self.value
+        return self.value * side_mm / 100.0 + self.offset_mm if self.percent else self.value
 
 
 @dataclass(frozen=True)
@@ -239,13 +241,15 @@ class Element:
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
     spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row
+    table: Table | None = None  # a table element's columns and rows
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
     labels: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def templates(self) -> tuple[Template, ...]:
-        return tuple(t for t in (self.text, self.image, self.icon, self.color, self.fill, self.stroke) if t)
+        own = tuple(t for t in (self.text, self.image, self.icon, self.color, self.fill, self.stroke) if t)
+        return own + (self.table.templates if self.table is not None else ())
 
     @property
     def reads(self) -> tuple[str, ...]:
@@ -376,6 +380,8 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
     box = element.box(card.size)
     if element.kind == "text":
         return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
+    if element.kind == "table":
+        return _table(element, card, values, resources, box)
     ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
@@ -502,6 +508,16 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
 
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings
+
+
+def _table(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
+           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+    """A table element (:mod:`printkit.layout.table`): its ink is ``color``, its lines ``stroke``."""
+    ink = color_of(element.color, values, card) if element.color else _ink(card)
+    stroke = color_of(element.stroke, values, card) if element.stroke else _ink(card)
+    return draw_table(element.table, box, values, lambda t: color_of(t, values, card), ink, stroke,
+                      element.stroke_width_mm, _chains(element, card, resources),
+                      _Where(card, element.name or element.label))
 
 
 def _text_markup(element: Element, values: Mapping[str, Any]) -> str:

@@ -180,7 +180,31 @@ def test_score_sheet_fits_page_without_warnings(deck, paper, lang):
     face = clag.page(card, w, h)
     assert face.warnings == ()
     assert_glyphs(face)
-    assert_inside(face.ops, 5.0, 5.0, w - 5.0, h - 5.0)
+    # Everything printed stays clear of the edge a home printer cannot reach; the layout's white
+    # page behind it is no ink.
+    page = [op for op in face.ops if isinstance(op, Rect) and op.fill == "#ffffff" and op.w_mm == w]
+    assert len(page) == 1
+    assert_inside([op for op in face.ops if op not in page], 5.0, 5.0, w - 5.0, h - 5.0)
+
+
+def test_the_score_sheets_rounds_are_the_rule_engines():
+    # The design writes the table's rows; they must be the engine's: hand sizes, the special rounds'
+    # titles in both languages, and the rounds without bids marked.
+    from printkit.layout.compile import shipped_layouts
+
+    elements = {e.name: e for e in shipped_layouts(clag.DESIGN)["score_sheet"].elements}
+    for lang in ("en", "ko"):
+        rows = elements[f"table_{lang}"].table.rows
+        assert len(rows) == len(ROUNDS)
+        for row, r in zip(rows, ROUNDS):
+            special = r.special is not Special.NORMAL
+            title = (r.title_en if lang == "en" else r.title_ko,) if special else ()
+            assert row.cells == (str(r.number), str(r.hand_size)) + title
+            assert (row.fill is not None) is special
+            assert row.mark == (None if r.has_bids else "0" if r.special is Special.ZERO_CONTRACTS else "–")
+            if special:
+                rule = elements[f"rule_{r.number}_{lang}"].text.constant
+                assert rule == f"{r.number}. {r.text_en if lang == 'en' else r.text_ko}"
 
 
 def test_score_sheet_rows_columns_and_special_rounds(deck):
