@@ -336,10 +336,11 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
     for attr in element.reads:
         if attr not in known:
             key = _key_reading(spec, attr)
+            at = (key,) if key else _table_key_reading(spec.table, attr) if spec.table is not None else ()
             hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
             meant = f"; did you mean {hint[0]!r}?" if hint else ""
             listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
-            raise loaded.source.error(path + ((key,) if key else ()),
+            raise loaded.source.error(path + at,
                                       f"no card has attribute {attr!r}{meant} (cards have: {listed})")
 
 
@@ -353,6 +354,19 @@ def _key_reading(spec: ElementSpec, attr: str) -> str | None:
         if value is not None and attr in (value if not isinstance(value, str) else [value]):
             return key
     return None
+
+
+def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
+    """Where in a table element's ``table:`` the placeholder ``{attr`` is written (() if nowhere)."""
+    reads = lambda value: value is not None and "{" + attr in str(value)  # noqa: E731
+    places: list[tuple[PathKey, object]] = [(("rows_shown",), table.rows_shown), (("footer_fill",), table.footer_fill),
+                                            (("mark_fill",), table.mark_fill)]
+    if table.repeat is not None:
+        places += [(("repeat", "count"), table.repeat.count), (("repeat", "fill"), table.repeat.fill)]
+        places += [(("repeat", "columns", i, "color"), c.color) for i, c in enumerate(table.repeat.columns)]
+    places += [(("columns", i, "color"), c.color) for i, c in enumerate(table.columns)]
+    places += [(("rows", i, "fill"), r.fill) for i, r in enumerate(table.rows)]
+    return next((("table",) + at for at, value in places if reads(value)), ())
 
 
 def designed(loaded: LoadedSpec, deck: Deck) -> Deck:

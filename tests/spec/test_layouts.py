@@ -249,3 +249,107 @@ def test_paragraph_spacing_sets_paragraphs_apart_and_leaves_lines_of_one_paragra
     one, two, far = baselines(1.5)
     assert two - one == pytest.approx(3.0 * 1.2)  # a line break: line_spacing only
     assert far - two == pytest.approx(3.0 * (1.2 + 1.5))  # a new paragraph: 1.5 sizes more
+
+
+TABLE_SPEC = """\
+game: tally
+name: Tally
+card: {size: poker, bleed: 3mm, safe: 3mm}
+layouts:
+  sheet:
+    elements:
+      - name: table
+        kind: table
+        frame: safe
+        y: 10mm
+        height: 100% - 20mm
+        stroke_width: 0.45mm
+        table:
+          columns:
+            - {header: Round, width: 8mm, size: 3mm}
+            - {header: Rule, width: 20mm, size: 3mm, align: left, same_size: true}
+          repeat:
+            count: "{players}"
+            header: "P{n}"
+            fill: "#eeeeee"
+            columns:
+              - {header: Bid, width: 50%}
+              - {header: Won, width: 50%}
+          rows_shown: "{rounds}"
+          rows:
+            - {cells: [1]}
+            - {cells: [2, Wild], fill: "#f0e0e0", mark: "0"}
+            - {cells: [3]}
+          footer: [Total]
+groups:
+  - name: sheets
+    layout: sheet
+    cards: [{players: 3, rounds: 2}]
+"""
+
+
+def test_a_table_draws_its_headings_rows_groups_and_summary_in_its_box(folder):
+    from printkit.layout import templates
+    from printkit.layout.ops import Line, Rect, Text
+
+    (folder / "deck.yaml").write_text(TABLE_SPEC, encoding="utf-8")
+    [deck] = load_all_variants(folder / "deck.yaml")
+    card = deck.cards[0]
+    face = templates.front(card, deck)
+    words = [op.text for op in face.ops if isinstance(op, Text)]
+    # Two rows of three (rounds: 2), three groups (players: 3), each labelled and headed, the mark in each.
+    assert words == ["Round", "Rule", "P1", "Bid", "Won", "P2", "Bid", "Won", "P3", "Bid", "Won", "1", "2", "Wild",
+                     "0", "0", "0", "Total"]
+    outline = next(op for op in face.ops if isinstance(op, Rect) and op.stroke is not None)
+    # The box: 10 mm below the safe frame's top, 20 mm less than its height; rows of 9 mm at most.
+    assert (outline.x_mm, outline.y_mm, outline.w_mm) == pytest.approx((3.0, 13.0, 63.5 - 6))
+    assert outline.h_mm == pytest.approx(7 + 5 + 3 * 9)
+    lines = [op for op in face.ops if isinstance(op, Line)]
+    assert {round(op.width_mm, 3) for op in lines} == {0.45, 0.15}  # heavy and a third of it
+    marked = [op for op in face.ops if isinstance(op, Rect) and op.fill == "#d9d9d9"]
+    assert len(marked) == 3  # the first cell of each group in the marked row
+
+
+@pytest.mark.parametrize("change, needle, message", [
+    (("{cells: [1]}", "{cells: [1, a, b]}"), "{cells: [1, a, b]}",
+     "a row of 3 cells in a table of 2 columns"),
+    (('size: 3mm, align: left', 'size: 40%, align: left'), "size: 40%",
+     "a table's text size is a length such as '3mm', not '40%'"),
+    (("{header: Round, width: 8mm, size: 3mm}", "{header: Round, width: 8mm, size: 3mm, min_size: 4mm}"),
+     "min_size: 4mm", "min_size 4 mm is more than the size, 3 mm"),
+    (("{header: Bid, width: 50%}", "{header: Bid, width: -50%}"), "width: -50%",
+     "a column's width is a length or a percentage of a repeated group's width, not '-50%'"),
+    (("height: 100% - 20mm", "height: 100% - twenty"), "100% - twenty",
+     "expected a length such as '3mm', '-5mm', '40%' or '100% - 6mm', got '100% - twenty'"),
+    (("          footer: [Total]\n", "          footer: [Total]\n          colour: red\n"), "colour: red",
+     "colour"),
+    (('count: "{players}"', 'count: "{player}"'), '"{player}"', "no card has attribute 'player'"),
+])
+def test_table_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
+    spec = TABLE_SPEC.replace(*change)
+    assert spec != TABLE_SPEC
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
+    assert message in line, line
+
+
+def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder):
+    spec = TABLE_SPEC.replace('''          repeat:
+            count: "{players}"
+            header: "P{n}"
+            fill: "#eeeeee"
+            columns:
+              - {header: Bid, width: 50%}
+              - {header: Won, width: 50%}
+''', "")
+    result = run(folder, spec)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"deck.yaml:{line_of(spec, 'mark:')}:"), result.stderr
+    assert "a mark goes in a repeat's first column, and the table has no repeat" in result.stderr
+    result = run(folder, TABLE_SPEC.replace("{players: 3, rounds: 2}", "{players: many, rounds: 2}"))
+    assert result.exit_code == 1
+    assert "layout 'sheet' (front), element 'table'" in result.stderr or "element 'table'" in result.stderr, \
+        result.stderr
+    assert "the table's repeat count must be a whole number from 0 to 20, not 'many'" in result.stderr
