@@ -86,7 +86,8 @@ def _box_length(value: str | int | float) -> str | int | float:
 
 
 BOX_LENGTH = Checked(OneOf(Text(max_length=40), Number()), _box_length,
-                     {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern}, {"type": "number"}]},
+                     {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern},
+                                {"type": "string", "pattern": BOX_SUM_RE.pattern}, {"type": "number"}]},
                      noun="a length such as '3mm', '-5mm', '40%' or '100% - 6mm'")
 
 
