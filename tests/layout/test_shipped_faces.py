@@ -1,7 +1,8 @@
 """The shipped games' faces drawn by their designs' YAML layouts look as the Python templates drew them.
 
-Each face a shipped spec draws with a layout is rendered at 300 DPI (its per-card PDF through
-pdfium), reduced to 100 DPI by averaging 3 x 3 pixels, and compared with the picture under
+Each face a shipped spec draws with a layout (cards, components and their backs, and pages such
+as Clag's score sheet on A4 and Letter) is rendered at 300 DPI (its per-card or per-page PDF
+through pdfium), reduced to 100 DPI by averaging 3 x 3 pixels, and compared with the picture under
 ``tests/data/shipped_faces/<game>/``: the same face as the Python template drew it before the
 game's faces became layouts, rendered and reduced alike. Only rounding may differ: coordinates
 written as percentages of the card (so the design fits any card size) to six places move an
