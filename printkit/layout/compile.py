@@ -118,6 +118,11 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
             elements = list(build(spec.extends, chain + (spec.extends,)).elements)
         elements = _removed(loaded, name, spec.remove, spec.extends, elements)
+        for key in spec.requires or ():
+            if key not in known:
+                hint = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+                meant = f"; did you mean {hint[0]!r}?" if hint else ""
+                raise loaded.source.error(("layouts", name, "requires", key), f"no card has attribute {key!r}{meant}")
         own: set[str | None] = set()
         for index, element_spec in enumerate(spec.elements):
             path = ("layouts", name, "elements", index)
@@ -139,7 +144,8 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 elements.append(element)
             else:
                 elements[same] = element  # replaces the inherited element where it stood
-        done[name] = Layout(name, tuple(elements))
+        inherited = done[spec.extends].requires if spec.extends is not None else None
+        done[name] = Layout(name, tuple(elements), spec.requires if spec.requires is not None else inherited)
         return done[name]
 
     for name in specs:
@@ -420,6 +426,10 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
                                                           f"element {element.label}: {message}")
 
+    try:
+        design.check_requires(layout, card)
+    except LayoutError as exc:
+        raise at_source(card.source or str(loaded.path), f"{card.short_label}: {exc}") from None
     for element in layout.elements:
         if not element.shown_for(card):
             continue

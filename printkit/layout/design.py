@@ -290,10 +290,11 @@ class Element:
 class Layout:
     name: str
     elements: tuple[Element, ...]
+    requires: Mapping[str, Any] | None = None  # a match every card drawn must meet (``requires:``)
 
     @property
     def reads(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(n for e in self.elements for n in e.reads))
+        return tuple(dict.fromkeys([n for e in self.elements for n in e.reads] + list(self.requires or ())))
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     ``proving`` (a check, which draws nothing): a text a bound proves to fit is left out of the
     ops instead of set; the face's errors and warnings are the same.
     """
+    check_requires(layout, card)
     size = card.size
     bleed = bleed_box(size)
     ops: list[Op] = []
@@ -356,6 +358,18 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def check_requires(layout: Layout, card: Card) -> None:
+    """LayoutError unless ``card`` meets the layout's ``requires:`` match (a card the design does not
+    draw, such as an aid of a kind or language it has no words for)."""
+    if layout.requires is None or matches(layout.requires, card.attrs):
+        return
+    wanted = "; ".join(f"{key} {' or '.join(repr(v) for v in (value if isinstance(value, list) else [value]))}"
+                       for key, value in layout.requires.items())
+    have = ", ".join(f"{key} {card.attrs[key]!r}" if key in card.attrs else f"no {key}"
+                     for key in layout.requires)
+    raise LayoutError(f"layout {layout.name!r} draws only cards with {wanted}; this card has {have}")
 
 
 def _has(card: Card, name: str) -> bool:

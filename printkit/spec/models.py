@@ -336,6 +336,9 @@ class LayoutSpec:
                                      "an element with the same name replaces the inherited one in place.")
     remove: list[str] = spec_field(ListOf(NAME, max_length=200), factory=list,
                                    description="Names of inherited elements this layout does not draw.")
+    requires: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None, description="A match every card "
+                                                       "the layout draws must meet, e.g. {lang: [en, ko]}: a card "
+                                                       "it does not select is an error naming the card.")
     elements: list[ElementSpec] = spec_field(ListOf(Model(ElementSpec), max_length=200), factory=list)
 
 

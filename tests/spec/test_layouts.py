@@ -353,3 +353,36 @@ def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder
     assert "layout 'sheet' (front), element 'table'" in result.stderr or "element 'table'" in result.stderr, \
         result.stderr
     assert "the table's repeat count must be a whole number from 0 to 20, not 'many'" in result.stderr
+
+
+def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(folder):
+    # A layout with words for two languages says so: a card of a third is an error at that card,
+    # where it would otherwise print without its words.
+    spec = SPEC.replace("  spell:\n    extends: base\n", "  spell:\n    extends: base\n    requires: {title: [Flare, Frost]}\n")
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
+    result = run(folder, spec.replace("{title: Flare,", "{title: Flame,"))
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, '{title: Flare,')}:"), line
+    assert "layout 'spell' draws only cards with title 'Flare' or 'Frost'; this card has title 'Flame'" in line
+    result = run(folder, spec.replace("requires: {title:", "requires: {titel:"))
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
+    assert "no card has attribute 'titel'; did you mean 'title'?" in line
+
+
+def test_the_shipped_aids_and_sheet_refuse_a_kind_or_language_they_have_no_words_for():
+    from printkit.decks import load_deck
+    from printkit.errors import DeckError
+    from printkit.layout import templates
+
+    deck = load_deck("clag", None)
+    aid = deck.components["player_aids"][0]
+    for attrs in ({**aid.attrs, "aid": "bidding"}, {**aid.attrs, "lang": "fr"}):
+        with pytest.raises(DeckError, match="layout 'aid' draws only cards with aid 'turn' or 'scoring' or 'rounds'"):
+            templates.front(dataclasses.replace(aid, attrs=attrs), deck)
+    sheet = deck.components["score_sheet"][0]
+    with pytest.raises(DeckError, match="this card has sheet 'score', lang 'en', min_players 4, max_players 9"):
+        templates.page(dataclasses.replace(sheet, attrs={**sheet.attrs, "max_players": 9}), deck, 210.0, 297.0)
