@@ -612,8 +612,9 @@ def _ink(card: Card) -> str:
 
 
 def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
-    """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``, or
-    ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B."""
+    """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``,
+    ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B, or
+    ``on(A)``, white or the card's ink, whichever reads better on colour A."""
     text = template.render(values).strip()
     on = _ON.match(text)
     if on is not None:
