@@ -124,7 +124,7 @@ ELEMENT_KEYS = {
     "line": {"stroke", "stroke_width"},
     "icon": {"icon", "color"},
     "lattice": {"fill", "spacing"},
-    "table": {"table", "color", "fill", "stroke", "stroke_width"},
+    "table": {"table", "color", "stroke", "stroke_width"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
                 "before", "after", "label", "rotate", "both_ends"}

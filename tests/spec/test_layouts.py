@@ -324,6 +324,8 @@ def test_a_table_draws_its_headings_rows_groups_and_summary_in_its_box(folder):
     (("          footer: [Total]\n", "          footer: [Total]\n          colour: red\n"), "colour: red",
      "colour"),
     (('count: "{players}"', 'count: "{player}"'), '"{player}"', "no card has attribute 'player'"),
+    (("        stroke_width: 0.45mm\n", "        stroke_width: 0.45mm\n        fill: '#ffffff'\n"), "- name: table",
+     "'fill' does not apply to a table element"),
 ])
 def test_table_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
     spec = TABLE_SPEC.replace(*change)
