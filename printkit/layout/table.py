@@ -103,9 +103,9 @@ def _whole(template: Any, values: Mapping[str, Any], what: str, high: int) -> in
     try:
         number = int(text)
     except ValueError:
-        number = -1
-    if not 0 <= number <= high or str(number) != text:
-        raise LayoutError(f"the table's {what} must be a whole number from 0 to {high}, not {text!r}")
+        number = 0
+    if not 1 <= number <= high or str(number) != text:
+        raise LayoutError(f"the table's {what} must be a whole number from 1 to {high}, not {text!r}")
     return number
 
 
@@ -134,7 +134,7 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
                         where="", fallbacks=chain).size_mm
 
     shown = len(table.rows) if table.rows_shown is None else \
-        min(_whole(table.rows_shown, values, "number of rows shown", len(table.rows)), len(table.rows))
+        _whole(table.rows_shown, values, "number of rows shown", len(table.rows))
     rows = table.rows[:shown]
     groups = 0 if table.repeat is None else _whole(table.repeat.count, values, "repeat count", MAX_REPEAT)
     x0, x1, y = box.x_mm, box.right_mm, box.y_mm

@@ -354,7 +354,7 @@ def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder
     assert result.exit_code == 1
     assert "layout 'sheet' (front), element 'table'" in result.stderr or "element 'table'" in result.stderr, \
         result.stderr
-    assert "the table's repeat count must be a whole number from 0 to 20, not 'many'" in result.stderr
+    assert "the table's repeat count must be a whole number from 1 to 20, not 'many'" in result.stderr
 
 
 def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(folder):
