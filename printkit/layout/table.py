@@ -87,6 +87,14 @@ class Table:
     footer_size_mm: float = 3.4
 
     @property
+    def colors(self) -> tuple[Any, ...]:
+        """The table's colour templates: its fills and its columns' text colours."""
+        found = [self.footer_fill, self.mark_fill] + [c.color for c in self.columns] + [r.fill for r in self.rows]
+        if self.repeat is not None:
+            found += [self.repeat.fill] + [c.color for c in self.repeat.columns]
+        return tuple(t for t in found if t is not None)
+
+    @property
     def templates(self) -> tuple[Any, ...]:
         """Every template the table reads (its counts and colours), for the attributes it needs; a
         repeat's label is not among them, its ``{n}`` being the table's own."""

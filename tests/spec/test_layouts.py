@@ -388,3 +388,13 @@ def test_the_shipped_aids_and_sheet_refuse_a_kind_or_language_they_have_no_words
     sheet = deck.components["score_sheet"][0]
     with pytest.raises(DeckError, match="this card has sheet 'score', lang 'en', min_players 4, max_players 9"):
         templates.page(dataclasses.replace(sheet, attrs={**sheet.attrs, "max_players": 9}), deck, 210.0, 297.0)
+
+
+def test_colours_a_table_reads_count_as_read(folder):
+    spec = TABLE_SPEC.replace("card: {size: poker, bleed: 3mm, safe: 3mm}",
+                              'card: {size: poker, bleed: 3mm, safe: 3mm}\nart: {colors: {shade: "#f0e0e0", band: "#eeeeee"}}')
+    spec = spec.replace('fill: "#f0e0e0"', "fill: shade").replace('fill: "#eeeeee"', "fill: band")
+    result = run(folder, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+    result = run(folder, spec.replace("fill: shade", "fill: shadow"))
+    assert result.exit_code == 1 and "'shadow' is not a colour" in result.stderr, result.output
