@@ -9,7 +9,8 @@ the games' own designs do.
 Placeholders: ``{name}`` is the card's attribute (a list prints as ``a, b``), ``{name:.1f}`` formats
 a number, ``{title|name|_group}`` is the first of those the card has (and is not empty), ``{{`` and
 ``}}`` are literal braces. ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
-(``art.back.label``) and ``{_attributes}`` every attribute
+(``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
+``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
 linear in their length.
 """
@@ -380,7 +381,9 @@ def _has(card: Card, name: str) -> bool:
 
 def own_values(card: Card) -> dict[str, Any]:
     """What a card's placeholders may read: its attributes and printkit's own values but ``_attributes``."""
-    return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or ""}
+    picture = card.art.background_image
+    return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or "",
+            BACKGROUND_IMAGE: picture.name if picture is not None else ""}
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
