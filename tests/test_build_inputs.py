@@ -131,13 +131,15 @@ SCORE_SHEET = SMALL_CLAG + """components:
 """
 
 
+# The sheet's layout draws 4 to 7 players' columns (requires) and its table at most 22 rounds.
 @pytest.mark.parametrize("settings, message", [
-    ("rounds: 1000, min_players: 4, max_players: 100", "max_players must be a whole number from 4 to 7, not 100"),
-    ("rounds: 1000, min_players: 4, max_players: 7", "rounds must be a whole number from 1 to 22, not 1000"),
-    ("rounds: 0, min_players: 4, max_players: 7", "rounds must be a whole number from 1 to 22, not 0"),
-    ("rounds: 22, min_players: 3, max_players: 7", "min_players must be a whole number from 4 to 7, not 3"),
-    ("rounds: 22, min_players: 6, max_players: 5", "max_players must be a whole number from 6 to 7, not 5"),
-    ("rounds: '22', min_players: 4, max_players: 7", "rounds must be a whole number from 1 to 22, not '22'"),
+    ("rounds: 1000, min_players: 4, max_players: 100", "max_players 4 or 5 or 6 or 7; this card has sheet 'score', "
+     "lang 'en', min_players 4, max_players 100"),
+    ("rounds: 1000, min_players: 4, max_players: 7", "number of rows shown must be a whole number from 1 to 22, "
+     "not '1000'"),
+    ("rounds: 0, min_players: 4, max_players: 7", "number of rows shown must be a whole number from 1 to 22, not '0'"),
+    ("rounds: 22, min_players: 3, max_players: 7", "min_players 4 or 5 or 6 or 7; max_players 4 or 5 or 6 or 7; "
+     "this card has sheet 'score', lang 'en', min_players 3"),
 ])
 def test_score_sheet_settings_out_of_range_are_located_errors(tmp_path, settings, message):
     spec = tmp_path / "sheet.yaml"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import functools
 import weakref
 from dataclasses import dataclass, field
@@ -31,7 +32,8 @@ from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
-from printkit.spec.models import AnchorSpec, ElementSpec
+from printkit.spec.models import BOX_SUM_RE, AnchorSpec, ElementSpec, TableSpec
+from printkit.layout.table import Column, Repeat, Row, Table
 from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
@@ -118,6 +120,11 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 raise loaded.source.error(("layouts", name, "extends"), f"layouts extend each other in a circle: {circle}")
             elements = list(build(spec.extends, chain + (spec.extends,)).elements)
         elements = _removed(loaded, name, spec.remove, spec.extends, elements)
+        for key in spec.requires or ():
+            if key not in known:
+                hint = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+                meant = f"; did you mean {hint[0]!r}?" if hint else ""
+                raise loaded.source.error(("layouts", name, "requires", key), f"no card has attribute {key!r}{meant}")
         own: set[str | None] = set()
         for index, element_spec in enumerate(spec.elements):
             path = ("layouts", name, "elements", index)
@@ -140,7 +147,8 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
             else:
                 elements[same] = element  # replaces the inherited element where it stood
         _check_anchors(loaded, name, elements)
-        done[name] = Layout(name, tuple(elements), tables)
+        inherited = done[spec.extends].requires if spec.extends is not None else None
+        done[name] = Layout(name, tuple(elements), tables, spec.requires if spec.requires is not None else inherited)
         return done[name]
 
     for name in specs:
@@ -209,6 +217,8 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
 
     def length(key: str) -> Length:
         value = getattr(spec, key)
+        if isinstance(value, str) and BOX_SUM_RE.fullmatch(value):
+            return _sum_length(value)
         text = str(value).strip()
         negative = text.startswith("-")
         text = text.lstrip("+-").strip()
@@ -237,12 +247,14 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
         size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
         wrap=spec.wrap, keep_words=spec.keep_words, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
-        align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing), rotate=spec.rotate,
+        align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing),
+        paragraph_spacing=float(spec.paragraph_spacing), rotate=spec.rotate,
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         spacing_mm=parse_length_mm(spec.spacing), border_mm=parse_length_mm(spec.border),
         anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
+        table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
     )
@@ -281,6 +293,79 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
                         f"layout {layout!r}, element {element.label}: anchor: {problem}")
 
 
+def _sum_length(text: str) -> Length:
+    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length."""
+    percent, sign, rest = re.match(r"^\s*([0-9.]+)\s*%\s*([+-])\s*(.+?)\s*$", text).groups()
+    offset = parse_length_mm(rest.strip())
+    return Length(float(percent), True, offset_mm=offset if sign == "+" else -offset)
+
+
+def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
+    """A table element's ``table:`` compiled: lengths in mm, colours and counts as templates."""
+
+    def template(value, at: PathKey) -> Template | None:
+        if value is None:
+            return None
+        try:
+            return Template.parse(str(value))
+        except LayoutError as exc:
+            raise loaded.source.error(at, str(exc)) from None
+
+    def size(value, at: PathKey) -> float:
+        mm, pct = _text_size(loaded, value, at, None)
+        if pct is not None:
+            raise loaded.source.error(at, f"a table's text size is a length such as '3mm', not {value!r}")
+        return mm
+
+    def columns(specs, at: PathKey, shared: str) -> tuple[Column, ...]:
+        out = []
+        for i, column in enumerate(specs):
+            where = at + (i,)
+            width = str(column.width).strip()
+            if width.startswith("-") or BOX_SUM_RE.fullmatch(width):
+                raise loaded.source.error(where + ("width",), f"a column's width is a length or a percentage of "
+                                                                f"{shared}, not {column.width!r}")
+            percent = width.endswith("%")
+            low, high = size(column.size, where + ("size",)), size(column.min_size, where + ("min_size",))
+            if high > low:
+                raise loaded.source.error(where + ("min_size",), f"min_size {high:g} mm is more than the size, "
+                                                                   f"{low:g} mm")
+            out.append(Column(float(width[:-1]) if percent else parse_length_mm(column.width), percent,
+                              None if column.header is None else str(column.header), low, high, column.bold,
+                              template(column.color, where + ("color",)), _ALIGN[column.align],
+                              parse_length_mm(column.inset), column.same_size))
+        return tuple(out)
+
+    repeat = None
+    if spec.repeat is not None:
+        at = path + ("repeat",)
+        repeat = Repeat(template(spec.repeat.count, at + ("count",)), template(spec.repeat.header, at + ("header",)),
+                        template(spec.repeat.fill, at + ("fill",)),
+                        columns(spec.repeat.columns, at + ("columns",), "a repeated group's width"))
+    rows = tuple(Row(tuple(str(c) for c in row.cells), template(row.fill, path + ("rows", i, "fill")),
+                     None if row.mark is None else str(row.mark)) for i, row in enumerate(spec.rows))
+    fixed = columns(spec.columns, path + ("columns",), "the table's width")
+    widest = max((len(r.cells) for r in rows), default=0)
+    if widest > len(fixed):
+        at = next(i for i, r in enumerate(rows) if len(r.cells) == widest)
+        raise loaded.source.error(path + ("rows", at, "cells"), f"a row of {widest} cells in a table of "
+                                                                  f"{len(fixed)} columns (a repeat's cells are "
+                                                                  "left to write in)")
+    if any(r.mark is not None for r in rows) and repeat is None:
+        at = next(i for i, r in enumerate(rows) if r.mark is not None)
+        raise loaded.source.error(path + ("rows", at, "mark"), "a mark goes in a repeat's first column, and the "
+                                                                 "table has no repeat")
+    return Table(fixed, repeat, parse_length_mm(spec.header_height), parse_length_mm(spec.subheader_height),
+                 parse_length_mm(spec.row_height), rows,
+                 template(spec.rows_shown, path + ("rows_shown",)),
+                 tuple(str(f) for f in spec.footer), template(spec.footer_fill, path + ("footer_fill",)),
+                 template(spec.mark_fill, path + ("mark_fill",)),
+                 header_size_mm=size(spec.header_size, path + ("header_size",)),
+                 subheader_size_mm=size(spec.subheader_size, path + ("subheader_size",)),
+                 label_size_mm=size(spec.label_size, path + ("label_size",)),
+                 footer_size_mm=size(spec.footer_size, path + ("footer_size",)))
+
+
 def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
     """An element's ``label:`` as (language, label) pairs; a plain string is for every language ("")."""
     if label is None:
@@ -311,10 +396,11 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
     for attr in element.reads:
         if attr not in known:
             key = _key_reading(spec, attr)
+            at = (key,) if key else _table_key_reading(spec.table, attr) if spec.table is not None else ()
             hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
             meant = f"; did you mean {hint[0]!r}?" if hint else ""
             listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
-            raise loaded.source.error(path + ((key,) if key else ()),
+            raise loaded.source.error(path + at,
                                       f"no card has attribute {attr!r}{meant} (cards have: {listed})")
 
 
@@ -328,6 +414,19 @@ def _key_reading(spec: ElementSpec, attr: str) -> str | None:
         if value is not None and attr in [design.split_item(v)[0] for v in ([value] if isinstance(value, str) else value)]:
             return key
     return None
+
+
+def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
+    """Where in a table element's ``table:`` the placeholder ``{attr`` is written (() if nowhere)."""
+    reads = lambda value: value is not None and "{" + attr in str(value)  # noqa: E731
+    places: list[tuple[PathKey, object]] = [(("rows_shown",), table.rows_shown), (("footer_fill",), table.footer_fill),
+                                            (("mark_fill",), table.mark_fill)]
+    if table.repeat is not None:
+        places += [(("repeat", "count"), table.repeat.count), (("repeat", "fill"), table.repeat.fill)]
+        places += [(("repeat", "columns", i, "color"), c.color) for i, c in enumerate(table.repeat.columns)]
+    places += [(("columns", i, "color"), c.color) for i, c in enumerate(table.columns)]
+    places += [(("rows", i, "fill"), r.fill) for i, r in enumerate(table.rows)]
+    return next((("table",) + at for at, value in places if reads(value)), ())
 
 
 def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
@@ -381,6 +480,10 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
                                                           f"element {element.label}: {message}")
 
+    try:
+        design.check_requires(layout, card)
+    except LayoutError as exc:
+        raise at_source(card.source or str(loaded.path), f"{card.short_label}: {exc}") from None
     for element in layout.elements:
         if not element.shown_for(card):
             continue

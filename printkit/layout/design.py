@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 from printkit.deck import Card, CardSize, matches
 from printkit.images import svg_warnings
 from printkit.layout.anchors import Anchor, anchored_box
-from printkit.layout.color import mix
+from printkit.layout.color import mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
@@ -37,6 +37,7 @@ from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import hatch, lattice, turn_ops
+from printkit.layout.table import Table, draw_table
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
 
@@ -263,9 +264,10 @@ class Length:
     value: float  # the size, never negative
     percent: bool = False
     from_end: bool = False  # written with a minus: measured from the right or bottom edge
+    offset_mm: float = 0.0  # added to a percentage: "100% - 6mm"
 
     def mm(self, side_mm: float) -> float:
-        return self.value * side_mm / 100.0 if self.percent else self.value
+        return self.value * side_mm / 100.0 + self.offset_mm if self.percent else self.value
 
 
 @dataclass(frozen=True)
@@ -304,6 +306,7 @@ class Element:
     align: str = "start"
     valign: str = "top"
     line_spacing: float = 1.2
+    paragraph_spacing: float = 0.35  # extra space before a paragraph, in text sizes
     rotate: int = 0
     both_ends: bool = False  # drawn again turned half a turn about the card's centre
     fit: str | None = None
@@ -314,13 +317,15 @@ class Element:
     spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row; a hatch's stripes
     border_mm: float = 0.0  # a hatch's stripes only this far in from its box's edges (0: everywhere)
     anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
+    table: Table | None = None  # a table element's columns and rows
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
     labels: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def templates(self) -> tuple[Template, ...]:
-        return tuple(t for t in (self.text, self.image, self.icon, self.color, self.fill, self.stroke) if t)
+        own = tuple(t for t in (self.text, self.image, self.icon, self.color, self.fill, self.stroke) if t)
+        return own + (self.table.templates if self.table is not None else ())
 
     @property
     def reads(self) -> tuple[str, ...]:
@@ -363,10 +368,11 @@ class Layout:
     elements: tuple[Element, ...]
     # The spec's lookup tables (``tables:``), each entry as text: {table[attribute]} reads them.
     tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    requires: Mapping[str, Any] | None = None  # a match every card drawn must meet (``requires:``)
 
     @property
     def reads(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(n for e in self.elements for n in e.reads))
+        return tuple(dict.fromkeys([n for e in self.elements for n in e.reads] + list(self.requires or ())))
 
     @cached_property
     def anchored_to(self) -> frozenset[str]:
@@ -402,6 +408,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     ``proving`` (a check, which draws nothing): a text a bound proves to fit is left out of the
     ops instead of set; the face's errors and warnings are the same.
     """
+    check_requires(layout, card)
     size = card.size
     bleed = bleed_box(size)
     ops: list[Op] = []
@@ -442,6 +449,18 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def check_requires(layout: Layout, card: Card) -> None:
+    """LayoutError unless ``card`` meets the layout's ``requires:`` match (a card the design does not
+    draw, such as an aid of a kind or language it has no words for)."""
+    if layout.requires is None or matches(layout.requires, card.attrs):
+        return
+    wanted = "; ".join(f"{key} {' or '.join(repr(v) for v in (value if isinstance(value, list) else [value]))}"
+                       for key, value in layout.requires.items())
+    have = ", ".join(f"{key} {card.attrs[key]!r}" if key in card.attrs else f"no {key}"
+                     for key in layout.requires)
+    raise LayoutError(f"layout {layout.name!r} draws only cards with {wanted}; this card has {have}")
 
 
 def _has(card: Card, name: str) -> bool:
@@ -502,7 +521,10 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resou
     box = element.box(card.size) if box is None else box
     if element.kind == "text":
         return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
-    ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
+    if element.kind == "table":
+        ops, warnings = _table(element, card, values, resources, box)
+    else:
+        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
@@ -602,7 +624,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
                       italic=(element.font_italic,) + regular if element.font_italic else None,
                       color=color_of(element.color, values, card) if element.color else _ink(card),
                       align=element.align, valign=element.valign, leading=element.line_spacing,
-                      keep_words=element.keep_words)
+                      keep_words=element.keep_words, paragraph_gap=element.paragraph_spacing)
     size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
     if element.min_size_pct is not None:
         minimum = element.min_size_pct * inner.h_mm / 100
@@ -643,6 +665,16 @@ def _turned_extent(extent: Box | None, quarter_turns: int, box: Box) -> Box | No
     (turned,) = turn_ops((Rect(extent.x_mm, extent.y_mm, extent.w_mm, extent.h_mm),), quarter_turns,
                          box.cx_mm, box.cy_mm)
     return Box(turned.x_mm, turned.y_mm, turned.w_mm, turned.h_mm)
+
+
+def _table(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
+           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+    """A table element (:mod:`printkit.layout.table`): its ink is ``color``, its lines ``stroke``."""
+    ink = color_of(element.color, values, card) if element.color else _ink(card)
+    stroke = color_of(element.stroke, values, card) if element.stroke else _ink(card)
+    return draw_table(element.table, box, values, lambda t: color_of(t, values, card), ink, stroke,
+                      element.stroke_width_mm, _chains(element, card, resources),
+                      _Where(card, element.name or element.label))
 
 
 def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
@@ -750,9 +782,13 @@ def _ink(card: Card) -> str:
 
 
 def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
-    """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``, or
-    ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B."""
+    """A colour from a template: ``#rrggbb`` (or ``#rgb``), a name in the card's ``art.colors``,
+    ``mix(A, B, T)``, colour A moved the fraction T (0 to 1) of the way towards colour B, or
+    ``on(A)``, white or the card's ink, whichever reads better on colour A."""
     text = template.render(values).strip()
+    on = _ON.match(text)
+    if on is not None:
+        return _on_color(on.group(1).strip(), card)
     mixed = _MIX.match(text)
     if mixed is None:
         return _plain_color(text, card)
@@ -769,6 +805,9 @@ def color_of(template: Template, values: Mapping[str, Any], card: Card) -> str:
 def color_names(text: str) -> tuple[str, ...]:
     """The ``art.colors`` names a colour as written reads (two for a ``mix``, none for ``#rrggbb``)."""
     text = text.strip()
+    on = _ON.match(text)
+    if on is not None:
+        text = on.group(1).strip()
     mixed = _MIX.match(text)
     parts = [p.strip() for p in mixed.group(1).split(",")[:2]] if mixed else [text]
     return tuple(p for p in parts if p and not p.startswith("#"))
@@ -776,6 +815,16 @@ def color_names(text: str) -> tuple[str, ...]:
 
 # mix(A, B, T): exactly three parts, none holding brackets (linear time, no nesting).
 _MIX = re.compile(r"^mix\(([^(),]*,[^(),]*,[^(),]*)\)$")
+# on(A): one colour, no brackets inside.
+_ON = re.compile(r"^on\(([^(),]*)\)$")
+
+
+def _on_color(text: str, card: Card) -> str:
+    """``on(A)``: white or the card's ink, whichever reads better on a fill of colour A (a title on a
+    band of a colour the designer may change)."""
+    if not text:
+        raise LayoutError("'on()' names no colour: write on(A), A a colour such as '#1f3b5a' or a name in art.colors")
+    return on_color(_plain_color(text, card), _ink(card))
 
 
 def _plain_color(text: str, card: Card) -> str:

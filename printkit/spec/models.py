@@ -75,17 +75,20 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
 BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
+# A percentage less or more a length: "100% - 61mm", "50% + 2mm".
+BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt)?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:
-    if isinstance(value, str) and not BOX_LENGTH_RE.fullmatch(value):
-        raise ValueError(f"expected a length such as '3mm', '-5mm' or '40%', got {value!r}")
+    if isinstance(value, str) and not (BOX_LENGTH_RE.fullmatch(value) or BOX_SUM_RE.fullmatch(value)):
+        raise ValueError(f"expected a length such as '3mm', '-5mm', '40%' or '100% - 6mm', got {value!r}")
     return value
 
 
 BOX_LENGTH = Checked(OneOf(Text(max_length=40), Number()), _box_length,
-                     {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern}, {"type": "number"}]},
-                     noun="a length such as '3mm', '-5mm' or '40%'")
+                     {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern},
+                                {"type": "string", "pattern": BOX_SUM_RE.pattern}, {"type": "number"}]},
+                     noun="a length such as '3mm', '-5mm', '40%' or '100% - 6mm'")
 
 
 def _zero(value: str | int | float) -> bool:
@@ -115,11 +118,11 @@ TEXT_SIZE = Checked(OneOf(Text(max_length=40), Number()), _text_size,
 
 # What a component is for, when it is not a playing card: each has a back of its own.
 ROLES = ("aid", "reference", "token", "marker")
-ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice", "hatch")
+ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice", "hatch", "table")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
     "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "fit", "wrap", "markup", "plate", "keep_words"},
+             "valign", "line_spacing", "paragraph_spacing", "fit", "wrap", "markup", "plate", "keep_words"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
@@ -127,10 +130,11 @@ ELEMENT_KEYS = {
     "icon": {"icon", "color", "stroke", "fit"},
     "lattice": {"fill", "spacing"},
     "hatch": {"fill", "spacing", "border"},
+    "table": {"table", "color", "stroke", "stroke_width"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
                 "before", "after", "label", "rotate", "both_ends", "anchor"}
-_REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
+_REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon", "table": "table"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
 # How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
@@ -206,6 +210,69 @@ class AnchorSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TableColumnSpec:
+    """One column of a table: its width, its heading and how its cells' text is set."""
+
+    width: str | int | float = spec_field(BOX_LENGTH, description="mm, or % of the width the columns share.")
+    header: str | None = spec_field(Optional(SCALAR), None, description="The column's heading.")
+    size: str | int | float = spec_field(TEXT_SIZE, "3mm", description="The cells' largest text size.")
+    min_size: str | int | float = spec_field(TEXT_SIZE, "1.6mm")
+    bold: bool = spec_field(Flag(), True)
+    color: str | None = spec_field(Optional(TEXT), None, description="The cells' text colour (default ink).")
+    align: str = spec_field(_choice("left", "center", "centre", "right"), "center")
+    inset: str | int | float = spec_field(LENGTH, "0.5mm", description="Room left and right of a cell's text.")
+    same_size: bool = spec_field(Flag(), False, description="Every cell of the column at one size: the "
+                                 "largest at which all fit.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableRowSpec:
+    """One row of a table: its cells' texts (the first columns), a fill and a mark for repeated columns."""
+
+    cells: list[str | int | float] = spec_field(ListOf(SCALAR, max_length=50), factory=list)
+    fill: str | None = spec_field(Optional(TEXT), None, description="The row's colour behind its cells.")
+    mark: str | None = spec_field(Optional(SCALAR), None, description="Printed in the first column of every "
+                                  "repeat, on a grey cell: nothing is written there in this row.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableRepeatSpec:
+    """Columns repeated a number of times (one group per player), sharing the width the others leave."""
+
+    count: str | int = spec_field(OneOf(Whole(ge=1, le=20), TEXT), description="How many groups: a number "
+                                  "or a placeholder such as {max_players}.")
+    header: str | None = spec_field(Optional(TEXT), None, description="Each group's label; {n} is its number.")
+    fill: str | None = spec_field(Optional(TEXT), None, description="The colour behind each group's label.")
+    columns: list[TableColumnSpec] = spec_field(ListOf(Model(TableColumnSpec), min_length=1, max_length=20))
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSpec:
+    """A ruled table: columns with headings, a repeated group of columns, rows and summary rows."""
+
+    columns: list[TableColumnSpec] = spec_field(ListOf(Model(TableColumnSpec), max_length=20), factory=list)
+    repeat: TableRepeatSpec | None = spec_field(Optional(Model(TableRepeatSpec)), None)
+    header_height: str | int | float = spec_field(LENGTH, "7mm", description="The heading row (with a repeat: "
+                                                  "the groups' labels).")
+    subheader_height: str | int | float = spec_field(LENGTH, "5mm", description="With a repeat: the row of "
+                                                     "its columns' headings.")
+    row_height: str | int | float = spec_field(LENGTH, "9mm", description="The rows' height at most; less when "
+                                               "the rows would not fit the box.")
+    rows: list[TableRowSpec] = spec_field(ListOf(Model(TableRowSpec), max_length=200), factory=list)
+    rows_shown: str | int | None = spec_field(Optional(OneOf(Whole(ge=0, le=200), TEXT)), None,
+                                              description="Only this many of the rows: a number or a placeholder.")
+    footer: list[str] = spec_field(ListOf(SCALAR, max_length=10), factory=list,
+                                   description="Summary rows' labels, across the first columns.")
+    footer_fill: str | None = spec_field(Optional(TEXT), None)
+    mark_fill: str = spec_field(TEXT, "#d9d9d9", description="The colour of a row's marked cells.")
+    header_size: str | int | float = spec_field(TEXT_SIZE, "3mm", description="The columns' headings' size.")
+    subheader_size: str | int | float = spec_field(TEXT_SIZE, "2.6mm", description="The repeated columns' "
+                                                   "headings' size (one for all, the largest that fits each).")
+    label_size: str | int | float = spec_field(TEXT_SIZE, "1.9mm", description="Each group's label's size.")
+    footer_size: str | int | float = spec_field(TEXT_SIZE, "3.4mm", description="The summary rows' labels' size.")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ElementSpec:
     """One thing a layout draws: a kind, a box and the style of that kind."""
 
@@ -261,6 +328,8 @@ class ElementSpec:
                              description="caps: the top of the capitals at the top of the box (lines text up "
                                          "with a shape beside it).")
     line_spacing: int | float = spec_field(Number(), 1.2, description="Baselines apart, in text sizes.")
+    paragraph_spacing: int | float = spec_field(Number(), 0.35, description="Extra space before a paragraph "
+                                                "(after an empty line), in text sizes.")
     rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise), about the "
                              "box's centre.")
     both_ends: bool = spec_field(Flag(), False, description="Also draw the element turned half a turn about the "
@@ -277,6 +346,8 @@ class ElementSpec:
                                             "along a row; a hatch's stripes, from one to the next.")
     border: str | int | float = spec_field(LENGTH, 0, description="A hatch: stripes only this far in from the "
                                            "box's edges (a hatched frame); 0 stripes the whole box.")
+    table: TableSpec | None = spec_field(Optional(Model(TableSpec)), None, description="A table element's "
+                                         "columns, rows and summary rows.")
     before: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
                                     "this element just before (under) the named element.")
     after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
@@ -309,6 +380,8 @@ class ElementSpec:
             return f"rotate {self.rotate} is not one of: 0, 90, 180, 270"
         if not 0.5 <= self.line_spacing <= 5:
             return f"line_spacing {self.line_spacing:g} is not between 0.5 and 5"
+        if not 0 <= self.paragraph_spacing <= 5:
+            return f"paragraph_spacing {self.paragraph_spacing:g} is not between 0 and 5"
         return None
 
 
@@ -320,6 +393,9 @@ class LayoutSpec:
                                      "an element with the same name replaces the inherited one in place.")
     remove: list[str] = spec_field(ListOf(NAME, max_length=200), factory=list,
                                    description="Names of inherited elements this layout does not draw.")
+    requires: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None, description="A match every card "
+                                                       "the layout draws must meet, e.g. {lang: [en, ko]}: a card "
+                                                       "it does not select is an error naming the card.")
     elements: list[ElementSpec] = spec_field(ListOf(Model(ElementSpec), max_length=200), factory=list)
 
 

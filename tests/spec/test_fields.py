@@ -148,8 +148,9 @@ def test_schema_describes_models_fields_and_limits():
     assert schema["properties"]["groups"]["minItems"] == 1
     assert set(schema["$defs"]) == {"ArtSpec", "BackArt", "CardFormatSpec", "SizeSpec", "CombineSpec",
                                     "ExpectSpec", "Override", "GroupSpec", "VariantSpec", "LayoutSpec",
-                                    "ElementSpec", "AnchorSpec", "ExportSpec"}
+                                    "ElementSpec", "AnchorSpec", "ExportSpec", "TableSpec", "TableColumnSpec",
+                                    "TableRepeatSpec", "TableRowSpec"}
     element = schema["$defs"]["ElementSpec"]
     assert "from" not in element["properties"] and element["properties"]["frame"]["default"] == "trim"
-    assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice|hatch)$"
+    assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice|hatch|table)$"
     assert schema["properties"]["layouts"]["additionalProperties"] == {"$ref": "#/$defs/LayoutSpec"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -99,6 +100,12 @@ def test_extends_replaces_named_elements_in_place(folder):
     (("gem: ruby", "gem: rubby"), "gem: rubby",
      "'rubby' is neither a picture file (art/fire.svg) nor a built-in icon (did you mean 'ruby'?)"),
     (("fire: art/fire.png", "fire: art/fyre.png"), "fire: art/fyre.png", "image file 'art/fyre.png' not found"),
+    (("size: 3mm}", "size: 3mm, paragraph_spacing: 6}"), "size: 3mm, paragraph_spacing",
+     "paragraph_spacing 6 is not between 0 and 5"),
+    (("size: 3mm}", "size: 3mm, paragraph_spacing: wide}"), "size: 3mm, paragraph_spacing",
+     "paragraph_spacing"),
+    (("frame: bleed, fill: accent", "frame: bleed, fill: accent, paragraph_spacing: 1"), "fill: accent, paragraph",
+     "'paragraph_spacing' does not apply to a rect element (it is for: text)"),
 ])
 def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
     spec = SPEC.replace(*change)
@@ -119,6 +126,10 @@ def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, mess
      "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?) (the spec's icons: fire, gem; built-in: "),
     (("fill: accent", "fill: accnt"), "Ember Drake",
      "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on(accnt)"'), "Ember Drake",
+     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on()"'), "Ember Drake",
+     "element 'band': 'on()' names no colour"),
 ])
 def test_card_mistakes_name_the_card_where_it_was_written(folder, change, needle, message):
     spec = SPEC.replace(*change)
@@ -200,3 +211,190 @@ def test_colours_a_mix_reads_count_as_read_and_a_bad_mix_is_named_at_the_card(fo
     assert result.exit_code == 1
     assert "element 'band': 'mix(accent, shade, 3)': the amount '3' of a mix is not a number from 0 to 1" \
         in result.stderr, result.stderr
+
+
+def test_on_is_white_on_a_dark_colour_and_ink_on_a_light_one(folder):
+    # on(A): a title on a band of a colour the designer may change stays readable.
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    spec = SPEC.replace('colors: {accent: "#bc4b51"}', 'colors: {accent: "#bc4b51", ink: "#202020"}')
+    spec = spec.replace("size: 5mm, bold: true}", 'size: 5mm, bold: true, color: "on(accent)"}')
+    result = run(folder, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output  # accent is read
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    for accent, expected in (("#bc4b51", "#ffffff"), ("#f4e7bf", "#202020")):
+        [deck] = load_all_variants(folder / "deck.yaml")
+        card = deck.cards[0]
+        card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**card.art.colors, "accent": accent}))
+        title = next(op for op in templates.front(card, deck).ops if isinstance(op, Text) and op.text.startswith("Ember"))
+        assert title.color == expected, (accent, title.color)
+
+
+def test_paragraph_spacing_sets_paragraphs_apart_and_leaves_lines_of_one_paragraph_alone(folder):
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    def baselines(spacing):
+        spec = SPEC.replace('text: "Draw a card."', 'text: "One.\\nTwo.\\n\\nThree."')
+        spec = spec.replace("size: 3mm}", f"size: 3mm, fit: none, paragraph_spacing: {spacing}}}")
+        (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+        deck = next(d for d in load_all_variants(folder / "deck.yaml"))
+        card = next(c for c in deck.cards if c.get("title") == "Flare")
+        ops = {op.text: op.y_mm for op in templates.front(card, deck).ops if isinstance(op, Text)}
+        return ops["One."], ops["Two."], ops["Three."]
+
+    one, two, three = baselines(0)
+    assert three - two == pytest.approx(two - one)  # no gap: lines and paragraphs alike
+    one, two, far = baselines(1.5)
+    assert two - one == pytest.approx(3.0 * 1.2)  # a line break: line_spacing only
+    assert far - two == pytest.approx(3.0 * (1.2 + 1.5))  # a new paragraph: 1.5 sizes more
+
+
+TABLE_SPEC = """\
+game: tally
+name: Tally
+card: {size: poker, bleed: 3mm, safe: 3mm}
+layouts:
+  sheet:
+    elements:
+      - name: table
+        kind: table
+        frame: safe
+        y: 10mm
+        height: 100% - 20mm
+        stroke_width: 0.45mm
+        table:
+          columns:
+            - {header: Round, width: 8mm, size: 3mm}
+            - {header: Rule, width: 20mm, size: 3mm, align: left, same_size: true}
+          repeat:
+            count: "{players}"
+            header: "P{n}"
+            fill: "#eeeeee"
+            columns:
+              - {header: Bid, width: 50%}
+              - {header: Won, width: 50%}
+          rows_shown: "{rounds}"
+          rows:
+            - {cells: [1]}
+            - {cells: [2, Wild], fill: "#f0e0e0", mark: "0"}
+            - {cells: [3]}
+          footer: [Total]
+groups:
+  - name: sheets
+    layout: sheet
+    cards: [{players: 3, rounds: 2}]
+"""
+
+
+def test_a_table_draws_its_headings_rows_groups_and_summary_in_its_box(folder):
+    from printkit.layout import templates
+    from printkit.layout.ops import Line, Rect, Text
+
+    (folder / "deck.yaml").write_text(TABLE_SPEC, encoding="utf-8")
+    [deck] = load_all_variants(folder / "deck.yaml")
+    card = deck.cards[0]
+    face = templates.front(card, deck)
+    words = [op.text for op in face.ops if isinstance(op, Text)]
+    # Two rows of three (rounds: 2), three groups (players: 3), each labelled and headed, the mark in each.
+    assert words == ["Round", "Rule", "P1", "Bid", "Won", "P2", "Bid", "Won", "P3", "Bid", "Won", "1", "2", "Wild",
+                     "0", "0", "0", "Total"]
+    outline = next(op for op in face.ops if isinstance(op, Rect) and op.stroke is not None)
+    # The box: 10 mm below the safe frame's top, 20 mm less than its height; rows of 9 mm at most.
+    assert (outline.x_mm, outline.y_mm, outline.w_mm) == pytest.approx((3.0, 13.0, 63.5 - 6))
+    assert outline.h_mm == pytest.approx(7 + 5 + 3 * 9)
+    lines = [op for op in face.ops if isinstance(op, Line)]
+    assert {round(op.width_mm, 3) for op in lines} == {0.45, 0.15}  # heavy and a third of it
+    marked = [op for op in face.ops if isinstance(op, Rect) and op.fill == "#d9d9d9"]
+    assert len(marked) == 3  # the first cell of each group in the marked row
+
+
+@pytest.mark.parametrize("change, needle, message", [
+    (("{cells: [1]}", "{cells: [1, a, b]}"), "{cells: [1, a, b]}",
+     "a row of 3 cells in a table of 2 columns"),
+    (('size: 3mm, align: left', 'size: 40%, align: left'), "size: 40%",
+     "a table's text size is a length such as '3mm', not '40%'"),
+    (("{header: Round, width: 8mm, size: 3mm}", "{header: Round, width: 8mm, size: 3mm, min_size: 4mm}"),
+     "min_size: 4mm", "min_size 4 mm is more than the size, 3 mm"),
+    (("{header: Bid, width: 50%}", "{header: Bid, width: -50%}"), "width: -50%",
+     "a column's width is a length or a percentage of a repeated group's width, not '-50%'"),
+    (("height: 100% - 20mm", "height: 100% - twenty"), "100% - twenty",
+     "expected a length such as '3mm', '-5mm', '40%' or '100% - 6mm', got '100% - twenty'"),
+    (("          footer: [Total]\n", "          footer: [Total]\n          colour: red\n"), "colour: red",
+     "colour"),
+    (('count: "{players}"', 'count: "{player}"'), '"{player}"', "no card has attribute 'player'"),
+    (("        stroke_width: 0.45mm\n", "        stroke_width: 0.45mm\n        fill: '#ffffff'\n"), "- name: table",
+     "'fill' does not apply to a table element"),
+])
+def test_table_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
+    spec = TABLE_SPEC.replace(*change)
+    assert spec != TABLE_SPEC
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
+    assert message in line, line
+
+
+def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder):
+    spec = TABLE_SPEC.replace('''          repeat:
+            count: "{players}"
+            header: "P{n}"
+            fill: "#eeeeee"
+            columns:
+              - {header: Bid, width: 50%}
+              - {header: Won, width: 50%}
+''', "")
+    result = run(folder, spec)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"deck.yaml:{line_of(spec, 'mark:')}:"), result.stderr
+    assert "a mark goes in a repeat's first column, and the table has no repeat" in result.stderr
+    result = run(folder, TABLE_SPEC.replace("{players: 3, rounds: 2}", "{players: many, rounds: 2}"))
+    assert result.exit_code == 1
+    assert "layout 'sheet' (front), element 'table'" in result.stderr or "element 'table'" in result.stderr, \
+        result.stderr
+    assert "the table's repeat count must be a whole number from 1 to 20, not 'many'" in result.stderr
+
+
+def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(folder):
+    # A layout with words for two languages says so: a card of a third is an error at that card,
+    # where it would otherwise print without its words.
+    spec = SPEC.replace("  spell:\n    extends: base\n", "  spell:\n    extends: base\n    requires: {title: [Flare, Frost]}\n")
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
+    result = run(folder, spec.replace("{title: Flare,", "{title: Flame,"))
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, '{title: Flare,')}:"), line
+    assert "layout 'spell' draws only cards with title 'Flare' or 'Frost'; this card has title 'Flame'" in line
+    result = run(folder, spec.replace("requires: {title:", "requires: {titel:"))
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
+    assert "no card has attribute 'titel'; did you mean 'title'?" in line
+
+
+def test_the_shipped_aids_and_sheet_refuse_a_kind_or_language_they_have_no_words_for():
+    from printkit.decks import load_deck
+    from printkit.errors import DeckError
+    from printkit.layout import templates
+
+    deck = load_deck("clag", None)
+    aid = deck.components["player_aids"][0]
+    for attrs in ({**aid.attrs, "aid": "bidding"}, {**aid.attrs, "lang": "fr"}):
+        with pytest.raises(DeckError, match="layout 'aid' draws only cards with aid 'turn' or 'scoring' or 'rounds'"):
+            templates.front(dataclasses.replace(aid, attrs=attrs), deck)
+    sheet = deck.components["score_sheet"][0]
+    with pytest.raises(DeckError, match="this card has sheet 'score', lang 'en', min_players 4, max_players 9"):
+        templates.page(dataclasses.replace(sheet, attrs={**sheet.attrs, "max_players": 9}), deck, 210.0, 297.0)
+
+
+def test_colours_a_table_reads_count_as_read(folder):
+    spec = TABLE_SPEC.replace("card: {size: poker, bleed: 3mm, safe: 3mm}",
+                              'card: {size: poker, bleed: 3mm, safe: 3mm}\nart: {colors: {shade: "#f0e0e0", band: "#eeeeee"}}')
+    spec = spec.replace('fill: "#f0e0e0"', "fill: shade").replace('fill: "#eeeeee"', "fill: band")
+    result = run(folder, spec)
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+    result = run(folder, spec.replace("fill: shade", "fill: shadow"))
+    assert result.exit_code == 1 and "'shadow' is not a colour" in result.stderr, result.output

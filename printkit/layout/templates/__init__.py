@@ -124,7 +124,8 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
                 templates = placeholders[name] = []
                 layout = deck.layouts.get(name)
                 for element in layout.elements if layout is not None else ():
-                    for template in (element.color, element.fill, element.stroke):
+                    table = element.table.colors if element.table is not None else ()
+                    for template in (element.color, element.fill, element.stroke) + table:
                         if template is not None:
                             if template.constant is None:
                                 templates.append(template)

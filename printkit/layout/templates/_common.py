@@ -1,24 +1,22 @@
-"""Pieces the card templates share: bleed background, images, colour tints, backs, font choice, aids.
+"""Pieces the card templates share: bleed background, images, colour tints, backs, font choice.
 
 Every function is pure: it takes a card (and numbers in millimetres) and returns drawing ops.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from printkit import fonts
 from printkit.deck import Card
-from printkit.errors import DeckError
 from printkit.fonts import text_width_mm
 from printkit.layout.ops import Face, Image, Op, Rect, Text
-from printkit.layout.color import DEFAULT_INK, mix, on_color
+from printkit.layout.color import mix
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout import shapes
 from printkit.layout.shapes import turn_180
-from printkit.layout.text import fit_block, fit_line, font_metrics
+from printkit.layout.text import fit_line, font_metrics
 
 DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#1f3b5a"
@@ -207,62 +205,3 @@ def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
     unit = min(size.width_mm, size.height_mm)
     return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
                           size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
-
-
-@dataclass(frozen=True)
-class AidText:
-    """The words of a player aid card in one language."""
-
-    title: str
-    body: str
-
-
-def aid_face(
-    card: Card,
-    text: AidText,
-    accent: str,
-    *,
-    footer: Callable[[Box], Sequence[Op]] | None = None,
-    footer_h_mm: float = 0.0,
-) -> Face:
-    """A player aid: a title band in the accent colour and the body text fitted below it.
-
-    ``footer(box)`` may draw something (e.g. a worked example) in a box of ``footer_h_mm`` at the
-    bottom of the safe zone; the body text then fits in the space above it.
-    """
-    s = card.size
-    safe = safe_box(card.size)
-    ink = card.art.color("ink", DEFAULT_INK)
-    ops: list[Op] = list(background(card))
-    warnings: list[str] = []
-    band_h = min(s.width_mm, s.height_mm) * 0.2
-    band_bottom = safe.y_mm + band_h
-    ops.append(Rect(-s.bleed_mm, -s.bleed_mm, s.bleed_width_mm, band_bottom + s.bleed_mm, fill=accent))
-    title_font = text_font(card, text.title, bold=True)
-    title_box = Box(safe.x_mm + 1, safe.y_mm + band_h * 0.12, safe.w_mm - 2, band_h * 0.76)
-    title = fit_line(text.title, title_font, title_box, max_size_mm=band_h * 0.6, min_size_mm=2.5,
-                     where=f"{card.label} title", color=on_color(accent), fallbacks=font_chain(card))
-    ops.extend(title.ops)
-    warnings.extend(title.warnings)
-    footer_gap = 3.0 if footer else 0.0
-    body_top = band_bottom + 2.5
-    body_box = Box(safe.x_mm + 1, body_top, safe.w_mm - 2, safe.bottom_mm - 1.0 - footer_h_mm - footer_gap - body_top)
-    body_font = text_font(card, text.body, bold=False)
-    ops.extend(plate(card, body_box.grow(0.8)))
-    body = fit_block(text.body, body_font, body_box, max_size_mm=4.2, min_size_mm=2.0, where=f"{card.label} body",
-                     color=ink, leading=1.25, paragraph_gap=0.45, fallbacks=font_chain(card, bold=False))
-    ops.extend(body.ops)
-    warnings.extend(body.warnings)
-    if footer:
-        footer_box = Box(safe.x_mm + 1, safe.bottom_mm - 1.0 - footer_h_mm, safe.w_mm - 2, footer_h_mm)
-        ops.extend(plate(card, footer_box.grow(0.8)))
-        ops.extend(footer(footer_box))
-    ops.extend(foreground(card))
-    return Face(tuple(ops), tuple(warnings))
-
-
-def aid_lang(card: Card) -> str:
-    lang = card.get("lang", "en")
-    if lang not in ("en", "ko"):
-        raise DeckError(f"{card.label}: unknown aid language {lang!r} (expected 'en' or 'ko')")
-    return lang

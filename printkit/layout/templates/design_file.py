@@ -10,7 +10,7 @@ import dataclasses
 from pathlib import Path
 from typing import Mapping
 
-from printkit.deck import Card
+from printkit.deck import Card, CardSize
 from printkit.games import icons
 from printkit.layout import design
 from printkit.layout.compile import shipped_layouts
@@ -24,3 +24,20 @@ def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping
     if missing:
         card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**missing, **card.art.colors}))
     return design.card_face(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
+
+
+def without_back_image(card: Card) -> Card:
+    """``card`` without the deck's back picture: a component's back is a design of its own, and a
+    picture drawn under it would only be covered."""
+    if card.art.back_image is None:
+        return card
+    return dataclasses.replace(card, art=dataclasses.replace(card.art, back_image=None))
+
+
+def draw_page(path: Path, name: str, card: Card, width_mm: float, height_mm: float, margin_mm: float,
+              colors: Mapping[str, str] | None = None) -> Face:
+    """A page-sized component (a score sheet) drawn by the layout ``name`` of the design file ``path``:
+    the layout's frames are the page (``trim`` and ``bleed``) and the page less ``margin_mm`` (``safe``)."""
+    size = CardSize(width_mm, height_mm, bleed_mm=0.0, safe_mm=margin_mm, corner_radius_mm=0.0,
+                    min_text_mm=card.size.min_text_mm)
+    return draw(path, name, dataclasses.replace(card, size=size), "front", colors)

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from printkit import fonts
+from printkit.layout.color import mix
 from printkit.layout.ops import Image, Polygon, Rect
 from printkit.games.calc import faces as calc
 from printkit.layout.text import font_metrics
@@ -123,7 +124,7 @@ def test_symbol_colour_and_big_central_shape(deck, symbol):
     assert x1 - x0 > s.width_mm * 0.4
     # The card is tinted in the symbol's colour to the bleed edge, with no frame for a miscut to show.
     tint = [op for op in face.ops if isinstance(op, Rect) and op.w_mm > s.width_mm][-1]  # over the background
-    assert tint.x_mm == -s.bleed_mm and tint.stroke is None and tint.fill == calc.mix(color, card.art.colors["background"], 0.88)
+    assert tint.x_mm == -s.bleed_mm and tint.stroke is None and tint.fill == mix(color, card.art.colors["background"], 0.88)
     # No other symbol's colour appears on the card.
     others = {card.art.colors[n] for n in ("plus", "minus", "times", "power") if n != symbol}
     fills = {getattr(op, "fill", None) for op in face.ops} | {getattr(op, "stroke", None) for op in face.ops}
@@ -153,12 +154,19 @@ def test_aids_cover_both_languages_and_fit(deck):
     assert totals[-1] == "52"
 
 
-def test_aid_text_too_long_warns(deck, monkeypatch):
-    card = next(c for c in deck.components["player_aids"] if c["aid"] == "turn" and c["lang"] == "en")
-    long_text = calc.AidText("Your turn", "word " * 400)
-    monkeypatch.setitem(calc.AID_TEXT, ("turn", "en"), long_text)
-    face = front(card)
-    assert any(card.label in w and "body" in w for w in face.warnings)
+def test_the_scoring_aids_worked_example_is_the_scorers():
+    # The design writes the example's cards and running totals; they must be what the scorer
+    # plays, so the aid never teaches a rule the engine does not.
+    from printkit.games.calc.score import PayCard, score_pay
+    from printkit.layout.compile import shipped_layouts
+
+    elements = {e.name: e for e in shipped_layouts(calc.DESIGN)["aid"].elements if e.name}
+    count = sum(1 for name in elements if name.endswith("_card"))
+    pay = [PayCard(elements[f"example_{i}_symbol"].icon.constant, int(elements[f"example_{i}_number"].text.constant))
+           for i in range(1, count + 1)]
+    totals = [elements[f"example_{i}_total"].text.constant for i in range(1, count + 1)]
+    assert count == 5 and totals == [str(step.after) for step in score_pay(pay)]
+    assert [(e.when or {}).get("aid") for n, e in elements.items() if n.startswith("example_")] == ["scoring"] * 4 * count
 
 
 def test_back_colour_label_and_image(deck, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from printkit.layout.geometry import paper_size
 from printkit.layout.ops import Image, Line, Polygon, Rect
 from printkit.games.clag import faces as clag
 from printkit.games.clag.engine import ROUNDS
+from printkit.games.clag.words import Special
 from printkit.errors import DeckError
 from printkit.games.clag import icons as clag_icons
 from printkit.layout import shapes, templates
@@ -155,12 +157,16 @@ def test_back_is_shared_and_labelled(deck):
 def test_aids_include_round_table_from_engine(deck):
     aids = {(c["aid"], c["lang"]): c for c in deck.components["player_aids"]}
     assert set(aids) == {(k, l) for k in ("turn", "scoring", "rounds") for l in ("en", "ko")}
-    face = front(aids[("rounds", "en")])
-    body = " ".join(t.text for t in texts(face))
-    for r in ROUNDS[7:15]:
-        assert r.title_en in body
-    ko = " ".join(t.text for t in texts(front(aids[("rounds", "ko")])))
-    assert ROUNDS[11].title_ko in ko
+    # The design writes the round table; it must be the rule engine's: every special round by its
+    # number and title, in both languages, and no other.
+    for lang in ("en", "ko"):
+        body = " ".join(t.text for t in texts(front(aids[("rounds", lang)])))
+        specials = [r for r in ROUNDS if r.special is not Special.NORMAL]
+        for r in specials:
+            assert f"{r.number}: {r.title_en if lang == 'en' else r.title_ko}" in body
+        assert len(re.findall(r"(?<![\d–-])\d+: ", body)) == len(specials)
+        hands = [r.hand_size for r in ROUNDS]
+        assert hands == list(range(1, 8)) + [7] * 9 + list(range(6, 0, -1))  # what the first line says
 
 
 # --- score sheet -------------------------------------------------------------------------------
@@ -174,7 +180,31 @@ def test_score_sheet_fits_page_without_warnings(deck, paper, lang):
     face = clag.page(card, w, h)
     assert face.warnings == ()
     assert_glyphs(face)
-    assert_inside(face.ops, 5.0, 5.0, w - 5.0, h - 5.0)
+    # Everything printed stays clear of the edge a home printer cannot reach; the layout's white
+    # page behind it is no ink.
+    page = [op for op in face.ops if isinstance(op, Rect) and op.fill == "#ffffff" and op.w_mm == w]
+    assert len(page) == 1
+    assert_inside([op for op in face.ops if op not in page], 5.0, 5.0, w - 5.0, h - 5.0)
+
+
+def test_the_score_sheets_rounds_are_the_rule_engines():
+    # The design writes the table's rows; they must be the engine's: hand sizes, the special rounds'
+    # titles in both languages, and the rounds without bids marked.
+    from printkit.layout.compile import shipped_layouts
+
+    elements = {e.name: e for e in shipped_layouts(clag.DESIGN)["score_sheet"].elements}
+    for lang in ("en", "ko"):
+        rows = elements[f"table_{lang}"].table.rows
+        assert len(rows) == len(ROUNDS)
+        for row, r in zip(rows, ROUNDS):
+            special = r.special is not Special.NORMAL
+            title = (r.title_en if lang == "en" else r.title_ko,) if special else ()
+            assert row.cells == (str(r.number), str(r.hand_size)) + title
+            assert (row.fill is not None) is special
+            assert row.mark == (None if r.has_bids else "0" if r.special is Special.ZERO_CONTRACTS else "–")
+            if special:
+                rule = elements[f"rule_{r.number}_{lang}"].text.constant
+                assert rule == f"{r.number}. {r.text_en if lang == 'en' else r.text_ko}"
 
 
 def test_score_sheet_rows_columns_and_special_rounds(deck):
