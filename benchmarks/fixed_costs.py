@@ -3,8 +3,10 @@
 Three targets, each said met or not on the last lines:
 
 1. ``printkit --help`` under 50 ms of CPU. Printed beside it: the interpreter alone
-   (``python -c pass``, with this environment's start-up files) and ``import click``, which
-   ``--help`` cannot do without: what is left above them is printkit's own part.
+   (``python -c pass``, with this environment's start-up files: ``site`` and the ``.pth`` files of
+   site-packages; ``-S`` without them, ``-I`` isolated from the environment's variables and the
+   user's site-packages) and ``import click``, which ``--help`` cannot do without: what is left
+   above them is printkit's own part.
 2. ``printkit build calc --variant expert --no-rulebooks --no-proof --jobs 1 --no-cache`` within
    1.5x the CPU of ``benchmarks/floor_calc.py`` (plain reportlab writing the same two PDFs).
 3. The proof page adds at most 15% to ``printkit build calc --no-rulebooks`` (both variants,
@@ -47,6 +49,8 @@ def main() -> None:
                   "--jobs", "1", "--no-cache"]
         calc = [*printkit, "build", "calc", "--no-rulebooks"]
         commands = {  # name: (argv, output)
+            "python -S -c pass": ([sys.executable, "-S", "-c", "pass"], nothing),
+            "python -I -c pass": ([sys.executable, "-I", "-c", "pass"], nothing),
             "python -c pass": ([sys.executable, "-c", "pass"], nothing),
             "python -c 'import click'": ([sys.executable, "-c", "import click"], nothing),
             "printkit --help": ([*printkit, "--help"], nothing),
@@ -70,11 +74,12 @@ def main() -> None:
     def said(ok: bool) -> str:
         return "met" if ok else "NOT MET"
 
-    help_ms, bare_ms, click_ms = (1000 * cpu[name] for name in
-                                  ("printkit --help", "python -c pass", "python -c 'import click'"))
+    help_ms, bare_ms, click_ms, no_site_ms = (1000 * cpu[name] for name in
+                                              ("printkit --help", "python -c pass", "python -c 'import click'",
+                                               "python -S -c pass"))
     print(f"printkit --help: {help_ms:.0f} ms CPU (< {HELP_MS} ms): {said(help_ms < HELP_MS)}; "
-          f"the interpreter alone {bare_ms:.0f} ms, with click {click_ms:.0f} ms, "
-          f"printkit's own part {help_ms - click_ms:.0f} ms")
+          f"the interpreter alone {bare_ms:.0f} ms ({no_site_ms:.0f} ms without its start-up files, -S), "
+          f"with click {click_ms:.0f} ms, printkit's own part {help_ms - click_ms:.0f} ms")
     ratio = cpu["build calc --variant expert (cards)"] / cpu["floor_calc.py"]
     print(f"calc expert cards: {ratio:.2f}x floor_calc.py (<= {CALC_RATIO}): {said(ratio <= CALC_RATIO)}")
     share = cpu["build calc --no-rulebooks"] / cpu["build calc --no-rulebooks --no-proof"] - 1

@@ -205,6 +205,65 @@ class NamedEntries:
             self.cache.pending[key] = data
 
 
+class NamedTable:
+    """Small entries of one kind in a render cache, by name, kept together as one entry (a
+    picture's verdict by its sha256: 300 pictures are one file to read and write, not 300): read
+    when first asked for, written again at the flush when a build added to it, the names it
+    asked for first and at most ``limit`` of them. A name holds no space or newline, a value no
+    newline. Two builds into one folder at once may each write it: the last one's is kept, and
+    what the other added is made again when next asked for."""
+
+    def __init__(self, cache: "RenderCache", kind: str, limit: int = 20_000) -> None:
+        import threading
+
+        self.cache, self.kind, self.limit = cache, kind, limit
+        self._lock = threading.Lock()
+        self._kept: dict[str, bytes] | None = None  # as read from the cache
+        self._used: dict[str, bytes] = {}  # asked for or added by this build
+        self._added = False
+
+    def _table(self) -> dict[str, bytes]:
+        if self._kept is None:
+            self._kept = {}
+            key = self._key()
+            data = self.cache.get(key) if key else None
+            for line in (data or b"").splitlines():
+                name, _, value = line.partition(b" ")
+                self._kept[name.decode("ascii", "replace")] = value
+        return self._kept
+
+    def _key(self) -> str:
+        return self.cache.key(self.kind, lambda: "table")
+
+    def get(self, name: str) -> bytes | None:
+        with self._lock:
+            value = self._used.get(name)
+            if value is None:
+                value = self._table().get(name)
+                if value is not None:
+                    self._used[name] = value
+            return value
+
+    def put(self, name: str, data: bytes) -> None:
+        with self._lock:
+            self._used[name] = data
+            self._added = True
+
+    def keep(self) -> None:
+        """Give the cache the table to store at its flush, if this build added to it."""
+        with self._lock:
+            key = self._key() if self._added else ""
+            if not key:
+                return
+            table = dict(self._used)
+            for name, value in self._table().items():
+                if len(table) >= self.limit:
+                    break
+                table.setdefault(name, value)
+            self.cache.keep(key, b"".join(b"%s %s\n" % (name.encode("ascii"), value)
+                                          for name, value in sorted(table.items())))
+
+
 @contextlib.contextmanager
 def picture_verdicts_kept(out_dir: Path, enabled: bool = True) -> Iterator[None]:
     """While the block runs (reading specs, building), pictures' verdicts
@@ -213,11 +272,13 @@ def picture_verdicts_kept(out_dir: Path, enabled: bool = True) -> Iterator[None]
     from printkit.images import picture_verdicts
 
     cache = RenderCache(out_dir, enabled)
-    token = picture_verdicts.set(NamedEntries(cache, "picture-verdict"))
+    verdicts = NamedTable(cache, "picture-verdicts")
+    token = picture_verdicts.set(verdicts)
     try:
         yield
     finally:
         picture_verdicts.reset(token)
+    verdicts.keep()
     cache.flush(secrets.token_hex(8))
 
 

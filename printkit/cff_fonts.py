@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from printkit.errors import ConversionError
 
-OTF_MAGIC = b"OTTO"  # the sfnt version of an OpenType font with CFF outlines
 MAX_GLYPHS = 65_535  # the most a font can index; Noto Sans CJK has as many
 MAX_ERROR = 1.0  # font units a quadratic curve may stray from the cubic it replaces (1/1000 em)
 MAX_SUBR_DEPTH = 10  # the Type 2 charstring format's own nesting limit
@@ -23,11 +22,6 @@ MAX_SUBR_DEPTH = 10  # the Type 2 charstring format's own nesting limit
 # so a real font runs a few times its size; nested calls repeated at will would run far more.
 WORK_PER_BYTE = 32
 WORK_ALLOWANCE = 1_000_000
-
-
-def is_cff_font(data: bytes) -> bool:
-    """Whether ``data`` starts as an OpenType font with CFF outlines."""
-    return data[:4] == OTF_MAGIC
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,17 @@ from array import array
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatch
 from functools import cached_property, lru_cache
+from itertools import compress
 from pathlib import Path
 from struct import unpack_from
 
-from printkit.cff_fonts import ConversionError, FontBytes, is_cff_font, truetype_outlines
 from printkit.errors import FontError
 from printkit.memo import FileIdentity, file_identity
 from printkit.resources import bundled_dir
 from printkit.safe_read import UnsafeFileError, read_limited
 
 MAX_FONT_BYTES = 40_000_000
+OTF_MAGIC = b"OTTO"  # the sfnt version of an OpenType font with CFF outlines
 
 FONTS_DIR = bundled_dir("fonts")
 
@@ -114,6 +115,8 @@ def _parsed_font(path: Path):
     except (OSError, UnsafeFileError) as exc:
         raise FontError(f"{Path(path).name} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
     if is_cff_font(data):
+        from printkit.cff_fonts import ConversionError, FontBytes, truetype_outlines  # only for such a font
+
         try:
             data = truetype_outlines(FontBytes(hashlib.sha256(data).hexdigest(), data))
         except ConversionError as exc:
@@ -128,7 +131,10 @@ def _parsed_font(path: Path):
         font.face.shown = Path(path).name
         # Embedding reads the glyph outlines, which parsing does not: a damaged 'glyf' table is
         # refused now, where the spec names the font, rather than partway through writing a PDF.
-        font.face.makeSubset([code for code in range(32, 127) if code in font.face.charToGlyph][:16] or [32])
+        # printkit's own fonts are embedded whole by its tests and skip this trial subset (a
+        # subset costs some 2 ms however few its glyphs).
+        if not _bundled(path):
+            font.face.makeSubset([code for code in range(32, 127) if code in font.face.charToGlyph][:16] or [32])
         return font
     except FontError:
         raise
@@ -137,6 +143,12 @@ def _parsed_font(path: Path):
     finally:
         if collecting:
             gc.enable()
+
+
+def is_cff_font(data: bytes) -> bool:
+    """Whether ``data`` starts as an OpenType font with CFF outlines (converted by
+    :mod:`printkit.cff_fonts`, which only such a font imports)."""
+    return data[:4] == OTF_MAGIC
 
 
 def _reportlab_font(name: str, data: bytes):
@@ -213,7 +225,6 @@ def _read_glyph_tables_unchecked(face) -> bool:
         return False
     codes, glyphs = found
     char_to_glyph = dict(zip(codes, glyphs))
-    glyph_to_chars = _glyph_to_chars(codes, glyphs)
 
     # hmtx: (advance, left side bearing) for the first numberOfHMetrics glyphs, then bearings only;
     # those glyphs repeat the last advance, which reportlab keeps already scaled.
@@ -222,19 +233,20 @@ def _read_glyph_tables_unchecked(face) -> bool:
     num_metrics = unpack_from(">H", data, table["hhea"]["offset"] + 34)[0]
     hmtx = table["hmtx"]["offset"]
     pairs = _big_endian("H", data, hmtx, 2 * num_metrics)
-    advances = [scale(advance) for advance in pairs[0::2]]
+    raw_advances = pairs[0::2]
+    scaled = {advance: scale(advance) for advance in set(raw_advances)}  # a font has few distinct advances
+    advances = list(map(scaled.__getitem__, raw_advances))
     last = advances[-1]
     bearings = _big_endian("H", data, hmtx + 4 * num_metrics, max(num_glyphs - num_metrics, 0))
     hmetrics = _HMetrics(pairs, bearings, last)
-    char_widths: dict[int, float] = {}
-    covered = max(num_metrics, num_glyphs)
-    for glyph in sorted(glyph_to_chars):
-        if glyph >= covered:
-            break
-        width = advances[glyph] if glyph < num_metrics else last
-        for code in glyph_to_chars[glyph]:
-            char_widths[code] = width
-    del glyph_to_chars  # made again only if asked for (:meth:`Face.glyphToChar`)
+    # Each character's width, in reportlab's order: by glyph, a glyph's characters in map order
+    # (a stable sort of the map's entries by glyph); glyphs past the tables have none.
+    widths = advances + [last] * (max(num_metrics, num_glyphs) - num_metrics)
+    order = sorted(range(len(glyphs)), key=glyphs.__getitem__)
+    while order and glyphs[order[-1]] >= len(widths):
+        order.pop()
+    char_widths = dict(zip(map(codes.__getitem__, order),
+                           map(widths.__getitem__, map(glyphs.__getitem__, order))))
 
     loca = table["loca"]["offset"]
     if loca_format == 0:
@@ -373,17 +385,22 @@ def font_name(path: Path) -> str:
     spec's own ``Pretendard-Regular.ttf`` can never be mistaken for the bundled one.
     """
     path = Path(path)
-    if path.parent.resolve() == FONTS_DIR:
+    if _bundled(path):
         return path.stem
     digest = hashlib.sha256(read_limited(path, MAX_FONT_BYTES)).hexdigest()[:10]
     return f"{path.stem}-{digest}"
 
 
+def _bundled(path: Path) -> bool:
+    """Whether ``path`` is one of printkit's own fonts."""
+    return Path(path).parent.resolve() == FONTS_DIR
+
+
 @lru_cache(maxsize=None)
 def glyph_set(path: Path) -> frozenset[int]:
     """Unicode code points the font has glyphs for."""
-    face = ttfont(Path(path)).face
-    return frozenset(cp for cp, glyph in face.charToGlyph.items() if glyph)
+    char_to_glyph = ttfont(Path(path)).face.charToGlyph
+    return frozenset(compress(char_to_glyph, char_to_glyph.values()))  # those not mapped to glyph 0
 
 
 def missing_glyphs(text: str, path: Path) -> str:

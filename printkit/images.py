@@ -31,7 +31,9 @@ import base64
 import binascii
 import hashlib
 import io
+import os
 import re
+import stat
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,7 +41,8 @@ from pathlib import Path
 from typing import Callable
 
 from printkit.errors import ImageError
-from printkit.memo import FileIdentity, Memo, file_identity
+from printkit.jpeg import whole_jpeg_size
+from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
 
@@ -87,6 +90,13 @@ class Picture:
             raise ImageError("changed since it was checked")
         return data
 
+    def head(self, size: int) -> bytes | None:
+        """The first ``size`` bytes checked (all, if fewer): of those kept, else read from the file
+        while it is the one checked (:func:`head_checked`); None when it is not."""
+        if self._data is not None:
+            return self._data[:size]
+        return head_checked(self.path, self.digest, size)
+
     def reader(self):
         """What the PDF backend draws: decoded at most once per process, from ``data``.
 
@@ -131,7 +141,7 @@ _IDENTIFIED = Memo("pictures identified", entries=20_000)
 _VERDICTS = Memo("picture verdicts", entries=20_000)
 
 # Where verdicts are kept between processes (the render cache of the build's output folder,
-# :class:`printkit.cache.NamedEntries`): an object with get(name) -> bytes | None and put(name,
+# :class:`printkit.cache.NamedTable`): an object with get(name) -> bytes | None and put(name,
 # data), trusted as this user's own; None keeps them for the process only.
 picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
 
@@ -202,6 +212,25 @@ def bytes_checked(path: Path, digest: str) -> bytes | None:
     return None
 
 
+def head_checked(path: Path, digest: str, size: int) -> bytes | None:
+    """The first ``size`` bytes of the picture file at ``path`` if the file is still the one read
+    as sha256 ``digest`` (its identity, taken from the open file, known with that digest); None
+    otherwise, or when it cannot be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or known_digest(path, identity_of(info)) != digest:
+            return None
+        return os.read(descriptor, size)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+
+
 def _read_picture(path: Path) -> tuple[bytes, FileIdentity]:
     try:
         return read_identified(path, MAX_IMAGE_BYTES)
@@ -242,25 +271,26 @@ def check_picture(data: bytes) -> tuple[int, int]:
     checked in full without decoding every pixel (catches truncated and corrupt data). Returns
     its width and height in pixels.
 
-    A JPEG is decoded at an eighth of its size (libjpeg still reads every bit of its coded data,
-    so truncation and broken coding are found as a full decode finds them); a PNG's chunks are
+    A JPEG whose markers prove it whole and plain (:func:`printkit.jpeg.whole_jpeg_size`: every
+    segment and table valid, every scan's coded data there up to the end marker) is not decoded;
+    any other is decoded at an eighth of its size (libjpeg still reads every bit of its coded
+    data, so truncation and broken coding are found as a full decode finds them); a PNG's chunks are
     checked (lengths, CRCs, the order IHDR ... IDAT ... IEND) and its image data inflated and
     counted, row filters included, but not unfiltered (:func:`png_info`). The pixels are decoded
     only where they are drawn, and only if they must be transformed (a PNG with transparency).
     A JPEG with further frames (MPO, as phones save photos) is its first frame, an ordinary JPEG:
     the PDF shows that one.
     """
+    size = whole_jpeg_size(data)
+    if size is not None:
+        return _within_limits(*size)
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(io.BytesIO(data)) as img:
             if img.format not in ("PNG", "JPEG", "MPO"):
                 raise ImageError(f"is {img.format}, not PNG or JPEG")
-            width, height = img.size
-            if width * height > MAX_IMAGE_PIXELS:
-                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
-            if max(width, height) > MAX_IMAGE_SIDE:
-                raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
+            width, height = _within_limits(*img.size)
             if img.format in ("JPEG", "MPO"):
                 img.draft(img.mode, ((width + 7) // 8, (height + 7) // 8))
                 img.load()
@@ -275,6 +305,14 @@ def check_picture(data: bytes) -> tuple[int, int]:
         raise ImageError(f"has too many pixels (limit {MAX_IMAGE_PIXELS})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageError(f"cannot be read: {exc}") from None
+
+
+def _within_limits(width: int, height: int) -> tuple[int, int]:
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_PIXELS} pixels")
+    if max(width, height) > MAX_IMAGE_SIDE:
+        raise ImageError(f"is {width}x{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side")
+    return width, height
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable, Collection, Iterator, Mapping
 
 from printkit.errors import BuildError
+from printkit.memo import identity_of
 
 # Names Windows reserves in any folder, whatever the extension.
 _RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)])
@@ -258,12 +259,15 @@ class Staging:
             return  # still staged: abort() tries again, and the next build knows its id
         self.staged = [pair for pair in self.staged if pair[0] != temp]
 
-    def check_replaceable(self, written: Mapping[Path, Collection[str]]) -> None:
+    def check_replaceable(self, written: Mapping[Path, Collection[str]],
+                          sha256_of: Callable[[Path], str | None] = current_sha256) -> None:
         """Refuse (before any rename) to replace a file printkit did not write or that was changed since.
 
         ``written`` maps each file printkit wrote earlier (resolved path, as staged) to the sha256
         values it may hold. A staged target that already exists must be listed there and still hold
-        one of them; a link or folder never qualifies. The error names the first file refused.
+        one of them (``sha256_of(target)``: :func:`current_sha256`, or a build's hash of the file
+        while it stays unchanged); a link or folder never qualifies. The error names the first
+        file refused.
         """
         refused: list[tuple[Path, str]] = []
         for _, target in self.staged:
@@ -272,7 +276,7 @@ class Staging:
             hashes = written.get(target)
             if hashes is None:
                 refused.append((target, "printkit did not write it"))
-            elif current_sha256(target) not in hashes:
+            elif sha256_of(target) not in hashes:
                 refused.append((target, "it was changed since printkit wrote it"))
         if refused:
             target, reason = refused[0]
@@ -325,7 +329,10 @@ class Staging:
 class StreamedFile:
     """What :meth:`Staging.stage_stream` lends its writer: the bytes written are counted and hashed
     (sha256) and compared with the file already at the target; the temporary is made at the first
-    difference, beginning with the part that matched (copied from the file, and checked)."""
+    difference, beginning with the part that matched, copied from the file (inside the kernel
+    where it can), which must have kept its size and times (:func:`printkit.memo.identity_of`)
+    from when it was opened: a sheet of pictures differs near its end, and hashing what was just
+    compared again would cost as much as the comparing."""
 
     def __init__(self, staging: Staging, target: Path) -> None:
         self.staging, self.target = staging, target
@@ -335,10 +342,12 @@ class StreamedFile:
         self._digest = hashlib.sha256()
         self._handle = None  # the temporary, once made
         self._old = None  # the file already there, while what is written matches it
+        self._old_identity = None  # its size and times when opened
         try:
             if target.is_file():
                 # Unbuffered: what is compared, and copied at a difference, is what the file holds then.
                 self._old = open(target, "rb", buffering=0)
+                self._old_identity = identity_of(os.fstat(self._old.fileno()))
         except OSError:
             pass  # unreadable: written afresh (and the rename says what is wrong)
 
@@ -404,14 +413,32 @@ class StreamedFile:
             return
         old, self._old = self._old, None
         with old:
-            old.seek(0)
-            left, copied = self.size, hashlib.sha256()
+            left = self.size - _copy_start(old.fileno(), self._handle.fileno(), self.size)
+            self._handle.seek(self.size - left)
+            old.seek(self.size - left)
             while left and (piece := _read(old, min(_CHUNK, left))):
                 self._handle.write(piece)
-                copied.update(piece)
                 left -= len(piece)
-        if left or copied.hexdigest() != self._digest.hexdigest():
+            unchanged = identity_of(os.fstat(old.fileno())) == self._old_identity
+        if left or not unchanged:
             raise BuildError(f"cannot write {str(self.target)!r}: it changed while printkit was writing it")
+
+
+def _copy_start(source: int, target: int, size: int) -> int:
+    """Copy up to ``size`` bytes from the start of the file ``source`` to the start of ``target``
+    inside the kernel (``copy_file_range``: no pass through Python's buffers, a shared extent
+    where the file system can); how many were copied, fewer (down to none) where it cannot."""
+    done = 0
+    copy = getattr(os, "copy_file_range", None)
+    try:
+        while copy is not None and done < size:
+            count = copy(source, target, size - done, done, done)
+            if count <= 0:
+                break
+            done += count
+    except OSError:
+        pass  # not across these file systems: the rest is copied by reading and writing
+    return done
 
 
 def _read(handle, size: int) -> bytes:

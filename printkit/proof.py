@@ -9,10 +9,10 @@ warnings said of the spec as a whole, and links to the PDFs this build wrote for
 
 The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
 the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
-:data:`THUMB_DPI` (:func:`printkit.render.png.rasterise_pages`). The pictures are stacked into a
-few contact sheets (``proof/faces-1.png`` …, each at most :data:`SHEET_PIXELS`), and each tile
-shows its part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of
-files to write and cache instead of one per face, which cost more than drawing them.
+:data:`THUMB_DPI` straight into the rows of a few contact sheets (``proof/faces-1.png`` …, each
+at most :data:`SHEET_PIXELS`; :func:`printkit.render.png.stacked_png`), and each tile shows its
+part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of files to
+write and cache instead of one per face, which cost more than drawing them.
 
 Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
 page also carries a Content-Security-Policy that runs only its own inline script (by hash) and
@@ -117,6 +117,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     from printkit.workers import THUMBNAIL_MS
 
     plans = [(deck, *_plan(deck, ctx)) for deck in decks]
+    specs: dict = {}  # each spec read once for its variants' counts
     # Each face described once (what it draws, at what size): the same face in two decks (a
     # game's variants) is one picture, and the render cache keys its contact sheet by these.
     described = [["".join(pages_description([p[5]])) + f"\n{p[6]!r} {p[7]!r}\n" for p in planned]
@@ -177,7 +178,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             tiles.append((run, Tile(side, name, detail, group, copies, relative, *sizes[i], top,
                                     sha256, warnings, stem)))
         yield from entries
-        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
+        page = proof_html(deck, tiles, _counts(deck, specs), tuple(notes), _links(deck, ctx, folder),
                           draft=_placeholders(deck, ctx.faces(deck).placeholders) if ctx.options.draft else None)
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
@@ -204,7 +205,9 @@ def _plan(deck: Deck, ctx: "BuildContext") -> tuple[list[list], list[str]]:
             distinct.setdefault(key, []).append(card)
             run_of.setdefault(key, run)
     fronts: list[list] = []
-    backs: dict[tuple, list] = {}  # back ops and card size -> its entry
+    # A back's drawing (its digest: hashing its ops afresh for every card cost more) and card
+    # size -> its entry
+    backs: dict[tuple, list] = {}
     for copies in distinct.values():
         card = copies[0]
         stem = stems[card_key(card)]
@@ -219,10 +222,10 @@ def _plan(deck: Deck, ctx: "BuildContext") -> tuple[list[list], list[str]]:
         front, back = faces.front(card), faces.back(card)
         fronts.append(["front", card_name(card), card_detail(card), card.group, len(copies),
                        card_page(front, card.size), card.size, THUMB_DPI, stem, own_warnings(front, card), run])
-        entry = backs.get((back.ops, card.size))
+        entry = backs.get((back.digest, card.size))
         if entry is None:
             number_b = len(backs) + 1
-            entry = backs[(back.ops, card.size)] = [
+            entry = backs[(back.digest, card.size)] = [
                 "back", f"back {number_b}", "", card.group, 0, card_page(back, card.size), card.size,
                 THUMB_DPI, f"back-{number_b}", (), "backs"]
         entry[4] += len(copies)
@@ -261,16 +264,9 @@ def contact_sheets(sizes: Sequence[tuple[int, int]]) -> list[list[int]]:
 def contact_sheet(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> bytes:
     """The PNG of pages ``first`` … of the proof PDF ``pdf`` (each (card size, dpi) as ``pages``
     says), stacked top to bottom at their left edge; white where a narrower face leaves room."""
-    from PIL import Image
+    from printkit.render.png import stacked_png
 
-    from printkit.render.png import card_pixel_size, png_bytes, rasterise_pages
-
-    sizes = [card_pixel_size(size, dpi) for size, dpi in pages]
-    sheet = Image.new("RGB", (max(w for w, _ in sizes), sum(h for _, h in sizes)), (255, 255, 255))
-    tops = [sum(h for _, h in sizes[:i]) for i in range(len(sizes))]
-    # Each face is pasted as it is drawn: one face's pixels held beside the sheet.
-    rasterise_pages(pdf, pages, convert=lambda image, i: sheet.paste(image, (0, tops[i])), first=first)
-    return png_bytes(sheet, THUMB_DPI)
+    return stacked_png(pdf, pages, first, THUMB_DPI)
 
 
 # --- what the header shows ---------------------------------------------------------------------
@@ -286,14 +282,18 @@ class Counts:
     mismatches: tuple[str, ...]
 
 
-def _counts(deck: Deck) -> Counts:
-    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing."""
+def _counts(deck: Deck, specs: dict | None = None) -> Counts:
+    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing.
+    ``specs`` keeps each spec read (by path) for the other variants of the same build."""
     from printkit.check import check_deck
     from printkit.errors import PrintkitError
     from printkit.spec import load_spec
 
+    specs = {} if specs is None else specs
     try:
-        loaded = load_spec(deck.spec_path)
+        loaded = specs.get(deck.spec_path)
+        if loaded is None:
+            loaded = specs[deck.spec_path] = load_spec(deck.spec_path)
     except PrintkitError:  # a deck made in code, or a spec changed since: counts without expectations
         rows = (("groups", tuple(deck.groups().items())),) + tuple(
             (attr, _in_order(values)) for attr, values in deck.counts().items())

@@ -289,3 +289,26 @@ def test_a_specs_font_rewritten_in_place_is_read_afresh_by_the_next_build_in_the
     assert "DejaVuSans" in embedded()
     shutil.copy(root / "Pretendard-Regular.ttf", tmp_path / "face.ttf")
     assert "DejaVuSans" not in embedded()
+
+
+@pytest.mark.parametrize("font", [fonts.KOREAN, fonts.KOREAN_BOLD, fonts.SYMBOLS, fonts.SYMBOLS_BOLD],
+                         ids=lambda p: p.name)
+def test_every_glyph_of_a_bundled_font_embeds(font):
+    # A bundled font skips the trial subset made when a spec's own font is read: so every glyph
+    # it maps must be readable (the subset of all of them, made here, reads each outline).
+    face = fonts.ttfont(font).face
+    assert fonts._bundled(font)
+    codes = sorted(code for code, glyph in face.charToGlyph.items() if glyph)
+    assert face.makeSubset(codes)
+
+
+def test_only_a_font_of_the_specs_own_is_tried_by_a_subset_when_read(tmp_path, monkeypatch):
+    tried = []
+    face_class = fonts._face_class()
+    monkeypatch.setattr(face_class, "makeSubset", lambda self, subset: tried.append(self.shown))
+    own = tmp_path / "Own.ttf"
+    shutil.copy(fonts.SYMBOLS, own)
+    read = fonts._parsed_font.__wrapped__  # a fresh reading each, the process's cache left alone
+    read(fonts.SYMBOLS)
+    read(own)
+    assert tried == ["Own.ttf"]

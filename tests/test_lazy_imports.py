@@ -1,5 +1,6 @@
 """A command imports what it uses: ``--help`` no drawing library, a build no checker and no rule
-engine (when its spec sets no engine options), no rasteriser when nothing is rasterised.
+engine (when its spec sets no engine options), no rasteriser when nothing is rasterised, nothing
+only some decks need.
 
 Each command runs in a fresh interpreter (a test process has imported everything already) and
 reports the modules it ended with.
@@ -43,6 +44,10 @@ def test_help_imports_no_drawing_library_and_no_engine():
     for heavy in ("reportlab", "PIL", "pypdfium2", "yaml", "printkit.build", "printkit.check", "printkit.spec"):
         assert heavy not in loaded, heavy
     assert not loaded & ENGINES
+    # Of printkit's own modules only the command line and its errors: every command imports its
+    # machinery when it runs, so the help costs the interpreter, click and those two.
+    assert {name for name in loaded if name.split(".")[0] == "printkit"} == {"printkit", "printkit.cli",
+                                                                             "printkit.errors"}
 
 
 def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser(tmp_path):
@@ -52,6 +57,10 @@ def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser
     assert "printkit.check" not in loaded
     assert not loaded & ENGINES
     assert "pypdfium2" not in loaded and not any(name.startswith("printkit.report") for name in loaded)
+    # Nor what only some decks need: colour management (the sRGB profile is a file), the OpenType
+    # converter (its fonts are TrueType), the CSV reader (it has no data file).
+    for unused in ("PIL.ImageCms", "printkit.cff_fonts", "csv"):
+        assert unused not in loaded, unused
 
 
 def test_engine_options_are_still_checked_by_a_build(tmp_path):

@@ -125,6 +125,47 @@ def test_a_pictures_verdict_is_kept_in_the_render_cache_for_the_next_process(tmp
     assert len(checks) == 2
 
 
+def test_a_builds_picture_verdicts_are_one_cache_entry_and_later_builds_add_to_it(tmp_path, monkeypatch):
+    from printkit.cache import FOLDER, NamedTable, RenderCache, picture_verdicts_kept
+
+    paths = []
+    for n in range(4):
+        paths.append(tmp_path / f"art{n}.jpg")
+        PILImage.new("RGB", (40 + n, 30), (200, 10, 10 * n)).save(paths[-1], quality=90)
+    checks = []
+    real = images.check_picture
+    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(1) or real(data))
+
+    def new_process():  # nothing kept in memory
+        for name in ("_VERDICTS", "_PICTURES", "_IDENTIFIED"):
+            monkeypatch.setattr(images, name, Memo(name, entries=10))
+
+    def entries():
+        return [entry for entry in (tmp_path / "out" / FOLDER).rglob("*") if len(entry.name) == 64]
+
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out"):
+        for path in paths[:3]:
+            images.checked_picture(path)
+    assert len(checks) == 3 and len(entries()) == 1  # three verdicts, one file
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out"):
+        widths = [images.checked_picture(path).width for path in paths]
+    assert widths == [40, 41, 42, 43] and len(checks) == 4  # only the new picture checked
+    assert len(entries()) == 1
+    new_process()
+    with picture_verdicts_kept(tmp_path / "out"):
+        [images.checked_picture(path) for path in paths]
+    assert len(checks) == 4  # all four kept
+    table = NamedTable(RenderCache(tmp_path / "out"), "picture-verdicts", limit=2)
+    names = [hashlib.sha256(path.read_bytes()).hexdigest() for path in paths]
+    assert table.get(names[3]) == b"43 30"
+    table.put("x" * 64, b"1 1")
+    table.keep()  # over its limit: what this build used first
+    assert sorted(table.cache.pending.popitem()[1].splitlines()) == sorted([f"{names[3]} 43 30".encode(),
+                                                                           b"x" * 64 + b" 1 1"])
+
+
 def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
     from reportlab import rl_config
 

@@ -142,6 +142,67 @@ def test_a_streamed_file_that_differs_is_written_whole_from_where_it_differs(tmp
     assert (tmp_path / "sheets.pdf").read_bytes() == b"".join(new)
 
 
+def test_the_matching_start_of_a_file_is_copied_without_hashing_it_again(tmp_path, monkeypatch):
+    import hashlib
+
+    from printkit import outputs
+
+    start, end = b"picture " * 50_000, b"a new title"  # a sheet of pictures differs near its end
+    (tmp_path / "sheets.pdf").write_bytes(start + b"an old title")
+    hashed = []
+
+    class Counted:
+        def __init__(self, data=b""):
+            self._digest = hashlib.sha256()
+            self.update(data)
+
+        def update(self, data):
+            hashed.append(len(data))
+            self._digest.update(data)
+
+        def hexdigest(self):
+            return self._digest.hexdigest()
+
+    monkeypatch.setattr(outputs, "hashlib", type("hashlib", (), {"sha256": Counted}))
+    staging = _staging(tmp_path, [])
+    out = staging.stage_stream("sheets.pdf", _writes(start, end))
+    assert sum(hashed) == len(start + end)  # what was written, once
+    assert out.changed and out.hexdigest() == hashlib.sha256(start + end).hexdigest()
+    (temp, _), = staging.staged
+    assert temp.read_bytes() == start + end
+
+
+@pytest.mark.parametrize("kernel_copy", ["whole", "a piece, then refused", "refused", "missing"])
+def test_the_matching_start_is_copied_in_the_kernel_or_else_by_reading(tmp_path, monkeypatch, kernel_copy):
+    import os
+
+    start = bytes(range(256)) * 4000
+    (tmp_path / "sheets.pdf").write_bytes(start + b"old end")
+    real = getattr(os, "copy_file_range", None)
+    calls = []
+
+    def copy(source, target, count, offset_source, offset_target):
+        calls.append(count)
+        if kernel_copy == "refused" or (kernel_copy == "a piece, then refused" and len(calls) > 1):
+            raise OSError(18, "Invalid cross-device link")
+        if kernel_copy == "a piece, then refused":
+            count = 1000
+        if real is None:  # a platform without it: what it would copy
+            data = os.pread(source, count, offset_source)
+            return os.pwrite(target, data, offset_target)
+        return real(source, target, count, offset_source, offset_target)
+
+    if kernel_copy == "missing":
+        monkeypatch.delattr(os, "copy_file_range", raising=False)
+    else:
+        monkeypatch.setattr(os, "copy_file_range", copy, raising=False)
+    staging = _staging(tmp_path, [])
+    out = staging.stage_stream("sheets.pdf", _writes(start, b"new end, longer"))
+    (temp, _), = staging.staged
+    assert temp.read_bytes() == start + b"new end, longer" and out.size == len(start) + 15
+    assert (calls == []) == (kernel_copy == "missing")
+
+
 def test_a_file_changed_while_it_is_compared_is_not_half_copied(tmp_path):
     target = tmp_path / "sheets.pdf"
     target.write_bytes(b"same bytes")

@@ -130,6 +130,24 @@ def test_a_printkit_file_changed_since_is_refused(built):
     assert snapshot(out) == before
 
 
+def test_a_rebuild_hashes_each_earlier_file_once(built, monkeypatch):
+    from printkit import outputs
+    from printkit.pipeline import manifest as manifest_module
+
+    hashed = []
+    real = outputs.current_sha256
+
+    def counted(path):
+        hashed.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(outputs, "current_sha256", counted)
+    monkeypatch.setattr(manifest_module, "current_sha256", counted)
+    result = build(built, "--per-card", "--back-offset", "1,0")  # every sheet changes
+    assert result.exit_code == 0, result.output
+    assert hashed.count("sheets-a4.pdf") == 1  # listed as printkit's, and replaced, on one hash
+
+
 def test_a_printkit_file_replaced_by_a_link_is_refused(built):
     out = built / "out"
     sheet = out / "tiny" / "sheets-a4.pdf"

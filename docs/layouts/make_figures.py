@@ -1,6 +1,6 @@
 """Draws the pictures of docs/layouts.md with printkit, from the specs written in that page.
 
-    python docs/layouts/make_figures.py
+    python docs/layouts/make_figures.py [NAME ...]   (only those pictures; default: all)
 
 Each ```yaml block of the page is a whole spec; it is saved beside the pictures it names, built
 with ``printkit build --per-card`` and its card fronts put side by side into layouts/NAME.png.
@@ -20,7 +20,7 @@ from PIL import Image
 HERE = Path(__file__).resolve().parent
 PAGE = HERE.parent / "layouts.md"
 # Each block's picture, in the order the blocks appear in the page.
-NAMES = ["text", "images", "shapes", "icons", "conditions", "extends", "frames", "corners", "lists"]
+NAMES = ["text", "images", "shapes", "icons", "conditions", "extends", "frames", "anchors", "corners", "lists"]
 DPI_SCALE = 0.5  # the per-card PNGs are 300 DPI; the page shows them at 150
 
 
@@ -31,7 +31,10 @@ def specs(page: str) -> list[str]:
 def main() -> None:
     blocks = specs(PAGE.read_text(encoding="utf-8"))
     assert len(blocks) == len(NAMES), f"{len(blocks)} specs in the page, {len(NAMES)} names"
+    wanted = set(sys.argv[1:]) or set(NAMES)
     for name, spec in zip(NAMES, blocks):
+        if name not in wanted:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             shutil.copy(HERE / "picture.svg", folder / "picture.svg")

@@ -19,7 +19,7 @@ per run with ``DeckIDs``, ``CustomDeck`` (one entry per sheet: ``FaceURL``, ``Ba
 copy in ``ContainedObjects``, whose ``CardID`` is the sheet's id times 100 plus the slot
 (row-major from the top left). ``Nickname`` is the card's name, ``Description`` its text (the
 attribute the spec's ``export: {description: ...}`` names, else ``text``, else ``rules``) as plain
-text: markup gone and icons as words (:func:`printkit.layout.richtext.plain_text`).
+text: markup gone and icons as words (:func:`printkit.layout.richparse.plain_text`).
 
 The images go into ``images/``, the folder to host (with ``--base-url``); ``deck.json`` stays
 beside it with ``README.txt`` and printkit's own ``manifest.json``.
@@ -270,7 +270,7 @@ class _Writer:
 def card_text(deck: Deck, card: Card) -> str:
     """The card's description: the spec's description attribute (else ``text``, else ``rules``) as
     plain text, markup removed and icons written as words."""
-    from printkit.layout.richtext import plain_text
+    from printkit.layout.richparse import plain_text
 
     names = (deck.description_attr,) if deck.description_attr else ("text", "rules")
     for name in names:

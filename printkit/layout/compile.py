@@ -24,13 +24,14 @@ from printkit.deck import Card, CardSize, Deck
 from printkit import draft
 from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
+from printkit.layout.anchors import Anchor
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
 from printkit.layout.geometry import bleed_box, safe_box
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
-from printkit.spec.models import ElementSpec
+from printkit.spec.models import AnchorSpec, ElementSpec
 from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
@@ -138,6 +139,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 elements.append(element)
             else:
                 elements[same] = element  # replaces the inherited element where it stood
+        _check_anchors(loaded, name, elements)
         done[name] = Layout(name, tuple(elements), tables)
         return done[name]
 
@@ -240,9 +242,43 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
         stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
         spacing_mm=parse_length_mm(spec.spacing), border_mm=parse_length_mm(spec.border),
+        anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
     )
+
+
+def _anchor(loaded: LoadedSpec, spec: AnchorSpec | None, path: PathKey) -> Anchor | None:
+    """An element's ``anchor:`` compiled, with where its ``to`` is written (for :func:`_check_anchors`)."""
+    if spec is None:
+        return None
+    line, column = loaded.source.position(path + ("to",))
+    return Anchor(spec.to, "center" if spec.x == "centre" else spec.x, spec.y, parse_length_mm(spec.gap),
+                  source=f"{loaded.path}:{line}:{column}" if line else None)
+
+
+def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element]) -> None:
+    """Every anchored element of ``layout`` (its own and inherited) names a text element drawn
+    before it; otherwise one error at the anchor's ``to``."""
+    for index, element in enumerate(elements):
+        anchor = element.anchor
+        if anchor is None:
+            continue
+        at = next((j for j, e in enumerate(elements) if e.name == anchor.to), None)
+        if anchor.to == element.name:
+            problem = f"element {anchor.to!r} cannot be anchored to itself"
+        elif at is None:
+            problem = _unknown("element", anchor.to, _names(elements), "no element has a name")
+        elif elements[at].kind != "text":
+            problem = (f"{anchor.to!r} is {'an' if elements[at].kind[0] in 'aeiou' else 'a'} {elements[at].kind} "
+                       "element; an anchor places a box by where a text element is set")
+        elif at > index:
+            problem = (f"{anchor.to!r} is drawn after this element, so it is not set yet; put the element after "
+                       f"it in the list (or, in a layout that extends another, write after: {anchor.to})")
+        else:
+            continue
+        raise at_source(anchor.source or str(loaded.path),
+                        f"layout {layout!r}, element {element.label}: anchor: {problem}")
 
 
 def _labels(label: str | dict[str, str] | None) -> tuple[tuple[str, str], ...]:
@@ -470,6 +506,8 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
     cards = f"{size.width_mm:g}x{size.height_mm:g} mm cards"
     eps = 0.01
     for element in layout.elements:
+        if element.anchor is not None:
+            continue  # its box stands where its text is set, card by card: not where it is written
         box = element.box(size)
         where = f"layout {layout.name!r}, element {element.label}"
         if element.kind == "text":

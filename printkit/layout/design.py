@@ -11,7 +11,8 @@ a number, ``{title|name|_group}`` is the first of those the card has (and is not
 ``}}`` are literal braces. ``{minerals[0]}`` is the first item of a list attribute and
 ``{names[minerals[0]]}`` that item looked up in the table ``names`` of the spec's ``tables:``
 (:func:`item_of`, :func:`looked_up`). ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
-(``art.back.label``) and ``{_attributes}`` every attribute
+(``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
+``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
 linear in their length.
 """
@@ -27,6 +28,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
 from printkit.images import svg_warnings
+from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
@@ -311,6 +313,7 @@ class Element:
     radius_mm: float = 0.0
     spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row; a hatch's stripes
     border_mm: float = 0.0  # a hatch's stripes only this far in from its box's edges (0: everywhere)
+    anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
     labels: tuple[tuple[str, str], ...] = ()
@@ -365,6 +368,11 @@ class Layout:
     def reads(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(n for e in self.elements for n in e.reads))
 
+    @cached_property
+    def anchored_to(self) -> frozenset[str]:
+        """The names of the texts an element is anchored to: their extents are wanted."""
+        return frozenset(e.anchor.to for e in self.elements if e.anchor is not None)
+
 
 @dataclass(frozen=True)
 class Resources:
@@ -412,11 +420,18 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     values[TABLES] = layout.tables
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
+    extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
     for element in shown:
+        box = _placed_box(element, size, extents)
+        if box is None:
+            continue
+        wanted = element.name in layout.anchored_to
         try:
-            drawn, said = _draw_element(element, card, values, resources, proving)
+            drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box)
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
+        if wanted and extent is not None:
+            extents[element.name] = extent
         ops.extend(drawn)
         if element.both_ends:
             ops.extend(turn_ops(drawn, 2, size.width_mm / 2, size.height_mm / 2))
@@ -442,7 +457,9 @@ def _has(card: Card, name: str) -> bool:
 
 def own_values(card: Card) -> dict[str, Any]:
     """What a card's placeholders may read: its attributes and printkit's own values but ``_attributes``."""
-    return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or ""}
+    picture = card.art.background_image
+    return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or "",
+            BACKGROUND_IMAGE: picture.name if picture is not None else ""}
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
@@ -451,15 +468,44 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
     return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path))
 
 
-def _draw_element(element: Element, card: Card, values: Mapping[str, Any],
-                  resources: Resources, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
-    box = element.box(card.size)
+def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:
+    """The element's box, moved by its anchor against the text it is anchored to as that text was
+    set (``extents``); None when that text is not drawn on this card, so neither is the element."""
+    box = element.box(size)
+    if element.anchor is None:
+        return box
+    extent = extents.get(element.anchor.to)
+    return None if extent is None else anchored_box(box, element.padding_mm, element.anchor, extent)
+
+
+def placed_box(layout: Layout, element: Element, card: Card, resources: Resources) -> Box | None:
+    """Where ``element`` of ``layout`` stands on ``card`` as :func:`draw` places it (for a figure
+    that points at it): its box, or an anchored element's box placed by its text as set; None when
+    that text is not drawn on the card, so neither is the element."""
+    if element.anchor is None:
+        return element.box(card.size)
+    shown = [e for e in layout.elements if e.shown_for(card)]
+    target = next((e for e in shown if e.name == element.anchor.to), None)
+    box = placed_box(layout, target, card, resources) if target is not None else None
+    if box is None:
+        return None
+    values = own_values(card)
+    if any(ATTRIBUTES in t.names for t in target.templates):
+        values[ATTRIBUTES] = _attribute_lines(card, shown, values)
+    extent = _text(target, card, values, resources, box)[2]
+    return None if extent is None else anchored_box(element.box(card.size), element.padding_mm, element.anchor, extent)
+
+
+def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
+                  proving: bool = False, box: Box | None = None) -> tuple[Sequence[Op], Sequence[str], Box | None]:
+    """The element's ops and warnings, and for a text where it was set (its extent, or None)."""
+    box = element.box(card.size) if box is None else box
     if element.kind == "text":
         return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
     ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
-    return ops, warnings
+    return ops, warnings, None
 
 
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
@@ -540,17 +586,17 @@ class _Where:
 
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-          box: Box, proving: bool = False) -> tuple[Sequence[Op], Sequence[str]]:
+          box: Box, proving: bool = False) -> tuple[Sequence[Op], Sequence[str], Box | None]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
     markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
-        return (), ()
+        return (), (), None
     if element.italic:
         markup = f"*{markup}*"
     turned = element.rotate in (90, 270)
     inner = Box(box.cx_mm - box.h_mm / 2, box.cy_mm - box.w_mm / 2, box.h_mm, box.w_mm) if turned else box
     if not (inner.w_mm > 0 and inner.h_mm > 0):
-        return (), ()
+        return (), (), None
     regular, bold = _chains(element, card, resources)
     style = RichStyle(regular=bold if element.bold else regular, bold=bold,
                       italic=(element.font_italic,) + regular if element.font_italic else None,
@@ -563,7 +609,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     else:
         minimum = element.min_size_mm if element.min_size_mm is not None else min(size, 2.0)
     if not size > 0:
-        return (), ()
+        return (), (), None
     where = _Where(card, element.name or element.label)
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
@@ -579,13 +625,24 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
                         "fewer words, or lower card.min_text_size")
+    extent = fitted.extent
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
+        extent = _turned_extent(extent, element.rotate // 90, box)
     if element.plate:
         from printkit.layout.templates._common import text_plate
 
         ops = tuple(text_plate(card, ops)) + tuple(ops)
-    return ops, warnings
+    return ops, warnings, extent
+
+
+def _turned_extent(extent: Box | None, quarter_turns: int, box: Box) -> Box | None:
+    """A text's extent turned with its text about its box's centre."""
+    if extent is None:
+        return None
+    (turned,) = turn_ops((Rect(extent.x_mm, extent.y_mm, extent.w_mm, extent.h_mm),), quarter_turns,
+                         box.cx_mm, box.cy_mm)
+    return Box(turned.x_mm, turned.y_mm, turned.w_mm, turned.h_mm)
 
 
 def _text_markup(element: Element, values: Mapping[str, Any]) -> str:

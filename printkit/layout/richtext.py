@@ -43,415 +43,53 @@ Widths are measured once, at unit size, and scaled: a size is tried by breaking 
 ``box width / size``, stopping as soon as the lines are taller than the box. The maximum size is
 tried first (most texts fit at it); otherwise a binary search over the sizes finds the largest that
 fits. The layout of the size chosen is drawn as tried, not laid out again.
+
+This module breaks lines, finds the size and draws. Reading the markup is
+:mod:`printkit.layout.richparse`, measuring words :mod:`printkit.layout.richmeasure`, and the
+bound a check uses to prove a text fits without setting it :mod:`printkit.layout.fitbound`.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-import re
-from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Literal, Mapping, NamedTuple
+from typing import Iterator, Literal, Mapping
 
 from printkit.errors import RichTextError
-from printkit.layout.markup import (
-    BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color, unknown_icon,
-)
-from printkit.fonts import glyph_set, missing_glyphs, text_width_mm, when_fonts_change
+from printkit.fonts import text_width_mm, when_fonts_change
+from printkit.layout.fitbound import proved_plain, proved_size
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
-from printkit.memo import Memo
-from printkit.layout.text import (
-    _SIZE_STEP_MM,
-    FittedText,
-    FontMetrics,
-    _baseline_y,
-    _glyph_warning,
-    _short,
-    _usable_sizes,
-    font_metrics,
-    font_runs,
+from printkit.layout.richmeasure import (
+    ICON_SIDE_GAP_EM, MAX_LINES, RichStyle, _Measure, _Piece, _Setting, _top_em, _WordM,
 )
+from printkit.layout.richparse import (
+    _check_icons, _parse, _plain, _span_colors, _Word, icon_names, plain_text, span_colors,
+)
+from printkit.layout.text import (
+    _SIZE_STEP_MM, FittedText, _baseline_y, _glyph_warning, _short, _usable_sizes, font_runs,
+)
+from printkit.memo import Memo
 
-# At most this many lines of one text are laid out and drawn (a card shows a few dozen).
-MAX_LINES = 500
-# Distinct words kept measured per font chain and style (shared by all texts set in them).
-MAX_SHARED_WORDS = 200_000
 # A Hangul word that does not fit moves whole to the next line once the line is this full.
 KEEP_WHOLE_FROM = 0.75
-# Icon square: this many cap heights, centred on the capitals' middle; space each side in em.
-ICON_CAP_HEIGHTS = 1.2
-ICON_SIDE_GAP_EM = 0.06
 
 CLOSING = frozenset(".,!?;:%)]}\u00bb\u2019\u201d\u2026\u3001\u3002\u3009\u300b\u300d\u300f\u3011\u3015"
                     "\u3017\u3019\u301b\uff01\uff09\uff0c\uff0e\uff1a\uff1b\uff1f\uff3d\uff5d")
 OPENING = frozenset("([{\u00ab\u2018\u201c\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a"
                     "\uff08\uff3b\uff5b")
 
-# Breakable spaces: whitespace other than the no-break ones.
-_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
-
-
-@dataclass(frozen=True)
-class RichStyle:
-    """Fonts, colour and paragraph settings of a rich text block.
-
-    Each font field is a chain, preferred first, the rest fallbacks for characters it lacks.
-    ``italic`` None slants the regular chain (and ``bold_italic`` None the bold chain) by
-    ``slant_deg``. ``leading`` is the baseline distance and ``paragraph_gap`` the extra space
-    before a paragraph, in em.
-    """
-
-    regular: tuple[Path, ...]
-    bold: tuple[Path, ...]
-    italic: tuple[Path, ...] | None = None
-    color: str = "#000000"
-    align: Literal["start", "middle", "end"] = "start"
-    valign: Literal["top", "middle", "bottom", "caps"] = "top"
-    leading: float = 1.25
-    paragraph_gap: float = 0.35
-    bold_italic: tuple[Path, ...] | None = None
-    slant_deg: float = 12.0
-    # True: a Hangul word is never broken between syllables to fill a line (CSS word-break: keep-all).
-    keep_words: bool = False
-
-
-# --- parsing ----------------------------------------------------------------------------------
-
-class _Span(NamedTuple):
-    """Text without breakable spaces, in one style (``color`` and ``size`` from a ``[…]{…}`` span)."""
-
-    text: str
-    bold: bool
-    italic: bool
-    color: str | None = None
-    size: float = 1.0
-
-
-class _IconSpan(NamedTuple):
-    name: str
-    color: str | None = None
-    size: float = 1.0
-
-
-_Word = tuple["_Span | _IconSpan", ...]
-_Paragraph = tuple[tuple[_Word, ...], ...]  # lines of words
-
-
-def icon_names(markup: str) -> tuple[str, ...]:
-    """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded).
-
-    Raises :class:`RichTextError` for a span with attributes it does not take."""
-    if ":" not in markup:  # an icon is written :name:, so text without a colon names none
-        if "]{" in markup:
-            _parse(markup)  # but its spans are read, and refused here if they cannot be set
-        return ()
-    seen: dict[str, None] = {}
-    for paragraph in _parse(markup):
-        for line in paragraph:
-            for word in line:
-                for span in word:
-                    if isinstance(span, _IconSpan):
-                        seen.setdefault(span.name)
-    return tuple(seen)
-
-
-# A deck's repeated texts (Calc's numbers, a keyword's reminder) are parsed once; a parse of
-# a long paragraph holds a few kilobytes, so a deck of distinct texts keeps only the latest.
-@lru_cache(maxsize=256)
-def _parse(markup: str) -> tuple[_Paragraph, ...]:
-    """Paragraphs of lines of words; linear in the length of ``markup``."""
-    paragraphs: list[_Paragraph] = []
-    block: list[str] = []
-    for line in markup.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if line.strip():
-            block.append(line)
-        elif block:
-            paragraphs.append(_parse_paragraph(block))
-            block = []
-    if block:
-        paragraphs.append(_parse_paragraph(block))
-    return tuple(paragraphs)
-
-
-def _parse_paragraph(lines: list[str]) -> _Paragraph:
-    """Lines of words of styled text (gathered in lists, so many small tokens stay linear)."""
-    bold = italic = False
-    span = PLAIN
-    lines_out: list[tuple[_Word, ...]] = []
-    words: list[_Word] = []
-    word: list[_Span | _IconSpan] = []
-    buffer: list[str] = []
-    buffer_style: tuple = (False, False, PLAIN)
-
-    def end_span() -> None:
-        if buffer:
-            bold_, italic_, span_ = buffer_style
-            if span_ is PLAIN:
-                word.append(_Span("".join(buffer), bold_, italic_))
-            else:
-                word.append(_Span("".join(buffer), bold_, italic_, span_.color, span_.size))
-            buffer.clear()
-
-    def end_word() -> None:
-        end_span()
-        if word:
-            words.append(tuple(word))
-            word.clear()
-
-    for kind, value, _ in tokenize("\n".join(lines)):
-        if kind == TEXT or kind == LITERAL or kind == CODE:
-            text = f"`{value}`" if kind == CODE else value  # card text has no code face: as typed
-            for number, part in enumerate(_SPACES.split(text)):
-                if number:
-                    end_word()
-                if part:
-                    if buffer and buffer_style != (bold, italic, span):
-                        end_span()
-                    buffer_style = (bold, italic, span)
-                    buffer.append(part)
-        elif kind == BOLD:
-            bold = not bold
-        elif kind == ITALIC:
-            italic = not italic
-        elif kind == ICON:
-            end_span()
-            word.append(_IconSpan(value) if span is PLAIN else _IconSpan(value, span.color, span.size))
-        elif kind == SPAN:
-            span = value
-        elif kind == END:
-            span = PLAIN
-        else:  # a line break
-            end_word()
-            lines_out.append(tuple(words))
-            words = []
-    end_word()
-    lines_out.append(tuple(words))
-    return tuple(lines_out)
-
-
-def _plain(parsed: tuple[_Paragraph, ...], limit: int = 80) -> str:
-    """The start of the text as read, for warnings: words joined by spaces, icons as :name:."""
-    out: list[str] = []
-    size = 0
-    for paragraph in parsed:
-        for line in paragraph:
-            for word in line:
-                text = "".join(s.text[:limit] if isinstance(s, _Span) else f":{s.name}:" for s in word)
-                out.append(text)
-                size += len(text) + 1
-                if size > limit:
-                    return " ".join(out)[:limit]
-    return " ".join(out)
-
-
-def plain_text(markup: str) -> str:
-    """``markup`` as plain text, for places that show no styles (a digital table's card text):
-    emphasis stars and escapes gone, each icon written as its name in words (``:fire:`` -> ``fire``,
-    ``:red_gem:`` -> ``red gem``), spaces made single, lines and paragraphs kept."""
-    paragraphs = []
-    for paragraph in _parse(markup):
-        lines = []
-        for line in paragraph:
-            words = []
-            for word in line:
-                text, after_icon = "", False
-                for span in word:
-                    icon = isinstance(span, _IconSpan)
-                    piece = span.name.replace("_", " ").replace("-", " ") if icon else span.text
-                    # An icon inside a word is a word of its own: 3:gold: reads "3 gold", :gold:3
-                    # "gold 3" (but :gem:s "gems").
-                    if text and text[-1].isalnum() and (piece[:1].isalnum() if icon else
-                                                        after_icon and piece[:1].isdigit()):
-                        text += " "
-                    text += piece
-                    after_icon = icon
-                words.append(text)
-            lines.append(" ".join(words))
-        paragraphs.append("\n".join(lines))
-    return "\n\n".join(paragraphs)
-
-
-# --- measuring --------------------------------------------------------------------------------
-
-def _is_hangul(ch: str) -> bool:
-    return "\uac00" <= ch <= "\ud7a3"
-
-
-class _Piece:
-    """A span ready to set: its fonts, slant and width at unit size (1 mm), and its runs (text,
-    font, width at unit size) as :func:`font_runs` cuts it."""
-
-    __slots__ = ("text", "icon", "chain", "slant", "width", "runs", "color", "scale")
-
-    def __init__(self, text: str | None, icon: Icon | None, chain: tuple[Path, ...], slant: float, width: float,
-                 runs: tuple[tuple[str, Path, float], ...] = (), color: str | None = None, scale: float = 1.0):
-        self.text, self.icon, self.chain, self.slant, self.width = text, icon, chain, slant, width
-        self.runs = runs
-        self.color, self.scale = color, scale  # a span's colour (None: the text's) and relative size
-
-
-class _WordM:
-    """A measured word: pieces, unit width, the space after it and its slanted overhang."""
-
-    __slots__ = ("pieces", "width", "space", "overhang", "hangul")
-
-    def __init__(self, pieces: list[_Piece], space: float, overhang: float):
-        self.pieces = pieces
-        self.width = sum(p.width for p in pieces)
-        self.space = space
-        self.overhang = overhang
-        self.hangul = any(p.text is not None and _has_hangul(p.text) for p in pieces)
-
-
-def _has_hangul(text: str) -> bool:
-    return re.search("[\uac00-\ud7a3]", text) is not None
-
-
-class _Measure:
-    """Widths per character and font at unit size, with the font choice :func:`font_runs` makes."""
-
-    def __init__(self) -> None:
-        self._fonts: dict[tuple[str, tuple[Path, ...]], Path] = {}
-
-    def font(self, ch: str, chain: tuple[Path, ...]) -> Path:
-        key = (ch, chain)
-        found = self._fonts.get(key)
-        if found is None:
-            code = ord(ch)
-            found = next((f for f in chain if code in glyph_set(f)), chain[0])
-            self._fonts[key] = found
-        return found
-
-    def width(self, ch: str, chain: tuple[Path, ...]) -> float:
-        return _char_width(ch, self.font(ch, chain))
-
-
-@lru_cache(maxsize=1 << 15)
-def _char_width(ch: str, font: Path) -> float:
-    return text_width_mm(ch, font, 1.0)
-
-
-when_fonts_change(_char_width.cache_clear)
-
-
-class _Setting:
-    """One text in one style, measured at unit size as the layout reaches each word.
-
-    Only the words a layout gets to are measured (a text far too long for its box stops early),
-    and equal words are measured once. Block metrics and glyph checks read each font chain's
-    text joined, which costs little even for very long texts.
-    """
-
-    def __init__(self, parsed: tuple[_Paragraph, ...], style: RichStyle, icons: Mapping[str, Icon],
-                 colors: Mapping[str, str] | None = None) -> None:
-        self.parsed, self.icons = parsed, icons
-        self.keep_words = style.keep_words
-        self.colors = colors or {}  # a span's colour as written -> #rrggbb
-        self.slant = math.tan(math.radians(style.slant_deg))
-        self.chains = style_chains(style)
-        self.regular = tuple(style.regular)
-        base = font_metrics(self.regular[0])
-        self.cap_height = base.cap_height
-        by_style: dict[tuple[bool, bool], list[str]] = {}
-        for paragraph in parsed:
-            for line in paragraph:
-                for word in line:
-                    for span in word:
-                        if type(span) is _Span:
-                            by_style.setdefault((span.bold, span.italic), []).append(span.text)
-        texts: dict[tuple[Path, ...], list[str]] = {}
-        for key, parts in by_style.items():
-            texts.setdefault(self.chains[key][0], []).extend(parts)
-        self.chain_texts = {chain: " ".join(parts) for chain, parts in texts.items()}
-        # What the first font of each chain lacks: usually nothing, and then each span is one run.
-        self.missing = {chain: missing_glyphs(text, chain[0]) for chain, text in self.chain_texts.items()}
-        used = {self.regular[0]}
-        for chain, missing in self.missing.items():
-            used.add(chain[0])
-            used.update(next((f for f in chain if ord(ch) in glyph_set(f)), chain[0]) for ch in missing)
-        each = [font_metrics(f) for f in sorted(used)]
-        self.metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
-        # The icon square: a little taller than the capitals, centred on their middle, within the ascent.
-        self.icon_side = max(0.1, min(ICON_CAP_HEIGHTS * base.cap_height, 2 * self.metrics.ascent - base.cap_height))
-        self.icon_drop = self.icon_side / 2 - base.cap_height / 2
-        self._words: dict[_Word, _WordM] = {}
-        self.lines: dict[int, list[_WordM]] = {}  # by id of a hard line of ``parsed`` (kept alive here)
-        # Words without icons or spans measure the same in every text of these fonts: shared between texts.
-        self._shared = _shared_words(tuple(self.chains.values()), self.slant, self.cap_height)
-
-    def word(self, word: _Word) -> _WordM:
-        found = self._words.get(word)
-        if found is None:
-            found = self._words[word] = self.measured(word)
-        return found
-
-    def measured(self, word: _Word) -> _WordM:
-        """``word`` measured, through the measures every setting in these fonts shares (not kept in this one)."""
-        # Icons depend on the text's metrics, span colours on the palette.
-        if any(type(span) is _IconSpan or span.color is not None for span in word):
-            return self._measure(word)
-        found = self._shared.get(word)
-        if found is None:
-            found = self._measure(word)
-            if len(self._shared) < MAX_SHARED_WORDS:
-                self._shared[word] = found
-        return found
-
-    def _measure(self, word: _Word) -> _WordM:
-        pieces: list[_Piece] = []
-        for span in word:
-            color = self.colors[span.color] if span.color is not None else None
-            if isinstance(span, _IconSpan):
-                side = self.icon_side * span.size if span.size != 1.0 else self.icon_side
-                pieces.append(_Piece(None, self.icons[span.name], (), 0.0, side + 2 * ICON_SIDE_GAP_EM,
-                                     color=color, scale=span.size))
-                continue
-            chain, deg = self.chains[span.bold, span.italic]
-            runs = font_runs(span.text, chain) if self.missing.get(chain) else [(span.text, chain[0])]
-            k = span.size
-            if k == 1.0:
-                measured = tuple((run, font, _width(run, font)) for run, font in runs)
-            else:
-                measured = tuple((run, font, _width(run, font) * k) for run, font in runs)
-            pieces.append(_Piece(span.text, None, chain, deg, sum(w for _, _, w in measured), measured, color, k))
-        last = pieces[-1]
-        space_font = font_runs(last.text[-1], last.chain)[0][1] if last.text else self.regular[0]
-        overhang = self.slant * self.cap_height if any(p.slant for p in pieces) else 0.0
-        space = _width(" ", space_font) if last.scale == 1.0 else _width(" ", space_font) * last.scale
-        return _WordM(pieces, space, overhang)
-
-
-@lru_cache(maxsize=64)
-def _shared_words(chains: tuple, slant: float, cap_height: float) -> dict[_Word, _WordM]:
-    """The measured words (without icons) of every text set in these font chains, slant and cap height.
-
-    A word's measure depends on nothing else: its pieces' widths are those of the fonts
-    :func:`font_runs` picks, its space that of the font of its last character, its overhang the
-    slant times the cap height. A deck of thousands of cards measures each distinct word once.
-    """
-    return {}
-
-
-when_fonts_change(_shared_words.cache_clear)
-
-
-def _width(text: str, font: Path) -> float:
-    """Advance width at unit size; long texts by character counts (one pass in C, not one per character)."""
-    if len(text) < 4096:
-        return text_width_mm(text, font, 1.0)
-    distinct = set(text)
-    counts = Counter(text).items() if len(distinct) > 32 else ((ch, text.count(ch)) for ch in distinct)
-    return sum(_char_width(ch, font) * n for ch, n in counts)
-
 
 # --- breaking lines ---------------------------------------------------------------------------
 
 _START = (0, 0)
+
+
+def _is_hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
 
 
 class _Frag:
@@ -591,11 +229,6 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     return _Laid(lines, fits, False)
 
 
-def _top_em(metrics, valign: str) -> float:
-    """How far the first line reaches above its baseline, in text sizes: its capitals for ``caps``."""
-    return metrics.cap_height if valign == "caps" else metrics.ascent
-
-
 def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure,
                     valign: str = "top") -> int:
     """The index of the largest of ``sizes`` (but the last) at which the text, one line without
@@ -705,7 +338,7 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     warnings are the ones setting it would give.
     """
     if prove_from_mm is not None:
-        proved = _proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, prove_from_mm)
+        proved = proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, prove_from_mm)
         if proved is not None:
             return proved
     if ":" in markup or "]{" in markup:
@@ -739,7 +372,7 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     setting = _Setting(parsed, style, icons, colors)
     if prove_from_mm is not None:
-        size = _proved_size(setting, style, box, max_size_mm, low, fit, prove_from_mm)
+        size = proved_size(setting, style, box, max_size_mm, low, fit, prove_from_mm)
         if size is not None:
             return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
     measure = _Measure()
@@ -789,6 +422,7 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
                         f"({count})")
     warnings.extend(_glyph_warnings(setting, where))
     ops: list[Op] = []
+    spans: list[tuple[float, float, float]] = []  # each line set: its start, end and baseline
     if laid.lines:
         first = _baseline_y(box, size, setting.metrics, style.valign, laid.lines[-1][2])
         for frags, used, offset in laid.lines:
@@ -797,217 +431,19 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
             line_w = used * size
             x0 = {"start": box.x_mm, "middle": box.cx_mm - line_w / 2, "end": box.right_mm - line_w}[style.align]
             ops.extend(_line_ops(frags, x0, first + offset * size, size, style, setting, measure))
-    return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None)
+            spans.append((x0, x0 + line_w, first + offset * size))
+    return FittedText(ops=tuple(ops), size_mm=size, warning="; ".join(warnings) or None,
+                      extent=_set_extent(spans, setting.cap_height * size))
 
 
-# Bounds are kept this far inside the box, so rounding in them never says "fits" at the edge.
-_PROOF_MARGIN = 1e-6
-
-
-def _proved_size(setting: _Setting, style: RichStyle, box: Box, max_size_mm: float, low: float,
-                 fit: str, floor_mm: float) -> float | None:
-    """A size of the sizes setting tries, no smaller than ``floor_mm``, at which the text provably
-    fits ``box`` (the size setting chooses is then no smaller), or None when the bound cannot tell.
-
-    The bound takes no line breaking: a hard line of words of total width ``T`` (their spaces
-    included) broken greedily to width ``W``, none wider than ``M`` with its overhang and no space
-    wider than ``S``, fills each line but its last past ``W - S - M``, so it takes at most
-    ``floor(T / (W - S - M)) + 1`` lines. Texts whose setting could do more than break at spaces
-    (a word wider than a line, Hangul words, characters the first font lacks) are left to setting.
-    Below a size where this proves a fit, every size fits too: lines only get wider in ems and
-    greedy breaking never takes more lines on a wider one, so the search cannot end below it.
-    """
-    if any(setting.missing.values()):
+def _set_extent(spans: list[tuple[float, float, float]], cap_mm: float) -> Box | None:
+    """The box lines (start, end, baseline) take: across their advances, down from the first
+    line's capitals to the last baseline (see :attr:`FittedText.extent`)."""
+    if not spans:
         return None
-    size = _proof_size(max_size_mm, low, fit, floor_mm)
-    if size is None:
-        return None
-    hard_lines = ([setting.word(raw) for raw in hard] for paragraph in setting.parsed for hard in paragraph)
-    return size if _bound_fits(hard_lines, len(setting.parsed), setting.metrics, style, box, size) else None
-
-
-def _proof_size(max_size_mm: float, low: float, fit: str, floor_mm: float) -> float | None:
-    """The smallest size setting may try that is no smaller than ``floor_mm`` (None if none is)."""
-    if fit == "none":
-        size = max_size_mm
-    else:
-        steps = int((max_size_mm - low) / _SIZE_STEP_MM + 1e-9)
-        index = max(0, math.ceil((floor_mm - low) / _SIZE_STEP_MM - 1e-9))
-        while index <= steps and low + index * _SIZE_STEP_MM < floor_mm:
-            index += 1
-        size = low + index * _SIZE_STEP_MM if index <= steps else max_size_mm
-    return size if size >= floor_mm else None
-
-
-def _bound_fits(hard_lines: Iterator[list[_WordM]], paragraphs: int, m: FontMetrics, style: RichStyle,
-                box: Box, size: float) -> bool:
-    """Whether the bound of :func:`_proved_size` proves these hard lines of measured words fit
-    ``box`` at ``size``, set with metrics ``m`` (False: it cannot tell)."""
-    width = box.w_mm / size * (1 - _PROOF_MARGIN)
-    lines = 0
-    any_text = False
-    for hard in hard_lines:
-        total = widest = space = 0.0
-        for word in hard:
-            if word.hangul:
-                return False
-            if not any_text:
-                any_text = any(p.text for p in word.pieces)
-            total += word.width + word.space
-            if word.width + word.overhang > widest:
-                widest = word.width + word.overhang
-            if word.space > space:
-                space = word.space
-        count = _lines_at_most(total, widest, space, width)
-        if count is None:
-            return False
-        lines += count
-    return any_text and _tall_enough(lines, paragraphs, m, style, box, size)
-
-
-def _lines_at_most(total: float, widest: float, space: float, width: float) -> int | None:
-    """The most lines a hard line of words (the bound of :func:`_proved_size`) breaks into at
-    ``width``; None when a word is wider than a line (or the bound cannot tell)."""
-    if widest > width:
-        return None
-    if total + widest <= width:
-        return 1
-    room = width - space - widest
-    return math.floor(total / room) + 1 if room > 0 else None
-
-
-def _tall_enough(lines: int, paragraphs: int, m: FontMetrics, style: RichStyle, box: Box, size: float) -> bool:
-    """Whether ``lines`` lines in ``paragraphs`` paragraphs are no taller than ``box`` at ``size``."""
-    if lines >= MAX_LINES or style.leading < 0 or style.paragraph_gap < 0:
-        return False
-    tallest = _top_em(m, style.valign) + m.descent + (lines - 1) * style.leading + \
-        (paragraphs - 1) * style.paragraph_gap
-    return tallest <= box.h_mm / size * (1 - _PROOF_MARGIN)
-
-
-# What makes text more than words between spaces and icons: other markup, and line ends.
-_NOT_PLAIN = re.compile(r"[\\*\[\]`\r]")
-
-
-def _proved_plain(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_size_mm: float,
-                  fit: str, icons: Mapping[str, Icon], where: object, floor_mm: float) -> FittedText | None:
-    """:func:`_proved_size` for text without markup but icons (or all of it in italic, without
-    icons, as ``*text*`` on one line), read and measured without parsing it or gathering a
-    setting; None when it is not such text or the bound cannot tell (it is then set as any text
-    is, and an unknown icon is refused there)."""
-    italic = False
-    text = markup
-    if markup.startswith("*") and markup.endswith("*") and len(markup) > 2 and "\n" not in markup:
-        text = markup[1:-1]  # one star each side, a non-space inside: the tokenizer's emphasis
-        if text[0].isspace() or text[-1].isspace():
-            return None
-        italic = True
-    if fit not in ("shrink", "none") or _NOT_PLAIN.search(text) or (italic and ":" in text):
-        return None
-    plain = _plain_words(style.regular, style.bold, style.italic, style.bold_italic, style.slant_deg, italic)
-    if missing_glyphs(text, plain.font):
-        return None
-    low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
-    size = _proof_size(max_size_mm, low, fit, floor_mm)
-    if size is None:
-        return None
-    width = box.w_mm / size * (1 - _PROOF_MARGIN)
-    paragraphs = lines = 0
-    in_paragraph = any_text = False
-    measured = plain.measured
-    setting: _Setting | None = None  # for words with icons, made when one comes
-    for line in text.split("\n"):
-        if not line.strip():
-            in_paragraph = False
-            continue
-        if not in_paragraph:
-            paragraphs += 1
-            in_paragraph = True
-        if ":" in line:
-            words = _icon_line(line, icons)
-            if words is None:
-                return None
-            if setting is None:
-                setting = _Setting((), style, icons)
-            measures = [measured.get(w[0].text) or plain.measure(w[0].text) if len(w) == 1 and type(w[0]) is _Span
-                        else _extent(setting.measured(w)) for w in words]
-        else:
-            measures = [measured.get(part) or plain.measure(part) for part in _SPACES.split(line) if part]
-        if not measures:  # a hard line of no words: one empty line
-            lines += 1
-            continue
-        advances, reaches, spaces, texts, hangul = zip(*measures)  # summed and compared in C
-        if any(hangul):
-            return None
-        any_text = any_text or any(texts)
-        count = _lines_at_most(sum(advances), max(reaches), max(spaces), width)
-        if count is None:
-            return None
-        lines += count
-    if not (any_text and _tall_enough(lines, paragraphs, plain.metrics, style, box, size)):
-        return None
-    return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)
-
-
-def _icon_line(line: str, icons: Mapping[str, Icon]) -> list[_Word] | None:
-    """The words of one line of text whose only markup is icons, as :func:`_parse` reads them
-    (None if it names an icon not in ``icons``: setting it says so)."""
-    parsed = _parse(line)
-    words = list(parsed[0][0]) if parsed else []  # one line, unless it is blank
-    if any(type(span) is _IconSpan and span.name not in icons for word in words for span in word):
-        return None
-    return words
-
-
-# A measured word for the bound: width with the space after it, width with its overhang, the
-# space, whether it has text (not icons alone), whether it has Hangul.
-_Extent = tuple[float, float, float, bool, bool]
-
-
-def _extent(word: _WordM) -> _Extent:
-    return (word.width + word.space, word.width + word.overhang, word.space,
-            any(p.text for p in word.pieces), word.hangul)
-
-
-class _PlainWords:
-    """Words of plain text in one style (regular or ``italic``), measured as every setting in the
-    style measures them when the first font of their chain has their characters; by their text."""
-
-    def __init__(self, style: RichStyle, italic: bool) -> None:
-        self.italic = italic
-        self.setting = _Setting((), style, {})  # of no text: its measures are the shared ones
-        self.font = self.setting.chains[False, italic][0][0]
-        base = font_metrics(self.setting.regular[0])
-        each = (base, font_metrics(self.font))
-        # A text all in this chain's first font: the metrics a setting of it gathers.
-        self.metrics = FontMetrics(max(m.ascent for m in each), max(m.descent for m in each), base.cap_height)
-        self.measured: dict[str, _Extent] = {}
-
-    def measure(self, text: str) -> _Extent:
-        word = _extent(self.setting.measured((_Span(text, False, self.italic),)))
-        if len(self.measured) < MAX_SHARED_WORDS:
-            self.measured[text] = word
-        return word
-
-
-def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, ...], float]]:
-    """The font chain and slant (degrees) of each (bold, italic) of ``style``."""
-    return {
-        (False, False): (tuple(style.regular), 0.0),
-        (True, False): (tuple(style.bold), 0.0),
-        (False, True): (tuple(style.italic), 0.0) if style.italic else (tuple(style.regular), style.slant_deg),
-        (True, True): ((tuple(style.bold_italic), 0.0) if style.bold_italic
-                       else (tuple(style.bold), style.slant_deg)),
-    }
-
-
-@lru_cache(maxsize=64)
-def _plain_words(regular: tuple[Path, ...], bold: tuple[Path, ...], italic_chain: tuple[Path, ...] | None,
-                 bold_italic: tuple[Path, ...] | None, slant_deg: float, italic: bool) -> _PlainWords:
-    """The plain words of every text set in these fonts (what measuring reads of a style; regular
-    or ``italic``), measured once each."""
-    style = RichStyle(regular, bold, italic_chain, bold_italic=bold_italic, slant_deg=slant_deg)
-    return _PlainWords(style, italic)
+    left = min(s[0] for s in spans)
+    top = spans[0][2] - cap_mm
+    return Box(left, top, max(s[1] for s in spans) - left, spans[-1][2] - top)
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
@@ -1015,39 +451,6 @@ def _glyph_warnings(setting: _Setting, where: str) -> list[str]:
     for chain, text in setting.chain_texts.items():
         if setting.missing[chain]:
             out.extend(_glyph_warning(text, chain, where))
-    return out
-
-
-def _check_icons(parsed: tuple[_Paragraph, ...], icons: Mapping[str, Icon], where: str) -> None:
-    for paragraph in parsed:
-        for line in paragraph:
-            for word in line:
-                for span in word:
-                    if isinstance(span, _IconSpan) and span.name not in icons:
-                        raise RichTextError(unknown_icon(span.name, icons, where))
-
-
-def span_colors(markup: str, palette: Mapping[str, str], where: object = "") -> None:
-    """Raise :class:`RichTextError` for a span colour of ``markup`` that is neither ``#rgb`` /
-    ``#rrggbb`` nor a name of ``palette``."""
-    if "]{" in markup:
-        _span_colors(_parse(markup), palette, where)
-
-
-def _span_colors(parsed: tuple[_Paragraph, ...], palette: Mapping[str, str], where: object) -> dict[str, str]:
-    """Each span colour of the text, as written, with the ``#rrggbb`` it stands for."""
-    out: dict[str, str] = {}
-    for paragraph in parsed:
-        for line in paragraph:
-            for word in line:
-                for span in word:
-                    written = span.color
-                    if written is None or written in out:
-                        continue
-                    color = hex_color(written) or palette.get(written)
-                    if color is None:
-                        raise RichTextError(unknown_color(written, palette, where))
-                    out[written] = color
     return out
 
 

@@ -39,6 +39,10 @@ class FittedText:
     size_mm: float
     warning: str | None = None
     proved: bool = False  # found to fit by a bound and not set (a check's): no ops, size_mm a lower bound
+    # The box the lines take as set (rich text only): from the start of the line that starts
+    # furthest left to the end of the one that ends furthest right (advances, not ink), and from
+    # the top of the first line's capitals to the last line's baseline. None when nothing is set.
+    extent: Box | None = None
 
     @property
     def warnings(self) -> tuple[str, ...]:

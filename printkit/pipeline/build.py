@@ -71,6 +71,7 @@ from printkit.pipeline.manifest import (
     ManifestEntry,
     UnfinishedRecord,
     earlier_entries,
+    hash_once,
     listing,
     manifest_bytes,
     previous_files,
@@ -236,7 +237,8 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     paths = {e.path for e in entries}
     previous = previous_files(out_dir)  # read again: files may have changed meanwhile
     earlier = earlier_entries(out_dir, previous, hashed)
-    ctx.staging.check_replaceable(written_files(out_dir, previous))
+    # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
+    ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, hashed))
     changing = {target for _, target in ctx.staging.staged}
     # printkit's own files of what this build writes in full that it no longer writes: an edited
     # card's file under an old name, a card taken out of the deck. Files of other decks, variants,

@@ -337,12 +337,14 @@ def earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
             path = inside(out_dir, relative, root)
         except BuildError:
             continue
-        sha = _hash_once(path, hashed) if hashed is not None else current_sha256(path)
+        sha = hash_once(path, hashed) if hashed is not None else current_sha256(path)
         kept += [e for e in entries if e.sha256 == sha][:1]
     return kept
 
 
-def _hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
+def hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
+    """The sha256 of the file at ``path`` (:func:`printkit.outputs.current_sha256`), taken from
+    ``hashed`` while the file (not following a link) keeps the size and times it had then."""
     try:
         stat = os.lstat(path)
         signature = (identity_of(stat), stat.st_mode)  # the link itself: a file swapped for a link differs

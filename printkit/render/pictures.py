@@ -174,7 +174,7 @@ def register_jpeg(canvas: Canvas, path: Path, checked):
     if canvas._doc.idToObject.get(reg) is not None:
         return key
     try:
-        model = _JPEG_MODELS.get_or_make(checked.digest, lambda: _jpeg_model(checked.data))
+        model = _JPEG_MODELS.get_or_make(checked.digest, lambda: _jpeg_model_of(checked))
     except ImageError as exc:
         raise BuildError(f"image {str(path)!r} {exc}") from None
     if model is False:
@@ -185,6 +185,18 @@ def register_jpeg(canvas: Canvas, path: Path, checked):
 
 
 _JPEG_MODELS = Memo("JPEG entries", entries=20_000)  # sha256 -> what its image object says (False: unread)
+
+
+_HEAD_BYTES = 64 << 10  # enough for the segments before a JPEG's frame header, a phone's EXIF included
+
+
+def _jpeg_model_of(checked):
+    """:func:`_jpeg_model` of the checked JPEG ``checked``, from its first bytes when they hold
+    what reportlab reads (it reads no further than the frame header; a read past what it is given
+    fails it, so what it says from them is what it says from all the bytes), else from all."""
+    head = checked.head(_HEAD_BYTES)
+    model = _jpeg_model(head) if head is not None else False
+    return model if model is not False else _jpeg_model(checked.data)
 
 
 def _jpeg_model(data: bytes):

@@ -34,7 +34,7 @@ NAMES: tuple[tuple[str, str, str], ...] = (
     ("PDFInfo", "_dateFormatter", "render.pdfx"),
     ("pdfgen.canvas", "_digester", "render.pictures"),
     # fonts
-    ("pdfmetrics", "_fonts", "render.canvas, layout.richtext"),
+    ("pdfmetrics", "_fonts", "render.canvas"),
     ("TTFont", "_asciiReadable", "fonts"),
     ("TTFontFace", "_ttf_data", "fonts"),
     ("TTFontFace", "_pdfScale", "fonts"),

@@ -38,7 +38,7 @@ from printkit.errors import BuildError
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon
 from printkit.layout.markup import hex_color, unknown_color, unknown_icon
-from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
+from printkit.layout.richmeasure import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
 from printkit.layout.text import font_metrics
 from printkit.render.pictures import binary_streams
 from printkit.render.subset_tags import embed_fonts

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable
 
 from printkit import fonts
 from printkit.deck import Card, Deck
-from printkit.layout import templates
+from printkit.layout import design, templates
 from printkit.layout.geometry import Box
 from printkit.render.canvas import draw_ops
 from printkit.rulebook.content import CardParts, Figure
@@ -98,7 +98,9 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
     if not chosen:
         raise FigureError(f"the layout {card.layout!r} of card {name.strip()!r} has no named text, picture or icon "
                           "to label")
-    parts = tuple((part_label(e, lang), e.box(card.size)) for e in chosen)
+    # An anchored element stands by its text as set on this card, not where its box is written.
+    placed = ((e, design.placed_box(layout, e, card, deck.resources)) for e in chosen)
+    parts = tuple((part_label(e, lang), box) for e, box in placed if box is not None)
     for label, _ in parts:
         _runs(label)
     return Anatomy(card, parts)

@@ -8,7 +8,7 @@ the icon and its colour, glued to such an image of a blank placeholder picture
 notes each named icon as its line is drawn and draws it, as vectors, in the placeholder's box in
 place of the picture; any other picture is drawn as before.
 
-The icon's box is as the card text's (:mod:`printkit.layout.richtext`): a square a little taller
+The icon's box is as the card text's (:mod:`printkit.layout.richmeasure`): a square a little taller
 than the capitals, centred on their middle, with a small space either side.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from printkit.layout.icons import Icon, takes_text_color
-from printkit.layout.richtext import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
+from printkit.layout.richmeasure import ICON_CAP_HEIGHTS, ICON_SIDE_GAP_EM
 from printkit.layout.text import font_metrics
 from printkit.units import MM_PER_POINT
 

@@ -19,7 +19,6 @@ size, each entry unpacked for real) and every sheet's extent (:data:`MAX_SHEET_R
 
 from __future__ import annotations
 
-import csv
 import datetime
 import hashlib
 import io
@@ -159,6 +158,8 @@ def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTabl
                         "save the file as UTF-8") from None
     if text.startswith("\ufeff"):  # Excel writes a byte-order mark before UTF-8 CSV
         text = text[1:]
+    import csv  # only a deck with a CSV file needs it
+
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
 
     def rows() -> Iterable[tuple[int, list[Any]]]:

@@ -7,6 +7,7 @@ import difflib
 import itertools
 import math
 import weakref
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -388,7 +389,7 @@ def _expand_groups(
                 front = override.layout or front
                 back = override.back_layout or back
             if len(cards) + copies > MAX_CARDS:
-                raise source.error(gpath, f"the deck would have more than {MAX_CARDS} cards")
+                raise source.error(gpath, _over_limit(cards, group.name, copies))
             # A token's back is its front again, unless a back layout draws one.
             both_sides = group.face_on_both_sides or (group.role == "token" and back is None)
             role = group.role if group.role != "token" else None
@@ -498,6 +499,14 @@ def _applied(group: GroupSpec, index: MatchIndex, attrs: Mapping[str, Any]):
 def _mark(flags: list[bool], index: int) -> bool:
     flags[index] = True
     return True
+
+
+def _over_limit(cards: list[Card], group: str, copies: int) -> str:
+    """Why the next card would pass the deck's limit: the running total, group by group."""
+    so_far = Counter(card.group for card in cards)
+    totals = f" ({', '.join(f'{name} {count:,}' for name, count in so_far.items())})" if so_far else ""
+    return (f"the deck would have more than {MAX_CARDS:,} cards: {len(cards):,} so far{totals}, and the next card "
+            f"of group {group!r} adds {copies:,}; split the deck into two specs or lower the copies")
 
 
 def _freeze_attrs(attrs: Mapping[str, Any]) -> dict[str, Any]:

@@ -88,6 +88,11 @@ BOX_LENGTH = Checked(OneOf(Text(max_length=40), Number()), _box_length,
                      noun="a length such as '3mm', '-5mm' or '40%'")
 
 
+def _zero(value: str | int | float) -> bool:
+    """Whether a box length (checked already) is nought, in any unit or sign."""
+    return float(re.sub(r"[^0-9.]", "", str(value)) or 0) == 0
+
+
 def _choice(*values: str) -> Text:
     listed = ", ".join(values)
     return Text(pattern=f"^(?:{'|'.join(values)})$", mismatch=lambda value: f"{value!r} is not one of: {listed}")
@@ -124,7 +129,7 @@ ELEMENT_KEYS = {
     "hatch": {"fill", "spacing", "border"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
-                "before", "after", "label", "rotate", "both_ends"}
+                "before", "after", "label", "rotate", "both_ends", "anchor"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
@@ -135,6 +140,11 @@ ITEM_NAMES = OneOf(ITEM_NAME, ListOf(ITEM_NAME, min_length=1, max_length=64),
                    noun="an attribute name (or an item such as minerals[2]) or a list of them")
 # A layouts file's lookup tables: a name, then each key's value (a text or a colour).
 TABLES = MapOf(MapOf(SCALAR, key=TEXT, max_length=1000), key=NAME, max_length=100)
+# How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
+# the spaced ones leave a gap between them.
+ANCHOR_ACROSS = ("start", "center", "centre", "end", "after", "before")
+ANCHOR_DOWN = ("top", "middle", "bottom", "above", "below")
+ANCHOR_SPACED = ("after", "before", "above", "below")
 
 
 def _data_message(value: str) -> str:
@@ -169,6 +179,30 @@ class ArtSpec:
     background_image: str | None = spec_field(Optional(TEXT), None, description="PNG/JPEG drawn under the face.")
     foreground_image: str | None = spec_field(Optional(TEXT), None, description="PNG/JPEG drawn over the face art.")
     back: BackArt | None = spec_field(Optional(Model(BackArt)), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnchorSpec:
+    """An element's box placed by a text drawn before it, where that text is set on each card."""
+
+    to: str = spec_field(NAME, description="The name of a text element drawn before this one.")
+    x: str | None = spec_field(Optional(_choice(*ANCHOR_ACROSS)), None, description="start, center or end: "
+                               "the box's left edge, centre or right edge at the text's; after / before: the "
+                               "box just after the text's end / before its start, gap apart (default: as x puts it).")
+    y: str | None = spec_field(Optional(_choice(*ANCHOR_DOWN)), None, description="top, middle or bottom: the "
+                               "box's top, middle or bottom at the top of the text's capitals, their middle or its "
+                               "last baseline; below / above: gap under the last baseline / over the capitals "
+                               "(default: as y puts it).")
+    gap: str | int | float = spec_field(LENGTH, 0, description="The room after, before, below or above leaves.")
+
+    def validate(self) -> str | None:
+        if self.x is None and self.y is None:
+            return "an anchor says how the box stands by the text: give it x (start, center, end, after, " \
+                   "before), y (top, middle, bottom, above, below) or both"
+        if parse_length_mm(self.gap) and self.x not in ANCHOR_SPACED and self.y not in ANCHOR_SPACED:
+            return "gap is the room an anchor's after, before, above or below leaves; lining edges up " \
+                   "(start, center, end, top, middle, bottom) takes none"
+        return None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -247,11 +281,19 @@ class ElementSpec:
                                     "this element just before (under) the named element.")
     after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
                                    "this element just after (over) the named element.")
+    anchor: AnchorSpec | None = spec_field(Optional(Model(AnchorSpec)), None, description="Place the box by a "
+                                           "text drawn before it, as that text is set on each card, e.g. "
+                                           "{to: title, x: after, gap: 1mm}.")
 
     def validate(self) -> str | None:
         """Each kind takes its own keys; text, image and icon elements say what they show."""
         if self.before is not None and self.after is not None:
             return "an element is placed either 'before' or 'after' another, not both"
+        if self.anchor is not None:
+            for axis, placed in (("x", self.anchor.x), ("y", self.anchor.y)):
+                if placed is not None and not _zero(getattr(self, axis)):
+                    return f"{axis} is where anchor.{axis} ({placed}) puts the box; leave {axis} out " \
+                           "(the box keeps its width and height)"
         wanted = _REQUIRED_KEYS.get(self.kind)
         if wanted and getattr(self, wanted) is None:
             return f"a {self.kind} element needs '{wanted}'"

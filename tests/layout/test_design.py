@@ -287,3 +287,15 @@ def test_a_lattice_fills_its_box_with_diamonds_and_back_names_the_back_colour():
     image = pixels(face)
     assert at(image, 30, 40 - 2.75 + 0.3) == (136, 144, 152)  # a diamond on the card's centre
     assert at(image, 30 + 2.5, 40 + 2.5) == (16, 32, 48)  # between diamonds: the back colour
+
+
+def test_background_image_is_a_value_as_well_as_a_condition(tmp_path):
+    picture = tmp_path / "forest.png"
+    PILImage.new("RGB", (8, 8), "green").save(picture)
+    name = element("text", text=Template.parse("[{_background_image}]"), x=Length(5), y=Length(30),
+                   width=Length(50), height=Length(20), size_mm=6.0)
+    with_picture = Card("g-001", "g", {}, Art(colors={}, background_image=picture), SIZE)
+    without = Card("g-002", "g", {}, Art(colors={}), SIZE)
+    texts = [[op.text for op in draw(Layout("l", (name,)), c, Resources()).ops if isinstance(op, Text)]
+             for c in (with_picture, without)]
+    assert texts == [["[forest.png]"], ["[]"]]  # its name, never the folder it lies in

@@ -83,7 +83,8 @@ def test_characters_no_font_has_are_left_to_setting_and_warned():
 @given(words=st.lists(st.sampled_from(["a", "3:star:4", ":star:", "::star:", "a:b", "time:", ":", "x:star:y",
                                        "\t", "\u00a0z", "fire", ":star::star:"]), min_size=1, max_size=12))
 def test_a_line_of_words_and_icons_is_read_as_parsing_reads_it(words):
-    from printkit.layout.richtext import _icon_line, _parse
+    from printkit.layout.fitbound import _icon_line
+    from printkit.layout.richparse import _parse
 
     line = " ".join(words)
     parsed = _parse(line)

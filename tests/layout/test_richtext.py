@@ -189,7 +189,7 @@ def test_words_measured_for_one_text_serve_the_next():
     other = fit("Then draw a card and deal 2 damage to any target.", box, max_size=4)
     assert first == again
     from printkit.layout import richtext
-    from printkit.layout.richtext import _shared_words
+    from printkit.layout.richmeasure import _shared_words
 
     _shared_words.cache_clear()  # measured afresh: the same ops to the last digit
     richtext._SET.clear()
@@ -223,7 +223,9 @@ def test_a_text_set_before_in_an_equal_box_is_not_laid_out_again(monkeypatch):
 def test_shrinking_finds_the_largest_size_that_fits(title, box):
     """The search (which starts where the text fits on one line) agrees with trying every size."""
     from printkit.layout import richtext
-    from printkit.layout.richtext import _Measure, _Setting, _lay_out, _parse
+    from printkit.layout.richmeasure import _Measure, _Setting
+    from printkit.layout.richparse import _parse
+    from printkit.layout.richtext import _lay_out
 
     richtext._SET.clear()
     fitted = fit(f"**{title}**", box, max_size=5, min_size=1.5)

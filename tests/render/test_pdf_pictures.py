@@ -161,3 +161,36 @@ def test_a_picture_read_again_is_checked_by_its_hash_and_other_bytes_in_full(tmp
     with pytest.raises(ImageError, match="cannot be read"):
         images.checked_picture(jpeg)
     assert len(checks) == 3
+
+
+def test_a_jpeg_let_go_from_memory_is_read_whole_only_where_its_bytes_are_written(tmp_path, monkeypatch):
+    from printkit import images
+
+    monkeypatch.setattr(images, "_PICTURES", Memo("pictures", 1))
+    monkeypatch.setattr(pictures, "_JPEG_MODELS", Memo("JPEG entries", 10))
+    paths = [tmp_path / "a.jpg", tmp_path / "b.jpg", tmp_path / "c.jpg"]
+    _noisy(size=(80, 60)).save(paths[0], "JPEG")
+    _noisy("CMYK", size=(70, 50)).save(paths[1], "JPEG")
+    _noisy(size=(60, 40)).save(paths[2], "JPEG")
+    comment = b"\xff\xfe" + (60_002).to_bytes(2, "big") + b"x" * 60_000
+    data = paths[2].read_bytes()  # comments longer than the head read for the frame header
+    paths[2].write_bytes(data[:2] + comment + comment + data[2:])
+    for path in reversed(paths):  # a.jpg kept in memory, the others let go
+        images.checked_picture(path)
+    whole = []
+    real = images.bytes_checked
+    monkeypatch.setattr(images, "bytes_checked", lambda path, digest: whole.append(path.name) or real(path, digest))
+    monkeypatch.setattr(pictures, "bytes_checked", images.bytes_checked)
+    face = Face(tuple(Image(0, 20 * n, 20, 20, path, fit="stretch") for n, path in enumerate(paths)))
+    pdf = render_pages([Page(Size(60, 60), (Placement(face, 0, 0),))])
+    # Each written once; its header read from its first bytes, but the long one's, read whole.
+    assert sorted(whole) == ["a.jpg", "b.jpg", "c.jpg", "c.jpg"]
+    for path in paths:
+        assert path.read_bytes() in pdf  # the file's own bytes, not encoded again
+    document = pdfium.PdfDocument(pdf)
+    try:
+        sizes = sorted(obj.get_px_size() for obj in document[0].get_objects(max_depth=3)
+                       if obj.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE)
+    finally:
+        document.close()
+    assert sizes == [(60, 40), (70, 50), (80, 60)]

@@ -289,3 +289,76 @@ def test_bytes_that_are_not_a_pdf_are_a_build_error():
 def test_png_bytes_carry_the_dpi_asked_for():
     image = PILImage.new("RGB", (10, 10), "#ffffff")
     assert PILImage.open(io.BytesIO(png_bytes(image, 150))).info["dpi"] == pytest.approx((150, 150), abs=0.05)
+
+
+def _stacked_by_pillow(pdf: bytes, pages, first: int = 0) -> PILImage.Image:
+    """What a stacked PNG must show: each page rasterised alone, pasted under the last on white."""
+    from printkit.render.png import rasterise_pages
+
+    images = rasterise_pages(pdf, pages, first=first)
+    sheet = PILImage.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), "white")
+    top = 0
+    for image in images:
+        sheet.paste(image, (0, top))
+        top += image.height
+    return sheet
+
+
+def _filters(data: bytes, width: int) -> set[int]:
+    """The PNG filter types of an 8-bit RGB PNG's rows."""
+    import struct
+    import zlib
+
+    at, idat = 8, b""
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    rows = zlib.decompress(idat)
+    return set(rows[::3 * width + 1])
+
+
+def test_a_stacked_png_is_its_pages_rasterised_alone_and_stacked(tmp_path):
+    """PDFium draws the pages straight into the PNG's rows: the same pixels as rasterising each
+    page and stacking the pictures, white beside a narrower page."""
+    from printkit.render.png import stacked_png
+
+    narrow = CardSize(41, 63, bleed_mm=3.0)
+    red = Face((Rect(-5, -5, 80, 100, fill="#ff0000"),))
+    pages = [card_page(_mixed_face(tmp_path), POKER), card_page(red, narrow), card_page(red, POKER)]
+    pdf = render_pages(pages)
+    sizes = [(POKER, 100), (narrow, 100), (POKER, 40)]
+    for first in (0, 1):
+        expected = _stacked_by_pillow(pdf, sizes[first:], first)
+        data = stacked_png(pdf, sizes[first:], first, 100)
+        shown = PILImage.open(io.BytesIO(data))
+        assert shown.size == expected.size and shown.mode == "RGB"
+        assert ImageChops.difference(shown.convert("RGB"), expected).getbbox() is None
+        assert shown.info["dpi"] == pytest.approx((100, 100), abs=0.01)
+        assert shown.info.get("icc_profile")  # tagged sRGB, as every PNG printkit writes
+    shown = PILImage.open(io.BytesIO(stacked_png(pdf, sizes[1:2], 1, 100))).convert("RGB")
+    assert shown.getpixel((0, 0)) == (255, 0, 0) and shown.size == card_pixel_size(narrow, 100)
+    beside = PILImage.open(io.BytesIO(stacked_png(pdf, sizes[1:], 1, 100))).convert("RGB")
+    below = card_pixel_size(narrow, 100)[1] + 10  # in the 40 DPI poker card, narrower than the first
+    assert beside.getpixel((0, below)) == (255, 0, 0) and beside.getpixel((beside.width - 1, below)) == (255, 255, 255)
+
+
+def test_a_stacked_png_of_photographic_pages_keeps_every_pixel_and_its_rows_unfiltered(tmp_path):
+    """A preview is written fast, whatever the art: every row unfiltered (per-card PNGs of such art
+    are filtered by Pillow), every pixel kept."""
+    import random
+
+    from printkit.render.png import stacked_png
+
+    rng = random.Random(7)
+    noise = PILImage.frombytes("RGB", (120, 160), bytes(rng.randrange(256) for _ in range(120 * 160 * 3)))
+    noise.save(tmp_path / "noise.png")
+    face = Face((Image(-3.175, -3.175, 69.85, 95.25, tmp_path / "noise.png", fit="cover"),))
+    pdf = render_pages([card_page(face, POKER), card_page(face, POKER)])
+    pages = [(POKER, 100), (POKER, 100)]
+    expected = _stacked_by_pillow(pdf, pages)
+    data = stacked_png(pdf, pages, 0, 100)
+    assert ImageChops.difference(PILImage.open(io.BytesIO(data)).convert("RGB"), expected).getbbox() is None
+    assert _filters(data, expected.width) == {0}
+    assert _filters(png_bytes(expected, 100), expected.width) != {0}  # what a print PNG of it does

@@ -302,3 +302,26 @@ def test_a_match_for_true_where_the_cards_say_yes_explains_yaml_1_2(tmp_path):
         "rare: true}", "override match {'rare': True} matches no card in group 'fruit': the cards' 'rare' is the text "
                        "'yes', not true (only true and false are yes/no values): match 'yes', or write true/false on "
                        "the cards")
+
+
+def test_a_deck_over_the_card_limit_names_the_running_total(tmp_path, monkeypatch):
+    from printkit.spec import expand as expand_module
+
+    monkeypatch.setattr(expand_module, "MAX_CARDS", 10)
+    path = write(tmp_path, """game: orchard
+name: Orchard
+groups:
+  - name: apples
+    cards: [{n: 1}, {n: 2}]
+    copies: 3
+  - name: pears
+    cards: [{n: 3}]
+    copies: 2
+  - name: crows
+    cards: [{n: 4}]
+    copies: 5
+""")
+    text, message = located(path, error_of(path))
+    assert text == "name: crows"
+    assert message == ("the deck would have more than 10 cards: 8 so far (apples 6, pears 2), and the next card of "
+                       "group 'crows' adds 5; split the deck into two specs or lower the copies")

@@ -148,7 +148,7 @@ def test_schema_describes_models_fields_and_limits():
     assert schema["properties"]["groups"]["minItems"] == 1
     assert set(schema["$defs"]) == {"ArtSpec", "BackArt", "CardFormatSpec", "SizeSpec", "CombineSpec",
                                     "ExpectSpec", "Override", "GroupSpec", "VariantSpec", "LayoutSpec",
-                                    "ElementSpec", "ExportSpec"}
+                                    "ElementSpec", "AnchorSpec", "ExportSpec"}
     element = schema["$defs"]["ElementSpec"]
     assert "from" not in element["properties"] and element["properties"]["frame"]["default"] == "trim"
     assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice|hatch)$"

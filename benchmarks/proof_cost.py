@@ -1,0 +1,65 @@
+"""Benchmark: what the proof page adds to a build, as whole processes in CPU time.
+
+The target: the proof page adds at most 15% to ``printkit build DECK --no-rulebooks`` (default
+jobs, a fresh output folder each run, so the render cache starts empty), measured against the
+same command with ``--no-proof``. Calc is the deck the target names; ``--deck`` measures others.
+
+Runs are alternated and timed by ``procbench.py`` (medians of ``--runs``, after one untimed run
+of each; CPU is user + system of the process and every process it started). The machine's load
+average before and after is printed: other work slows every command alike, which the alternation
+spreads over both.
+
+    python benchmarks/proof_cost.py [--runs 9] [--deck calc --deck clag ...] [-- extra build options]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from procbench import child_env, entry_point, header, measure, median_cpu
+
+PROOF_SHARE = 0.15
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--deck", action="append", help="a shipped deck's name (repeatable; default calc)")
+    parser.add_argument("extra", nargs="*", help="further build options, after --")
+    args = parser.parse_args()
+    decks = args.deck or ["calc"]
+    printkit = entry_point()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        env = child_env(work)
+        commands = {}
+        for deck in decks:
+            build = [*printkit, "build", deck, "--no-rulebooks", *args.extra]
+            commands[f"{deck} --no-proof"] = (build + ["--no-proof", "--out", str(work / f"{deck}-bare")],
+                                              work / f"{deck}-bare")
+            commands[deck] = (build + ["--out", str(work / f"{deck}-proof")], work / f"{deck}-proof")
+        load_before = os.getloadavg()[0]
+        samples = measure(commands, args.runs, work, env)
+        load_after = os.getloadavg()[0]
+
+    print(header(args.runs, load_before, load_after))
+    print()
+    print("| deck | CPU without proof | with proof | proof adds |")
+    print("|---|---:|---:|---:|")
+    verdicts = []
+    for deck in decks:
+        bare, full = median_cpu(samples[f"{deck} --no-proof"]), median_cpu(samples[deck])
+        share = full / bare - 1
+        print(f"| `{deck}` | {bare:.3f} s | {full:.3f} s | {100 * share:.1f}% |")
+        said = "met" if share <= PROOF_SHARE else "NOT MET"
+        verdicts.append(f"the proof page adds {100 * share:.1f}% to build {deck} --no-rulebooks "
+                        f"(<= {100 * PROOF_SHARE:.0f}%): {said}")
+    print()
+    print("\n".join(verdicts))
+
+
+if __name__ == "__main__":
+    main()
