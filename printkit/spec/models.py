@@ -133,6 +133,11 @@ _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding",
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
+# How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
+# the spaced ones leave a gap between them.
+ANCHOR_ACROSS = ("start", "center", "centre", "end", "after", "before")
+ANCHOR_DOWN = ("top", "middle", "bottom", "above", "below")
+ANCHOR_SPACED = ("after", "before", "above", "below")
 # An attribute, or one item of a list attribute (minerals[2], counted from 0), that a condition asks for.
 ITEM_NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]{1,2}\])?$",
                  mismatch=lambda v: f"expected an attribute name such as cost, or an item of one such as minerals[2], got {v!r}")
@@ -140,11 +145,6 @@ ITEM_NAMES = OneOf(ITEM_NAME, ListOf(ITEM_NAME, min_length=1, max_length=64),
                    noun="an attribute name (or an item such as minerals[2]) or a list of them")
 # A layouts file's lookup tables: a name, then each key's value (a text or a colour).
 TABLES = MapOf(MapOf(SCALAR, key=TEXT, max_length=1000), key=NAME, max_length=100)
-# How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
-# the spaced ones leave a gap between them.
-ANCHOR_ACROSS = ("start", "center", "centre", "end", "after", "before")
-ANCHOR_DOWN = ("top", "middle", "bottom", "above", "below")
-ANCHOR_SPACED = ("after", "before", "above", "below")
 
 
 def _data_message(value: str) -> str:
