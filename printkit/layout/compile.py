@@ -104,7 +104,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
 
     specs = loaded.spec.layouts
     done: dict[str, Layout] = {}
-    tables = _tables(loaded)
+    lookups = _lookups(loaded)
     known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(design.BUILTIN_VALUES)
 
     def build(name: str, chain: tuple[str, ...]) -> Layout:
@@ -148,7 +148,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
                 elements[same] = element  # replaces the inherited element where it stood
         _check_anchors(loaded, name, elements)
         inherited = done[spec.extends].requires if spec.extends is not None else None
-        done[name] = Layout(name, tuple(elements), tables, spec.requires if spec.requires is not None else inherited)
+        done[name] = Layout(name, tuple(elements), lookups, spec.requires if spec.requires is not None else inherited)
         return done[name]
 
     for name in specs:
@@ -156,19 +156,19 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
     return done
 
 
-def _tables(loaded: LoadedSpec) -> dict[str, dict[str, str]]:
-    """The spec's lookup tables with every entry as the text a placeholder prints (``true`` for True)."""
+def _lookups(loaded: LoadedSpec) -> dict[str, dict[str, str]]:
+    """The spec's lookups with every entry as the text a placeholder prints (``true`` for True)."""
     return {name: {str(key): ("true" if value else "false") if isinstance(value, bool) else str(value)
                    for key, value in entries.items()}
-            for name, entries in loaded.spec.tables.items()}
+            for name, entries in loaded.spec.lookups.items()}
 
 
-def _check_tables(loaded: LoadedSpec, template: Template, path: PathKey) -> None:
-    """A placeholder looking a value up in a table the spec's ``tables:`` lacks is a located error."""
+def _check_lookups(loaded: LoadedSpec, template: Template, path: PathKey) -> None:
+    """A placeholder looking a value up in a lookup the spec's ``lookups:`` lacks is a located error."""
     for placeholder in template.placeholders:
-        if placeholder.table is not None and placeholder.table not in loaded.spec.tables:
-            raise loaded.source.error(path, _unknown("table", placeholder.table, loaded.spec.tables,
-                                                     "the spec has no tables: (add tables: {NAME: {KEY: VALUE}})"))
+        if placeholder.lookup is not None and placeholder.lookup not in loaded.spec.lookups:
+            raise loaded.source.error(path, _unknown("lookup", placeholder.lookup, loaded.spec.lookups,
+                                                     "the spec has no lookups: (add lookups: {NAME: {KEY: VALUE}})"))
 
 
 def _removed(loaded: LoadedSpec, layout: str, names: Sequence[str], extends: str | None,
@@ -212,7 +212,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
             parsed = Template.parse(str(value))
         except LayoutError as exc:
             raise loaded.source.error(path + (key,), str(exc)) from None
-        _check_tables(loaded, parsed, path + (key,))
+        _check_lookups(loaded, parsed, path + (key,))
         return parsed
 
     def length(key: str) -> Length:
@@ -474,7 +474,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card), design.ATTRIBUTES: "", design.TABLES: layout.tables}
+    values = {**design.own_values(card), design.ATTRIBUTES: "", design.LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "

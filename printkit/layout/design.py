@@ -9,7 +9,7 @@ the games' own designs do.
 Placeholders: ``{name}`` is the card's attribute (a list prints as ``a, b``), ``{name:.1f}`` formats
 a number, ``{title|name|_group}`` is the first of those the card has (and is not empty), ``{{`` and
 ``}}`` are literal braces. ``{minerals[0]}`` is the first item of a list attribute and
-``{names[minerals[0]]}`` that item looked up in the table ``names`` of the spec's ``tables:``
+``{names[minerals[0]]}`` that item looked up in ``names``, one of the spec's ``lookups:``
 (:func:`item_of`, :func:`looked_up`). ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
 (``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
 ``{_attributes}`` every attribute
@@ -55,8 +55,8 @@ DEFAULT_BACK = "#404040"
 # Plain number formats only: sign, zero padding, width (two digits at most), grouping, precision.
 _FORMAT = re.compile(r"^[+ -]?0?[0-9]{0,2},?(?:\.[0-9]{1,2})?[dfeg%]?$")
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-# The key of a card's values holding its layout's tables (no placeholder can spell it).
-TABLES = "[tables]"
+# The key of a card's values holding its layout's lookups (no placeholder can spell it).
+LOOKUPS = "[lookups]"
 # A lattice's diamonds are this share of its spacing wide.
 LATTICE_DIAMOND = 0.55
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -68,12 +68,12 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 @dataclass(frozen=True)
 class Placeholder:
     """``{a|b:fmt}``: the first of ``names`` the card has, formatted; ``{a[i]}`` the item ``index``
-    of the attribute, ``{t[a]}`` (``{t[a[i]]}``) its value looked up in the layout's ``table``."""
+    of the attribute, ``{t[a]}`` (``{t[a[i]]}``) its value looked up in the layout's ``lookup``."""
 
     names: tuple[str, ...]
     format: str = ""
     index: int | None = None
-    table: str | None = None
+    lookup: str | None = None
 
     def choose(self, values: Mapping[str, Any]) -> str | None:
         """The name whose value is shown: the first the card has that is not empty, else None."""
@@ -87,15 +87,15 @@ class Placeholder:
     def spelled(self) -> str:
         """The placeholder's name as written (``minerals[0]``), for messages."""
         name = "|".join(self.names) + (f"[{self.index}]" if self.index is not None else "")
-        return f"{self.table}[{name}]" if self.table else name
+        return f"{self.lookup}[{name}]" if self.lookup else name
 
     def value(self, name: str, values: Mapping[str, Any]) -> Any:
-        """The value shown for the chosen ``name``: the attribute, its item, or what its table says."""
+        """The value shown for the chosen ``name``: the attribute, its item, or what its lookup says."""
         value = values[name] if self.index is None else item_of(values[name], self.index)
-        return value if self.table is None else looked_up(values.get(TABLES) or {}, self.table, value)
+        return value if self.lookup is None else looked_up(values.get(LOOKUPS) or {}, self.lookup, value)
 
 
-# --- items of list attributes and lookup tables (the spec's ``tables:``) --------------------------
+# --- items of list attributes and lookups (the spec's ``lookups:``) -------------------------------
 
 _ITEM = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)\[([0-9]{1,2})\]$")
 _LOOKUP = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)\[([A-Za-z_][A-Za-z0-9_-]*)(?:\[([0-9]{1,2})\])?\]$")
@@ -113,26 +113,26 @@ def split_item(name: str) -> tuple[str, int | None]:
     return (item.group(1), int(item.group(2))) if item else (name, None)
 
 
-def looked_up(tables: Mapping[str, Mapping[str, str]], table: str, key: Any) -> str:
-    """The entry ``key`` of ``table``; LayoutError naming the entries the table has."""
-    if table not in tables:
-        raise LayoutError(f"there is no table {table!r} (tables: {', '.join(sorted(tables)) or 'none'})")
-    entries = tables[table]
+def looked_up(lookups: Mapping[str, Mapping[str, str]], lookup: str, key: Any) -> str:
+    """The entry ``key`` of ``lookup``; LayoutError naming the entries the lookup has."""
+    if lookup not in lookups:
+        raise LayoutError(f"there is no lookup {lookup!r} (lookups: {', '.join(sorted(lookups)) or 'none'})")
+    entries = lookups[lookup]
     text = _format(key, Placeholder(("",)))
     if text not in entries:
-        raise LayoutError(f"table {table!r} has no entry {text!r} (entries: {', '.join(entries)})")
+        raise LayoutError(f"lookup {lookup!r} has no entry {text!r} (entries: {', '.join(entries)})")
     return entries[text]
 
 
 def _lookup_placeholder(spelled: str, fmt: str) -> Placeholder | None:
-    """``name[i]``, ``table[name]`` or ``table[name[i]]`` as a placeholder, else None."""
+    """``name[i]``, ``lookup[name]`` or ``lookup[name[i]]`` as a placeholder, else None."""
     item = _ITEM.match(spelled)
     if item:
         return Placeholder((item.group(1),), fmt, index=int(item.group(2)))
     lookup = _LOOKUP.match(spelled)
     if lookup:
         index = int(lookup.group(3)) if lookup.group(3) is not None else None
-        return Placeholder((lookup.group(2),), fmt, index=index, table=lookup.group(1))
+        return Placeholder((lookup.group(2),), fmt, index=index, lookup=lookup.group(1))
     return None
 
 
@@ -366,8 +366,8 @@ class Element:
 class Layout:
     name: str
     elements: tuple[Element, ...]
-    # The spec's lookup tables (``tables:``), each entry as text: {table[attribute]} reads them.
-    tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # The spec's lookups (``lookups:``), each entry as text: {lookup[attribute]} reads them.
+    lookups: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     requires: Mapping[str, Any] | None = None  # a match every card drawn must meet (``requires:``)
 
     @property
@@ -424,7 +424,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     warnings: list[str] = []
     shown = [e for e in layout.elements if e.shown_for(card)]
     values = own_values(card)
-    values[TABLES] = layout.tables
+    values[LOOKUPS] = layout.lookups
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card

@@ -147,8 +147,8 @@ ITEM_NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*(\[[0-9]{1,2}\
                  mismatch=lambda v: f"expected an attribute name such as cost, or an item of one such as minerals[2], got {v!r}")
 ITEM_NAMES = OneOf(ITEM_NAME, ListOf(ITEM_NAME, min_length=1, max_length=64),
                    noun="an attribute name (or an item such as minerals[2]) or a list of them")
-# A layouts file's lookup tables: a name, then each key's value (a text or a colour).
-TABLES = MapOf(MapOf(SCALAR, key=TEXT, max_length=1000), key=NAME, max_length=100)
+# A spec's lookups: a name, then each key's value (a text or a colour).
+LOOKUPS = MapOf(MapOf(SCALAR, key=TEXT, max_length=1000), key=NAME, max_length=100)
 
 
 def _data_message(value: str) -> str:
@@ -538,9 +538,9 @@ class Spec:
     expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
     layouts: dict[str, LayoutSpec] = spec_field(MapOf(Model(LayoutSpec), key=NAME), factory=dict,
                                                 description="Named card layouts that groups pick with layout:.")
-    tables: dict[str, dict[str, Any]] = spec_field(TABLES, factory=dict,
-                                                   description="Lookup tables for layouts: {names[minerals[0]]} is "
-                                                               "the entry of table names for a card's first mineral.")
+    lookups: dict[str, dict[str, Any]] = spec_field(LOOKUPS, factory=dict,
+                                                    description="Lookups for layouts: {names[minerals[0]]} is the "
+                                                                "entry of lookup names for a card's first mineral.")
     icons: dict[str, str] = spec_field(MapOf(Text(max_length=1000), key=NAME), factory=dict,
                                        description="Icon names for :name: in text and icon elements: a PNG, "
                                                    "JPEG or SVG file beside the spec, or a built-in icon's name.")

@@ -200,6 +200,6 @@ def test_the_terrain_figure_keeps_the_cards_english_text_as_printed(paper):
     # the figure's rows of cards may part over two pages
     first = next(i for i, t in enumerate(texts) if "RED RYE FIELD" in t)
     pages = " ".join(texts[first:first + 2])
-    for effect in shipped_layouts(DESIGN)["terrain"].tables["effect_en"].values():
+    for effect in shipped_layouts(DESIGN)["terrain"].lookups["effect_en"].values():
         assert flat(effect)[:20] in pages
     assert pages.count("Set here: cards with") == 4

@@ -138,9 +138,9 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
                 seen.add(key)
                 try:
                     layout = deck.layouts.get(name)
-                    tables = layout.tables if layout is not None else {}
+                    lookups = layout.lookups if layout is not None else {}
                     names.extend(design.color_names(template.render({**card.attrs, "_group": card.group,
-                                                                     design.TABLES: tables})))
+                                                                     design.LOOKUPS: lookups})))
                 except ValueError:
                     continue
     return tuple(dict.fromkeys(names))

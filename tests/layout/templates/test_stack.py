@@ -238,7 +238,7 @@ def test_terrain_english_is_readable_and_on_the_trigger_line(deck):
         for t in english:
             assert t.size_mm >= 6.5 * PT_MM, (card.label, t.text, t.size_mm / PT_MM)
         body = " ".join(t.text for t in english)
-        assert TERRAIN.tables["effect_en"][card["terrain"]].split()[0] in body
+        assert TERRAIN.lookups["effect_en"][card["terrain"]].split()[0] in body
         assert "opponent" in body and "Set here" in body  # the trigger and what may be set, in English
         # The trigger sits in the footer band under its Korean line.
         trigger = next(e for e in TERRAIN.elements if e.name == "trigger").text.constant
@@ -262,7 +262,7 @@ def test_aids_in_both_languages(deck):
 
 def test_text_too_long_warns_naming_card_and_field(deck, monkeypatch):
     card = next(c for c in deck.components["terrains"] if c["terrain"] == "eldorado")
-    monkeypatch.setitem(TERRAIN.tables["effect_ko"], "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
+    monkeypatch.setitem(TERRAIN.lookups["effect_ko"], "eldorado", "황금을 찾아 떠나는 긴 여정의 이야기 " * 20)
     face = stack.front(card)
     assert any(card.label in w and "effect" in w for w in face.warnings)
     # Nothing is dropped: every word still printed (at the minimum size).

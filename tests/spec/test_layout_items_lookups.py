@@ -1,4 +1,4 @@
-"""A list attribute's items, lookup tables, hatching and an icon's outline in a spec's layouts:
+"""A list attribute's items, lookups, hatching and an icon's outline in a spec's layouts:
 what they draw, and each mistake as one line at the layout or at the card."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ game: gems
 name: Gems
 art:
   colors: {background: "#ffffff", ink: "#222222", ruby: "#c8102e", gold: "#e0a800"}
-tables:
+lookups:
   names: {ruby: Ruby, gold: Gold}
   tints: {ruby: "mix(ruby, #ffffff, 0.8)", gold: "#fff4cc"}
 layouts:
@@ -80,17 +80,17 @@ def test_a_hatch_stripes_only_its_border_and_an_icon_takes_its_outline(tmp_path)
 
 
 @pytest.mark.parametrize("change, needle, message", [
-    (("{names[minerals[0]]}", "{nams[minerals[0]]}"), "nams[", "unknown table 'nams' (did you mean 'names'?)"),
+    (("{names[minerals[0]]}", "{nams[minerals[0]]}"), "nams[", "unknown lookup 'nams' (did you mean 'names'?)"),
     (("{minerals[1]}", "{minerals[1}"), "minerals[1}",
      "{minerals[1} is not an item such as {minerals[0]} nor a lookup such as {names[mineral]}"),
-    (("{minerals[1]}", "{mineral[one]}"), "mineral[one]", "unknown table 'mineral'; known: names, tints"),
+    (("{minerals[1]}", "{mineral[one]}"), "mineral[one]", "unknown lookup 'mineral'; known: names, tints"),
     (('when_has: "minerals[1]"', 'when_has: "minerals[x]"'), "minerals[x]",
      "expected an attribute name such as cost, or an item of one such as minerals[2], got 'minerals[x]'"),
     (("border: 6mm", "border: -6mm"), "border: -6mm", "a length cannot be negative"),
     (("fill: \"{tints[minerals[0]]}\"}", "fill: \"{tints[minerals[0]]}\", border: 2mm}"), "border: 2mm}",
      "'border' does not apply to a rect element (it is for: hatch)"),
     (("fit: square", "fit: round"), "fit: round", "fit 'round' is not one of: contain, square"),
-    (("tables:\n  names:", "tables:\n  names: 3\n  other:"), "names: 3", "names"),
+    (("lookups:\n  names:", "lookups:\n  names: 3\n  other:"), "names: 3", "names"),
 ])
 def test_mistakes_are_one_line_at_the_layout(tmp_path, change, needle, message):
     spec = SPEC.replace(*change)
@@ -104,7 +104,7 @@ def test_mistakes_are_one_line_at_the_layout(tmp_path, change, needle, message):
 
 @pytest.mark.parametrize("change, needle, message", [
     (("{minerals: [gold, ruby]}", "{minerals: [coal, ruby]}"), "coal, ruby",
-     "element 'tint': table 'tints' has no entry 'coal' (entries: ruby, gold)"),
+     "element 'tint': lookup 'tints' has no entry 'coal' (entries: ruby, gold)"),
     (('when_has: "minerals[1]", ', ""), "{minerals: [ruby]}",
      "element 'second': the card has no attribute 'minerals' with an item 1 (counted from 0); give it one, or "
      "add 'when_has: minerals[1]'"),
