@@ -87,6 +87,11 @@ class ImageError(PrintkitError, ValueError):
     """An image printkit refuses; the message says why, without naming the file."""
 
 
+class JpegNotPlain(PrintkitError):
+    """A JPEG whose markers cannot prove it whole (printkit.jpeg): it is decoded instead. Never
+    reaches a user."""
+
+
 class SvgRefused(PrintkitError):
     """SVG art printkit will not draw (past a limit); the message says what and where."""
 
