@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from printkit.workers import Later
 
 FOLDER = ".printkit-cache"
-FORMAT = 2
+FORMAT = 3
 MAGIC = b"printkit-cache 2\n"
 _HEADER = len(MAGIC) + 65 + 11 + 65  # magic, key line, size line (10 digits), HMAC line
 MAX_BYTES = 1 << 30  # 1 GiB; the least recently used entries go beyond it

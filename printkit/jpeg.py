@@ -49,6 +49,7 @@ def _read(view: memoryview) -> tuple[int, int]:
     frame = None  # (progressive, width, height, {component id: (h, v, quant table)}, [ids in order])
     dc, ac, quant = set(), set(), set()
     scans = 0
+    scanned: list[int] = []  # the components the scans have read, in order
     for _ in range(_MAX_SEGMENTS):
         fill = _MARKER.match(view, pos)
         if fill is None:
@@ -59,6 +60,8 @@ def _read(view: memoryview) -> tuple[int, int]:
         if marker == _EOI:
             if frame is None or not scans or pos != end:
                 raise JpegNotPlain  # no picture, or something after its end (another frame, a trailer)
+            if not frame[0] and sorted(scanned) != sorted(frame[3]):
+                raise JpegNotPlain  # a sequential picture reads each component in exactly one scan
             return frame[1], frame[2]
         length = int.from_bytes(view[pos:pos + 2], "big")
         segment = view[pos + 2:pos + length]
@@ -79,7 +82,7 @@ def _read(view: memoryview) -> tuple[int, int]:
         elif marker == _SOS:
             if frame is None:
                 raise JpegNotPlain
-            blocks, bits = _scan(segment, frame, dc, ac, quant)
+            blocks, bits = _scan(segment, frame, dc, ac, quant, scanned)
             found = _SCAN_END.search(view, pos)
             if found is None:
                 raise JpegNotPlain  # no end: truncated
@@ -144,9 +147,10 @@ def _quant(segment: memoryview, quant: set) -> None:
         at += 1 + size
 
 
-def _scan(segment: memoryview, frame, dc: set, ac: set, quant: set) -> tuple[int, int]:
-    """Check a scan's header against the frame and the tables defined; the number of blocks its
-    coded data holds, and the fewest bits each of them takes (0: no bound)."""
+def _scan(segment: memoryview, frame, dc: set, ac: set, quant: set, scanned: list[int]) -> tuple[int, int]:
+    """Check a scan's header against the frame, the tables defined and the components earlier
+    scans read (``scanned``, extended with this scan's); the number of blocks its coded data
+    holds, and the fewest bits each of them takes (0: no bound)."""
     progressive, width, height, components = frame
     count = segment[0]
     if not 1 <= count <= 4 or len(segment) != 4 + 2 * count:
@@ -158,6 +162,8 @@ def _scan(segment: memoryview, frame, dc: set, ac: set, quant: set) -> tuple[int
         ident, tables = segment[at], segment[at + 1]
         if ident not in components or ident in chosen or components[ident][2] not in quant:
             raise JpegNotPlain
+        if not progressive and ident in scanned:
+            raise JpegNotPlain  # read twice: a decode refuses the second scan
         chosen.append(ident)
         dc_table, ac_table = tables >> 4, tables & 15
         needs_dc = start == 0 and high == 0  # a refinement of DC reads raw bits
@@ -174,6 +180,7 @@ def _scan(segment: memoryview, frame, dc: set, ac: set, quant: set) -> tuple[int
         if (start, stop, approx) != (0, 63, 0):
             raise JpegNotPlain
         bits = 2
+    scanned.extend(chosen)
     h_max = max(h for h, _, _ in components.values())
     v_max = max(v for _, v, _ in components.values())
     if count == 1:  # one component: its own blocks, no MCU padding

@@ -155,3 +155,20 @@ def test_a_jpeg_of_thousands_of_segments_is_left_to_the_decode():
     assert whole_jpeg_size(data[:2] + comments[:5 * 100] + data[2:]) == (240, 180)
     fill = data[:2] + b"\xff" * 100_000 + data[2:]  # fill bytes before a marker are allowed
     assert whole_jpeg_size(fill) == _decode_verdict(fill) == (240, 180)
+
+
+def test_a_sequential_jpeg_reading_a_component_twice_or_never_is_decoded():
+    data = KINDS["baseline"]()
+    at = data.index(b"\xff\xda")
+    header = data[at:_scan_start(data)]
+    coded = random.Random(5).randbytes(len(data) - 2 - _scan_start(data)).replace(b"\xff", b"\x00")
+    twice = data[:-2] + header + coded + b"\xff\xd9"  # a second scan of the same components
+    assert whole_jpeg_size(twice) is None
+    assert isinstance(_decode_verdict(twice), str)  # the decode refuses the second scan
+    assert _verdict(twice) == _decode_verdict(twice)
+    grey_header = bytearray(header)
+    grey_header[4] = 1  # a scan of the first component alone, in a picture of three
+    grey_header[2:4] = (len(grey_header) - 2 - 4).to_bytes(2, "big")
+    del grey_header[7:11]
+    never = data[:at] + bytes(grey_header) + data[_scan_start(data):]
+    assert whole_jpeg_size(never) is None  # what the decode makes of the rest, it decides
