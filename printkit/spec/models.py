@@ -73,10 +73,26 @@ LENGTH = Checked(OneOf(Text(), Number()), _length,
                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern}, {"type": "number"}]},
                  noun="a length such as '3mm' or '0.125in'")
 MATCH = MapOf(ATTR_VALUE, key=TEXT)
+# What a layout draws: each attribute's value, or a list of at least one.
+REQUIRES = MapOf(OneOf(SCALAR, ListOf(SCALAR, min_length=1), noun="text, a number, true/false or a list of those"),
+                 key=TEXT)
+# A pattern's period: patterns finer than this would be millions of shapes, and print as grey.
+MIN_SPACING_MM = 0.5
+
+
+def _spacing(value: str | int | float) -> str | int | float:
+    if parse_length_mm(_length(value)) < MIN_SPACING_MM:
+        raise ValueError(f"a pattern's spacing is at least {MIN_SPACING_MM:g}mm, got {value!r}")
+    return value
+
+
+SPACING = Checked(OneOf(Text(), Number()), _spacing,
+                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern}, {"type": "number"}]},
+                  noun="a length of at least 0.5mm")
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
 BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 # A percentage less or more a length: "100% - 61mm", "50% + 2mm".
-BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)\s*(?:mm|cm|in|pt)?\s*$")
+BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt))?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:
@@ -283,7 +299,8 @@ class ElementSpec:
                                                    bad_key=lambda v: _language_message(v)))), None,
         description="What a rulebook's '::: anatomy' calls the element: a name, or one per language, "
                     "e.g. {en: Cost, ko: 비용} (default: the element's name).")
-    kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line, icon or lattice.")
+    kind: str = spec_field(_choice(*ELEMENT_KINDS), description="text, image, rect, ellipse, line, icon, lattice, "
+                           "hatch or table.")
     x: str | int | float = spec_field(BOX_LENGTH, 0, description="Left edge from the frame's left (negative: "
                                       "the right edge from the frame's right); mm, cm, in, pt or % of the frame.")
     y: str | int | float = spec_field(BOX_LENGTH, 0, description="Top edge from the frame's top (negative: the "
@@ -342,7 +359,7 @@ class ElementSpec:
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
     radius: str | int | float = spec_field(LENGTH, 0)
-    spacing: str | int | float = spec_field(LENGTH, "5mm", description="A lattice's diamonds, centre to centre "
+    spacing: str | int | float = spec_field(SPACING, "5mm", description="A lattice's diamonds, centre to centre "
                                             "along a row; a hatch's stripes, from one to the next.")
     border: str | int | float = spec_field(LENGTH, 0, description="A hatch: stripes only this far in from the "
                                            "box's edges (a hatched frame); 0 stripes the whole box.")
@@ -393,7 +410,7 @@ class LayoutSpec:
                                      "an element with the same name replaces the inherited one in place.")
     remove: list[str] = spec_field(ListOf(NAME, max_length=200), factory=list,
                                    description="Names of inherited elements this layout does not draw.")
-    requires: dict[str, AttrValue] | None = spec_field(Optional(MATCH), None, description="A match every card "
+    requires: dict[str, AttrValue] | None = spec_field(Optional(REQUIRES), None, description="A match every card "
                                                        "the layout draws must meet, e.g. {lang: [en, ko]}: a card "
                                                        "it does not select is an error naming the card.")
     elements: list[ElementSpec] = spec_field(ListOf(Model(ElementSpec), max_length=200), factory=list)

@@ -87,6 +87,7 @@ def test_a_hatch_stripes_only_its_border_and_an_icon_takes_its_outline(tmp_path)
     (('when_has: "minerals[1]"', 'when_has: "minerals[x]"'), "minerals[x]",
      "expected an attribute name such as cost, or an item of one such as minerals[2], got 'minerals[x]'"),
     (("border: 6mm", "border: -6mm"), "border: -6mm", "a length cannot be negative"),
+    (("spacing: 4mm", "spacing: 0mm"), "spacing: 0mm", "a pattern's spacing is at least 0.5mm, got '0mm'"),
     (("fill: \"{tints[minerals[0]]}\"}", "fill: \"{tints[minerals[0]]}\", border: 2mm}"), "border: 2mm}",
      "'border' does not apply to a rect element (it is for: hatch)"),
     (("fit: square", "fit: round"), "fit: round", "fit 'round' is not one of: contain, square"),

@@ -373,6 +373,11 @@ def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(fol
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
     assert "no card has attribute 'titel'; did you mean 'title'?" in line
+    result = run(folder, spec.replace("requires: {title: [Flare, Frost]}", "requires: {title: []}"))
+    assert result.exit_code == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
+    assert "requires.title: needs at least 1 item(s), got 0" in line
 
 
 def test_the_shipped_aids_and_sheet_refuse_a_kind_or_language_they_have_no_words_for():
