@@ -59,7 +59,11 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # faces (see the table above).
 TOLERANCE = {"calc": {"numbers": 9, "joker": 9, "player_aids": 25},
              "clag": {"standard": 1, "player_aids": 2, "score_sheet": 0},
-             "stack": 14}
+             "stack": 14, "generic": 0}
+# The spec each set of faces comes from: a shipped deck, or (generic) a spec of a game with no design
+# of its own, whose components have roles, beside its pictures' folder.
+SPECS = {game: DECKS_DIR / f"{game}.yaml" for game in ("calc", "clag", "stack")}
+SPECS["generic"] = DATA.parent / "generic_faces" / "generic.yaml"
 REDUCE = 3  # 300 DPI -> 100 DPI
 
 
@@ -75,7 +79,7 @@ def layout_faces(game: str):
     front, each back under its group's name (a group's cards share their back), and each page
     (a score sheet) on A4 and on Letter (side ``page_a4``, ``page_letter``)."""
     seen = set()
-    for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
+    for deck in load_all_variants(SPECS[game]):
         for card in deck.all_cards():
             sides = ("page_a4", "page_letter") if templates.is_page(card) else ("front", "back")
             for side in sides:
