@@ -21,6 +21,8 @@ from printkit.layout.templates._common import font_chain
 from printkit.layout.text import fit_block, fit_line
 
 BACK = "#404040"
+# The built-in layouts file beside this module: the front (``generic``), the back and the page.
+GENERIC = Path(__file__).resolve().with_name("generic.yaml")
 # The art.colors names these faces read (the front's layout reads these two).
 COLOR_NAMES = ("background", "ink")
 INK = "#1d1d1f"
@@ -59,22 +61,12 @@ def front(card: Card, game: str | None = None) -> Face:
 
 
 def back(card: Card) -> Face:
-    """The back colour (and picture) to the bleed edge, and the back's label across the middle."""
-    bleed = bleed_box(card.size)
-    safe = safe_box(card.size)
-    color = card.art.back_color or BACK
-    ops: list[Op] = [Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, fill=color)]
-    ops.extend(_cover(bleed, card.art.back_image))
-    warnings: tuple[str, ...] = ()
-    if card.art.back_label:
-        band = Box(safe.x_mm, safe.cy_mm - safe.h_mm * 0.1, safe.w_mm, safe.h_mm * 0.2)
-        if card.art.back_image is not None:  # over a picture the label sits on a band of the back colour
-            ops.append(Rect(band.x_mm, band.y_mm, band.w_mm, band.h_mm, fill=color, radius_mm=1.5))
-        label = fit_line(card.art.back_label, _font(card), band, max_size_mm=band.h_mm * 0.8, min_size_mm=1.5,
-                         where=_where(card, "back label"), fallbacks=font_chain(card), color="#ffffff")
-        ops.extend(label.ops)
-        warnings = label.warnings
-    return Face(tuple(ops), warnings)
+    """The back as the built-in layout ``back`` of ``generic.yaml`` draws it: the back colour (and
+    picture) to the bleed edge and the back's label across the middle."""
+    from printkit.layout import design
+    from printkit.layout.compile import shipped_layouts
+
+    return design.draw(shipped_layouts(GENERIC)["back"], card, design.Resources(), "back")
 
 
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
