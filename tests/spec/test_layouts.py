@@ -429,3 +429,25 @@ def test_a_box_sum_giving_a_negative_width_is_one_line_at_the_layout(folder):
 def _written(folder: Path, spec: str) -> Path:
     (folder / "deck.yaml").write_text(spec, encoding="utf-8")
     return folder / "deck.yaml"
+
+
+def test_a_page_component_naming_a_layout_is_drawn_by_it_on_the_page(folder):
+    # The layout's frames are the page: its safe frame is the page less 10 mm, whatever the card size.
+    spec = SPEC.replace("groups:", """  sheet:
+    elements:
+      - {name: heading, kind: rect, frame: safe, height: 20mm, fill: accent}
+      - {kind: text, text: "Tally of {rounds} rounds", frame: safe, y: 25mm, height: 10mm, size: 5mm}
+groups:""") + """components:
+  - name: tally
+    layout: sheet
+    cards: [{sheet: score, rounds: 9}]
+"""
+    [deck] = load_all_variants(_written(folder, spec))
+    from printkit.layout import templates
+    from printkit.layout.ops import Rect, Text
+
+    [card] = deck.components["tally"]
+    face = templates.page(card, deck, 210.0, 297.0)
+    heading = next(op for op in face.ops if isinstance(op, Rect) and op.fill == "#bc4b51")
+    assert (heading.x_mm, heading.y_mm, heading.w_mm, heading.h_mm) == pytest.approx((10, 10, 190, 20))
+    assert "".join(op.text for op in face.ops if isinstance(op, Text)).replace(" ", "") == "Tallyof9rounds"
