@@ -65,11 +65,12 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # faces (see the table above).
 TOLERANCE = {"calc": {"numbers": 9, "joker": 9, "player_aids": 25},
              "clag": {"standard": 1, "player_aids": 2, "score_sheet": 0},
-             "stack": 14, "generic": 1}
+             "stack": 14, "generic": 1, "calc_components": 0, "clag_components": 0}
 # The spec each set of faces comes from: a shipped deck, or (generic) a spec of a game with no design
 # of its own, whose components have roles, beside its pictures' folder.
 SPECS = {game: DECKS_DIR / f"{game}.yaml" for game in ("calc", "clag", "stack")}
-SPECS["generic"] = DATA.parent / "generic_faces" / "generic.yaml"
+SPECS.update({name: DATA.parent / "generic_faces" / f"{name}.yaml"
+              for name in ("generic", "calc_components", "clag_components")})
 REDUCE = 3  # 300 DPI -> 100 DPI
 
 
