@@ -6,7 +6,7 @@ Every function is pure: it takes a card (and numbers in millimetres) and returns
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 from printkit import fonts
 from printkit.deck import Card
@@ -183,25 +183,3 @@ def component_back(card: Card, kind: str, base: str, game_label: str, labels: Se
 def component_kind(card: Card) -> str | None:
     """Which non-deck component a card is (a key of ``COMPONENT_LABELS``), or None for deck cards."""
     return next((kind for kind in COMPONENT_LABELS if kind in card.attrs), None)
-
-
-def back_or_component(card: Card, default_label: str, deck_back: Callable[[Card], Face]) -> Face:
-    """A component's light back (:func:`component_back`, labelled with the deck's back label, else
-    ``default_label``) for a card that is not a deck card (``component_kind``), else ``deck_back(card)``."""
-    kind = component_kind(card)
-    if kind is None:
-        return deck_back(card)
-    label = card.art.back_label if card.art.back_label is not None else default_label
-    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
-
-
-def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
-    """A quiet all-over diamond pattern in a lighter shade of ``color``, over the whole bleed box.
-
-    Centred on the card, it is the same either way up and has no line parallel to the cut.
-    """
-    size = card.size
-    box = bleed_box(size)
-    unit = min(size.width_mm, size.height_mm)
-    return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
-                          size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
