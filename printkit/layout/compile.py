@@ -218,7 +218,10 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
     def length(key: str) -> Length:
         value = getattr(spec, key)
         if isinstance(value, str) and BOX_SUM_RE.fullmatch(value):
-            return _sum_length(value)
+            summed = _sum_length(value)
+            if key in ("width", "height") and summed.value < 0:
+                raise loaded.source.error(path + (key,), f"{key} cannot be negative, got {value!r}")
+            return summed
         text = str(value).strip()
         negative = text.startswith("-")
         text = text.lstrip("+-").strip()
@@ -294,8 +297,12 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
 
 
 def _sum_length(text: str) -> Length:
-    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length."""
+    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length or another
+    percentage (``0% - 1.5%`` starts before the frame's edge)."""
     percent, sign, rest = re.match(r"^\s*([0-9.]+)\s*%\s*([+-])\s*(.+?)\s*$", text).groups()
+    if rest.endswith("%"):
+        other = float(rest[:-1].strip())
+        return Length(float(percent) + (other if sign == "+" else -other), True)
     offset = parse_length_mm(rest.strip())
     return Length(float(percent), True, offset_mm=offset if sign == "+" else -offset)
 

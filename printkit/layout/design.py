@@ -48,6 +48,8 @@ BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "
 BACKGROUND_IMAGE = "_background_image"
 # Likewise for a back picture (art.back.image): a back's own drawing steps aside for it.
 BACK_IMAGE = "_back_image"
+# A condition's name a card has when its back has a label (art.back.label): what frames it is drawn.
+BACK_LABEL = "_back_label"
 ATTRIBUTES = "_attributes"
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACKGROUND = "#ffffff"
@@ -261,7 +263,7 @@ def _short(text: str, limit: int = 30) -> str:
 class Length:
     """A box length: millimetres, or a percentage of the frame's side; negative counts from the far edge."""
 
-    value: float  # the size, never negative
+    value: float  # the size, negative only as a box sum's result ("0% - 1.5%")
     percent: bool = False
     from_end: bool = False  # written with a minus: measured from the right or bottom edge
     offset_mm: float = 0.0  # added to a percentage: "100% - 6mm"
@@ -468,6 +470,8 @@ def _has(card: Card, name: str) -> bool:
         return card.art.background_image is not None
     if name == BACK_IMAGE:
         return card.art.back_image is not None
+    if name == BACK_LABEL:
+        return bool(card.art.back_label)
     if name.endswith("]"):  # minerals[2]: the list attribute has a third item
         attr, index = split_item(name)
         return attr in card.attrs and index is not None and item_of(card.attrs[attr], index) is not None

@@ -119,75 +119,6 @@ def fit_line(
     return FittedText(ops=ops, size_mm=size, warning="; ".join(warnings) or None)
 
 
-def fit_block(
-    text: str,
-    font: Path,
-    box: Box,
-    *,
-    max_size_mm: float,
-    min_size_mm: float,
-    where: str,
-    color: str = "#000000",
-    align: Align = "start",
-    valign: VAlign = "top",
-    leading: float = 1.25,
-    paragraph_gap: float = 0.0,
-    fallbacks: Sequence[Path] = (),
-) -> FittedText:
-    """Wrap ``text`` into lines at the largest size in [min, max] at which all lines fit ``box``.
-
-    Lines break at spaces (Korean and English alike); newlines start paragraphs; a word wider
-    than the box is broken between characters. ``leading`` is the baseline distance in em and
-    ``paragraph_gap`` the extra space between paragraphs, in em. ``fallbacks`` as for
-    :func:`fit_line`.
-    """
-    text = smarten(text)
-    min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
-    chain = _chain(font, fallbacks)
-    metrics = _chain_metrics(text, chain)
-
-    def layout(size: float) -> tuple[list[tuple[str, float]], bool]:
-        lines = _wrap_with_offsets(text, chain, size, box.w_mm, leading, paragraph_gap)
-        height = size * (metrics.ascent + metrics.descent + lines[-1][1])
-        wide = any(_width_mm(line, chain, size) > box.w_mm + 1e-9 for line, _ in lines)
-        return lines, height <= box.h_mm + 1e-9 and not wide
-
-    # Candidate sizes on a grid from the minimum up, ending exactly at the maximum.
-    steps = int((max_size_mm - min_size_mm) / _SIZE_STEP_MM + 1e-9)
-    sizes = [min_size_mm + i * _SIZE_STEP_MM for i in range(steps + 1)]
-    if sizes[-1] < max_size_mm:
-        sizes.append(max_size_mm)
-    lines, fits = layout(sizes[0])
-    best = 0
-    if fits:
-        # Binary search for the largest fitting size (fitting shrinks as the size grows).
-        lo, hi = 0, len(sizes) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            mid_lines, mid_fits = layout(sizes[mid])
-            if mid_fits:
-                lo, lines = mid, mid_lines
-            else:
-                hi = mid - 1
-        best = lo
-    size = sizes[best]
-    warnings = list(size_warnings)
-    if not fits:
-        warnings.append(
-            f"{where}: text {_short(text)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm "
-            f"even at the minimum size {min_size_mm:g} mm ({len(lines)} lines)"
-        )
-    warnings.extend(_glyph_warning(text, chain, where))
-    first_baseline = _baseline_y(box, size, metrics, valign, lines[-1][1])
-    ops = tuple(
-        op
-        for line, offset in lines
-        if line  # a blank line only moves the next one down
-        for op in _line_ops(line, chain, box, first_baseline + offset * size, size, color, align)
-    )
-    return FittedText(ops=ops, size_mm=size, warning="; ".join(warnings) or None)
-
-
 def font_runs(text: str, fonts: Sequence[Path]) -> list[tuple[str, Path]]:
     """``text`` cut into runs, each set in the first of ``fonts`` that can draw its characters.
 
@@ -223,45 +154,6 @@ def undrawable(text: str, fonts: Sequence[Path]) -> str:
             break
         missing = missing_glyphs(missing, Path(font))
     return missing
-
-
-def wrap_lines(text: str, font: Path, size_mm: float, width_mm: float,
-               fallbacks: Sequence[Path] = ()) -> list[str]:
-    """Greedy word wrap of ``text`` to ``width_mm`` at ``size_mm``; keeps explicit newlines."""
-    chain = _chain(font, fallbacks)
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        current = ""
-        for word in paragraph.split():
-            candidate = f"{current} {word}" if current else word
-            if _width_mm(candidate, chain, size_mm) <= width_mm:
-                current = candidate
-                continue
-            if current:
-                lines.append(current)
-            current = ""
-            # A word wider than the line is broken between characters rather than overflowing.
-            for ch in word:
-                if current and _width_mm(current + ch, chain, size_mm) > width_mm:
-                    lines.append(current)
-                    current = ""
-                current += ch
-        lines.append(current)
-    return lines
-
-
-def _wrap_with_offsets(
-    text: str, chain: tuple[Path, ...], size_mm: float, width_mm: float, leading: float, paragraph_gap: float
-) -> list[tuple[str, float]]:
-    """Wrapped lines with each baseline's distance below the first, in em."""
-    out: list[tuple[str, float]] = []
-    offset = 0.0
-    for paragraph in text.split("\n"):
-        for i, line in enumerate(wrap_lines(paragraph, chain[0], size_mm, width_mm, chain[1:])):
-            if out:
-                offset += leading + (paragraph_gap if i == 0 else 0.0)
-            out.append((line, offset))
-    return out
 
 
 def _baseline_y(box: Box, size_mm: float, metrics: FontMetrics, valign: VAlign, last_offset_em: float) -> float:

@@ -91,8 +91,9 @@ SPACING = Checked(OneOf(Text(), Number()), _spacing,
                   noun="a length of at least 0.5mm")
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
 BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
-# A percentage less or more a length: "100% - 61mm", "50% + 2mm".
-BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt))?\s*$")
+# A percentage less or more a length or another percentage: "100% - 61mm", "50% + 2mm", "0% - 1.5%"
+# (a box starting a little before its frame's edge).
+BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:

@@ -22,7 +22,16 @@ clag   player aids (fronts)            2           1
 clag   player aids' backs              6           2
 clag   score sheet (A4, Letter)        0           0
 stack  every card and component       44          14
+plain  generic back, role backs, page  1           1
+calc,  terrains' and references'       6           2
+clag   backs (components)
 =====  ==============================  ==========  ==========
+
+The plain faces are those of a game with no design (``tests/data/generic_faces``): the generic
+front, back (with a label, over a picture, without a label) and page (A4, Letter), and the light
+backs of a designer's components by role. Only the page differs, by one step of grey at a
+letter's edge. Calc's and Clag's terrains and references (``*_components`` there) have the player
+aids' light back naming them.
 
 Stack's faces are its deck cards, markers, terrains, tokens, reference cards, player aids and
 their backs. Its figure is a gem's edge: the gem's halo moved by 1e-7 mm turns an edge pixel's
@@ -59,7 +68,12 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # faces (see the table above).
 TOLERANCE = {"calc": {"numbers": 9, "joker": 9, "player_aids": 25},
              "clag": {"standard": 1, "player_aids": 2, "score_sheet": 0},
-             "stack": 14}
+             "stack": 14, "generic": 1, "calc_components": 2, "clag_components": 2}
+# The spec each set of faces comes from: a shipped deck, or (generic) a spec of a game with no design
+# of its own, whose components have roles, beside its pictures' folder.
+SPECS = {game: DECKS_DIR / f"{game}.yaml" for game in ("calc", "clag", "stack")}
+SPECS.update({name: DATA.parent / "generic_faces" / f"{name}.yaml"
+              for name in ("generic", "calc_components", "clag_components")})
 REDUCE = 3  # 300 DPI -> 100 DPI
 
 
@@ -75,7 +89,7 @@ def layout_faces(game: str):
     front, each back under its group's name (a group's cards share their back), and each page
     (a score sheet) on A4 and on Letter (side ``page_a4``, ``page_letter``)."""
     seen = set()
-    for deck in load_all_variants(DECKS_DIR / f"{game}.yaml"):
+    for deck in load_all_variants(SPECS[game]):
         for card in deck.all_cards():
             sides = ("page_a4", "page_letter") if templates.is_page(card) else ("front", "back")
             for side in sides:

@@ -6,7 +6,7 @@ import pytest
 
 from printkit import fonts
 from printkit.fonts import text_width_mm
-from printkit.layout.text import Box, fit_block, fit_line, font_metrics, undrawable, wrap_lines
+from printkit.layout.text import Box, fit_line, font_metrics, undrawable
 
 BOX = Box(5.0, 10.0, 40.0, 8.0)
 
@@ -54,75 +54,17 @@ def test_fit_line_warns_on_missing_glyph():
     assert fitted.warning and "♦" in fitted.warning and "Pretendard-Regular" in fitted.warning
 
 
-def test_fit_block_wraps_and_fits():
-    text = "Play one card onto any pay, or draw one card from the deck."
-    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 30, 30), max_size_mm=10, min_size_mm=1.5, where="aid")
-    assert fitted.warning is None
-    assert len(fitted.ops) > 1
-    assert " ".join(op.text for op in fitted.ops) == text
-    for op in fitted.ops:
-        assert text_width_mm(op.text, fonts.KOREAN, op.size_mm) <= 30 + 1e-9
-    m = font_metrics(fonts.KOREAN)
-    assert fitted.ops[0].y_mm - fitted.size_mm * m.ascent >= -1e-9
-    assert fitted.ops[-1].y_mm + fitted.size_mm * m.descent <= 30 + 1e-9
-    # One step larger would not fit: the size is the largest on the grid.
-    bigger = fit_block(text, fonts.KOREAN, Box(0, 0, 30, 30), max_size_mm=10,
-                       min_size_mm=fitted.size_mm + 0.05, where="aid")
-    assert bigger.warning is not None
-
-
-def test_fit_block_korean_and_newlines():
-    text = "카드 한 장을 아무 페이에 낸다.\n또는 덱에서 한 장을 뽑는다."
-    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 50, 20), max_size_mm=4, min_size_mm=1.5, where="aid")
-    assert fitted.warning is None
-    assert len(fitted.ops) >= 2
-    assert fitted.ops[0].text.startswith("카드")
-
-
-def test_fit_block_warns_when_too_long():
-    fitted = fit_block("word " * 300, fonts.KOREAN, Box(0, 0, 20, 10), max_size_mm=4, min_size_mm=2,
-                       where="terrain[eldorado]#1 effect")
-    assert fitted.size_mm == 2
-    assert "terrain[eldorado]#1 effect" in fitted.warning
-
-
-def test_wrap_breaks_overlong_word():
-    lines = wrap_lines("abcdefghijklmnopqrstuvwxyz", fonts.SYMBOLS, 5.0, 20.0)
-    assert len(lines) > 1
-    assert "".join(lines) == "abcdefghijklmnopqrstuvwxyz"
-    assert all(text_width_mm(line, fonts.SYMBOLS, 5.0) <= 20.0 for line in lines)
-
-
 @pytest.mark.parametrize("max_mm, min_mm", [(0, 1), (2, 0), (-1, -2)])
 def test_sizes_that_are_not_positive_raise(max_mm, min_mm):
     with pytest.raises(ValueError, match="text sizes must be positive"):
         fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=max_mm, min_size_mm=min_mm, where="c")
 
 
-@pytest.mark.parametrize("fit", [fit_line, fit_block])
-def test_a_maximum_below_the_minimum_sets_the_text_at_the_maximum_and_warns(fit):
-    fitted = fit("x", fonts.SYMBOLS, BOX, max_size_mm=1.0, min_size_mm=2.0, where="tiny[1] title")
+def test_a_maximum_below_the_minimum_sets_the_text_at_the_maximum_and_warns():
+    fitted = fit_line("x", fonts.SYMBOLS, BOX, max_size_mm=1.0, min_size_mm=2.0, where="tiny[1] title")
     assert fitted.size_mm == 1.0
     assert all(op.size_mm == 1.0 for op in fitted.ops)
     assert fitted.warning.startswith("tiny[1] title: the box allows at most 1.00 mm")
-
-
-def test_paragraph_gap_adds_space_between_paragraphs_only():
-    text = "one two\nthree"
-    plain = fit_block(text, fonts.SYMBOLS, Box(0, 0, 100, 50), max_size_mm=4, min_size_mm=4, where="aid")
-    gapped = fit_block(text, fonts.SYMBOLS, Box(0, 0, 100, 50), max_size_mm=4, min_size_mm=4, where="aid",
-                       paragraph_gap=0.5)
-    assert [op.text for op in gapped.ops] == ["one two", "three"]
-    step_plain = plain.ops[1].y_mm - plain.ops[0].y_mm
-    step_gapped = gapped.ops[1].y_mm - gapped.ops[0].y_mm
-    assert step_plain == pytest.approx(4 * 1.25)
-    assert step_gapped == pytest.approx(4 * 1.75)
-
-
-def test_blank_lines_make_no_ops():
-    fitted = fit_block("a\n\nb", fonts.SYMBOLS, Box(0, 0, 50, 50), max_size_mm=4, min_size_mm=4, where="x")
-    assert [op.text for op in fitted.ops] == ["a", "b"]
-    assert fitted.ops[1].y_mm - fitted.ops[0].y_mm == pytest.approx(2 * 4 * 1.25)
 
 
 def test_fit_line_sets_characters_the_font_lacks_in_a_fallback():
@@ -148,17 +90,6 @@ def test_fit_line_with_fallbacks_warns_only_about_characters_no_font_has():
     assert "♦" not in fitted.warning.split("in '")[0]  # the diamond is drawable, only the puzzle piece is named
 
 
-def test_fit_block_wraps_runs_of_fallback_fonts():
-    text = "점수 − 3 × 4 ♦ 다음 차례 ♠ 끝"
-    fitted = fit_block(text, fonts.KOREAN, Box(0, 0, 20, 30), max_size_mm=4.0, min_size_mm=1.5, where="aid",
-                       fallbacks=(fonts.SYMBOLS,))
-    assert fitted.warning is None
-    assert " ".join(op.text for op in fitted.ops).split() == text.split()
-    for op in fitted.ops:
-        assert fonts.missing_glyphs(op.text, op.font) == ""
-        assert op.x_mm + text_width_mm(op.text, op.font, op.size_mm) <= 20 + 1e-9
-
-
 def test_fallbacks_are_not_opened_when_the_font_draws_everything(tmp_path):
     # Opening a font parses the whole file: a fallback that would draw nothing must not be read.
     unreadable = tmp_path / "Missing.ttf"
@@ -166,10 +97,8 @@ def test_fallbacks_are_not_opened_when_the_font_draws_everything(tmp_path):
     assert undrawable(text, (fonts.KOREAN, unreadable)) == ""
     line = fit_line("내 계산 7", fonts.KOREAN_BOLD, BOX, max_size_mm=5.0, min_size_mm=2.0, where="t",
                     fallbacks=(unreadable,))
-    block = fit_block(text, fonts.KOREAN, Box(0, 0, 40, 30), max_size_mm=4.0, min_size_mm=2.0, where="b",
-                      fallbacks=(unreadable,))
-    assert line.warning is None and block.warning is None
-    assert {op.font for op in line.ops + block.ops} == {fonts.KOREAN_BOLD, fonts.KOREAN}
+    assert line.warning is None
+    assert {op.font for op in line.ops} == {fonts.KOREAN_BOLD}
 
 
 def test_a_fallback_is_opened_for_the_characters_the_font_lacks(tmp_path):

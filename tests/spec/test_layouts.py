@@ -403,3 +403,56 @@ def test_colours_a_table_reads_count_as_read(folder):
     assert result.exit_code == 0 and "warning" not in result.output, result.output
     result = run(folder, spec.replace("fill: shade", "fill: shadow"))
     assert result.exit_code == 1 and "'shadow' is not a colour" in result.stderr, result.output
+
+
+def test_a_box_sum_may_take_a_percentage_and_start_before_its_frame(folder):
+    # 0% - 10% of the safe frame's width: the band starts that far left of the safe line.
+    spec = SPEC.replace("{name: band, kind: rect, height: 12mm, frame: bleed, fill: accent}",
+                        "{name: band, kind: rect, x: 0% - 10%, width: 50% + 10%, height: 12mm, frame: safe, "
+                        "fill: accent}")
+    [deck] = load_all_variants(_written(folder, spec))
+    from printkit.layout import templates
+    from printkit.layout.ops import Rect
+    from printkit.layout.geometry import safe_box
+
+    card = deck.cards[0]
+    safe = safe_box(card.size)
+    band = next(op for op in templates.front(card, deck).ops if isinstance(op, Rect) and op.fill == "#bc4b51")
+    assert (band.x_mm, band.w_mm) == pytest.approx((safe.x_mm - safe.w_mm * 0.1, safe.w_mm * 0.6))
+
+
+def test_a_box_sum_giving_a_negative_width_is_one_line_at_the_layout(folder):
+    spec = SPEC.replace("{name: band, kind: rect, height: 12mm, frame: bleed, fill: accent}",
+                        "{name: band, kind: rect, width: 10% - 20%, height: 12mm, frame: bleed, fill: accent}")
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, 'width: 10% - 20%')}:"), line
+    assert "width cannot be negative, got '10% - 20%'" in line, line
+
+
+def _written(folder: Path, spec: str) -> Path:
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    return folder / "deck.yaml"
+
+
+def test_a_page_component_naming_a_layout_is_drawn_by_it_on_the_page(folder):
+    # The layout's frames are the page: its safe frame is the page less 10 mm, whatever the card size.
+    spec = SPEC.replace("groups:", """  sheet:
+    elements:
+      - {name: heading, kind: rect, frame: safe, height: 20mm, fill: accent}
+      - {kind: text, text: "Tally of {rounds} rounds", frame: safe, y: 25mm, height: 10mm, size: 5mm}
+groups:""") + """components:
+  - name: tally
+    layout: sheet
+    cards: [{sheet: score, rounds: 9}]
+"""
+    [deck] = load_all_variants(_written(folder, spec))
+    from printkit.layout import templates
+    from printkit.layout.ops import Rect, Text
+
+    [card] = deck.components["tally"]
+    face = templates.page(card, deck, 210.0, 297.0)
+    heading = next(op for op in face.ops if isinstance(op, Rect) and op.fill == "#bc4b51")
+    assert (heading.x_mm, heading.y_mm, heading.w_mm, heading.h_mm) == pytest.approx((10, 10, 190, 20))
+    assert "".join(op.text for op in face.ops if isinstance(op, Text)).replace(" ", "") == "Tallyof9rounds"

@@ -2,8 +2,8 @@
 
 The number cards, the joker, the player aids and the deck back are drawn by the layouts
 ``number``, ``joker``, ``aid`` and ``back`` of ``faces.yaml`` beside this module, in the language
-every designer uses (a spec that names a layout of its own draws with that instead). What is left
-in Python is the light back that tells a component from a deck card.
+every designer uses (a spec that names a layout of its own draws with that instead); the light
+backs that tell a component from a deck card by ``aid_back``, ``terrain_back`` and ``reference_back``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from printkit.deck import Card
 from printkit.games.calc import icons
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import back_or_component, component_kind
+from printkit.layout.templates._common import component_kind
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
@@ -49,8 +49,9 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """A player aid's light back and any other card's back, as the design draws them (another
-    component's back: :func:`back_or_component`'s)."""
-    if component_kind(card) == "aid":
-        return design_file.draw(DESIGN, "aid_back", design_file.without_back_image(card), "back", colors=DEFAULT_COLORS)
-    return back_or_component(card, "CALC", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=DEFAULT_COLORS))
+    """A component's light back (a player aid's, a terrain's or a reference's) and any other card's
+    back, as the design draws them."""
+    kind = component_kind(card)
+    if kind is not None:  # aid, terrain or reference: the layout aid_back, terrain_back, reference_back
+        return design_file.draw(DESIGN, f"{kind}_back", design_file.without_back_image(card), "back", colors=DEFAULT_COLORS)
+    return design_file.draw(DESIGN, "back", card, "back", colors=DEFAULT_COLORS)

@@ -2,7 +2,7 @@
 
 The 52 playing cards, the player aids, their backs, the score sheet (a page, not a card) and the
 deck back are drawn by the layouts ``playing_card``, ``aid``, ``aid_back``, ``score_sheet`` and
-``back`` of ``faces.yaml`` beside this module, in the language every designer uses (a spec that
+``back`` of ``faces.yaml`` (a terrain's or reference's back by ``terrain_back``, ``reference_back``) beside this module, in the language every designer uses (a spec that
 names a layout of its own draws with that instead); this module picks the layout.
 :func:`pip_centres` says where the layout puts a number card's pips, for the rulebook's anatomy
 figure.
@@ -17,7 +17,7 @@ from printkit.errors import DeckError
 from printkit.games.clag.icons import SUIT_COLORS
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import back_or_component, component_kind
+from printkit.layout.templates._common import component_kind
 
 # The art.colors names these faces read (the design's layouts and the generic face).
 COLOR_NAMES = ("background", "ink", "spades", "hearts", "diamonds", "clubs")
@@ -49,11 +49,12 @@ def front(card: Card) -> Face:
 
 
 def back(card: Card) -> Face:
-    """A player aid's light back and any other card's back, as the design draws them (another
-    component's back: :func:`back_or_component`'s)."""
-    if component_kind(card) == "aid":
-        return design_file.draw(DESIGN, "aid_back", design_file.without_back_image(card), "back", colors=SUIT_COLORS)
-    return back_or_component(card, "CLAG", lambda c: design_file.draw(DESIGN, "back", c, "back", colors=SUIT_COLORS))
+    """A component's light back (a player aid's, a terrain's or a reference's) and any other card's
+    back, as the design draws them."""
+    kind = component_kind(card)
+    if kind is not None:  # aid, terrain or reference: the layout aid_back, terrain_back, reference_back
+        return design_file.draw(DESIGN, f"{kind}_back", design_file.without_back_image(card), "back", colors=SUIT_COLORS)
+    return design_file.draw(DESIGN, "back", card, "back", colors=SUIT_COLORS)
 
 
 def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:

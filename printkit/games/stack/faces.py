@@ -13,7 +13,8 @@ to the layouts of ``faces.yaml`` beside this module, in the language every desig
 - stack token ``{token: "stack"}`` (``token``): a round badge with the stack glyph, both sides;
 - reference ``{reference: "actions", lang}`` and player aid ``{aid: "turn", lang}`` (``reference``,
   ``aid``), in Korean or English;
-- the deck's back (``back``). Terrains, the reference and aids have the light back of a component.
+- the deck's back (``back``); terrains, the reference and aids have the light back of a component
+  (``terrain_back``, ``reference_back``, ``aid_back``).
 
 What stays in Python is what the icons draw (:mod:`printkit.games.stack.icons`,
 :mod:`printkit.games.stack.scenes`) and the checks that name a card the design has no words for.
@@ -30,12 +31,10 @@ from printkit.games.stack.icons import DEFAULT_COLORS, MINERALS
 from printkit.games.stack.words import TERRAIN_MINERAL
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file
-from printkit.layout.templates._common import COMPONENT_LABELS, component_back
 
 DESIGN = Path(__file__).resolve().with_name("faces.yaml")
 # The game's colours where a spec's palette has none (the design's own colours in faces.yaml).
 COLORS = {"background": "#f7f3ea", "ink": "#1d1d1f", **DEFAULT_COLORS}
-BACK = "#3b2f2f"
 # The art.colors names these faces read (the design's layouts).
 COLOR_NAMES = ("background", "ink", *MINERALS)
 
@@ -76,14 +75,20 @@ def front(card: Card) -> Face:
 
 def back(card: Card) -> Face:
     """The back: the design's deck back, a marker's hatched back or a token's face again; terrains,
-    the reference and aids have a light back of their own, never mistaken for deck cards."""
+    the reference and aids have a light back of their own (``terrain_back``, ``reference_back``,
+    ``aid_back``), never mistaken for deck cards."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
-    if kind in COMPONENT_LABELS:
-        return component_back(card, kind, card.art.back_color or BACK, card.art.back_label or "STACK")
+    if kind in _COMPONENT_BACKS:
+        return design_file.draw(DESIGN, _COMPONENT_BACKS[kind], design_file.without_back_image(card), "back",
+                                colors=COLORS)
     name = "marker_back" if kind == "generated" else "back"
     return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
+
+
+# The design's light backs of the components that are not deck cards.
+_COMPONENT_BACKS = {"terrain": "terrain_back", "reference": "reference_back", "aid": "aid_back"}
 
 
 # The design's layout for a deck card and a marker.

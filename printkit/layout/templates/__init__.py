@@ -25,7 +25,7 @@ from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.games import module_of
 from printkit.layout.ops import Face, Text
-from printkit.layout.templates import _common, generic
+from printkit.layout.templates import _common, design_file, generic
 
 
 def is_page(card: Card) -> bool:
@@ -80,7 +80,11 @@ def _designed(card: Card, deck: Deck, name: str, side: str, proving: bool = Fals
 
 
 def page(card: Card, deck: Deck, width_mm: float, height_mm: float) -> Face:
-    """A full-page component (``is_page(card)``) laid out on a page of the given size."""
+    """A full-page component (``is_page(card)``) laid out on a page of the given size: by its spec
+    layout (whose frames are the page, and the page less a margin for ``safe``), else by its game's
+    page (or the generic one)."""
+    if card.layout is not None:
+        return drawable(_designed(design_file.on_page(card, width_mm, height_mm), deck, card.layout, "front"), card)
     module = module_of(deck.game, "faces")
     return drawable(getattr(module, "page", generic.page)(card, width_mm, height_mm), card)
 

@@ -1,4 +1,4 @@
-"""Pieces the card templates share: bleed background, images, colour tints, backs, font choice.
+"""Pieces the faces share: plates under text, font choice, and the light back of a component by role.
 
 Every function is pure: it takes a card (and numbers in millimetres) and returns drawing ops.
 """
@@ -6,12 +6,12 @@ Every function is pure: it takes a card (and numbers in millimetres) and returns
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 from printkit import fonts
 from printkit.deck import Card
 from printkit.fonts import text_width_mm
-from printkit.layout.ops import Face, Image, Op, Rect, Text
+from printkit.layout.ops import Face, Op, Rect, Text
 from printkit.layout.color import mix
 from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout import shapes
@@ -20,24 +20,6 @@ from printkit.layout.text import fit_line, font_metrics
 
 DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#1f3b5a"
-
-
-def background(card: Card, color: str | None = None) -> tuple[Op, ...]:
-    """The background colour over the whole bleed box, then the spec's background image if any."""
-    box = bleed_box(card.size)
-    fill = color or card.art.color("background", DEFAULT_BACKGROUND)
-    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill)]
-    if card.art.background_image is not None:
-        ops.append(Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.background_image, fit="cover"))
-    return tuple(ops)
-
-
-def foreground(card: Card) -> tuple[Op, ...]:
-    """The spec's foreground image over the whole bleed box (drawn last), if any."""
-    if card.art.foreground_image is None:
-        return ()
-    box = bleed_box(card.size)
-    return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, card.art.foreground_image, fit="cover"),)
 
 
 def has_background_image(card: Card) -> bool:
@@ -106,13 +88,8 @@ def text_font(card: Card, text: str, bold: bool = True) -> Path:
     return candidates[0]
 
 
-# What the back of a component that is not a playing card says, so it stays out of the deck:
-# (English, Korean), both printed large.
-COMPONENT_LABELS = {
-    "aid": ("PLAYER AID", "도움말"),
-    "terrain": ("TERRAIN", "지형"),
-    "reference": ("REFERENCE", "행동표"),
-}
+# The components that are not playing cards, which a game's design gives a light back of their own.
+COMPONENT_KINDS = ("aid", "terrain", "reference")
 
 
 # The words on the back of a designer's component by its ``role``, per language (English stands
@@ -125,23 +102,24 @@ ROLE_LABELS = {
 
 
 def role_back(card: Card, languages: Sequence[str], base: str, game_label: str) -> Face:
-    """The back of a card with a ``role``: :func:`component_back` naming the role in ``languages``
+    """The back of a card with a ``role``: a component's light back naming the role in ``languages``
     (English first, as on printkit's own components; English alone when none is given)."""
     words = ROLE_LABELS[card.role]
     ordered = sorted(languages, key=lambda lang: lang != "en")
     labels = tuple(dict.fromkeys(words.get(lang, words["en"]) for lang in ordered)) or (words["en"],)
-    return component_back(card, card.role, base, game_label, labels)
+    return _component_back(card, base, game_label, labels)
 
 
-def component_back(card: Card, kind: str, base: str, game_label: str, labels: Sequence[str] = ()) -> Face:
+def _component_back(card: Card, base: str, game_label: str, labels: Sequence[str]) -> Face:
     """The back of a component that is not a deck card: a light field where deck backs are dark.
 
     The field and its pattern run into the bleed (nothing near the cut for a miscut to show); the
-    kind is named large in English and Korean inside the safe zone, upright in the top half and
-    turned in the bottom half, and the game's name sits small in the middle on a chip of the
-    deck's back colour. Face down among deck cards it reads as "not a deck card" at a glance,
-    either way up, and it covers none of the deck back's art (it does not draw the deck back).
-    ``labels`` name the kind (default: its English and Korean names in ``COMPONENT_LABELS``).
+    ``labels`` name the component large inside the safe zone, upright in the top half and turned
+    in the bottom half, and the game's name sits small in the middle on a chip of the deck's back
+    colour. Face down among deck cards it reads as "not a deck card" at a glance, either way up,
+    and it covers none of the deck back's art (it does not draw the deck back). The games' designs
+    draw the same back as layouts (``aid_back``); this one is sized by the card and names the role
+    in the rulebook's languages, which a layout cannot yet say.
     """
     s = card.size
     w, h = s.width_mm, s.height_mm
@@ -157,7 +135,7 @@ def component_back(card: Card, kind: str, base: str, game_label: str, labels: Se
     en_h, ko_h = unit * 0.17, unit * 0.15  # the first name larger, the others a little smaller
     half: list[Op] = []
     y = top
-    for i, text in enumerate(labels or COMPONENT_LABELS[kind]):
+    for i, text in enumerate(labels):
         height = en_h if i == 0 else ko_h
         plate_box = Box(safe.x_mm + 1.0, y, safe.w_mm - 2.0, height)
         fitted = fit_line(text, text_font(card, text), plate_box, max_size_mm=height * 0.82, min_size_mm=2.0,
@@ -181,27 +159,6 @@ def component_back(card: Card, kind: str, base: str, game_label: str, labels: Se
 
 
 def component_kind(card: Card) -> str | None:
-    """Which non-deck component a card is (a key of ``COMPONENT_LABELS``), or None for deck cards."""
-    return next((kind for kind in COMPONENT_LABELS if kind in card.attrs), None)
-
-
-def back_or_component(card: Card, default_label: str, deck_back: Callable[[Card], Face]) -> Face:
-    """A component's light back (:func:`component_back`, labelled with the deck's back label, else
-    ``default_label``) for a card that is not a deck card (``component_kind``), else ``deck_back(card)``."""
-    kind = component_kind(card)
-    if kind is None:
-        return deck_back(card)
-    label = card.art.back_label if card.art.back_label is not None else default_label
-    return component_back(card, kind, card.art.back_color or DEFAULT_BACK, label)
-
-
-def back_pattern(card: Card, color: str) -> tuple[Op, ...]:
-    """A quiet all-over diamond pattern in a lighter shade of ``color``, over the whole bleed box.
-
-    Centred on the card, it is the same either way up and has no line parallel to the cut.
-    """
-    size = card.size
-    box = bleed_box(size)
-    unit = min(size.width_mm, size.height_mm)
-    return shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, size.width_mm / 2,
-                          size.height_mm / 2, unit * 0.14, mix(color, "#ffffff", 0.1), size=0.55)
+    """Which non-deck component a card is (one of ``COMPONENT_KINDS``, the first its attributes name),
+    or None for deck cards."""
+    return next((kind for kind in COMPONENT_KINDS if kind in card.attrs), None)

@@ -16,6 +16,9 @@ from printkit.layout import design
 from printkit.layout.compile import shipped_layouts
 from printkit.layout.ops import Face
 
+# The margin of a page a layout draws, unless its game says otherwise: its safe frame is the page less this.
+PAGE_MARGIN_MM = 10.0
+
 
 def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None) -> Face:
     """``card`` drawn by the layout ``name`` of the design file ``path``, with the game's own colours
@@ -38,6 +41,12 @@ def draw_page(path: Path, name: str, card: Card, width_mm: float, height_mm: flo
               colors: Mapping[str, str] | None = None) -> Face:
     """A page-sized component (a score sheet) drawn by the layout ``name`` of the design file ``path``:
     the layout's frames are the page (``trim`` and ``bleed``) and the page less ``margin_mm`` (``safe``)."""
+    return draw(path, name, on_page(card, width_mm, height_mm, margin_mm), "front", colors)
+
+
+def on_page(card: Card, width_mm: float, height_mm: float, margin_mm: float = PAGE_MARGIN_MM) -> Card:
+    """``card`` the size of a page: a layout drawing it has the page as its ``trim`` and ``bleed``
+    frames and the page less ``margin_mm`` as its ``safe`` frame."""
     size = CardSize(width_mm, height_mm, bleed_mm=0.0, safe_mm=margin_mm, corner_radius_mm=0.0,
                     min_text_mm=card.size.min_text_mm)
-    return draw(path, name, dataclasses.replace(card, size=size), "front", colors)
+    return dataclasses.replace(card, size=size)

@@ -1,50 +1,28 @@
 """The plain template: used for any game or component that has no design of its own.
 
-Front: the built-in layout ``generic.yaml`` beside this module, written in the layout language
-designers use: the background colour (and image) to the bleed edge, a thin frame at the safe
+Every face is a layout of ``generic.yaml`` beside this module, written in the language designers
+use. Front (``generic``): the background colour (and image) to the bleed edge, a thin frame at the safe
 zone, a title (the card's ``title``, else its ``name``, else its group) large at the top, the
 ``text`` attribute as a paragraph in the middle and every other attribute as a ``key: value``
 line, at the bottom under a text or large in the middle without one; over a background image
-each block of text sits on a plate of the background colour. Back: the back colour or image and
-the back label. Whole pages: the group and a ``key: value`` line per attribute.
+each block of text sits on a plate of the background colour. Back (``back``): the back colour or
+image and the back label. Whole pages (``page``): the group and a ``key: value`` line per attribute.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from printkit import fonts
 from printkit.deck import Card
-from printkit.layout.geometry import Box, bleed_box, safe_box
-from printkit.layout.ops import Face, Image, Op, Rect
-from printkit.layout.templates._common import font_chain
-from printkit.layout.text import fit_block, fit_line
+from printkit.layout.ops import Face
+from printkit.layout.templates import design_file
 
+# The back colour of a deck that names none (the colour every back layout starts with).
 BACK = "#404040"
-# The art.colors names these faces read (the front's layout reads these two).
+# The built-in layouts file beside this module: the front (``generic``), the back and the page.
+GENERIC = Path(__file__).resolve().with_name("generic.yaml")
+# The art.colors names these faces read (the layouts read these two).
 COLOR_NAMES = ("background", "ink")
-INK = "#1d1d1f"
-
-
-def _font(card: Card) -> Path:
-    return card.art.font or fonts.KOREAN_BOLD
-
-
-def _where(card: Card, field: str) -> str:
-    """The card and field a warning names; long attribute values are cut so the line stays readable."""
-    return f"{card.cut_label} {field}"
-
-
-def _value(value) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
-def _cover(box, path: Path | None) -> tuple[Op, ...]:
-    if path is None:
-        return ()
-    return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit="cover"),)
 
 
 def front(card: Card, game: str | None = None) -> Face:
@@ -59,31 +37,12 @@ def front(card: Card, game: str | None = None) -> Face:
 
 
 def back(card: Card) -> Face:
-    """The back colour (and picture) to the bleed edge, and the back's label across the middle."""
-    bleed = bleed_box(card.size)
-    safe = safe_box(card.size)
-    color = card.art.back_color or BACK
-    ops: list[Op] = [Rect(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, fill=color)]
-    ops.extend(_cover(bleed, card.art.back_image))
-    warnings: tuple[str, ...] = ()
-    if card.art.back_label:
-        band = Box(safe.x_mm, safe.cy_mm - safe.h_mm * 0.1, safe.w_mm, safe.h_mm * 0.2)
-        if card.art.back_image is not None:  # over a picture the label sits on a band of the back colour
-            ops.append(Rect(band.x_mm, band.y_mm, band.w_mm, band.h_mm, fill=color, radius_mm=1.5))
-        label = fit_line(card.art.back_label, _font(card), band, max_size_mm=band.h_mm * 0.8, min_size_mm=1.5,
-                         where=_where(card, "back label"), fallbacks=font_chain(card), color="#ffffff")
-        ops.extend(label.ops)
-        warnings = label.warnings
-    return Face(tuple(ops), warnings)
+    """The back as the built-in layout ``back`` of ``generic.yaml`` draws it: the back colour (and
+    picture) to the bleed edge and the back's label across the middle."""
+    return design_file.draw(GENERIC, "back", card, "back")
 
 
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
-    """A full page listing the component's attributes (a stand-in for a designed sheet)."""
-    margin = 15.0
-    ink = card.art.color("ink", INK)
-    title = fit_line(card.group, _font(card), Box(margin, margin, width_mm - 2 * margin, 12.0),
-                     max_size_mm=9.0, min_size_mm=3.0, where=_where(card, "title"), fallbacks=font_chain(card), color=ink)
-    body_text = "\n".join(f"{k}: {_value(v)}" for k, v in card.attrs.items())
-    body = fit_block(body_text, _font(card), Box(margin, margin + 16, width_mm - 2 * margin, height_mm - 2 * margin - 16),
-                     max_size_mm=5.0, min_size_mm=2.0, where=_where(card, "attributes"), fallbacks=font_chain(card), color=ink)
-    return Face(title.ops + body.ops, title.warnings + body.warnings)
+    """A full page as the built-in layout ``page`` of ``generic.yaml`` draws it: the group and a
+    ``key: value`` line per attribute (a stand-in for a designed sheet)."""
+    return design_file.draw_page(GENERIC, "page", card, width_mm, height_mm, design_file.PAGE_MARGIN_MM)

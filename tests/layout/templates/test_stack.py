@@ -159,7 +159,9 @@ def test_deck_backs_are_identical(deck):
                         ("player_aids", ("PLAYER AID", "도움말"))):
         for card in deck.components[name]:
             face = stack.back(card)
-            assert not set(face.ops) & set(deck_back) - {op for op in deck_back if isinstance(op, Polygon)}
+            # Nothing of the deck back shows: only the back colour under the light field is shared.
+            assert not set(face.ops[1:]) & set(deck_back) - {op for op in deck_back if isinstance(op, Polygon)}
+            assert face.ops[1].fill != deck_back[0].fill and face.ops[1].w_mm == deck_back[0].w_mm
             shown = [t.text for t in texts(face)]
             assert all(shown.count(word) == 2 for word in words), shown
             assert face.warnings == ()
