@@ -152,6 +152,7 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
     header_h = (table.header_mm, table.subheader_mm) if groups else (table.header_mm,)
     body_rows = len(rows) + len(table.footer)
     row_h = min(table.row_mm, (box.h_mm - sum(header_h)) / max(body_rows, 1))
+    _check_room(table, box, fixed_w, groups, group_w, sub_w, sum(header_h), row_h)
     top, bottom = y, y + sum(header_h) + body_rows * row_h
 
     # One size for each same_size column, and one for the repeated columns' headings, so rows look alike.
@@ -225,6 +226,26 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
     ops.extend(table_ruling(x0, x1, top, bottom, header_h, row_h, body_rows, len(table.footer), fixed_w, groups,
                             group_w, sub_w, stroke, heavy_mm))
     return ops, warnings
+
+
+def _check_room(table: Table, box: Box, fixed_w: Sequence[float], groups: int, group_w: float,
+                sub_w: Sequence[float], headings_h: float, row_h: float) -> None:
+    """A LayoutError when the columns, a repeat's group or the rows have no room in ``box`` (they
+    would be drawn past its edges or with negative sizes)."""
+    if sum(fixed_w) > box.w_mm + 1e-6 or (groups and group_w <= 0):
+        raise LayoutError(f"the table's columns take {sum(fixed_w):.1f} mm of its {box.w_mm:.1f} mm"
+                          + (f", leaving nothing for {groups} repeated groups" if groups else "")
+                          + "; narrow the columns or widen the box")
+    if groups and sum(sub_w) > group_w + 1e-6:
+        raise LayoutError(f"the repeated columns take {sum(sub_w):.1f} mm of each group's {group_w:.1f} mm; "
+                          "narrow them (their percentages share the group's width)")
+    for column, width in [*zip(table.columns, fixed_w), *(zip(table.repeat.columns, sub_w) if groups else ())]:
+        if width - 2 * column.inset_mm <= 0:
+            raise LayoutError(f"column {column.header or ''!r} is {width:.1f} mm wide, no more than its "
+                              f"inset twice ({column.inset_mm:g} mm a side); widen it or lower its inset")
+    if row_h <= 0:
+        raise LayoutError(f"the headings take {headings_h:.1f} mm of the table's {box.h_mm:.1f} mm, leaving no "
+                          "room for its rows; lower header_height or make the box taller")
 
 
 def table_ruling(x0: float, x1: float, top: float, bottom: float, header_h: Sequence[float], row_h: float,

@@ -357,6 +357,28 @@ def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder
     assert "the table's repeat count must be a whole number from 1 to 20, not 'many'" in result.stderr
 
 
+@pytest.mark.parametrize("change, message", [
+    (("{header: Rule, width: 20mm,", "{header: Rule, width: 70mm,"),
+     "the table's columns take 78.0 mm of its 57.5 mm, leaving nothing for 3 repeated groups"),
+    (("{header: Bid, width: 50%}", "{header: Bid, width: 150%}"),
+     "the repeated columns take 19.7 mm of each group's 9.8 mm"),
+    (("{header: Round, width: 8mm, size: 3mm}", "{header: Round, width: 8mm, size: 3mm, inset: 4mm}"),
+     "column 'Round' is 8.0 mm wide, no more than its inset twice (4 mm a side)"),
+    (("          rows_shown:", "          header_height: 80mm\n          rows_shown:"),
+     "the headings take 85.0 mm of the table's 62.9 mm, leaving no room for its rows"),
+])
+def test_a_table_without_room_for_its_columns_or_rows_is_the_cards_error(folder, change, message):
+    # Drawn past its box or with negative sizes, a table would print as a tangle of lines: the
+    # check names the card and says what to change.
+    spec = TABLE_SPEC.replace(*change)
+    assert spec != TABLE_SPEC
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: deck.yaml:{line_of(spec, '{players: 3, rounds: 2}')}:"), line
+    assert "element 'table'" in line and message in line, line
+
+
 def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(folder):
     # A layout with words for two languages says so: a card of a third is an error at that card,
     # where it would otherwise print without its words.
