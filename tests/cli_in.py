@@ -18,3 +18,19 @@ def invoke_in(folder: Path, *args: str) -> Result:
         return CliRunner().invoke(main, list(args))
     finally:
         os.chdir(here)
+
+
+def line_of(spec: str, needle: str) -> int:
+    """The number of the first line of ``spec`` holding ``needle`` (from 1, as errors count)."""
+    return next(i for i, line in enumerate(spec.splitlines(), 1) if needle in line)
+
+
+def assert_one_error(folder: Path, spec: str, needle: str, message: str, prefix: str = "") -> None:
+    """``printkit check`` of ``spec`` (written as deck.yaml in ``folder``) fails with one line, at
+    the line holding ``needle`` and saying ``message``; a card's error starts ``error: ``."""
+    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
+    result = invoke_in(folder, "check", "deck.yaml", "--no-play")
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"{prefix}deck.yaml:{line_of(spec, needle)}:"), line
+    assert message in line, line

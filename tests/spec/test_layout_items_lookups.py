@@ -11,7 +11,7 @@ from printkit.decks import load_all_variants
 from printkit.layout import templates
 from printkit.layout.ops import Polygon, Text
 
-from cli_in import invoke_in
+from cli_in import assert_one_error, invoke_in, line_of
 
 SPEC = """\
 game: gems
@@ -43,10 +43,6 @@ groups:
 def run(folder: Path, spec: str):
     (folder / "deck.yaml").write_text(spec, encoding="utf-8")
     return invoke_in(folder, "check", "deck.yaml", "--no-play")
-
-
-def line_of(spec: str, needle: str) -> int:
-    return next(i for i, line in enumerate(spec.splitlines(), 1) if needle in line)
 
 
 def test_items_and_tables_pick_what_each_card_shows(tmp_path):
@@ -96,11 +92,7 @@ def test_a_hatch_stripes_only_its_border_and_an_icon_takes_its_outline(tmp_path)
 def test_mistakes_are_one_line_at_the_layout(tmp_path, change, needle, message):
     spec = SPEC.replace(*change)
     assert spec != SPEC
-    result = run(tmp_path, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
-    assert message in line, line
+    assert_one_error(tmp_path, spec, needle, message)
 
 
 @pytest.mark.parametrize("change, needle, message", [

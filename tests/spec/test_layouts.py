@@ -11,7 +11,7 @@ from PIL import Image as PILImage
 
 from printkit.decks import load_all_variants
 
-from cli_in import invoke_in
+from cli_in import assert_one_error, invoke_in, line_of
 
 SPEC = """\
 game: emberfall
@@ -59,10 +59,6 @@ def run(folder: Path, spec: str, *args: str, command: str = "check"):
     return invoke_in(folder, command, "deck.yaml", *extra, *args)
 
 
-def line_of(spec: str, needle: str) -> int:
-    return next(i for i, line in enumerate(spec.splitlines(), 1) if needle in line)
-
-
 def test_a_spec_with_layouts_checks_and_builds(folder):
     result = run(folder, SPEC)
     assert result.exit_code == 0, result.output
@@ -108,12 +104,7 @@ def test_extends_replaces_named_elements_in_place(folder):
      "'paragraph_spacing' does not apply to a rect element (it is for: text)"),
 ])
 def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
-    spec = SPEC.replace(*change)
-    result = run(folder, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
-    assert message in line, line
+    assert_one_error(folder, SPEC.replace(*change), needle, message)
 
 
 @pytest.mark.parametrize("change, needle, message", [
@@ -330,11 +321,7 @@ def test_a_table_draws_its_headings_rows_groups_and_summary_in_its_box(folder):
 def test_table_mistakes_are_one_line_at_the_layout(folder, change, needle, message):
     spec = TABLE_SPEC.replace(*change)
     assert spec != TABLE_SPEC
-    result = run(folder, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"deck.yaml:{line_of(spec, needle)}:"), line
-    assert message in line, line
+    assert_one_error(folder, spec, needle, message)
 
 
 def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder):
@@ -372,11 +359,7 @@ def test_a_table_without_room_for_its_columns_or_rows_is_the_cards_error(folder,
     # check names the card and says what to change.
     spec = TABLE_SPEC.replace(*change)
     assert spec != TABLE_SPEC
-    result = run(folder, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(f"error: deck.yaml:{line_of(spec, '{players: 3, rounds: 2}')}:"), line
-    assert "element 'table'" in line and message in line, line
+    assert_one_error(folder, spec, "{players: 3, rounds: 2}", f"element 'table': {message}", prefix="error: ")
 
 
 def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(folder):
