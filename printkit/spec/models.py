@@ -91,6 +91,9 @@ def _short_or(check):
             if float(value.strip()[:-len("%short")]) > 1000:
                 raise ValueError(f"{value!r} is more than ten times the card's shorter side")
             return value
+        if isinstance(value, str) and "%" in value:
+            raise ValueError(f"expected a length such as '3mm', or a share of the card's shorter side such as "
+                             f"'8%short', got {value!r}")
         return check(value)
     return checked
 
