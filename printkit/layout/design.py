@@ -11,8 +11,9 @@ a number, ``{title|name|_group}`` is the first of those the card has (and is not
 ``}}`` are literal braces. ``{minerals[0]}`` is the first item of a list attribute and
 ``{names[minerals[0]]}`` that item looked up in ``names``, one of the spec's ``lookups:``
 (:func:`item_of`, :func:`looked_up`). ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
-(``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
-``{_attributes}`` every attribute
+(``art.back.label``), ``{_background_image}`` the file name of the card's background picture,
+``{_role}`` the card's role, ``{_languages}`` the rulebook's languages, English first (a lookup's
+``"*"`` entry answers a key it lacks), and ``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
 linear in their length.
 """
