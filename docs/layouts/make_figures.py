@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 PAGE = HERE.parent / "layouts.md"
 # Each block's picture, in the order the blocks appear in the page.
 NAMES = ["text", "images", "shapes", "icons", "conditions", "extends", "frames", "anchors", "corners", "lists", "aids",
-         "tables"]
+         "tables", "shorts"]
 DPI_SCALE = 0.5  # the per-card PNGs are 300 DPI; the page shows them at 150
 
 

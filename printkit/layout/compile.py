@@ -53,9 +53,10 @@ class Compiled:
     # A name refused in a draft (printkit.draft) -> where it would be: drawn as a placeholder, and
     # checked again by the next build (a draft's tolerance never lets a later build pass it).
     drafted: dict[str, Path] = field(default_factory=dict)
+    languages: tuple[str, ...] = ()  # the spec's rulebook's languages ({_languages})
 
     def resources(self) -> Resources:
-        return Resources(icons=self.icons, image_path=self._image_path)
+        return Resources(icons=self.icons, image_path=self._image_path, languages=self.languages)
 
     def _image_path(self, name: str) -> Path:
         try:
@@ -75,7 +76,10 @@ def compiled(loaded: LoadedSpec) -> Compiled:
     entry = _COMPILED.get(key)
     if entry is not None and entry[0]() is loaded:
         return entry[1]
-    found = Compiled(_compile_layouts(loaded), _icons(loaded))
+    from printkit.spec.files import rule_texts
+
+    found = Compiled(_compile_layouts(loaded), _icons(loaded),
+                     languages=tuple(rule_texts(loaded.path, loaded.spec.game)))
     _COMPILED.put(key, (weakref.ref(loaded), found))
     return found
 
@@ -147,6 +151,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
             else:
                 elements[same] = element  # replaces the inherited element where it stood
         _check_anchors(loaded, name, elements)
+        _check_clear_of(loaded, name, spec.elements, elements)
         inherited = done[spec.extends].requires if spec.extends is not None else None
         done[name] = Layout(name, tuple(elements), lookups, spec.requires if spec.requires is not None else inherited)
         return done[name]
@@ -225,6 +230,10 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         text = str(value).strip()
         negative = text.startswith("-")
         text = text.lstrip("+-").strip()
+        if text.endswith(SHORT):
+            if key in ("width", "height") and negative:
+                raise loaded.source.error(path + (key,), f"{key} cannot be negative, got {value!r}")
+            return Length(0.0, from_end=negative, short_pct=float(text[:-len(SHORT)]))
         percent = text.endswith("%")
         number = float(text[:-1]) if percent else parse_length_mm(text if isinstance(value, str) else float(text))
         if key in ("width", "height") and negative:
@@ -254,8 +263,10 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         paragraph_spacing=float(spec.paragraph_spacing), rotate=spec.rotate,
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
-        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=parse_length_mm(spec.radius),
-        spacing_mm=parse_length_mm(spec.spacing), border_mm=parse_length_mm(spec.border),
+        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=_mm_or_short(spec.radius)[0],
+        radius_short_pct=_mm_or_short(spec.radius)[1], spacing_mm=_mm_or_short(spec.spacing)[0],
+        spacing_short_pct=_mm_or_short(spec.spacing)[1], border_mm=parse_length_mm(spec.border),
+        clear_of=as_list(spec.clear_of), when_drawn=as_list(spec.when_drawn),
         anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
         table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
         source=f"{loaded.path}:{line}:{column}" if line else None,
@@ -270,6 +281,34 @@ def _anchor(loaded: LoadedSpec, spec: AnchorSpec | None, path: PathKey) -> Ancho
     line, column = loaded.source.position(path + ("to",))
     return Anchor(spec.to, "center" if spec.x == "centre" else spec.x, spec.y, parse_length_mm(spec.gap),
                   source=f"{loaded.path}:{line}:{column}" if line else None)
+
+
+def _check_clear_of(loaded: LoadedSpec, layout: str, specs: Sequence[ElementSpec], elements: Sequence[Element]) -> None:
+    """Each name an element of ``layout`` is ``clear_of`` or ``when_drawn`` names is an element drawn before
+    it; otherwise one error at that key."""
+    order = [e.name for e in elements]
+    for index, spec in enumerate(specs):
+        for key in ("clear_of", "when_drawn"):
+            _check_before(loaded, layout, index, spec, key, order, elements)
+
+
+def _check_before(loaded: LoadedSpec, layout: str, index: int, spec: ElementSpec, key: str,
+                  order: Sequence[str | None], elements: Sequence[Element]) -> None:
+    value = getattr(spec, key)
+    names = () if value is None else (value,) if isinstance(value, str) else value
+    at = order.index(spec.name) if spec.name is not None and spec.name in order else len(order)
+    for other in names:
+        if other == spec.name:
+            problem = f"element {other!r} cannot name itself"
+        elif other not in order:
+            problem = _unknown("element", other, _names(elements), "no element has a name")
+        elif order.index(other) > at:
+            problem = (f"{other!r} is drawn after this element, so it is not placed yet; put the element "
+                       f"after it in the list")
+        else:
+            continue
+        raise loaded.source.error(("layouts", layout, "elements", index, key),
+                                  f"layout {layout!r}: {key}: {problem}")
 
 
 def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element]) -> None:
@@ -296,10 +335,25 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
                         f"layout {layout!r}, element {element.label}: anchor: {problem}")
 
 
+# The unit of a share of the card's shorter side (trim): "8%short".
+SHORT = "%short"
+
+
+def _mm_or_short(value: str | int | float) -> tuple[float, float]:
+    """A radius or spacing as (millimetres, percentage of the card's shorter side): one is 0."""
+    if isinstance(value, str) and value.strip().endswith(SHORT):
+        return 0.0, float(value.strip()[:-len(SHORT)])
+    return parse_length_mm(value), 0.0
+
+
 def _sum_length(text: str) -> Length:
-    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length or another
-    percentage (``0% - 1.5%`` starts before the frame's edge)."""
+    """``P% + L`` or ``P% - L``: a percentage of the frame's side, more or less a length, another
+    percentage (``0% - 1.5%`` starts before the frame's edge) or a share of the card's shorter side
+    (``50% - 30%short``)."""
     percent, sign, rest = re.match(r"^\s*([0-9.]+)\s*%\s*([+-])\s*(.+?)\s*$", text).groups()
+    if rest.endswith(SHORT):
+        other = float(rest[:-len(SHORT)].strip())
+        return Length(float(percent), True, short_pct=other if sign == "+" else -other)
     if rest.endswith("%"):
         other = float(rest[:-1].strip())
         return Length(float(percent) + (other if sign == "+" else -other), True)
@@ -481,7 +535,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card), design.ATTRIBUTES: "", design.LOOKUPS: layout.lookups}
+    values = {**design.own_values(card, comp.languages), design.ATTRIBUTES: "", design.LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
@@ -492,7 +546,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     except LayoutError as exc:
         raise at_source(card.source or str(loaded.path), f"{card.short_label}: {exc}") from None
     for element in layout.elements:
-        if not element.shown_for(card):
+        if not element.shown_for(card, comp.languages):
             continue
         for template in element.templates:
             for placeholder in template.placeholders:

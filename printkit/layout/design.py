@@ -11,8 +11,9 @@ a number, ``{title|name|_group}`` is the first of those the card has (and is not
 ``}}`` are literal braces. ``{minerals[0]}`` is the first item of a list attribute and
 ``{names[minerals[0]]}`` that item looked up in ``names``, one of the spec's ``lookups:``
 (:func:`item_of`, :func:`looked_up`). ``{_group}`` is the card's group, ``{_back_label}`` the deck's back label
-(``art.back.label``), ``{_background_image}`` the file name of the card's background picture, and
-``{_attributes}`` every attribute
+(``art.back.label``), ``{_background_image}`` the file name of the card's background picture,
+``{_role}`` the card's role, ``{_languages}`` the rulebook's languages, English first (a lookup's
+``"*"`` entry answers a key it lacks), and ``{_attributes}`` every attribute
 no other element shows, as ``key: value`` lines. Templates are read left to right once, in time
 linear in their length.
 """
@@ -42,7 +43,12 @@ from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
 
 # Names a template may use besides the card's attributes.
-BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image")
+BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image", "_role", "_languages")
+# The card's ``role`` (aid, reference, marker, token; empty for a deck card): a condition's name too.
+ROLE = "_role"
+# The languages of the deck's rulebook, English first (English alone when it has none): a list,
+# so ``{_languages[1]}`` is the second and ``when_has: _languages[1]`` asks whether there is one.
+LANGUAGES = "_languages"
 # A condition's name a card "has" when its art has a background picture (``when_lacks`` it: an
 # opaque tint that would hide the picture steps aside).
 BACKGROUND_IMAGE = "_background_image"
@@ -121,9 +127,15 @@ def looked_up(lookups: Mapping[str, Mapping[str, str]], lookup: str, key: Any) -
         raise LayoutError(f"there is no lookup {lookup!r} (lookups: {', '.join(sorted(lookups)) or 'none'})")
     entries = lookups[lookup]
     text = _format(key, Placeholder(("",)))
+    if text not in entries and OTHER_KEYS in entries:
+        return entries[OTHER_KEYS]
     if text not in entries:
         raise LayoutError(f"lookup {lookup!r} has no entry {text!r} (entries: {', '.join(entries)})")
     return entries[text]
+
+
+# A lookup's entry for every key it does not list (a language it has no words for).
+OTHER_KEYS = "*"
 
 
 def _lookup_placeholder(spelled: str, fmt: str) -> Placeholder | None:
@@ -261,15 +273,18 @@ def _short(text: str, limit: int = 30) -> str:
 
 @dataclass(frozen=True)
 class Length:
-    """A box length: millimetres, or a percentage of the frame's side; negative counts from the far edge."""
+    """A box length: millimetres, or a percentage of the frame's side, plus a percentage of the card's
+    shorter side (``%short``); negative counts from the far edge."""
 
     value: float  # the size, negative only as a box sum's result ("0% - 1.5%")
     percent: bool = False
     from_end: bool = False  # written with a minus: measured from the right or bottom edge
     offset_mm: float = 0.0  # added to a percentage: "100% - 6mm"
+    short_pct: float = 0.0  # a percentage of the card's shorter side (trim), added: "50% - 30%short"
 
-    def mm(self, side_mm: float) -> float:
-        return self.value * side_mm / 100.0 + self.offset_mm if self.percent else self.value
+    def mm(self, side_mm: float, short_mm: float = 0.0) -> float:
+        own = self.value * side_mm / 100.0 + self.offset_mm if self.percent else self.value
+        return own + self.short_pct * short_mm / 100.0
 
 
 @dataclass(frozen=True)
@@ -317,6 +332,11 @@ class Element:
     stroke_width_mm: float = 0.3
     radius_mm: float = 0.0
     spacing_mm: float = 5.0  # a lattice's diamonds, centre to centre along a row; a hatch's stripes
+    # Radius and spacing written as a share of the card's shorter side (``%short``), else 0.
+    radius_short_pct: float = 0.0
+    spacing_short_pct: float = 0.0
+    clear_of: tuple[str, ...] = ()  # drawn only when its box overlaps none of these elements' boxes
+    when_drawn: tuple[str, ...] = ()  # drawn only when these elements were drawn on the card
     border_mm: float = 0.0  # a hatch's stripes only this far in from its box's edges (0: everywhere)
     anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
     table: Table | None = None  # a table element's columns and rows
@@ -336,11 +356,11 @@ class Element:
         names += list(self.when or ()) + [split_item(n)[0] for n in self.when_has + self.when_lacks]
         return tuple(dict.fromkeys(names))
 
-    def shown_for(self, card: Card) -> bool:
+    def shown_for(self, card: Card, languages: Sequence[str] = ()) -> bool:
         attrs = card.attrs
-        if any(not _has(card, name) for name in self.when_has):
+        if any(not _has(card, name, languages) for name in self.when_has):
             return False
-        if any(_has(card, name) for name in self.when_lacks):
+        if any(_has(card, name, languages) for name in self.when_lacks):
             return False
         return self.when is None or matches(self.when, attrs)
 
@@ -356,8 +376,9 @@ class Element:
     def _box(self, size: CardSize) -> Box:
         frame = {"trim": Box(0.0, 0.0, size.width_mm, size.height_mm), "bleed": bleed_box(size),
                  "safe": safe_box(size)}[self.frame]
-        w, h = self.width.mm(frame.w_mm), self.height.mm(frame.h_mm)
-        x, y = self.x.mm(frame.w_mm), self.y.mm(frame.h_mm)
+        short = short_side_mm(size)
+        w, h = self.width.mm(frame.w_mm, short), self.height.mm(frame.h_mm, short)
+        x, y = self.x.mm(frame.w_mm, short), self.y.mm(frame.h_mm, short)
         left = frame.right_mm - x - w if self.x.from_end else frame.x_mm + x
         top = frame.bottom_mm - y - h if self.y.from_end else frame.y_mm + y
         pad = self.padding_mm
@@ -388,6 +409,7 @@ class Resources:
 
     icons: Mapping[str, Icon] = field(default_factory=dict)  # the deck's and the built-in ones
     image_path: Callable[[str], Path] = lambda name: Path(name)
+    languages: tuple[str, ...] = ()  # the deck's rulebook's languages (``{_languages}``)
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -424,16 +446,21 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         if card.art.background_image is not None:
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.background_image, fit="cover"))
     warnings: list[str] = []
-    shown = [e for e in layout.elements if e.shown_for(card)]
-    values = own_values(card)
+    languages = english_first(resources.languages)
+    shown = [e for e in layout.elements if e.shown_for(card, languages)]
+    values = own_values(card, languages)
     values[LOOKUPS] = layout.lookups
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
+    boxes: dict[str, Box] = {}  # the boxes of the named elements drawn so far (for clear_of)
     for element in shown:
         box = _placed_box(element, size, extents)
-        if box is None:
+        if box is None or any(name in boxes and _overlap(box, boxes[name]) for name in element.clear_of) \
+                or any(name not in boxes for name in element.when_drawn):
             continue
+        if element.name is not None:
+            boxes[element.name] = box
         wanted = element.name in layout.anchored_to
         try:
             drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box)
@@ -453,6 +480,22 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     return Face(tuple(ops), tuple(warnings))
 
 
+def short_side_mm(size: CardSize) -> float:
+    """The card's shorter side (trim), which ``%short`` lengths are shares of."""
+    return min(size.width_mm, size.height_mm)
+
+
+def english_first(languages: Sequence[str]) -> tuple[str, ...]:
+    """The rulebook's ``languages`` with English first, as printkit's own components name things
+    (English alone for a deck without a rulebook)."""
+    return tuple(sorted(languages, key=lambda lang: lang != "en")) or ("en",)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    """Whether boxes ``a`` and ``b`` share more than an edge."""
+    return a.x_mm < b.right_mm and b.x_mm < a.right_mm and a.y_mm < b.bottom_mm and b.y_mm < a.bottom_mm
+
+
 def check_requires(layout: Layout, card: Card) -> None:
     """LayoutError unless ``card`` meets the layout's ``requires:`` match (a card the design does not
     draw, such as an aid of a kind or language it has no words for)."""
@@ -465,7 +508,12 @@ def check_requires(layout: Layout, card: Card) -> None:
     raise LayoutError(f"layout {layout.name!r} draws only cards with {wanted}; this card has {have}")
 
 
-def _has(card: Card, name: str) -> bool:
+def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
+    if name == ROLE:
+        return card.role is not None
+    if split_item(name)[0] == LANGUAGES:  # _languages[1]: the rulebook has a second language
+        index = split_item(name)[1] or 0
+        return index < len(english_first(languages))
     if name == BACKGROUND_IMAGE:
         return card.art.background_image is not None
     if name == BACK_IMAGE:
@@ -478,11 +526,13 @@ def _has(card: Card, name: str) -> bool:
     return name in card.attrs
 
 
-def own_values(card: Card) -> dict[str, Any]:
-    """What a card's placeholders may read: its attributes and printkit's own values but ``_attributes``."""
+def own_values(card: Card, languages: Sequence[str] = ()) -> dict[str, Any]:
+    """What a card's placeholders may read: its attributes and printkit's own values but
+    ``_attributes``, with the deck's rulebook's ``languages``."""
     picture = card.art.background_image
     return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or "",
-            BACKGROUND_IMAGE: picture.name if picture is not None else ""}
+            BACKGROUND_IMAGE: picture.name if picture is not None else "", ROLE: card.role or "",
+            LANGUAGES: list(english_first(languages))}
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
@@ -555,15 +605,16 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
         return (kept(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
-                          stroke_mm=element.stroke_width_mm, radius_mm=element.radius_mm)),), ()
+                          stroke_mm=element.stroke_width_mm,
+                          radius_mm=element.radius_mm + element.radius_short_pct * short_side_mm(card.size) / 100)),), ()
     if element.kind == "ellipse":
         return (kept(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
                              stroke_mm=element.stroke_width_mm)),), ()
     if element.kind == "lattice":
-        return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, element.spacing_mm,
+        return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, _spacing(element, card),
                        fill or _ink(card), size=LATTICE_DIAMOND), ()
     if element.kind == "hatch":
-        return hatch(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, element.spacing_mm, fill or _ink(card),
+        return hatch(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, _spacing(element, card), fill or _ink(card),
                      element.border_mm), ()
     if element.kind == "line":
         return (kept(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
@@ -574,6 +625,13 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
 # Equal shapes (a frame, a band in its type's colour, the background) are drawn on thousands of
 # cards of a big deck: each is kept once. Ops are immutable, so sharing one changes nothing drawn.
 _SHAPES = Memo("shapes", entries=4096)
+
+
+def _spacing(element: Element, card: Card) -> float:
+    """A pattern's spacing on ``card``: millimetres, or a share of its shorter side (never under 0.5 mm)."""
+    if not element.spacing_short_pct:
+        return element.spacing_mm
+    return max(element.spacing_short_pct * short_side_mm(card.size) / 100, 0.5)
 
 
 def _shared(op: Op) -> Op:

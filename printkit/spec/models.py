@@ -80,32 +80,57 @@ REQUIRES = MapOf(OneOf(SCALAR, ListOf(SCALAR, min_length=1), noun="text, a numbe
 MIN_SPACING_MM = 0.5
 
 
+# A share of the card's shorter side (trim), the same on a portrait and a landscape card: "8%short".
+SHORT_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%short\s*$")
+
+
+def _short_or(check):
+    """``check``, letting a share of the card's shorter side (``8%short``) through."""
+    def checked(value: str | int | float) -> str | int | float:
+        if isinstance(value, str) and SHORT_RE.fullmatch(value):
+            if float(value.strip()[:-len("%short")]) > 1000:
+                raise ValueError(f"{value!r} is more than ten times the card's shorter side")
+            return value
+        if isinstance(value, str) and "%" in value:
+            raise ValueError(f"expected a length such as '3mm', or a share of the card's shorter side such as "
+                             f"'8%short', got {value!r}")
+        return check(value)
+    return checked
+
+
 def _spacing(value: str | int | float) -> str | int | float:
     if parse_length_mm(_length(value)) < MIN_SPACING_MM:
         raise ValueError(f"a pattern's spacing is at least {MIN_SPACING_MM:g}mm, got {value!r}")
     return value
 
 
-SPACING = Checked(OneOf(Text(), Number()), _spacing,
-                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern}, {"type": "number"}]},
-                  noun="a length of at least 0.5mm")
+SPACING = Checked(OneOf(Text(), Number()), _short_or(_spacing),
+                  {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern},
+                             {"type": "string", "pattern": SHORT_RE.pattern}, {"type": "number"}]},
+                  noun="a length of at least 0.5mm, or a share of the card's shorter side such as '14%short'")
+# A rect's corner radius: a length, or a share of the card's shorter side.
+RADIUS = Checked(OneOf(Text(), Number()), _short_or(_length),
+                 {"anyOf": [{"type": "string", "pattern": LENGTH_RE.pattern},
+                            {"type": "string", "pattern": SHORT_RE.pattern}, {"type": "number"}]},
+                 noun="a length such as '1.5mm', or a share of the card's shorter side such as '6%short'")
 # A box length: a length, or a percentage of the frame; negative measures from the far edge.
-BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
+BOX_LENGTH_RE = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%short|%))?\s*$")
 # A percentage less or more a length or another percentage: "100% - 61mm", "50% + 2mm", "0% - 1.5%"
 # (a box starting a little before its frame's edge).
-BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%))?\s*$")
+# The second term may be a share of the card's shorter side: "50% - 30%short".
+BOX_SUM_RE = re.compile(r"^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*%\s*[+-]\s*(?:\d+(?:\.\d*)?|\.\d+)(?:\s*(?:mm|cm|in|pt|%short|%))?\s*$")
 
 
 def _box_length(value: str | int | float) -> str | int | float:
     if isinstance(value, str) and not (BOX_LENGTH_RE.fullmatch(value) or BOX_SUM_RE.fullmatch(value)):
-        raise ValueError(f"expected a length such as '3mm', '-5mm', '40%' or '100% - 6mm', got {value!r}")
+        raise ValueError(f"expected a length such as '3mm', '-5mm', '40%', '8%short' or '100% - 6mm', got {value!r}")
     return value
 
 
 BOX_LENGTH = Checked(OneOf(Text(max_length=40), Number()), _box_length,
                      {"anyOf": [{"type": "string", "pattern": BOX_LENGTH_RE.pattern},
                                 {"type": "string", "pattern": BOX_SUM_RE.pattern}, {"type": "number"}]},
-                     noun="a length such as '3mm', '-5mm', '40%' or '100% - 6mm'")
+                     noun="a length such as '3mm', '-5mm', '40%', '8%short' or '100% - 6mm'")
 
 
 def _zero(value: str | int | float) -> bool:
@@ -150,10 +175,11 @@ ELEMENT_KEYS = {
     "table": {"table", "color", "stroke", "stroke_width"},
 }
 _COMMON_KEYS = {"name", "kind", "x", "y", "width", "height", "frame", "padding", "when", "when_has", "when_lacks",
-                "before", "after", "label", "rotate", "both_ends", "anchor"}
+                "before", "after", "label", "rotate", "both_ends", "anchor", "clear_of", "when_drawn"}
 _REQUIRED_KEYS = {"text": "text", "image": "image", "icon": "icon", "table": "table"}
 _FITS = {"text": ("shrink", "none"), "image": ("cover", "contain", "stretch"), "icon": ("contain", "square", "stretch")}
 NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an attribute name or a list of them")
+ELEMENT_NAMES = OneOf(NAME, ListOf(NAME, min_length=1, max_length=64), noun="an element's name or a list of them")
 # How an anchored element's box stands by its text, across and down (printkit.layout.anchors);
 # the spaced ones leave a gap between them.
 ANCHOR_ACROSS = ("start", "center", "centre", "end", "after", "before")
@@ -359,7 +385,7 @@ class ElementSpec:
     fill: str | None = spec_field(Optional(TEXT), None)
     stroke: str | None = spec_field(Optional(TEXT), None)
     stroke_width: str | int | float = spec_field(LENGTH, "0.3mm")
-    radius: str | int | float = spec_field(LENGTH, 0)
+    radius: str | int | float = spec_field(RADIUS, 0)
     spacing: str | int | float = spec_field(SPACING, "5mm", description="A lattice's diamonds, centre to centre "
                                             "along a row; a hatch's stripes, from one to the next.")
     border: str | int | float = spec_field(LENGTH, 0, description="A hatch: stripes only this far in from the "
@@ -370,6 +396,12 @@ class ElementSpec:
                                     "this element just before (under) the named element.")
     after: str | None = spec_field(Optional(NAME), None, description="In a layout that extends another: draw "
                                    "this element just after (over) the named element.")
+    clear_of: str | list[str] | None = spec_field(Optional(ELEMENT_NAMES), None, description="Drawn only when its box "
+                                                  "overlaps none of these elements' boxes, as drawn before it on "
+                                                  "the card (a chip that steps aside when long names reach it).")
+    when_drawn: str | list[str] | None = spec_field(Optional(ELEMENT_NAMES), None, description="Drawn only when "
+                                                    "these elements were drawn before it on the card (a chip's "
+                                                    "label goes with the chip).")
     anchor: AnchorSpec | None = spec_field(Optional(Model(AnchorSpec)), None, description="Place the box by a "
                                            "text drawn before it, as that text is set on each card, e.g. "
                                            "{to: title, x: after, gap: 1mm}.")

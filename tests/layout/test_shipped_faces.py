@@ -22,15 +22,18 @@ clag   player aids (fronts)            2           1
 clag   player aids' backs              6           2
 clag   score sheet (A4, Letter)        0           0
 stack  every card and component       44          14
-plain  generic back, role backs, page  1           1
+plain  generic back, page              1           1
+plain  role backs (components)         5           2
 calc,  terrains' and references'       6           2
 clag   backs (components)
 =====  ==============================  ==========  ==========
 
 The plain faces are those of a game with no design (``tests/data/generic_faces``): the generic
 front, back (with a label, over a picture, without a label) and page (A4, Letter), and the light
-backs of a designer's components by role. Only the page differs, by one step of grey at a
-letter's edge. Calc's and Clag's terrains and references (``*_components`` there) have the player
+backs of a designer's components by role. The page differs by one step of grey at a
+letter's edge. The role backs, drawn by the layouts ``<role>_back`` of ``generic.yaml`` since the
+Python that drew them went, differ where the names are set as every layout's text is (rich text)
+where the template fitted plain lines: an antialiased letter edge moves by a fraction of a pixel. Calc's and Clag's terrains and references (``*_components`` there) have the player
 aids' light back naming them.
 
 Stack's faces are its deck cards, markers, terrains, tokens, reference cards, player aids and
@@ -68,7 +71,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "shipped_faces"
 # faces (see the table above).
 TOLERANCE = {"calc": {"numbers": 9, "joker": 9, "player_aids": 25},
              "clag": {"standard": 1, "player_aids": 2, "score_sheet": 0},
-             "stack": 14, "generic": 1, "calc_components": 2, "clag_components": 2}
+             "stack": 14, "generic": 2, "calc_components": 2, "clag_components": 2}
 # The spec each set of faces comes from: a shipped deck, or (generic) a spec of a game with no design
 # of its own, whose components have roles, beside its pictures' folder.
 SPECS = {game: DECKS_DIR / f"{game}.yaml" for game in ("calc", "clag", "stack")}

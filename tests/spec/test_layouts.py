@@ -311,7 +311,7 @@ def test_a_table_draws_its_headings_rows_groups_and_summary_in_its_box(folder):
     (("{header: Bid, width: 50%}", "{header: Bid, width: -50%}"), "width: -50%",
      "a column's width is a length or a percentage of a repeated group's width, not '-50%'"),
     (("height: 100% - 20mm", "height: 100% - twenty"), "100% - twenty",
-     "expected a length such as '3mm', '-5mm', '40%' or '100% - 6mm', got '100% - twenty'"),
+     "expected a length such as '3mm', '-5mm', '40%', '8%short' or '100% - 6mm', got '100% - twenty'"),
     (("          footer: [Total]\n", "          footer: [Total]\n          colour: red\n"), "colour: red",
      "colour"),
     (('count: "{players}"', 'count: "{player}"'), '"{player}"', "no card has attribute 'player'"),

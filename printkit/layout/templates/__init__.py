@@ -67,9 +67,12 @@ def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
         return drawable(_designed(card, deck, card.back_layout, "back", proving), card)
     module = module_of(deck.game, "faces")
     if card.role is not None:
+        # A game's own design's components are dark blue where the deck names no back colour, and
+        # a role back without a label names the deck.
         base = card.art.back_color or (_common.DEFAULT_BACK if module is not None else generic.BACK)
         label = card.art.back_label if card.art.back_label is not None else deck.name
-        return drawable(_common.role_back(card, deck.languages, base, label), card)
+        art = dataclasses.replace(card.art, back_color=base, back_label=label)
+        return drawable(generic.role_back(dataclasses.replace(card, art=art), deck.languages), card)
     return drawable(getattr(module, "back", generic.back)(card), card)
 
 

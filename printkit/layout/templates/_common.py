@@ -1,4 +1,4 @@
-"""Pieces the faces share: plates under text, font choice, and the light back of a component by role.
+"""Pieces the faces share: plates under text, font choice, and which component a card is.
 
 Every function is pure: it takes a card (and numbers in millimetres) and returns drawing ops.
 """
@@ -11,12 +11,9 @@ from typing import Sequence
 from printkit import fonts
 from printkit.deck import Card
 from printkit.fonts import text_width_mm
-from printkit.layout.ops import Face, Op, Rect, Text
-from printkit.layout.color import mix
-from printkit.layout.geometry import Box, bleed_box, safe_box
-from printkit.layout import shapes
-from printkit.layout.shapes import turn_180
-from printkit.layout.text import fit_line, font_metrics
+from printkit.layout.ops import Op, Rect, Text
+from printkit.layout.geometry import Box
+from printkit.layout.text import font_metrics
 
 DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#1f3b5a"
@@ -90,72 +87,6 @@ def text_font(card: Card, text: str, bold: bool = True) -> Path:
 
 # The components that are not playing cards, which a game's design gives a light back of their own.
 COMPONENT_KINDS = ("aid", "terrain", "reference")
-
-
-# The words on the back of a designer's component by its ``role``, per language (English stands
-# in for a language without its own). A token has no such back: its front is printed again.
-ROLE_LABELS = {
-    "aid": {"en": "PLAYER AID", "ko": "도움말"},
-    "reference": {"en": "REFERENCE", "ko": "참조"},
-    "marker": {"en": "MARKER", "ko": "마커"},
-}
-
-
-def role_back(card: Card, languages: Sequence[str], base: str, game_label: str) -> Face:
-    """The back of a card with a ``role``: a component's light back naming the role in ``languages``
-    (English first, as on printkit's own components; English alone when none is given)."""
-    words = ROLE_LABELS[card.role]
-    ordered = sorted(languages, key=lambda lang: lang != "en")
-    labels = tuple(dict.fromkeys(words.get(lang, words["en"]) for lang in ordered)) or (words["en"],)
-    return _component_back(card, base, game_label, labels)
-
-
-def _component_back(card: Card, base: str, game_label: str, labels: Sequence[str]) -> Face:
-    """The back of a component that is not a deck card: a light field where deck backs are dark.
-
-    The field and its pattern run into the bleed (nothing near the cut for a miscut to show); the
-    ``labels`` name the component large inside the safe zone, upright in the top half and turned
-    in the bottom half, and the game's name sits small in the middle on a chip of the deck's back
-    colour. Face down among deck cards it reads as "not a deck card" at a glance, either way up,
-    and it covers none of the deck back's art (it does not draw the deck back). The games' designs
-    draw the same back as layouts (``aid_back``); this one is sized by the card and names the role
-    in the rulebook's languages, which a layout cannot yet say.
-    """
-    s = card.size
-    w, h = s.width_mm, s.height_mm
-    unit = min(w, h)
-    safe = safe_box(s)
-    box = bleed_box(s)
-    field = mix(base, "#ffffff", 0.84)
-    ops: list[Op] = [Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=field)]
-    ops.extend(shapes.lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, w / 2, h / 2, unit * 0.14,
-                              mix(field, base, 0.07), size=0.55))
-    warnings: list[str] = []
-    top = safe.y_mm + (h / 2 - safe.y_mm) * 0.12
-    en_h, ko_h = unit * 0.17, unit * 0.15  # the first name larger, the others a little smaller
-    half: list[Op] = []
-    y = top
-    for i, text in enumerate(labels):
-        height = en_h if i == 0 else ko_h
-        plate_box = Box(safe.x_mm + 1.0, y, safe.w_mm - 2.0, height)
-        fitted = fit_line(text, text_font(card, text), plate_box, max_size_mm=height * 0.82, min_size_mm=2.0,
-                          where=f"{card.label} back kind", color=base, fallbacks=font_chain(card))
-        half.extend(fitted.ops)
-        warnings.extend(fitted.warnings)
-        y = y + height + unit * 0.02
-    ops.extend(half)
-    ops.extend(turn_180(half, w / 2, h / 2))
-    chip_h = unit * 0.13
-    # On a small square (a marker) the names reach the middle: the game's chip would cover them.
-    if game_label and y - unit * 0.02 <= h / 2 - chip_h / 2:
-        chip = Box(w / 2 - unit * 0.3, h / 2 - chip_h / 2, unit * 0.6, chip_h)
-        ops.append(Rect(chip.x_mm, chip.y_mm, chip.w_mm, chip.h_mm, fill=base, radius_mm=chip_h / 2))
-        fitted = fit_line(game_label, text_font(card, game_label), chip.grow(-chip_h * 0.4, -chip_h * 0.2),
-                          max_size_mm=chip_h * 0.6, min_size_mm=1.5, where=f"{card.label} back game",
-                          color=field, fallbacks=font_chain(card))
-        ops.extend(fitted.ops)
-        warnings.extend(fitted.warnings)
-    return Face(tuple(ops), tuple(warnings))
 
 
 def component_kind(card: Card) -> str | None:

@@ -20,13 +20,15 @@ from printkit.layout.ops import Face
 PAGE_MARGIN_MM = 10.0
 
 
-def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None) -> Face:
+def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None,
+         languages: tuple[str, ...] = ()) -> Face:
     """``card`` drawn by the layout ``name`` of the design file ``path``, with the game's own colours
-    (``colors``) for names the card's palette leaves out."""
+    (``colors``) for names the card's palette leaves out, for a deck whose rulebook is in ``languages``."""
     missing = {color: value for color, value in (colors or {}).items() if color not in card.art.colors}
     if missing:
         card = dataclasses.replace(card, art=dataclasses.replace(card.art, colors={**missing, **card.art.colors}))
-    return design.card_face(shipped_layouts(path)[name], card, design.Resources(icons=icons()), side)
+    return design.card_face(shipped_layouts(path)[name], card, design.Resources(icons=icons(), languages=languages),
+                            side)
 
 
 def without_back_image(card: Card) -> Card:

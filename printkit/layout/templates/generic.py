@@ -42,6 +42,13 @@ def back(card: Card) -> Face:
     return design_file.draw(GENERIC, "back", card, "back")
 
 
+def role_back(card: Card, languages: tuple[str, ...]) -> Face:
+    """The light back of a designer's component by its ``role`` (aid, reference or marker): the layout
+    ``<role>_back`` of ``generic.yaml``, naming the role in the rulebook's ``languages``."""
+    return design_file.draw(GENERIC, f"{card.role}_back", design_file.without_back_image(card), "back",
+                            languages=languages)
+
+
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
     """A full page as the built-in layout ``page`` of ``generic.yaml`` draws it: the group and a
     ``key: value`` line per attribute (a stand-in for a designed sheet)."""
