@@ -26,7 +26,8 @@ from printkit import draft
 from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
 from printkit.layout.anchors import Anchor
-from printkit.layout.design import Element, Layout, LayoutError, Length, Resources, Template
+from printkit.layout.design import Element, Layout, LayoutError, Length, Resources
+from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_item
 from printkit.layout.geometry import bleed_box, safe_box
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
@@ -472,7 +473,7 @@ def _key_reading(spec: ElementSpec, attr: str) -> str | None:
             return key
     for key in ("when", "when_has", "when_lacks"):
         value = getattr(spec, key)
-        if value is not None and attr in [design.split_item(v)[0] for v in ([value] if isinstance(value, str) else value)]:
+        if value is not None and attr in [split_item(v)[0] for v in ([value] if isinstance(value, str) else value)]:
             return key
     return None
 
@@ -535,7 +536,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card, comp.languages), design.ATTRIBUTES: "", design.LOOKUPS: layout.lookups}
+    values = {**design.own_values(card, comp.languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
@@ -644,7 +645,7 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
         if read is None:
             read = reads[(card.layout, card.back_layout)] = set().union(
                 *(comp.layouts[name].reads for name in (card.layout, card.back_layout) if name is not None))
-        if design.ATTRIBUTES in read:
+        if ATTRIBUTES in read:
             continue  # a layout that lists the other attributes shows every one
         for attr in card.attrs:
             if attr not in read and attr not in counted:

@@ -16,12 +16,11 @@ from printkit.layout.design import (
     Layout,
     LayoutError,
     Length,
-    Placeholder,
     Resources,
-    Template,
     color_of,
     draw,
 )
+from printkit.layout.placeholders import Placeholder, Template
 from printkit.layout.geometry import Size
 from printkit.games import icons
 from printkit.layout.imposition import Page, Placement

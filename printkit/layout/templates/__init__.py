@@ -118,6 +118,7 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
     """The ``art.colors`` names the deck's own layouts read: written as names, or given by a
     placeholder (``fill: "{element}"`` reads the palette name each card's ``element`` holds)."""
     from printkit.layout import design
+    from printkit.layout.placeholders import LOOKUPS
 
     names: list[str] = []
     placeholders: dict[str, list] = {}  # layout name -> its colour templates with placeholders
@@ -147,7 +148,7 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
                     layout = deck.layouts.get(name)
                     lookups = layout.lookups if layout is not None else {}
                     names.extend(design.color_names(template.render({**card.attrs, "_group": card.group,
-                                                                     design.LOOKUPS: lookups})))
+                                                                     LOOKUPS: lookups})))
                 except ValueError:
                     continue
     return tuple(dict.fromkeys(names))
