@@ -31,10 +31,12 @@ from printkit.layout.geometry import Box, bleed_box, safe_box
 from printkit.layout.icons import Icon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
+from printkit.layout.plates import DEFAULT_BACKGROUND, text_plate
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Placeholder, Template, format_value, item_of, split_item
 from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import hatch, lattice, turn_ops
+from printkit.layout.text import font_chain
 from printkit.layout.table import Table, draw_table
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
@@ -54,7 +56,6 @@ BACK_IMAGE = "_back_image"
 # A condition's name a card has when its back has a label (art.back.label): what frames it is drawn.
 BACK_LABEL = "_back_label"
 DEFAULT_INK = "#1d1d1f"
-DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_BACK = "#404040"
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 # A lattice's diamonds are this share of its spacing wide.
@@ -507,8 +508,6 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
         extent = _turned_extent(extent, element.rotate // 90, box)
     if element.plate:
-        from printkit.layout.templates._common import text_plate
-
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings, extent
 
@@ -576,8 +575,6 @@ def escape_markup(text: str) -> str:
 
 
 def _chains(element: Element, card: Card, resources: Resources) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
-    from printkit.layout.templates._common import font_chain
-
     regular = font_chain(card, bold=False)
     bold = font_chain(card, bold=True)
     if element.font is not None:

@@ -16,12 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence
 
+from printkit import fonts
 from printkit.fonts import ttfont, missing_glyphs, text_width_mm, when_fonts_change
 from printkit.layout.geometry import Box
 from printkit.layout.ops import Text
 from printkit.typography import smarten
+
+if TYPE_CHECKING:
+    from printkit.deck import Card
 
 Align = Literal["start", "middle", "end"]
 # caps: the top of the capitals (and digits) at the top of the box, to line up with a shape beside them.
@@ -237,3 +241,15 @@ def _usable_sizes(max_size_mm: float, min_size_mm: float, where: str) -> tuple[f
 def _short(text: str, limit: int = 40) -> str:
     text = text.replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_REGULAR_OF = {fonts.KOREAN_BOLD: fonts.KOREAN, fonts.SYMBOLS_BOLD: fonts.SYMBOLS}
+
+
+def font_chain(card: Card, bold: bool = True) -> tuple[Path, ...]:
+    """The fonts text on ``card`` may use, preferred first: the spec's own, then the bundled ones."""
+    own = card.art.font_bold if bold and card.art.font_bold else card.art.font
+    if not bold and own in _REGULAR_OF:
+        own = _REGULAR_OF[own]  # body text in the regular cut of a bundled bold font
+    bundled = (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD) if bold else (fonts.KOREAN, fonts.SYMBOLS)
+    return tuple(dict.fromkeys(([own] if own else []) + list(bundled)))

@@ -1,4 +1,4 @@
-"""Pieces the templates share: the box around set text and the plate under it."""
+"""The box around set text, and the plate of background under it over a picture."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from printkit import fonts
 from printkit.deck import Art, Card, CardSize
 from printkit.layout.ops import Rect, Text
-from printkit.layout.templates._common import text_box, text_plate
+from printkit.layout.plates import text_box, text_plate
 
 from ._ops import op_bounds
 
