@@ -17,7 +17,6 @@ from typing import Iterable
 from printkit import draft, fonts
 from printkit.errors import BuildError, DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
 from printkit.safe_read import read_limited
-from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table
 from printkit.spec.load import LoadedSpec, parse_spec
 from printkit.spec.models import LANG_TAG, GroupSpec
 from printkit.spec.paths import inside_folder
@@ -44,6 +43,8 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
     spec = loaded.spec
     if not any(g.data is not None for g in [*spec.groups, *spec.components]):
         return loaded
+    from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table  # a deck of data files' alone
+
     read: dict[Path, bytes] = {}
 
     def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
