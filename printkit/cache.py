@@ -33,6 +33,7 @@ import os
 import secrets
 import stat as stat_module
 import sys
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
@@ -264,13 +265,18 @@ class NamedTable:
                                           for name, value in sorted(table.items())))
 
 
+# Where pictures' verdicts are kept between processes (:func:`printkit.images.checked_picture` reads
+# it; :func:`picture_verdicts_kept` lends a :class:`NamedTable` of the render cache): an object
+# with get(name) -> bytes | None and put(name, data), trusted as this user's own; None keeps them
+# for the process only. Here, so that lending it imports no picture checks.
+picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
+
+
 @contextlib.contextmanager
 def picture_verdicts_kept(out_dir: Path, enabled: bool = True) -> Iterator[None]:
     """While the block runs (reading specs, building), pictures' verdicts
-    (:data:`printkit.images.picture_verdicts`) are found in ``out_dir``'s render cache, so a
+    (:data:`picture_verdicts`) are found in ``out_dir``'s render cache, so a
     rebuild decodes no picture checked before; new ones are stored when it ends without error."""
-    from printkit.images import picture_verdicts
-
     cache = RenderCache(out_dir, enabled)
     verdicts = NamedTable(cache, "picture-verdicts")
     token = picture_verdicts.set(verdicts)

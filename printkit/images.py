@@ -34,12 +34,12 @@ import io
 import os
 import re
 import stat
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from printkit.cache import picture_verdicts
 from printkit.errors import ImageError
 from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
@@ -139,11 +139,6 @@ _IDENTIFIED = Memo("pictures identified", entries=20_000)
 # the same bytes pass the same checks. Decoding a JPEG at an eighth of its size, or inflating a
 # PNG's rows, costs milliseconds; hashing it, a fraction of one. A few MB at most.
 _VERDICTS = Memo("picture verdicts", entries=20_000)
-
-# Where verdicts are kept between processes (the render cache of the build's output folder,
-# :class:`printkit.cache.NamedTable`): an object with get(name) -> bytes | None and put(name,
-# data), trusted as this user's own; None keeps them for the process only.
-picture_verdicts: ContextVar[object | None] = ContextVar("picture_verdicts", default=None)
 
 
 def _identity(path: Path) -> FileIdentity:

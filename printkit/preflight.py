@@ -13,8 +13,7 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.draft import shown_in
-from printkit.errors import BuildError, Errors
-from printkit.images import ImageError, is_svg, read_image, svg_art
+from printkit.errors import BuildError, Errors, ImageError
 from printkit.layout import templates
 from printkit.layout.geometry import Size
 from printkit.layout.ops import Face, Image
@@ -55,14 +54,18 @@ def check_faces(deck: Deck, faces: DeckFaces, paper: Size, errors: Errors) -> No
 def new_svgs(face: Face, seen: set[Path]) -> Iterator[Path]:
     """The SVG pictures ``face`` shows that are not in ``seen`` yet, each added to it as it comes."""
     for op in face.ops:
-        if isinstance(op, Image) and is_svg(op.path) and op.path not in seen:
-            seen.add(op.path)
-            yield op.path
+        if isinstance(op, Image):
+            from printkit.images import is_svg  # loaded by a face showing a picture
+
+            if is_svg(op.path) and op.path not in seen:
+                seen.add(op.path)
+                yield op.path
 
 
 def check_svg(deck: Deck, card: Card, path: Path) -> None:
     """Convert the SVG at ``path`` and draw it as the PDF backend does; BuildError naming the card
     that shows it (where the spec made it) when it cannot be drawn."""
+    from printkit.images import read_image, svg_art  # loaded by a deck showing SVG art
     from printkit.render.canvas import check_svg_drawing
 
     try:

@@ -335,7 +335,7 @@ def _serve(lifeline, own_copy_of_the_write_end) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # blocked while it was forked
     if own_copy_of_the_write_end is not None:
         own_copy_of_the_write_end.close()  # else the pipe could never close while this worker lives
-    from printkit.render.svg import svg_form_store
+    from printkit.render.forms import svg_form_store
 
     # A forked worker would find the build's render cache lent for SVG forms: the cache is the
     # build's alone (a worker converts an SVG itself, into the same commands).

@@ -58,8 +58,13 @@ def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser
     assert not loaded & ENGINES
     assert "pypdfium2" not in loaded and not any(name.startswith("printkit.report") for name in loaded)
     # Nor what only some decks need: colour management (the sRGB profile is a file), the OpenType
-    # converter (its fonts are TrueType), the CSV reader (it has no data file).
-    for unused in ("PIL.ImageCms", "printkit.cff_fonts", "csv"):
+    # converter (its fonts are TrueType), the CSV reader and the data files' reading (it has no
+    # data file), the pictures' checks and SVG drawing (it shows no picture), the table element
+    # (it has none), the bound a check proves texts with (a build sets every text), difflib
+    # (nothing is misspelt).
+    for unused in ("PIL.ImageCms", "printkit.cff_fonts", "csv", "printkit.spec.data", "printkit.images",
+                   "printkit.jpeg", "printkit.render.svg", "printkit.layout.table", "printkit.layout.fitbound",
+                   "difflib"):
         assert unused not in loaded, unused
 
 

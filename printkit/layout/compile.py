@@ -13,13 +13,12 @@ stop short of the bleed, are warnings.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import functools
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, Deck
 from printkit import draft
@@ -34,10 +33,12 @@ from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import BOX_SUM_RE, AnchorSpec, ElementSpec, TableSpec
-from printkit.layout.table import Column, Repeat, Row, Table
 from printkit.memo import Memo
 from printkit.spec.yamlread import PathKey
 from printkit.units import parse_length_mm
+
+if TYPE_CHECKING:
+    from printkit.layout.table import Table
 
 _ALIGN = {"left": "start", "center": "middle", "centre": "middle", "right": "end"}
 # Attributes that identify or count a card rather than print on it: never "unread".
@@ -94,6 +95,7 @@ def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
         if "/" not in value and "." not in value:
             icon = offered.get(value)
             if icon is None:
+                import difflib  # only for a name to suggest
                 hint = difflib.get_close_matches(value, list(offered), n=1)
                 meant = f" (did you mean {hint[0]!r}?)" if hint else ""
                 raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
@@ -127,6 +129,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
         elements = _removed(loaded, name, spec.remove, spec.extends, elements)
         for key in spec.requires or ():
             if key not in known:
+                import difflib  # only for a name to suggest
                 hint = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
                 meant = f"; did you mean {hint[0]!r}?" if hint else ""
                 raise loaded.source.error(("layouts", name, "requires", key), f"no card has attribute {key!r}{meant}")
@@ -364,6 +367,7 @@ def _sum_length(text: str) -> Length:
 
 def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
     """A table element's ``table:`` compiled: lengths in mm, colours and counts as templates."""
+    from printkit.layout.table import Column, Repeat, Row, Table  # loaded by the decks that have a table
 
     def template(value, at: PathKey) -> Template | None:
         if value is None:
@@ -459,6 +463,7 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
         if attr not in known:
             key = _key_reading(spec, attr)
             at = (key,) if key else _table_key_reading(spec.table, attr) if spec.table is not None else ()
+            import difflib  # only for a name to suggest
             hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
             meant = f"; did you mean {hint[0]!r}?" if hint else ""
             listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
@@ -615,6 +620,7 @@ def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[s
         raise LayoutError(str(exc)) from None
     for name in names:
         if name not in icons:
+            import difflib  # only for a name to suggest
             hint = difflib.get_close_matches(name, list(icons), n=1)
             meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
             own = sorted(n for n in icons if icons[n] is not builtin_icons().get(n))

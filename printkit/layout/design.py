@@ -21,10 +21,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from printkit.deck import Card, CardSize, matches
-from printkit.images import svg_warnings
 from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
@@ -37,9 +36,11 @@ from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import hatch, lattice, turn_ops
 from printkit.layout.text import font_chain
-from printkit.layout.table import Table, draw_table
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
+
+if TYPE_CHECKING:
+    from printkit.layout.table import Table
 
 # Names a template may use besides the card's attributes.
 BUILTIN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image", "_role", "_languages")
@@ -332,6 +333,8 @@ def own_values(card: Card, languages: Sequence[str] = ()) -> dict[str, Any]:
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
     """What printkit cannot draw as written in the picture ``shown`` (an SVG's filters, masks...),
     each a warning naming the picture, the element and its line."""
+    from printkit.images import svg_warnings  # a face of no picture never loads the pictures' checks
+
     return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path))
 
 
@@ -524,6 +527,8 @@ def _turned_extent(extent: Box | None, quarter_turns: int, box: Box) -> Box | No
 def _table(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
            box: Box) -> tuple[Sequence[Op], Sequence[str]]:
     """A table element (:mod:`printkit.layout.table`): its ink is ``color``, its lines ``stroke``."""
+    from printkit.layout.table import draw_table  # loaded by the decks that have a table
+
     ink = color_of(element.color, values, card) if element.color else _ink(card)
     stroke = color_of(element.stroke, values, card) if element.stroke else _ink(card)
     return draw_table(element.table, box, values, lambda t: color_of(t, values, card), ink, stroke,

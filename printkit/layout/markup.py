@@ -26,7 +26,6 @@ names (:func:`unknown_icon` and :func:`unknown_color` word the message).
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Collection, Mapping
@@ -300,6 +299,7 @@ def hex_color(value: str) -> str | None:
 
 def unknown_color(name: str, palette: Collection[str], where: object) -> str:
     """The message for a span colour that is neither ``#rgb``/``#rrggbb`` nor a name of ``palette``."""
+    import difflib  # only for a name to suggest
     close = difflib.get_close_matches(name, list(palette), n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     prefix = f"{where}: " if where else ""
@@ -310,6 +310,7 @@ def unknown_color(name: str, palette: Collection[str], where: object) -> str:
 def unknown_icon(name: str, icons: Collection[str] | Mapping[str, object], where: object) -> str:
     """The message for an icon name not in ``icons``: the names known, and the closest one."""
     known = sorted(icons)
+    import difflib  # only for a name to suggest
     close = difflib.get_close_matches(name, known, n=1)
     listed = ", ".join(known[:40]) + (", …" if len(known) > 40 else "") if known else "none"
     hint = f"did you mean ':{close[0]}:'? " if close else ""

@@ -59,7 +59,6 @@ from typing import Iterator, Literal, Mapping
 
 from printkit.errors import RichTextError
 from printkit.fonts import text_width_mm, when_fonts_change
-from printkit.layout.fitbound import proved_plain, proved_size
 from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
@@ -338,6 +337,8 @@ def fit_rich(markup: str, box: Box, style: RichStyle, *, max_size_mm: float, min
     warnings are the ones setting it would give.
     """
     if prove_from_mm is not None:
+        from printkit.layout.fitbound import proved_plain  # a check's alone: a build sets every text
+
         proved = proved_plain(markup, box, style, max_size_mm, min_size_mm, fit, icons, where, prove_from_mm)
         if proved is not None:
             return proved
@@ -372,6 +373,8 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
     low, warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     setting = _Setting(parsed, style, icons, colors)
     if prove_from_mm is not None:
+        from printkit.layout.fitbound import proved_size
+
         size = proved_size(setting, style, box, max_size_mm, low, fit, prove_from_mm)
         if size is not None:
             return FittedText(ops=(), size_mm=size, warning="; ".join(warnings) or None, proved=True)

@@ -86,7 +86,7 @@ from printkit.pipeline.manifest import (
 from printkit.pipeline.names import choose_cards
 from printkit.pipeline.producers import PRODUCERS, Producer
 from printkit.preflight import preflight
-from printkit.render.svg import svg_form_store
+from printkit.render.forms import svg_form_store
 from printkit.workers import PRELOAD, Workers
 
 if TYPE_CHECKING:

@@ -25,18 +25,14 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.errors import BuildError
+from printkit.errors import BuildError, ImageError, SvgRefused
 from printkit.fonts import font_name, ttfont, when_fonts_change
-from printkit.images import ImageError, is_svg, picture, read_image, svg_art
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.ops import Ellipse, Image, Line, Op, Polygon, Rect, Text
 from printkit.memo import Memo
 from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, Press, press_of
 from printkit.render.forms import end_form
-from printkit.render.pictures import (refuse_transparency, register_cmyk_picture, register_cmyk_pil, register_jpeg,
-                                      register_picture)
-from printkit.render.svg import SvgRefused, keep_form, kept_form, press_color
 from printkit.units import mm_to_pt
 
 PT_PER_MM = mm_to_pt(1.0)
@@ -369,6 +365,9 @@ class DocumentImages:
     def size(self, path: Path) -> tuple[float, float]:
         """Pixels of a picture, points of an SVG: only the ratio matters for fitting."""
         if path not in self._sizes:
+            # Pictures' modules are imported by the documents that draw one (most cards draw none).
+            from printkit.images import is_svg, picture
+
             if is_svg(path):
                 width, height, _, _ = self._svg_commands(path, None)
                 self._sizes[path] = (width, height)
@@ -383,6 +382,9 @@ class DocumentImages:
     def draw(self, canvas: Canvas, path: Path, w: float, h: float, color: str | None = None) -> None:
         """The image upright in the box from (0, 0) to (w, h) of the current (y-up) frame; an
         SVG's ``currentColor`` painting ``color`` when one is given."""
+        from printkit.images import is_svg, picture
+        from printkit.render.pictures import refuse_transparency, register_cmyk_picture, register_jpeg, register_picture
+
         if not is_svg(path):
             try:
                 checked = picture(path)  # the bytes checked when the spec was read
@@ -424,6 +426,8 @@ class DocumentImages:
         # Read again and checked in full unless these very bytes were checked already (the parse
         # is cached by content): a file swapped since the spec was checked is never drawn unchecked.
         if path not in self._svgs:
+            from printkit.images import read_image, svg_art
+
             try:
                 self._svgs[path] = svg_art(read_image(path))
             except ImageError as exc:
@@ -478,6 +482,8 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
     drawn afresh in each document) and the least PDF version drawing it asks for (for a PDF/X
     press, above 1.3 when it uses transparency), in sRGB (``press`` None) or for ``press``: kept
     (:func:`printkit.render.svg.kept_form`), else drawn now and kept."""
+    from printkit.render.svg import keep_form, kept_form
+
     known = kept_form(art.digest, press)
     if known is None:
         scratch = Canvas(io.BytesIO(), invariant=1)
@@ -499,6 +505,9 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
 @lru_cache(maxsize=1)
 def _vector_renderer():
     from reportlab.graphics import renderPDF
+
+    from printkit.render.pictures import register_cmyk_pil
+    from printkit.render.svg import press_color
 
     class VectorRenderer(renderPDF._PDFRenderer):
         """reportlab's Drawing renderer without its font state: a checked SVG has no text, and the

@@ -7,6 +7,13 @@ draws a translucent shape opaque. :func:`end_form` ends a form with those it nam
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
+# Where a build keeps SVG forms between builds (:func:`printkit.render.svg.kept_form`): an object
+# with get(name) -> bytes | None and put(name, data); None keeps them for the process only. Here,
+# not in the SVG module, so that a build lends it without importing what only SVG art needs.
+svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
+
 
 def extra_states(canvas) -> dict:
     """Graphics states printkit adds to ``canvas``'s document beside reportlab's (soft masks),

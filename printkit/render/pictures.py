@@ -31,8 +31,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFObject
 from reportlab.pdfgen.canvas import Canvas
 
-from printkit.errors import BuildError
-from printkit.images import ImageError, bytes_checked, png_info
+from printkit.errors import BuildError, ImageError
 from printkit.memo import Memo
 from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, press_of
@@ -209,6 +208,8 @@ def _jpeg_model(data: bytes):
 def _checked_bytes(path: Path, digest: str) -> bytes:
     """The bytes of the picture at ``path``, which must still be those checked (sha256 ``digest``):
     hashed again only if the file is not the one checked (:func:`printkit.images.bytes_checked`)."""
+    from printkit.images import bytes_checked  # loaded by the documents that draw a picture
+
     try:
         data = bytes_checked(path, digest)
     except ImageError as exc:
@@ -346,6 +347,8 @@ _DECODED_MODELS = Memo("decoded PNG entries", entries=20_000)  # sha256 -> its o
 
 def _png_info(checked):
     """The checked structure of the PNG ``checked`` (an images.Picture), once per process per content."""
+    from printkit.images import png_info
+
     return _PNG_INFOS.get_or_make(checked.digest, lambda: png_info(checked.data))
 
 

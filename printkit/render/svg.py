@@ -15,18 +15,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, Callable
 
 from printkit.errors import SvgRefused
 from printkit.memo import Memo
 from printkit.render.cmyk import press_of
-
-# Where a build keeps SVG forms between builds (printkit.render.canvas draws with it; :func:`kept_form`): an object with
-# get(name) -> bytes | None and put(name, data); None keeps them for the process only. This module
-# loads neither reportlab nor svglib until art is drawn, so a build can lend it cheaply.
-svg_form_store: ContextVar[object | None] = ContextVar("svg_form_store", default=None)
+from printkit.render.forms import svg_form_store
 
 # At most this many repeats of a `reflect` or `repeat` gradient across its shape (one shading
 # each), and this many stops in one gradient.

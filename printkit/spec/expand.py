@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import itertools
 import math
 import weakref
@@ -170,6 +169,7 @@ def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
     if name is None or any(name in card.attrs for card in cards):
         return
     known = sorted({attr for card in cards for attr in card.attrs})
+    import difflib  # only for a name to suggest
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
     raise loaded.source.error(("export", "description"), f"no card has an attribute {name!r}{hint}")

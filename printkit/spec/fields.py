@@ -12,7 +12,6 @@ Values are strict, as YAML types them: ``"3"`` is text, not a number, and ``true
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 import re
 from dataclasses import dataclass
@@ -426,6 +425,7 @@ def _plain(value: Any) -> bool:
 
 def close_key(key: Any, known: Sequence[str]) -> str | None:
     """The known key that ``key`` most likely misspells, if any."""
+    import difflib  # only for a name to suggest
     hint = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
     return hint[0] if hint else None
 
@@ -433,6 +433,7 @@ def close_key(key: Any, known: Sequence[str]) -> str | None:
 def unknown_name(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:
     """``unknown layout 'fron' (did you mean 'front'?); known: back, front``."""
     known = sorted(known)
+    import difflib  # only for a name to suggest
     hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     meant = f" (did you mean {hint[0]!r}?)" if hint else ""
     listed = ", ".join(known) if known else none

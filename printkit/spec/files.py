@@ -16,9 +16,7 @@ from typing import Iterable
 
 from printkit import draft, fonts
 from printkit.errors import BuildError, DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
-from printkit.images import check_image
 from printkit.safe_read import read_limited
-from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table
 from printkit.spec.load import LoadedSpec, parse_spec
 from printkit.spec.models import LANG_TAG, GroupSpec
 from printkit.spec.paths import inside_folder
@@ -45,6 +43,8 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
     spec = loaded.spec
     if not any(g.data is not None for g in [*spec.groups, *spec.components]):
         return loaded
+    from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table  # a deck of data files' alone
+
     read: dict[Path, bytes] = {}
 
     def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
@@ -115,6 +115,8 @@ def image_file(loaded: LoadedSpec, value: str, path: PathKey) -> Path:
     """The picture ``value`` names, checked; in a draft a missing or refused picture inside the
     spec's folder becomes a placeholder there. A name leading outside the folder is refused in
     a draft too: nothing outside the folder is ever read."""
+    from printkit.images import check_image  # a deck of no picture never loads the pictures' checks
+
     where = loaded.path.parent / value  # a draft draws a placeholder here (printkit.draft)
     try:
         resolved = inside_folder(loaded.path.parent, value, "image")

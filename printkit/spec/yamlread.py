@@ -189,8 +189,10 @@ _CLoader = _core_schema(yaml.CSafeLoader) if getattr(yaml, "CSafeLoader", None) 
 # Where libyaml and PyYAML part ways, the document is left to PyYAML: tabs and directives
 # (libyaml accepts tabs that PyYAML refuses), byte-order marks inside the text (libyaml counts
 # them in columns), '?' (PyYAML ends a plain scalar at it inside [] and {}), '!' (tags, an empty
-# one included), '|' and '>' (libyaml lets a comment touch a block scalar's header).
-_NOT_FAST = re.compile("[\t\ufeff?!|>]|^%", re.MULTILINE)
+# one included), a '|' or '>' with a '#' after its indicators (libyaml lets a comment touch a block
+# scalar's header; PyYAML refuses it). Other block scalars, which layouts' texts are written as,
+# both read alike.
+_NOT_FAST = re.compile("[\t\ufeff?!]|[|>][-+0-9]*#|^%", re.MULTILINE)
 # libyaml's composer recurses in C, once per nesting level: tens of thousands of levels would
 # overflow the C stack and end the process. A document that cannot nest deeper than this is safe.
 _FAST_NESTING_LIMIT = 2_000

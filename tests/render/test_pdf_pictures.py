@@ -180,7 +180,6 @@ def test_a_jpeg_let_go_from_memory_is_read_whole_only_where_its_bytes_are_writte
     whole = []
     real = images.bytes_checked
     monkeypatch.setattr(images, "bytes_checked", lambda path, digest: whole.append(path.name) or real(path, digest))
-    monkeypatch.setattr(pictures, "bytes_checked", images.bytes_checked)
     face = Face(tuple(Image(0, 20 * n, 20, 20, path, fit="stretch") for n, path in enumerate(paths)))
     pdf = render_pages([Page(Size(60, 60), (Placement(face, 0, 0),))])
     # Each written once; its header read from its first bytes, but the long one's, read whole.

@@ -354,7 +354,7 @@ def test_a_bad_data_file_is_one_line_at_the_spec_key(tmp_path, group, setup, mes
 
 
 def test_a_data_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(files_module, "MAX_DATA_BYTES", 100)
+    monkeypatch.setattr("printkit.spec.data.MAX_DATA_BYTES", 100)  # read by spec.files when a deck has data
     (tmp_path / "cards.csv").write_text("name\n" + "a\n" * 60)
     assert cli_error(spec(tmp_path, "data: cards.csv")) == "deck.yaml:5:11: data file 'cards.csv' is 125 bytes; the limit is 100"
 
