@@ -242,7 +242,7 @@ def test_backs_that_print_alike_share_one_file_though_their_warnings_differ(tmp_
                   for i in range(4))
     deck = Deck(**{**colour_deck(0).__dict__, "cards": cards})
     result = build([deck], BuildOptions(out_dir=tmp_path, per_card=True), producers=(produce_cards,))
-    assert any("back label" in w and "does not fit" in w for w in result.warnings)
+    assert any("back label" in w and "below the legibility floor" in w for w in result.warnings)
     backs = [e for e in result.entries if e.kind in ("card-back-pdf", "card-back-png")]
     assert [e.path for e in backs] == ["colours/v1/cards/back-1.pdf", "colours/v1/cards/back-1.png"]
     fronts = [e for e in result.entries if e.kind in ("card-pdf", "card-png")]

@@ -258,7 +258,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
             boxes[element.name] = box
         wanted = element.name in layout.anchored_to
         try:
-            drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box)
+            drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box, side)
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         if wanted and extent is not None:
@@ -367,13 +367,14 @@ def placed_box(layout: Layout, element: Element, card: Card, resources: Resource
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                  proving: bool = False, box: Box | None = None) -> tuple[Sequence[Op], Sequence[str], Box | None]:
+                  proving: bool = False, box: Box | None = None,
+                  side: str = "front") -> tuple[Sequence[Op], Sequence[str], Box | None]:
     """The element's ops and warnings, and for a text where it was set (its extent, or None)."""
     box = element.box(card.size) if box is None else box
     if element.kind == "text":
-        return _text(element, card, values, resources, box, proving)  # text turns inside its box itself
+        return _text(element, card, values, resources, box, proving, side)  # text turns inside its box itself
     if element.kind == "table":
-        ops, warnings = _table(element, card, values, resources, box)
+        ops, warnings = _table(element, card, values, resources, box, side)
     else:
         ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
     if element.rotate:
@@ -450,6 +451,12 @@ def _zero_signs(op: Op) -> tuple[float, ...]:
                  if value == 0 and isinstance(value, float))
 
 
+def _named(element: Element, side: str) -> str:
+    """How a message names the element: on a back, as the back's (``back label``)."""
+    name = element.name or element.label
+    return f"back {name}" if side == "back" else name
+
+
 class _Where:
     """"<card> <element>", the start of a text's messages, made only if one is said: most texts
     say nothing, and naming each card of a 10,000-card deck would keep 10,000 names."""
@@ -467,7 +474,7 @@ class _Where:
 
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-          box: Box, proving: bool = False) -> tuple[Sequence[Op], Sequence[str], Box | None]:
+          box: Box, proving: bool = False, side: str = "front") -> tuple[Sequence[Op], Sequence[str], Box | None]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
     markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
@@ -491,7 +498,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         minimum = element.min_size_mm if element.min_size_mm is not None else min(size, 2.0)
     if not size > 0:
         return (), (), None
-    where = _Where(card, element.name or element.label)
+    where = _Where(card, _named(element, side))
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
                    min(minimum, size))
@@ -525,7 +532,7 @@ def _turned_extent(extent: Box | None, quarter_turns: int, box: Box) -> Box | No
 
 
 def _table(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-           box: Box) -> tuple[Sequence[Op], Sequence[str]]:
+           box: Box, side: str = "front") -> tuple[Sequence[Op], Sequence[str]]:
     """A table element (:mod:`printkit.layout.table`): its ink is ``color``, its lines ``stroke``."""
     from printkit.layout.table import draw_table  # loaded by the decks that have a table
 
@@ -533,7 +540,7 @@ def _table(element: Element, card: Card, values: Mapping[str, Any], resources: R
     stroke = color_of(element.stroke, values, card) if element.stroke else _ink(card)
     return draw_table(element.table, box, values, lambda t: color_of(t, values, card), ink, stroke,
                       element.stroke_width_mm, _chains(element, card, resources),
-                      _Where(card, element.name or element.label))
+                      _Where(card, _named(element, side)))
 
 
 def _text_markup(element: Element, values: Mapping[str, Any]) -> str:
