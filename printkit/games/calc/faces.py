@@ -14,7 +14,6 @@ from printkit.deck import Card
 from printkit.games.calc import icons
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import component_kind
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
@@ -51,7 +50,4 @@ def front(card: Card) -> Face:
 def back(card: Card) -> Face:
     """A component's light back (a player aid's, a terrain's or a reference's) and any other card's
     back, as the design draws them."""
-    kind = component_kind(card)
-    if kind is not None:  # aid, terrain or reference: the layout aid_back, terrain_back, reference_back
-        return design_file.draw(DESIGN, f"{kind}_back", design_file.without_back_image(card), "back", colors=DEFAULT_COLORS)
-    return design_file.draw(DESIGN, "back", card, "back", colors=DEFAULT_COLORS)
+    return design_file.back(DESIGN, card, DEFAULT_COLORS)

@@ -17,7 +17,6 @@ from printkit.errors import DeckError
 from printkit.games.clag.icons import SUIT_COLORS
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file, generic
-from printkit.layout.templates._common import component_kind
 
 # The art.colors names these faces read (the design's layouts and the generic face).
 COLOR_NAMES = ("background", "ink", "spades", "hearts", "diamonds", "clubs")
@@ -51,10 +50,7 @@ def front(card: Card) -> Face:
 def back(card: Card) -> Face:
     """A component's light back (a player aid's, a terrain's or a reference's) and any other card's
     back, as the design draws them."""
-    kind = component_kind(card)
-    if kind is not None:  # aid, terrain or reference: the layout aid_back, terrain_back, reference_back
-        return design_file.draw(DESIGN, f"{kind}_back", design_file.without_back_image(card), "back", colors=SUIT_COLORS)
-    return design_file.draw(DESIGN, "back", card, "back", colors=SUIT_COLORS)
+    return design_file.back(DESIGN, card, SUIT_COLORS)
 
 
 def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
@@ -69,12 +65,9 @@ def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
 
 # --- score sheet ----------------------------------------------------------------------------
 
-# The score sheet's margin: home printers print no closer to the paper's edge.
-SHEET_MARGIN_MM = 10.0
-
 
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
     """The score sheet on a page, as the design's layout ``score_sheet`` draws it."""
     if card.get("sheet") != "score":
         raise DeckError(f"{card.label}: Clag has no page {card.get('sheet')!r} (expected 'score')")
-    return design_file.draw_page(DESIGN, "score_sheet", card, width_mm, height_mm, SHEET_MARGIN_MM, colors=SUIT_COLORS)
+    return design_file.draw_page(DESIGN, "score_sheet", card, width_mm, height_mm, colors=SUIT_COLORS)

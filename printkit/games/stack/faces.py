@@ -31,6 +31,7 @@ from printkit.games.stack.icons import DEFAULT_COLORS, MINERALS
 from printkit.games.stack.words import TERRAIN_MINERAL
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file
+from printkit.layout.templates._common import COMPONENT_KINDS
 
 DESIGN = Path(__file__).resolve().with_name("faces.yaml")
 # The game's colours where a spec's palette has none (the design's own colours in faces.yaml).
@@ -80,15 +81,10 @@ def back(card: Card) -> Face:
     kind = kind_of(card)
     if kind == "token":
         return front(card)
-    if kind in _COMPONENT_BACKS:
-        return design_file.draw(DESIGN, _COMPONENT_BACKS[kind], design_file.without_back_image(card), "back",
-                                colors=COLORS)
+    if kind in COMPONENT_KINDS:
+        return design_file.component_back(DESIGN, kind, card, COLORS)
     name = "marker_back" if kind == "generated" else "back"
     return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
-
-
-# The design's light backs of the components that are not deck cards.
-_COMPONENT_BACKS = {"terrain": "terrain_back", "reference": "reference_back", "aid": "aid_back"}
 
 
 # The design's layout for a deck card and a marker.

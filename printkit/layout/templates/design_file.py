@@ -15,8 +15,10 @@ from printkit.games import icons
 from printkit.layout import design
 from printkit.layout.compile import shipped_layouts
 from printkit.layout.ops import Face
+from printkit.layout.templates._common import component_kind
 
-# The margin of a page a layout draws, unless its game says otherwise: its safe frame is the page less this.
+# The margin of a page a layout draws (a score sheet): its safe frame is the page less this, as
+# home printers print no closer to the paper's edge.
 PAGE_MARGIN_MM = 10.0
 
 
@@ -31,6 +33,21 @@ def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping
                             side)
 
 
+def back(path: Path, card: Card, colors: Mapping[str, str] | None = None) -> Face:
+    """``card``'s back as the design file ``path`` draws it: a component's light back (:func:`component_back`)
+    for an aid, a terrain or a reference, else the layout ``back``."""
+    kind = component_kind(card)
+    if kind is not None:
+        return component_back(path, kind, card, colors)
+    return draw(path, "back", card, "back", colors)
+
+
+def component_back(path: Path, kind: str, card: Card, colors: Mapping[str, str] | None = None) -> Face:
+    """The light back of a component that is not a deck card (``kind`` aid, terrain or reference): the
+    layout ``<kind>_back``, with no deck back picture under it."""
+    return draw(path, f"{kind}_back", without_back_image(card), "back", colors)
+
+
 def without_back_image(card: Card) -> Card:
     """``card`` without the deck's back picture: a component's back is a design of its own, and a
     picture drawn under it would only be covered."""
@@ -39,8 +56,8 @@ def without_back_image(card: Card) -> Card:
     return dataclasses.replace(card, art=dataclasses.replace(card.art, back_image=None))
 
 
-def draw_page(path: Path, name: str, card: Card, width_mm: float, height_mm: float, margin_mm: float,
-              colors: Mapping[str, str] | None = None) -> Face:
+def draw_page(path: Path, name: str, card: Card, width_mm: float, height_mm: float,
+              margin_mm: float = PAGE_MARGIN_MM, colors: Mapping[str, str] | None = None) -> Face:
     """A page-sized component (a score sheet) drawn by the layout ``name`` of the design file ``path``:
     the layout's frames are the page (``trim`` and ``bleed``) and the page less ``margin_mm`` (``safe``)."""
     return draw(path, name, on_page(card, width_mm, height_mm, margin_mm), "front", colors)

@@ -52,4 +52,4 @@ def role_back(card: Card, languages: tuple[str, ...]) -> Face:
 def page(card: Card, width_mm: float, height_mm: float) -> Face:
     """A full page as the built-in layout ``page`` of ``generic.yaml`` draws it: the group and a
     ``key: value`` line per attribute (a stand-in for a designed sheet)."""
-    return design_file.draw_page(GENERIC, "page", card, width_mm, height_mm, design_file.PAGE_MARGIN_MM)
+    return design_file.draw_page(GENERIC, "page", card, width_mm, height_mm)
