@@ -251,7 +251,7 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
     boxes: dict[str, Box] = {}  # the boxes of the named elements drawn so far (for clear_of)
     for element in shown:
         box = _placed_box(element, size, extents)
-        if box is None or any(name in boxes and _overlap(box, boxes[name]) for name in element.clear_of) \
+        if box is None or any(name in boxes and box.intersects(boxes[name]) for name in element.clear_of) \
                 or any(name not in boxes for name in element.when_drawn):
             continue
         if element.name is not None:
@@ -284,11 +284,6 @@ def english_first(languages: Sequence[str]) -> tuple[str, ...]:
     """The rulebook's ``languages`` with English first, as printkit's own components name things
     (English alone for a deck without a rulebook)."""
     return tuple(sorted(languages, key=lambda lang: lang != "en")) or ("en",)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    """Whether boxes ``a`` and ``b`` share more than an edge."""
-    return a.x_mm < b.right_mm and b.x_mm < a.right_mm and a.y_mm < b.bottom_mm and b.y_mm < a.bottom_mm
 
 
 def check_requires(layout: Layout, card: Card) -> None:
