@@ -34,3 +34,15 @@ def test_importing_the_vocabularies_loads_no_engine_or_layout():
             "print(sorted(m for m in sys.modules if m.startswith('printkit.')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "rules" not in loaded and "layout" not in loaded and "rulebook" not in loaded
+
+
+def test_stacks_design_names_minerals_and_terrains_as_its_words_do():
+    # The design's lookups hold the names its cards print (English in capitals); the engine and the
+    # rulebook read words.py: the two must not drift apart.
+    from printkit.games.stack.faces import DESIGN
+    from printkit.layout.compile import shipped_layouts
+
+    lookups = shipped_layouts(DESIGN)["card"].lookups
+    for table, names in (("mineral", stack.MINERAL_NAMES), ("terrain", stack.TERRAIN_NAMES)):
+        assert lookups[f"{table}_ko"] == {key: korean for key, (korean, _) in names.items()}
+        assert lookups[f"{table}_en"] == {key: english.upper() for key, (_, english) in names.items()}
