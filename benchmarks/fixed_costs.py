@@ -8,7 +8,7 @@ Three targets, each said met or not on the last lines:
    user's site-packages) and ``import click``, which ``--help`` cannot do without: what is left
    above them is printkit's own part.
 2. ``printkit build calc --variant expert --no-rulebooks --no-proof --jobs 1 --no-cache`` within
-   1.5x the CPU of ``benchmarks/floor_calc.py`` (plain reportlab writing the same two PDFs).
+   1.5x the CPU of ``benchmarks/floor_calc.py`` (plain reportlab writing the same files).
 3. The proof page adds at most 15% to ``printkit build calc --no-rulebooks`` (both variants,
    default jobs, a fresh output folder each run, so its render cache starts empty).
 
@@ -54,8 +54,8 @@ def main() -> None:
             "python -c pass": ([sys.executable, "-c", "pass"], nothing),
             "python -c 'import click'": ([sys.executable, "-c", "import click"], nothing),
             "printkit --help": ([*printkit, "--help"], nothing),
-            "floor_calc.py": ([sys.executable, str(HERE / "floor_calc.py"), str(work / "floor.pdf")],
-                              work / "floor.pdf"),
+            "floor_calc.py": ([sys.executable, str(HERE / "floor_calc.py"), str(work / "floor")],
+                              work / "floor"),
             "build calc --variant expert (cards)": (expert + ["--out", str(work / "expert")], work / "expert"),
             "build calc --no-rulebooks --no-proof": (calc + ["--no-proof", "--out", str(work / "bare")],
                                                      work / "bare"),

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only named in annotations: `printkit --help` need not import pathlib
+    from pathlib import Path
 
 
 class PrintkitError(Exception):
