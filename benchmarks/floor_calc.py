@@ -239,8 +239,8 @@ def aid_face(c, aid, lang):
     c.rect(-B, -B, W + 2 * B, H + 2 * B, stroke=0, fill=1)
     c.setFillColor(COLORS["joker"])
     c.rect(-B, -B, W + 2 * B, 18.875, stroke=0, fill=1)
-    text(c, title, W / 2, 12.2, 5.6, anchor="centre")
-    size, y = 2.55, 22.0
+    text(c, title, W / 2, 12.06, 7.62, anchor="centre")
+    size, y = 3.55, 22.0
     for paragraph in paragraphs:
         for line in simpleSplit(paragraph, "Pretendard-Regular", size, 55.5):
             text(c, line, 4.0, y, size, font="Pretendard-Regular")
@@ -253,7 +253,7 @@ def aid_face(c, aid, lang):
             c.setStrokeColor(COLORS[symbol])
             c.setLineWidth(0.4)
             c.roundRect(x, 65.85, 9.9, 11.81, 1, stroke=1, fill=1)
-            text(c, number, x + 4.95, 72.47, 4.49, anchor="centre")
+            text(c, number, x + 4.95, 72.47, 4.488, anchor="centre")
             icon(c, symbol, x + 4.95, 74.35, 3.07, COLORS[symbol])
             text(c, total, x + 4.95, 85.74, 4.57, anchor="centre")
 
@@ -275,22 +275,28 @@ def face_name(card):
     return "f" + "_".join(str(p) for p in card).replace("-", "m")
 
 
-def draw_form(c, name, draw, *args):
-    c.beginForm(name, lowerx=-B, lowery=-B, upperx=W + B, uppery=H + B)
-    draw(c, *args)
-    c.endForm()
+def drawing(card):
+    """The function drawing ``card``'s face (in mm, y down, the trim's top left at 0, 0)."""
+    if card[0] == "number":
+        return lambda c: number_face(c, card[1], card[2])
+    if card[0] == "joker":
+        return joker_face
+    return lambda c: aid_face(c, card[1], card[2])
 
 
-def place(c, name, x, y, clip):
-    """The form ``name`` with its card's top left at (x, y) mm from the page's top left, clipped
-    to the card and, on the sides ``clip`` names, its bleed."""
+def place(c, x, y, clip, draw=None, form=None):
+    """A face with its card's top left at (x, y) mm from the page's top left, clipped to the card
+    and, on the sides ``clip`` names, its bleed: the form ``form``, or drawn here by ``draw``."""
     left, top, right, bottom = clip
     c.saveState()
     c.transform(mm, 0, 0, -mm, x * mm, (PAGE_H - y) * mm)
     p = c.beginPath()
     p.rect(-left, -top, W + left + right, H + top + bottom)
     c.clipPath(p, stroke=0, fill=0)
-    c.doForm(name)
+    if form is not None:
+        c.doForm(form)
+    else:
+        draw(c)
     c.restoreState()
 
 
@@ -321,20 +327,21 @@ def page_furniture(c, caption, marks):
 def sheets(path, backs):
     c = Canvas(str(path), pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName="Pretendard-Bold")
     deck = list(cards())
-    drawn = set()
+    # As printkit does: a face printed more than once is drawn once, as a form, and placed where
+    # it prints; a face printed once is drawn in place.
+    uses = {}
     for card in deck:
-        name = face_name(card)
-        if name not in drawn:
-            drawn.add(name)
-            if card[0] == "number":
-                draw_form(c, name, number_face, card[1], card[2])
-            elif card[0] == "joker":
-                draw_form(c, name, joker_face)
-            else:
-                draw_form(c, name, aid_face, card[1], card[2])
-    if backs:
-        draw_form(c, "back", back_face)
-        draw_form(c, "aid_back", aid_back_face)
+        uses[face_name(card)] = uses.get(face_name(card), 0) + 1
+    forms = set()
+    faces = {face_name(card): drawing(card) for card in deck}
+    faces.update({"back": back_face, "aid_back": aid_back_face} if backs else {})
+    uses.update({"back": 177, "aid_back": 4} if backs else {})
+    for name, draw in faces.items():
+        if uses[name] > 1:
+            c.beginForm(name, lowerx=-B, lowery=-B, upperx=W + B, uppery=H + B)
+            draw(c)
+            c.endForm()
+            forms.add(name)
     total = -(-len(deck) // 9)
     for sheet in range(total):
         chunk = deck[sheet * 9:sheet * 9 + 9]
@@ -349,14 +356,15 @@ def sheets(path, backs):
 
         for slot, card in enumerate(chunk):
             row, col = divmod(slot, 3)
-            place(c, face_name(card), LEFT + col * W, TOP + row * H, clip(slot))
+            name = face_name(card)
+            place(c, LEFT + col * W, TOP + row * H, clip(slot), faces[name], name if name in forms else None)
         page_furniture(c, f"Calc \u00b7 expert \u00b7 sheet {sheet + 1} of {total} \u00b7 fronts", True)
         c.showPage()
         if backs:
             for slot, card in enumerate(chunk):
                 row, col = divmod(slot, 3)
                 name = "aid_back" if card[0] == "aid" else "back"
-                place(c, name, LEFT + (2 - col) * W, TOP + row * H, clip(slot))
+                place(c, LEFT + (2 - col) * W, TOP + row * H, clip(slot), faces[name], name)
             page_furniture(c, f"Calc \u00b7 expert \u00b7 sheet {sheet + 1} of {total} \u00b7 backs", False)
             c.showPage()
     c.save()
