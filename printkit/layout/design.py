@@ -9,9 +9,9 @@ the games' own designs do.
 Placeholders are read by :mod:`printkit.layout.placeholders`; besides the card's attributes a
 template may read printkit's own values: ``{_group}`` the card's group, ``{_back_label}`` the
 deck's back label (``art.back.label``), ``{_background_image}`` and ``{_back_image}`` the file
-names of the card's background and back pictures, ``{_role}`` the card's role, ``{_languages}`` the rulebook's languages,
-English first, and ``{_attributes}`` every attribute no other element shows, as ``key: value``
-lines.
+names of the card's background and back pictures, ``{_role}`` the card's role, ``{_languages}``
+the rulebook's languages, English first, and ``{_attributes}`` every attribute no other element
+shows, as ``key: value`` lines.
 """
 
 from __future__ import annotations
