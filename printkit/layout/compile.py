@@ -252,6 +252,10 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         raise loaded.source.error(path + ("min_size",), f"min_size {minimum:g} mm is more than the size, {size:g} mm")
     if min_pct is not None and size_pct is not None and min_pct > size_pct:
         raise loaded.source.error(path + ("min_size",), f"min_size {min_pct:g}% is more than the size, {size_pct:g}%")
+    floor = parse_length_mm(spec.legibility_floor) if spec.legibility_floor is not None else None
+    if floor is not None and not floor > 0:
+        raise loaded.source.error(path + ("legibility_floor",), "legibility_floor is the size below which this "
+                                  f"text is a warning; give a size such as 4.5pt, not {spec.legibility_floor!r}")
     as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
     return Element(
         kind=spec.kind, label=label, name=spec.name,
@@ -261,7 +265,8 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         font=_font(loaded, spec.font, path + ("font",)) if spec.font else None,
         font_bold=_font(loaded, spec.font_bold, path + ("font_bold",)) if spec.font_bold else None,
         font_italic=_font(loaded, spec.font_italic, path + ("font_italic",)) if spec.font_italic else None,
-        size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct, padding_mm=parse_length_mm(spec.padding),
+        size_mm=size if size is not None else 4.0, min_size_mm=minimum, size_pct=size_pct, min_size_pct=min_pct,
+        legibility_floor_mm=floor, padding_mm=parse_length_mm(spec.padding),
         wrap=spec.wrap, keep_words=spec.keep_words, markup=spec.markup, plate=spec.plate, bold=spec.bold, italic=spec.italic, color=template("color"),
         align=_ALIGN[spec.align], valign=spec.valign, line_spacing=float(spec.line_spacing),
         paragraph_spacing=float(spec.paragraph_spacing), rotate=spec.rotate,
@@ -271,6 +276,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         radius_short_pct=_mm_or_short(spec.radius)[1], spacing_mm=_mm_or_short(spec.spacing)[0],
         spacing_short_pct=_mm_or_short(spec.spacing)[1], border_mm=parse_length_mm(spec.border),
         clear_of=as_list(spec.clear_of), when_drawn=as_list(spec.when_drawn),
+        unless_repeats=as_list(spec.unless_repeats),
         anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
         table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
         source=f"{loaded.path}:{line}:{column}" if line else None,
@@ -288,11 +294,11 @@ def _anchor(loaded: LoadedSpec, spec: AnchorSpec | None, path: PathKey) -> Ancho
 
 
 def _check_clear_of(loaded: LoadedSpec, layout: str, specs: Sequence[ElementSpec], elements: Sequence[Element]) -> None:
-    """Each name an element of ``layout`` is ``clear_of`` or ``when_drawn`` names is an element drawn before
-    it; otherwise one error at that key."""
+    """Each name an element of ``layout`` is ``clear_of``, ``when_drawn`` or ``unless_repeats`` names is an
+    element drawn before it (for ``unless_repeats`` a text); otherwise one error at that key."""
     order = [e.name for e in elements]
     for index, spec in enumerate(specs):
-        for key in ("clear_of", "when_drawn"):
+        for key in ("clear_of", "when_drawn", "unless_repeats"):
             _check_before(loaded, layout, index, spec, key, order, elements)
 
 
@@ -309,6 +315,8 @@ def _check_before(loaded: LoadedSpec, layout: str, index: int, spec: ElementSpec
         elif order.index(other) > at:
             problem = (f"{other!r} is drawn after this element, so it is not placed yet; put the element "
                        f"after it in the list")
+        elif key == "unless_repeats" and elements[order.index(other)].kind != "text":
+            problem = f"{other!r} is a {elements[order.index(other)].kind} element; a text repeats only a text"
         else:
             continue
         raise loaded.source.error(("layouts", layout, "elements", index, key),

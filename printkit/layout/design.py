@@ -8,10 +8,10 @@ the games' own designs do.
 
 Placeholders are read by :mod:`printkit.layout.placeholders`; besides the card's attributes a
 template may read printkit's own values: ``{_group}`` the card's group, ``{_back_label}`` the
-deck's back label (``art.back.label``), ``{_background_image}`` the file name of the card's
-background picture, ``{_role}`` the card's role, ``{_languages}`` the rulebook's languages,
-English first, and ``{_attributes}`` every attribute no other element shows, as ``key: value``
-lines.
+deck's back label (``art.back.label``), ``{_background_image}`` and ``{_back_image}`` the file
+names of the card's background and back pictures, ``{_role}`` the card's role, ``{_languages}``
+the rulebook's languages, English first, and ``{_attributes}`` every attribute no other element
+shows, as ``key: value`` lines.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ class Element:
     min_size_mm: float | None = None
     size_pct: float | None = None  # the size as a percentage of the box's height, instead of size_mm
     min_size_pct: float | None = None
+    legibility_floor_mm: float | None = None  # a text's own floor for warnings, else the card's min_text_mm
     padding_mm: float = 0.0
     wrap: bool = True
     keep_words: bool = False  # a Hangul word never broken between syllables (RichStyle.keep_words)
@@ -132,6 +133,7 @@ class Element:
     spacing_short_pct: float = 0.0
     clear_of: tuple[str, ...] = ()  # drawn only when its box overlaps none of these elements' boxes
     when_drawn: tuple[str, ...] = ()  # drawn only when these elements were drawn on the card
+    unless_repeats: tuple[str, ...] = ()  # a text left out where it reads as one of these texts drawn
     border_mm: float = 0.0  # a hatch's stripes only this far in from its box's edges (0: everywhere)
     anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
     table: Table | None = None  # a table element's columns and rows
@@ -197,6 +199,11 @@ class Layout:
         """The names of the texts an element is anchored to: their extents are wanted."""
         return frozenset(e.anchor.to for e in self.elements if e.anchor is not None)
 
+    @cached_property
+    def repeated(self) -> frozenset[str]:
+        """The names of the texts an element must not repeat (``unless_repeats``): their words are kept."""
+        return frozenset(name for e in self.elements for name in e.unless_repeats)
+
 
 @dataclass(frozen=True)
 class Resources:
@@ -249,13 +256,17 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
     boxes: dict[str, Box] = {}  # the boxes of the named elements drawn so far (for clear_of)
+    words: dict[str, str] = {}  # the words of the texts drawn so far that another must not repeat
     for element in shown:
         box = _placed_box(element, size, extents)
         if box is None or any(name in boxes and box.intersects(boxes[name]) for name in element.clear_of) \
-                or any(name not in boxes for name in element.when_drawn):
+                or any(name not in boxes for name in element.when_drawn) \
+                or (element.unless_repeats and _repeats(element, values, words)):
             continue
         if element.name is not None:
             boxes[element.name] = box
+            if element.name in layout.repeated:
+                words[element.name] = _words(element, values)
         wanted = element.name in layout.anchored_to
         try:
             drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box, side)
@@ -273,6 +284,19 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
     return Face(tuple(ops), tuple(warnings))
+
+
+def _words(element: Element, values: Mapping[str, Any]) -> str:
+    """What a text element says on the card, as compared for ``unless_repeats``: its text filled in,
+    without the spaces around it."""
+    return element.text.render(values).strip() if element.text is not None else ""
+
+
+def _repeats(element: Element, values: Mapping[str, Any], words: Mapping[str, str]) -> bool:
+    """Whether ``element`` would print the same words as one of the texts it names in ``unless_repeats``
+    (those drawn on the card)."""
+    own = _words(element, values)
+    return any(words.get(name) == own for name in element.unless_repeats)
 
 
 def short_side_mm(size: CardSize) -> float:
@@ -319,9 +343,10 @@ def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
 def own_values(card: Card, languages: Sequence[str] = ()) -> dict[str, Any]:
     """What a card's placeholders may read: its attributes and printkit's own values but
     ``_attributes``, with the deck's rulebook's ``languages``."""
-    picture = card.art.background_image
+    picture, back_picture = card.art.background_image, card.art.back_image
     return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or "",
-            BACKGROUND_IMAGE: picture.name if picture is not None else "", ROLE: card.role or "",
+            BACKGROUND_IMAGE: picture.name if picture is not None else "",
+            BACK_IMAGE: back_picture.name if back_picture is not None else "", ROLE: card.role or "",
             LANGUAGES: list(english_first(languages))}
 
 
@@ -497,7 +522,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
         size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
                    min(minimum, size))
-    floor = card.size.min_text_mm
+    floor = card.size.min_text_mm if element.legibility_floor_mm is None else element.legibility_floor_mm
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
                       where=where, palette=palette(card) if "]{" in markup else None,
@@ -507,7 +532,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if (ops or fitted.proved) and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
-                        "fewer words, or lower card.min_text_size")
+                        f"fewer words, or lower {_floor_key(element)}")
     extent = fitted.extent
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
@@ -515,6 +540,13 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if element.plate:
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings, extent
+
+
+def _floor_key(element: Element) -> str:
+    """The key that sets the legibility floor a text is held to: its own, else the card's."""
+    if element.legibility_floor_mm is None:
+        return "card.min_text_size (or, for a text small by design, its own legibility_floor)"
+    return "its legibility_floor"
 
 
 def _turned_extent(extent: Box | None, quarter_turns: int, box: Box) -> Box | None:

@@ -163,8 +163,9 @@ ROLES = ("aid", "reference", "token", "marker")
 ELEMENT_KINDS = ("text", "image", "rect", "ellipse", "line", "icon", "lattice", "hatch", "table")
 # Which keys, beyond the box and the conditions, each kind of element reads.
 ELEMENT_KEYS = {
-    "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "bold", "italic", "color", "align",
-             "valign", "line_spacing", "paragraph_spacing", "fit", "wrap", "markup", "plate", "keep_words"},
+    "text": {"text", "font", "font_bold", "font_italic", "size", "min_size", "legibility_floor", "bold", "italic", "color",
+             "align", "valign", "line_spacing", "paragraph_spacing", "fit", "wrap", "markup", "plate", "keep_words",
+             "unless_repeats"},
     "image": {"image", "fit"},
     "rect": {"fill", "stroke", "stroke_width", "radius"},
     "ellipse": {"fill", "stroke", "stroke_width"},
@@ -357,6 +358,10 @@ class ElementSpec:
     size: str | int | float | None = spec_field(Optional(TEXT_SIZE), None, description="The text size (its largest "
                                                 "with fit: shrink); a percentage is of the box's height.")
     min_size: str | int | float | None = spec_field(Optional(TEXT_SIZE), None)
+    legibility_floor: str | int | float | None = spec_field(Optional(LENGTH), None, description="This text's "
+                                                            "legibility floor instead of card.min_text_size: "
+                                                            "set smaller than it, the text is a warning (a "
+                                                            "caption small by design, e.g. 4.5pt).")
     bold: bool = spec_field(Flag(), False)
     italic: bool = spec_field(Flag(), False)
     wrap: bool = spec_field(Flag(), True, description="false: lines are made smaller rather than broken.")
@@ -402,6 +407,10 @@ class ElementSpec:
     when_drawn: str | list[str] | None = spec_field(Optional(ELEMENT_NAMES), None, description="Drawn only when "
                                                     "these elements were drawn before it on the card (a chip's "
                                                     "label goes with the chip).")
+    unless_repeats: str | list[str] | None = spec_field(Optional(ELEMENT_NAMES), None, description="A text left "
+                                                        "out on a card where it would print the same words as "
+                                                        "these texts drawn before it (a second language's name "
+                                                        "that falls back to the first's words).")
     anchor: AnchorSpec | None = spec_field(Optional(Model(AnchorSpec)), None, description="Place the box by a "
                                            "text drawn before it, as that text is set on each card, e.g. "
                                            "{to: title, x: after, gap: 1mm}.")

@@ -12,6 +12,7 @@ from PIL import Image as PILImage
 from printkit.memo import Memo
 from printkit.deck import Art, Card, CardSize
 from printkit.layout.design import (
+    BUILTIN_VALUES,
     Element,
     Layout,
     LayoutError,
@@ -19,6 +20,7 @@ from printkit.layout.design import (
     Resources,
     color_of,
     draw,
+    own_values,
 )
 from printkit.layout.placeholders import Placeholder, Template
 from printkit.layout.geometry import Size
@@ -298,3 +300,21 @@ def test_background_image_is_a_value_as_well_as_a_condition(tmp_path):
     texts = [[op.text for op in draw(Layout("l", (name,)), c, Resources()).ops if isinstance(op, Text)]
              for c in (with_picture, without)]
     assert texts == [["[forest.png]"], ["[]"]]  # its name, never the folder it lies in
+
+
+def test_back_image_is_a_value_as_well_as_a_condition(tmp_path):
+    picture = tmp_path / "bark.png"
+    PILImage.new("RGB", (8, 8), "brown").save(picture)
+    name = element("text", text=Template.parse("[{_back_image}]"), x=Length(5), y=Length(30),
+                   width=Length(50), height=Length(20), size_mm=6.0)
+    with_picture = Card("g-001", "g", {}, Art(colors={}, back_image=picture), SIZE)
+    without = Card("g-002", "g", {}, Art(colors={}), SIZE)
+    texts = [[op.text for op in draw(Layout("l", (name,)), c, Resources(), side="back").ops if isinstance(op, Text)]
+             for c in (with_picture, without)]
+    assert texts == [["[bark.png]"], ["[]"]]
+
+
+def test_every_value_of_printkits_own_is_one_a_text_may_print():
+    # The compiler accepts each of BUILTIN_VALUES in a placeholder: each must be there to print.
+    card = Card("g-001", "g", {}, Art(colors={}), SIZE)
+    assert set(BUILTIN_VALUES) - set(own_values(card)) == {"_attributes"}  # added where a text reads it

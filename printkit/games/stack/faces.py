@@ -65,7 +65,7 @@ def front(card: Card) -> Face:
     """The face of any Stack Original card or component, as the design draws it."""
     kind = kind_of(card)
     if kind == "token":
-        return _without_caption_floor(design_file.draw(DESIGN, "token", card, colors=COLORS))
+        return design_file.draw(DESIGN, "token", card, colors=COLORS)
     if kind == "terrain":
         return design_file.draw(DESIGN, "terrain", _terrain_checked(card), colors=COLORS)
     if kind in ("reference", "aid"):
@@ -118,13 +118,6 @@ def _terrain_checked(card: Card) -> Card:
     if mineral not in MINERALS:
         raise DeckError(f"{card.label}: unknown mineral {mineral!r} (expected one of {', '.join(MINERALS)})")
     return card if "mineral" in card.attrs else dataclasses.replace(card, attrs={**card.attrs, "mineral": mineral})
-
-
-def _without_caption_floor(face: Face) -> Face:
-    """A token's face without the legibility floor's warning about its English caption: under the
-    Korean name, the 4.8 pt STACK on a 25 mm token is a caption by design (the floor is for rules)."""
-    kept = tuple(w for w in face.warnings if not (" label_en: " in w and "legibility floor" in w))
-    return face if len(kept) == len(face.warnings) else Face(face.ops, kept)
 
 
 def _with_cost_warning(face: Face, card: Card) -> Face:

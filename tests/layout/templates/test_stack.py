@@ -15,7 +15,9 @@ from printkit.games.stack.icons import MINERALS, OUTLINES, mineral_icon
 from printkit.layout.geometry import bleed_box
 from printkit.layout.ops import Ellipse, Image, Polygon, Rect
 from printkit.games.stack import faces as stack
+from printkit.layout import design
 from printkit.layout.compile import shipped_layouts
+from printkit.games import icons
 from printkit.decks import load_deck
 
 from ._ops import assert_glyphs, assert_inside_bleed, texts
@@ -303,6 +305,22 @@ def test_other_card_sizes_stay_inside_bleed(deck, size):
         for face in (stack.front(resized), stack.back(resized)):
             assert_inside_bleed(face, resized)
             assert_glyphs(face)
+
+
+def test_a_tokens_english_caption_is_small_by_design_and_says_so(deck):
+    # STACK under the Korean name is 4.8 pt, below the card's 6 pt floor: the design gives that caption
+    # a floor of its own (legibility_floor: 4.5pt), so the token has no warning, and without it would.
+    token = deck.components["stack_tokens"][0]
+    [caption] = [t for t in texts(stack.front(token)) if t.text == "STACK"]
+    assert caption.size_mm * 72 / 25.4 == pytest.approx(4.8, abs=0.1)
+    assert stack.front(token).warnings == ()
+    layout = shipped_layouts(stack.DESIGN)["token"]
+    held = tuple(dataclasses.replace(e, legibility_floor_mm=None) if e.name == "label_en" else e
+                 for e in layout.elements)
+    unmarked = design.draw(dataclasses.replace(layout, elements=held), token,
+                           design.Resources(icons=icons()))
+    [warning] = unmarked.warnings
+    assert "label_en: text set at 1.68 mm (4.8 pt), below the legibility floor of 2.12 mm (6 pt)" in warning
 
 
 def test_unknown_cards_are_refused(deck):
