@@ -16,7 +16,9 @@ no checks of the spec or the pictures.
     python benchmarks/floor_art_decks.py DECK_FOLDER OUT.pdf
 """
 
+import atexit
 import csv
+import gc
 import sys
 from pathlib import Path
 
@@ -114,4 +116,8 @@ def main(folder, out):
 
 
 if __name__ == "__main__":
+    # printkit's interpreter settings: a build runs without the cycle collector and freezes what
+    # is left at exit rather than have the last collection walk it (printkit/cli.py).
+    gc.disable()
+    atexit.register(gc.freeze)
     main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "floor_art_decks.pdf")

@@ -15,14 +15,17 @@ joker its four symbol cells, a star in a ring and two corner stars with a word; 
 lattice, two rows of symbols and the label on a band; a player aid its title band, wrapped rules
 and (scoring) five small cards with running totals; an aid's back its light lattice and names.
 
-With printkit's library settings: invariant, Flate-compressed binary streams (no ASCII85), the
-same two fonts embedded as subsets (Pretendard Bold and Regular). As printkit does, each distinct
+With printkit's library and interpreter settings: invariant, Flate-compressed binary streams (no
+ASCII85), the same two fonts embedded as subsets (Pretendard Bold and Regular), the cycle
+collector off while drawing and the survivors frozen at exit. As printkit does, each distinct
 face is drawn once as a form and placed where it prints (the fastest plain way with reportlab):
 this is the floor.
 
     python benchmarks/floor_calc.py OUTDIR
 """
 
+import atexit
+import gc
 import hashlib
 import json
 import math
@@ -450,4 +453,9 @@ def main(out):
 
 
 if __name__ == "__main__":
+    # printkit's interpreter settings: a build runs without the cycle collector (it allocates
+    # much that lives to the end and little cyclic garbage), and what is left at exit is frozen
+    # rather than walked by the last collection.
+    gc.disable()
+    atexit.register(gc.freeze)
     main(sys.argv[1] if len(sys.argv) > 1 else "floor_calc")
