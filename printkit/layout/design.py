@@ -56,6 +56,8 @@ BACKGROUND_IMAGE = "_background_image"
 BACK_IMAGE = "_back_image"
 # A condition's name a card has when its back has a label (art.back.label): what frames it is drawn.
 BACK_LABEL = "_back_label"
+# printkit's own values that are the deck's or a card's art, not the card's own attributes.
+DECK_VALUES = frozenset({LANGUAGES, BACKGROUND_IMAGE, BACK_IMAGE, BACK_LABEL})
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACK = "#404040"
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -193,6 +195,13 @@ class Layout:
     @property
     def reads(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys([n for e in self.elements for n in e.reads] + list(self.requires or ())))
+
+    @cached_property
+    def same_for_every_card(self) -> bool:
+        """Whether the layout reads nothing of a card but the deck's values and the card's art (its
+        back label, pictures and the rulebook's languages): it then draws every card of the same
+        art and size alike."""
+        return all(split_item(name)[0] in DECK_VALUES for name in self.reads)
 
     @cached_property
     def anchored_to(self) -> frozenset[str]:

@@ -9,7 +9,6 @@ from printkit.deck import Card, Deck
 from printkit.draft import refused_pictures, tolerated
 from printkit.layout.draft import with_placeholders
 from printkit.errors import BuildError, PrintkitError
-from printkit.games import module_of
 from printkit.layout import templates
 from printkit.layout.geometry import Size
 from printkit.layout.ops import Face, Image
@@ -29,6 +28,7 @@ class Faces:
         self.deck, self.ctx, self.draft, self.proving = deck, ctx, draft, proving
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once
+        self._arts: dict[int, tuple] = {}  # id of a card's art -> (the art, its repr)
         self._drawable: set[Path] = set()  # in a draft: SVG art found drawable (or a placeholder)
         self.placeholders: set[Path] = set()  # in a draft: the pictures this deck drew as placeholders
 
@@ -77,15 +77,22 @@ class Faces:
         return self._get("front", card, lambda c, d: templates.front(c, d, proving=self.proving))
 
     def back(self, card: Card) -> Face:
-        if card.back_layout is None and not card.face_on_both_sides and card.role is None and \
-                module_of(self.deck.game, "faces") is None:
-            # The generic back reads the card's art and size alone: cards alike there share one,
-            # unless it warns (its warnings name a card: each card's own back says its own).
+        key = templates.back_key(card, self.deck)
+        if key is not None:
+            # A back drawn by a layout that reads nothing of a card but its art: cards alike there
+            # share one, unless it warns (its warnings name a card: each card's own back says its own).
             shared = self._get("back", card, lambda c, d: templates.back(c, d, proving=self.proving),
-                               ("generic back", repr((card.art, card.size))))
+                               ("shared back", key, self._art(card), card.size))
             if not shared.warnings:
                 return shared
         return self._get("back", card, lambda c, d: templates.back(c, d, proving=self.proving))
+
+    def _art(self, card: Card) -> str:
+        """``card``'s art as a key (cards of a group share one art, described once)."""
+        art = self._arts.get(id(card.art))
+        if art is None or art[0] is not card.art:
+            art = self._arts[id(card.art)] = (card.art, repr(card.art))
+        return art[1]
 
     def page(self, card: Card, paper: Size) -> Face:
         return self._get(f"page {paper}", card,

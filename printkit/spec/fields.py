@@ -15,6 +15,7 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
 PathKey = tuple[Any, ...]
@@ -91,7 +92,6 @@ class Text(Kind):
                  mismatch: Callable[[str], str] | None = None):
         self.max_length = max_length
         self.pattern = pattern
-        self._regex = re.compile(pattern) if pattern else None
         self._mismatch = mismatch or (lambda value: f"{value!r} does not match {pattern}")
 
     def accepts(self, value: Any) -> bool:
@@ -102,9 +102,15 @@ class Text(Kind):
             return wrong_type(problems, at, self, value)
         if self.max_length is not None and len(value) > self.max_length:
             return fail(problems, at, f"may have at most {self.max_length} characters, got {len(value)}")
-        if self._regex and not self._regex.fullmatch(value):  # '$' alone would let a final newline through
+        if self.pattern and not self._regex.fullmatch(value):  # '$' alone would let a final newline through
             return fail(problems, at, self._mismatch(value))
         return value
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        # Compiled when first a value is checked: most of the schema's patterns are never used by
+        # one spec, and compiling them all cost a card build some milliseconds.
+        return re.compile(self.pattern or "")
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "string"}

@@ -51,3 +51,8 @@ def back(card: Card) -> Face:
     """A component's light back (a player aid's, a terrain's or a reference's) and any other card's
     back, as the design draws them."""
     return design_file.back(DESIGN, card, DEFAULT_COLORS)
+
+
+def back_key(card: Card) -> tuple[str, str] | None:
+    """A key the cards whose backs :func:`back` draws alike share (None: the card's own)."""
+    return design_file.back_key(DESIGN, card)

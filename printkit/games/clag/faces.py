@@ -53,6 +53,11 @@ def back(card: Card) -> Face:
     return design_file.back(DESIGN, card, SUIT_COLORS)
 
 
+def back_key(card: Card) -> tuple[str, str] | None:
+    """A key the cards whose backs :func:`back` draws alike share (None: the card's own)."""
+    return design_file.back_key(DESIGN, card)
+
+
 def pip_centres(card: Card, rank: int) -> tuple[tuple[float, float, bool], ...]:
     """(x, y, upside down) of every pip of a 2-10 card, in mm."""
     w, h = card.size.width_mm, card.size.height_mm

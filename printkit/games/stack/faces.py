@@ -87,6 +87,17 @@ def back(card: Card) -> Face:
     return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
 
 
+def back_key(card: Card) -> tuple[str, str] | None:
+    """A key the cards whose backs :func:`back` draws alike share (None: the card's own)."""
+    kind = kind_of(card)
+    if kind == "token":
+        return None
+    if kind in COMPONENT_KINDS:
+        return design_file.layout_key(DESIGN, f"{kind}_back")
+    _checked(card)  # a card the design cannot draw is refused as its own back would refuse it
+    return design_file.layout_key(DESIGN, "marker_back" if kind == "generated" else "back")
+
+
 # The design's layout for a deck card and a marker.
 _DESIGNED = {"deck": "card", "generated": "marker"}
 

@@ -20,6 +20,7 @@ face these functions return, and the face carries a warning naming the card, fon
 from __future__ import annotations
 
 import dataclasses
+from typing import Hashable
 
 from printkit import fonts
 from printkit.deck import Card, Deck
@@ -74,6 +75,23 @@ def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
         art = dataclasses.replace(card.art, back_color=base, back_label=label)
         return drawable(generic.role_back(dataclasses.replace(card, art=art), deck.languages), card)
     return drawable(getattr(module, "back", generic.back)(card), card)
+
+
+def back_key(card: Card, deck: Deck) -> Hashable | None:
+    """A key the cards of ``deck`` whose backs :func:`back` draws alike share, given the same art
+    and size: their back is drawn by one layout that reads nothing else of a card. None when a
+    card's back may be its own."""
+    if card.face_on_both_sides:
+        return None
+    if card.back_layout is not None:
+        return ("layout", card.back_layout) if deck.layouts[card.back_layout].same_for_every_card else None
+    module = module_of(deck.game, "faces")
+    if card.role is not None:
+        return ("role", card.role) if design_file.layout_key(generic.GENERIC, f"{card.role}_back") else None
+    if module is None:
+        return design_file.layout_key(generic.GENERIC, "back")
+    own = getattr(module, "back_key", None)
+    return own(card) if own is not None else None
 
 
 def _designed(card: Card, deck: Deck, name: str, side: str, proving: bool = False) -> Face:

@@ -42,6 +42,19 @@ def back(path: Path, card: Card, colors: Mapping[str, str] | None = None) -> Fac
     return draw(path, "back", card, "back", colors)
 
 
+def back_key(path: Path, card: Card) -> tuple[str, str] | None:
+    """What :func:`back` draws ``card``'s back by, when every card of the same art and size gets
+    the same back from it (:func:`layout_key`), else None."""
+    kind = component_kind(card)
+    return layout_key(path, f"{kind}_back" if kind is not None else "back")
+
+
+def layout_key(path: Path, name: str) -> tuple[str, str] | None:
+    """The design file ``path`` and its layout ``name``, when that layout reads nothing of a card
+    but its art (:attr:`~printkit.layout.design.Layout.same_for_every_card`), else None."""
+    return (str(path), name) if shipped_layouts(path)[name].same_for_every_card else None
+
+
 def component_back(path: Path, kind: str, card: Card, colors: Mapping[str, str] | None = None) -> Face:
     """The light back of a component that is not a deck card (``kind`` aid, terrain or reference): the
     layout ``<kind>_back``, with no deck back picture under it."""
