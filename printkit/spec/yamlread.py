@@ -26,6 +26,9 @@ PathKey = tuple[str | int, ...]
 
 # Characters YAML refuses (it allows tab, newlines and printable Unicode only).
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_STR = "tag:yaml.org,2002:str"
+_SCALAR_TAGS = frozenset({_STR, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+                          "tag:yaml.org,2002:null"})
 _NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
@@ -277,6 +280,8 @@ def _in_plain_words(exc: yaml.MarkedYAMLError) -> tuple[Any, str]:
 # A colour written without quotes after ':', '-', ',', '[' or '{': YAML reads '#' there as the
 # start of a comment, so the value is lost.
 _HEX = r"(#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))(?![0-9A-Za-z_])"
+# {ink:#000}: a key glued to a colour by a ':' with no space after it.
+_GLUED = re.compile(r"([^\s:#]+):" + _HEX)
 # After ':', '-' or ',' a comment needs a space before it; right after '[' or '{' PyYAML takes none.
 _COLOUR_COMMENT = re.compile(r"(?:(?<=[:\-,])[ \t]+|(?<=[\[{])[ \t]*)" + _HEX)
 
@@ -357,7 +362,7 @@ class _Builder:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self.fail(key_node, "a key must be a plain value, not a list or mapping")
                 key = self.scalar(key_node)
-                glued = isinstance(key, str) and re.fullmatch(r"([^\s:#]+):" + _HEX, key)
+                glued = isinstance(key, str) and _GLUED.fullmatch(key)
                 if glued:  # {ink:#000}: with no space after ':' YAML reads one key and no value
                     raise self.fail(key_node, f"{key!r} is read as one key with no value: write "
                                               f"{glued.group(1)}: \"{glued.group(2)}\" (a space after ':', the colour in quotes)")
@@ -386,19 +391,14 @@ class _Builder:
             raise self.fail(node, f"YAML tag {node.tag!r} is not allowed in a spec")
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
-        allowed = {
-            "tag:yaml.org,2002:str",
-            "tag:yaml.org,2002:int",
-            "tag:yaml.org,2002:float",
-            "tag:yaml.org,2002:bool",
-            "tag:yaml.org,2002:null",
-        }
-        if node.tag not in allowed:
+        if node.tag not in _SCALAR_TAGS:
             raise self.fail(node, f"YAML tag {node.tag!r} is not allowed in a spec")
         if node.tag == "tag:yaml.org,2002:int" and len(node.value) > 30:
             raise self.fail(node, f"number {node.value[:20]}… is too long")
         try:
-            value = self.loader.construct_object(node)
+            # A text is its node's value, as PyYAML's constructor would give it (most of a spec's
+            # scalars: the constructor's bookkeeping for each cost a layouts file milliseconds).
+            value = node.value if node.tag == _STR else self.loader.construct_object(node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             raise self.fail(node, f"bad value {node.value!r}: {exc}") from None
         except KeyError:  # PyYAML looks an explicit '!!bool' value up in its table of words
