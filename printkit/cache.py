@@ -502,9 +502,9 @@ class RenderCache:
                     return  # a subfolder that is a link or a file: nothing is written through it
                 try:
                     temp = temp_path(Path(key), build_id).name
-                    entry = (MAGIC + f"{key}\n{len(data):010d}\n".encode() + _seal(key, data, len(data)) + b"\n"
-                             + data)
-                    if not _write_new(folder, temp, entry):
+                    header = MAGIC + f"{key}\n{len(data):010d}\n".encode() + _seal(key, data, len(data)) + b"\n"
+                    # The header, then the payload as it is: a sheet's PDF is not copied to be joined.
+                    if not _write_new(folder, temp, header, data):
                         return
                     # A plain rename: an entry already there under this key holds these very bytes.
                     try:
@@ -553,9 +553,10 @@ class RenderCache:
                 os.close(folder)
 
 
-def _write_new(folder: int, name: str, data: bytes) -> bool:
-    """Write ``data`` to a new file ``name`` in the folder ``folder`` (never through a link, never
-    over a file); on any error (a full disk) what was begun is removed. Whether it was written."""
+def _write_new(folder: int, name: str, *parts: bytes) -> bool:
+    """Write ``parts`` one after the other to a new file ``name`` in the folder ``folder`` (never
+    through a link, never over a file); on any error (a full disk) what was begun is removed.
+    Whether it was written."""
     try:
         descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
     except FileExistsError:
@@ -564,7 +565,8 @@ def _write_new(folder: int, name: str, data: bytes) -> bool:
         return False
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            for part in parts:
+                handle.write(part)
     except OSError:
         _remove(folder, name)
         return False
