@@ -31,14 +31,6 @@ def sheet_name(parts: Sequence[str], number: int, total: int, side: str) -> str:
     return " · ".join([*(p for p in parts if p), f"sheet {number} of {total}", side])
 
 
-def sheet_slug(paper: Size, grid: Sequence[Slot], name: str, font: Path,
-               margin_mm: float = MIN_MARGIN_MM, above_text: str = PRINT_AT,
-               fallbacks: Sequence[Path] = ()) -> tuple[Op, ...]:
-    """``above_text`` (:data:`PRINT_AT`) in the margin above the ``grid`` of card slots, ``name``
-    below it (:class:`SheetSlugs`, for one sheet)."""
-    return SheetSlugs(paper, grid, font, margin_mm, above_text, fallbacks)(name)
-
-
 class SheetSlugs:
     """The slugs of the sheets of one grid of card slots: ``above_text`` (:data:`PRINT_AT`) in the
     margin above the grid, each sheet's name below it.
