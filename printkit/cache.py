@@ -303,6 +303,9 @@ class RenderCache:
         self.enabled = enabled and not os.path.islink(self.folder) and (
             not os.path.lexists(self.folder) or self.folder.is_dir()) and secret() is not None
         self.pending: dict[str, bytes] = {}
+        # Entries whose bytes are read when the cache is flushed (an output file this build wrote,
+        # read back then), not held from their making to the build's end: key -> how to read them.
+        self.pending_reads: dict[str, Callable[[], bytes | None]] = {}
         self.hits = self.misses = 0
         self._coming: dict[str, object] = {}  # key -> the Later of a miss not yet taken
 
@@ -435,11 +438,22 @@ class RenderCache:
             self.keep(key, data)
         return data
 
+    @property
+    def has_pending(self) -> bool:
+        """Whether :meth:`flush` has entries to store."""
+        return bool(self.pending or self.pending_reads)
+
+    def _pending(self, key: str) -> bytes | None:
+        data = self.pending.get(key)
+        if data is None and key in self.pending_reads:
+            data = self.pending_reads[key]()
+        return data
+
     def found(self, key: str) -> bytes | None:
         """The cached bytes for ``key``; None when there are none (a miss) or the cache is off."""
         if not self.enabled:
             return None
-        data = self.pending.get(key)
+        data = self._pending(key)
         if data is None:
             data = self.get(key)
         if data is None:
@@ -453,6 +467,13 @@ class RenderCache:
         if self.enabled and len(data) <= MAX_ENTRY_BYTES:
             self.pending[key] = data
 
+    def keep_read(self, key: str, read: Callable[[], bytes | None]) -> None:
+        """Store what ``read()`` gives under ``key`` at the next :meth:`flush` (nothing when it gives
+        None or more than :data:`MAX_ENTRY_BYTES`), read only then: a file the build wrote is read
+        back when the cache is stored, one at a time, rather than held until the build ends."""
+        if self.enabled:
+            self.pending_reads[key] = read
+
     def cached_later(self, key: str, make: Callable[[], "Later"]) -> "Later":
         """As :meth:`cached`, for work that may run in a worker (:mod:`printkit.workers`): the cached
         bytes as a finished Later, else ``make()``'s Later, stored when its result is taken."""
@@ -460,7 +481,7 @@ class RenderCache:
 
         if not self.enabled:
             return make()
-        data = self.pending.get(key)
+        data = self._pending(key)
         if data is None:
             data = self.get(key)
         if data is not None:
@@ -483,10 +504,8 @@ class RenderCache:
     def flush(self, build_id: str) -> None:
         """Store the new entries (each a temporary ``.KEY.BUILD_ID.tmp``, then renamed); best effort:
         a cache that cannot be written costs the next build time, never this build its files."""
-        if not (self.enabled and self.pending):
+        if not (self.enabled and self.has_pending):
             return
-        from printkit.outputs import temp_path
-
         try:
             top = self._folder(create=True)
             if top is None:
@@ -496,27 +515,39 @@ class RenderCache:
                            b"# printkit's render cache; safe to delete. See https://bford.info/cachedir/\n")
             finally:
                 os.close(top)
-            for key, data in self.pending.items():
-                folder = self._folder(key[:2], create=True)
-                if folder is None:
-                    return  # a subfolder that is a link or a file: nothing is written through it
-                try:
-                    temp = temp_path(Path(key), build_id).name
-                    entry = (MAGIC + f"{key}\n{len(data):010d}\n".encode() + _seal(key, data, len(data)) + b"\n"
-                             + data)
-                    if not _write_new(folder, temp, entry):
-                        return
-                    # A plain rename: an entry already there under this key holds these very bytes.
-                    try:
-                        os.rename(temp, key, src_dir_fd=folder, dst_dir_fd=folder)
-                    except OSError:
-                        _remove(folder, temp)
-                        return
-                finally:
-                    os.close(folder)
+            for key in [*self.pending, *(k for k in self.pending_reads if k not in self.pending)]:
+                # Each entry's bytes are this call's alone: one read back is let go before the next.
+                if not self._store(key, self._pending(key), build_id):
+                    return
         finally:
             self.pending = {}
+            self.pending_reads = {}
         self.prune()
+
+    def _store(self, key: str, data: bytes | None, build_id: str) -> bool:
+        """Write one entry (none for ``data`` None or too large); False when the cache cannot be written."""
+        from printkit.outputs import temp_path
+
+        if data is None or len(data) > MAX_ENTRY_BYTES:
+            return True
+        folder = self._folder(key[:2], create=True)
+        if folder is None:
+            return False  # a subfolder that is a link or a file: nothing is written through it
+        try:
+            temp = temp_path(Path(key), build_id).name
+            header = MAGIC + f"{key}\n{len(data):010d}\n".encode() + _seal(key, data, len(data)) + b"\n"
+            # The header, then the payload as it is: a sheet's PDF is not copied to be joined.
+            if not _write_new(folder, temp, header, data):
+                return False
+            # A plain rename: an entry already there under this key holds these very bytes.
+            try:
+                os.rename(temp, key, src_dir_fd=folder, dst_dir_fd=folder)
+            except OSError:
+                _remove(folder, temp)
+                return False
+        finally:
+            os.close(folder)
+        return True
 
     def prune(self, limit: int = MAX_BYTES) -> None:
         """Remove the least recently used entries while the cache holds more than ``limit`` bytes."""
@@ -553,9 +584,10 @@ class RenderCache:
                 os.close(folder)
 
 
-def _write_new(folder: int, name: str, data: bytes) -> bool:
-    """Write ``data`` to a new file ``name`` in the folder ``folder`` (never through a link, never
-    over a file); on any error (a full disk) what was begun is removed. Whether it was written."""
+def _write_new(folder: int, name: str, *parts: bytes) -> bool:
+    """Write ``parts`` one after the other to a new file ``name`` in the folder ``folder`` (never
+    through a link, never over a file); on any error (a full disk) what was begun is removed.
+    Whether it was written."""
     try:
         descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
     except FileExistsError:
@@ -564,7 +596,8 @@ def _write_new(folder: int, name: str, data: bytes) -> bool:
         return False
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            for part in parts:
+                handle.write(part)
     except OSError:
         _remove(folder, name)
         return False

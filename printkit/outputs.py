@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Collection, Iterator, Mapping
 
-from printkit.errors import BuildError
+from printkit.errors import BuildError, UnsafeFileError
 from printkit.memo import identity_of
+from printkit.safe_read import read_limited
 
 # Names Windows reserves in any folder, whatever the extension.
 _RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{p}{n}" for p in ("com", "lpt") for n in range(1, 10)])
@@ -373,13 +374,17 @@ class StreamedFile:
         return self._digest.hexdigest()
 
     def read_back(self) -> bytes | None:
-        """The bytes written, read from the temporary (or the file that held them already) once it
-        is finished; None when they can no longer be read as they were written."""
-        try:
-            data = (self.temp if self.changed else self.target).read_bytes()
-        except OSError:
-            return None
-        return data if hashlib.sha256(data).hexdigest() == self.hexdigest() else None
+        """The bytes written, once the file is finished: read from the temporary while it is staged,
+        from the file in place once it is renamed there (or from the file that held them already);
+        None when they can no longer be read as they were written."""
+        for path in (self.temp, self.target) if self.changed else (self.target,):
+            try:
+                data = read_limited(path, self.size)  # a regular file no longer than what was written
+            except (OSError, UnsafeFileError):
+                continue
+            if hashlib.sha256(data).hexdigest() == self.hexdigest():
+                return data
+        return None
 
     def finish(self) -> None:
         """Make the temporary durable, or, when the file there holds just what was written, let it be."""

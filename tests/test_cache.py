@@ -55,6 +55,26 @@ def stored(tmp_path, entries: dict[str, bytes]) -> RenderCache:
     return RenderCache(tmp_path)
 
 
+def test_an_entry_kept_to_be_read_is_read_when_stored_and_found_meanwhile(tmp_path):
+    reads = []
+
+    def read(data):
+        def go():
+            reads.append(data)
+            return data
+        return go
+
+    cache = RenderCache(tmp_path)
+    cache.keep_read(KEY_A, read(b"sheets of deck A"))
+    cache.keep_read(KEY_B, read(None))  # no longer as written: nothing stored
+    assert reads == [] and cache.has_pending  # nothing read while the build goes on
+    assert cache.found(KEY_A) == b"sheets of deck A"
+    cache.flush("build1")
+    assert reads == [b"sheets of deck A", b"sheets of deck A", None] and not cache.has_pending
+    again = RenderCache(tmp_path)
+    assert again.get(KEY_A) == b"sheets of deck A" and again.get(KEY_B) is None
+
+
 def test_an_entry_is_read_back_only_under_its_own_key(tmp_path):
     cache = stored(tmp_path, {KEY_A: b"pdf of deck A"})
     assert cache.get(KEY_A) == b"pdf of deck A"

@@ -105,6 +105,16 @@ def test_a_streamed_file_is_staged_with_its_hash_and_renamed_on_commit(tmp_path)
     assert (tmp_path / "deck/sheets.pdf").read_bytes() == b"%PDF-one two"
 
 
+def test_a_streamed_file_is_read_back_from_its_temporary_then_from_its_place(tmp_path):
+    staging = _staging(tmp_path, [])
+    out = staging.stage_stream("deck/sheets.pdf", _writes(b"%PDF-", b"one ", b"two"))
+    assert out.read_back() == b"%PDF-one two"  # staged: from the temporary
+    staging.commit()
+    assert out.read_back() == b"%PDF-one two"  # renamed into place: from the file there
+    (tmp_path / "deck/sheets.pdf").write_bytes(b"%PDF-one six")  # changed since: not vouched for
+    assert out.read_back() is None
+
+
 def test_a_streamed_file_that_holds_what_is_there_leaves_it_alone(tmp_path):
     import os
 

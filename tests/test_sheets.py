@@ -63,6 +63,20 @@ def test_letter_packs_as_tightly_as_a4():
     assert len(_sheets("emberfall", None, "letter")[1]) == 8
 
 
+def test_what_every_sheet_shares_is_kept_once():
+    # A 10,000-card deck has over a thousand sheets: the fronts-only PDF's pages are the duplex
+    # PDF's front pages themselves (tokens filling free slots included), every full back page
+    # places its cards in one set of mirrored slots, and the slug's line above the cards is one.
+    for name, variant, paper in (("stack", None, "letter"), ("calc", "standard", "a4")):
+        duplex, fronts = _sheets(name, variant, paper)
+        assert len(fronts) == len(duplex) // 2 and all(f is d for f, d in zip(fronts, duplex[::2]))
+        backs = [page for page in duplex[1::2] if len(page.placements) == len(duplex[1].placements)]
+        assert len(backs) > 2
+        assert all(a.clip is b.clip for page in backs for a, b in zip(page.placements, backs[0].placements))
+        above = [[op for op in page.ops if getattr(op, "text", "").startswith("Print at 100%")] for page in fronts]
+        assert all(len(ops) == 1 and ops[0] is above[0][0] for ops in above)
+
+
 def _text_boxes(pdf_bytes: bytes) -> list[list[tuple[str, tuple[float, float, float, float]]]]:
     """Each page's text lines with their boxes in mm from the page's top-left corner."""
     pdf = pdfium.PdfDocument(pdf_bytes)

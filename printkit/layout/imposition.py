@@ -348,13 +348,15 @@ def sheet_pages(
     if backs is not None and len(backs) != len(fronts):
         raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
     pages: list[Page] = []
+    full_backs = layout.back_slots(flip, back_offset_mm) if backs is not None else ()  # shared by every full sheet
     for start in range(0, len(fronts), layout.per_page):
         chunk = range(start, min(start + layout.per_page, len(fronts)))
         slots = layout.slots_for(len(chunk))  # a part-filled sheet bleeds towards its empty slots
         pages.append(Page(layout.paper, tuple(
             _place(fronts[i], slots[i - start]) for i in chunk), layout.marks_for(len(chunk))))
         if backs is not None:
-            back_slots = layout.back_slots(flip, back_offset_mm, len(chunk))
+            back_slots = full_backs if len(chunk) == layout.per_page else layout.back_slots(
+                flip, back_offset_mm, len(chunk))
             pages.append(Page(layout.paper, tuple(_place(backs[i], back_slots[i - start]) for i in chunk)))
     return pages
 

@@ -31,22 +31,28 @@ def sheet_name(parts: Sequence[str], number: int, total: int, side: str) -> str:
     return " · ".join([*(p for p in parts if p), f"sheet {number} of {total}", side])
 
 
-def sheet_slug(paper: Size, grid: Sequence[Slot], name: str, font: Path,
-               margin_mm: float = MIN_MARGIN_MM, above_text: str = PRINT_AT,
-               fallbacks: Sequence[Path] = ()) -> tuple[Op, ...]:
-    """``above_text`` (:data:`PRINT_AT`) in the margin above the ``grid`` of card slots, ``name``
-    below it.
+class SheetSlugs:
+    """The slugs of the sheets of one grid of card slots: ``above_text`` (:data:`PRINT_AT`) in the
+    margin above the grid, each sheet's name below it.
 
     The whole grid places the lines (every sheet of a layout has them in one place); the marks
     lie on the slots' cut lines, from :data:`MARK_OFFSET_MM` outside the painted cards outwards.
+    The line above is the same on every sheet: it is set once, and every sheet's slug shares its ops.
     """
-    xs = sorted({round(v, 6) for s in grid for v in (s.trim.x_mm, s.trim.right_mm)})
-    top = min(s.paint.y_mm for s in grid) - MARK_OFFSET_MM - CLEAR_MM
-    bottom = max(s.paint.bottom_mm for s in grid) + MARK_OFFSET_MM + CLEAR_MM
-    x0, x1 = _widest_stretch(xs, margin_mm, paper.width_mm - margin_mm)
-    above = Box(x0, margin_mm, x1 - x0, top - margin_mm)
-    below = Box(x0, bottom, x1 - x0, paper.height_mm - margin_mm - bottom)
-    return slug_lines(above, above_text, font) + slug_lines(below, name, font, fallbacks)
+
+    def __init__(self, paper: Size, grid: Sequence[Slot], font: Path, margin_mm: float = MIN_MARGIN_MM,
+                 above_text: str = PRINT_AT, fallbacks: Sequence[Path] = ()) -> None:
+        xs = sorted({round(v, 6) for s in grid for v in (s.trim.x_mm, s.trim.right_mm)})
+        top = min(s.paint.y_mm for s in grid) - MARK_OFFSET_MM - CLEAR_MM
+        bottom = max(s.paint.bottom_mm for s in grid) + MARK_OFFSET_MM + CLEAR_MM
+        x0, x1 = _widest_stretch(xs, margin_mm, paper.width_mm - margin_mm)
+        self.above = slug_lines(Box(x0, margin_mm, x1 - x0, top - margin_mm), above_text, font)
+        self.below = Box(x0, bottom, x1 - x0, paper.height_mm - margin_mm - bottom)
+        self.font, self.fallbacks = font, tuple(fallbacks)
+
+    def __call__(self, name: str) -> tuple[Op, ...]:
+        """The slug of the sheet called ``name``: the line above the grid, then ``name`` below it."""
+        return self.above + slug_lines(self.below, name, self.font, self.fallbacks)
 
 
 def _widest_stretch(cuts: Sequence[float], low: float, high: float) -> tuple[float, float]:

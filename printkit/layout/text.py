@@ -181,7 +181,9 @@ def _anchor_x(box: Box, align: Align) -> float:
 
 def _chain(font: Path, fallbacks: Sequence[Path]) -> tuple[Path, ...]:
     """The font and its fallbacks, each once, the font first."""
-    return tuple(dict.fromkeys(Path(f) for f in (font, *fallbacks)))
+    # The Paths given are kept: every Text op set refers to its font (a sheet's slug on each of
+    # thousands of sheets), and a Path made anew for each would be kept with it.
+    return tuple(dict.fromkeys(f if isinstance(f, Path) else Path(f) for f in (font, *fallbacks)))
 
 
 def _width_mm(text: str, chain: tuple[Path, ...], size_mm: float) -> float:

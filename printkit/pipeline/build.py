@@ -290,7 +290,7 @@ def _write_last_manifest(ctx: BuildContext, manifest: bytes, swapped: bool) -> P
     # Under this build's id, recorded first if nothing has recorded it yet, so that a kill while
     # the manifest's own temporary exists leaves one the next build may remove.
     recorded = ctx.staging._announced or swapped
-    if ctx.cache.pending and not recorded:  # nothing renamed: the record can still be withdrawn
+    if ctx.cache.has_pending and not recorded:  # nothing renamed: the record can still be withdrawn
         ctx.record.write()
         recorded = True
     ctx.cache.flush(ctx.staging.build_id)

@@ -136,10 +136,8 @@ class BuildContext:
             return self.write(relative, data, kind=kind, deck=deck, paper=paper, pages=len(pages), cards=cards)
         out = self.staging.stage_stream(relative, lambda out: pdf.write_pages(
             pages, out, info=info, cmyk=cmyk, keep_for=keep_for, reuse=reuse))
-        if key and out.size <= MAX_ENTRY_BYTES:  # read back from the file: never held while it is written
-            data = out.read_back()
-            if data is not None:
-                self.cache.keep(key, data)
+        if key and out.size <= MAX_ENTRY_BYTES:  # read back from the file when the cache is stored
+            self.cache.keep_read(key, out.read_back)
         return self._entry(relative, out.hexdigest(), kind=kind, deck=deck, paper=paper, pages=len(pages),
                            cards=cards)
 

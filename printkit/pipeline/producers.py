@@ -32,7 +32,7 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.slug import page_slug, sheet_name, sheet_slug
+from printkit.layout.slug import PRINT_AT, SheetSlugs, page_slug, sheet_name
 from printkit.pipeline.context import BuildContext, BuildOptions
 from printkit.pipeline.faces import Faces
 from printkit.pipeline.manifest import ManifestEntry
@@ -126,7 +126,7 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
     and which sheet of the deck it is.
     """
     paper = opts.paper_size
-    runs: list[tuple[SheetLayout, list[Page], list[Page]]] = []  # per grid: its duplex and fronts-only pages
+    runs: list[tuple[SheetLayout, list[Page]]] = []  # per grid: its duplex pages (a front page, then its back)
     groups = _size_groups([c for c in all_cards(deck) if not templates.is_page(c)])
     placed = [0] * len(groups)  # per group: cards already on an earlier group's sheets
     for g, group in enumerate(groups):
@@ -140,33 +140,30 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
         later = [c for h in range(g + 1, len(groups)) for c in groups[h][placed[h]:]]
         fill = [(c.size, faces.front(c), faces.back(c)) for c in later if fits_in_slot(layout, c.size)]
         pages, taken = packed_sheet_pages(layout, fronts, backs, fill, opts.flip, opts.back_offset_mm)
-        single = packed_sheet_pages(layout, fronts, None, [(z, f, None) for z, f, _ in fill[:taken]])[0]
-        runs.append((layout, pages, single))
+        runs.append((layout, pages))
         for h in range(g + 1, len(groups)):  # the filled cards, group by group (a group is one size)
             if fits_in_slot(layout, groups[h][0].size):
                 used = min(taken, len(groups[h]) - placed[h])
                 placed[h] += used
                 taken -= used
         progress(len(chunk))
-    total = sum(len(single) for _, _, single in runs)
+    total = sum(len(pages) // 2 for _, pages in runs)
     parts = (deck.name, deck.variant or "")
+    own = tuple(f for f in (deck.art.font, deck.art.font_bold) if f is not None)  # the deck's name in any script
+    # A draft's slugs say so on both lines: its sheets are for looking at, not for print.
+    above, prefix = (DRAFT_MARK, f"{DRAFT_MARK} · ") if opts.draft else (PRINT_AT, "")
     duplex: list[Page] = []
-    fronts_only: list[Page] = []
-    for layout, pages, single in runs:
-        grids = {"fronts": layout.slots, "backs": layout.back_slots(opts.flip, opts.back_offset_mm)}
-
-        def slug(number: int, side: str) -> tuple:
-            name = sheet_name(parts, number, total, side)
-            own = tuple(f for f in (deck.art.font, deck.art.font_bold) if f is not None)  # the deck's name in any script
-            if opts.draft:  # both lines say so: a draft's sheets are for looking at, not for print
-                return sheet_slug(paper, grids[side], f"{DRAFT_MARK} · {name}", SLUG_FONT, layout.margin_mm,
-                                  above_text=DRAFT_MARK, fallbacks=own)
-            return sheet_slug(paper, grids[side], name, SLUG_FONT, layout.margin_mm, fallbacks=own)
-
+    fronts_only: list[Page] = []  # the duplex sheets' front pages themselves, slugs and all
+    for layout, pages in runs:
+        slugs = {side: SheetSlugs(paper, grid, SLUG_FONT, layout.margin_mm, above, own) for side, grid in
+                 (("fronts", layout.slots), ("backs", layout.back_slots(opts.flip, opts.back_offset_mm)))}
         first = len(fronts_only) + 1  # this grid's first sheet
-        fronts_only += [_with_ops(page, slug(first + i, "fronts")) for i, page in enumerate(single)]
-        duplex += [_with_ops(page, slug(first + i // 2, "backs" if i % 2 else "fronts"))
-                   for i, page in enumerate(pages)]
+        for i, page in enumerate(pages):
+            side = "backs" if i % 2 else "fronts"
+            page = _with_ops(page, slugs[side](prefix + sheet_name(parts, first + i // 2, total, side)))
+            duplex.append(page)
+            if side == "fronts":
+                fronts_only.append(page)
     return duplex, fronts_only
 
 

@@ -234,9 +234,11 @@ def text_seed(pages: Iterable[Page]) -> Seed:
     A document's fonts are given these before anything is drawn (:func:`_seed_fonts`); in that
     order they are what drawing would have given them anyway.
     """
-    texts: dict[str, list[str]] = {}
+    chars: dict[str, dict[str, None]] = {}  # font -> its characters, in the order drawn
     seen: set[Face] = set()
     for page in pages:
+        # Gathered a page at a time: a deck's whole text is never joined into one string.
+        texts: dict[str, list[str]] = {}
         for placement in page.placements:
             face = placement.face
             if face not in seen:
@@ -247,7 +249,9 @@ def text_seed(pages: Iterable[Page]) -> Seed:
         for op in page.ops:
             if type(op) is Text:
                 texts.setdefault(str(op.font), []).append(op.text)
-    return tuple((font, "".join(dict.fromkeys("".join(parts)))) for font, parts in texts.items())
+        for font, parts in texts.items():
+            chars.setdefault(font, {}).update(dict.fromkeys("".join(parts)))
+    return tuple((font, "".join(drawn)) for font, drawn in chars.items())
 
 
 def _seed_then(first: Seed, then: Seed) -> Seed:
