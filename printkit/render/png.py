@@ -24,8 +24,8 @@ from PIL import Image as PILImage
 
 from printkit.deck import CardSize
 from printkit.errors import BuildError
-from printkit.images import PNG_SIGNATURE
 from printkit.layout.ops import Face
+from printkit.render.pngfile import PNG_SIGNATURE, chunk
 from printkit.units import mm_to_px
 
 DPI = 300
@@ -134,11 +134,13 @@ def _document(pdfium, pdf: bytes, first: int, count: int):
 def _pdfium():
     """PDFium's C functions, the library set up once per process.
 
-    Its bindings alone (``pypdfium2_raw``): pypdfium2's Python layer over them took as long again
-    to import (about 16 ms of every build that draws a proof page) and printkit calls only these.
+    Only the functions printkit calls (:mod:`printkit.render.pdfium`): pypdfium2's Python layer
+    took about 16 ms to import and its generated bindings 10-15 ms more, of every build that
+    draws a proof page.
     """
-    import pypdfium2_raw as pdfium
+    from printkit.render.pdfium import library
 
+    pdfium = library()
     # As pypdfium2 sets it up (which does nothing when it, or this, did so first).
     pdfium.FPDF_InitLibraryWithConfig(pdfium.FPDF_LIBRARY_CONFIG(
         version=2, m_pUserFontPaths=None, m_pIsolate=None, m_v8EmbedderSlot=0))
@@ -251,11 +253,11 @@ def _rows_png(rows, width: int, height: int, dpi: float, icc: bytes, level: int)
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
         PNG_SIGNATURE,
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-        _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
-        _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-        _chunk(b"IDAT", zlib.compress(rows, level)),
-        _chunk(b"IEND", b""),
+        chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+        chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
+        chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+        chunk(b"IDAT", zlib.compress(rows, level)),
+        chunk(b"IEND", b""),
     ))
 
 
@@ -287,10 +289,6 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
         top += h
     _rasterise_into(pdf, pages, first, rows, row, targets)
     return _rows_png(rows, width, height, dpi, srgb_icc(), PREVIEW_LEVEL)
-
-
-def _chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
 def card_png(pdf: bytes, size: CardSize, dpi: float = DPI) -> bytes:
