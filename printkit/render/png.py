@@ -95,8 +95,8 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
 
 def _rasterise_into(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int, rows: bytearray,
                     stride: int, starts: Sequence[int]) -> None:
-    """Page *first + i* of ``pdf`` drawn into ``rows`` from byte ``starts[i]`` on, ``stride`` bytes
-    a row (:func:`stacked_png`)."""
+    """Page *first + i* of ``pdf`` drawn into ``rows`` (white) from byte ``starts[i]`` on, ``stride``
+    bytes a row (:func:`stacked_png`)."""
     import ctypes
 
     pdfium = _pdfium()
@@ -175,7 +175,7 @@ def _render_page(pdfium, document, index: int, size: CardSize, dpi: float,
                  pixels: tuple[int, int] | None = None,
                  into: tuple[int, int] | None = None) -> PILImage.Image | None:
     """One page of an open document (the caller holds :data:`_PDFIUM`), as an image; or, ``into``
-    (an address and the bytes a row there takes), drawn into that memory, and None."""
+    (an address and the bytes a row there takes, already white), drawn into that memory, and None."""
     import ctypes
 
     width_px, height_px = pixels or card_pixel_size(size, dpi)
@@ -192,8 +192,10 @@ def _render_page(pdfium, document, index: int, size: CardSize, dpi: float,
         bitmap = pdfium.FPDFBitmap_CreateEx(width_px, height_px, pdfium.FPDFBitmap_BGR, address, stride)
         try:
             # White, then antialiased paths, text and images (the default); no annotations, no LCD
-            # text; bytes in RGB order (FPDF_REVERSE_BYTE_ORDER).
-            pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width_px, height_px, 0xFFFFFFFF)
+            # text; bytes in RGB order (FPDF_REVERSE_BYTE_ORDER). Memory handed in is white already:
+            # PDFium fills three-byte pixels one at a time, slower than setting the bytes at once.
+            if into is None:
+                pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width_px, height_px, 0xFFFFFFFF)
             pdfium.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
                                          pdfium.FPDF_REVERSE_BYTE_ORDER)
             if into is not None:
@@ -275,13 +277,10 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
     sizes = [card_pixel_size(size, page_dpi) for size, page_dpi in pages]
     width, height = max(w for w, _ in sizes), sum(h for _, h in sizes)
     row = 3 * width + 1
-    # Every row's filter byte is 0 (none); PDFium fills each page's own pixels white before it
-    # draws, so only a sheet with a narrower page needs white beside it.
-    if all(w == width for w, _ in sizes):
-        rows = bytearray(row * height)
-    else:
-        rows = bytearray(b"\xff") * (row * height)
-        rows[0::row] = bytes(height)
+    # White everywhere (PDFium draws each page onto it, and a narrower page leaves it beside),
+    # every row after its filter byte 0 (none).
+    rows = bytearray(b"\xff") * (row * height)
+    rows[0::row] = bytes(height)
     top = 0
     targets = []
     for _, h in sizes:
