@@ -7,12 +7,13 @@ minimum or overflowing, characters no font has) marked on the card itself. At th
 counts against the spec's ``expect`` (as ``printkit check`` compares them, without playing), the
 warnings said of the spec as a whole, and links to the PDFs this build wrote for the deck.
 
-The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
-the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
-:data:`THUMB_DPI` straight into the rows of a few contact sheets (``proof/faces-1.png`` …, each
-at most :data:`SHEET_PIXELS`; :func:`printkit.render.png.stacked_png`), and each tile shows its
-part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of files to
-write and cache instead of one per face, which cost more than drawing them.
+The thumbnails are drawn by the one drawing path: each contact sheet (``proof/faces-1.png`` …,
+at most :data:`SHEET_PIXELS` each) is a page of one PDF, its faces stacked top to bottom, each
+with its bleed (as per-card PDFs are laid out) in the pixels it has at :data:`THUMB_DPI`
+(:func:`sheet_page`); PDFium rasterises each page straight into its PNG's rows
+(:func:`printkit.render.png.stacked_png`), and each tile shows its part of one (``object-fit:
+none`` and an ``object-position`` per tile): a handful of pages to draw and rasterise and of
+files to write and cache instead of one per face, which cost more than drawing them.
 
 Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
 page also carries a Content-Security-Policy that runs only its own inline script (by hash) and
@@ -38,6 +39,7 @@ from printkit.layout import templates
 from printkit.layout.ops import Face
 
 if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
+    from printkit.layout.imposition import Page
     from printkit.pipeline.context import BuildContext
     from printkit.pipeline.manifest import ManifestEntry
 
@@ -141,15 +143,13 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
                   for sheet in contact_sheets([sizes[i] for i in faces])]
 
         def pictures(indexes: list[int], planned=planned, sheets=sheets) -> list[bytes]:
-            # One PDF of the faces of the sheets to draw, a page each: fonts and pictures embedded
-            # once, parsed once per sheet; each sheet is one PNG.
-            chosen = [i for n in indexes for i in sheets[n]]
-            pdf = render_pages([planned[i][5] for i in chosen], f"{deck.name}: proof")
-            pages = [(planned[i][6], planned[i][7]) for i in chosen]
-            firsts = [sum(len(sheets[m]) for m in indexes[:k]) for k in range(len(indexes))]
-            shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf,
-                                        pages[first:first + len(sheets[n])], first)
-                      for n, first in zip(indexes, firsts)]
+            # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
+            # sheet is one PNG.
+            made = [sheet_page([planned[i][5] for i in sheets[n]], [(planned[i][6], planned[i][7]) for i in sheets[n]])
+                    for n in indexes]
+            pdf = render_pages([page for page, _ in made], f"{deck.name}: proof")
+            shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf, number, size)
+                      for number, (n, (_, size)) in enumerate(zip(indexes, made))]
             return [share.result() for share in shares]
 
         # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render
@@ -261,12 +261,40 @@ def contact_sheets(sizes: Sequence[tuple[int, int]]) -> list[list[int]]:
     return sheets
 
 
-def contact_sheet(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> bytes:
-    """The PNG of pages ``first`` … of the proof PDF ``pdf`` (each (card size, dpi) as ``pages``
-    says), stacked top to bottom at their left edge; white where a narrower face leaves room."""
+def sheet_page(pages: Sequence["Page"], shown: Sequence[tuple[CardSize, float]]) -> tuple["Page", CardSize]:
+    """A contact sheet's page, and its size to rasterise at :data:`THUMB_DPI`: each face of
+    ``pages`` (a face on a page of its own, as ``card_page`` or ``full_page`` lays it out) at its
+    (size, dpi) of ``shown``, stacked top to bottom at the left edge, each clipped to the whole
+    pixels it has there (:func:`printkit.render.png.card_pixel_size`), white where a narrower
+    face leaves room."""
+    from printkit.layout.geometry import Box, Size
+    from printkit.layout.imposition import Page, Placement
+    from printkit.render.png import card_pixel_size
+
+    px_mm = 25.4 / THUMB_DPI
+    placements, top, width = [], 0, 0
+    for page, (size, dpi) in zip(pages, shown):
+        (placed,) = page.placements
+        w, h = card_pixel_size(size, dpi)
+        scale = dpi / THUMB_DPI
+        # The face's pixels, in its card frame (a millimetre of the face is ``scale`` of the page's).
+        clip = Box(-placed.x_mm, -placed.y_mm, w * px_mm / scale, h * px_mm / scale)
+        if placed.clip is not None:
+            left, upper = max(clip.x_mm, placed.clip.x_mm), max(clip.y_mm, placed.clip.y_mm)
+            clip = Box(left, upper, min(clip.right_mm, placed.clip.right_mm) - left,
+                       min(clip.bottom_mm, placed.clip.bottom_mm) - upper)
+        placements.append(Placement(placed.face, placed.x_mm * scale, top * px_mm + placed.y_mm * scale, clip,
+                                    scale=scale))
+        top, width = top + h, max(width, w)
+    sheet = CardSize(width * px_mm, top * px_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
+    return Page(Size(sheet.width_mm, sheet.height_mm), tuple(placements)), sheet
+
+
+def contact_sheet(pdf: bytes, number: int, size: CardSize) -> bytes:
+    """The PNG of page ``number`` of the proof PDF ``pdf``, a contact sheet of ``size`` (:func:`sheet_page`)."""
     from printkit.render.png import stacked_png
 
-    return stacked_png(pdf, pages, first, THUMB_DPI)
+    return stacked_png(pdf, [(size, THUMB_DPI)], number, THUMB_DPI)
 
 
 # --- what the header shows ---------------------------------------------------------------------

@@ -416,7 +416,7 @@ def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, kee
             face = placement.face
             name = _form(canvas, face, forms, images) if as_form else None
             canvas.saveState()
-            enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip,
+            enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, placement.scale, placement.clip,
                               placement.clockwise_deg)
             if name is None:
                 draw_all(canvas, face.ops, images)
