@@ -144,10 +144,10 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
 
         def pictures(indexes: list[int], planned=planned, sheets=sheets) -> list[bytes]:
             # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
-            # sheet is one PNG.
+            # sheet is one PNG. Only PDFium reads it: uncompressed.
             made = [sheet_page([planned[i][5] for i in sheets[n]], [(planned[i][6], planned[i][7]) for i in sheets[n]])
                     for n in indexes]
-            pdf = render_pages([page for page, _ in made], f"{deck.name}: proof")
+            pdf = render_pages([page for page, _ in made], f"{deck.name}: proof", compressed=False)
             shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf, number, size)
                       for number, (n, (_, size)) in enumerate(zip(indexes, made))]
             return [share.result() for share in shares]
