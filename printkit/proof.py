@@ -129,35 +129,49 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         for text in texts:
             if number not in shown_in.setdefault(text, []):
                 shown_in[text].append(number)
+    laid_out = []  # per deck: its faces' pixel sizes and its contact sheets (faces' indexes)
     for (deck, planned, notes), texts in zip(plans, described):
-        if not planned:
-            continue
-        folder = deck_folder(deck)
         sizes = [card_pixel_size(p[6], p[7]) for p in planned]
         # The faces shown in the same decks share contact sheets: a sheet drawn for one variant
         # is the same sheet (the same key) for the others.
         together: dict[tuple[int, ...], list[int]] = {}
         for i, text in enumerate(texts):
             together.setdefault(tuple(shown_in[text]), []).append(i)
-        sheets = [[faces[j] for j in sheet] for faces in together.values()
-                  for sheet in contact_sheets([sizes[i] for i in faces])]
+        laid_out.append((sizes, [[faces[j] for j in sheet] for faces in together.values()
+                                 for sheet in contact_sheets([sizes[i] for i in faces])]))
+    # Every distinct sheet of the build once (the same faces described alike), each deck's
+    # sheets by their number there.
+    distinct: dict[tuple[str, ...], int] = {}
+    drawn: list[tuple[int, list[int]]] = []  # (deck, its faces) of each distinct sheet
+    numbers: list[list[int]] = []
+    for number, (texts, (_, sheets)) in enumerate(zip(described, laid_out)):
+        numbers.append([])
+        for sheet in sheets:
+            numbers[-1].append(distinct.setdefault(tuple(texts[i] for i in sheet), len(distinct)))
+            if numbers[-1][-1] == len(drawn):
+                drawn.append((number, sheet))
 
-        def pictures(indexes: list[int], planned=planned, sheets=sheets) -> list[bytes]:
-            # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
-            # sheet is one PNG. Only PDFium reads it: uncompressed.
-            made = [sheet_page([planned[i][5] for i in sheets[n]], [(planned[i][6], planned[i][7]) for i in sheets[n]])
-                    for n in indexes]
-            pdf = render_pages([page for page, _ in made], f"{deck.name}: proof", compressed=False)
-            shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf, number, size)
-                      for number, (n, (_, size)) in enumerate(zip(indexes, made))]
-            return [share.result() for share in shares]
+    def pictures(indexes: list[int]) -> list[bytes]:
+        # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
+        # sheet is one PNG. Only PDFium reads it: uncompressed.
+        made = [sheet_page([plans[d][1][i][5] for i in sheet], [(plans[d][1][i][6], plans[d][1][i][7]) for i in sheet])
+                for d, sheet in (drawn[n] for n in indexes)]
+        pdf = render_pages([page for page, _ in made], "proof", compressed=False)
+        shares = [ctx.workers.later(THUMBNAIL_MS * len(drawn[n][1]), contact_sheet, pdf, number, size)
+                  for number, (n, (_, size)) in enumerate(zip(indexes, made))]
+        return [share.result() for share in shares]
 
-        # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render
-        # cache; each face described by its digest, not by the text of every op.
-        keys = [ctx.cache.key("proof-sheet", lambda sheet=sheet: [texts[i] for i in sheet],
-                              lambda sheet=sheet: face_files([planned[i][5] for i in sheet]))
-                for sheet in sheets]
-        pngs = ctx.cache.cached_many(keys, pictures)
+    # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render cache;
+    # each face described by its digest, not by the text of every op.
+    keys = [ctx.cache.key("proof-sheet", lambda d=d, sheet=sheet: [described[d][i] for i in sheet],
+                          lambda d=d, sheet=sheet: face_files([plans[d][1][i][5] for i in sheet]))
+            for d, sheet in drawn]
+    made_pngs = ctx.cache.cached_many(keys, pictures) if drawn else []
+    for (deck, planned, notes), (sizes, sheets), sheet_numbers in zip(plans, laid_out, numbers):
+        if not planned:
+            continue
+        folder = deck_folder(deck)
+        pngs = [made_pngs[n] for n in sheet_numbers]
         place: dict[int, tuple[str, int, str]] = {}  # face -> its sheet, top and the sheet's sha256
         entries = []
         for number, (sheet, data) in enumerate(zip(sheets, pngs), 1):

@@ -245,3 +245,26 @@ def test_a_contact_sheet_page_holds_each_face_in_its_own_pixels():
     assert sheet.getpixel((sizes[0][0] - 1, top_blue - 1)) == (255, 0, 0)  # the red card to its last pixel
     assert sheet.getpixel((0, top_blue)) == (0, 0, 255)  # and the blue one from its first
     assert sheet.getpixel((sizes[0][0] - 1, top_blue + 5)) == (255, 255, 255)  # beside the narrower card
+
+
+def test_a_builds_proofs_are_drawn_as_one_pdf_each_sheet_once(tmp_path, monkeypatch):
+    """Calc's two variants share most faces: their contact sheets are drawn in one PDF (fonts
+    embedded and parsed once), a sheet both variants show drawn once and written for each."""
+    import printkit.render.pdf as pdf
+
+    drawn = []
+    original = pdf.render_pages
+
+    def counted(pages, title="", *args, **kwargs):
+        if title == "proof":
+            drawn.append(len(pages))
+        return original(pages, title, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "render_pages", counted)
+    out = tmp_path / "out"
+    build(load_decks(["calc"]), BuildOptions(out_dir=out, rulebooks=False, cache=False))
+    standard = sorted((out / "calc/standard/proof").glob("*.png"))
+    expert = sorted((out / "calc/expert/proof").glob("*.png"))
+    shared = [p for p in standard if (out / "calc/expert/proof" / p.name).read_bytes() == p.read_bytes()]
+    assert len(drawn) == 1 and shared
+    assert drawn[0] == len(standard) + len(expert) - len(shared)
