@@ -80,7 +80,7 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
     turns each image into what is kept (its PNG bytes), so only one page's pixels are ever held.
 
     One document for many faces shares its fonts and pictures between pages, and PDFium parses
-    it once (the proof page's thumbnails: :func:`stacked_png`).
+    it once.
     """
     pdfium = _pdfium()
     _steady_allocator()
