@@ -7,7 +7,9 @@ same command with ``--no-proof``. Calc is the deck the target names; ``--deck`` 
 Runs are alternated and timed by ``procbench.py`` (medians of ``--runs``, after one untimed run
 of each; CPU is user + system of the process and every process it started). The machine's load
 average before and after is printed: other work slows every command alike, which the alternation
-spreads over both.
+spreads over both. "paired" is the median of each round's own ratio (the build with the proof
+against the build without it run just before it): steadier than the ratio of the medians when the
+load moves during the runs, as it does on a shared machine.
 
     python benchmarks/proof_cost.py [--runs 9] [--deck calc --deck clag ...] [-- extra build options]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -47,13 +50,14 @@ def main() -> None:
 
     print(header(args.runs, load_before, load_after))
     print()
-    print("| deck | CPU without proof | with proof | proof adds |")
-    print("|---|---:|---:|---:|")
+    print("| deck | CPU without proof | with proof | proof adds | paired |")
+    print("|---|---:|---:|---:|---:|")
     verdicts = []
     for deck in decks:
         bare, full = median_cpu(samples[f"{deck} --no-proof"]), median_cpu(samples[deck])
         share = full / bare - 1
-        print(f"| `{deck}` | {bare:.3f} s | {full:.3f} s | {100 * share:.1f}% |")
+        paired = statistics.median(f.cpu / b.cpu for b, f in zip(samples[f"{deck} --no-proof"], samples[deck])) - 1
+        print(f"| `{deck}` | {bare:.3f} s | {full:.3f} s | {100 * share:.1f}% | {100 * paired:.1f}% |")
         said = "met" if share <= PROOF_SHARE else "NOT MET"
         verdicts.append(f"the proof page adds {100 * share:.1f}% to build {deck} --no-rulebooks "
                         f"(<= {100 * PROOF_SHARE:.0f}%): {said}")

@@ -43,6 +43,7 @@ from printkit.cache import picture_verdicts
 from printkit.errors import ImageError
 from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
+from printkit.render.pngfile import PNG_SIGNATURE
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
 from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
 
@@ -310,7 +311,6 @@ def _within_limits(width: int, height: int) -> tuple[int, int]:
     return width, height
 
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
 
 

@@ -5,8 +5,8 @@ first out beyond a count of entries and, where entries are large, a sum of their
 larger than the whole byte budget is not kept; whoever made it still uses it). They are: pictures
 checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
 (:mod:`printkit.safe_read`), PNG structures and pictures decoded or converted to CMYK
-(:mod:`printkit.render.pictures`), SVG forms (:mod:`printkit.render.svg`), path code and font
-names (:mod:`printkit.render.canvas`), shared shapes
+(:mod:`printkit.render.pictures`), SVG forms (:mod:`printkit.render.svg`), path and polygon code
+and font names (:mod:`printkit.render.canvas`), shared shapes
 (:mod:`printkit.layout.design`), texts set (:mod:`printkit.layout.richtext`), faces' file sets
 (:mod:`printkit.layout.ops`), layouts compiled (:mod:`printkit.layout.compile`), specs read and
 overrides selected (:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak

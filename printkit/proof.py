@@ -7,12 +7,13 @@ minimum or overflowing, characters no font has) marked on the card itself. At th
 counts against the spec's ``expect`` (as ``printkit check`` compares them, without playing), the
 warnings said of the spec as a whole, and links to the PDFs this build wrote for the deck.
 
-The thumbnails are drawn by the one drawing path: the faces go into one PDF (a page per face,
-the card's bleed box, as per-card PDFs are laid out), which PDFium rasterises at
-:data:`THUMB_DPI` straight into the rows of a few contact sheets (``proof/faces-1.png`` …, each
-at most :data:`SHEET_PIXELS`; :func:`printkit.render.png.stacked_png`), and each tile shows its
-part of one (``object-fit: none`` and an ``object-position`` per tile): a handful of files to
-write and cache instead of one per face, which cost more than drawing them.
+The thumbnails are drawn by the one drawing path: each contact sheet (``proof/faces-1.png`` …,
+at most :data:`SHEET_PIXELS` each) is a page of one PDF, its faces stacked top to bottom, each
+with its bleed (as per-card PDFs are laid out) in the pixels it has at :data:`THUMB_DPI`
+(:func:`sheet_page`); PDFium rasterises each page straight into its PNG's rows
+(:func:`printkit.render.png.stacked_png`), and each tile shows its part of one (``object-fit:
+none`` and an ``object-position`` per tile): a handful of pages to draw and rasterise and of
+files to write and cache instead of one per face, which cost more than drawing them.
 
 Everything from the spec (names, attribute values, warnings quoting card text) is escaped; the
 page also carries a Content-Security-Policy that runs only its own inline script (by hash) and
@@ -38,6 +39,7 @@ from printkit.layout import templates
 from printkit.layout.ops import Face
 
 if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
+    from printkit.layout.imposition import Page
     from printkit.pipeline.context import BuildContext
     from printkit.pipeline.manifest import ManifestEntry
 
@@ -127,37 +129,49 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         for text in texts:
             if number not in shown_in.setdefault(text, []):
                 shown_in[text].append(number)
+    laid_out = []  # per deck: its faces' pixel sizes and its contact sheets (faces' indexes)
     for (deck, planned, notes), texts in zip(plans, described):
-        if not planned:
-            continue
-        folder = deck_folder(deck)
         sizes = [card_pixel_size(p[6], p[7]) for p in planned]
         # The faces shown in the same decks share contact sheets: a sheet drawn for one variant
         # is the same sheet (the same key) for the others.
         together: dict[tuple[int, ...], list[int]] = {}
         for i, text in enumerate(texts):
             together.setdefault(tuple(shown_in[text]), []).append(i)
-        sheets = [[faces[j] for j in sheet] for faces in together.values()
-                  for sheet in contact_sheets([sizes[i] for i in faces])]
+        laid_out.append((sizes, [[faces[j] for j in sheet] for faces in together.values()
+                                 for sheet in contact_sheets([sizes[i] for i in faces])]))
+    # Every distinct sheet of the build once (the same faces described alike), each deck's
+    # sheets by their number there.
+    distinct: dict[tuple[str, ...], int] = {}
+    drawn: list[tuple[int, list[int]]] = []  # (deck, its faces) of each distinct sheet
+    numbers: list[list[int]] = []
+    for number, (texts, (_, sheets)) in enumerate(zip(described, laid_out)):
+        numbers.append([])
+        for sheet in sheets:
+            numbers[-1].append(distinct.setdefault(tuple(texts[i] for i in sheet), len(distinct)))
+            if numbers[-1][-1] == len(drawn):
+                drawn.append((number, sheet))
 
-        def pictures(indexes: list[int], planned=planned, sheets=sheets) -> list[bytes]:
-            # One PDF of the faces of the sheets to draw, a page each: fonts and pictures embedded
-            # once, parsed once per sheet; each sheet is one PNG.
-            chosen = [i for n in indexes for i in sheets[n]]
-            pdf = render_pages([planned[i][5] for i in chosen], f"{deck.name}: proof")
-            pages = [(planned[i][6], planned[i][7]) for i in chosen]
-            firsts = [sum(len(sheets[m]) for m in indexes[:k]) for k in range(len(indexes))]
-            shares = [ctx.workers.later(THUMBNAIL_MS * len(sheets[n]), contact_sheet, pdf,
-                                        pages[first:first + len(sheets[n])], first)
-                      for n, first in zip(indexes, firsts)]
-            return [share.result() for share in shares]
+    def pictures(indexes: list[int]) -> list[bytes]:
+        # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
+        # sheet is one PNG. Only PDFium reads it: uncompressed.
+        made = [sheet_page([plans[d][1][i][5] for i in sheet], [(plans[d][1][i][6], plans[d][1][i][7]) for i in sheet])
+                for d, sheet in (drawn[n] for n in indexes)]
+        pdf = render_pages([page for page, _ in made], "proof", compressed=False)
+        shares = [ctx.workers.later(THUMBNAIL_MS * len(drawn[n][1]), contact_sheet, pdf, number, size)
+                  for number, (n, (_, size)) in enumerate(zip(indexes, made))]
+        return [share.result() for share in shares]
 
-        # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render
-        # cache; each face described by its digest, not by the text of every op.
-        keys = [ctx.cache.key("proof-sheet", lambda sheet=sheet: [texts[i] for i in sheet],
-                              lambda sheet=sheet: face_files([planned[i][5] for i in sheet]))
-                for sheet in sheets]
-        pngs = ctx.cache.cached_many(keys, pictures)
+    # A sheet drawn before (the same faces: ops, fonts and pictures) comes from the render cache;
+    # each face described by its digest, not by the text of every op.
+    keys = [ctx.cache.key("proof-sheet", lambda d=d, sheet=sheet: [described[d][i] for i in sheet],
+                          lambda d=d, sheet=sheet: face_files([plans[d][1][i][5] for i in sheet]))
+            for d, sheet in drawn]
+    made_pngs = ctx.cache.cached_many(keys, pictures) if drawn else []
+    for (deck, planned, notes), (sizes, sheets), sheet_numbers in zip(plans, laid_out, numbers):
+        if not planned:
+            continue
+        folder = deck_folder(deck)
+        pngs = [made_pngs[n] for n in sheet_numbers]
         place: dict[int, tuple[str, int, str]] = {}  # face -> its sheet, top and the sheet's sha256
         entries = []
         for number, (sheet, data) in enumerate(zip(sheets, pngs), 1):
@@ -261,12 +275,40 @@ def contact_sheets(sizes: Sequence[tuple[int, int]]) -> list[list[int]]:
     return sheets
 
 
-def contact_sheet(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int = 0) -> bytes:
-    """The PNG of pages ``first`` … of the proof PDF ``pdf`` (each (card size, dpi) as ``pages``
-    says), stacked top to bottom at their left edge; white where a narrower face leaves room."""
+def sheet_page(pages: Sequence["Page"], shown: Sequence[tuple[CardSize, float]]) -> tuple["Page", CardSize]:
+    """A contact sheet's page, and its size to rasterise at :data:`THUMB_DPI`: each face of
+    ``pages`` (a face on a page of its own, as ``card_page`` or ``full_page`` lays it out) at its
+    (size, dpi) of ``shown``, stacked top to bottom at the left edge, each clipped to the whole
+    pixels it has there (:func:`printkit.render.png.card_pixel_size`), white where a narrower
+    face leaves room."""
+    from printkit.layout.geometry import Box, Size
+    from printkit.layout.imposition import Page, Placement
+    from printkit.render.png import card_pixel_size
+
+    px_mm = 25.4 / THUMB_DPI
+    placements, top, width = [], 0, 0
+    for page, (size, dpi) in zip(pages, shown):
+        (placed,) = page.placements
+        w, h = card_pixel_size(size, dpi)
+        scale = dpi / THUMB_DPI
+        # The face's pixels, in its card frame (a millimetre of the face is ``scale`` of the page's).
+        clip = Box(-placed.x_mm, -placed.y_mm, w * px_mm / scale, h * px_mm / scale)
+        if placed.clip is not None:
+            left, upper = max(clip.x_mm, placed.clip.x_mm), max(clip.y_mm, placed.clip.y_mm)
+            clip = Box(left, upper, min(clip.right_mm, placed.clip.right_mm) - left,
+                       min(clip.bottom_mm, placed.clip.bottom_mm) - upper)
+        placements.append(Placement(placed.face, placed.x_mm * scale, top * px_mm + placed.y_mm * scale, clip,
+                                    scale=scale))
+        top, width = top + h, max(width, w)
+    sheet = CardSize(width * px_mm, top * px_mm, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
+    return Page(Size(sheet.width_mm, sheet.height_mm), tuple(placements)), sheet
+
+
+def contact_sheet(pdf: bytes, number: int, size: CardSize) -> bytes:
+    """The PNG of page ``number`` of the proof PDF ``pdf``, a contact sheet of ``size`` (:func:`sheet_page`)."""
     from printkit.render.png import stacked_png
 
-    return stacked_png(pdf, pages, first, THUMB_DPI)
+    return stacked_png(pdf, [(size, THUMB_DPI)], number, THUMB_DPI)
 
 
 # --- what the header shows ---------------------------------------------------------------------

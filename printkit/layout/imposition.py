@@ -313,7 +313,8 @@ class Placement:
     """A face drawn with its trim top-left at ``(x_mm, y_mm)`` on the page, clipped to ``clip``.
 
     ``clip`` is in the card frame (None: no clipping, the face may paint its whole bleed).
-    ``clockwise_deg`` turns the face about that corner, clockwise as seen on the page.
+    ``clockwise_deg`` turns the face about that corner, clockwise as seen on the page. ``scale``
+    draws it that many times its size (the proof page's contact sheets show full pages smaller).
     """
 
     face: Face
@@ -321,6 +322,7 @@ class Placement:
     y_mm: float
     clip: Box | None = None
     clockwise_deg: int = 0
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -182,18 +182,29 @@ def _path(canvas: Canvas, draw, numbers: tuple[float, ...], *paint: int) -> None
     _PATHS.put(key, tuple(canvas._code[start:]))
 
 
+# The code of a polygon, by its points and paint: a face's symbols, drawn on a card's sheet, are
+# drawn again on its proof page and often on other cards.
+_POLYGONS = Memo("polygon code", entries=4096, max_bytes=16 << 20)
+
+
 def _polygon(pen: _Pen, op: Polygon, _images) -> None:
     canvas = pen.canvas
     fill, stroke = pen.colors(op.fill, op.stroke, op.stroke_mm, _extent(op.points) if pen.cmyk else 0.0)
     if not (fill or stroke) or len(op.points) < 2:
         return
-    # Shapes arrive as many flattened points: written here directly (0.01 mm is finer than any
-    # printer dot), which is several times faster and smaller than one reportlab call per point.
-    (x0, y0), rest = op.points[0], op.points[1:]
-    code = [f"{_num(x0)} {_num(y0)} m"]
-    code.extend(f"{_num(x)} {_num(y)} l" for x, y in rest)
-    code.append(_PAINT[fill, stroke])
-    canvas.addLiteral(" ".join(code))
+    key = (op.points, fill, stroke)  # 0.0 and -0.0, one key, both print as "0"
+    code = _POLYGONS.get(key)
+    if code is None:
+        # Shapes arrive as many flattened points: written here directly (0.01 mm is finer than
+        # any printer dot), which is several times faster and smaller than one reportlab call per
+        # point.
+        (x0, y0), rest = op.points[0], op.points[1:]
+        parts = [f"{_num(x0)} {_num(y0)} m"]
+        parts.extend(f"{_num(x)} {_num(y)} l" for x, y in rest)
+        parts.append(_PAINT[fill, stroke])
+        code = " ".join(parts)
+        _POLYGONS.put(key, code, size=2 * len(code) + 40 * len(op.points))
+    canvas.addLiteral(code)
 
 
 def _extent(points) -> float:

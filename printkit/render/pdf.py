@@ -61,7 +61,8 @@ class PdfInfo:
 
 
 def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str = "",
-               initial_font: Path = SYMBOLS, info: PdfInfo | None = None, cmyk: bool | Press = False) -> Canvas:
+               initial_font: Path = SYMBOLS, info: PdfInfo | None = None, cmyk: bool | Press = False,
+               compressed: bool = True) -> Canvas:
     """A reportlab canvas with reproducible output (no dates or random IDs in the file).
 
     The document names sRGB as its output intent (:func:`add_output_intent`), since every colour
@@ -69,13 +70,13 @@ def new_canvas(target, page_width_mm: float, page_height_mm: float, title: str =
     ``cmyk`` every colour and picture drawn through this module is converted to the press profile
     of :mod:`printkit.render.cmyk`, and the output intent names that profile instead; a
     :class:`~printkit.render.cmyk.Press` says how (ink limit, rich black, PDF/X-1a), ``True``
-    the default press.
+    the default press. ``compressed`` False leaves its streams (pages, forms, fonts) unfiltered.
     """
     info = info or PdfInfo(title=title)
     # A TrueType initial font: reportlab's default (Helvetica) would be referenced on every page
     # without being embedded, which print shops' preflight checks reject.
     canvas = Canvas(target, pagesize=(mm_to_pt(page_width_mm), mm_to_pt(page_height_mm)),
-                    invariant=1, pageCompression=1, initialFontName=register_font(initial_font),
+                    invariant=1, pageCompression=int(compressed), initialFontName=register_font(initial_font),
                     lang=info.lang)
     canvas.setCreator("printkit")
     canvas.setProducer("printkit (reportlab)")
@@ -122,7 +123,8 @@ def add_output_intent(canvas: Canvas, icc: bytes | None = None, components: int 
 
 
 def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = None, cmyk: bool | Press = False,
-                 keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None) -> bytes:
+                 keep_for: "SharedPages | None" = None, reuse: "SharedPages | None" = None,
+                 compressed: bool = True) -> bytes:
     """One PDF holding ``pages`` (each with its own size and page boxes), as bytes.
 
     A face placed more than once is drawn once, as a form XObject, and placed wherever it
@@ -133,13 +135,14 @@ def render_pages(pages: Sequence[Page], title: str = "", info: PdfInfo | None = 
 
     ``keep_for`` keeps the content of the pages a later document shows too (:class:`SharedPages`);
     that document, rendered with ``reuse``, writes them instead of drawing them again. Its bytes
-    are the same either way.
+    are the same either way. ``compressed`` False: its streams unfiltered, for a document that is
+    only rasterised (compressing, then inflating, would be work for nothing).
     """
     info = info or PdfInfo(title=title)
     if not pages:
         raise BuildError(f"nothing to render for {info.title or 'a PDF'!r}: no pages")
     with binary_streams(), remembered_numbers():
-        canvas, buffer = _drawn(pages, info, cmyk, keep_for, reuse)
+        canvas, buffer = _drawn(pages, info, cmyk, keep_for, reuse, compressed)
         embed_fonts(canvas)  # subsets named from this document's content
         canvas.save()
         return buffer.getvalue()
@@ -378,12 +381,13 @@ class _Written:
 
 
 def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, keep_for: SharedPages | None = None,
-           reuse: SharedPages | None = None) -> tuple[Canvas, _Written]:
+           reuse: SharedPages | None = None, compressed: bool = True) -> tuple[Canvas, _Written]:
     """A canvas with every page of ``pages`` drawn and finished, not yet saved, and the buffer its
     ``save()`` writes to."""
     buffer = _Written()
     first = pages[0].size
-    canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk)
+    canvas = new_canvas(buffer, first.width_mm, first.height_mm, info.title, _first_font(pages), info, cmyk,
+                        compressed)
     if keep_for is not None:
         # Kept pages have no text the later document's seed lacks: only the others add to it.
         seed = _seed_then(keep_for.seed, text_seed(p for p in pages if p not in keep_for.pages))
@@ -420,7 +424,7 @@ def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, kee
             face = placement.face
             name = _form(canvas, face, forms, images) if as_form else None
             canvas.saveState()
-            enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, 1.0, placement.clip,
+            enter_card_frame(canvas, placement.x_mm, placement.y_mm, h, placement.scale, placement.clip,
                               placement.clockwise_deg)
             if name is None:
                 draw_all(canvas, face.ops, images)

@@ -24,8 +24,8 @@ from PIL import Image as PILImage
 
 from printkit.deck import CardSize
 from printkit.errors import BuildError
-from printkit.images import PNG_SIGNATURE
 from printkit.layout.ops import Face
+from printkit.render.pngfile import PNG_SIGNATURE, chunk
 from printkit.units import mm_to_px
 
 DPI = 300
@@ -80,7 +80,7 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
     turns each image into what is kept (its PNG bytes), so only one page's pixels are ever held.
 
     One document for many faces shares its fonts and pictures between pages, and PDFium parses
-    it once (the proof page's thumbnails: :func:`stacked_png`).
+    it once.
     """
     pdfium = _pdfium()
     _steady_allocator()
@@ -95,8 +95,8 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
 
 def _rasterise_into(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int, rows: bytearray,
                     stride: int, starts: Sequence[int]) -> None:
-    """Page *first + i* of ``pdf`` drawn into ``rows`` from byte ``starts[i]`` on, ``stride`` bytes
-    a row (:func:`stacked_png`)."""
+    """Page *first + i* of ``pdf`` drawn into ``rows`` (white) from byte ``starts[i]`` on, ``stride``
+    bytes a row (:func:`stacked_png`)."""
     import ctypes
 
     pdfium = _pdfium()
@@ -134,11 +134,13 @@ def _document(pdfium, pdf: bytes, first: int, count: int):
 def _pdfium():
     """PDFium's C functions, the library set up once per process.
 
-    Its bindings alone (``pypdfium2_raw``): pypdfium2's Python layer over them took as long again
-    to import (about 16 ms of every build that draws a proof page) and printkit calls only these.
+    Only the functions printkit calls (:mod:`printkit.render.pdfium`): pypdfium2's Python layer
+    took about 16 ms to import and its generated bindings 10-15 ms more, of every build that
+    draws a proof page.
     """
-    import pypdfium2_raw as pdfium
+    from printkit.render.pdfium import library
 
+    pdfium = library()
     # As pypdfium2 sets it up (which does nothing when it, or this, did so first).
     pdfium.FPDF_InitLibraryWithConfig(pdfium.FPDF_LIBRARY_CONFIG(
         version=2, m_pUserFontPaths=None, m_pIsolate=None, m_v8EmbedderSlot=0))
@@ -173,7 +175,7 @@ def _render_page(pdfium, document, index: int, size: CardSize, dpi: float,
                  pixels: tuple[int, int] | None = None,
                  into: tuple[int, int] | None = None) -> PILImage.Image | None:
     """One page of an open document (the caller holds :data:`_PDFIUM`), as an image; or, ``into``
-    (an address and the bytes a row there takes), drawn into that memory, and None."""
+    (an address and the bytes a row there takes, already white), drawn into that memory, and None."""
     import ctypes
 
     width_px, height_px = pixels or card_pixel_size(size, dpi)
@@ -190,8 +192,10 @@ def _render_page(pdfium, document, index: int, size: CardSize, dpi: float,
         bitmap = pdfium.FPDFBitmap_CreateEx(width_px, height_px, pdfium.FPDFBitmap_BGR, address, stride)
         try:
             # White, then antialiased paths, text and images (the default); no annotations, no LCD
-            # text; bytes in RGB order (FPDF_REVERSE_BYTE_ORDER).
-            pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width_px, height_px, 0xFFFFFFFF)
+            # text; bytes in RGB order (FPDF_REVERSE_BYTE_ORDER). Memory handed in is white already:
+            # PDFium fills three-byte pixels one at a time, slower than setting the bytes at once.
+            if into is None:
+                pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width_px, height_px, 0xFFFFFFFF)
             pdfium.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width_px, height_px, 0,
                                          pdfium.FPDF_REVERSE_BYTE_ORDER)
             if into is not None:
@@ -251,11 +255,11 @@ def _rows_png(rows, width: int, height: int, dpi: float, icc: bytes, level: int)
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join((
         PNG_SIGNATURE,
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-        _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
-        _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-        _chunk(b"IDAT", zlib.compress(rows, level)),
-        _chunk(b"IEND", b""),
+        chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+        chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(icc)),
+        chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+        chunk(b"IDAT", zlib.compress(rows, level)),
+        chunk(b"IEND", b""),
     ))
 
 
@@ -273,13 +277,10 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
     sizes = [card_pixel_size(size, page_dpi) for size, page_dpi in pages]
     width, height = max(w for w, _ in sizes), sum(h for _, h in sizes)
     row = 3 * width + 1
-    # Every row's filter byte is 0 (none); PDFium fills each page's own pixels white before it
-    # draws, so only a sheet with a narrower page needs white beside it.
-    if all(w == width for w, _ in sizes):
-        rows = bytearray(row * height)
-    else:
-        rows = bytearray(b"\xff") * (row * height)
-        rows[0::row] = bytes(height)
+    # White everywhere (PDFium draws each page onto it, and a narrower page leaves it beside),
+    # every row after its filter byte 0 (none).
+    rows = bytearray(b"\xff") * (row * height)
+    rows[0::row] = bytes(height)
     top = 0
     targets = []
     for _, h in sizes:
@@ -287,10 +288,6 @@ def stacked_png(pdf: bytes, pages: Sequence[tuple[CardSize, float]], first: int 
         top += h
     _rasterise_into(pdf, pages, first, rows, row, targets)
     return _rows_png(rows, width, height, dpi, srgb_icc(), PREVIEW_LEVEL)
-
-
-def _chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
 def card_png(pdf: bytes, size: CardSize, dpi: float = DPI) -> bytes:

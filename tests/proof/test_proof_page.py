@@ -80,17 +80,35 @@ def test_thumbnails_are_the_faces_at_screen_size(built):
     assert image.getpixel((10, 10)) == (255, 255, 255)  # the generic white background
 
 
+def _mean_difference(a: Image.Image, b: Image.Image) -> float:
+    from PIL import ImageChops, ImageStat
+
+    assert a.size == b.size
+    return ImageStat.Stat(ImageChops.difference(a, b).convert("L")).mean[0]
+
+
 def test_each_tile_shows_its_own_face_from_the_contact_sheet(built):
+    """Each tile is its face as rasterised alone, but for antialiasing where an edge falls on a
+    fraction of a pixel: the sheet draws faces at exactly THUMB_DPI, a face alone is stretched to
+    its whole pixels (these 69.5 mm cards are 273.6 px wide in the sheet, 274 alone). Another
+    face, or the face two pixels off, differs several times as much."""
     from printkit.layout.templates import front
     from printkit.render.png import render_face
 
     out, _ = built
     deck = load_decks([str(out.parent / "proofing.yaml")])[0]
     shown = tiles(out)
-    for number, card in enumerate(deck.cards[:3], 1):
-        face = render_face(front(card, deck), card.size, THUMB_DPI)
-        anchor = next(a for a in shown if a.startswith(f"{number:03d}-"))
-        assert shown[anchor].tobytes() == face.tobytes(), anchor
+    faces = [render_face(front(card, deck), card.size, THUMB_DPI) for card in deck.cards[:3]]
+    for number, face in enumerate(faces, 1):
+        tile = shown[next(a for a in shown if a.startswith(f"{number:03d}-"))]
+        own = _mean_difference(tile, face)
+        assert own < 1.0, number
+        for other in faces:
+            if other is not face:
+                assert _mean_difference(tile, other) > 3.0, number
+        moved = Image.new("RGB", face.size, "white")
+        moved.paste(face, (0, 2))
+        assert _mean_difference(tile, moved) > 2 * own, number
 
 
 def test_every_picture_the_page_shows_exists_and_stays_beside_it(built):
@@ -189,3 +207,64 @@ def test_a_deck_of_more_faces_than_a_page_can_hold_shows_the_first_and_says_so(t
     page = (out / "proofing" / "proof.html").read_text(encoding="utf-8")
     assert "this page shows the first 3 of the deck&#x27;s 5 distinct faces" in page or \
         "this page shows the first 3 of the deck's 5 distinct faces" in page
+
+
+def test_a_contact_sheet_page_holds_each_face_in_its_own_pixels():
+    """One page per contact sheet: a poker card at 100 DPI, a narrower card, a full A4 page at
+    40 DPI, each where its tile says, in the pixels it has alone (white beside the narrower), and
+    nothing of one spills into the next."""
+    import io
+
+    from printkit.deck import CardSize
+    from printkit.layout.geometry import Size
+    from printkit.layout.imposition import card_page, full_page
+    from printkit.layout.ops import Face, Rect, Text
+    from printkit.fonts import SYMBOLS
+    from printkit.proof import PAGE_DPI, contact_sheet, sheet_page
+    from printkit.render.pdf import render_pages
+    from printkit.render.png import card_pixel_size, rasterise
+
+    poker, narrow = CardSize(63.5, 88.9, bleed_mm=3.175), CardSize(41, 63, bleed_mm=3.0)
+    a4 = Size(210, 297)
+    red = Face((Rect(-5, -5, 80, 100, fill="#ff0000"), Text(30, 40, "7", SYMBOLS, 20)))
+    blue = Face((Rect(-5, -5, 80, 100, fill="#0000ff"), Text(10, 10, "2", SYMBOLS, 12)))
+    score = Face((Rect(0, 0, 210, 297, fill="#00aa00"), Text(20, 40, "score sheet", SYMBOLS, 24)))
+    pages = [card_page(red, poker), card_page(blue, narrow), full_page(score, a4)]
+    a4_size = CardSize(210, 297, bleed_mm=0.0, safe_mm=0.0, corner_radius_mm=0.0)
+    shown = [(poker, THUMB_DPI), (narrow, THUMB_DPI), (a4_size, PAGE_DPI)]
+    page, size = sheet_page(pages, shown)
+    sheet = Image.open(io.BytesIO(contact_sheet(render_pages([page]), 0, size))).convert("RGB")
+    sizes = [card_pixel_size(s, dpi) for s, dpi in shown]
+    assert sheet.size == (max(w for w, _ in sizes), sum(h for _, h in sizes))
+    top = 0
+    for alone_page, (s, dpi), (w, h) in zip(pages, shown, sizes):
+        alone = rasterise(render_pages([alone_page]), s, dpi)
+        assert _mean_difference(sheet.crop((0, top, w, top + h)), alone) < 1.0, s
+        top += h
+    top_blue = sizes[0][1]
+    assert sheet.getpixel((sizes[0][0] - 1, top_blue - 1)) == (255, 0, 0)  # the red card to its last pixel
+    assert sheet.getpixel((0, top_blue)) == (0, 0, 255)  # and the blue one from its first
+    assert sheet.getpixel((sizes[0][0] - 1, top_blue + 5)) == (255, 255, 255)  # beside the narrower card
+
+
+def test_a_builds_proofs_are_drawn_as_one_pdf_each_sheet_once(tmp_path, monkeypatch):
+    """Calc's two variants share most faces: their contact sheets are drawn in one PDF (fonts
+    embedded and parsed once), a sheet both variants show drawn once and written for each."""
+    import printkit.render.pdf as pdf
+
+    drawn = []
+    original = pdf.render_pages
+
+    def counted(pages, title="", *args, **kwargs):
+        if title == "proof":
+            drawn.append(len(pages))
+        return original(pages, title, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "render_pages", counted)
+    out = tmp_path / "out"
+    build(load_decks(["calc"]), BuildOptions(out_dir=out, rulebooks=False, cache=False))
+    standard = sorted((out / "calc/standard/proof").glob("*.png"))
+    expert = sorted((out / "calc/expert/proof").glob("*.png"))
+    shared = [p for p in standard if (out / "calc/expert/proof" / p.name).read_bytes() == p.read_bytes()]
+    assert len(drawn) == 1 and shared
+    assert drawn[0] == len(standard) + len(expert) - len(shared)

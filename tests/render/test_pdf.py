@@ -297,3 +297,39 @@ def test_remembered_numbers_write_the_same_bytes_and_are_put_back(monkeypatch):
     assert rl_canvas.fp_str is before and pdf.fp_str is before and drawing.fp_str is before
     monkeypatch.setattr(pdf, "remembered_numbers", contextlib.nullcontext)
     assert render_pages(pages) == remembered
+
+
+def test_a_polygon_drawn_again_reuses_its_code(monkeypatch):
+    """A polygon's content-stream code is written once per process: a card's symbol drawn on its
+    sheet is not formatted again for the proof page (or the next card); the bytes are the same."""
+    from printkit.deck import CardSize
+    from printkit.layout.imposition import card_page
+    from printkit.layout.ops import Face, Polygon
+    from printkit.render import canvas as canvas_module
+    from printkit.render.pdf import render_pages
+
+    size = CardSize(63.5, 88.9, bleed_mm=3.175)
+    face = Face((Polygon(((1.234, 5.0), (40.5, 7.25), (20.0, 60.125)), fill="#123456"),))
+    first = render_pages([card_page(face, size)])
+    calls = []
+    original = canvas_module._num
+    monkeypatch.setattr(canvas_module, "_num", lambda value: calls.append(value) or original(value))
+    assert render_pages([card_page(face, size)]) == first
+    assert 1.234 not in calls and 60.125 not in calls
+
+
+def test_an_uncompressed_pdf_draws_the_same_pixels():
+    """compressed=False (the proof's PDF, only ever rasterised) leaves the streams unfiltered."""
+    from printkit.deck import CardSize
+    from printkit.fonts import SYMBOLS
+    from printkit.layout.imposition import card_page
+    from printkit.layout.ops import Face, Rect, Text
+    from printkit.render.pdf import render_pages
+    from printkit.render.png import rasterise
+
+    size = CardSize(63.5, 88.9, bleed_mm=3.175)
+    face = Face((Rect(0, 0, 20, 30, fill="#ff8800"), Text(5, 40, "−7 ♦", SYMBOLS, 12)))
+    packed = render_pages([card_page(face, size)])
+    plain = render_pages([card_page(face, size)], compressed=False)
+    assert b"/FlateDecode" in packed and b"/FlateDecode" not in plain
+    assert rasterise(plain, size, 100).tobytes() == rasterise(packed, size, 100).tobytes()
