@@ -51,7 +51,7 @@ RULEBOOKS_MS = 600  # a spec's rulebooks in its two languages
 START_MS = 250
 # Modules the fork server imports once for all its workers: what PNGs and thumbnails need, and
 # what rulebooks need (0.3 s more of the server's start, so only for a build that sets them).
-PRELOAD = ("printkit.render.pdfium", "printkit.render.png", "printkit.proof")
+PRELOAD = ("pypdfium2_raw", "printkit.render.png", "printkit.proof")
 RULEBOOKS_PRELOAD = ("printkit.rulebook.producer",)
 
 

@@ -134,13 +134,11 @@ def _document(pdfium, pdf: bytes, first: int, count: int):
 def _pdfium():
     """PDFium's C functions, the library set up once per process.
 
-    Only the functions printkit calls (:mod:`printkit.render.pdfium`): pypdfium2's Python layer
-    took about 16 ms to import and its generated bindings 10-15 ms more, of every build that
-    draws a proof page.
+    Its bindings alone (``pypdfium2_raw``): pypdfium2's Python layer over them took as long again
+    to import (about 16 ms of every build that draws a proof page) and printkit calls only these.
     """
-    from printkit.render.pdfium import library
+    import pypdfium2_raw as pdfium
 
-    pdfium = library()
     # As pypdfium2 sets it up (which does nothing when it, or this, did so first).
     pdfium.FPDF_InitLibraryWithConfig(pdfium.FPDF_LIBRARY_CONFIG(
         version=2, m_pUserFontPaths=None, m_pIsolate=None, m_v8EmbedderSlot=0))
