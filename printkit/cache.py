@@ -633,6 +633,7 @@ def pages_description(pages) -> Iterator[str]:
     for index, page in enumerate(pages):
         number = described.setdefault(page.ops, len(described))
         yield ("\n" if index else "") + repr((page.size, page.trim, page.bleed, number, [
-            (p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) for p in page.placements]))
+            (p.face.digest, p.x_mm, p.y_mm, p.clip, p.clockwise_deg) + ((p.scale,) if p.scale != 1.0 else ())
+            for p in page.placements]))
     for ops in described:
         yield "\n" + repr(ops)

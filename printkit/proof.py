@@ -153,10 +153,11 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
 
     def pictures(indexes: list[int]) -> list[bytes]:
         # One PDF of the sheets to draw, a page each: fonts and pictures embedded once; each
-        # sheet is one PNG. Only PDFium reads it: uncompressed.
+        # sheet is one PNG. Only PDFium reads it: uncompressed, unless other processes may
+        # rasterise its sheets (each is handed the whole PDF).
         made = [sheet_page([plans[d][1][i][5] for i in sheet], [(plans[d][1][i][6], plans[d][1][i][7]) for i in sheet])
                 for d, sheet in (drawn[n] for n in indexes)]
-        pdf = render_pages([page for page, _ in made], "proof", compressed=False)
+        pdf = render_pages([page for page, _ in made], "proof", compressed=ctx.workers.jobs > 1)
         shares = [ctx.workers.later(THUMBNAIL_MS * len(drawn[n][1]), contact_sheet, pdf, number, size)
                   for number, (n, (_, size)) in enumerate(zip(indexes, made))]
         return [share.result() for share in shares]
@@ -291,8 +292,12 @@ def sheet_page(pages: Sequence["Page"], shown: Sequence[tuple[CardSize, float]])
         (placed,) = page.placements
         w, h = card_pixel_size(size, dpi)
         scale = dpi / THUMB_DPI
-        # The face's pixels, in its card frame (a millimetre of the face is ``scale`` of the page's).
-        clip = Box(-placed.x_mm, -placed.y_mm, w * px_mm / scale, h * px_mm / scale)
+        # The face's pixels, in its card frame (a millimetre of the face is ``scale`` of the page's),
+        # a thousandth of a pixel inside them: PDFium rounds a clip outwards, and an edge on a
+        # whole pixel give or take a rounding error would take in its neighbour's row.
+        inset = 0.001 * px_mm / scale
+        clip = Box(-placed.x_mm + inset, -placed.y_mm + inset, w * px_mm / scale - 2 * inset,
+                   h * px_mm / scale - 2 * inset)
         if placed.clip is not None:
             left, upper = max(clip.x_mm, placed.clip.x_mm), max(clip.y_mm, placed.clip.y_mm)
             clip = Box(left, upper, min(clip.right_mm, placed.clip.right_mm) - left,

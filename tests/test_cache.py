@@ -153,3 +153,12 @@ def test_a_broken_key_file_is_replaced_and_builds_agree_on_one(tmp_path, monkeyp
         assert not [p for p in key.parent.iterdir() if p.name.endswith(".tmp")]
     finally:
         cache_module.secret.cache_clear()
+
+
+def test_pages_whose_faces_are_placed_at_another_scale_are_described_differently():
+    import dataclasses
+
+    pages = _pages("#112233")
+    scaled = [dataclasses.replace(page, placements=tuple(dataclasses.replace(p, scale=0.4) for p in page.placements))
+              for page in pages]
+    assert "".join(pages_description(scaled)) != "".join(pages_description(pages))

@@ -3,10 +3,12 @@ cards of that art and size; a back that reads the card, or warns, stays each car
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
+from printkit.errors import BuildError
 from printkit.layout import templates
 from printkit.layout.compile import shipped_layouts
 from printkit.layout.ops import Text
@@ -102,3 +104,50 @@ def test_what_a_layout_reads_decides_whether_it_is_the_same_for_every_card():
     calc = shipped_layouts(Path(templates.__file__).resolve().parents[2] / "games" / "calc" / "faces.yaml")
     assert calc["back"].same_for_every_card
     assert not calc["number"].same_for_every_card
+
+
+def _spec_deck(tmp_path, monkeypatch, layout: str, cards: str):
+    (tmp_path / "deck.yaml").write_text(
+        "game: backs\nname: Backs\ncard: {size: poker}\nlayouts:\n  the_back:\n    elements:\n" + layout +
+        "groups:\n  - {name: cards, back_layout: the_back, cards: " + cards + "}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return load_decks(["deck.yaml"])[0]
+
+
+def _back_texts(deck, tmp_path):
+    _, faces = _faces(deck, tmp_path)
+    return [[op.text for op in faces.back(card).ops if isinstance(op, Text)] for card in deck.cards]
+
+
+def test_a_tables_group_label_that_reads_the_card_makes_the_back_the_cards_own(tmp_path, monkeypatch):
+    deck = _spec_deck(tmp_path, monkeypatch,
+                      "      - {name: sheet, kind: table, x: 3mm, y: 3mm, width: 57mm, height: 60mm, table: {\n"
+                      "          columns: [{header: '#', width: 8mm}], rows: [{cells: ['1']}],\n"
+                      "          repeat: {count: '2', header: '{title} {n}', columns: [{header: Bid, width: 100%}]}}}\n",
+                      "[{title: Alpha}, {title: Beta}]")
+    assert not deck.layouts["the_back"].same_for_every_card
+    texts = _back_texts(deck, tmp_path)
+    assert "Alpha 1" in texts[0] and "Beta 1" in texts[1] and "Alpha 1" not in texts[1]
+
+
+def test_a_back_with_a_when_match_is_each_cards_own_whatever_the_attributes_name(tmp_path, monkeypatch):
+    # when: matches the card's own attributes, even one spelt like printkit's own values.
+    deck = _spec_deck(tmp_path, monkeypatch,
+                      "      - {name: promo, kind: text, text: PROMO, when: {_back_image: promo}, x: 5mm, y: 5mm,"
+                      " width: 50mm, height: 10mm}\n",
+                      "[{title: A, _back_image: promo}, {title: B}]")
+    assert not deck.layouts["the_back"].same_for_every_card
+    assert _back_texts(deck, tmp_path) == [["PROMO"], []]
+
+
+def test_a_card_its_games_design_refuses_is_named_with_where_it_is_written(tmp_path, monkeypatch):
+    spec = (DECKS / "stack.yaml").read_text(encoding="utf-8")
+    (tmp_path / "stack.yaml").write_text(spec, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    deck = load_decks(["stack.yaml"])[0]
+    card = next(c for c in deck.cards if "minerals" in c.attrs)
+    bad = dataclasses.replace(card, attrs={**card.attrs, "minerals": ("ruby", "ruby")})
+    _, faces = _faces(deck, tmp_path)
+    with pytest.raises(BuildError) as caught:
+        faces.back(bad)
+    assert str(caught.value).startswith(f"{card.source}: ") and "minerals" in str(caught.value)

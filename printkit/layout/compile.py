@@ -497,7 +497,8 @@ def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
     places: list[tuple[PathKey, object]] = [(("rows_shown",), table.rows_shown), (("footer_fill",), table.footer_fill),
                                             (("mark_fill",), table.mark_fill)]
     if table.repeat is not None:
-        places += [(("repeat", "count"), table.repeat.count), (("repeat", "fill"), table.repeat.fill)]
+        places += [(("repeat", "count"), table.repeat.count), (("repeat", "fill"), table.repeat.fill),
+                   (("repeat", "header"), table.repeat.header)]
         places += [(("repeat", "columns", i, "color"), c.color) for i, c in enumerate(table.repeat.columns)]
     places += [(("columns", i, "color"), c.color) for i, c in enumerate(table.columns)]
     places += [(("rows", i, "fill"), r.fill) for i, r in enumerate(table.rows)]

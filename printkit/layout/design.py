@@ -152,6 +152,7 @@ class Element:
     def reads(self) -> tuple[str, ...]:
         """Every attribute the element reads: in its strings and its conditions."""
         names = [n for t in self.templates for n in t.names]
+        names += list(self.table.label_reads) if self.table is not None else []
         names += list(self.when or ()) + [split_item(n)[0] for n in self.when_has + self.when_lacks]
         return tuple(dict.fromkeys(names))
 
@@ -200,7 +201,10 @@ class Layout:
     def same_for_every_card(self) -> bool:
         """Whether the layout reads nothing of a card but the deck's values and the card's art (its
         back label, pictures and the rulebook's languages): it then draws every card of the same
-        art and size alike."""
+        art and size alike. A ``when:`` or ``requires:`` match reads the card's own attributes,
+        whatever their names."""
+        if self.requires or any(e.when for e in self.elements):
+            return False
         return all(split_item(name)[0] in DECK_VALUES for name in self.reads)
 
     @cached_property

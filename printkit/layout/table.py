@@ -105,6 +105,13 @@ class Table:
         found += [c.color for c in self.columns] + [r.fill for r in self.rows]
         return tuple(t for t in found if t is not None)
 
+    @property
+    def label_reads(self) -> tuple[str, ...]:
+        """The card's attributes a repeat's label reads (all its names but the table's own ``{n}``)."""
+        if self.repeat is None or self.repeat.header is None:
+            return ()
+        return tuple(name for name in self.repeat.header.names if name != "n")
+
 
 def _whole(template: Any, values: Mapping[str, Any], what: str, high: int) -> int:
     text = template.render(values).strip()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from printkit.deck import Card, Deck
 from printkit.draft import refused_pictures, tolerated
@@ -37,22 +37,26 @@ class Faces:
             key = (side, card.key)
         face = self._cache.get(key)
         if face is None:
-            try:
-                face = make(card, self.deck)
-            except PrintkitError as exc:  # already says which card and why; add where it came from
-                if card.source is None:
-                    raise
-                raise BuildError(f"{card.source}: {exc}") from None
-            except Exception as exc:  # a template bug must still name the card it failed on
-                where = card.source or deck_folder(self.deck)
-                raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
-                                 f"{type(exc).__name__}: {exc}") from exc
+            face = self._located(side, card, make)
             for warning in face.warnings:
                 self.ctx.warn(self.deck, warning, card)
             if self.draft:
                 face = self._drafted(face, card)
             face = self._cache[key] = self._distinct.setdefault(face, face)
         return face
+
+    def _located(self, side: str, card: Card, make: Callable[[Card, Deck], Any]) -> Any:
+        """``make(card, deck)``, a mistake it raises named with where the card came from."""
+        try:
+            return make(card, self.deck)
+        except PrintkitError as exc:  # already says which card and why; add where it came from
+            if card.source is None:
+                raise
+            raise BuildError(f"{card.source}: {exc}") from None
+        except Exception as exc:  # a template bug must still name the card it failed on
+            where = card.source or deck_folder(self.deck)
+            raise BuildError(f"{where}: cannot lay out the {side} of {card.label}: "
+                             f"{type(exc).__name__}: {exc}") from exc
 
     def _drafted(self, face: Face, card: Card) -> Face:
         """In a draft, ``face`` with placeholders for the pictures refused (SVG art that cannot be
@@ -77,7 +81,7 @@ class Faces:
         return self._get("front", card, lambda c, d: templates.front(c, d, proving=self.proving))
 
     def back(self, card: Card) -> Face:
-        key = templates.back_key(card, self.deck)
+        key = self._located("back", card, templates.back_key)
         if key is not None:
             # A back drawn by a layout that reads nothing of a card but its art: cards alike there
             # share one, unless it warns (its warnings name a card: each card's own back says its own).

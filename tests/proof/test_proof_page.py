@@ -268,3 +268,60 @@ def test_a_builds_proofs_are_drawn_as_one_pdf_each_sheet_once(tmp_path, monkeypa
     shared = [p for p in standard if (out / "calc/expert/proof" / p.name).read_bytes() == p.read_bytes()]
     assert len(drawn) == 1 and shared
     assert drawn[0] == len(standard) + len(expert) - len(shared)
+
+
+def test_a_tile_takes_no_row_or_column_of_the_face_beside_it():
+    """A contact sheet's face is clipped to its own pixels: the white face above a red one keeps
+    its last row and column white, whatever the card's size (a clip edge on a whole pixel, give
+    or take a rounding error, would otherwise take in the next face's row)."""
+    import io
+
+    from printkit.deck import CardSize
+    from printkit.layout.imposition import card_page
+    from printkit.layout.ops import Face, Rect
+    from printkit.proof import contact_sheet, sheet_page
+    from printkit.render.pdf import render_pages
+    from printkit.render.png import card_pixel_size
+
+    white = Face((Rect(-10, -10, 200, 200, fill="#ffffff"),))
+    red = Face((Rect(-10, -10, 200, 200, fill="#ff0000"),))
+    for width, height, bleed in [(63.5, 88.9, 3.175), (57.0, 87.0, 3.0), (41.0, 63.0, 3.0), (25.0, 25.0, 2.0),
+                                 (70.0, 120.0, 3.175), (88.0, 63.0, 3.0), (44.45, 67.95, 3.0)]:
+        size = CardSize(width, height, bleed_mm=bleed)
+        narrow = CardSize(width - 5, height, bleed_mm=bleed)
+        pages = [card_page(white, size), card_page(red, size), card_page(white, narrow), card_page(red, size)]
+        shown = [(size, THUMB_DPI), (size, THUMB_DPI), (narrow, THUMB_DPI), (size, THUMB_DPI)]
+        page, sheet_size = sheet_page(pages, shown)
+        sheet = Image.open(io.BytesIO(contact_sheet(render_pages([page]), 0, sheet_size))).convert("RGB")
+        (w, h), (nw, _) = card_pixel_size(size, THUMB_DPI), card_pixel_size(narrow, THUMB_DPI)
+        assert {sheet.getpixel((x, h - 1)) for x in range(w)} == {(255, 255, 255)}, size
+        assert {sheet.getpixel((nw, y)) for y in range(2 * h, 3 * h)} == {(255, 255, 255)}, size
+        assert {sheet.getpixel((x, h)) for x in range(w)} == {(255, 0, 0)}, size
+
+
+@pytest.mark.parametrize("jobs, compressed", [(1, False), (2, True)])
+def test_the_proofs_pdf_is_compressed_when_other_processes_may_rasterise_it(jobs, compressed, tmp_path,
+                                                                           monkeypatch):
+    """Each worker's task carries the whole proof PDF: with more than one job it is compressed
+    (a build of every shipped deck sent some 36 MB to its workers uncompressed); with one, only
+    PDFium in this process reads it, and compressing it would be work for nothing. The pictures
+    are the same either way."""
+    import printkit.render.pdf as pdf
+
+    seen = []
+    original = pdf.render_pages
+
+    def watched(pages, title="", *args, **kwargs):
+        if title == "proof":
+            seen.append(kwargs.get("compressed", True))
+        return original(pages, title, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "render_pages", watched)
+    out = tmp_path / f"out{jobs}"
+    build(load_decks(["calc"]), BuildOptions(out_dir=out, rulebooks=False, cache=False, jobs=jobs))
+    assert seen == [compressed]
+    pictures = {p.relative_to(out): p.read_bytes() for p in sorted(out.glob("calc/*/proof/*.png"))}
+    if jobs == 2:
+        other = tmp_path / "out1"
+        build(load_decks(["calc"]), BuildOptions(out_dir=other, rulebooks=False, cache=False, jobs=1))
+        assert pictures == {p.relative_to(other): p.read_bytes() for p in sorted(other.glob("calc/*/proof/*.png"))}

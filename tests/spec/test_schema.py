@@ -41,3 +41,27 @@ def test_schema_accepts_data_groups():
     data = {"game": "g", "name": "N", "groups": [{"name": "a", "data": "cards.csv"},
                                                    {"name": "b", "data": "more.XLSX", "sheet": "Cards"}]}
     assert [e.message for e in VALIDATOR.iter_errors(data)] == []
+
+
+def test_every_pattern_the_schema_checks_text_with_is_a_valid_regular_expression():
+    """A text field's pattern is compiled when a value first meets it, not on import: every one
+    the schema holds compiles (a broken one would otherwise wait for the first spec using it)."""
+    import re
+
+    from printkit.spec.models import json_schema
+
+    def patterns(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "pattern" and isinstance(value, str):
+                    yield value
+                else:
+                    yield from patterns(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from patterns(item)
+
+    found = list(patterns(json_schema()))
+    assert len(found) >= 10
+    for pattern in found:
+        re.compile(pattern)
