@@ -7,7 +7,11 @@ Writes into OUTDIR the files that command writes, drawn as that command draws th
   by its backs mirrored for a long-edge flip; crop marks and two slug lines a page;
 - ``calc/expert/sheets-fronts-a4.pdf``: the fronts alone;
 - ``alignment-a4.pdf``: the duplex alignment test (scales on the front, crosses on the back);
-- ``manifest.json``: each file's path, pages, size and sha256.
+- ``manifest.json``: what printkit's says of each file (kind, deck, variant, paper, cards, pages,
+  sha256, and its size, place and times when written, signed).
+
+Each PDF as printkit starts it: its title, subject, creator and producer, sRGB named as its
+output intent with the ICC profile, and a TrimBox and BleedBox on every page.
 
 Each face has what printkit's Calc design draws: a number card its tint to the bleed, the symbol,
 the number in two corners (one turned), each over a disc with the symbol, 6 and 9 underlined; the
@@ -19,7 +23,11 @@ With printkit's library and interpreter settings: invariant, Flate-compressed bi
 ASCII85), the same two fonts embedded as subsets (Pretendard Bold and Regular), the cycle
 collector off while drawing and the survivors frozen at exit. As printkit does, each distinct
 face is drawn once as a form and placed where it prints (the fastest plain way with reportlab):
-this is the floor.
+this is the floor. One thing it does that printkit does not: it draws the fronts-only file's pages
+again, where printkit writes the duplex file's front pages' content streams into it a second time
+(through reportlab's internals; reportlab's own calls have no way to give one page to two
+documents). That is about 35 ms of the floor's drawing, and docs/performance.md gives the ratio
+both ways.
 
     python benchmarks/floor_calc.py OUTDIR
 """
@@ -27,6 +35,7 @@ this is the floor.
 import atexit
 import gc
 import hashlib
+import hmac
 import json
 import math
 import os
@@ -37,6 +46,7 @@ from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -44,7 +54,9 @@ from reportlab.pdfgen.canvas import Canvas
 # encodes every stream in ASCII85 through its charmap codec).
 rl_config.useA85 = 0
 
-FONTS = Path(__file__).resolve().parent.parent / "fonts"
+ROOT = Path(__file__).resolve().parent.parent
+FONTS = ROOT / "fonts"
+SRGB = ROOT / "printkit" / "render" / "icc" / "sRGB.icc"
 W, H, B = 63.5, 88.9, 3.175  # card and bleed, mm
 PAGE_W, PAGE_H = 210.0, 297.0
 LEFT, TOP = (PAGE_W - 3 * W) / 2, (PAGE_H - 3 * H) / 2
@@ -274,6 +286,33 @@ def aid_back_face(c):
     text(c, "CALC", W / 2, 46.0, 4.2, color=field, anchor="centre")
 
 
+def document(path, title, subject, initial_font):
+    """A canvas as printkit starts each PDF: invariant, its information filled in, and sRGB named
+    as the output intent with its ICC profile (reportlab has no call for that; printkit and this
+    floor put it into the catalog)."""
+    c = Canvas(str(path), pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName=initial_font)
+    c.setCreator("printkit")
+    c.setProducer("printkit (reportlab)")
+    c.setTitle(title)
+    c.setAuthor("")
+    c.setSubject(subject)
+    doc = c._doc
+    profile = PDFStream(PDFDictionary({"N": 3}), SRGB.read_bytes())
+    name = "sRGB IEC61966-2.1"
+    doc.Catalog.OutputIntents = PDFArray([PDFDictionary({
+        "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFA1"), "OutputConditionIdentifier": PDFString(name),
+        "Info": PDFString(name), "RegistryName": PDFString("http://www.color.org"),
+        "DestOutputProfile": doc.Reference(profile)})])
+    doc.Catalog.__NoDefault__ = [*doc.Catalog.__NoDefault__, "OutputIntents"]
+    return c
+
+
+def boxes(c):
+    """The page's TrimBox and BleedBox (the whole sheet, as printkit sets them on its sheets)."""
+    c.setTrimBox((0, 0, PAGE_W * mm, PAGE_H * mm))
+    c.setBleedBox((0, 0, PAGE_W * mm, PAGE_H * mm))
+
+
 def face_name(card):
     return "f" + "_".join(str(p) for p in card).replace("-", "m")
 
@@ -328,7 +367,9 @@ def page_furniture(c, caption, marks):
 
 
 def sheets(path, backs):
-    c = Canvas(str(path), pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName="Pretendard-Bold")
+    c = document(path, "Calc (expert): duplex sheets" if backs else "Calc (expert): fronts",
+                 "Card sheets: fronts and backs, for double-sided printing" if backs
+                 else "Card sheets: fronts only, for one-sided printing", "Pretendard-Bold")
     deck = list(cards())
     # As printkit does: a face printed more than once is drawn once, as a form, and placed where
     # it prints; a face printed once is drawn in place.
@@ -357,6 +398,7 @@ def sheets(path, backs):
             return (side(col == col_left, row, col - 1, 2.25), side(row == 0, row - 1, col, B),
                     side(col == col_right, row, col + 1, 2.25), side(row == 2, row + 1, col, B))
 
+        boxes(c)
         for slot, card in enumerate(chunk):
             row, col = divmod(slot, 3)
             name = face_name(card)
@@ -364,6 +406,7 @@ def sheets(path, backs):
         page_furniture(c, f"Calc \u00b7 expert \u00b7 sheet {sheet + 1} of {total} \u00b7 fronts", True)
         c.showPage()
         if backs:
+            boxes(c)
             for slot, card in enumerate(chunk):
                 row, col = divmod(slot, 3)
                 name = "aid_back" if card[0] == "aid" else "back"
@@ -376,9 +419,11 @@ def sheets(path, backs):
 
 def alignment(path):
     """The duplex alignment test: three scales with a dot on the front, red crosses on the back."""
-    c = Canvas(str(path), pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1, initialFontName="Pretendard-Regular")
+    c = document(path, "printkit duplex alignment test", "Print double-sided to measure how far the backs are off",
+                 "Pretendard-Regular")
     points = ((105.0, 148.5), (52.5, 89.1), (157.5, 222.75))
     for back in (False, True):
+        boxes(c)
         c.saveState()
         c.transform(mm, 0, 0, -mm, 0, PAGE_H * mm)
         if not back:
@@ -392,11 +437,11 @@ def alignment(path):
                     c.line(px - 8.5 - tick, py + k, px - 8.5, py + k)
                 c.line(px - 10, py - 8.5, px + 10, py - 8.5)
                 c.line(px - 8.5, py - 10, px - 8.5, py + 10)
-            lines = [("printkit duplex alignment test", 3.2, 20.0),
-                     ("Print both pages on one sheet (long-edge flip), then hold it against a light.", 2.4, 26.0),
-                     ("Each red cross from the back should sit on the centre of its scale (1 mm ticks).", 2.4, 29.0),
-                     ("If the crosses sit X mm right of and Y mm below the centre ticks (seen from this side),", 2.4, 32.0),
-                     ("build again with --back-offset=-X,-Y (left and up are negative X and Y).", 2.4, 35.0)]
+            lines = [("printkit duplex alignment test", 5.0, 20.0),
+                     ("Print both pages on one sheet (long-edge flip), then hold it against a light.", 3.2, 30.0),
+                     ("Each red cross from the back should sit on the centre of its scale (1 mm ticks).", 3.2, 35.0),
+                     ("If the crosses sit X mm right of and Y mm below the centre ticks (seen from this side),", 3.2, 40.0),
+                     ("build again with --back-offset=-X,-Y (left and up are negative X and Y).", 3.2, 45.0)]
             caption = "duplex alignment test \u00b7 A4 \u00b7 sheet 1 of 1 \u00b7 front"
         else:
             c.setStrokeColor("#d00000")
@@ -436,18 +481,23 @@ def main(out):
     out = Path(out)
     pdfmetrics.registerFont(TTFont("Pretendard-Bold", str(FONTS / "Pretendard-Bold.ttf")))
     pdfmetrics.registerFont(TTFont("Pretendard-Regular", str(FONTS / "Pretendard-Regular.ttf")))
-    files = {
-        "alignment-a4.pdf": lambda p: alignment(p),
-        "calc/expert/sheets-a4.pdf": lambda p: sheets(p, True),
-        "calc/expert/sheets-fronts-a4.pdf": lambda p: sheets(p, False),
+    files = {  # path: (kind, deck, variant, cards, write)
+        "alignment-a4.pdf": ("alignment", None, None, None, alignment),
+        "calc/expert/sheets-a4.pdf": ("sheets", "calc", "expert", 181, lambda p: sheets(p, True)),
+        "calc/expert/sheets-fronts-a4.pdf": ("sheets-fronts", "calc", "expert", 181, lambda p: sheets(p, False)),
     }
+    key = hashlib.sha256(b"floor").digest()  # printkit signs what it wrote with a key of its own
     manifest = []
-    for relative, write in files.items():
+    for relative, (kind, deck, variant, count, write) in files.items():
         path = out / relative
         pages = write_atomically(path, write)
         data = path.read_bytes()
-        manifest.append({"path": relative, "pages": pages, "size": len(data),
-                         "sha256": hashlib.sha256(data).hexdigest()})
+        info = path.stat()
+        written = {"device": info.st_dev, "inode": info.st_ino, "mtime_ns": info.st_mtime_ns, "size": info.st_size}
+        written["mac"] = hmac.new(key, json.dumps(written, sort_keys=True).encode(), "sha256").hexdigest()
+        manifest.append({"cards": count, "deck": deck, "kind": kind, "pages": pages, "paper": "a4",
+                         "path": relative, "sha256": hashlib.sha256(data).hexdigest(), "variant": variant,
+                         "written": written})
     write_atomically(out / "manifest.json",
                      lambda p: p.write_text(json.dumps({"files": manifest}, indent=2, sort_keys=True)))
 
