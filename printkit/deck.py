@@ -10,6 +10,17 @@ from typing import Any, Iterable, Mapping, Sequence
 
 Scalar = str | int | float | bool
 
+# printkit's own values a layout's templates read beside a card's attributes ({_group},
+# {_back_label}, ...): no attribute may take one of their names, which a template would read as
+# printkit's.
+OWN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image", "_role", "_languages")
+
+
+def own_value_message(name: str) -> str:
+    """Why ``name`` (one of :data:`OWN_VALUES`) cannot name an attribute."""
+    return (f"{name!r} is printkit's own value that a layout reads as {{{name}}}, not an attribute's name: "
+            f"name the attribute otherwise (say {name.lstrip('_')!r})")
+
 
 # Trim sizes of the named card formats in millimetres (width, height), portrait. Poker, bridge and
 # mini are inch formats, stored exactly (2.5 x 3.5 in is 63.5 x 88.9 mm) so 300 DPI images come

@@ -130,12 +130,12 @@ def test_a_tables_group_label_that_reads_the_card_makes_the_back_the_cards_own(t
     assert "Alpha 1" in texts[0] and "Beta 1" in texts[1] and "Alpha 1" not in texts[1]
 
 
-def test_a_back_with_a_when_match_is_each_cards_own_whatever_the_attributes_name(tmp_path, monkeypatch):
-    # when: matches the card's own attributes, even one spelt like printkit's own values.
+def test_a_back_with_a_when_match_is_each_cards_own(tmp_path, monkeypatch):
+    # when: matches the card's own attributes, whatever its names spell.
     deck = _spec_deck(tmp_path, monkeypatch,
-                      "      - {name: promo, kind: text, text: PROMO, when: {_back_image: promo}, x: 5mm, y: 5mm,"
+                      "      - {name: promo, kind: text, text: PROMO, when: {promo: true}, x: 5mm, y: 5mm,"
                       " width: 50mm, height: 10mm}\n",
-                      "[{title: A, _back_image: promo}, {title: B}]")
+                      "[{title: A, promo: true}, {title: B, promo: false}]")
     assert not deck.layouts["the_back"].same_for_every_card
     assert _back_texts(deck, tmp_path) == [["PROMO"], []]
 

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from printkit.deck import OWN_VALUES, own_value_message
 from printkit.errors import DataFileError, SpecError
 from printkit.spec.fields import name_message
 
@@ -406,6 +407,8 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
                     raise cell_error(number, i, f"column name may have at most 64 characters, got {len(name)}")
                 if not _NAME.fullmatch(name):
                     raise cell_error(number, i, f"column name {name_message(name)}")
+                if name in OWN_VALUES:
+                    raise cell_error(number, i, f"column name {own_value_message(name)}")
                 if name in seen:
                     raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
                 if name in COPIES_COLUMNS:

@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
+from printkit.deck import OWN_VALUES, own_value_message
 from printkit.spec.fields import (
     INVALID,
     Checked,
     Flag,
+    Kind,
     ListOf,
     MapOf,
     Model,
@@ -44,6 +46,26 @@ AttrValue = Union[str, int, float, bool, list]
 SCALAR = Scalar()
 ATTR_VALUE = OneOf(SCALAR, ListOf(SCALAR), noun="text, a number, true/false or a list of those")
 NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$", mismatch=name_message)
+
+
+def _attribute_name(name: str) -> str:
+    if name in OWN_VALUES:
+        raise ValueError(own_value_message(name))
+    return name
+
+
+def _attribute_message(name: str) -> str:
+    return own_value_message(name) if name in OWN_VALUES else name_message(name)
+
+
+# A card attribute's name: a name, but none of printkit's own values a layout reads.
+ATTR_NAME = Checked(NAME, _attribute_name, {"type": "string", "maxLength": 64, "pattern": NAME.pattern,
+                                            "not": {"enum": list(OWN_VALUES)}}, noun=NAME.noun)
+
+
+def _attributes(value: Kind) -> MapOf:
+    """A mapping of attribute names to ``value``s, a bad name said at its key."""
+    return MapOf(value, key=ATTR_NAME, bad_key=_attribute_message)
 TEXT = Text()
 COUNT = Whole(ge=0, le=MAX_CARDS)
 COPIES = Whole(ge=0, le=MAX_COPIES)
@@ -483,7 +505,7 @@ class CardFormatSpec:
 class CombineSpec:
     """Cards holding every ``size``-element combination of ``of`` in attribute ``attr``."""
 
-    attr: str = spec_field(NAME)
+    attr: str = spec_field(ATTR_NAME)
     of: list = spec_field(ListOf(SCALAR, min_length=1, max_length=64))
     size: int | list[int] = spec_field(OneOf(Whole(), ListOf(Whole()), noun="a whole number or a list of whole numbers"))
 
@@ -503,7 +525,7 @@ class Override:
 
     match: dict[str, AttrValue] = spec_field(MATCH)
     copies: int | None = spec_field(Optional(COPIES), None)
-    attrs: dict[str, AttrValue] = spec_field(MapOf(ATTR_VALUE, key=NAME), factory=dict)
+    attrs: dict[str, AttrValue] = spec_field(_attributes(ATTR_VALUE), factory=dict)
     art: ArtSpec | None = spec_field(Optional(Model(ArtSpec)), None)
     layout: str | None = spec_field(Optional(NAME), None, description="The layout of these cards' fronts.")
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of these cards' backs.")
@@ -514,12 +536,12 @@ class GroupSpec:
     """A group of cards from exactly one source: ``generate``, ``combine``, ``cards`` or ``data``."""
 
     name: str = spec_field(NAME)
-    attrs: dict[str, AttrValue] = spec_field(MapOf(ATTR_VALUE, key=NAME), factory=dict,
+    attrs: dict[str, AttrValue] = spec_field(_attributes(ATTR_VALUE), factory=dict,
                                              description="Attributes every card of the group has.")
-    generate: dict[str, list] | None = spec_field(Optional(MapOf(ListOf(SCALAR, min_length=1), key=NAME)), None,
+    generate: dict[str, list] | None = spec_field(Optional(_attributes(ListOf(SCALAR, min_length=1))), None,
                                                   description="The product of attribute lists, e.g. symbol x number.")
     combine: CombineSpec | None = spec_field(Optional(Model(CombineSpec)), None)
-    cards: list[dict[str, AttrValue]] | None = spec_field(Optional(ListOf(MapOf(ATTR_VALUE, key=NAME))), None)
+    cards: list[dict[str, AttrValue]] | None = spec_field(Optional(ListOf(_attributes(ATTR_VALUE))), None)
     data: str | None = spec_field(Optional(Text(pattern=r"^.*\.(?:[cC][sS][vV]|[tT][sS][vV]|[xX][lL][sS][xX]|[oO][dD][sS])$",
                                                 mismatch=_data_message)), None,
                                   description="A CSV, TSV, XLSX or ODS file beside the spec: a header row of "
