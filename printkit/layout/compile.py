@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from printkit.deck import Card, CardSize, Deck
+from printkit.deck import OWN_VALUES, Card, CardSize, Deck
 from printkit import draft
 from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
@@ -112,7 +112,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
     specs = loaded.spec.layouts
     done: dict[str, Layout] = {}
     lookups = _lookups(loaded)
-    known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(design.BUILTIN_VALUES)
+    known = _card_attributes(list(loaded.spec.groups) + list(loaded.spec.components)) | set(OWN_VALUES)
 
     def build(name: str, chain: tuple[str, ...]) -> Layout:
         if name in done:

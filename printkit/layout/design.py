@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from printkit.deck import OWN_VALUES, Card, CardSize, matches
+from printkit.deck import Card, CardSize, matches
 from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
@@ -42,8 +42,6 @@ from printkit.errors import DeckError, LayoutError
 if TYPE_CHECKING:
     from printkit.layout.table import Table
 
-# Names a template may use besides the card's attributes.
-BUILTIN_VALUES = OWN_VALUES
 # The card's ``role`` (aid, reference, marker, token; empty for a deck card): a condition's name too.
 ROLE = "_role"
 # The languages of the deck's rulebook, English first (English alone when it has none): a list,

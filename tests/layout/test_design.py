@@ -10,9 +10,8 @@ import pytest
 from PIL import Image as PILImage
 
 from printkit.memo import Memo
-from printkit.deck import Art, Card, CardSize
+from printkit.deck import OWN_VALUES, Art, Card, CardSize
 from printkit.layout.design import (
-    BUILTIN_VALUES,
     Element,
     Layout,
     LayoutError,
@@ -315,6 +314,6 @@ def test_back_image_is_a_value_as_well_as_a_condition(tmp_path):
 
 
 def test_every_value_of_printkits_own_is_one_a_text_may_print():
-    # The compiler accepts each of BUILTIN_VALUES in a placeholder: each must be there to print.
+    # The compiler accepts each of OWN_VALUES in a placeholder: each must be there to print.
     card = Card("g-001", "g", {}, Art(colors={}), SIZE)
-    assert set(BUILTIN_VALUES) - set(own_values(card)) == {"_attributes"}  # added where a text reads it
+    assert set(OWN_VALUES) - set(own_values(card)) == {"_attributes"}  # added where a text reads it
