@@ -1,8 +1,9 @@
 """Card templates: turn a card into drawing ops for its front and back.
 
 The games registry (:mod:`printkit.games`) gives the faces module of a spec's ``game:``
-(``printkit/games/calc/faces.py`` …), exposing ``front(card) -> Face`` and optionally ``back(card) -> Face`` and, for components that
-are whole pages (cards with a ``sheet`` attribute, like a score sheet),
+(``printkit/games/calc/faces.py`` …), exposing ``front(card) -> Face`` and optionally ``back(card) -> Face``
+(with ``back_key(card)``, see :func:`back_key`) and, for components that are whole pages (cards
+with a ``sheet`` attribute, like a score sheet),
 ``page(card, width_mm, height_mm) -> Face``, and ``COLOR_NAMES``, the ``art.colors`` names its
 faces read. Whatever a game module does not provide, the plain
 :mod:`printkit.layout.templates.generic` template draws, so every deck prints.
@@ -20,7 +21,7 @@ face these functions return, and the face carries a warning naming the card, fon
 from __future__ import annotations
 
 import dataclasses
-from typing import Hashable
+from typing import Callable, Hashable
 
 from printkit import fonts
 from printkit.deck import Card, Deck
@@ -62,36 +63,40 @@ def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
     """The back of ``card``: its front again (``face_on_both_sides``), its spec layout, printkit's
     back for its ``role`` (named in the rulebook's languages), else its game's template (or the
     generic one)."""
-    if card.face_on_both_sides:
-        return front(card, deck, proving=proving)
-    if card.back_layout is not None:
-        return drawable(_designed(card, deck, card.back_layout, "back", proving), card)
-    module = module_of(deck.game, "faces")
-    if card.role is not None:
-        # A game's own design's components are dark blue where the deck names no back colour, and
-        # a role back without a label names the deck.
-        base = card.art.back_color or (_common.DEFAULT_BACK if module is not None else generic.BACK)
-        label = card.art.back_label if card.art.back_label is not None else deck.name
-        art = dataclasses.replace(card.art, back_color=base, back_label=label)
-        return drawable(generic.role_back(dataclasses.replace(card, art=art), deck.languages), card)
-    return drawable(getattr(module, "back", generic.back)(card), card)
+    return _back(card, deck, proving)[1]()
 
 
 def back_key(card: Card, deck: Deck) -> Hashable | None:
     """A key the cards of ``deck`` whose backs :func:`back` draws alike share, given the same art
     and size: their back is drawn by one layout that reads nothing else of a card. None when a
     card's back may be its own."""
+    return _back(card, deck)[0]
+
+
+def _back(card: Card, deck: Deck, proving: bool = False) -> tuple[Hashable | None, Callable[[], Face]]:
+    """``card``'s back as :func:`back_key` keys it and what draws it: one choice serves both."""
     if card.face_on_both_sides:
-        return None
+        return None, lambda: front(card, deck, proving=proving)
     if card.back_layout is not None:
-        return ("layout", card.back_layout) if deck.layouts[card.back_layout].same_for_every_card else None
+        key = ("layout", card.back_layout) if deck.layouts[card.back_layout].same_for_every_card else None
+        return key, lambda: drawable(_designed(card, deck, card.back_layout, "back", proving), card)
     module = module_of(deck.game, "faces")
     if card.role is not None:
-        return ("role", card.role) if design_file.layout_key(generic.GENERIC, f"{card.role}_back") else None
+        key = ("role", card.role) if design_file.layout_key(generic.GENERIC, f"{card.role}_back") else None
+        return key, lambda: drawable(_role_back(card, deck, module is not None), card)
     if module is None:
-        return design_file.layout_key(generic.GENERIC, "back")
-    own = getattr(module, "back_key", None)
-    return own(card) if own is not None else None
+        return design_file.layout_key(generic.GENERIC, "back"), lambda: drawable(generic.back(card), card)
+    own_key, own = getattr(module, "back_key", None), getattr(module, "back", generic.back)
+    return own_key(card) if own_key is not None else None, lambda: drawable(own(card), card)
+
+
+def _role_back(card: Card, deck: Deck, game_design: bool) -> Face:
+    """printkit's back for ``card``'s role. A game's own design's components are dark blue where the
+    deck names no back colour, and a role back without a label names the deck."""
+    base = card.art.back_color or (_common.DEFAULT_BACK if game_design else generic.BACK)
+    label = card.art.back_label if card.art.back_label is not None else deck.name
+    art = dataclasses.replace(card.art, back_color=base, back_label=label)
+    return generic.role_back(dataclasses.replace(card, art=art), deck.languages)
 
 
 def _designed(card: Card, deck: Deck, name: str, side: str, proving: bool = False) -> Face:
