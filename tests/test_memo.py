@@ -98,18 +98,26 @@ def test_a_picture_rewritten_in_place_with_its_old_size_and_time_is_read_again(t
     assert safe_read.content_digest(path) == again.digest
 
 
+def _picture_checks_counted(monkeypatch):
+    """A list that grows by one for each picture decoded to be checked, and a function that
+    forgets what this process kept of pictures (as a new process starts)."""
+    checks = []
+    real = images.check_picture
+    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(1) or real(data))
+
+    def new_process():
+        for name in ("_VERDICTS", "_PICTURES", "_IDENTIFIED"):
+            monkeypatch.setattr(images, name, Memo(name, entries=10))
+
+    return checks, new_process
+
+
 def test_a_pictures_verdict_is_kept_in_the_render_cache_for_the_next_process(tmp_path, monkeypatch):
     from printkit.cache import picture_verdicts_kept
 
     jpeg = tmp_path / "art.jpg"
     PILImage.new("RGB", (40, 30), (200, 10, 10)).save(jpeg, quality=90)
-    checks = []
-    real = images.check_picture
-    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(1) or real(data))
-
-    def new_process():  # nothing kept in memory
-        for name in ("_VERDICTS", "_PICTURES", "_IDENTIFIED"):
-            monkeypatch.setattr(images, name, Memo(name, entries=10))
+    checks, new_process = _picture_checks_counted(monkeypatch)
 
     new_process()
     with picture_verdicts_kept(tmp_path / "out"):
@@ -132,13 +140,7 @@ def test_a_builds_picture_verdicts_are_one_cache_entry_and_later_builds_add_to_i
     for n in range(4):
         paths.append(tmp_path / f"art{n}.jpg")
         PILImage.new("RGB", (40 + n, 30), (200, 10, 10 * n)).save(paths[-1], quality=90)
-    checks = []
-    real = images.check_picture
-    monkeypatch.setattr(images, "check_picture", lambda data: checks.append(1) or real(data))
-
-    def new_process():  # nothing kept in memory
-        for name in ("_VERDICTS", "_PICTURES", "_IDENTIFIED"):
-            monkeypatch.setattr(images, name, Memo(name, entries=10))
+    checks, new_process = _picture_checks_counted(monkeypatch)
 
     def entries():
         return [entry for entry in (tmp_path / "out" / FOLDER).rglob("*") if len(entry.name) == 64]
