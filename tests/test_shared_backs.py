@@ -19,6 +19,23 @@ from printkit.pipeline.context import BuildContext, BuildOptions
 DECKS = Path(__file__).resolve().parent.parent / "decks"
 
 
+def _deck(tmp_path, monkeypatch, spec: str):
+    """The deck of ``spec`` (after its game, name and card size), written and read as deck.yaml."""
+    (tmp_path / "deck.yaml").write_text("game: backs\nname: Backs\ncard: {size: poker}\n" + spec, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return load_decks(["deck.yaml"])[0]
+
+
+def _spec_deck(tmp_path, monkeypatch, layout: str, cards: str):
+    return _deck(tmp_path, monkeypatch, "layouts:\n  the_back:\n    elements:\n" + layout +
+                 "groups:\n  - {name: cards, back_layout: the_back, cards: " + cards + "}\n")
+
+
+def _back_texts(deck, tmp_path):
+    _, faces = _faces(deck, tmp_path)
+    return [[op.text for op in faces.back(card).ops if isinstance(op, Text)] for card in deck.cards]
+
+
 def _faces(deck, tmp_path):
     ctx = BuildContext(BuildOptions(out_dir=tmp_path / "out"))
     return ctx, ctx.faces(deck)
@@ -55,40 +72,29 @@ def test_a_games_deck_back_is_drawn_once_for_all_its_cards(name, shared, monkeyp
 
 
 def test_a_spec_back_that_reads_the_card_is_each_cards_own(tmp_path, monkeypatch):
-    (tmp_path / "deck.yaml").write_text(
-        "game: backs\nname: Backs\ncard: {size: poker}\nlayouts:\n"
-        "  named_back:\n    elements:\n"
-        "      - {name: who, kind: text, text: '{title}', x: 5mm, y: 5mm, width: 50mm, height: 10mm}\n"
-        "  plain_back:\n    elements:\n"
-        "      - {name: label, kind: text, text: '{_back_label}', x: 5mm, y: 5mm, width: 50mm, height: 10mm}\n"
-        "art: {back: {label: SAME}}\n"
-        "groups:\n"
-        "  - {name: named, back_layout: named_back, cards: [{title: Alpha}, {title: Beta}]}\n"
-        "  - {name: plain, back_layout: plain_back, cards: [{title: Gamma}, {title: Delta}]}\n",
-        encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    deck = load_decks(["deck.yaml"])[0]
+    deck = _deck(tmp_path, monkeypatch,
+                 "layouts:\n"
+                 "  named_back:\n    elements:\n"
+                 "      - {name: who, kind: text, text: '{title}', x: 5mm, y: 5mm, width: 50mm, height: 10mm}\n"
+                 "  plain_back:\n    elements:\n"
+                 "      - {name: label, kind: text, text: '{_back_label}', x: 5mm, y: 5mm, width: 50mm, height: 10mm}\n"
+                 "art: {back: {label: SAME}}\n"
+                 "groups:\n"
+                 "  - {name: named, back_layout: named_back, cards: [{title: Alpha}, {title: Beta}]}\n"
+                 "  - {name: plain, back_layout: plain_back, cards: [{title: Gamma}, {title: Delta}]}\n")
     assert not deck.layouts["named_back"].same_for_every_card
     assert deck.layouts["plain_back"].same_for_every_card
     drawn = _counting(monkeypatch)
-    _, faces = _faces(deck, tmp_path)
-    texts = [[op.text for op in faces.back(card).ops if isinstance(op, Text)] for card in deck.cards]
-    assert texts == [["Alpha"], ["Beta"], ["SAME"], ["SAME"]]
+    assert _back_texts(deck, tmp_path) == [["Alpha"], ["Beta"], ["SAME"], ["SAME"]]
     assert [card.attrs["title"] for card in drawn] == ["Alpha", "Beta", "Gamma"]  # Delta shares Gamma's
 
 
 def test_a_shared_back_that_warns_is_drawn_for_each_card(tmp_path, monkeypatch):
     # A label too long for its box at the smallest size warns: each card says so on its own back.
-    (tmp_path / "deck.yaml").write_text(
-        "game: warn\nname: Warn\ncard: {size: poker}\nlayouts:\n"
-        "  tight_back:\n    elements:\n"
-        "      - {name: label, kind: text, text: '{_back_label}', x: 5mm, y: 5mm, width: 6mm, height: 3mm,"
-        " wrap: false, min_size: 2mm}\n"
-        "art: {back: {label: A LABEL FAR TOO LONG FOR ITS BOX}}\n"
-        "groups:\n  - {name: cards, back_layout: tight_back, cards: [{title: One}, {title: Two}]}\n",
-        encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    deck = load_decks(["deck.yaml"])[0]
+    deck = _spec_deck(tmp_path, monkeypatch,
+                      "      - {name: label, kind: text, text: '{_back_label}', x: 5mm, y: 5mm, width: 6mm, height: 3mm,"
+                      " wrap: false, min_size: 2mm}\nart: {back: {label: A LABEL FAR TOO LONG FOR ITS BOX}}\n",
+                      "[{title: One}, {title: Two}]")
     drawn = _counting(monkeypatch)
     _, faces = _faces(deck, tmp_path)
     backs = [faces.back(card) for card in deck.cards]
@@ -104,19 +110,6 @@ def test_what_a_layout_reads_decides_whether_it_is_the_same_for_every_card():
     calc = shipped_layouts(Path(templates.__file__).resolve().parents[2] / "games" / "calc" / "faces.yaml")
     assert calc["back"].same_for_every_card
     assert not calc["number"].same_for_every_card
-
-
-def _spec_deck(tmp_path, monkeypatch, layout: str, cards: str):
-    (tmp_path / "deck.yaml").write_text(
-        "game: backs\nname: Backs\ncard: {size: poker}\nlayouts:\n  the_back:\n    elements:\n" + layout +
-        "groups:\n  - {name: cards, back_layout: the_back, cards: " + cards + "}\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return load_decks(["deck.yaml"])[0]
-
-
-def _back_texts(deck, tmp_path):
-    _, faces = _faces(deck, tmp_path)
-    return [[op.text for op in faces.back(card).ops if isinstance(op, Text)] for card in deck.cards]
 
 
 def test_a_tables_group_label_that_reads_the_card_makes_the_back_the_cards_own(tmp_path, monkeypatch):
