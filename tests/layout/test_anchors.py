@@ -12,7 +12,7 @@ from printkit.decks import load_all_variants
 from printkit.layout import design, templates
 from printkit.render.png import render_face
 
-from cli_in import invoke_in
+from cli_in import check_in, place_of
 
 DPI = 300
 MM = DPI / 25.4
@@ -117,23 +117,12 @@ def test_an_anchored_text_is_not_warned_of_for_where_its_box_is_written(tmp_path
       - {name: cost, kind: text, text: "{cost}", anchor: {to: title, x: after, y: top, gap: 6mm}, width: 8mm,
          height: 6mm, size: 4mm, valign: caps}
 groups:""")
-    result = run_check(tmp_path, spec)
+    result = check_in(tmp_path, spec)
     assert result.exit_code == 0 and "warning" not in result.output, result.output
     deck, cards_ = cards(tmp_path, spec)
     image = pixels(cards_[0], deck)
     left, top, right, bottom = extent(image, (0, 0, 0), slice(0, round(12 * MM)))
     assert right > 15  # "Ash", a gap and the 3: the cost stands after the title, not at the card's edge
-
-
-def run_check(folder: Path, spec: str):
-    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
-    return invoke_in(folder, "check", "deck.yaml", "--no-play")
-
-
-def place_of(spec: str, needle: str, word: str) -> str:
-    """``deck.yaml:LINE:COLUMN`` of ``word`` on the line holding ``needle``."""
-    number, line = next((i, line) for i, line in enumerate(spec.splitlines(), 1) if needle in line)
-    return f"deck.yaml:{number}:{line.index(word) + 1}:"
 
 
 EXTENDED = SPEC.replace("groups:", """  bare:
@@ -155,7 +144,7 @@ groups:""").replace("cards:\n      - {title: I}", "cards:\n      - {title: I, la
      "layout 'bare', element 'badge': anchor: unknown element 'title'; known: badge, disc, mark, note"),
 ])
 def test_an_anchor_to_no_text_before_it_is_an_error_at_its_name(tmp_path, spec, needle, word, message):
-    result = run_check(tmp_path, spec)
+    result = check_in(tmp_path, spec)
     assert result.exit_code == 1, result.output
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(place_of(spec, needle, word)), line
@@ -174,7 +163,7 @@ def test_an_anchor_to_no_text_before_it_is_an_error_at_its_name(tmp_path, spec, 
 ])
 def test_an_anchor_that_cannot_place_is_an_error_at_the_element(tmp_path, change, needle, message):
     spec = SPEC.replace(*change)
-    result = run_check(tmp_path, spec)
+    result = check_in(tmp_path, spec)
     assert result.exit_code == 1, result.output
     [line] = result.stderr.strip().splitlines()
     number = next(i for i, text in enumerate(spec.splitlines(), 1) if needle in text)

@@ -14,7 +14,7 @@ from printkit.layout import templates
 from printkit.layout.ops import Rect, Text
 from printkit.render.png import render_face
 
-from cli_in import invoke_in
+from cli_in import check_in, place_of
 
 DPI = 300
 MM = DPI / 25.4
@@ -136,17 +136,6 @@ def test_a_chip_steps_aside_when_the_names_reach_it_and_its_label_goes_with_it(t
     assert fills(templates.front(card(deck, "E"), deck))[1:] == ["#00ff00"]
 
 
-def run_check(folder: Path, spec: str):
-    (folder / "deck.yaml").write_text(spec, encoding="utf-8")
-    return invoke_in(folder, "check", "deck.yaml", "--no-play")
-
-
-def place_of(spec: str, needle: str, word: str) -> str:
-    """``deck.yaml:LINE:COLUMN`` of ``word`` on the line holding ``needle``."""
-    number, line = next((i, line) for i, line in enumerate(spec.splitlines(), 1) if needle in line)
-    return f"deck.yaml:{number}:{line.index(word) + 1}:"
-
-
 @pytest.mark.parametrize("old, new, word, message", [
     ("clear_of: names", "clear_of: nams", "nams", "clear_of: unknown element 'nams' (did you mean 'names'?)"),
     ("clear_of: names", "clear_of: label", "label", "clear_of: 'label' is drawn after this element"),
@@ -159,7 +148,7 @@ def place_of(spec: str, needle: str, word: str) -> str:
 ])
 def test_misused_they_are_errors_at_the_key(tmp_path, old, new, word, message):
     spec = SPEC.replace(old, new, 1)
-    result = run_check(tmp_path, spec)
+    result = check_in(tmp_path, spec)
     assert result.exit_code == 1, result.output
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(place_of(spec, new, word)), line
