@@ -299,9 +299,7 @@ def sheet_page(pages: Sequence["Page"], shown: Sequence[tuple[CardSize, float]])
         clip = Box(-placed.x_mm + inset, -placed.y_mm + inset, w * px_mm / scale - 2 * inset,
                    h * px_mm / scale - 2 * inset)
         if placed.clip is not None:
-            left, upper = max(clip.x_mm, placed.clip.x_mm), max(clip.y_mm, placed.clip.y_mm)
-            clip = Box(left, upper, min(clip.right_mm, placed.clip.right_mm) - left,
-                       min(clip.bottom_mm, placed.clip.bottom_mm) - upper)
+            clip = clip.intersection(placed.clip)
         placements.append(Placement(placed.face, placed.x_mm * scale, top * px_mm + placed.y_mm * scale, clip,
                                     scale=scale))
         top, width = top + h, max(width, w)

@@ -65,6 +65,11 @@ class Box:
         return (self.x_mm < other.right_mm and other.x_mm < self.right_mm
                 and self.y_mm < other.bottom_mm and other.y_mm < self.bottom_mm)
 
+    def intersection(self, other: "Box") -> "Box":
+        """The part of this box inside ``other`` (a negative width or height when they share none)."""
+        x0, y0 = max(self.x_mm, other.x_mm), max(self.y_mm, other.y_mm)
+        return Box(x0, y0, min(self.right_mm, other.right_mm) - x0, min(self.bottom_mm, other.bottom_mm) - y0)
+
     def contains(self, other: "Box", tolerance_mm: float = 1e-9) -> bool:
         return (other.x_mm >= self.x_mm - tolerance_mm and other.y_mm >= self.y_mm - tolerance_mm
                 and other.right_mm <= self.right_mm + tolerance_mm

@@ -404,16 +404,10 @@ def slot_grid(slot: Slot, room: Box, card: CardSize, gap_mm: float, count: int) 
                  min(card.bleed_mm, gap_mm / 2), card.bleed_mm, card.bleed_mm, slot.clockwise_deg)
     # Within the slot less its neighbours' bleed (a card too big for marks keeps less bleed).
     limit = room.grow(MARK_OFFSET_MM)
-    grid = tuple(replace(s, paint=_micrometres(_clip(s.paint, limit))) for s in grid)
+    grid = tuple(replace(s, paint=_micrometres(s.paint.intersection(limit))) for s in grid)
     used = _exposed(grid, columns, rows, min(count, len(grid)), card.bleed_mm)
-    used = tuple(replace(s, paint=_micrometres(_clip(s.paint, limit))) for s in used)
+    used = tuple(replace(s, paint=_micrometres(s.paint.intersection(limit))) for s in used)
     return used, _crop_marks(room, grid, used, 0.0)
-
-
-def _clip(box: Box, limit: Box) -> Box:
-    x0, y0 = max(box.x_mm, limit.x_mm), max(box.y_mm, limit.y_mm)
-    x1, y1 = min(box.right_mm, limit.right_mm), min(box.bottom_mm, limit.bottom_mm)
-    return Box(x0, y0, x1 - x0, y1 - y0)
 
 
 def packed_sheet_pages(

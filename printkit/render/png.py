@@ -74,10 +74,9 @@ def rasterise(pdf: bytes, size: CardSize, dpi: float = DPI, pixels: tuple[int, i
 
 
 def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
-                    pixels: Sequence[tuple[int, int] | None] = (), convert=None, first: int = 0) -> list:
+                    pixels: Sequence[tuple[int, int] | None] = (), first: int = 0) -> list:
     """Page *first + i* of ``pdf`` as an RGB image of :func:`card_pixel_size` for ``pages[i]`` (size,
-    dpi), or of ``pixels[i]`` when given (a print service's size); ``convert(image, i)``, when given,
-    turns each image into what is kept (its PNG bytes), so only one page's pixels are ever held.
+    dpi), or of ``pixels[i]`` when given (a print service's size).
 
     One document for many faces shares its fonts and pictures between pages, and PDFium parses
     it once.
@@ -89,7 +88,7 @@ def rasterise_pages(pdf: bytes, pages: Sequence[tuple[CardSize, float]],
         for index, (size, dpi) in enumerate(pages):
             image = _render_page(pdfium, document, first + index, size, dpi,
                                  pixels[index] if index < len(pixels) else None)
-            out.append(convert(image, index) if convert is not None else image)
+            out.append(image)
         return out
 
 

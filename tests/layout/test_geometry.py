@@ -70,5 +70,7 @@ def test_box_helpers():
     assert box.shift(5, -5) == Box(15, 15, 30, 40)
     assert box.intersects(Box(39, 59, 5, 5))
     assert not box.intersects(Box(40, 20, 5, 5))  # touching edges only
+    assert box.intersection(Box(35, 0, 20, 30)) == Box(35, 20, 5, 10)
+    assert box.intersection(Box(0, 0, 100, 100)) == box
     assert box.contains(Box(10, 20, 30, 40)) and not box.contains(Box(9, 20, 1, 1))
     assert Size(3, 4).rotated() == Size(4, 3)
