@@ -33,7 +33,6 @@ import hashlib
 import io
 import os
 import re
-import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,7 +44,8 @@ from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.pngfile import PNG_SIGNATURE
 from printkit.render.svg import PAINTED, local_name as _local, unsupported
-from printkit.safe_read import UnsafeFileError, known_digest, read_identified, read_limited, remember_digest
+from printkit.safe_read import (UnsafeFileError, known_digest, opened_regular, read_identified, read_limited,
+                                remember_digest)
 
 MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE = 65_500  # what JPEG can hold; a picture a few pixels high and millions wide is no art
@@ -213,18 +213,12 @@ def head_checked(path: Path, digest: str, size: int) -> bytes | None:
     as sha256 ``digest`` (its identity, taken from the open file, known with that digest); None
     otherwise, or when it cannot be read."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        with opened_regular(path) as (descriptor, info):
+            if known_digest(path, identity_of(info)) != digest:
+                return None
+            return os.read(descriptor, size)
+    except (OSError, UnsafeFileError):
         return None
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or known_digest(path, identity_of(info)) != digest:
-            return None
-        return os.read(descriptor, size)
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
 
 
 def _read_picture(path: Path) -> tuple[bytes, FileIdentity]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from printkit.errors import UnsafeFileError
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
@@ -20,10 +22,10 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
     return read_identified(path, limit_bytes)[0]
 
 
-def read_identified(path: Path, limit_bytes: int) -> tuple[bytes, FileIdentity]:
-    """:func:`read_limited`, with the identity of the file read (taken from the open file before
-    its bytes: a write meanwhile moves its change time, so the bytes are never vouched for by a
-    later identity)."""
+@contextmanager
+def opened_regular(path: Path) -> Iterator[tuple[int, os.stat_result]]:
+    """The descriptor of the regular file at ``path`` and its fstat, closed after: opened
+    non-blocking and checked before any read (UnsafeFileError for a folder, device or pipe)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
@@ -31,6 +33,16 @@ def read_identified(path: Path, limit_bytes: int) -> tuple[bytes, FileIdentity]:
             raise UnsafeFileError("is a folder, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise UnsafeFileError("is not a regular file")
+        yield fd, info
+    finally:
+        os.close(fd)
+
+
+def read_identified(path: Path, limit_bytes: int) -> tuple[bytes, FileIdentity]:
+    """:func:`read_limited`, with the identity of the file read (taken from the open file before
+    its bytes: a write meanwhile moves its change time, so the bytes are never vouched for by a
+    later identity)."""
+    with opened_regular(path) as (fd, info):
         if info.st_size > limit_bytes:
             raise UnsafeFileError(f"is {info.st_size} bytes; the limit is {limit_bytes}")
         with os.fdopen(fd, "rb", closefd=False) as handle:
@@ -40,8 +52,6 @@ def read_identified(path: Path, limit_bytes: int) -> tuple[bytes, FileIdentity]:
             data = handle.read(info.st_size + 1)
             if len(data) > info.st_size:
                 data += handle.read(limit_bytes + 1 - len(data))
-    finally:
-        os.close(fd)
     if len(data) > limit_bytes:
         raise UnsafeFileError(f"is larger than the limit of {limit_bytes} bytes")
     return data, identity_of(info)
