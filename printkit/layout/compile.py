@@ -257,6 +257,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         raise loaded.source.error(path + ("legibility_floor",), "legibility_floor is the size below which this "
                                   f"text is a warning; give a size such as 4.5pt, not {spec.legibility_floor!r}")
     as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
+    radius, spacing = _mm_or_short(spec.radius), _mm_or_short(spec.spacing)
     return Element(
         kind=spec.kind, label=label, name=spec.name,
         x=length("x"), y=length("y"), width=length("width"), height=length("height"), frame=spec.frame,
@@ -272,9 +273,9 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         paragraph_spacing=float(spec.paragraph_spacing), rotate=spec.rotate,
         both_ends=spec.both_ends,
         fit=spec.fit, fill=template("fill"), stroke=template("stroke"),
-        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=_mm_or_short(spec.radius)[0],
-        radius_short_pct=_mm_or_short(spec.radius)[1], spacing_mm=_mm_or_short(spec.spacing)[0],
-        spacing_short_pct=_mm_or_short(spec.spacing)[1], border_mm=parse_length_mm(spec.border),
+        stroke_width_mm=parse_length_mm(spec.stroke_width), radius_mm=radius[0],
+        radius_short_pct=radius[1], spacing_mm=spacing[0], spacing_short_pct=spacing[1],
+        border_mm=parse_length_mm(spec.border),
         clear_of=as_list(spec.clear_of), when_drawn=as_list(spec.when_drawn),
         unless_repeats=as_list(spec.unless_repeats),
         anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
