@@ -169,9 +169,8 @@ def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
     if name is None or any(name in card.attrs for card in cards):
         return
     known = sorted({attr for card in cards for attr in card.attrs})
-    import difflib  # only for a name to suggest
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
+    close = close_key(name, known)
+    hint = f" (did you mean {close!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
     raise loaded.source.error(("export", "description"), f"no card has an attribute {name!r}{hint}")
 
 

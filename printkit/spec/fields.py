@@ -439,9 +439,8 @@ def close_key(key: Any, known: Sequence[str]) -> str | None:
 def unknown_name(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:
     """``unknown layout 'fron' (did you mean 'front'?); known: back, front``."""
     known = sorted(known)
-    import difflib  # only for a name to suggest
-    hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+    hint = close_key(name, known)
+    meant = f" (did you mean {hint!r}?)" if hint else ""
     listed = ", ".join(known) if known else none
     return f"unknown {what} {name!r}{meant}; known: {listed}"
 
