@@ -172,6 +172,19 @@ def _lookups(loaded: LoadedSpec) -> dict[str, dict[str, str]]:
             for name, entries in loaded.spec.lookups.items()}
 
 
+def _template(loaded: LoadedSpec, value: object, path: PathKey) -> Template | None:
+    """``value``, written at ``path``, parsed as placeholders (None if not written); a mistake in it, or
+    a lookup the spec lacks, is an error there. Every template a layout holds is read here, a table's too."""
+    if value is None:
+        return None
+    try:
+        parsed = Template.parse(str(value))
+    except LayoutError as exc:
+        raise loaded.source.error(path, str(exc)) from None
+    _check_lookups(loaded, parsed, path)
+    return parsed
+
+
 def _check_lookups(loaded: LoadedSpec, template: Template, path: PathKey) -> None:
     """A placeholder looking a value up in a lookup the spec's ``lookups:`` lacks is a located error."""
     for placeholder in template.placeholders:
@@ -214,15 +227,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
     from printkit.spec.files import font_file as _font
 
     def template(key: str) -> Template | None:
-        value = getattr(spec, key)
-        if value is None:
-            return None
-        try:
-            parsed = Template.parse(str(value))
-        except LayoutError as exc:
-            raise loaded.source.error(path + (key,), str(exc)) from None
-        _check_lookups(loaded, parsed, path + (key,))
-        return parsed
+        return _template(loaded, getattr(spec, key), path + (key,))
 
     def length(key: str) -> Length:
         value = getattr(spec, key)
@@ -378,14 +383,6 @@ def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
     """A table element's ``table:`` compiled: lengths in mm, colours and counts as templates."""
     from printkit.layout.table import Column, Repeat, Row, Table  # loaded by the decks that have a table
 
-    def template(value, at: PathKey) -> Template | None:
-        if value is None:
-            return None
-        try:
-            return Template.parse(str(value))
-        except LayoutError as exc:
-            raise loaded.source.error(at, str(exc)) from None
-
     def size(value, at: PathKey) -> float:
         mm, pct = _text_size(loaded, value, at, None)
         if pct is not None:
@@ -407,17 +404,18 @@ def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
                                                                    f"{low:g} mm")
             out.append(Column(float(width[:-1]) if percent else parse_length_mm(column.width), percent,
                               None if column.header is None else str(column.header), low, high, column.bold,
-                              template(column.color, where + ("color",)), _ALIGN[column.align],
+                              _template(loaded, column.color, where + ("color",)), _ALIGN[column.align],
                               parse_length_mm(column.inset), column.same_size))
         return tuple(out)
 
     repeat = None
     if spec.repeat is not None:
         at = path + ("repeat",)
-        repeat = Repeat(template(spec.repeat.count, at + ("count",)), template(spec.repeat.header, at + ("header",)),
-                        template(spec.repeat.fill, at + ("fill",)),
+        repeat = Repeat(_template(loaded, spec.repeat.count, at + ("count",)),
+                        _template(loaded, spec.repeat.header, at + ("header",)),
+                        _template(loaded, spec.repeat.fill, at + ("fill",)),
                         columns(spec.repeat.columns, at + ("columns",), "a repeated group's width"))
-    rows = tuple(Row(tuple(str(c) for c in row.cells), template(row.fill, path + ("rows", i, "fill")),
+    rows = tuple(Row(tuple(str(c) for c in row.cells), _template(loaded, row.fill, path + ("rows", i, "fill")),
                      None if row.mark is None else str(row.mark)) for i, row in enumerate(spec.rows))
     fixed = columns(spec.columns, path + ("columns",), "the table's width")
     widest = max((len(r.cells) for r in rows), default=0)
@@ -432,9 +430,9 @@ def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
                                                                  "table has no repeat")
     return Table(fixed, repeat, parse_length_mm(spec.header_height), parse_length_mm(spec.subheader_height),
                  parse_length_mm(spec.row_height), rows,
-                 template(spec.rows_shown, path + ("rows_shown",)),
-                 tuple(str(f) for f in spec.footer), template(spec.footer_fill, path + ("footer_fill",)),
-                 template(spec.mark_fill, path + ("mark_fill",)),
+                 _template(loaded, spec.rows_shown, path + ("rows_shown",)),
+                 tuple(str(f) for f in spec.footer), _template(loaded, spec.footer_fill, path + ("footer_fill",)),
+                 _template(loaded, spec.mark_fill, path + ("mark_fill",)),
                  header_size_mm=size(spec.header_size, path + ("header_size",)),
                  subheader_size_mm=size(spec.subheader_size, path + ("subheader_size",)),
                  label_size_mm=size(spec.label_size, path + ("label_size",)),

@@ -11,7 +11,7 @@ from PIL import Image as PILImage
 
 from printkit.decks import load_all_variants
 
-from cli_in import assert_one_error, invoke_in, line_of
+from cli_in import assert_one_error, check_in, invoke_in, line_of, place_of
 
 SPEC = """\
 game: emberfall
@@ -322,6 +322,27 @@ def test_table_mistakes_are_one_line_at_the_layout(folder, change, needle, messa
     spec = TABLE_SPEC.replace(*change)
     assert spec != TABLE_SPEC
     assert_one_error(folder, spec, needle, message)
+
+
+@pytest.mark.parametrize("old, new", [
+    ('count: "{players}"', 'count: "{seat[players]}"'),
+    ('header: "P{n}"', 'header: "{seat[players]} {n}"'),
+    ('{header: Bid, width: 50%}', '{header: Bid, width: 50%, color: "{seat[players]}"}'),
+    ('fill: "#f0e0e0"', 'fill: "{seat[players]}"'),
+    ('rows_shown: "{rounds}"', 'rows_shown: "{seat[rounds]}"'),
+])
+def test_a_table_naming_a_lookup_the_spec_lacks_is_one_error_where_it_is_written(folder, old, new):
+    # As for any other element: check finds it at the layout, before a card is drawn, in the same words.
+    spec = TABLE_SPEC.replace("layouts:\n", "lookups: {seats: {'3': Three}}\nlayouts:\n").replace(old, new)
+    assert spec.count("{seat[") == 1
+    result = check_in(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    where = place_of(spec, "{seat[", '"{seat[')  # the value's opening quote
+    assert line == f"{where} unknown lookup 'seat' (did you mean 'seats'?); known: seats"
+    other = spec.replace(new, old).replace("      - name: table\n",
+                                           '      - {kind: rect, fill: "{seat[players]}"}\n      - name: table\n')
+    assert check_in(folder, other).stderr.split(": ", 1)[1].strip() == line.split(": ", 1)[1]
 
 
 def test_a_table_without_a_repeat_takes_no_mark_and_a_count_must_be_whole(folder):
