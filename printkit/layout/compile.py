@@ -30,7 +30,7 @@ from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_it
 from printkit.layout.geometry import bleed_box, safe_box
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
-from printkit.spec.fields import unknown_name as _unknown
+from printkit.spec.fields import close_key, unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import BOX_SUM_RE, AnchorSpec, ElementSpec, TableSpec
 from printkit.memo import Memo
@@ -129,10 +129,7 @@ def _compile_layouts(loaded: LoadedSpec) -> dict[str, Layout]:
         elements = _removed(loaded, name, spec.remove, spec.extends, elements)
         for key in spec.requires or ():
             if key not in known:
-                import difflib  # only for a name to suggest
-                hint = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-                meant = f"; did you mean {hint[0]!r}?" if hint else ""
-                raise loaded.source.error(("layouts", name, "requires", key), f"no card has attribute {key!r}{meant}")
+                raise loaded.source.error(("layouts", name, "requires", key), _no_attribute(key, known))
         own: set[str | None] = set()
         for index, element_spec in enumerate(spec.elements):
             path = ("layouts", name, "elements", index)
@@ -470,12 +467,15 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
         if attr not in known:
             key = _key_reading(spec, attr)
             at = (key,) if key else _table_key_reading(spec.table, attr) if spec.table is not None else ()
-            import difflib  # only for a name to suggest
-            hint = difflib.get_close_matches(attr, sorted(known), n=1, cutoff=0.6)
-            meant = f"; did you mean {hint[0]!r}?" if hint else ""
-            listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
-            raise loaded.source.error(path + at,
-                                      f"no card has attribute {attr!r}{meant} (cards have: {listed})")
+            raise loaded.source.error(path + at, _no_attribute(attr, known))
+
+
+def _no_attribute(attr: str, known: set[str]) -> str:
+    """What a layout naming ``attr``, which no card has, is told: the likeliest meant, and what cards have."""
+    hint = close_key(attr, sorted(known))
+    meant = f"; did you mean {hint!r}?" if hint else ""
+    listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
+    return f"no card has attribute {attr!r}{meant} (cards have: {listed})"
 
 
 def _key_reading(spec: ElementSpec, attr: str) -> str | None:

@@ -399,6 +399,7 @@ def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(fol
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
     assert "no card has attribute 'titel'; did you mean 'title'?" in line
+    assert line.endswith("(cards have: art, flavor, text, title)"), line  # as a placeholder's misspelling is told
     result = run(folder, spec.replace("requires: {title: [Flare, Frost]}", "requires: {title: []}"))
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
