@@ -311,19 +311,11 @@ def _check_before(loaded: LoadedSpec, layout: str, index: int, spec: ElementSpec
     names = () if value is None else (value,) if isinstance(value, str) else value
     at = order.index(spec.name) if spec.name is not None and spec.name in order else len(order)
     for other in names:
-        if other == spec.name:
-            problem = f"element {other!r} cannot name itself"
-        elif other not in order:
-            problem = _unknown("element", other, _names(elements), "no element has a name")
-        elif order.index(other) > at:
-            problem = (f"{other!r} is drawn after this element, so it is not placed yet; put the element "
-                       f"after it in the list")
-        elif key == "unless_repeats" and elements[order.index(other)].kind != "text":
-            problem = f"{other!r} is a {elements[order.index(other)].kind} element; a text repeats only a text"
-        else:
-            continue
-        raise loaded.source.error(("layouts", layout, "elements", index, key),
-                                  f"layout {layout!r}: {key}: {problem}")
+        problem = _not_before(other, spec.name, at, elements, itself="name itself", unset="placed",
+                              text_only="a text repeats only a text" if key == "unless_repeats" else None)
+        if problem is not None:
+            raise loaded.source.error(("layouts", layout, "elements", index, key),
+                                      f"layout {layout!r}: {key}: {problem}")
 
 
 def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element]) -> None:
@@ -333,21 +325,31 @@ def _check_anchors(loaded: LoadedSpec, layout: str, elements: Sequence[Element])
         anchor = element.anchor
         if anchor is None:
             continue
-        at = next((j for j, e in enumerate(elements) if e.name == anchor.to), None)
-        if anchor.to == element.name:
-            problem = f"element {anchor.to!r} cannot be anchored to itself"
-        elif at is None:
-            problem = _unknown("element", anchor.to, _names(elements), "no element has a name")
-        elif elements[at].kind != "text":
-            problem = (f"{anchor.to!r} is {'an' if elements[at].kind[0] in 'aeiou' else 'a'} {elements[at].kind} "
-                       "element; an anchor places a box by where a text element is set")
-        elif at > index:
-            problem = (f"{anchor.to!r} is drawn after this element, so it is not set yet; put the element after "
-                       f"it in the list (or, in a layout that extends another, write after: {anchor.to})")
-        else:
-            continue
-        raise at_source(anchor.source or str(loaded.path),
-                        f"layout {layout!r}, element {element.label}: anchor: {problem}")
+        problem = _not_before(anchor.to, element.name, index, elements, itself="be anchored to itself", unset="set",
+                              text_only="an anchor places a box by where a text element is set",
+                              move=f" (or, in a layout that extends another, write after: {anchor.to})")
+        if problem is not None:
+            raise at_source(anchor.source or str(loaded.path),
+                            f"layout {layout!r}, element {element.label}: anchor: {problem}")
+
+
+def _not_before(name: str, own: str | None, at: int, elements: Sequence[Element], *, itself: str, unset: str,
+                text_only: str | None = None, move: str = "") -> str | None:
+    """What is wrong with ``name``, written in the element at ``at`` in ``elements`` (named ``own``),
+    as the name of an element drawn before it (a text element when ``text_only`` says why it must
+    be); None if nothing. ``itself``, ``unset`` and ``move`` word the problem for what names it."""
+    found = next((j for j, e in enumerate(elements) if e.name == name), None)
+    if name == own:
+        return f"element {name!r} cannot {itself}"
+    if found is None:
+        return _unknown("element", name, _names(elements), "no element has a name")
+    kind = elements[found].kind
+    if text_only is not None and kind != "text":
+        return f"{name!r} is {'an' if kind[0] in 'aeiou' else 'a'} {kind} element; {text_only}"
+    if found > at:
+        return (f"{name!r} is drawn after this element, so it is not {unset} yet; put the element after it "
+                f"in the list{move}")
+    return None
 
 
 # The unit of a share of the card's shorter side (trim): "8%short".

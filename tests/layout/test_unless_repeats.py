@@ -119,6 +119,19 @@ def test_misnamed_it_is_an_error_at_the_key(tmp_path, new, message):
     assert message in line, line
 
 
+def test_an_element_that_is_not_a_text_is_told_first_even_when_drawn_after(tmp_path):
+    # What it names is wrong before where it stands: moving the element would not help (as for an anchor).
+    spec = SPEC.replace("unless_repeats: first", "unless_repeats: dot")
+    spec = spec.replace("         x: 0, y: 20mm, width: 100%, height: 10mm, size: 3mm}\n",
+                        "         x: 0, y: 20mm, width: 100%, height: 10mm, size: 3mm}\n"
+                        "      - {name: dot, kind: ellipse, x: 0, y: 30mm, width: 5mm, height: 5mm, fill: ink}\n", 1)
+    (tmp_path / "deck.yaml").write_text(spec, encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "deck.yaml", "--no-play")
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith("unless_repeats: 'dot' is an ellipse element; a text repeats only a text"), line
+
+
 def test_it_is_for_texts_only(tmp_path):
     spec = SPEC.replace("fill: ink}", "fill: ink, unless_repeats: first}")
     (tmp_path / "deck.yaml").write_text(spec, encoding="utf-8")
