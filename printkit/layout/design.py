@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
@@ -349,6 +349,12 @@ def short_side_mm(size: CardSize) -> float:
 def english_first(languages: Sequence[str]) -> tuple[str, ...]:
     """The rulebook's ``languages`` with English first, as printkit's own components name things
     (English alone for a deck without a rulebook)."""
+    return _english_first(tuple(languages))
+
+
+# Every card of a deck asks with the same few languages: each order is worked out once.
+@lru_cache(maxsize=64)
+def _english_first(languages: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(languages, key=lambda lang: lang != "en")) or ("en",)
 
 
@@ -367,9 +373,11 @@ def check_requires(layout: Layout, card: Card) -> None:
 def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
     if name == ROLE:
         return card.role is not None
-    if split_item(name)[0] == LANGUAGES:  # _languages[1]: the rulebook has a second language
-        index = split_item(name)[1] or 0
-        return index < len(english_first(languages))
+    if name.startswith(LANGUAGES):
+        base, index = split_item(name)
+        if base == LANGUAGES:  # _languages[1]: the rulebook has a second language
+            # As many as english_first gives: the languages reordered, English alone for none.
+            return (index or 0) < max(len(languages), 1)
     if name == BACKGROUND_IMAGE:
         return card.art.background_image is not None
     if name == BACK_IMAGE:
