@@ -29,7 +29,8 @@ What stays ``functools.lru_cache`` (itself thread-safe), and why: small pure fun
 keys that name no file's bytes, each bounded or bounded by what printkit ships — colour parsing
 (``render.canvas._rgb``), ICC profiles and ink conversions (:mod:`printkit.render.cmyk`,
 :mod:`printkit.render.color`), rich-text parsing and character widths
-(:mod:`printkit.layout.richparse`, :mod:`printkit.layout.richmeasure`), lattice patterns (``layout.shapes.lattice``), Calc's number theory (:mod:`printkit.games.calc.value`),
+(:mod:`printkit.layout.richparse`, :mod:`printkit.layout.richmeasure`), lattice patterns (``layout.shapes.lattice``),
+a rulebook's languages English first (``layout.design.english_first``), Calc's number theory (:mod:`printkit.games.calc.value`),
 printkit's own layouts, icons, export profiles and game modules by name, and things made once
 (``maxsize=1`` or per process: reportlab subclasses, the code fingerprint, the user's cache key).
 Fonts (:mod:`printkit.fonts`, :mod:`printkit.layout.text`, :mod:`printkit.cff_fonts`) are parsed

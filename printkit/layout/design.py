@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, matches
 from printkit.layout.anchors import Anchor, anchored_box
@@ -259,6 +259,38 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         if card.art.background_image is not None:
             ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.background_image, fit="cover"))
     warnings: list[str] = []
+    for placed in laid_out(layout, card, resources, side, proving=proving):
+        ops.extend(placed.ops)
+        if placed.element.both_ends:
+            ops.extend(turn_ops(placed.ops, 2, size.width_mm / 2, size.height_mm / 2))
+        warnings.extend(placed.warnings)
+    if side != "back" and card.art.foreground_image is not None:
+        ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
+    for art in (card.art.back_image,) if side == "back" else (card.art.background_image, card.art.foreground_image):
+        if art is not None:
+            warnings.extend(picture_warnings(art, Path(art).name))
+    return Face(tuple(ops), tuple(warnings))
+
+
+class Placed(NamedTuple):
+    """One element as :func:`draw` draws it on a card: the box it stands in, its ops and warnings."""
+
+    element: Element
+    box: Box
+    ops: Sequence[Op]
+    warnings: Sequence[str]
+
+
+def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "front", *,
+             proving: bool = False) -> Iterator[Placed]:
+    """Each element ``layout`` draws on ``card``, in order, where it stands: the one reading of an
+    element's conditions, anchor, ``clear_of``, ``when_drawn`` and ``unless_repeats``, which both
+    :func:`draw` and a figure pointing at the card's parts (:func:`placed_boxes`) follow.
+
+    An element is drawn as it is reached (an anchor stands by its text as set); ``proving`` as for
+    :func:`draw`, whose LayoutError naming the element this raises.
+    """
+    size = card.size
     languages = english_first(resources.languages)
     shown = [e for e in layout.elements if e.shown_for(card, languages)]
     values = own_values(card, languages)
@@ -285,16 +317,15 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         if wanted and extent is not None:
             extents[element.name] = extent
-        ops.extend(drawn)
-        if element.both_ends:
-            ops.extend(turn_ops(drawn, 2, size.width_mm / 2, size.height_mm / 2))
-        warnings.extend(said)
-    if side != "back" and card.art.foreground_image is not None:
-        ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
-    for art in (card.art.back_image,) if side == "back" else (card.art.background_image, card.art.foreground_image):
-        if art is not None:
-            warnings.extend(picture_warnings(art, Path(art).name))
-    return Face(tuple(ops), tuple(warnings))
+        yield Placed(element, box, drawn, said)
+
+
+def placed_boxes(layout: Layout, card: Card, resources: Resources) -> dict[str, Box]:
+    """Where each named element of ``layout`` stands on ``card`` as :func:`draw` places it (for a
+    figure that points at it), by name; an element the card does not draw is left out."""
+    # Proving: a text no anchor reads need not be set to know where its box stands.
+    return {p.element.name: p.box for p in laid_out(layout, card, resources, proving=True)
+            if p.element.name is not None}
 
 
 def _words(element: Element, values: Mapping[str, Any]) -> str:
@@ -318,6 +349,12 @@ def short_side_mm(size: CardSize) -> float:
 def english_first(languages: Sequence[str]) -> tuple[str, ...]:
     """The rulebook's ``languages`` with English first, as printkit's own components name things
     (English alone for a deck without a rulebook)."""
+    return _english_first(tuple(languages))
+
+
+# Every card of a deck asks with the same few languages: each order is worked out once.
+@lru_cache(maxsize=64)
+def _english_first(languages: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(languages, key=lambda lang: lang != "en")) or ("en",)
 
 
@@ -336,9 +373,11 @@ def check_requires(layout: Layout, card: Card) -> None:
 def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
     if name == ROLE:
         return card.role is not None
-    if split_item(name)[0] == LANGUAGES:  # _languages[1]: the rulebook has a second language
-        index = split_item(name)[1] or 0
-        return index < len(english_first(languages))
+    if name.startswith(LANGUAGES):
+        base, index = split_item(name)
+        if base == LANGUAGES:  # _languages[1]: the rulebook has a second language
+            # As many as english_first gives: the languages reordered, English alone for none.
+            return (index or 0) < max(len(languages), 1)
     if name == BACKGROUND_IMAGE:
         return card.art.background_image is not None
     if name == BACK_IMAGE:
@@ -377,24 +416,6 @@ def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) ->
         return box
     extent = extents.get(element.anchor.to)
     return None if extent is None else anchored_box(box, element.padding_mm, element.anchor, extent)
-
-
-def placed_box(layout: Layout, element: Element, card: Card, resources: Resources) -> Box | None:
-    """Where ``element`` of ``layout`` stands on ``card`` as :func:`draw` places it (for a figure
-    that points at it): its box, or an anchored element's box placed by its text as set; None when
-    that text is not drawn on the card, so neither is the element."""
-    if element.anchor is None:
-        return element.box(card.size)
-    shown = [e for e in layout.elements if e.shown_for(card)]
-    target = next((e for e in shown if e.name == element.anchor.to), None)
-    box = placed_box(layout, target, card, resources) if target is not None else None
-    if box is None:
-        return None
-    values = own_values(card)
-    if any(ATTRIBUTES in t.names for t in target.templates):
-        values[ATTRIBUTES] = _attribute_lines(card, shown, values)
-    extent = _text(target, card, values, resources, box)[2]
-    return None if extent is None else anchored_box(element.box(card.size), element.padding_mm, element.anchor, extent)
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,

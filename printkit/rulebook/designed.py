@@ -84,7 +84,8 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
         raise FigureError(f"card {name.strip()!r} is not drawn by a layout of the spec, so it has no named parts "
                           "to label")
     layout = deck.layouts[card.layout]
-    shown = {e.name: e for e in layout.elements if e.name is not None and e.shown_for(card)}
+    languages = design.english_first(deck.resources.languages)
+    shown = {e.name: e for e in layout.elements if e.name is not None and e.shown_for(card, languages)}
     wanted = [w.strip() for w in wanted_text.split(",") if w.strip()]
     for part in wanted:
         if part not in shown:
@@ -98,9 +99,10 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
     if not chosen:
         raise FigureError(f"the layout {card.layout!r} of card {name.strip()!r} has no named text, picture or icon "
                           "to label")
-    # An anchored element stands by its text as set on this card, not where its box is written.
-    placed = ((e, design.placed_box(layout, e, card, deck.resources)) for e in chosen)
-    parts = tuple((part_label(e, lang), box) for e, box in placed if box is not None)
+    # Each part where the card shows it (an anchored one by its text as set); one it leaves out
+    # (clear_of, when_drawn, unless_repeats, an anchor's text not drawn) is not labelled.
+    drawn = design.placed_boxes(layout, card, deck.resources)
+    parts = tuple((part_label(e, lang), drawn[e.name]) for e in chosen if e.name in drawn)
     for label, _ in parts:
         _runs(label)
     return Anatomy(card, parts)

@@ -12,7 +12,7 @@ import pytest
 from printkit.rulebook import designed
 from printkit.rulebook.markdown import RulebookError, parse
 from printkit.rulebook.producer import render_rulebook
-from printkit.decks import load_deck
+from printkit.decks import load_all_variants, load_deck
 
 DECKS = Path(__file__).resolve().parents[2] / "decks"
 
@@ -162,3 +162,79 @@ def test_emberfalls_setup_figure_shows_the_deck_and_pool_that_setup_leaves(deck,
     setup = next(t for t in pages if "\u00d75" in t)
     counts = {int(n) for n in re.findall(r"\u00d7(\d+)", setup)}
     assert counts == {len(deck.cards) - 10, len(deck.components["embers"]) - 5, 5, 2, 3}
+
+
+PARTS = """\
+game: example
+name: Parts
+card: {size: poker, bleed: 3mm, safe: 3mm}
+art: {colors: {background: "#ffffff", ink: "#000000"}}
+lookups:
+  kind: {en: AID, fr: AIDE}
+layouts:
+  parts:
+    elements:
+      - {name: note, kind: text, text: "{note}", when_has: note, x: 0, y: 0, width: 100%, height: 50%, size: 3mm}
+      - {name: chip, kind: rect, clear_of: note, x: 10mm, y: 40%, width: 20mm, height: 6mm, fill: "#ff0000"}
+      - {name: tag, kind: rect, when_drawn: chip, x: 10mm, y: 85%, width: 5mm, height: 3mm, fill: "#0000ff"}
+      - {name: first, kind: text, text: "{kind[_languages[0]]} {word}", x: 2mm, y: 60%, width: 40mm, height: 6mm,
+         size: 4mm, fit: none, wrap: false, valign: caps}
+      - {name: badge, kind: rect, anchor: {to: first, x: after, y: middle, gap: 1mm}, width: 3mm, height: 3mm,
+         fill: "#00ff00"}
+      - {name: second, kind: text, text: "{kind[_languages[0]]} {other}", unless_repeats: first, x: 2mm, y: 70%,
+         width: 40mm, height: 6mm, size: 4mm}
+      - {name: french, kind: text, text: "{kind[_languages[1]]}", when_has: "_languages[1]", x: 2mm, y: 78%,
+         width: 40mm, height: 6mm, size: 4mm}
+groups:
+  - name: cards
+    layout: parts
+    cards:
+      - {id: noted, note: "A note as tall as half the card.", word: Wolf, other: Wolf}
+      - {id: plain, word: Wolf, other: Bear}
+"""
+
+
+@pytest.fixture
+def parts_deck(tmp_path):
+    (tmp_path / "deck.yaml").write_text(PARTS, encoding="utf-8")
+    for lang in ("en", "fr"):  # a rulebook in two languages: {_languages} is [en, fr]
+        (tmp_path / f"deck.rules.{lang}.md").write_text("# Parts\n\nPlay.\n", encoding="utf-8")
+    [deck] = load_all_variants(tmp_path / "deck.yaml")
+    return deck
+
+
+def _drawn_rects(card, deck):
+    """The boxes (trim, mm) the card's face fills with each colour, as drawn for the book."""
+    from printkit.layout import templates
+    from printkit.layout.ops import Rect
+
+    face = templates.front(card, deck)
+    return {op.fill: (op.x_mm, op.y_mm, op.w_mm, op.h_mm) for op in face.ops if isinstance(op, Rect) and op.fill}
+
+
+def test_an_anatomy_figure_labels_what_the_card_draws_where_it_draws_it(parts_deck):
+    plain = designed.find_card(parts_deck, "plain")
+    parts = dict(designed.anatomy_figure(parts_deck, "plain: chip, tag, first, badge, second").parts)
+    assert list(parts) == ["chip", "tag", "first", "badge", "second"]
+    rects = _drawn_rects(plain, parts_deck)
+    for name, fill in (("chip", "#ff0000"), ("tag", "#0000ff"), ("badge", "#00ff00")):
+        box = parts[name]
+        # The badge stands after its title as set in the book's first language ("AID Wolf").
+        assert rects[fill] == pytest.approx((box.x_mm, box.y_mm, box.w_mm, box.h_mm)), name
+    assert parts["badge"].x_mm > 2 + 10  # after the words set, not where its box is written (x: 0)
+
+
+def test_an_anatomy_figure_leaves_out_what_the_card_does_not_draw(parts_deck):
+    noted = designed.find_card(parts_deck, "noted")
+    # The chip overlaps the note (clear_of), so neither it nor its tag (when_drawn) is drawn; the
+    # second text says what the first does (unless_repeats).
+    assert set(_drawn_rects(noted, parts_deck)) == {"#ffffff", "#00ff00"}
+    parts = dict(designed.anatomy_figure(parts_deck, "noted: note, chip, tag, first, second").parts)
+    assert list(parts) == ["note", "first"]
+    assert [label for label, _ in designed.anatomy_figure(parts_deck, "noted").parts] == ["note", "first", "french"]
+
+
+def test_an_anatomy_figure_reads_the_books_languages_as_the_card_does(parts_deck):
+    # french is drawn when the rulebook has a second language, as this deck's has.
+    parts = dict(designed.anatomy_figure(parts_deck, "plain: french").parts)
+    assert list(parts) == ["french"]
