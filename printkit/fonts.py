@@ -133,7 +133,7 @@ def _parsed_font(path: Path):
         # refused now, where the spec names the font, rather than partway through writing a PDF.
         # printkit's own fonts are embedded whole by its tests and skip this trial subset (a
         # subset costs some 2 ms however few its glyphs).
-        if not _bundled(path):
+        if not is_bundled(path):
             font.face.makeSubset([code for code in range(32, 127) if code in font.face.charToGlyph][:16] or [32])
         return font
     except FontError:
@@ -385,15 +385,17 @@ def font_name(path: Path) -> str:
     spec's own ``Pretendard-Regular.ttf`` can never be mistaken for the bundled one.
     """
     path = Path(path)
-    if _bundled(path):
-        return path.stem
+    if is_bundled(path):
+        return path.resolve().stem  # a link to a bundled font is that font, under its one name
     digest = hashlib.sha256(read_limited(path, MAX_FONT_BYTES)).hexdigest()[:10]
     return f"{path.stem}-{digest}"
 
 
-def _bundled(path: Path) -> bool:
-    """Whether ``path`` is one of printkit's own fonts."""
-    return Path(path).parent.resolve() == FONTS_DIR
+def is_bundled(path: str | Path) -> bool:
+    """Whether ``path`` is one of printkit's own fonts: a file whose real place is printkit's
+    fonts folder. Links are followed on both sides, the file's and the folder's (printkit may be
+    installed under a linked prefix)."""
+    return Path(path).resolve().parent == FONTS_DIR.resolve()
 
 
 @lru_cache(maxsize=None)

@@ -297,7 +297,7 @@ def test_every_glyph_of_a_bundled_font_embeds(font):
     # A bundled font skips the trial subset made when a spec's own font is read: so every glyph
     # it maps must be readable (the subset of all of them, made here, reads each outline).
     face = fonts.ttfont(font).face
-    assert fonts._bundled(font)
+    assert fonts.is_bundled(font)
     codes = sorted(code for code, glyph in face.charToGlyph.items() if glyph)
     assert face.makeSubset(codes)
 
@@ -312,3 +312,27 @@ def test_only_a_font_of_the_specs_own_is_tried_by_a_subset_when_read(tmp_path, m
     read(fonts.SYMBOLS)
     read(own)
     assert tried == ["Own.ttf"]
+
+
+def test_a_link_to_a_bundled_font_is_the_bundled_font_to_fonts_and_to_the_book(tmp_path):
+    # The book followed the link and the font reader did not: the book set its text in the bundled
+    # cuts while the PDF registered the link as a font of its own, digest and trial subset included.
+    from printkit.rulebook import book
+
+    link = tmp_path / "Mine.ttf"
+    link.symlink_to(fonts.KOREAN_BOLD)
+    assert fonts.is_bundled(link)
+    assert fonts.font_name(link) == "Pretendard-Bold"
+    assert book.book_faces(link, None) == (book.REGULAR, book.BOLD)
+    copy = tmp_path / "Copy.ttf"
+    shutil.copy(fonts.KOREAN_BOLD, copy)
+    assert not fonts.is_bundled(copy)
+    assert book.book_faces(copy, None)[0].chain[0] == copy
+
+
+def test_the_bundled_fonts_are_known_through_a_linked_fonts_folder(tmp_path, monkeypatch):
+    # printkit installed under a linked prefix: its fonts folder is reached through a link
+    linked = tmp_path / "fonts"
+    linked.symlink_to(fonts.FONTS_DIR.resolve(), target_is_directory=True)
+    monkeypatch.setattr(fonts, "FONTS_DIR", linked)
+    assert fonts.is_bundled(linked / "Pretendard-Bold.ttf")

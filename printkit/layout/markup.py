@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Collection, Mapping
 
 from printkit.errors import MarkupError
+from printkit.suggest import close_match
 
 # Token kinds; a token is (kind, value, offset of its first character in the text).
 TEXT = "t"  # value: text as written (may hold spaces)
@@ -299,9 +300,8 @@ def hex_color(value: str) -> str | None:
 
 def unknown_color(name: str, palette: Collection[str], where: object) -> str:
     """The message for a span colour that is neither ``#rgb``/``#rrggbb`` nor a name of ``palette``."""
-    import difflib  # only for a name to suggest
-    close = difflib.get_close_matches(name, list(palette), n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    close = close_match(name, palette)
+    hint = f"did you mean {close!r}? " if close else ""
     prefix = f"{where}: " if where else ""
     return (f"{prefix}span color {name!r} is neither #rgb/#rrggbb nor a name in art.colors "
             f"({hint}names: {', '.join(sorted(palette)) or 'none'})")
@@ -310,10 +310,9 @@ def unknown_color(name: str, palette: Collection[str], where: object) -> str:
 def unknown_icon(name: str, icons: Collection[str] | Mapping[str, object], where: object) -> str:
     """The message for an icon name not in ``icons``: the names known, and the closest one."""
     known = sorted(icons)
-    import difflib  # only for a name to suggest
-    close = difflib.get_close_matches(name, known, n=1)
+    close = close_match(name, known)
     listed = ", ".join(known[:40]) + (", …" if len(known) > 40 else "") if known else "none"
-    hint = f"did you mean ':{close[0]}:'? " if close else ""
+    hint = f"did you mean ':{close}:'? " if close else ""
     prefix = f"{where}: " if where else ""
     return (f"{prefix}unknown icon ':{name}:' ({hint}known: {listed}; "
             f"write \\: for a colon that is not an icon)")

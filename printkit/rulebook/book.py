@@ -96,7 +96,7 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
     in Pretendard Bold) leaves the book in its bundled regular and bold cuts.
     """
     def faces(own: Path | None, bundled: Faces) -> Faces:
-        if own is None or Path(own).resolve().parent == fonts.FONTS_DIR.resolve():
+        if own is None or fonts.is_bundled(own):
             return bundled
         return Faces(Path(own), *bundled.chain)
 

@@ -29,9 +29,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from printkit.deck import OWN_VALUES, own_value_message
 from printkit.errors import DataFileError, SpecError
-from printkit.spec.fields import name_message
+from printkit.spec.models import attribute_name_problem
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
@@ -45,7 +44,6 @@ MAX_SHEET_CELLS = 10_000_000      # rows x columns of a sheet's used area, from 
 KINDS = {".csv": "csv", ".tsv": "tsv", ".xlsx": "xlsx", ".ods": "ods"}
 COPIES_COLUMNS = ("copies", "qty")
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _INT = re.compile(r"^-?(?:0|[1-9][0-9]*)$")
 _DECIMAL = re.compile(r"^-?(?:0|[1-9][0-9]*)\.[0-9]+$")
 _MAX_NUMERAL = 30  # longer numerals stay text, as in YAML specs
@@ -403,12 +401,9 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
                     header.append(None)
                     continue
                 name = str(value).strip()
-                if len(name) > 64:
-                    raise cell_error(number, i, f"column name may have at most 64 characters, got {len(name)}")
-                if not _NAME.fullmatch(name):
-                    raise cell_error(number, i, f"column name {name_message(name)}")
-                if name in OWN_VALUES:
-                    raise cell_error(number, i, f"column name {own_value_message(name)}")
+                problem = attribute_name_problem(name)
+                if problem:
+                    raise cell_error(number, i, f"column name {problem}")
                 if name in seen:
                     raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
                 if name in COPIES_COLUMNS:

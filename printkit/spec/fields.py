@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterable, Sequence
 
+from printkit.suggest import close_match as close_key  # spec code (and check, expand) ask it by this name
+
 PathKey = tuple[Any, ...]
 
 # A checked value that failed; never stored in a model.
@@ -427,13 +429,6 @@ class Model(Kind):
 
 def _plain(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool)) or value is None
-
-
-def close_key(key: Any, known: Sequence[str]) -> str | None:
-    """The known key that ``key`` most likely misspells, if any."""
-    import difflib  # only for a name to suggest
-    hint = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-    return hint[0] if hint else None
 
 
 def unknown_name(what: str, name: str, known: Iterable[str], none: str = "none: add them under layouts:") -> str:

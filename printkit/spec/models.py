@@ -46,27 +46,44 @@ AttrValue = Union[str, int, float, bool, list]
 SCALAR = Scalar()
 ATTR_VALUE = OneOf(SCALAR, ListOf(SCALAR), noun="text, a number, true/false or a list of those")
 NAME = Text(max_length=64, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$", mismatch=name_message)
+TEXT = Text()
+
+
+def attribute_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a card attribute, or None if it can: the one rule for a spec's
+    attribute names and a data file's column names (each caller says where the name is)."""
+    if len(name) > NAME.max_length:
+        # quoted in part only: a data file's header cell may be long
+        return f"{name[:20]!r}... is too long for a name: at most {NAME.max_length} characters, got {len(name)}"
+    if not re.fullmatch(NAME.pattern, name):
+        return name_message(name)
+    if name in OWN_VALUES:
+        return own_value_message(name)
+    return None
 
 
 def _attribute_name(name: str) -> str:
-    if name in OWN_VALUES:
-        raise ValueError(own_value_message(name))
+    problem = attribute_name_problem(name)
+    if problem:
+        raise ValueError(problem)
     return name
 
 
-def _attribute_message(name: str) -> str:
-    return own_value_message(name) if name in OWN_VALUES else name_message(name)
-
-
 # A card attribute's name: a name, but none of printkit's own values a layout reads.
-ATTR_NAME = Checked(NAME, _attribute_name, {"type": "string", "maxLength": 64, "pattern": NAME.pattern,
+ATTR_NAME = Checked(TEXT, _attribute_name, {"type": "string", "maxLength": NAME.max_length, "pattern": NAME.pattern,
                                             "not": {"enum": list(OWN_VALUES)}}, noun=NAME.noun)
+
+
+def _attribute_key_message(key: Any) -> str:
+    # a key YAML read as a number (or true) is not a name either
+    return (attribute_name_problem(key) if isinstance(key, str) else None) or name_message(key)
 
 
 def _attributes(value: Kind) -> MapOf:
     """A mapping of attribute names to ``value``s, a bad name said at its key."""
-    return MapOf(value, key=ATTR_NAME, bad_key=_attribute_message)
-TEXT = Text()
+    return MapOf(value, key=ATTR_NAME, bad_key=_attribute_key_message)
+
+
 COUNT = Whole(ge=0, le=MAX_CARDS)
 COPIES = Whole(ge=0, le=MAX_COPIES)
 

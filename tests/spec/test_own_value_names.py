@@ -7,7 +7,7 @@ import pytest
 
 from printkit.deck import OWN_VALUES
 
-from cli_in import assert_one_error, invoke_in
+from cli_in import assert_one_error, check_in, invoke_in
 
 HEAD = "game: own\nname: Own\ncard: {size: poker}\n"
 
@@ -34,3 +34,14 @@ def test_a_data_files_column_named_like_printkits_own_value_is_refused_at_its_ce
     assert result.exit_code == 1, result.output
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("cards.csv:1:2: column name '_back_image' is printkit's own value"), line
+
+
+@pytest.mark.parametrize("name, says", [("my-cost!", "is not a valid name"), ("_role", "is printkit's own value"),
+                                        ("a" * 65, "is too long for a name: at most 64 characters, got 65")])
+def test_a_spec_key_and_a_data_column_are_refused_a_name_with_the_same_words(name, says, tmp_path):
+    spec = HEAD + f"groups:\n  - name: cards\n    cards:\n      - {{title: One, '{name}': x}}\n"
+    assert_one_error(tmp_path, spec, "title: One", says)
+    in_spec = check_in(tmp_path, spec).stderr.strip().split(": ", 1)[1]
+    (tmp_path / "cards.csv").write_text(f"title,{name}\nOne,x\n", encoding="utf-8")
+    result = check_in(tmp_path, HEAD + "groups:\n  - {name: cards, data: cards.csv}\n")
+    assert result.stderr.strip() == f"cards.csv:1:2: column name {in_spec}"
