@@ -12,6 +12,12 @@ CUTOFF = 0.6
 
 def close_match(name: Any, known: Iterable[str]) -> str | None:
     """The known name that ``name`` most likely misspells, if any is close enough."""
-    import difflib  # only for a name to suggest
-    hint = difflib.get_close_matches(str(name), list(known), n=1, cutoff=CUTOFF)
+    hint = close_matches(name, known, 1)
     return hint[0] if hint else None
+
+
+def close_matches(name: Any, known: Iterable[str], most: int, cutoff: float = CUTOFF) -> list[str]:
+    """Up to ``most`` known names ``name`` may misspell, closest first; a lower ``cutoff`` offers
+    less similar ones (for a choice among many names, where a rough hint still helps)."""
+    import difflib  # only for a name to suggest
+    return difflib.get_close_matches(str(name), list(known), n=most, cutoff=cutoff)

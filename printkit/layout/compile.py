@@ -95,9 +95,8 @@ def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
         if "/" not in value and "." not in value:
             icon = offered.get(value)
             if icon is None:
-                import difflib  # only for a name to suggest
-                hint = difflib.get_close_matches(value, list(offered), n=1)
-                meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+                hint = close_key(value, offered)
+                meant = f" (did you mean {hint!r}?)" if hint else ""
                 raise loaded.source.error(("icons", name), f"{value!r} is neither a picture file (art/fire.svg) nor "
                                           f"a built-in icon{meant}; built-in: {', '.join(sorted(offered))}")
             icons[name] = icon
@@ -630,9 +629,8 @@ def _check_text_icons(markup: str, icons: Mapping[str, Icon], palette: Mapping[s
         raise LayoutError(str(exc)) from None
     for name in names:
         if name not in icons:
-            import difflib  # only for a name to suggest
-            hint = difflib.get_close_matches(name, list(icons), n=1)
-            meant = f" (did you mean ':{hint[0]}:'?)" if hint else ""
+            hint = close_key(name, icons)
+            meant = f" (did you mean ':{hint}:'?)" if hint else ""
             own = sorted(n for n in icons if icons[n] is not builtin_icons().get(n))
             listed = (f"the spec's icons: {', '.join(own)}; " if own else "") + \
                 f"built-in: {', '.join(sorted(builtin_icons()))}"

@@ -36,6 +36,7 @@ from printkit.memo import Memo
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import hatch, lattice, turn_ops
 from printkit.layout.text import font_chain
+from printkit.suggest import close_match
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
 
@@ -660,10 +661,8 @@ def find_icon(name: str, icons: Mapping[str, Icon]) -> Icon:
     """The icon ``name`` (``icons`` holds the deck's and the built-in ones); LayoutError naming the known ones."""
     icon = icons.get(name)
     if icon is None:
-        import difflib
-
-        hint = difflib.get_close_matches(name, list(icons), n=1)
-        meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+        hint = close_match(name, icons)
+        meant = f" (did you mean {hint!r}?)" if hint else ""
         raise LayoutError(f"unknown icon {name!r}{meant}; known: {', '.join(sorted(icons))}")
     return icon
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.suggest import close_matches
 from printkit.layout import templates
 from printkit.outputs import deck_part, safe_part
 
@@ -126,8 +127,6 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
     without the number in front, with or without ``.pdf``/``.png``), ignoring case. A choice that
     matches no card of any deck is an error naming the closest names.
     """
-    import difflib
-
     chosen: dict[int, set[str]] = {}
     names: dict[str, None] = {}  # every name a choice could have meant, for the error
     matched = {w: False for w in wanted}
@@ -147,7 +146,7 @@ def choose_cards(decks: Sequence[Deck], wanted: Sequence[str]) -> dict[int, set[
     missing = [w for w, found in matched.items() if not found]
     if missing:
         choice = missing[0]
-        close = difflib.get_close_matches(choice, list(names), n=3, cutoff=0.5)
+        close = close_matches(choice, names, 3, cutoff=0.5)
         close += [n for n in names if choice.casefold() in n.casefold() and n not in close][:3 - len(close)]
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
         decks_named = ", ".join(dict.fromkeys(deck_folder(d) for d in decks))

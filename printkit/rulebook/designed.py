@@ -9,7 +9,6 @@ shows the deck's first few cards on its title page.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from reportlab.platypus import Flowable
@@ -24,6 +23,7 @@ from printkit.typography import smarten
 from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
 from printkit.units import MM_PER_POINT, mm_to_pt
 from printkit.errors import FigureError
+from printkit.suggest import close_match
 
 KINDS = ("cards", "anatomy", "setup")
 MAX_NAMES = 12  # cards in one row
@@ -43,8 +43,8 @@ def find_card(deck: Deck, name: str) -> Card:
         if any(n.casefold() == wanted for n in _names_of(card)):
             return card
     known = list(dict.fromkeys(n for c in deck.all_cards() for n in _names_of(c)[:1]))
-    hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+    hint = close_match(name, known)
+    meant = f" (did you mean {hint!r}?)" if hint else ""
     if not known:
         raise FigureError(f"no card is named {name!r}: give the cards an id, name or title attribute")
     listed = ", ".join(known[:12]) + (", …" if len(known) > 12 else "")
@@ -89,8 +89,8 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
     wanted = [w.strip() for w in wanted_text.split(",") if w.strip()]
     for part in wanted:
         if part not in shown:
-            hint = difflib.get_close_matches(part, list(shown), n=1)
-            meant = f" (did you mean {hint[0]!r}?)" if hint else ""
+            hint = close_match(part, shown)
+            meant = f" (did you mean {hint!r}?)" if hint else ""
             raise FigureError(f"card {name.strip()!r} shows no element named {part!r}{meant}; its layout "
                               f"{card.layout!r} shows: {', '.join(shown)}")
     # Without a list: what a reader looks for (text, pictures, icons), not shapes behind them.

@@ -27,6 +27,7 @@ from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.games import module_of
 from printkit.layout.ops import Face, Text
+from printkit.suggest import close_match
 from printkit.layout.templates import _common, design_file, generic
 
 
@@ -192,12 +193,10 @@ def palette_warning(deck: Deck) -> str | None:
     known = color_names(deck.game)
     which = (f"the {deck.game} template" if module_of(deck.game, "faces") is not None
              else f"the generic template (game {deck.game!r} has none of its own)")
-    import difflib  # only for a deck that names unknown colours
-
     named = []
     for name in unknown:
-        hint = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        named.append(f"{name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+        hint = close_match(name, known)
+        named.append(f"{name!r}" + (f" (did you mean {hint!r}?)" if hint else ""))
     verb = "is not a colour name the cards read, so it changes" if len(named) == 1 else \
         "are not colour names the cards read, so they change"
     return f"art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
