@@ -30,7 +30,7 @@ from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_it
 from printkit.layout.geometry import bleed_box, safe_box
 from printkit.games import icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
-from printkit.spec.fields import close_key, unknown_name as _unknown
+from printkit.spec.fields import close_key, no_attribute as _no_attribute, unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import BOX_SUM_RE, AnchorSpec, ElementSpec, TableSpec
 from printkit.memo import Memo
@@ -469,14 +469,6 @@ def _check_reads(loaded: LoadedSpec, element: Element, spec: ElementSpec, path: 
             key = _key_reading(spec, attr)
             at = (key,) if key else _table_key_reading(spec.table, attr) if spec.table is not None else ()
             raise loaded.source.error(path + at, _no_attribute(attr, known))
-
-
-def _no_attribute(attr: str, known: set[str]) -> str:
-    """What a layout naming ``attr``, which no card has, is told: the likeliest meant, and what cards have."""
-    hint = close_key(attr, sorted(known))
-    meant = f"; did you mean {hint!r}?" if hint else ""
-    listed = ", ".join(sorted(k for k in known if not k.startswith("_"))[:20])
-    return f"no card has attribute {attr!r}{meant} (cards have: {listed})"
 
 
 def _key_reading(spec: ElementSpec, attr: str) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.paper import MIN_MARGIN_MM, PAPER_SIZES_MM, fits_on_paper
-from printkit.spec.fields import close_key, unknown_name
+from printkit.spec.fields import close_key, no_attribute, unknown_name
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
@@ -219,7 +219,7 @@ def _check_expect(loaded: LoadedSpec, path: PathKey, expect, attributes: set[str
 
 
 def _no_attribute(name: str, attributes: set[str], components: Iterable[GroupSpec] = ()) -> str:
-    """``no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?``
+    """What a count or match naming ``name``, which no card has, is told (see :func:`no_attribute`).
 
     An attribute only ``components`` have is named as theirs: counts are of the deck's cards.
     """
@@ -227,11 +227,7 @@ def _no_attribute(name: str, attributes: set[str], components: Iterable[GroupSpe
     if owners:
         return (f"only components ({', '.join(owners)}) have attribute {name!r}; "
                 "counts are of the deck's cards, not its components")
-    known = sorted(attributes)
-    listed = ", ".join(known[:20]) + (", …" if len(known) > 20 else "")
-    message = f"no card has attribute {name!r} " + (f"(cards have: {listed})" if known else "(cards have no attributes)")
-    hint = close_key(name, known)
-    return message + (f"; did you mean {hint!r}?" if hint else "")
+    return no_attribute(name, attributes)
 
 
 _YES_WORDS = {"yes", "on", "y"}

@@ -440,6 +440,20 @@ def unknown_name(what: str, name: str, known: Iterable[str], none: str = "none: 
     return f"unknown {what} {name!r}{meant}; known: {listed}"
 
 
+def no_attribute(name: str, attributes: Iterable[str]) -> str:
+    """``no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?``
+
+    The list leaves out printkit's own values (``_group``…) and stops at 20 names with "…"; the
+    suggestion may still be one of them.
+    """
+    known = sorted(attributes)
+    shown = [k for k in known if not k.startswith("_")]
+    listed = ", ".join(shown[:20]) + (", …" if len(shown) > 20 else "")
+    message = f"no card has attribute {name!r} " + (f"(cards have: {listed})" if shown else "(cards have no attributes)")
+    hint = close_key(name, known)
+    return message + (f"; did you mean {hint!r}?" if hint else "")
+
+
 def unknown_key_message(key: Any, known: Sequence[str]) -> str:
     hint = close_key(key, known)
     message = f"unknown key {key!r}"

@@ -15,6 +15,7 @@ from printkit.spec.fields import (
     Text,
     Whole,
     first_problem,
+    no_attribute,
     spec_field,
 )
 from printkit.spec.models import COLOR, NAME, json_schema, validate
@@ -154,3 +155,12 @@ def test_schema_describes_models_fields_and_limits():
     assert "from" not in element["properties"] and element["properties"]["frame"]["default"] == "trim"
     assert element["properties"]["kind"]["pattern"] == "^(?:text|image|rect|ellipse|line|icon|lattice|hatch|table)$"
     assert schema["properties"]["layouts"]["additionalProperties"] == {"$ref": "#/$defs/LayoutSpec"}
+
+
+def test_no_attribute_lists_the_cards_attributes_then_the_likeliest_meant():
+    assert no_attribute("valeu", {"value", "fruit", "_group"}) == \
+        "no card has attribute 'valeu' (cards have: fruit, value); did you mean 'value'?"  # printkit's own hidden
+    assert no_attribute("zz", {"_group"}) == "no card has attribute 'zz' (cards have no attributes)"
+    many = {f"a{i:02}" for i in range(25)}
+    assert no_attribute("zz", many) == \
+        f"no card has attribute 'zz' (cards have: {', '.join(sorted(many)[:20])}, …)"

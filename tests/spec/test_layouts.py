@@ -84,7 +84,7 @@ def test_extends_replaces_named_elements_in_place(folder):
     (("extends: base", "extends: spell"), "extends: spell",
      "layouts extend each other in a circle: spell -> spell"),
     (('text: "{text}"', 'text: "{texxt}"'), '"{texxt}"',
-     "no card has attribute 'texxt'; did you mean 'text'? (cards have: art, flavor, text, title)"),
+     "no card has attribute 'texxt' (cards have: art, flavor, text, title); did you mean 'text'?"),
     (('text: "{title}"', 'text: "{title"'), '"{title"',
      "'{' at character 1 is not closed (write '{{' for a brace)"),
     (("frame: bleed, fill: accent", "frame: bleed, fill: accent, fit: cover"), "fill: accent, fit",
@@ -398,8 +398,9 @@ def test_a_layout_requires_what_it_can_draw_and_names_the_card_that_lacks_it(fol
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"deck.yaml:{line_of(spec, 'requires:')}:"), line
-    assert "no card has attribute 'titel'; did you mean 'title'?" in line
-    assert line.endswith("(cards have: art, flavor, text, title)"), line  # as a placeholder's misspelling is told
+    # as a placeholder's misspelling is told
+    assert line.endswith("no card has attribute 'titel' (cards have: art, flavor, text, title); "
+                         "did you mean 'title'?"), line
     result = run(folder, spec.replace("requires: {title: [Flare, Frost]}", "requires: {title: []}"))
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
