@@ -33,6 +33,7 @@ from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.plates import DEFAULT_BACKGROUND, text_plate
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Placeholder, Template, format_value, item_of, split_item
 from printkit.memo import Memo
+from printkit.spec.models import MIN_SPACING_MM
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
 from printkit.layout.shapes import hatch, lattice, turn_ops
 from printkit.layout.text import font_chain
@@ -457,7 +458,7 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     if element.kind == "rect":
         return (kept(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
                           stroke_mm=element.stroke_width_mm,
-                          radius_mm=element.radius_mm + element.radius_short_pct * short_side_mm(card.size) / 100)),), ()
+                          radius_mm=_mm_and_share(element.radius_mm, element.radius_short_pct, card.size))),), ()
     if element.kind == "ellipse":
         return (kept(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
                              stroke_mm=element.stroke_width_mm)),), ()
@@ -478,11 +479,16 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
 _SHAPES = Memo("shapes", entries=4096)
 
 
+def _mm_and_share(mm: float, short_pct: float, size: CardSize) -> float:
+    """``mm`` plus ``short_pct`` percent of the card's shorter side: a radius or spacing as written."""
+    return mm + short_pct * short_side_mm(size) / 100
+
+
 def _spacing(element: Element, card: Card) -> float:
-    """A pattern's spacing on ``card``: millimetres, or a share of its shorter side (never under 0.5 mm)."""
-    if not element.spacing_short_pct:
-        return element.spacing_mm
-    return max(element.spacing_short_pct * short_side_mm(card.size) / 100, 0.5)
+    """A pattern's spacing on ``card``: millimetres, or a share of its shorter side in their place
+    (not added to the 5 mm default); never under 0.5 mm, so ``0%short`` is not a pattern without end."""
+    mm = 0.0 if element.spacing_short_pct else element.spacing_mm
+    return max(_mm_and_share(mm, element.spacing_short_pct, card.size), MIN_SPACING_MM)
 
 
 def _shared(op: Op) -> Op:

@@ -103,6 +103,14 @@ def test_a_patterns_spacing_may_be_a_share_of_the_shorter_side(tmp_path):
     assert shared != templates.front(card(deck, "B"), deck).ops
 
 
+@pytest.mark.parametrize("kind", ["lattice", "hatch"])
+def test_a_share_of_nothing_is_the_smallest_spacing_not_a_pattern_without_end(tmp_path, kind):
+    spec = SPEC.replace("kind: lattice", f"kind: {kind}")
+    none = deck_of(tmp_path, spec.replace("spacing: 10%short", "spacing: 0%short"))
+    smallest = deck_of(tmp_path, spec.replace("spacing: 10%short", "spacing: 0.5mm"))
+    assert templates.front(card(none, "A"), none).ops == templates.front(card(smallest, "A"), smallest).ops
+
+
 def texts(face) -> list[str]:
     return [op.text for op in face.ops if isinstance(op, Text)]
 
