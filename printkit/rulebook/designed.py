@@ -100,12 +100,27 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
         raise FigureError(f"the layout {card.layout!r} of card {name.strip()!r} has no named text, picture or icon "
                           "to label")
     # Each part where the card shows it (an anchored one by its text as set); one it leaves out
-    # (clear_of, when_drawn, unless_repeats, an anchor's text not drawn) is not labelled.
+    # (clear_of, when_drawn, unless_repeats, an anchor's text not drawn) is not labelled, and one
+    # the text named is told. The card is drawn once for all the book's languages (its
+    # {_languages} are every rule text's), so what it draws is the same in each language's book.
     drawn = design.placed_boxes(layout, card, deck.resources)
     parts = tuple((part_label(e, lang), drawn[e.name]) for e in chosen if e.name in drawn)
     for label, _ in parts:
         _runs(label)
-    return Anatomy(card, parts)
+    return Anatomy(card, parts, left_out=tuple(dict.fromkeys(p for p in wanted if p not in drawn)))
+
+
+def left_out_warning(figure: Anatomy) -> str | None:
+    """What an anatomy figure says of the parts its text names that the card does not draw (None
+    if it draws them all)."""
+    if not figure.left_out:
+        return None
+    name = (_names_of(figure.card) or [figure.card.group])[0]
+    parts = ", ".join(repr(p) for p in figure.left_out)
+    which = "part" if len(figure.left_out) == 1 else "parts"
+    return (f"anatomy: card {name!r} does not draw its {which} {parts} (left out by clear_of, "
+            f"when_drawn, unless_repeats or an anchor whose text is not drawn), so the figure labels "
+            f"{'it' if len(figure.left_out) == 1 else 'them'} nowhere")
 
 
 def part_label(element, lang: str) -> str:

@@ -53,6 +53,7 @@ class Rulebook:
     data: bytes
     pages: int
     paper: str
+    warnings: tuple[str, ...] = ()  # each located at its rule text's file and line
 
 
 def _players(game: str) -> tuple[int, int] | None:
@@ -221,8 +222,10 @@ def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path
             yield spec, texts
 
 
-def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str) -> Callable[[md.Directive], Any]:
-    """What a ``:::`` block of ``doc`` shows; mistakes name the text's file and line."""
+def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str,
+            warn: Callable[[str], None] = lambda _: None) -> Callable[[md.Directive], Any]:
+    """What a ``:::`` block of ``doc`` shows; mistakes name the text's file and line, and so does
+    what it tells ``warn``."""
     from printkit.rulebook import designed
 
     game_lookup = book.lookup_in(content, deck, lang, doc.path)
@@ -233,9 +236,13 @@ def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str) -> Ca
         make = {"cards": designed.cards_figure, "anatomy": designed.anatomy_figure,
                 "setup": designed.setup_figure}[block.kind]
         try:
-            return make(deck, block.name, lang) if block.kind == "anatomy" else make(deck, block.name)
+            shown = make(deck, block.name, lang) if block.kind == "anatomy" else make(deck, block.name)
         except designed.FigureError as exc:
             raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
+        said = designed.left_out_warning(shown) if block.kind == "anatomy" else None
+        if said is not None:
+            warn(md.RulebookError(doc.path, block.line, said).located())
+        return shown
 
     return lookup
 
@@ -244,7 +251,8 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             front: FrontMaker) -> Rulebook:
     from printkit.rulebook import designed
 
-    lookup = _lookup(doc, deck, content, lang)
+    warnings: dict[str, None] = {}  # in text order, each once however often the book asks
+    lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def figure(fig, width_pt: float) -> Any:
         if isinstance(fig, designed.Anatomy):
@@ -263,13 +271,13 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
         data, pages = book.render(doc, lang, lookup, figure, book.paper(paper), cover=cover,
                                    author=deck.author, font=deck.art.font, font_bold=deck.art.font_bold,
                                    icons=icons, colors=colors)
-        return Rulebook(data, pages, paper)
+        return Rulebook(data, pages, paper, tuple(warnings))
     imposition = bk.imposition_for(paper)
     page = book.paper(imposition.page_paper)
     canvas = bk.booklet_canvas(imposition, words_lang(lang), page.margin_mm, book.make_styles(page).h[0].fontSize)
     data, pages = book.render(doc, lang, lookup, figure, page, canvasmaker=canvas, cover=cover, author=deck.author,
                               font=deck.art.font, font_bold=deck.art.font_bold, icons=icons, colors=colors)
-    return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper)
+    return Rulebook(data, bk.padded_count(pages, blank_back=True) // 2, imposition.sheet_paper, tuple(warnings))
 
 
 def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
@@ -291,6 +299,8 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
                 # printkit's text quotes cards an edited spec may lack: build the cards anyway.
                 ctx.warn(book_deck, f"no {lang} rulebook: {error} (or build with --no-rulebooks)")
                 continue
+            for said in result.warnings:
+                ctx.warn(book_deck, said)
             yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
             if booklet_result is not None:
                 yield _write(ctx, f"{folder}/rulebook-{lang}-booklet-{booklet_result.paper}.pdf", booklet_result,

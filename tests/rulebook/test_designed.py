@@ -238,3 +238,32 @@ def test_an_anatomy_figure_reads_the_books_languages_as_the_card_does(parts_deck
     # french is drawn when the rulebook has a second language, as this deck's has.
     parts = dict(designed.anatomy_figure(parts_deck, "plain: french").parts)
     assert list(parts) == ["french"]
+
+
+def _book_naming(folder: Path, parts: str, langs=("en", "fr")):
+    for lang in langs:
+        (folder / f"deck.rules.{lang}.md").write_text(f"# Parts\n\nPlay.\n\n::: anatomy {parts}\n", encoding="utf-8")
+    return {lang: render_rulebook(folder / "deck.yaml", lang) for lang in langs}
+
+
+def test_a_part_the_rule_text_names_and_the_card_does_not_draw_is_a_warning_at_its_line(parts_deck, tmp_path,
+                                                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the text is named as the user knows it: from the working folder
+    books = _book_naming(tmp_path, "noted: note, chip, tag, first, second")
+    for lang, book in books.items():
+        assert book.warnings == (
+            f"deck.rules.{lang}.md:5: anatomy: card 'noted' does not draw its parts 'chip', 'tag', 'second' "
+            "(left out by clear_of, when_drawn, unless_repeats or an anchor whose text is not drawn), "
+            "so the figure labels them nowhere",)
+    assert _book_naming(tmp_path, "plain: chip, tag, first, second")["en"].warnings == ()
+    assert _book_naming(tmp_path, "noted")["en"].warnings == ()  # parts it chose itself, not named
+
+
+def test_a_part_drawn_for_the_books_other_language_is_no_warning(parts_deck, tmp_path):
+    # french is drawn because the book is also in French: the English book labels it, unwarned.
+    assert _book_naming(tmp_path, "plain: french")["en"].warnings == ()
+    english = tmp_path / "english"  # a book in English alone: french is drawn nowhere
+    english.mkdir()
+    (english / "deck.yaml").write_text(PARTS, encoding="utf-8")
+    with pytest.raises(RulebookError, match="shows no element named 'french'"):
+        _book_naming(english, "plain: french", langs=("en",))

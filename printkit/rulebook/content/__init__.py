@@ -58,6 +58,8 @@ class CardParts:
     card: Card
     parts: tuple[tuple[str, Box | Callable[[Any], Box]], ...]
     caption: str | None = None
+    # Parts the rule text names that this card does not draw, so they go unlabelled (a warning).
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
