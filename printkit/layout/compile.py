@@ -55,10 +55,11 @@ class Compiled:
     # A name refused in a draft (printkit.draft) -> where it would be: drawn as a placeholder, and
     # checked again by the next build (a draft's tolerance never lets a later build pass it).
     drafted: dict[str, Path] = field(default_factory=dict)
-    languages: tuple[str, ...] = ()  # the spec's rulebook's languages ({_languages})
 
-    def resources(self) -> Resources:
-        return Resources(icons=self.icons, image_path=self._image_path, languages=self.languages)
+    def resources(self, languages: tuple[str, ...]) -> Resources:
+        """What the layouts draw with, for a deck whose rulebook is in ``languages`` ({_languages}):
+        the deck's own, read as it expands, since a rule text may come or go while the spec stays."""
+        return Resources(icons=self.icons, image_path=self._image_path, languages=languages)
 
     def _image_path(self, name: str) -> Path:
         try:
@@ -78,10 +79,7 @@ def compiled(loaded: LoadedSpec) -> Compiled:
     entry = _COMPILED.get(key)
     if entry is not None and entry[0]() is loaded:
         return entry[1]
-    from printkit.spec.files import rule_texts
-
-    found = Compiled(_compile_layouts(loaded), _icons(loaded),
-                     languages=tuple(rule_texts(loaded.path, loaded.spec.game)))
+    found = Compiled(_compile_layouts(loaded), _icons(loaded))
     _COMPILED.put(key, (weakref.ref(loaded), found))
     return found
 
@@ -505,16 +503,17 @@ def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
         return deck
     comp = compiled(loaded)
     cards = deck.all_cards()
-    bind(loaded, cards)
+    bind(loaded, cards, deck.languages)
     said = warnings(loaded, cards)
-    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(), warnings=said)
+    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(deck.languages), warnings=said)
 
 
 # --- binding cards -----------------------------------------------------------------------------
 
 
-def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
-    """Check that every card can be drawn by its layouts: attributes, pictures, icons, colours.
+def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) -> None:
+    """Check that every card can be drawn by its layouts (the deck's rulebook in ``languages``):
+    attributes, pictures, icons, colours.
 
     Each distinct card is checked once; pictures are resolved and checked once per name.
     """
@@ -534,15 +533,16 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card]) -> None:
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side)
+                _bind_card(loaded, comp, comp.layouts[name], card, side, languages)
     errors.raise_any()
 
 
-def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str) -> None:
+def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
+               languages: tuple[str, ...]) -> None:
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card, comp.languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
+    values = {**design.own_values(card, languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str) -> SpecError:
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
@@ -553,7 +553,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     except LayoutError as exc:
         raise at_source(card.source or str(loaded.path), f"{card.short_label}: {exc}") from None
     for element in layout.elements:
-        if not element.shown_for(card, comp.languages):
+        if not element.shown_for(card, languages):
             continue
         for template in element.templates:
             for placeholder in template.placeholders:

@@ -126,6 +126,18 @@ def test_the_role_and_the_rulebooks_languages_english_first(tmp_path, rules, sho
     assert texts(templates.back(card(deck, "C"), deck)) == shown
 
 
+def test_a_rule_text_that_comes_or_goes_changes_the_languages_while_the_spec_stays(tmp_path):
+    # The layouts are compiled once per spec's bytes; the languages are the deck's, read anew.
+    def shown(deck):
+        return texts(templates.back(card(deck, "C"), deck))
+
+    assert shown(deck_of(tmp_path, rules=("ko", "en"))) == ["aid en, ko", "AID", "도움"]
+    (tmp_path / "deck.rules.ko.md").unlink()
+    assert shown(deck_of(tmp_path)) == ["aid en", "AID"]
+    (tmp_path / "deck.rules.fr.md").write_text("# Règles\n\nJouez.\n", encoding="utf-8")
+    assert shown(deck_of(tmp_path)) == ["aid en, fr", "AID", "AID"]
+
+
 def test_a_deck_card_has_no_role(tmp_path):
     spec = SPEC.replace("layout: square\n    cards: [{title: A}]", "layout: named\n    cards: [{title: A}]")
     deck = deck_of(tmp_path, spec)
