@@ -3,6 +3,8 @@
 The target: the proof page adds at most 15% to ``printkit build DECK --no-rulebooks`` (default
 jobs, a fresh output folder each run, so the render cache starts empty), measured against the
 same command with ``--no-proof``. Calc is the deck the target names; ``--deck`` measures others.
+``--rebuild`` measures a designer's next build instead: each run builds into the folder the run
+before it built (its render cache filled), as a second ``printkit build`` does.
 
 Runs are alternated and timed by ``procbench.py`` (medians of ``--runs``, after one untimed run
 of each; CPU is user + system of the process and every process it started). The machine's load
@@ -11,7 +13,7 @@ spreads over both. "paired" is the median of each round's own ratio (the build w
 against the build without it run just before it): steadier than the ratio of the medians when the
 load moves during the runs, as it does on a shared machine.
 
-    python benchmarks/proof_cost.py [--runs 9] [--deck calc --deck clag ...] [-- extra build options]
+    python benchmarks/proof_cost.py [--runs 9] [--rebuild] [--deck calc --deck clag ...] [-- extra build options]
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--deck", action="append", help="a shipped deck's name (repeatable; default calc)")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="build into the previous run's folder (render cache filled), not a fresh one")
     parser.add_argument("extra", nargs="*", help="further build options, after --")
     args = parser.parse_args()
     decks = args.deck or ["calc"]
@@ -41,14 +45,18 @@ def main() -> None:
         commands = {}
         for deck in decks:
             build = [*printkit, "build", deck, "--no-rulebooks", *args.extra]
-            commands[f"{deck} --no-proof"] = (build + ["--no-proof", "--out", str(work / f"{deck}-bare")],
-                                              work / f"{deck}-bare")
-            commands[deck] = (build + ["--out", str(work / f"{deck}-proof")], work / f"{deck}-proof")
+            for name, out, flags in ((f"{deck} --no-proof", work / f"{deck}-bare", ["--no-proof"]),
+                                     (deck, work / f"{deck}-proof", [])):
+                # What each run removes first: the output folder, or (rebuilding) nothing.
+                fresh = work / f"{deck}-none" if args.rebuild else out
+                commands[name] = (build + flags + ["--out", str(out)], fresh)
         load_before = os.getloadavg()[0]
         samples = measure(commands, args.runs, work, env)
         load_after = os.getloadavg()[0]
 
     print(header(args.runs, load_before, load_after))
+    if args.rebuild:
+        print("each run built into the folder the run before it built (the render cache filled)")
     print()
     print("| deck | CPU without proof | with proof | proof adds | paired |")
     print("|---|---:|---:|---:|---:|")
@@ -59,7 +67,8 @@ def main() -> None:
         paired = statistics.median(f.cpu / b.cpu for b, f in zip(samples[f"{deck} --no-proof"], samples[deck])) - 1
         print(f"| `{deck}` | {bare:.3f} s | {full:.3f} s | {100 * share:.1f}% | {100 * paired:.1f}% |")
         said = "met" if share <= PROOF_SHARE else "NOT MET"
-        verdicts.append(f"the proof page adds {100 * share:.1f}% to build {deck} --no-rulebooks "
+        again = " built again" if args.rebuild else ""
+        verdicts.append(f"the proof page adds {100 * share:.1f}% to build {deck} --no-rulebooks{again} "
                         f"(<= {100 * PROOF_SHARE:.0f}%): {said}")
     print()
     print("\n".join(verdicts))
