@@ -3,11 +3,14 @@ do asks this before it imports the spec reader)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from printkit.errors import SpecError
+from printkit.errors import PrintkitError, SpecError
 from printkit.resources import bundled_dir
+from printkit.safe_read import read_limited
 
 _REPO_DECKS = bundled_dir("decks")
 
@@ -23,8 +26,8 @@ DECKS_DIR = _REPO_DECKS
 
 def find_spec(name_or_path: str | Path) -> Path:
     """A path to a spec file, or a deck name looked for where commands find decks by default:
-    ``./decks/`` when there is one, else the working folder (a spec with a top-level ``game:``),
-    else the decks printkit ships (``calc``)."""
+    ``./decks/`` when there is one, else the working folder (a file :func:`is_spec` takes for a
+    spec), else the decks printkit ships (``calc``)."""
     text = str(name_or_path)
     candidate = Path(text)
     if candidate.suffix in (".yaml", ".yml") or "/" in text or "\\" in text:
@@ -34,7 +37,7 @@ def find_spec(name_or_path: str | Path) -> Path:
     for folder in folders:
         for suffix in (".yaml", ".yml"):
             path = folder / f"{text}{suffix}"
-            if path.is_file() and (folder != Path(".") or _looks_like_spec(path)):
+            if path.is_file() and (folder != Path(".") or is_spec(path)):
                 return path
     known = ", ".join(p.stem for p in all_spec_paths()) or "none"
     here = [f"./{text}{suffix}" for suffix in (".yaml", ".yml") if (Path.cwd() / f"{text}{suffix}").is_file()]
@@ -48,29 +51,70 @@ def all_spec_paths() -> list[Path]:
     return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
 
 
-def default_spec_paths() -> tuple[list[Path], str]:
-    """The specs a command with no deck named works on, and where they were found.
+@dataclass(frozen=True)
+class DefaultSpecs:
+    """The specs a command with no deck named works on: the folder they are in, the spec files
+    (sorted by name; as a command names them), and how that folder is said in messages."""
 
-    ``./decks/`` when it exists; else the specs in the working folder (YAML files with a
-    top-level ``game:``); else the decks printkit ships.
+    folder: Path
+    paths: list[Path]
+    where: str
+
+
+def default_specs() -> DefaultSpecs:
+    """Where commands with no deck named find their specs (check, build and watch alike).
+
+    ``./decks/`` when it exists (every YAML file in it); else the specs in the working folder (its
+    YAML files :func:`is_spec` takes for one); else, only when the working folder holds no YAML
+    file at all, the decks printkit ships. A folder whose YAML files are all some other tool's is
+    an error, not a reason to build printkit's decks there.
     """
     local = Path.cwd() / "decks"
     if local.is_dir():
-        return all_spec_paths(), "./decks"
-    here = sorted(p for p in Path.cwd().glob("*.y*ml") if p.suffix in (".yaml", ".yml") and _looks_like_spec(p))
-    if here:
-        return [Path(p.name) for p in here], "this folder"
-    return sorted(p for p in _REPO_DECKS.glob("*.y*ml") if p.suffix in (".yaml", ".yml")), "printkit's own decks"
+        return DefaultSpecs(local, all_spec_paths(), "./decks")
+    here = _yaml_files(Path.cwd())
+    if not here:
+        return DefaultSpecs(_REPO_DECKS, _yaml_files(_REPO_DECKS), "printkit's own decks")
+    specs = [Path(p.name) for p in here if is_spec(p)]
+    if not specs:
+        keys = ", ".join(f"{key}:" for key in SPEC_KEYS)
+        raise SpecError(here[0].name, None, None,
+                        f"not a deck spec (none of {keys} at its top level), nor is any other YAML file here: "
+                        "name the spec file or deck to work on (calc is one of printkit's own)")
+    return DefaultSpecs(Path("."), specs, "this folder")
 
 
-def _looks_like_spec(path: Path) -> bool:
-    """Whether a YAML file starts like a deck spec: a ``game:`` key at the top level, early on."""
+def default_spec_paths() -> tuple[list[Path], str]:
+    """:func:`default_specs`' spec files and how their folder is said."""
+    found = default_specs()
+    return found.paths, found.where
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    """The ``.yaml`` and ``.yml`` files in ``folder``, sorted, less hidden ones (as a shell's ``*.yaml``)."""
+    return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
+
+
+# A spec's own keys: a YAML file in the working folder with top-level keys, none of them one of
+# these, is some other tool's file (compose.yaml, mkdocs.yml); a spec has game: and groups:, and
+# a spec with a misspelt one still has the others, so its mistake is reported rather than skipped.
+SPEC_KEYS = ("game", "groups", "card", "art", "layouts")
+# A block mapping's key at the start of a line (plain or quoted); linear: no part can match twice.
+_TOP_KEY = re.compile(rb"""^(?:"([^"\n]*)"[ \t]*|'([^'\n]*)'[ \t]*|([^\s#:'"\-?{}\[\]%&*!|>@`,][^:\n]*)):(?:[ \t\r]|$)""",
+                      re.M)
+_PEEK_BYTES = 1_000_000  # a bigger file is left to the spec reader, which refuses it at its size limit
+
+
+def is_spec(path: Path) -> bool:
+    """Whether a YAML file in the working folder is taken for a deck spec: yes unless its top-level
+    keys can be read and none is one of :data:`SPEC_KEYS`. An empty or unreadable file, or one with
+    no ``key:`` line, is a spec, so the spec reader says what is wrong with it."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(8192)
-    except OSError:
-        return False
-    return any(line.startswith(b"game:") for line in head.splitlines())
+        head = read_limited(path, _PEEK_BYTES)
+    except (OSError, PrintkitError):
+        return True
+    keys = {(m[1] or m[2] or m[3]).decode("utf-8", "replace").strip() for m in _TOP_KEY.finditer(head)}
+    return not keys or not keys.isdisjoint(SPEC_KEYS)
 
 
 def spec_paths(names: Sequence[str]) -> list[Path]:

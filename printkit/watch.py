@@ -51,11 +51,12 @@ class Target:
 
 
 def target(names: Sequence[str]) -> Target:
-    """The folders to watch for ``names`` (deck names or spec paths; none: the decks folder)."""
-    from printkit.spec import decks_dir, find_spec
+    """The folders to watch for ``names`` (deck names or spec paths; none: the folder where check
+    and build find their specs, :func:`printkit.locate.default_specs`)."""
+    from printkit.locate import default_specs, find_spec
 
     if not names:
-        return Target((), (decks_dir().resolve(),), None)
+        return Target((), (_absolute(default_specs().folder),), None)
     specs = tuple(_absolute(find_spec(name)) for name in names)
     folders = tuple(dict.fromkeys(spec.parent for spec in specs))
     missing = [f for f in folders if not f.is_dir()]

@@ -246,6 +246,51 @@ def test_with_no_deck_named_check_uses_decks_then_this_folder_then_its_own(tmp_p
     assert bundled.stderr == "checking the specs in printkit's own decks\n" and "calc (standard)" in bundled.stdout
 
 
+def _starter(tmp_path):
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    return tmp_path / "my-game"
+
+
+def test_a_misspelt_key_in_the_folders_spec_is_its_error_not_printkits_own_decks(tmp_path):
+    folder = _starter(tmp_path)
+    spec = folder / "my-game.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("\ngame:", "\ngmae:", 1), encoding="utf-8")
+    checked = _check_in(folder)
+    assert checked.exit_code == 1
+    assert checked.stderr == ("checking the specs in this folder\n"
+                              "my-game.yaml:4:1: unknown key 'gmae' (did you mean 'game'?)\n")
+    built = invoke_in(folder, "build", "--no-rulebooks")
+    assert built.exit_code == 1 and "my-game.yaml:4:1: unknown key 'gmae'" in built.stderr
+    assert not (folder / "output").exists()  # printkit's own decks are not built into the designer's folder
+    named = _check_in(folder, "my-game")
+    assert named.exit_code == 1 and named.stderr.startswith("my-game.yaml:4:1: unknown key 'gmae'")
+
+
+def test_an_empty_spec_in_the_folder_is_an_error_naming_it(tmp_path):
+    folder = _starter(tmp_path)
+    (folder / "my-game.yaml").write_text("", encoding="utf-8")
+    checked = _check_in(folder)
+    assert checked.exit_code == 1
+    assert checked.stderr == "checking the specs in this folder\nmy-game.yaml:1:1: spec file is empty\n"
+
+
+def test_yaml_files_of_other_tools_are_left_alone_but_are_no_reason_to_use_printkits_decks(tmp_path):
+    (tmp_path / "compose.yaml").write_text("services:\n  web: {image: x}\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: Rules\nnav: [index.md]\n", encoding="utf-8")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    result = _check_in(tmp_path)
+    assert result.exit_code == 1 and "calc" not in result.stdout
+    assert result.stderr.startswith("compose.yaml: not a deck spec (none of game:, groups:, card:, art:, layouts: "
+                                    "at its top level), nor is any other YAML file here")
+    (tmp_path / "draft.yaml").write_text("# a spec, begun\n", encoding="utf-8")  # no key yet: a spec
+    begun = _check_in(tmp_path)
+    assert begun.stderr == "checking the specs in this folder\ndraft.yaml:1:1: spec file is empty\n"
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    assert _check_in(hidden).stderr == "checking the specs in printkit's own decks\n"
+
+
 def test_counts_list_numbers_in_numeric_order(tmp_path):
     (tmp_path / "mine.yaml").write_text(DEMO, encoding="utf-8")
     result = _check_in(tmp_path, "mine.yaml")

@@ -308,7 +308,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
-    Without names the specs are those of :func:`printkit.spec.default_spec_paths`. A font file
+    Without names the specs are those of :func:`printkit.locate.default_specs`. A font file
     changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses

@@ -7,7 +7,6 @@ from __future__ import annotations
 from printkit.locate import (
     _REPO_DECKS,
     DECKS_DIR,
-    _looks_like_spec,
     all_spec_paths,
     decks_dir,
     default_spec_paths,

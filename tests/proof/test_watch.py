@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from printkit.watch import ChangeFilter, Outcome, Target, describe
+from printkit.watch import ChangeFilter, Outcome, Target, describe, target
+from printkit.locate import DECKS_DIR
+
+from cli_in import invoke_in
 
 from .decks import CALM, LOUD, many_cards, write_deck
 from .watching import Watch
@@ -69,6 +72,34 @@ def test_an_interrupted_build_leaves_no_temporary_and_the_manifest_as_it_was(tmp
     assert not list(out.rglob("*.tmp"))
     manifest = out / "manifest.json"
     assert not manifest.exists() or "unfinished" not in json.loads(manifest.read_text())
+
+
+def test_with_no_deck_named_it_watches_where_check_and_build_find_specs(tmp_path, monkeypatch):
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    game = tmp_path / "my-game"
+    monkeypatch.chdir(game)
+    assert target(()).folders == (game.resolve(),)
+    (game / "decks").mkdir()
+    assert target(()).folders == ((game / "decks").resolve(),)
+    monkeypatch.chdir(tmp_path)  # no YAML file here: printkit's own decks, as check and build use
+    assert target(()).folders == (DECKS_DIR.resolve(),)
+
+
+def test_with_no_deck_named_it_rebuilds_the_designers_game_on_each_save(tmp_path):
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    game = tmp_path / "my-game"
+    with Watch("--no-rulebooks", cwd=game) as watch:
+        assert watch.expect("^watching ") == f"watching {game.resolve()} (output: output); Ctrl-C stops"
+        watch.expect(r"first build: " + REBUILT)
+        cards = game / "cards.csv"
+        cards.write_text(cards.read_text(encoding="utf-8").replace("Scout,", "Ranger,", 1), encoding="utf-8")
+        watch.expect(r"cards\.csv changed: " + REBUILT)
+        assert (game / "output" / "my-game").is_dir() and not (game / "output" / "calc").exists()
+        spec = game / "my-game.yaml"
+        spec.write_text(spec.read_text(encoding="utf-8").replace("\ngame:", "\ngmae:", 1), encoding="utf-8")
+        error = watch.expect(r"my-game\.yaml changed: ")
+        assert "my-game.yaml:4:1: unknown key 'gmae' (did you mean 'game'?) (waiting for the next save)" in error
+        watch.stop()
 
 
 def test_the_filter_skips_output_editors_temporaries_and_other_specs(tmp_path):
