@@ -1,4 +1,4 @@
-"""Reading files a spec points at: regular files only, never more than a size limit."""
+"""Reading files a spec points at: regular files only, never more than a size limit, text as UTF-8."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from printkit.errors import UnsafeFileError
+from printkit.errors import SpecError, UnsafeFileError
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 
 
@@ -20,6 +20,22 @@ def read_limited(path: Path, limit_bytes: int) -> bytes:
     printkit and ``/dev/zero`` cannot exhaust its memory.
     """
     return read_identified(path, limit_bytes)[0]
+
+
+def utf8_text(raw: bytes, shown: str | Path, column: bool = False) -> str:
+    """``raw`` read as UTF-8, without the byte-order mark some editors write first.
+
+    Raises SpecError at ``shown``'s line (and with ``column``, the column) of the first byte that
+    is not UTF-8. A CSV file's columns are its cells, so it is named by its line alone.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        at = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1 if column else None
+        raise SpecError(shown, line, at, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); "
+                        "save the file as UTF-8") from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from printkit.deck import OWN_VALUES, Card, CardSize, Deck
-from printkit import draft
+from printkit import direction, draft
 from printkit.errors import Errors, SpecError, error_line
 from printkit.layout import design
 from printkit.layout.anchors import Anchor
@@ -587,9 +587,22 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 if template is not None:
                     design.color_of(template, values, card)
             if element.text is not None:
-                _check_text_icons(element.text.render(values), comp.icons, design.palette(card))
+                text = element.text.render(values)
+                _check_text_icons(text, comp.icons, design.palette(card))
+                if direction.right_to_left(text):
+                    raise LayoutError(direction.refusal(text, _written_in(element.text, values)))
         except LayoutError as exc:
             raise fail(element, str(exc)) from None
+
+
+def _written_in(template: Template, values: Mapping[str, object]) -> str:
+    """What to rewrite for a text ``template`` whose rendering is refused: the card's attribute
+    that holds the right-to-left text, else the element's own text."""
+    for placeholder in template.placeholders:
+        name = placeholder.choose(values)
+        if name is not None and direction.right_to_left(str(values[name])):
+            return f"the card's {name!r}"
+    return "the element's text"
 
 
 def _draft_or_refuse(loaded: LoadedSpec, comp: Compiled, name: str, refused: SpecError) -> None:

@@ -10,7 +10,6 @@ font has is a build error naming the rule text's file and line.
 from __future__ import annotations
 
 import io
-import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from printkit import fonts
+from printkit import direction, fonts
 from printkit.deck import Deck
 from printkit.errors import BuildError
 from printkit.games import icons as builtin_icons
@@ -128,14 +127,12 @@ def font_runs(text: str, faces: Faces) -> list[tuple[Path, str]]:
 
     Whitespace stays with the run it sits in. Raises KeyError listing characters no font has.
     """
+    refused = direction.refusal(text, "the rule text")
+    if refused:  # a font may have the letters, but nothing here joins them or sets them right to left
+        raise KeyError(refused)
     sets = [fonts.glyph_set(font) for font in faces.chain]
     if sets[0].issuperset(map(ord, text)):  # the usual case: one run, found without a Python loop
         return [(faces.main, text)] if text else []
-    backwards = sorted({ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL")})
-    if backwards:  # a font may have the letters, but nothing here joins them or sets them right to left
-        listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in backwards[:5])
-        raise KeyError(f"right-to-left text ({listed}) is not set by printkit: its letters would print unjoined "
-                       "and left to right; write the rule text in a left-to-right script")
     runs: list[tuple[Path, str]] = []
     missing = set()
     for ch in text:

@@ -26,7 +26,7 @@ from printkit.rulebook import markdown as md
 from printkit.rulebook.content import GameContent, TableSetup, content_for, words_lang
 from printkit.rulebook.figures import CardRow, FrontMaker, TableFlowable, remembered_fronts
 from printkit.rulebook.values import ValueContext, resolver
-from printkit.safe_read import UnsafeFileError, read_limited
+from printkit.safe_read import UnsafeFileError, read_limited, utf8_text
 from printkit.spec.files import MAX_RULE_TEXT_BYTES, checked_rule_text as _checked, rule_texts
 from printkit.spec.files import shown_path as _display_path
 from printkit.workers import RULEBOOKS_MS
@@ -39,11 +39,12 @@ def read_rule_text(path: Path) -> str:
     """The text of a rule text file, under the same path rules and a size limit."""
     resolved = _checked(Path(path))
     try:
-        return read_limited(resolved, MAX_RULE_TEXT_BYTES).decode("utf-8")
+        raw = read_limited(resolved, MAX_RULE_TEXT_BYTES)
     except UnsafeFileError as exc:
         raise BuildError(f"rule text {_display_path(path)} {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise BuildError(f"cannot read rule text {_display_path(path)}: {exc}") from None
+    return utf8_text(raw, _display_path(path))
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from printkit.errors import DataFileError, SpecError
+from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
@@ -149,14 +150,7 @@ def _csv_value(text: str) -> Any:
 
 
 def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTable:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise SpecError(shown, line, None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); "
-                        "save the file as UTF-8") from None
-    if text.startswith("\ufeff"):  # Excel writes a byte-order mark before UTF-8 CSV
-        text = text[1:]
+    text = utf8_text(raw, shown)  # Excel writes a byte-order mark before UTF-8 CSV: left out
     import csv  # only a deck with a CSV file needs it
 
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)

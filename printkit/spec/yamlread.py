@@ -16,7 +16,7 @@ import yaml
 
 from printkit.errors import SpecError
 from printkit.spec.fields import describe
-from printkit.safe_read import UnsafeFileError, read_limited
+from printkit.safe_read import UnsafeFileError, read_limited, utf8_text
 
 MAX_SPEC_BYTES = 1_000_000
 MAX_DEPTH = 32
@@ -80,14 +80,7 @@ def read_spec_bytes(path: Path) -> bytes:
 
 def parse_yaml(raw: bytes, path: Path) -> Located:
     """Parse spec bytes (UTF-8) into a Located document."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SpecError(path, line, column, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = utf8_text(raw, path, column=True)
     if not text.strip() or all(
         not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
     ):

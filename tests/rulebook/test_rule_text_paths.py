@@ -84,3 +84,20 @@ def test_a_rule_text_over_the_limit_is_refused(deck):
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("error: rule text tiny.rules.en.md is ") and f"the limit is {MAX_RULE_TEXT_BYTES}" in line
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_rule_text_not_in_utf8_is_named_at_its_line_as_a_data_file_is(deck, command):
+    (deck / "tiny.rules.en.md").write_bytes("# Rules\n\nTwó players.\n".encode("latin-1"))
+    result = invoke_in(deck, command, "tiny.yaml", *(("--out", "out") if command == "build" else ()))
+    assert result.exit_code == 1
+    [line] = [line for line in result.output.splitlines() if "UTF-8" in line]
+    assert line == "tiny.rules.en.md:3: not valid UTF-8 (byte 0xf3); save the file as UTF-8"
+    assert "Traceback" not in result.output and "codec" not in result.output
+
+
+def test_a_rule_text_saved_with_a_byte_order_mark_is_read_without_it(deck):
+    (deck / "tiny.rules.en.md").write_bytes(b"\xef\xbb\xbf# Rules\n\nDeal every card.\n")
+    result = build(deck, "--no-proof")
+    assert result.exit_code == 0, result.output
+    assert "\ufeff" not in pdf_text(deck / "out" / "tiny" / "rulebook-en-a4.pdf")

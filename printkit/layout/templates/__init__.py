@@ -23,9 +23,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Hashable
 
-from printkit import fonts
+from printkit import direction, fonts
 from printkit.deck import Card, Deck
 from printkit.games import module_of
+from printkit.errors import LayoutError
 from printkit.layout.ops import Face, Text
 from printkit.suggest import close_match
 from printkit.layout.templates import _common, design_file, generic
@@ -203,11 +204,16 @@ def palette_warning(deck: Deck) -> str | None:
 
 
 def drawable(face: Face, card: Card) -> Face:
-    """``face`` without the characters each Text op's font cannot draw (they would print as boxes)."""
+    """``face`` without the characters each Text op's font cannot draw (they would print as boxes).
+
+    Raises LayoutError for text written right to left, which would print reversed and unjoined."""
     ops = []
     warnings = list(face.warnings)
     for op in face.ops:
         if isinstance(op, Text):
+            refused = direction.refusal(op.text, "the card's text")
+            if refused:  # a spec layout's text is refused where it is bound; this is every other template's
+                raise LayoutError(f"{card.label}: {refused}")
             missing = fonts.missing_glyphs(op.text, op.font)
             if missing:
                 if not any(repr(missing) in w for w in warnings):  # the fitter usually said so already
