@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
@@ -123,8 +125,12 @@ def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
     loaded = load_spec(path)
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
-    laid_out = check_buildable(decks)
-    return [check_deck(loaded, deck, play_check, faces=faces) for deck, faces in zip(decks, laid_out)]
+    laid_out, rule_warnings = check_buildable(decks)
+    reports = [check_deck(loaded, deck, play_check, faces=faces) for deck, faces in zip(decks, laid_out)]
+    said = rule_warnings.get(Path(decks[0].spec_path), ()) if decks else ()
+    if said:  # the rule texts' warnings are the spec's: said once, with its first deck, as a build says them
+        reports[0] = dataclasses.replace(reports[0], warnings=reports[0].warnings + said)
+    return reports
 
 
 class _Unheard:
@@ -134,10 +140,11 @@ class _Unheard:
         pass
 
 
-def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> list["DeckFaces"]:
+def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["DeckFaces"], dict[Path, tuple[str, ...]]]:
     """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
     laid out, every SVG drawn, every rule text of the spec's own resolved. The faces laid out,
-    per deck: :func:`face_warnings` reads their warnings rather than laying them out again.
+    per deck (:func:`face_warnings` reads their warnings rather than laying them out again), and
+    what the rule texts would warn of when set, by spec.
 
     Nothing is drawn, so a text that a cheap bound proves to fit its box is not set (``proving``):
     the faces say every error and warning a build's would, but lack those texts' ops."""
@@ -147,8 +154,8 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> list["DeckFaces
 
     laid_out = [Faces(deck, _Unheard(), proving=True) for deck in decks]
     faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
-    preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
-    return laid_out
+    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
+    return laid_out, said
 
 
 def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:

@@ -193,10 +193,12 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> None:
+def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> tuple[str, ...]:
     """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
-    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards)."""
+    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards).
+    What setting it would warn of (a part an anatomy figure cannot label), each once, in text order."""
     errors = Errors()
+    warnings: dict[str, None] = {}
     try:
         doc, deck, content = prepare(Path(spec_path), lang, variants=variants, errors=errors)
     except PrintkitError as exc:  # a mistake that ends the parse, after the values it found
@@ -204,7 +206,7 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
         errors.raise_any()
     with errors.collecting():
         book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
-    lookup = _lookup(doc, deck, content, lang)
+    lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
             try:
@@ -213,6 +215,7 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
                 used = rule_texts(spec_path, deck.game)[lang]
                 errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
     errors.raise_any()
+    return tuple(warnings)
 
 
 def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path]]]:

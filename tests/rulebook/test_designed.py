@@ -267,3 +267,14 @@ def test_a_part_drawn_for_the_books_other_language_is_no_warning(parts_deck, tmp
     (english / "deck.yaml").write_text(PARTS, encoding="utf-8")
     with pytest.raises(RulebookError, match="shows no element named 'french'"):
         _book_naming(english, "plain: french", langs=("en",))
+
+
+def test_check_says_the_warning_a_build_of_the_rulebook_would(parts_deck, tmp_path):
+    from cli_in import invoke_in
+
+    _book_naming(tmp_path, "noted: note, chip")
+    result = invoke_in(tmp_path, "check", "deck.yaml", "--no-play")
+    assert result.exit_code == 0, result.output
+    for lang in ("en", "fr"):
+        assert (f"deck.rules.{lang}.md:5: anatomy: card 'noted' does not draw its part 'chip'"
+                in result.output), result.output
