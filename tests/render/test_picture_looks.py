@@ -148,3 +148,65 @@ def _as_rgb_png(pixels) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     return buffer.getvalue()
+
+
+QUADRANTS = [(220, 30, 30), (30, 30, 220), (30, 180, 40), (240, 220, 20)]  # red, blue / green, yellow
+
+
+def _quartered(size=(400, 200)) -> PILImage.Image:
+    image = PILImage.new("RGB", size)
+    w, h = size
+    for n, colour in enumerate(QUADRANTS):
+        image.paste(colour, (n % 2 * w // 2, n // 2 * h // 2, (n % 2 + 1) * w // 2, (n // 2 + 1) * h // 2))
+    return image
+
+
+def _quadrants(image: PILImage.Image) -> list:
+    w, h = image.size
+    return [image.getpixel((int(w * x), int(h * y))) for y in (0.25, 0.75) for x in (0.25, 0.75)]
+
+
+def _near(have, want, tolerance=12):
+    return all(max(abs(a - b) for a, b in zip(p, q)) <= tolerance for p, q in zip(have, want))
+
+
+def _with_orientation(path, kind, orientation):
+    exif = PILImage.Exif()
+    exif[0x0112] = orientation
+    _quartered().save(path, kind, exif=exif, **({"quality": 95} if kind == "JPEG" else {}))
+
+
+@pytest.mark.parametrize("kind", ["JPEG", "PNG"])
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_picture_prints_turned_as_its_exif_orientation_shows_it(tmp_path, kind, orientation):
+    from PIL import ImageOps
+
+    from printkit.images import picture
+
+    path = tmp_path / f"photo.{kind.lower()}"
+    _with_orientation(path, kind, orientation)
+    with PILImage.open(path) as opened:
+        shown = ImageOps.exif_transpose(opened)
+    assert (picture(path).width, picture(path).height) == shown.size  # fitted as shown
+    box = (20, 40) if shown.height > shown.width else (40, 20)
+    pdf = _picture_pdf(path, box)
+    if kind == "JPEG":
+        assert path.read_bytes() in pdf  # its own bytes, turned where they are drawn
+    page = _rendered(pdf, 10 * box[0])
+    assert _near(_quadrants(page), _quadrants(shown)), (_quadrants(page), _quadrants(shown))
+    # In a square box, "contain" leaves white on the sides its shown shape does not reach.
+    square = _rendered(_picture_pdf(path, (40, 40), fit="contain"), 400)
+    edges = [square.getpixel((10, 200)), square.getpixel((200, 10))]  # left middle, top middle
+    assert edges[0 if shown.height > shown.width else 1] == WHITE
+    assert edges[1 if shown.height > shown.width else 0] != WHITE
+
+
+def test_the_tester_s_portrait_photo_prints_portrait_red_on_top(tmp_path):
+    path = tmp_path / "photo.jpg"
+    image = PILImage.new("RGB", (400, 200), (220, 30, 30))
+    image.paste((30, 30, 220), (200, 0, 400, 200))
+    exif = PILImage.Exif()
+    exif[0x0112] = 6
+    image.save(path, "JPEG", exif=exif)
+    page = _rendered(_picture_pdf(path, (20, 40), fit="cover"), 200)
+    assert _near([page.getpixel((100, 100)), page.getpixel((100, 300))], [(220, 30, 30), (30, 30, 220)])
