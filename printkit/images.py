@@ -230,18 +230,50 @@ def exif_orientation(data: bytes) -> int:
 
 def _may_hold_exif(data: bytes) -> bool:
     """Whether the checked PNG ``data`` has an ``eXIf`` chunk or an EXIF or XMP text chunk."""
+    return any(kind == b"eXIf" or (kind in (b"tEXt", b"zTXt", b"iTXt") and data[at:at + length].startswith(_EXIF_TEXT))
+               for kind, at, length in _png_chunks(data))
+
+
+def _png_chunks(data: bytes):
+    """Each chunk of the checked PNG ``data``: its kind, where its body starts and its length."""
     import struct
 
     pos = 8
     while pos + 8 <= len(data):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"eXIf" or (kind in (b"tEXt", b"zTXt", b"iTXt")
-                               and data[pos + 8:pos + 8 + length].startswith(_EXIF_TEXT)):
-            return True
+        yield kind, pos + 8, length
         if kind == b"IEND":
-            break
+            return
         pos += 12 + length
-    return False
+
+
+def png_warnings(path: Path) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the PNG at ``path``: a 16-bit RGB picture's one
+    transparent colour (``tRNS``) is matched on each sample's top 8 bits, as Pillow decodes no more.
+    Nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
+    if is_svg(path):
+        return ()
+    try:
+        checked = picture(path)
+    except ImageError:
+        return ()
+    return _PNG_WARNINGS.get_or_make(checked.digest, lambda: _png_warnings(checked))
+
+
+_PNG_WARNINGS = Memo("png warnings", entries=256)  # by sha256
+
+
+def _png_warnings(checked: Picture) -> tuple[str, ...]:
+    if not checked.png:
+        return ()
+    try:
+        data = checked.data
+    except ImageError:
+        return ()
+    if data[24:26] != bytes((16, 2)) or not any(kind == b"tRNS" for kind, _, _ in _png_chunks(data)):
+        return ()
+    return ("its transparent colour (tRNS) is matched on the top 8 of its 16 bits, so colours within 1/256 "
+            "of it print transparent too; save it with an alpha channel or as 8-bit",)
 
 
 def bytes_checked(path: Path, digest: str) -> bytes | None:

@@ -210,3 +210,29 @@ def test_the_tester_s_portrait_photo_prints_portrait_red_on_top(tmp_path):
     image.save(path, "JPEG", exif=exif)
     page = _rendered(_picture_pdf(path, (20, 40), fit="cover"), 200)
     assert _near([page.getpixel((100, 100)), page.getpixel((100, 300))], [(220, 30, 30), (30, 30, 220)])
+
+
+def test_a_16_bit_rgb_png_s_transparent_colour_is_a_warning_on_check(tmp_path):
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    colours = [(10 * n, 200 - 20 * n, 90) for n in range(8)]
+    key = (b"tRNS", struct.pack(">HHH", 30 * 257, 140 * 257, 90 * 257))
+    (tmp_path / "sixteen.png").write_bytes(_png(8, 1, 16, 2, [[tuple(s * 257 for s in c) for c in colours]], key))
+    (tmp_path / "eight.png").write_bytes(_png(8, 1, 8, 2, [colours], (b"tRNS", struct.pack(">HHH", 30, 140, 90))))
+    (tmp_path / "deck.yaml").write_text("""game: pictures
+name: Pictures
+layouts:
+  card:
+    elements:
+      - {kind: image, image: "{picture}", x: 0, y: 0, width: 100%, height: 50%}
+groups:
+  - name: n
+    layout: card
+    cards: [{title: Sixteen, picture: sixteen.png}, {title: Eight, picture: eight.png}]
+""", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "deck.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "picture 'sixteen.png': its transparent colour (tRNS) is matched on the top 8" in result.output
+    assert "eight.png'" not in result.output
