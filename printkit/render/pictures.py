@@ -36,7 +36,7 @@ from printkit.errors import BuildError, ImageError
 from printkit.memo import Memo
 from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, press_of
-from printkit.render.shown import as_shown, png_bit_depth
+from printkit.render.shown import as_shown, needs_showing, png_bit_depth
 
 
 class SharedSetting:
@@ -402,9 +402,10 @@ def _shown_png(data: bytes):
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as opened:
+        if not needs_showing(opened):
+            return io.BytesIO(data)
         opened.load()
-        shown = as_shown(opened, png_bit_depth(data))
-        return io.BytesIO(data) if shown is opened else shown
+        return as_shown(opened, png_bit_depth(data))
 
 
 class _PngStream(PDFObject):

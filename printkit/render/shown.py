@@ -3,17 +3,26 @@
 Pillow opens a 16-bit grey PNG as 0..65535 samples (mode ``I;16``) that its conversions clip to
 0..255 (near-white throughout), and it keeps a grey or RGB PNG's one transparent colour (its
 ``tRNS`` chunk) aside in ``info``, where reportlab does not look. Both are made plain here: 16-bit
-samples scaled to 8 bits, the transparent colour made an alpha channel.
+samples scaled to 8 bits, the transparent colour made an alpha channel (a 16-bit RGB PNG's is
+matched on the top 8 bits Pillow keeps: :func:`printkit.images.png_warnings` says so).
 """
 
 from __future__ import annotations
+
+from printkit.render.pngfile import PNG_SIGNATURE
 
 _SIXTEEN_BITS = ("I;16", "I;16B", "I;16L", "I;16N", "I")
 
 
 def png_bit_depth(data: bytes) -> int:
     """The bit depth in a PNG's header (8 for anything else)."""
-    return data[24] if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 24 else 8
+    return data[24] if data.startswith(PNG_SIGNATURE) and len(data) > 24 else 8
+
+
+def needs_showing(image) -> bool:
+    """Whether :func:`as_shown` changes the Pillow image ``image`` (known from its header, before
+    its pixels are decoded)."""
+    return image.mode in _SIXTEEN_BITS or ("transparency" in image.info and image.mode in ("1", "L", "RGB"))
 
 
 def as_shown(image, bit_depth: int = 8):
@@ -22,6 +31,8 @@ def as_shown(image, bit_depth: int = 8):
     ``CMYK``); ``image`` itself when it is one already."""
     from PIL import Image
 
+    if not needs_showing(image):
+        return image  # no transparent colour, or a palette's or an alpha channel (drawn as it is)
     transparent = image.info.get("transparency")
     if image.mode in _SIXTEEN_BITS:
         samples = image.convert("I")
@@ -30,8 +41,6 @@ def as_shown(image, bit_depth: int = 8):
         if isinstance(transparent, int):
             return Image.merge("LA", (grey, _mask(samples, transparent)))
         return grey
-    if transparent is None or image.mode not in ("1", "L", "RGB"):
-        return image  # no transparent colour, or a palette's (drawn as it is)
     if image.mode == "RGB":
         if bit_depth == 16:  # Pillow keeps the top 8 bits of each sample, and the colour as 16 bits
             transparent = tuple(value >> 8 for value in transparent)
