@@ -236,3 +236,17 @@ groups:
     assert result.exit_code == 0, result.output
     assert "picture 'sixteen.png': its transparent colour (tRNS) is matched on the top 8" in result.output
     assert "eight.png'" not in result.output
+
+
+def test_a_png_s_xmp_orientation_turns_it_as_exif_transpose_does(tmp_path):
+    from PIL import ImageOps, PngImagePlugin
+
+    path = tmp_path / "art.png"
+    info = PngImagePlugin.PngInfo()
+    info.add_itxt("XML:com.adobe.xmp", '<x:xmpmeta><rdf:Description tiff:Orientation="8"/></x:xmpmeta>')
+    _quartered().save(path, "PNG", pnginfo=info)
+    with PILImage.open(path) as opened:
+        shown = ImageOps.exif_transpose(opened)
+    assert shown.size == (200, 400)
+    page = _rendered(_picture_pdf(path, (20, 40)), 200)
+    assert _near(_quadrants(page), _quadrants(shown))
