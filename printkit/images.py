@@ -69,16 +69,18 @@ def is_svg(path: Path) -> bool:
 
 @dataclass(eq=False)
 class Picture:
-    """A checked PNG or JPEG: its size, kind and the sha256 of the bytes checked; those bytes
-    (:attr:`data`), kept or read again from ``path``; and (once drawn) its decoding."""
+    """A checked PNG or JPEG: its size as viewers show it, its EXIF orientation, kind and the sha256
+    of the bytes checked; those bytes (:attr:`data`), kept or read again from ``path``; and (once
+    drawn) its decoding."""
 
-    width: int
+    width: int  # turned by its orientation: what a viewer shows
     height: int
     digest: str  # sha256 of the bytes checked
     png: bool  # else a JPEG
     path: Path
     _data: bytes | None = None  # None: not kept (read again when asked for)
     _reader: object = None
+    orientation: int = 1  # EXIF Orientation 1..8: how the stored pixels are turned or mirrored to be shown
 
     @property
     def data(self) -> bytes:
@@ -163,14 +165,17 @@ def checked_picture(path: Path) -> Picture:
     data, identity = _read_picture(path)
     digest = hashlib.sha256(data).hexdigest()
     remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
-    size = _VERDICTS.get(digest)
-    if size is None:
-        size = _verdict(digest, data)
-        _VERDICTS.put(digest, size)
+    verdict = _VERDICTS.get(digest)
+    if verdict is None:
+        verdict = _verdict(digest, data)
+        _VERDICTS.put(digest, verdict)
+    width, height, orientation = verdict
+    if orientation in TURNED:
+        width, height = height, width
     png = data.startswith(PNG_SIGNATURE)
-    picture = Picture(size[0], size[1], digest, png, path, data)
+    picture = Picture(width, height, digest, png, path, data, orientation=orientation)
     _PICTURES.put(path, (identity, picture), len(data))
-    _IDENTIFIED.put((str(path), identity), Picture(size[0], size[1], digest, png, path))
+    _IDENTIFIED.put((str(path), identity), Picture(width, height, digest, png, path, orientation=orientation))
     return picture
 
 
@@ -181,21 +186,94 @@ def picture(path: Path) -> Picture:
     return known[1] if known is not None else checked_picture(path)
 
 
-def _verdict(digest: str, data: bytes) -> tuple[int, int]:
-    """The size of the picture ``data`` (sha256 ``digest``) that passed :func:`check_picture`: as
-    kept by :data:`picture_verdicts`, else checked now (and kept there)."""
+def _verdict(digest: str, data: bytes) -> tuple[int, int, int]:
+    """The stored size and EXIF orientation of the picture ``data`` (sha256 ``digest``) that passed
+    :func:`check_picture`: as kept by :data:`picture_verdicts`, else checked now (and kept there)."""
     store = picture_verdicts.get()
     kept = store.get(digest) if store is not None else None
     if kept is not None:
         try:
-            width, height = map(int, kept.split())
-            return width, height
+            width, height, orientation = map(int, kept.split())  # a size alone (kept before): checked again
+            return width, height, orientation
         except ValueError:
             pass
-    size = check_picture(data)
+    width, height = check_picture(data)
+    orientation = exif_orientation(data)
     if store is not None:
-        store.put(digest, f"{size[0]} {size[1]}".encode())
-    return size
+        store.put(digest, f"{width} {height} {orientation}".encode())
+    return width, height, orientation
+
+
+TURNED = frozenset((5, 6, 7, 8))  # EXIF orientations shown a quarter turn from how they are stored
+_EXIF_TEXT = (b"Raw profile type exif\0", b"XML:com.adobe.xmp\0")  # PNG text chunks Pillow reads it from
+
+
+def exif_orientation(data: bytes) -> int:
+    """The EXIF Orientation (1..8; 1 upright) of the checked PNG or JPEG ``data``, as Pillow's
+    ``ImageOps.exif_transpose`` reads it (EXIF, else XMP's ``tiff:Orientation``); 1 when it has none
+    or one outside 1..8. A JPEG's is in its header; a PNG is decoded only if it has a chunk that
+    may hold one (``eXIf``, or EXIF or XMP text), since Pillow reads chunks after the pixels then."""
+    from PIL import Image
+
+    png = data.startswith(PNG_SIGNATURE)
+    if png and not _may_hold_exif(data):
+        return 1
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            if png:
+                img.load()
+            orientation = img.getexif().get(0x0112, 1)
+    except Exception:  # noqa: BLE001 - EXIF Pillow cannot read is no orientation, as exif_transpose takes it
+        return 1
+    return orientation if orientation in range(1, 9) else 1
+
+
+def _may_hold_exif(data: bytes) -> bool:
+    """Whether the checked PNG ``data`` has an ``eXIf`` chunk or an EXIF or XMP text chunk."""
+    return any(kind == b"eXIf" or (kind in (b"tEXt", b"zTXt", b"iTXt") and data[at:at + length].startswith(_EXIF_TEXT))
+               for kind, at, length in _png_chunks(data))
+
+
+def _png_chunks(data: bytes):
+    """Each chunk of the checked PNG ``data``: its kind, where its body starts and its length."""
+    import struct
+
+    pos = 8
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        yield kind, pos + 8, length
+        if kind == b"IEND":
+            return
+        pos += 12 + length
+
+
+def png_warnings(path: Path) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the PNG at ``path``: a 16-bit RGB picture's one
+    transparent colour (``tRNS``) is matched on each sample's top 8 bits, as Pillow decodes no more.
+    Nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
+    if is_svg(path):
+        return ()
+    try:
+        checked = picture(path)
+    except ImageError:
+        return ()
+    return _PNG_WARNINGS.get_or_make(checked.digest, lambda: _png_warnings(checked))
+
+
+_PNG_WARNINGS = Memo("png warnings", entries=256)  # by sha256
+
+
+def _png_warnings(checked: Picture) -> tuple[str, ...]:
+    if not checked.png:
+        return ()
+    try:
+        data = checked.data
+    except ImageError:
+        return ()
+    if data[24:26] != bytes((16, 2)) or not any(kind == b"tRNS" for kind, _, _ in _png_chunks(data)):
+        return ()
+    return ("its transparent colour (tRNS) is matched on the top 8 of its 16 bits, so colours within 1/256 "
+            "of it print transparent too; save it with an alpha channel or as 8-bit",)
 
 
 def bytes_checked(path: Path, digest: str) -> bytes | None:

@@ -161,10 +161,10 @@ def test_a_builds_picture_verdicts_are_one_cache_entry_and_later_builds_add_to_i
     assert len(checks) == 4  # all four kept
     table = NamedTable(RenderCache(tmp_path / "out"), "picture-verdicts", limit=2)
     names = [hashlib.sha256(path.read_bytes()).hexdigest() for path in paths]
-    assert table.get(names[3]) == b"43 30"
+    assert table.get(names[3]) == b"43 30 1"  # width, height and EXIF orientation
     table.put("x" * 64, b"1 1")
     table.keep()  # over its limit: what this build used first
-    assert sorted(table.cache.pending.popitem()[1].splitlines()) == sorted([f"{names[3]} 43 30".encode(),
+    assert sorted(table.cache.pending.popitem()[1].splitlines()) == sorted([f"{names[3]} 43 30 1".encode(),
                                                                            b"x" * 64 + b" 1 1"])
 
 

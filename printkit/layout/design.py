@@ -403,11 +403,12 @@ def own_values(card: Card, languages: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
-    """What printkit cannot draw as written in the picture ``shown`` (an SVG's filters, masks...),
-    each a warning naming the picture, the element and its line."""
-    from printkit.images import svg_warnings  # a face of no picture never loads the pictures' checks
+    """What printkit cannot draw as written in the picture ``shown`` (an SVG's filters, masks...,
+    each naming the element and its line; a 16-bit PNG's transparent colour), each a warning naming
+    the picture."""
+    from printkit.images import png_warnings, svg_warnings  # a face of no picture never loads the pictures' checks
 
-    return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path))
+    return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path) + png_warnings(path))
 
 
 def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:

@@ -360,6 +360,19 @@ def _image(pen: _Pen, op: Image, images: "DocumentImages") -> None:
     canvas.restoreState()
 
 
+# EXIF orientation -> the matrix (a, b, c, d, e, f) placing a picture's stored pixels, drawn in
+# the unit square, into a w x h box (y up) as Pillow's ImageOps.exif_transpose shows them.
+_ORIENTED = {
+    2: lambda w, h: (-w, 0, 0, h, w, 0),  # mirrored left to right
+    3: lambda w, h: (-w, 0, 0, -h, w, h),  # half a turn
+    4: lambda w, h: (w, 0, 0, -h, 0, h),  # mirrored top to bottom
+    5: lambda w, h: (0, -h, -w, 0, w, h),  # transposed
+    6: lambda w, h: (0, -h, w, 0, 0, h),  # a quarter turn clockwise
+    7: lambda w, h: (0, h, w, 0, 0, 0),  # transversed
+    8: lambda w, h: (0, h, -w, 0, w, 0),  # a quarter turn anticlockwise
+}
+
+
 class DocumentImages:
     """The images of one document: their sizes, read once per path, and how each is drawn.
 
@@ -401,6 +414,11 @@ class DocumentImages:
                 checked = picture(path)  # the bytes checked when the spec was read
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
+            if checked.orientation != 1:
+                # Stored pixels embedded as they are, turned or mirrored into the box as shown.
+                canvas.saveState()
+                canvas.transform(*_ORIENTED[checked.orientation](w, h))
+                w = h = 1
             if (press_of(canvas) is not None):
                 canvas.drawImage(register_cmyk_picture(canvas, path, checked.digest, checked.data),
                                  0, 0, w, h, mask="auto")
@@ -411,6 +429,8 @@ class DocumentImages:
                                  mask="auto")
             else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
                 canvas.drawImage(register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")
+            if checked.orientation != 1:
+                canvas.restoreState()
             return
         art = self._svg(path)
         if color is not None:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from printkit.render.shown import as_shown, png_bit_depth
+
 PROFILE_PATH = Path(__file__).with_name("icc") / "ISOcoated_v2_300_bas.icc"
 # What a PDF's OutputIntent names: the characterisation data the profile is made from (ICC registry).
 CONDITION = "FOGRA39"
@@ -232,7 +234,7 @@ def cmyk_picture(data: bytes):
     with Image.open(io.BytesIO(data)) as opened:
         opened.load()
         icc = opened.info.get("icc_profile") or None
-        image, alpha = _with_alpha(opened)
+        image, alpha = _with_alpha(as_shown(opened, png_bit_depth(data)))
         if image.mode == "CMYK":
             if not icc:
                 return image.copy(), None
@@ -251,10 +253,10 @@ def cmyk_shape(data: bytes) -> tuple[int, int, bool]:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as opened:
-        if "A" not in opened.getbands() and not (opened.mode == "P" and "transparency" in opened.info):
+        if "A" not in opened.getbands() and "transparency" not in opened.info:
             return opened.size[0], opened.size[1], False  # no alpha to test: the header says it all
         opened.load()
-        image, alpha = _with_alpha(opened)
+        image, alpha = _with_alpha(as_shown(opened, png_bit_depth(data)))
         return image.size[0], image.size[1], alpha is not None
 
 

@@ -8,7 +8,8 @@ hold the bytes checked (:func:`printkit.images.checked_picture`):
 - an 8-bit grey or RGB PNG without transparency is embedded as its own IDAT data
   (:class:`_PngStream`);
 - any other PNG is decoded by reportlab, once per process per content while kept
-  (:data:`_DECODED`);
+  (:data:`_DECODED`), from its pixels as viewers show them where reportlab would draw them
+  otherwise (16-bit grey, a transparent grey or RGB colour: :mod:`printkit.render.shown`);
 - a JPEG is embedded as its own bytes;
 - in a CMYK document every picture is converted (:mod:`printkit.render.cmyk`), kept likewise.
 
@@ -35,6 +36,7 @@ from printkit.errors import BuildError, ImageError
 from printkit.memo import Memo
 from printkit.render import pdfx
 from printkit.render.cmyk import DEFAULT_PRESS, press_of
+from printkit.render.shown import as_shown, needs_showing, png_bit_depth
 
 
 class SharedSetting:
@@ -387,10 +389,23 @@ def _decoded_png(digest: str, data: bytes):
 
         with binary_streams():
             obj = pdfdoc.PDFImageXObject("", None, mask="auto")
-            obj.loadImageFromSRC(ImageReader(io.BytesIO(data)))
+            obj.loadImageFromSRC(ImageReader(_shown_png(data)))
         _DECODED.put(digest, obj, len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None),
                                                                          "streamContent", b"")))
     return obj
+
+
+def _shown_png(data: bytes):
+    """What reportlab decodes the PNG ``data`` from: its bytes, or (16-bit grey, a transparent
+    grey or RGB colour, which reportlab would draw otherwise) its pixels as viewers show them
+    (:func:`printkit.render.shown.as_shown`)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as opened:
+        if not needs_showing(opened):
+            return io.BytesIO(data)
+        opened.load()
+        return as_shown(opened, png_bit_depth(data))
 
 
 class _PngStream(PDFObject):
