@@ -3,7 +3,7 @@ is refused there (the paper is a build option, the size is written in the spec).
 
 from pathlib import Path
 
-from tests.cli_in import check_in, invoke_in, place_of
+from cli_in import check_in, invoke_in, place_of
 
 DECK = """game: g
 name: G
