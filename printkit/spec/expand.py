@@ -125,6 +125,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
     _check_text(loaded, every)
+    _check_some_paper_holds_all(unfit, every)
     _check_description(loaded, every)
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
@@ -320,6 +321,22 @@ def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
     """Whether the build's imposition lays out one card of this trim size on some sheet paper
     (a gap between cards does not matter for whether one card fits)."""
     return any(fits_on_paper(width_mm, height_mm, name) for name in SHEET_PAPERS)
+
+
+def _check_some_paper_holds_all(unfit: Mapping[tuple[str, float, float], SpecError], cards: Sequence[Card]) -> None:
+    """Refuse cards of sizes that each fit a sheet paper but no paper holds all (every build would be
+    refused), at the later size in the spec; ``unfit`` is as :func:`_card_size` notes it."""
+    laid_out = {(c.size.width_mm, c.size.height_mm) for c in cards if c.get("sheet") is None}
+    missed = sorted(((exc.line or 0, exc.column or 0), paper, w, h, exc)
+                    for (paper, w, h), exc in unfit.items() if (w, h) in laid_out)
+    if {m[1] for m in missed} != set(SHEET_PAPERS):
+        return
+    _, paper, w, h, exc = missed[-1]
+    _, other, ow, oh, _ = next(m for m in reversed(missed) if m[1] != paper)
+    raise SpecError(exc.path, exc.line, exc.column,
+                    f"no paper holds every card: a {w:g}x{h:g} mm card does not fit on {_paper_name(paper)} paper "
+                    f"and a {ow:g}x{oh:g} mm card of this deck does not fit on {_paper_name(other)}; "
+                    "make one of them smaller")
 
 
 def _paper_name(paper: str) -> str:

@@ -51,3 +51,15 @@ def test_a_build_on_letter_is_refused_at_the_size(tmp_path: Path):
 def test_a_size_that_fits_both_papers_is_no_warning(tmp_path: Path):
     result = check_in(tmp_path, DECK.replace("200mm, height: 280mm", "190mm, height: 270mm"))
     assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_sizes_that_no_one_paper_holds_are_an_error_of_check(tmp_path: Path):
+    """A4 holds 200x280 mm but not 205x205 mm, Letter the other way round: every build would be refused."""
+    spec = GROUP.replace("components:", "  - name: wide\n    size: {width: 205mm, height: 205mm}\n    cards: [{c: 1}]\n"
+                                        "components:")
+    result = check_in(tmp_path, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(place_of(spec, "200mm, height: 280mm", "{width")), line
+    assert ("no paper holds every card: a 200x280 mm card does not fit on Letter paper and a 205x205 mm card "
+            "of this deck does not fit on A4") in line, line
