@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
+from printkit.errors import error_line
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
@@ -212,8 +213,14 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
-        warnings=spec_warnings(deck, faces) if warnings else (),
+        warnings=spec_warnings(deck, faces) + paper_warnings(deck) if warnings else (),
     )
+
+
+def paper_warnings(deck: Deck) -> tuple[str, ...]:
+    """Each card size of the deck that fits only some of the sheet papers, at its size in the spec:
+    the paper is a build option, so a build on the other one is refused (not ``check``)."""
+    return tuple(error_line(exc) for exc in deck.unfit_paper.values())
 
 
 def spec_warnings(deck: Deck, faces: "DeckFaces | None" = None) -> tuple[str, ...]:

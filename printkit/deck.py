@@ -193,6 +193,9 @@ class Deck:
     is_default: bool = True  # the spec's default variant (printkit.spec.expand.default_variant)
     languages: tuple[str, ...] = ()  # the languages of its rulebook (rule texts), in printkit's order
     description_attr: str | None = None  # the spec's export.description: a card's text in exports
+    # A card size of the deck that one sheet paper cannot hold, by (paper, width, height) in mm: the
+    # error at that size in the spec, which a build on that paper raises and ``check`` warns of.
+    unfit_paper: Mapping[tuple[str, float, float], Exception] = field(default_factory=dict, compare=False, repr=False)
     # When its spec began to be read (time.time_ns()), for printkit.pipeline.replay; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 

@@ -281,7 +281,16 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
+        written=tuple((key, _written_at(loaded, path + (key,))) for key in ("image", "icon")
+                      if getattr(spec, key) is not None),
+        written_in=path[1],
     )
+
+
+def _written_at(loaded: LoadedSpec, path: PathKey) -> str:
+    """``spec.yaml:LINE:COLUMN`` of the value at ``path`` (the spec alone if it has no place)."""
+    line, column = loaded.source.position(path)
+    return f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
 
 
 def _anchor(loaded: LoadedSpec, spec: AnchorSpec | None, path: PathKey) -> Anchor | None:
@@ -521,6 +530,7 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
+    refused: set[tuple] = set()  # pictures and icons said already (see _bind_card)
     errors = Errors()  # each card's own mistakes are independent: one run names them all
     for card in cards:
         if errors.full:
@@ -533,20 +543,34 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side, languages)
+                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused)
     errors.raise_any()
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
-               languages: tuple[str, ...]) -> None:
+               languages: tuple[str, ...], refused: set[tuple]) -> None:
+    """Check ``card`` against ``layout`` (the deck's rulebook in ``languages``); a picture or icon
+    in ``refused`` (element, key, value) was said already and is not said again (one error for a
+    value many cards read, or the spec writes)."""
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
     values = {**design.own_values(card, languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
-    def fail(element: Element, message: str) -> SpecError:
-        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side}), "
-                                                          f"element {element.label}: {message}")
+    def fail(element: Element, message: str, key: str | None = None, value: str = "") -> SpecError:
+        if key is not None:
+            refused.add((element.source, element.label, key, value))
+            template = getattr(element, key)
+            if not template.placeholders and key in dict(element.written):  # the spec's own, for every card
+                return at_source(dict(element.written)[key],
+                                 f"layout {element.written_in!r}, element {element.label}: {message}")
+        # A card from a data file is read by every spec naming the file: say which.
+        spec = f" of {loaded.path}" if card.from_data else ""
+        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side})"
+                                                          f"{spec}, element {element.label}: {message}")
+
+    def said(element: Element, key: str, value: str) -> bool:
+        return (element.source, element.label, key, value) in refused
 
     try:
         design.check_requires(layout, card)
@@ -567,22 +591,26 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         try:
             if element.image is not None:
                 name = element.image.render(values)
-                if name not in comp.images:
+                if name not in comp.images and not said(element, "image", name):
                     try:
                         path = inside_folder(loaded.path.parent, name, "image")
                         check_image(path, LayoutError, shown=name)
                         comp.images[name] = path
                     except PathRefused as exc:  # a draft tolerates a missing picture, never one outside
                         if not exc.missing:
-                            raise fail(element, str(exc)) from None
-                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
+                            raise fail(element, str(exc), "image", name) from None
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), "image", name))
                     except LayoutError as exc:
-                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc)))
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), "image", name))
             if element.icon is not None:
                 name = element.icon.render(values)
-                icon = design.find_icon(name, comp.icons)
-                if element.stroke is not None:
-                    design.outlined_icon(name, icon, "#000000")
+                try:
+                    if not said(element, "icon", name):
+                        icon = design.find_icon(name, comp.icons)
+                        if element.stroke is not None:
+                            design.outlined_icon(name, icon, "#000000")
+                except LayoutError as exc:
+                    raise fail(element, str(exc), "icon", name) from None
             for template in (element.color, element.fill, element.stroke):
                 if template is not None:
                     design.color_of(template, values, card)

@@ -133,7 +133,11 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
         chunk = group[placed[g]:]
         if not chunk:
             continue
-        layout = impose(paper, chunk[0].size, opts.gap_mm)
+        size = chunk[0].size
+        unfit = deck.unfit_paper.get((opts.paper, size.width_mm, size.height_mm))
+        if unfit is not None:  # at the card's size in the spec, not in the imposition
+            raise unfit
+        layout = impose(paper, size, opts.gap_mm)
         fronts = [faces.front(c) for c in chunk]
         backs = [faces.back(c) for c in chunk]
         # The later, smaller cards that fit a slot fill the last sheet's free slots.

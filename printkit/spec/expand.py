@@ -106,24 +106,26 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         raise SpecError(loaded.path, line or 1, column or 1, f"unknown variant {variant!r}{_known(spec.variants)}")
     variant_spec = spec.variants.get(variant) if variant else None
 
-    base_size = _card_size(loaded, spec.card.size, ("card", "size"), group=None)
+    unfit: dict[tuple[str, float, float], SpecError] = {}
+    base_size = _card_size(loaded, spec.card.size, ("card", "size"), group=None, unfit=unfit)
     deck_art = _resolve_art(loaded, Art(), spec.art, ("art",))
     excludes = [(m, ("variants", variant, "exclude", i)) for i, m in enumerate(variant_spec.exclude)] if variant_spec else []
 
     layouts = (variant_spec.layout, variant_spec.back_layout) if variant_spec else (None, None)
     missed: list = []
     cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes, layouts=layouts,
-                           missed=missed)
+                           missed=missed, unfit=unfit)
     components: dict[str, tuple[Card, ...]] = {}
     for index, group in enumerate(spec.components):
         comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index,
-                              layouts=layouts, missed=missed)
+                              layouts=layouts, missed=missed, unfit=unfit)
         components[group.name] = comp
     _check_overrides(loaded, variant, missed)
     if not cards:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
     _check_text(loaded, every)
+    _check_some_paper_holds_all(unfit, every)
     _check_description(loaded, every)
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
@@ -146,6 +148,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         is_default=variant == default_variant(spec),
         languages=_rulebook_languages(loaded),
         description_attr=spec.export.description,
+        unfit_paper=unfit,
     )
 
 
@@ -270,10 +273,10 @@ def _known(names: Iterable[str]) -> str:
 
 
 def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: str | None,
-               printed: bool = True) -> CardSize:
+               printed: bool = True, unfit: dict | None = None) -> CardSize:
     """The size at ``path``: the deck's (``group`` None) or a group's, with the deck's bleed,
-    safe zone and corner radius. A size that is ``printed`` on card sheets must fit the paper and
-    leave room inside its safe zone."""
+    safe zone and corner radius. A size that is ``printed`` on card sheets must fit a sheet paper and
+    leave room inside its safe zone; the error for each sheet paper it does not fit goes in ``unfit``."""
     fmt = loaded.spec.card
     if isinstance(size, str):
         try:
@@ -288,6 +291,13 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
             raise loaded.source.error(path, f"card size {width:g}x{height:g} mm is too small (at least 10 mm a side)")
     if printed and not _fits_sheet_paper(width, height):
         raise loaded.source.error(path, _paper_message(width, height))
+    if printed and unfit is not None:
+        fits = [n for n in SHEET_PAPERS if fits_on_paper(width, height, n)]
+        for paper in SHEET_PAPERS:
+            if paper not in fits:
+                unfit[(paper, width, height)] = loaded.source.error(
+                    path, f"{_paper_message(width, height, (paper,))}; it fits on {_paper_name(fits[0])} "
+                          f"(build with --paper {fits[0]}), or make the card smaller")
     bleed = parse_length_mm(fmt.bleed)
     safe = parse_length_mm(fmt.safe)
     radius = parse_length_mm(fmt.corner_radius)
@@ -313,10 +323,29 @@ def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
     return any(fits_on_paper(width_mm, height_mm, name) for name in SHEET_PAPERS)
 
 
-def _paper_message(width_mm: float, height_mm: float) -> str:
-    papers = " or ".join(f"{PAPER_SIZES_MM[n][0]:g}x{PAPER_SIZES_MM[n][1]:g} mm "
-                         f"({'A4' if n == 'a4' else n.capitalize()})" for n in SHEET_PAPERS)
-    return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {papers} paper with a {MIN_MARGIN_MM:g} mm margin"
+def _check_some_paper_holds_all(unfit: Mapping[tuple[str, float, float], SpecError], cards: Sequence[Card]) -> None:
+    """Refuse cards of sizes that each fit a sheet paper but no paper holds all (every build would be
+    refused), at the later size in the spec; ``unfit`` is as :func:`_card_size` notes it."""
+    laid_out = {(c.size.width_mm, c.size.height_mm) for c in cards if c.get("sheet") is None}
+    missed = sorted(((exc.line or 0, exc.column or 0), paper, w, h, exc)
+                    for (paper, w, h), exc in unfit.items() if (w, h) in laid_out)
+    if {m[1] for m in missed} != set(SHEET_PAPERS):
+        return
+    _, paper, w, h, exc = missed[-1]
+    _, other, ow, oh, _ = next(m for m in reversed(missed) if m[1] != paper)
+    raise SpecError(exc.path, exc.line, exc.column,
+                    f"no paper holds every card: a {w:g}x{h:g} mm card does not fit on {_paper_name(paper)} paper "
+                    f"and a {ow:g}x{oh:g} mm card of this deck does not fit on {_paper_name(other)}; "
+                    "make one of them smaller")
+
+
+def _paper_name(paper: str) -> str:
+    return "A4" if paper == "a4" else paper.capitalize()
+
+
+def _paper_message(width_mm: float, height_mm: float, papers: Sequence[str] = SHEET_PAPERS) -> str:
+    named = " or ".join(f"{PAPER_SIZES_MM[n][0]:g}x{PAPER_SIZES_MM[n][1]:g} mm ({_paper_name(n)})" for n in papers)
+    return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {named} paper with a {MIN_MARGIN_MM:g} mm margin"
 
 
 def _expand_groups(
@@ -330,6 +359,7 @@ def _expand_groups(
     offset: int = 0,
     layouts: tuple[str | None, str | None] = (None, None),
     missed: list | None = None,
+    unfit: dict | None = None,
 ) -> list[Card]:
     """The cards of ``groups`` in ``variant``; an override that selects none of them is added to ``missed``."""
     missed = [] if missed is None else missed
@@ -395,7 +425,8 @@ def _expand_groups(
                                   layout=front, back_layout=back, face_on_both_sides=both_sides,
                                   from_data=rows is not None, role=role))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
-            _card_size(loaded, group.size, gpath + ("size",), group.name)  # refuses a size cards cannot print at
+            # Refuses a size cards cannot print at, and notes a paper they cannot print on.
+            _card_size(loaded, group.size, gpath + ("size",), group.name, unfit=unfit)
         for i, used in enumerate(excluded_by_group):
             if not used:
                 match = group.exclude[i]

@@ -282,7 +282,10 @@ def test_the_paper_check_agrees_with_imposition(tmp_path, width, height):
     path = write(tmp_path, f"game: g\nname: G\ncard: {{size: {{width: {width}mm, height: {height}mm}}, bleed: 0}}\n"
                            "groups:\n  - name: n\n    cards: [{a: 1}]\n")
     if fits:
-        assert expand(load_spec(path)).size.width_mm == width
+        deck = expand(load_spec(path))
+        assert deck.size.width_mm == width
+        # A build on a paper it does not fit is refused at the size: the same papers.
+        assert sorted(paper for paper, _, _ in deck.unfit_paper) == sorted({"a4", "letter"} - set(fits))
     else:
         assert "does not fit" in error_of(path).message
 

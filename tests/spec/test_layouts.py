@@ -189,7 +189,7 @@ def test_a_card_from_a_data_file_is_named_by_its_row(folder):
     result = run(folder, spec)
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
-    assert line.startswith("cards.csv:3: creatures 'Flare': layout 'base' (front), element 'art': "
+    assert line.startswith("cards.csv:3: creatures 'Flare': layout 'base' (front) of deck.yaml, element 'art': "
                            "image file 'art/b.png' not found"), line
 
 
@@ -484,3 +484,42 @@ groups:""") + """components:
     heading = next(op for op in face.ops if isinstance(op, Rect) and op.fill == "#bc4b51")
     assert (heading.x_mm, heading.y_mm, heading.w_mm, heading.h_mm) == pytest.approx((10, 10, 190, 20))
     assert "".join(op.text for op in face.ops if isinstance(op, Text)).replace(" ", "") == "Tallyof9rounds"
+
+
+@pytest.mark.parametrize("change, word, message", [
+    (('"art/{art}"', "art/nosuch.png"), "art/nosuch.png", "element 'art': image file 'art/nosuch.png' not found"),
+    (("{name: rules, kind: text", "{name: mark, kind: icon, icon: fyre, height: 5mm}\n      - {name: rules, kind: text"),
+     "fyre", "layout 'base', element 'mark': unknown icon 'fyre' (did you mean 'fire'?)"),
+])
+def test_a_literal_picture_or_icon_in_a_layout_is_one_error_where_it_is_written(folder, change, word, message):
+    """Every card drawn by the layout (three, by two layouts) shares the mistake: it is the spec's."""
+    spec = SPEC.replace(*change)
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(place_of(spec, word, word)), line
+    assert message in line, line
+
+
+def test_a_card_value_naming_no_icon_is_said_once_per_value_at_its_row_naming_the_spec(folder):
+    (folder / "cards.csv").write_text("title,mark\nA,fyre\nB,fyre\nC,fire\nD,gen\n", encoding="utf-8")
+    spec = textwrap.dedent("""\
+        game: g
+        name: G
+        icons: {fire: art/fire.png, gem: ruby}
+        layouts:
+          card:
+            elements:
+              - {name: mark, kind: icon, icon: "{mark}", height: 5mm}
+        groups:
+          - {name: cards, data: cards.csv, layout: card}
+        """)
+    for name in ("deck.yaml", "other.yaml"):  # two specs reading one data file
+        (folder / name).write_text(spec, encoding="utf-8")
+        result = invoke_in(folder, "check", name, "--no-play")
+        assert result.exit_code == 1, result.output
+        lines = result.stderr.strip().splitlines()
+        assert [line.split(": ", 1)[0] for line in lines[:2]] == ["cards.csv:2", "cards.csv:5"], lines
+        assert f"cards 'A': layout 'card' (front) of {name}, element 'mark': unknown icon 'fyre'" in lines[0]
+        assert "unknown icon 'gen' (did you mean 'gem'?)" in lines[1]
+        assert lines[2:] == ["2 errors"], lines
