@@ -88,6 +88,9 @@ def test_a_hatch_stripes_only_its_border_and_an_icon_takes_its_outline(tmp_path)
      "'border' does not apply to a rect element (it is for: hatch)"),
     (("fit: square", "fit: round"), "fit: round", "fit 'round' is not one of: contain, square"),
     (("lookups:\n  names:", "lookups:\n  names: 3\n  other:"), "names: 3", "names"),
+    # An icon the layout names itself, not one a card's attribute names: every card would draw it.
+    (('icon: "{minerals[0]}", stroke', 'icon: star, stroke'), "icon: star",
+     "element 'gem': icon 'star' has no outline to colour with stroke"),
 ])
 def test_mistakes_are_one_line_at_the_layout(tmp_path, change, needle, message):
     spec = SPEC.replace(*change)
@@ -101,8 +104,6 @@ def test_mistakes_are_one_line_at_the_layout(tmp_path, change, needle, message):
     (('when_has: "minerals[1]", ', ""), "{minerals: [ruby]}",
      "element 'second': the card has no attribute 'minerals' with an item 1 (counted from 0); give it one, or "
      "add 'when_has: minerals[1]'"),
-    (('icon: "{minerals[0]}", stroke', 'icon: star, stroke'), "{minerals: [ruby]}",
-     "element 'gem': icon 'star' has no outline to colour with stroke"),
 ])
 def test_card_mistakes_name_the_card(tmp_path, change, needle, message):
     spec = SPEC.replace(*change)
