@@ -374,7 +374,10 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         options.check_draft()
         loaded = load_decks(decks, variant)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
-            result = run_build(loaded, options, progress=progress, command=command)
+            # Without names every deck of the folder is built, without --variant every variant:
+            # earlier files of a deck or variant that is gone are stale.
+            result = run_build(loaded, options, progress=progress, command=command,
+                               every_variant=variant is None, every_deck=not decks and variant is None)
     _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
 
 

@@ -68,6 +68,7 @@ from printkit.outputs import current_sha256, deck_part, exclusive, inside, remov
 from printkit.pipeline import replay
 from printkit.pipeline.context import BuildContext, BuildOptions, BuildResult
 from printkit.pipeline.manifest import (
+    Current,
     ManifestEntry,
     UnfinishedRecord,
     earlier_entries,
@@ -99,7 +100,8 @@ Hashed = dict[Path, tuple[tuple, "str | None"]]
 def build(decks: Sequence[Deck], options: BuildOptions,
           progress: Callable[[int], None] | None = None,
           producers: Sequence[Producer] = PRODUCERS,
-          command: "Invocation | None" = None) -> BuildResult:
+          command: "Invocation | None" = None, every_variant: bool = False,
+          every_deck: bool = False) -> BuildResult:
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
@@ -107,6 +109,11 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     the folder while this one runs is refused (:func:`printkit.outputs.exclusive`). ``command``:
     the ``printkit build`` command these decks were read for, whose result is then kept for the
     same command to list again (:func:`printkit.pipeline.replay.listed_again`).
+
+    ``every_variant``: each deck is given in every variant its spec has, so earlier files of its
+    other variants are stale; ``every_deck``: ``decks`` are every deck there is (:func:`load_decks`
+    of no names and no variant), so earlier files of any other deck are stale too
+    (:class:`printkit.pipeline.manifest.Current`).
     """
     if not decks:
         raise BuildError("nothing to build: no decks given")
@@ -130,7 +137,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.before_first_write = ctx.record.write
         kept_forms = svg_form_store.set(NamedEntries(ctx.cache, "svg-form"))
         try:
-            return _build_locked(decks, ctx, producers, command)
+            current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant or every_deck,
+                              every_deck)
+            return _build_locked(decks, ctx, producers, current, command)
         except BaseException:
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
@@ -145,7 +154,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-                  command: "Invocation | None" = None) -> BuildResult:
+                  current: Current, command: "Invocation | None" = None) -> BuildResult:
     """The build, once it holds the output folder: the steps in order."""
     out_dir = ctx.options.out_dir
     # A manifest.json printkit did not write is refused before rendering; one that records killed
@@ -159,7 +168,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
             entries.extend(_produced(producer, fresh, ctx))
     replay.remember(ctx, fresh, keys)
     _refuse_shared_paths(entries)
-    placed = _put_in_place(ctx, entries, hashed)
+    placed = _put_in_place(ctx, entries, hashed, current)
     manifest = manifest_bytes(listing(placed.entries + placed.kept))
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
@@ -230,7 +239,7 @@ class _Placed:
     swapped: bool
 
 
-def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed) -> _Placed:
+def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
     """Rename the staged files into place and remove the stale ones, the manifest naming both
     versions of every file meanwhile (see the module's notes)."""
     out_dir = ctx.options.out_dir
@@ -240,10 +249,13 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
     ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, hashed))
     changing = {target for _, target in ctx.staging.staged}
-    # printkit's own files of what this build writes in full that it no longer writes: an edited
-    # card's file under an old name, a card taken out of the deck. Files of other decks, variants,
-    # kinds or papers stay, as does anything not listed or changed since (not in ``earlier``).
-    stale = [e for e in earlier if e.path not in paths and scope(e) in ctx.covered]
+    # printkit's own files that this build no longer writes, of what it writes in full (an edited
+    # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
+    # or of a deck or variant that no longer exists. Files of other decks, variants, kinds or
+    # papers that may still be current stay, as does anything not listed or changed since (not
+    # in ``earlier``). A --card build writes a few files and vouches for no others.
+    stale = [e for e in earlier if e.path not in paths
+             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e)))]
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}

@@ -81,6 +81,32 @@ def scope(entry: ManifestEntry) -> tuple:
     return (entry.deck, entry.variant, entry.kind, entry.paper)
 
 
+# Kinds written once per spec for all its variants, listed with no variant (printkit.rulebook.producer).
+SPEC_KINDS = frozenset({"rulebook", "rulebook-booklet"})
+
+
+@dataclass(frozen=True)
+class Current:
+    """The decks and variants a build writes, and how much of the folder's decks that is: with
+    ``every_variant`` each deck built is built in every variant its spec has, with ``every_deck``
+    the decks built are every deck there is (``printkit build`` with no names and no ``--variant``)."""
+
+    variants: frozenset[tuple[str, str | None]]  # (deck, variant) of every deck built
+    every_variant: bool = False
+    every_deck: bool = False
+
+    def gone(self, entry: ManifestEntry) -> bool:
+        """Whether ``entry`` is a file of a deck or variant that no longer exists: a spec taken
+        away, a variant taken out of its spec (a spec that gained variants has lost its variant
+        None). A rulebook is the spec's, whatever its variants."""
+        if entry.deck is None:
+            return False  # a file of no deck (the alignment test): by its kind and paper only
+        decks = {deck for deck, _ in self.variants}
+        if entry.deck not in decks:
+            return self.every_deck
+        return self.every_variant and entry.kind not in SPEC_KINDS and (entry.deck, entry.variant) not in self.variants
+
+
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
               records: dict[str, Written | None]) -> list[ManifestEntry]:
     """``entries`` with the record of each file as printkit put it in place: from ``records``
