@@ -72,6 +72,7 @@ from printkit.pipeline.manifest import (
     ManifestEntry,
     UnfinishedRecord,
     earlier_entries,
+    enclosing_manifests,
     hash_once,
     listing,
     manifest_bytes,
@@ -101,7 +102,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
           progress: Callable[[int], None] | None = None,
           producers: Sequence[Producer] = PRODUCERS,
           command: "Invocation | None" = None, every_variant: bool = False,
-          every_deck: bool = False) -> BuildResult:
+          every_deck: bool = False, export: bool = False) -> BuildResult:
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
@@ -113,13 +114,17 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     ``every_variant``: each deck is given in every variant its spec has, so earlier files of its
     other variants are stale; ``every_deck``: ``decks`` are every deck there is (:func:`load_decks`
     of no names and no variant), so earlier files of any other deck are stale too
-    (:class:`printkit.pipeline.manifest.Current`).
+    (:class:`printkit.pipeline.manifest.Current`). ``export``: the files are an export for a print
+    service (:mod:`printkit.export`), which has a folder of its own; any other build is refused at
+    or inside an export's folder (:func:`refuse_export_folder`).
     """
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
     options.check_draft()
     _check_out_dir(options.out_dir)
+    if not export:
+        refuse_export_folder(options.out_dir)
     check_deck_folders(decks)
     chosen = {}
     if options.cards:  # one card's files: no sheets, no rulebooks; an unknown card fails here
@@ -314,6 +319,16 @@ def _check_out_dir(out_dir: Path) -> None:
     """Refuse an output folder that is a file (or a link to one) before anything is rendered."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BuildError(f"output folder {str(out_dir)!r} is not a folder")
+
+
+def refuse_export_folder(out_dir: Path) -> None:
+    """Refuse to build at or inside an export's folder (:mod:`printkit.export`): the build's files
+    would lie among the files to upload."""
+    for folder, export, _ in enclosing_manifests(out_dir):
+        if export:
+            raise BuildError(f"cannot build into {str(out_dir)!r}: {str(folder)!r} holds printkit's export "
+                             f"for a print service, and a build there would mix its files with the files to "
+                             f"upload; build into a folder of its own (e.g. --out output)")
 
 
 def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:

@@ -9,7 +9,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from printkit import ownership
 from printkit.deck import Card
@@ -312,6 +312,25 @@ def previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
         if canonical(entry.path):  # any other spelling names no file printkit wrote: it owns nothing
             files.setdefault(entry.path, []).append(entry)
     return files
+
+
+# The kind of the README.txt every export for a print service writes (printkit.export): a manifest
+# listing one is an export's, any other a build's.
+EXPORT_README = "export-readme"
+
+
+def enclosing_manifests(folder: Path) -> Iterator[tuple[Path, bool, list[ManifestEntry]]]:
+    """Each folder at or above ``folder`` (resolved) holding a manifest printkit wrote, nearest
+    first: the folder, whether it holds an export (else a build), and the files its manifest lists.
+    A ``manifest.json`` that is not printkit's is passed over."""
+    here = folder.resolve()
+    for candidate in (here, *here.parents):
+        try:
+            listed = [entry for entries in previous_files(candidate).values() for entry in entries]
+        except (BuildError, OSError):
+            continue
+        if listed:
+            yield candidate, any(e.kind == EXPORT_README for e in listed), listed
 
 
 def _manifest_entry(item: dict) -> ManifestEntry:
