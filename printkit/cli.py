@@ -327,7 +327,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     booklets with --booklet).
 
     The output folder holds what the latest build wrote: printkit's own files of a deck and kind
-    this build writes that it no longer writes (an edited card's old file) are removed.
+    this build writes that it no longer writes (an edited card's old file) are removed, and with
+    no DECK and no --variant those of a deck or variant that no longer exists.
 
     Example: printkit build calc --variant expert --paper letter --per-card --booklet;
     printkit build emberfall --card ember-drake

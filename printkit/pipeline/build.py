@@ -37,7 +37,8 @@ its old and new entry, so a build stopped midway still knows either version as i
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
 outside the output folder and never deletes files it did not write: only the temporaries of a
 killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
-what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`) that the
+what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`)
+or of a deck or variant it knows no longer exists (:class:`printkit.pipeline.manifest.Current`) that the
 build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
 still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
 in the interim manifest (old entry, no new one) before the first rename and removed after the
