@@ -65,6 +65,21 @@ def test_a_rulebook_whose_text_is_gone_is_removed(game):
     assert listed(game) == on_disk(game)
 
 
+def test_a_language_whose_text_is_gone_loses_its_rulebooks_on_every_paper_and_booklet(game):
+    en = (game / "my-game.rules.en.md").read_text(encoding="utf-8")
+    (game / "my-game.rules.fr.md").write_text(en, encoding="utf-8")
+    build(game, "--booklet")
+    build(game, "--paper", "letter")
+    books = {p for p in listed(game) if "/rulebook-" in p}
+    assert books == {f"my-game/rulebook-{lang}-{paper}.pdf" for lang in ("en", "fr") for paper in ("a4", "letter")} \
+        | {"my-game/rulebook-en-booklet-a4.pdf", "my-game/rulebook-fr-booklet-a4.pdf"}
+    (game / "my-game.rules.fr.md").unlink()
+
+    build(game, "my-game")  # the deck's rulebooks are set: French ones, on any paper, are gone
+    assert {p for p in listed(game) if "/rulebook-" in p} == {p for p in books if "-fr-" not in p}
+    assert listed(game) == on_disk(game)
+
+
 def test_a_variant_taken_out_of_its_spec_is_removed(game):
     with_variants(game, VARIANTS)
     build(game)

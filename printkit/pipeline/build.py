@@ -261,7 +261,7 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     # papers that may still be current stay, as does anything not listed or changed since (not
     # in ``earlier``). A --card build writes a few files and vouches for no others.
     stale = [e for e in earlier if e.path not in paths
-             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e)))]
+             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}

@@ -9,7 +9,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from printkit import ownership
 from printkit.deck import Card
@@ -95,16 +95,19 @@ class Current:
     every_variant: bool = False
     every_deck: bool = False
 
-    def gone(self, entry: ManifestEntry) -> bool:
-        """Whether ``entry`` is a file of a deck or variant that no longer exists: a spec taken
-        away, a variant taken out of its spec (a spec that gained variants has lost its variant
-        None). A rulebook is the spec's, whatever its variants."""
+    def gone(self, entry: ManifestEntry, rule_languages: Mapping[str, frozenset[str]]) -> bool:
+        """Whether ``entry`` is a file of a deck, variant or rulebook that no longer exists: a spec
+        taken away, a variant taken out of its spec (a spec that gained variants has lost its
+        variant None), a rulebook in a language ``rule_languages`` (per deck whose rulebooks the
+        build sets, the languages of its texts) lacks. A rulebook is the spec's, whatever its variants."""
         if entry.deck is None:
             return False  # a file of no deck (the alignment test): by its kind and paper only
         decks = {deck for deck, _ in self.variants}
         if entry.deck not in decks:
             return self.every_deck
-        return self.every_variant and entry.kind not in SPEC_KINDS and (entry.deck, entry.variant) not in self.variants
+        if entry.kind in SPEC_KINDS:
+            return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
+        return self.every_variant and (entry.deck, entry.variant) not in self.variants
 
 
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
