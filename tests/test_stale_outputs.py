@@ -187,3 +187,17 @@ def test_a_watch_rebuild_of_every_deck_removes_a_gone_spec(game, monkeypatch):
     outcome = watch.rebuild(watch.target(()), None, BuildOptions(out_dir=Path("output")), "second.yaml removed")
     assert outcome.error is None
     assert not {p for p in listed(game) if p.startswith("second/")} and not (game / "output" / "second").exists()
+
+
+def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refused(game):
+    exported = invoke_in(game, "export", "my-game", "--for", "tgc", "--out", "output/my-game/cards")
+    assert exported.exit_code == 0, exported.output  # the build wrote no per-card files there yet
+    cards = game / "output" / "my-game" / "cards"
+    files = sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file())
+    before = listed(game)
+    result = invoke_in(game, "build", "--jobs", "1", "--per-card")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1].startswith(
+        f"error: cannot build into {str(Path('output') / 'my-game' / 'cards')!r}: it holds printkit's export")
+    assert sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file()) == files  # no temporaries left
+    assert listed(game) == before

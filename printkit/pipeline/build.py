@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from printkit import ownership
@@ -145,7 +145,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         try:
             current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant or every_deck,
                               every_deck)
-            return _build_locked(decks, ctx, producers, current, command)
+            return _build_locked(decks, ctx, producers, current, command, export)
         except BaseException:
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
@@ -160,7 +160,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-                  current: Current, command: "Invocation | None" = None) -> BuildResult:
+                  current: Current, command: "Invocation | None" = None, export: bool = False) -> BuildResult:
     """The build, once it holds the output folder: the steps in order."""
     out_dir = ctx.options.out_dir
     # A manifest.json printkit did not write is refused before rendering; one that records killed
@@ -174,6 +174,8 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
             entries.extend(_produced(producer, fresh, ctx))
     replay.remember(ctx, fresh, keys)
     _refuse_shared_paths(entries)
+    if not export:
+        _refuse_exports_inside(out_dir, entries)
     placed = _put_in_place(ctx, entries, hashed, current)
     manifest = manifest_bytes(listing(placed.entries + placed.kept))
     if command is not None and _replayable(producers) and not ctx.options.cards:
@@ -330,6 +332,17 @@ def refuse_export_folder(out_dir: Path) -> None:
             raise BuildError(f"cannot build into {str(out_dir)!r}: {str(folder)!r} holds printkit's export "
                              f"for a print service, and a build there would mix its files with the files to "
                              f"upload; build into a folder of its own (e.g. --out output)")
+
+
+def _refuse_exports_inside(out_dir: Path, entries: Sequence[ManifestEntry]) -> None:
+    """Refuse to write into an export's folder inside the output folder (``--out output/my-game/cards``
+    given to an export before the build wrote per-card files there)."""
+    folders = {parent for e in entries for parent in PurePosixPath(e.path).parents if parent != PurePosixPath(".")}
+    for folder in sorted(folders, key=str):
+        if any(export for _, export, _ in enclosing_manifests(out_dir / folder, up=False)):
+            raise BuildError(f"cannot build into {str(out_dir / folder)!r}: it holds printkit's export for a "
+                             f"print service, and the build's files there would mix with the files to "
+                             f"upload; move the export away (or export again with another --out)")
 
 
 def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:

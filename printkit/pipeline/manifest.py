@@ -322,12 +322,12 @@ def previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
 EXPORT_README = "export-readme"
 
 
-def enclosing_manifests(folder: Path) -> Iterator[tuple[Path, bool, list[ManifestEntry]]]:
-    """Each folder at or above ``folder`` (resolved) holding a manifest printkit wrote, nearest
-    first: the folder, whether it holds an export (else a build), and the files its manifest lists.
-    A ``manifest.json`` that is not printkit's is passed over."""
+def enclosing_manifests(folder: Path, up: bool = True) -> Iterator[tuple[Path, bool, list[ManifestEntry]]]:
+    """Each folder at or above ``folder`` (resolved; only ``folder`` itself unless ``up``) holding a
+    manifest printkit wrote, nearest first: the folder, whether it holds an export (else a build),
+    and the files its manifest lists. A ``manifest.json`` that is not printkit's is passed over."""
     here = folder.resolve()
-    for candidate in (here, *here.parents):
+    for candidate in (here, *here.parents) if up else (here,):
         try:
             listed = [entry for entries in previous_files(candidate).values() for entry in entries]
         except (BuildError, OSError):
