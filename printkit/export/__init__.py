@@ -115,6 +115,7 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     check_colour_options(prof, options.cmyk, options.pdfx)
     runs, pages = plan(deck, prof)
     out_dir = options.out_dir or default_out_dir(deck, options.target)
+    refuse_build_folder(out_dir, default_out_dir(deck, options.target))
     if prof.kind == "tts":
         from printkit.export.tts import produce_tts as producer_for
     else:
@@ -127,7 +128,25 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     producer = Producer(f"export_{prof.key.replace('-', '_')}", export, f"export {prof.key.replace('-', ' ')}",
                         replay=False)
     build_options = BuildOptions(out_dir=out_dir, paper=options.paper, rulebooks=False)
-    return build([deck], build_options, progress=progress, producers=(producer,))
+    return build([deck], build_options, progress=progress, producers=(producer,), export=True)
+
+
+def refuse_build_folder(out_dir: Path, default: Path) -> None:
+    """Refuse to export into a folder a build writes to (its output folder, a deck's folder in
+    it): the files to upload would lie among the build's. ``default`` is offered instead."""
+    from printkit.pipeline.manifest import enclosing_manifests
+
+    target = out_dir.resolve()
+    for folder, export, listed in enclosing_manifests(out_dir):
+        if export:
+            continue
+        inside = next((e.path for e in listed if target in (folder / e.path).parents), None)
+        if folder == target or inside is not None:
+            holds = "is printkit's build output folder" if folder == target else \
+                f"is part of printkit's build in {str(folder)!r} (its manifest.json lists {inside})"
+            raise BuildError(f"cannot export into {str(out_dir)!r}: it {holds}, and an export there would "
+                             f"mix the files to upload with the build's; leave out --out (the export then "
+                             f"goes to {str(default)!r}) or name a folder of its own")
 
 
 def check_colour_options(prof: Profile, cmyk: bool, pdfx: bool | None) -> None:

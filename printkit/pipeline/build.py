@@ -37,7 +37,8 @@ its old and new entry, so a build stopped midway still knows either version as i
 whose bytes would not change is not touched, so rebuilding changes nothing. printkit never writes
 outside the output folder and never deletes files it did not write: only the temporaries of a
 killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
-what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`) that the
+what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`)
+or of a deck or variant it knows no longer exists (:class:`printkit.pipeline.manifest.Current`) that the
 build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
 still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
 in the interim manifest (old entry, no new one) before the first rename and removed after the
@@ -57,7 +58,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from printkit import ownership
@@ -68,9 +69,11 @@ from printkit.outputs import current_sha256, deck_part, exclusive, inside, remov
 from printkit.pipeline import replay
 from printkit.pipeline.context import BuildContext, BuildOptions, BuildResult
 from printkit.pipeline.manifest import (
+    Current,
     ManifestEntry,
     UnfinishedRecord,
     earlier_entries,
+    enclosing_manifests,
     hash_once,
     listing,
     manifest_bytes,
@@ -99,7 +102,8 @@ Hashed = dict[Path, tuple[tuple, "str | None"]]
 def build(decks: Sequence[Deck], options: BuildOptions,
           progress: Callable[[int], None] | None = None,
           producers: Sequence[Producer] = PRODUCERS,
-          command: "Invocation | None" = None) -> BuildResult:
+          command: "Invocation | None" = None, every_variant: bool = False,
+          every_deck: bool = False, export: bool = False) -> BuildResult:
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
@@ -107,12 +111,21 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     the folder while this one runs is refused (:func:`printkit.outputs.exclusive`). ``command``:
     the ``printkit build`` command these decks were read for, whose result is then kept for the
     same command to list again (:func:`printkit.pipeline.replay.listed_again`).
+
+    ``every_variant``: each deck is given in every variant its spec has, so earlier files of its
+    other variants are stale; ``every_deck``: ``decks`` are every deck there is (:func:`load_decks`
+    of no names and no variant), so earlier files of any other deck are stale too
+    (:class:`printkit.pipeline.manifest.Current`). ``export``: the files are an export for a print
+    service (:mod:`printkit.export`), which has a folder of its own; any other build is refused at
+    or inside an export's folder (:func:`refuse_export_folder`).
     """
     if not decks:
         raise BuildError("nothing to build: no decks given")
     options.paper_size  # fail early on an unknown paper
     options.check_draft()
     _check_out_dir(options.out_dir)
+    if not export:
+        refuse_export_folder(options.out_dir)
     check_deck_folders(decks)
     chosen = {}
     if options.cards:  # one card's files: no sheets, no rulebooks; an unknown card fails here
@@ -130,7 +143,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.before_first_write = ctx.record.write
         kept_forms = svg_form_store.set(NamedEntries(ctx.cache, "svg-form"))
         try:
-            return _build_locked(decks, ctx, producers, command)
+            current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant or every_deck,
+                              every_deck)
+            return _build_locked(decks, ctx, producers, current, command, export)
         except BaseException:
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
@@ -145,7 +160,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-                  command: "Invocation | None" = None) -> BuildResult:
+                  current: Current, command: "Invocation | None" = None, export: bool = False) -> BuildResult:
     """The build, once it holds the output folder: the steps in order."""
     out_dir = ctx.options.out_dir
     # A manifest.json printkit did not write is refused before rendering; one that records killed
@@ -159,7 +174,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
             entries.extend(_produced(producer, fresh, ctx))
     replay.remember(ctx, fresh, keys)
     _refuse_shared_paths(entries)
-    placed = _put_in_place(ctx, entries, hashed)
+    if not export:
+        _refuse_exports_inside(out_dir, entries)
+    placed = _put_in_place(ctx, entries, hashed, current)
     manifest = manifest_bytes(listing(placed.entries + placed.kept))
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
@@ -230,7 +247,7 @@ class _Placed:
     swapped: bool
 
 
-def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed) -> _Placed:
+def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
     """Rename the staged files into place and remove the stale ones, the manifest naming both
     versions of every file meanwhile (see the module's notes)."""
     out_dir = ctx.options.out_dir
@@ -240,10 +257,13 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
     ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, hashed))
     changing = {target for _, target in ctx.staging.staged}
-    # printkit's own files of what this build writes in full that it no longer writes: an edited
-    # card's file under an old name, a card taken out of the deck. Files of other decks, variants,
-    # kinds or papers stay, as does anything not listed or changed since (not in ``earlier``).
-    stale = [e for e in earlier if e.path not in paths and scope(e) in ctx.covered]
+    # printkit's own files that this build no longer writes, of what it writes in full (an edited
+    # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
+    # or of a deck or variant that no longer exists. Files of other decks, variants, kinds or
+    # papers that may still be current stay, as does anything not listed or changed since (not
+    # in ``earlier``). A --card build writes a few files and vouches for no others.
+    stale = [e for e in earlier if e.path not in paths
+             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
@@ -302,6 +322,27 @@ def _check_out_dir(out_dir: Path) -> None:
     """Refuse an output folder that is a file (or a link to one) before anything is rendered."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BuildError(f"output folder {str(out_dir)!r} is not a folder")
+
+
+def refuse_export_folder(out_dir: Path) -> None:
+    """Refuse to build at or inside an export's folder (:mod:`printkit.export`): the build's files
+    would lie among the files to upload."""
+    for folder, export, _ in enclosing_manifests(out_dir):
+        if export:
+            raise BuildError(f"cannot build into {str(out_dir)!r}: {str(folder)!r} holds printkit's export "
+                             f"for a print service, and a build there would mix its files with the files to "
+                             f"upload; build into a folder of its own (e.g. --out output)")
+
+
+def _refuse_exports_inside(out_dir: Path, entries: Sequence[ManifestEntry]) -> None:
+    """Refuse to write into an export's folder inside the output folder (``--out output/my-game/cards``
+    given to an export before the build wrote per-card files there)."""
+    folders = {parent for e in entries for parent in PurePosixPath(e.path).parents if parent != PurePosixPath(".")}
+    for folder in sorted(folders, key=str):
+        if any(export for _, export, _ in enclosing_manifests(out_dir / folder, up=False)):
+            raise BuildError(f"cannot build into {str(out_dir / folder)!r}: it holds printkit's export for a "
+                             f"print service, and the build's files there would mix with the files to "
+                             f"upload; move the export away (or export again with another --out)")
 
 
 def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:

@@ -81,6 +81,9 @@ class BuildContext:
     # What this build writes in full: (deck, variant, kind, paper) of every file it produces. Files
     # of earlier builds in these scopes that this build does not write are removed.
     covered: set[tuple] = field(default_factory=set)
+    # Per deck whose rulebooks this build sets: the languages it has a rule text in. Its earlier
+    # rulebooks in any other language (on any paper, booklets too) are of a text that is gone.
+    rule_languages: dict[str, frozenset[str]] = field(default_factory=dict)
     cache: RenderCache | None = None
     # Where pure work runs (printkit.workers): here with one job. The build starts them with what
     # its producers will have them import (Producer.preload).

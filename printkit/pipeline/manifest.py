@@ -9,7 +9,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from printkit import ownership
 from printkit.deck import Card
@@ -79,6 +79,35 @@ def scope(entry: ManifestEntry) -> tuple:
     """What a file is one of: its deck, variant, kind and paper. A build that writes files of a
     scope writes all of them, so an earlier file of that scope it does not write is stale."""
     return (entry.deck, entry.variant, entry.kind, entry.paper)
+
+
+# Kinds written once per spec for all its variants, listed with no variant (printkit.rulebook.producer).
+SPEC_KINDS = frozenset({"rulebook", "rulebook-booklet"})
+
+
+@dataclass(frozen=True)
+class Current:
+    """The decks and variants a build writes, and how much of the folder's decks that is: with
+    ``every_variant`` each deck built is built in every variant its spec has, with ``every_deck``
+    the decks built are every deck there is (``printkit build`` with no names and no ``--variant``)."""
+
+    variants: frozenset[tuple[str, str | None]]  # (deck, variant) of every deck built
+    every_variant: bool = False
+    every_deck: bool = False
+
+    def gone(self, entry: ManifestEntry, rule_languages: Mapping[str, frozenset[str]]) -> bool:
+        """Whether ``entry`` is a file of a deck, variant or rulebook that no longer exists: a spec
+        taken away, a variant taken out of its spec (a spec that gained variants has lost its
+        variant None), a rulebook in a language ``rule_languages`` (per deck whose rulebooks the
+        build sets, the languages of its texts) lacks. A rulebook is the spec's, whatever its variants."""
+        if entry.deck is None:
+            return False  # a file of no deck (the alignment test): by its kind and paper only
+        decks = {deck for deck, _ in self.variants}
+        if entry.deck not in decks:
+            return self.every_deck
+        if entry.kind in SPEC_KINDS:
+            return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
+        return self.every_variant and (entry.deck, entry.variant) not in self.variants
 
 
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
@@ -286,6 +315,25 @@ def previous_files(out_dir: Path) -> dict[str, list[ManifestEntry]]:
         if canonical(entry.path):  # any other spelling names no file printkit wrote: it owns nothing
             files.setdefault(entry.path, []).append(entry)
     return files
+
+
+# The kind of the README.txt every export for a print service writes (printkit.export): a manifest
+# listing one is an export's, any other a build's.
+EXPORT_README = "export-readme"
+
+
+def enclosing_manifests(folder: Path, up: bool = True) -> Iterator[tuple[Path, bool, list[ManifestEntry]]]:
+    """Each folder at or above ``folder`` (resolved; only ``folder`` itself unless ``up``) holding a
+    manifest printkit wrote, nearest first: the folder, whether it holds an export (else a build),
+    and the files its manifest lists. A ``manifest.json`` that is not printkit's is passed over."""
+    here = folder.resolve()
+    for candidate in (here, *here.parents) if up else (here,):
+        try:
+            listed = [entry for entries in previous_files(candidate).values() for entry in entries]
+        except (BuildError, OSError):
+            continue
+        if listed:
+            yield candidate, any(e.kind == EXPORT_README for e in listed), listed
 
 
 def _manifest_entry(item: dict) -> ManifestEntry:

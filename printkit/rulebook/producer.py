@@ -291,6 +291,12 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
         # A rulebook covers every variant: it is listed under the deck, not one of its variants.
         book_deck = dataclasses.replace(deck, variant=None)
         folder = _folder(deck)
+        # Every rulebook of the spec on this paper is written here, even none (its text is gone);
+        # one in a language without a text is gone on every paper.
+        ctx.cover(book_deck, "rulebook", paper)
+        if ctx.options.booklet and paper in bk.IMPOSITIONS:
+            ctx.cover(book_deck, "rulebook-booklet", bk.imposition_for(paper).sheet_paper)
+        ctx.rule_languages[deck.deck_id] = frozenset(texts)
         if not texts:
             ctx.warn(book_deck, f"no rulebook: no rule text beside {spec.name} "
                                 f"(write {spec.stem}.rules.<lang>.md, lang a language tag such as en, ko or fr)")

@@ -1,0 +1,203 @@
+"""The output folder holds exactly the current build: a build of every deck of the folder removes
+printkit's files of a rulebook whose text is gone, of a variant taken out of its spec (or the
+variant-less files of a spec that gained variants) and of a spec taken away; a partial build
+(named decks, ``--variant``, ``--card``, ``--no-rulebooks``, another ``--paper``) keeps what may
+still be current; nothing the manifest does not list is touched. An export and a build never
+share a folder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_in import invoke_in
+
+VARIANTS = "variants: {full: {}, heroes: {exclude: [{kind: spell}]}}\n"
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """``printkit new my-game`` (one spec, an English rule text), built once."""
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    folder = tmp_path / "my-game"
+    build(folder)
+    return folder
+
+
+def build(folder: Path, *args: str):
+    result = invoke_in(folder, "build", "--jobs", "1", *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def listed(folder: Path) -> set[str]:
+    data = json.loads((folder / "output" / "manifest.json").read_text(encoding="utf-8"))
+    return {item["path"] for item in data["files"]}
+
+
+def on_disk(folder: Path) -> set[str]:
+    out = folder / "output"
+    return {p.relative_to(out).as_posix() for p in out.rglob("*")
+            if p.is_file() and ".printkit-cache" not in p.parts and p.name != "manifest.json"}
+
+
+def with_variants(folder: Path, variants: str) -> None:
+    spec = folder / "my-game.yaml"
+    text = spec.read_text(encoding="utf-8").split("variants:")[0]
+    spec.write_text(text + variants, encoding="utf-8")
+
+
+def test_a_rulebook_whose_text_is_gone_is_removed(game):
+    book = "my-game/rulebook-en-a4.pdf"
+    assert book in listed(game)
+    (game / "my-game.rules.en.md").unlink()
+
+    kept = build(game, "--no-rulebooks")  # a build that writes no rulebooks says nothing of them
+    assert "no rulebook" not in kept.output and book in listed(game) and (game / "output" / book).exists()
+
+    result = build(game)
+    assert "no rulebook: no rule text beside my-game.yaml" in result.output
+    assert "1 earlier files removed" in result.output
+    assert book not in listed(game) and not (game / "output" / book).exists()
+    assert listed(game) == on_disk(game)
+
+
+def test_a_language_whose_text_is_gone_loses_its_rulebooks_on_every_paper_and_booklet(game):
+    en = (game / "my-game.rules.en.md").read_text(encoding="utf-8")
+    (game / "my-game.rules.fr.md").write_text(en, encoding="utf-8")
+    build(game, "--booklet")
+    build(game, "--paper", "letter")
+    books = {p for p in listed(game) if "/rulebook-" in p}
+    assert books == {f"my-game/rulebook-{lang}-{paper}.pdf" for lang in ("en", "fr") for paper in ("a4", "letter")} \
+        | {"my-game/rulebook-en-booklet-a4.pdf", "my-game/rulebook-fr-booklet-a4.pdf"}
+    (game / "my-game.rules.fr.md").unlink()
+
+    build(game, "my-game")  # the deck's rulebooks are set: French ones, on any paper, are gone
+    assert {p for p in listed(game) if "/rulebook-" in p} == {p for p in books if "-fr-" not in p}
+    assert listed(game) == on_disk(game)
+
+
+def test_a_variant_taken_out_of_its_spec_is_removed(game):
+    with_variants(game, VARIANTS)
+    build(game)
+    heroes = {p for p in listed(game) if p.startswith("my-game/heroes/")}
+    assert "my-game/heroes/sheets-a4.pdf" in heroes
+
+    with_variants(game, "variants: {full: {}}\n")
+    build(game, "--variant", "full")  # a build of one variant says nothing of the others
+    assert heroes <= listed(game) <= on_disk(game)
+
+    build(game)
+    assert not {p for p in listed(game) | on_disk(game) if p.startswith("my-game/heroes/")}
+    assert not (game / "output" / "my-game" / "heroes").exists()  # the folder printkit made goes too
+    assert listed(game) == on_disk(game)
+
+
+def test_a_spec_that_gains_variants_loses_its_variant_less_files_but_not_its_rulebook(game):
+    out = game / "output"
+    (out / "my-game" / "notes.txt").write_text("mine", encoding="utf-8")  # the user's: never touched
+    before = listed(game)
+    assert {"my-game/sheets-a4.pdf", "my-game/proof.html", "my-game/rulebook-en-a4.pdf"} <= before
+
+    with_variants(game, VARIANTS)
+    build(game)
+    now = listed(game)
+    assert now == on_disk(game) - {"my-game/notes.txt"}
+    assert not any(p.startswith("my-game/") and p.count("/") == 1 and p != "my-game/rulebook-en-a4.pdf"
+                   for p in now)  # sheets, fronts and proof now live in full/ and heroes/ only
+    assert not (out / "my-game" / "sheets-a4.pdf").exists() and not (out / "my-game" / "proof").exists()
+    assert {"my-game/full/sheets-a4.pdf", "my-game/heroes/sheets-a4.pdf", "my-game/rulebook-en-a4.pdf"} <= now
+    assert (out / "my-game" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_spec_taken_away_is_removed_by_a_build_of_every_deck_only(game):
+    out = game / "output"
+    spec = (game / "my-game.yaml").read_text(encoding="utf-8")
+    (game / "second.yaml").write_text(spec.replace('name: "My Game"', 'name: "Second"'), encoding="utf-8")
+    build(game)
+    build(game, "--paper", "letter")
+    second = {p for p in listed(game) if p.startswith("second/")}
+    assert {"second/sheets-a4.pdf", "second/sheets-letter.pdf"} <= second
+    (out / "second" / "mine.txt").write_text("mine", encoding="utf-8")
+    (game / "second.yaml").unlink()
+
+    build(game, "my-game")  # named decks: the others are not said to be gone
+    build(game, "--card", "scout")
+    assert second <= listed(game)
+
+    result = build(game, "--paper", "letter")  # every deck: whatever paper, a gone deck's files go
+    assert f"{len(second)} earlier files removed" in result.output
+    assert not {p for p in listed(game) if p.startswith("second/")}
+    assert {p for p in on_disk(game) if p.startswith("second/")} == {"second/mine.txt"}
+    assert {"my-game/sheets-a4.pdf", "my-game/sheets-letter.pdf", "alignment-a4.pdf"} <= listed(game)
+    assert listed(game) == on_disk(game) - {"second/mine.txt"}
+
+
+def test_a_file_changed_since_printkit_wrote_it_stays(game):
+    (game / "second.yaml").write_text((game / "my-game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    build(game)
+    edited = game / "output" / "second" / "proof.html"
+    edited.write_text("my notes", encoding="utf-8")
+    (game / "second.yaml").unlink()
+    build(game)
+    assert edited.read_text(encoding="utf-8") == "my notes"
+    assert not {p for p in listed(game) if p.startswith("second/")}
+
+
+@pytest.mark.parametrize("out", ["output/my-game", "output", "output/my-game/cards"])
+def test_an_export_into_a_build_folder_is_refused(game, out):
+    if out.endswith("cards"):
+        build(game, "--per-card")
+    before = listed(game)
+    result = invoke_in(game, "export", "my-game", "--for", "tgc", "--out", out)
+    assert result.exit_code == 1
+    [line] = result.output.strip().splitlines()
+    assert line.startswith(f"error: cannot export into {out!r}: it is ")
+    assert "leave out --out (the export then goes to 'output/my-game/export-tgc')" in line
+    assert listed(game) == before and not any("README" in p for p in on_disk(game))
+
+
+def test_a_build_inside_an_export_folder_is_refused_and_the_default_export_is_not(game):
+    exported = invoke_in(game, "export", "my-game", "--for", "tgc")
+    assert exported.exit_code == 0, exported.output
+    export = game / "output" / "my-game" / "export-tgc"
+    files = sorted(p for p in export.rglob("*") if p.is_file())
+    for out in ("output/my-game/export-tgc", "output/my-game/export-tgc/sheets"):
+        result = invoke_in(game, "build", "--jobs", "1", "--out", out)
+        assert result.exit_code == 1
+        [line] = result.output.strip().splitlines()[-1:]
+        assert line.startswith(f"error: cannot build into {out!r}: ") and "holds printkit's export" in line
+    assert sorted(p for p in export.rglob("*") if p.is_file()) == files
+    assert not (export / "sheets").exists()
+    build(game)  # the build beside its exports, as before
+    assert (export / "README.txt").exists()
+
+
+def test_a_watch_rebuild_of_every_deck_removes_a_gone_spec(game, monkeypatch):
+    from printkit import watch
+    from printkit.pipeline.context import BuildOptions
+
+    (game / "second.yaml").write_text((game / "my-game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    build(game)
+    (game / "second.yaml").unlink()
+    monkeypatch.chdir(game)
+    outcome = watch.rebuild(watch.target(()), None, BuildOptions(out_dir=Path("output")), "second.yaml removed")
+    assert outcome.error is None
+    assert not {p for p in listed(game) if p.startswith("second/")} and not (game / "output" / "second").exists()
+
+
+def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refused(game):
+    exported = invoke_in(game, "export", "my-game", "--for", "tgc", "--out", "output/my-game/cards")
+    assert exported.exit_code == 0, exported.output  # the build wrote no per-card files there yet
+    cards = game / "output" / "my-game" / "cards"
+    files = sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file())
+    before = listed(game)
+    result = invoke_in(game, "build", "--jobs", "1", "--per-card")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1].startswith(
+        f"error: cannot build into {str(Path('output') / 'my-game' / 'cards')!r}: it holds printkit's export")
+    assert sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file()) == files  # no temporaries left
+    assert listed(game) == before
