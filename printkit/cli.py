@@ -327,8 +327,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     booklets with --booklet).
 
     The output folder holds what the latest build wrote: printkit's own files of a deck and kind
-    this build writes that it no longer writes (an edited card's old file) are removed, and with
-    no DECK and no --variant those of a deck or variant that no longer exists.
+    this build writes that it no longer writes (an edited card's old file) are removed, and
+    without --variant those of a variant that no longer exists.
 
     Example: printkit build calc --variant expert --paper letter --per-card --booklet;
     printkit build emberfall --card ember-drake
@@ -375,10 +375,10 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
         options.check_draft()
         loaded = load_decks(decks, variant)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
-            # Without names every deck of the folder is built, without --variant every variant:
-            # earlier files of a deck or variant that is gone are stale.
+            # Without --variant every variant of each deck is built: earlier files of a variant
+            # that is gone are stale.
             result = run_build(loaded, options, progress=progress, command=command,
-                               every_variant=variant is None, every_deck=not decks and variant is None)
+                               every_variant=variant is None)
     _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
 
 

@@ -149,8 +149,7 @@ def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcom
     try:
         with drafting() if options.draft else contextlib.nullcontext():
             decks = load_decks(target.names, variant)
-            result = build(decks, options, every_variant=variant is None,
-                           every_deck=not target.names and variant is None)
+            result = build(decks, options, every_variant=variant is None)
     except PrintkitError as exc:
         said = error_lines(exc)
         return Outcome(reason, time.perf_counter() - started, None, error=said[0], more_errors=tuple(said[1:]))

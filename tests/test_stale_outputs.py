@@ -1,14 +1,15 @@
-"""The output folder holds exactly the current build: a build of every deck of the folder removes
-printkit's files of a rulebook whose text is gone, of a variant taken out of its spec (or the
-variant-less files of a spec that gained variants) and of a spec taken away; a partial build
-(named decks, ``--variant``, ``--card``, ``--no-rulebooks``, another ``--paper``) keeps what may
-still be current; nothing the manifest does not list is touched. An export and a build never
+"""The output folder holds exactly the current build: a build of a deck removes printkit's files
+of its rulebook whose text is gone and of a variant taken out of its spec (or the variant-less
+files of a spec that gained variants); files of decks it does not build stay (they may have been
+built from another folder); a partial build (``--variant``, ``--card``, ``--no-rulebooks``,
+another ``--paper``) keeps what may still be current; nothing the manifest does not list is touched. An export and a build never
 share a folder.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -113,38 +114,37 @@ def test_a_spec_that_gains_variants_loses_its_variant_less_files_but_not_its_rul
     assert (out / "my-game" / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
-def test_a_spec_taken_away_is_removed_by_a_build_of_every_deck_only(game):
-    out = game / "output"
+def test_a_deck_built_from_another_folder_into_the_same_output_stays(game):
+    # The folder's own specs are not every deck its output holds: a build of them removes none
+    # of another's files, whether its spec is elsewhere or taken away.
+    other = game.parent / "other"
+    other.mkdir()
     spec = (game / "my-game.yaml").read_text(encoding="utf-8")
-    (game / "second.yaml").write_text(spec.replace('name: "My Game"', 'name: "Second"'), encoding="utf-8")
+    (other / "other.yaml").write_text(spec.replace('name: "My Game"', 'name: "Other"'), encoding="utf-8")
+    shutil.copy(game / "cards.csv", other / "cards.csv")
+    for art in game.iterdir():
+        if art.suffix == ".svg":
+            shutil.copy(art, other / art.name)
+    shutil.copytree(game / "icons", other / "icons")
+    build(game, "../other/other.yaml")
+    theirs = {p for p in listed(game) if p.startswith("other/")}
+    assert "other/sheets-a4.pdf" in theirs
+
     build(game)
-    build(game, "--paper", "letter")
-    second = {p for p in listed(game) if p.startswith("second/")}
-    assert {"second/sheets-a4.pdf", "second/sheets-letter.pdf"} <= second
-    (out / "second" / "mine.txt").write_text("mine", encoding="utf-8")
-    (game / "second.yaml").unlink()
-
-    build(game, "my-game")  # named decks: the others are not said to be gone
-    build(game, "--card", "scout")
-    assert second <= listed(game)
-
-    result = build(game, "--paper", "letter")  # every deck: whatever paper, a gone deck's files go
-    assert f"{len(second)} earlier files removed" in result.output
-    assert not {p for p in listed(game) if p.startswith("second/")}
-    assert {p for p in on_disk(game) if p.startswith("second/")} == {"second/mine.txt"}
-    assert {"my-game/sheets-a4.pdf", "my-game/sheets-letter.pdf", "alignment-a4.pdf"} <= listed(game)
-    assert listed(game) == on_disk(game) - {"second/mine.txt"}
+    (other / "other.yaml").unlink()
+    build(game)
+    assert theirs <= listed(game) and theirs <= on_disk(game)
 
 
 def test_a_file_changed_since_printkit_wrote_it_stays(game):
-    (game / "second.yaml").write_text((game / "my-game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with_variants(game, VARIANTS)
     build(game)
-    edited = game / "output" / "second" / "proof.html"
+    edited = game / "output" / "my-game" / "heroes" / "proof.html"
     edited.write_text("my notes", encoding="utf-8")
-    (game / "second.yaml").unlink()
+    with_variants(game, "variants: {full: {}}\n")
     build(game)
     assert edited.read_text(encoding="utf-8") == "my notes"
-    assert not {p for p in listed(game) if p.startswith("second/")}
+    assert not {p for p in listed(game) if p.startswith("my-game/heroes/")}
 
 
 @pytest.mark.parametrize("out", ["output/my-game", "output", "output/my-game/cards"])
@@ -174,19 +174,6 @@ def test_a_build_inside_an_export_folder_is_refused_and_the_default_export_is_no
     assert not (export / "sheets").exists()
     build(game)  # the build beside its exports, as before
     assert (export / "README.txt").exists()
-
-
-def test_a_watch_rebuild_of_every_deck_removes_a_gone_spec(game, monkeypatch):
-    from printkit import watch
-    from printkit.pipeline.context import BuildOptions
-
-    (game / "second.yaml").write_text((game / "my-game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    build(game)
-    (game / "second.yaml").unlink()
-    monkeypatch.chdir(game)
-    outcome = watch.rebuild(watch.target(()), None, BuildOptions(out_dir=Path("output")), "second.yaml removed")
-    assert outcome.error is None
-    assert not {p for p in listed(game) if p.startswith("second/")} and not (game / "output" / "second").exists()
 
 
 def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refused(game):

@@ -103,7 +103,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
           progress: Callable[[int], None] | None = None,
           producers: Sequence[Producer] = PRODUCERS,
           command: "Invocation | None" = None, every_variant: bool = False,
-          every_deck: bool = False, export: bool = False) -> BuildResult:
+          export: bool = False) -> BuildResult:
     """Render ``decks`` into ``options.out_dir`` and write the manifest last.
 
     The manifest lists this build's files plus those of earlier builds into the same folder that
@@ -113,9 +113,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
     same command to list again (:func:`printkit.pipeline.replay.listed_again`).
 
     ``every_variant``: each deck is given in every variant its spec has, so earlier files of its
-    other variants are stale; ``every_deck``: ``decks`` are every deck there is (:func:`load_decks`
-    of no names and no variant), so earlier files of any other deck are stale too
-    (:class:`printkit.pipeline.manifest.Current`). ``export``: the files are an export for a print
+    other variants are stale (:class:`printkit.pipeline.manifest.Current`); files of decks not
+    given stay, even of a spec taken away (the folder may hold decks built from other folders).
+    ``export``: the files are an export for a print
     service (:mod:`printkit.export`), which has a folder of its own; any other build is refused at
     or inside an export's folder (:func:`refuse_export_folder`).
     """
@@ -143,8 +143,7 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.before_first_write = ctx.record.write
         kept_forms = svg_form_store.set(NamedEntries(ctx.cache, "svg-form"))
         try:
-            current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant or every_deck,
-                              every_deck)
+            current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant)
             return _build_locked(decks, ctx, producers, current, command, export)
         except BaseException:
             ctx.workers.stop()  # at once: nothing they would still make is wanted

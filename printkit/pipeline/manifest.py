@@ -87,24 +87,23 @@ SPEC_KINDS = frozenset({"rulebook", "rulebook-booklet"})
 
 @dataclass(frozen=True)
 class Current:
-    """The decks and variants a build writes, and how much of the folder's decks that is: with
-    ``every_variant`` each deck built is built in every variant its spec has, with ``every_deck``
-    the decks built are every deck there is (``printkit build`` with no names and no ``--variant``)."""
+    """The decks and variants a build writes: with ``every_variant`` each deck built is built in
+    every variant its spec has (no ``--variant``)."""
 
     variants: frozenset[tuple[str, str | None]]  # (deck, variant) of every deck built
     every_variant: bool = False
-    every_deck: bool = False
 
     def gone(self, entry: ManifestEntry, rule_languages: Mapping[str, frozenset[str]]) -> bool:
-        """Whether ``entry`` is a file of a deck, variant or rulebook that no longer exists: a spec
-        taken away, a variant taken out of its spec (a spec that gained variants has lost its
-        variant None), a rulebook in a language ``rule_languages`` (per deck whose rulebooks the
-        build sets, the languages of its texts) lacks. A rulebook is the spec's, whatever its variants."""
+        """Whether ``entry`` is a file of a variant or rulebook of a deck built that no longer exists:
+        a variant taken out of its spec (a spec that gained variants has lost its variant None), a
+        rulebook in a language ``rule_languages`` (per deck whose rulebooks the build sets, the
+        languages of its texts) lacks. A rulebook is the spec's, whatever its variants. A deck not
+        built is never said to be gone: the folder may hold decks built from specs elsewhere."""
         if entry.deck is None:
             return False  # a file of no deck (the alignment test): by its kind and paper only
         decks = {deck for deck, _ in self.variants}
         if entry.deck not in decks:
-            return self.every_deck
+            return False
         if entry.kind in SPEC_KINDS:
             return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
         return self.every_variant and (entry.deck, entry.variant) not in self.variants
