@@ -79,7 +79,7 @@ def default_specs() -> DefaultSpecs:
     if not specs:
         keys = ", ".join(f"{key}:" for key in SPEC_KEYS)
         raise SpecError(here[0].name, None, None,
-                        f"not a deck spec (none of {keys} at its top level), nor is any other YAML file here: "
+                        f"not a deck spec (a list, or none of {keys} at its top level), nor is any other YAML file here: "
                         "name the spec file or deck to work on (calc is one of printkit's own)")
     return DefaultSpecs(Path("."), specs, "this folder")
 
@@ -107,14 +107,29 @@ _PEEK_BYTES = 1_000_000  # a bigger file is left to the spec reader, which refus
 
 def is_spec(path: Path) -> bool:
     """Whether a YAML file in the working folder is taken for a deck spec: yes unless its top-level
-    keys can be read and none is one of :data:`SPEC_KEYS`. An empty or unreadable file, or one with
-    no ``key:`` line, is a spec, so the spec reader says what is wrong with it."""
+    keys can be read and none is one of :data:`SPEC_KEYS`, or it is a list. An empty or unreadable
+    file, or one with no ``key:`` line, is a spec, so the spec reader says what is wrong with it."""
     try:
         head = read_limited(path, _PEEK_BYTES)
     except (OSError, PrintkitError):
         return True
+    if _is_list(head):
+        return False  # a top-level list (a playtest log, another tool's file) is no spec's shape
     keys = {(m[1] or m[2] or m[3]).decode("utf-8", "replace").strip() for m in _TOP_KEY.finditer(head)}
     return not keys or not keys.isdisjoint(SPEC_KEYS)
+
+
+def _is_list(head: bytes) -> bool:
+    """Whether the YAML ``head``'s first content (past blank lines, comments, ``---`` and
+    directives) is a block sequence's item (``- …``) or a flow sequence (``[…``)."""
+    for line in head.splitlines():
+        text = line.strip()
+        if not text or text.startswith((b"#", b"%")) or text == b"---":
+            continue
+        if text.startswith(b"--- "):
+            text = text[4:].lstrip()
+        return text == b"-" or text.startswith((b"- ", b"-\t", b"["))
+    return False
 
 
 def spec_paths(names: Sequence[str]) -> list[Path]:

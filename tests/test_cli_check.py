@@ -280,7 +280,7 @@ def test_yaml_files_of_other_tools_are_left_alone_but_are_no_reason_to_use_print
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     result = _check_in(tmp_path)
     assert result.exit_code == 1 and "calc" not in result.stdout
-    assert result.stderr.startswith("compose.yaml: not a deck spec (none of game:, groups:, card:, art:, layouts: "
+    assert result.stderr.startswith("compose.yaml: not a deck spec (a list, or none of game:, groups:, card:, art:, layouts: "
                                     "at its top level), nor is any other YAML file here")
     (tmp_path / "draft.yaml").write_text("# a spec, begun\n", encoding="utf-8")  # no key yet: a spec
     begun = _check_in(tmp_path)
@@ -289,6 +289,16 @@ def test_yaml_files_of_other_tools_are_left_alone_but_are_no_reason_to_use_print
     hidden.mkdir()
     (hidden / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     assert _check_in(hidden).stderr == "checking the specs in printkit's own decks\n"
+
+
+def test_a_yaml_list_beside_the_spec_is_no_spec(tmp_path):
+    folder = _starter(tmp_path)
+    (folder / "playtests.yaml").write_text("# sessions\n---\n- date: 2026-01-02\n  players: 3\n", encoding="utf-8")
+    (folder / "tags.yml").write_text("[red, blue]\n", encoding="utf-8")
+    checked = _check_in(folder)
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.startswith("my-game ")
+    assert invoke_in(folder, "build", "--no-rulebooks", "--no-proof").exit_code == 0
 
 
 def test_counts_list_numbers_in_numeric_order(tmp_path):
