@@ -216,11 +216,12 @@ def exif_orientation(data: bytes) -> int:
     from PIL import Image
 
     png = data.startswith(PNG_SIGNATURE)
-    if png and not _may_hold_exif(data):
+    where = _exif_chunks(data) if png else None
+    if where == "none":
         return 1
     try:
         with Image.open(io.BytesIO(data)) as img:
-            if png:
+            if where == "after":  # Pillow reads chunks after the pixels only once it decodes them
                 img.load()
             orientation = img.getexif().get(0x0112, 1)
     except Exception:  # noqa: BLE001 - EXIF Pillow cannot read is no orientation, as exif_transpose takes it
@@ -228,10 +229,18 @@ def exif_orientation(data: bytes) -> int:
     return orientation if orientation in range(1, 9) else 1
 
 
-def _may_hold_exif(data: bytes) -> bool:
-    """Whether the checked PNG ``data`` has an ``eXIf`` chunk or an EXIF or XMP text chunk."""
-    return any(kind == b"eXIf" or (kind in (b"tEXt", b"zTXt", b"iTXt") and data[at:at + length].startswith(_EXIF_TEXT))
-               for kind, at, length in _png_chunks(data))
+def _exif_chunks(data: bytes) -> str:
+    """Where the checked PNG ``data`` has an ``eXIf`` chunk or an EXIF or XMP text chunk: ``none``,
+    ``before`` the pixels (read when the file is opened) or ``after`` them."""
+    found, pixels = "none", False
+    for kind, at, length in _png_chunks(data):
+        if kind == b"IDAT":
+            pixels = True
+        elif kind == b"eXIf" or (kind in (b"tEXt", b"zTXt", b"iTXt") and data[at:at + length].startswith(_EXIF_TEXT)):
+            if pixels:
+                return "after"
+            found = "before"
+    return found
 
 
 def _png_chunks(data: bytes):

@@ -250,3 +250,26 @@ def test_a_png_s_xmp_orientation_turns_it_as_exif_transpose_does(tmp_path):
     assert shown.size == (200, 400)
     page = _rendered(_picture_pdf(path, (20, 40)), 200)
     assert _near(_quadrants(page), _quadrants(shown))
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_a_png_s_exif_orientation_is_read_before_or_after_its_pixels(tmp_path, after):
+    from printkit.images import exif_orientation
+
+    path = tmp_path / "art.png"
+    _with_orientation(path, "PNG", 6)
+    data = path.read_bytes()
+    chunks, at = [], 8
+    while at < len(data):  # the file's chunks, whole, in order
+        length = struct.unpack(">I", data[at:at + 4])[0]
+        chunks.append(data[at:at + 12 + length])
+        at += 12 + length
+    exif = next(c for c in chunks if c[4:8] == b"eXIf")
+    rest = [c for c in chunks if c is not exif]
+    last_pixels = max(i for i, c in enumerate(rest) if c[4:8] == b"IDAT")
+    rest.insert(last_pixels + 1 if after else 1, exif)  # after the pixels, or just after IHDR
+    data = data[:8] + b"".join(rest)
+    with PILImage.open(io.BytesIO(data)) as opened:
+        opened.load()
+        assert opened.getexif().get(0x0112) == 6  # Pillow reads it from either place
+    assert exif_orientation(data) == 6
