@@ -243,13 +243,18 @@ def _exif_chunks(data: bytes) -> str:
     return found
 
 
-def _png_chunks(data: bytes):
-    """Each chunk of the checked PNG ``data``: its kind, where its body starts and its length."""
+def _png_chunks(data: bytes | memoryview):
+    """Each chunk of the PNG ``data`` up to its IEND: its kind, where its body starts and its
+    length (ImageError when a chunk runs past the end of the data)."""
     import struct
 
     pos = 8
-    while pos + 8 <= len(data):
+    while True:
+        if pos + 12 > len(data):
+            raise ImageError("cannot be read: the PNG is truncated")
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if pos + 12 + length > len(data):
+            raise ImageError("cannot be read: the PNG is truncated")
         yield kind, pos + 8, length
         if kind == b"IEND":
             return
@@ -428,33 +433,24 @@ def png_info(data: bytes) -> PngInfo:
     view = memoryview(data)
     if bytes(view[:8]) != PNG_SIGNATURE:
         raise ImageError("is not a PNG or JPEG image")
-    pos, header, idat, transparency, ended, after_idat = 8, None, [], False, False, False
-    while not ended:
-        if pos + 12 > len(data):
-            raise ImageError("cannot be read: the PNG is truncated")
-        length, kind = struct.unpack(">I4s", view[pos:pos + 8])
-        end = pos + 12 + length
-        if end > len(data):
-            raise ImageError("cannot be read: the PNG is truncated")
-        if zlib.crc32(view[pos + 4:pos + 8 + length]) != struct.unpack(">I", view[end - 4:end])[0]:
+    header, idat, transparency, after_idat = None, [], False, False
+    for kind, at, length in _png_chunks(view):
+        if zlib.crc32(view[at - 4:at + length]) != struct.unpack(">I", view[at + length:at + length + 4])[0]:
             raise ImageError(f"cannot be read: the PNG's {kind.decode('latin-1')!r} chunk is corrupt (CRC)")
         if header is None and kind != b"IHDR":
             raise ImageError("cannot be read: the PNG does not start with its header (IHDR)")
         if kind == b"IHDR":
             if header is not None or length != 13:
                 raise ImageError("cannot be read: the PNG's header (IHDR) is malformed")
-            header = struct.unpack(">IIBBBBB", view[pos + 8:pos + 21])
+            header = struct.unpack(">IIBBBBB", view[at:at + 13])
         elif kind == b"IDAT":
             if after_idat:
                 raise ImageError("cannot be read: the PNG's image data (IDAT) is split")
-            idat.append((pos + 8, length))
+            idat.append((at, length))
         elif kind == b"tRNS":
             transparency = True
-        elif kind == b"IEND":
-            ended = True
         if idat and kind != b"IDAT":
             after_idat = True
-        pos = end
     width, height, depth, color, _compression, _filter, interlace = header
     if color not in _PNG_CHANNELS or not idat or not (width and height):
         raise ImageError("cannot be read: the PNG's header (IHDR) is malformed")
