@@ -382,8 +382,7 @@ def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
     if name.startswith(LANGUAGES):
         base, index = split_item(name)
         if base == LANGUAGES:  # _languages[1]: the rulebook has a second language
-            # As many as english_first gives: the languages reordered, English alone for none.
-            return (index or 0) < max(len(languages), 1)
+            return (index or 0) < len(english_first(languages))
     if name == BACKGROUND_IMAGE:
         return card.art.background_image is not None
     if name == BACK_IMAGE:
