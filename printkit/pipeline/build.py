@@ -38,7 +38,7 @@ whose bytes would not change is not touched, so rebuilding changes nothing. prin
 outside the output folder and never deletes files it did not write: only the temporaries of a
 killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
 what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`)
-or of a deck or variant it knows no longer exists (:class:`printkit.pipeline.manifest.Current`) that the
+or of a variant or rule text of a deck it builds that no longer exists (:class:`printkit.pipeline.manifest.Current`) that the
 build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
 still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
 in the interim manifest (old entry, no new one) before the first rename and removed after the
@@ -258,8 +258,8 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     changing = {target for _, target in ctx.staging.staged}
     # printkit's own files that this build no longer writes, of what it writes in full (an edited
     # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
-    # or of a deck or variant that no longer exists. Files of other decks, variants, kinds or
-    # papers that may still be current stay, as does anything not listed or changed since (not
+    # or of a variant of a deck it builds that no longer exists. Files of other decks, variants,
+    # kinds or papers that may still be current stay, as does anything not listed or changed since (not
     # in ``earlier``). A --card build writes a few files and vouches for no others.
     stale = [e for e in earlier if e.path not in paths
              and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]

@@ -99,11 +99,8 @@ class Current:
         rulebook in a language ``rule_languages`` (per deck whose rulebooks the build sets, the
         languages of its texts) lacks. A rulebook is the spec's, whatever its variants. A deck not
         built is never said to be gone: the folder may hold decks built from specs elsewhere."""
-        if entry.deck is None:
-            return False  # a file of no deck (the alignment test): by its kind and paper only
-        decks = {deck for deck, _ in self.variants}
-        if entry.deck not in decks:
-            return False
+        if entry.deck not in {deck for deck, _ in self.variants}:
+            return False  # a file of another deck, or of none (the alignment test: by kind and paper)
         if entry.kind in SPEC_KINDS:
             return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
         return self.every_variant and (entry.deck, entry.variant) not in self.variants
