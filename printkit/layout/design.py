@@ -770,5 +770,8 @@ def _plain_color(text: str, card: Card) -> str:
     defaults = {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, "back": card.art.back_color or DEFAULT_BACK}
     if text in defaults:
         return defaults[text]
-    known = ", ".join(sorted(set(palette) | set(defaults)))
-    raise LayoutError(f"{text!r} is not a colour such as '#1f3b5a' nor a name in art.colors (names: {known})")
+    names = set(palette) | set(defaults)
+    hint = close_match(text, names)
+    meant = f" (did you mean {hint!r}?)" if hint else ""
+    raise LayoutError(f"{text!r} is not a colour such as '#1f3b5a' nor a name in art.colors{meant} "
+                      f"(names: {', '.join(sorted(names))})")

@@ -115,12 +115,10 @@ def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, mess
      "spells 'Flare': layout 'spell' (front), element 'art': image file 'art/b.png' not found"),
     (("Gains :gem:.", "Gains :gen:."), "Cinder Pup",
      "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?) (the spec's icons: fire, gem; built-in: "),
-    (("fill: accent", "fill: accnt"), "Ember Drake",
-     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
-    (("fill: accent", 'fill: "on(accnt)"'), "Ember Drake",
-     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
-    (("fill: accent", 'fill: "on()"'), "Ember Drake",
-     "element 'band': 'on()' names no colour"),
+    (("fill: accent", 'fill: "{title}"'), "Ember Drake",
+     "element 'band': 'Ember Drake' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on({title})"'), "Ember Drake",
+     "element 'band': 'Ember Drake' is not a colour such as '#1f3b5a' nor a name in art.colors"),
 ])
 def test_card_mistakes_name_the_card_where_it_was_written(folder, change, needle, message):
     spec = SPEC.replace(*change)
