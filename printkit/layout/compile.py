@@ -258,7 +258,7 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
     as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
     radius, spacing = _mm_or_short(spec.radius), _mm_or_short(spec.spacing)
     table = _table(loaded, spec.table, path + ("table",)) if spec.table is not None else None
-    # Where each value a mistake may be written in (the same for every card) stands, for _bind_card.
+    # The values in which the layout itself may write a mistake, whose place _bind_card names.
     written = [(key,) for key in _WRITTEN if getattr(spec, key) is not None]
     written += [("table",) + at for at, _ in table.colors_at] if table is not None else []
     return Element(
@@ -427,7 +427,8 @@ def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
                         _template(loaded, spec.repeat.header, at + ("header",)),
                         _template(loaded, spec.repeat.fill, at + ("fill",)),
                         columns(spec.repeat.columns, at + ("columns",), "a repeated group's width"))
-    rows = tuple(Row(tuple(_template(loaded, cell, path + ("rows", i, "cells", j)) for j, cell in enumerate(row.cells)),
+    rows = tuple(Row(tuple(_template(loaded, cell, path + ("rows", i, "cells", j))
+                           for j, cell in enumerate(row.cells)),
                      _template(loaded, row.fill, path + ("rows", i, "fill")),
                      None if row.mark is None else str(row.mark)) for i, row in enumerate(spec.rows))
     fixed = columns(spec.columns, path + ("columns",), "the table's width")

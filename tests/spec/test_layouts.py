@@ -636,3 +636,11 @@ def test_a_table_mistake_is_one_error_where_it_is_written(folder, change, needle
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(place_of(spec, needle, word)), line
     assert message in line, line
+
+
+@pytest.mark.parametrize("text", ['":{words}: and {title}:{words}:"', '"[{title}]{{color={tint}}} at {title}:30"'])
+def test_a_layout_text_whose_markup_the_card_completes_is_not_the_layouts_mistake(folder, text):
+    spec = FOUR.replace('"{title}"', text).replace("words: a}", "words: fire}").replace(
+        "words: b}", "words: fire}").replace("words: c}", "words: fire}").replace("words: d}", "words: fire}")
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
