@@ -18,7 +18,7 @@ import functools
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from printkit.deck import OWN_VALUES, Card, CardSize, Deck
 from printkit import direction, draft
@@ -257,6 +257,10 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
                                   f"text is a warning; give a size such as 4.5pt, not {spec.legibility_floor!r}")
     as_list = lambda v: () if v is None else ((v,) if isinstance(v, str) else tuple(v))  # noqa: E731
     radius, spacing = _mm_or_short(spec.radius), _mm_or_short(spec.spacing)
+    table = _table(loaded, spec.table, path + ("table",)) if spec.table is not None else None
+    # The values in which the layout itself may write a mistake, whose place _bind_card names.
+    written = [(key,) for key in _WRITTEN if getattr(spec, key) is not None]
+    written += [("table",) + at for at, _ in table.colors_at] if table is not None else []
     return Element(
         kind=spec.kind, label=label, name=spec.name,
         x=length("x"), y=length("y"), width=length("width"), height=length("height"), frame=spec.frame,
@@ -278,13 +282,16 @@ def _element(loaded: LoadedSpec, spec: ElementSpec, path: PathKey, index: int) -
         clear_of=as_list(spec.clear_of), when_drawn=as_list(spec.when_drawn),
         unless_repeats=as_list(spec.unless_repeats),
         anchor=_anchor(loaded, spec.anchor, path + ("anchor",)),
-        table=_table(loaded, spec.table, path + ("table",)) if spec.table is not None else None,
+        table=table,
         source=f"{loaded.path}:{line}:{column}" if line else None,
         labels=_labels(spec.label),
-        written=tuple((key, _written_at(loaded, path + (key,))) for key in ("image", "icon")
-                      if getattr(spec, key) is not None),
+        written=tuple((at, _written_at(loaded, path + at)) for at in written),
         written_in=path[1],
     )
+
+
+# An element's values that are checked against every card it draws (Element.written).
+_WRITTEN = ("image", "icon", "text", "color", "fill", "stroke")
 
 
 def _written_at(loaded: LoadedSpec, path: PathKey) -> str:
@@ -420,7 +427,9 @@ def _table(loaded: LoadedSpec, spec: TableSpec, path: PathKey) -> Table:
                         _template(loaded, spec.repeat.header, at + ("header",)),
                         _template(loaded, spec.repeat.fill, at + ("fill",)),
                         columns(spec.repeat.columns, at + ("columns",), "a repeated group's width"))
-    rows = tuple(Row(tuple(str(c) for c in row.cells), _template(loaded, row.fill, path + ("rows", i, "fill")),
+    rows = tuple(Row(tuple(_template(loaded, cell, path + ("rows", i, "cells", j))
+                           for j, cell in enumerate(row.cells)),
+                     _template(loaded, row.fill, path + ("rows", i, "fill")),
                      None if row.mark is None else str(row.mark)) for i, row in enumerate(spec.rows))
     fixed = columns(spec.columns, path + ("columns",), "the table's width")
     widest = max((len(r.cells) for r in rows), default=0)
@@ -501,6 +510,7 @@ def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
         places += [(("repeat", "columns", i, "color"), c.color) for i, c in enumerate(table.repeat.columns)]
     places += [(("columns", i, "color"), c.color) for i, c in enumerate(table.columns)]
     places += [(("rows", i, "fill"), r.fill) for i, r in enumerate(table.rows)]
+    places += [(("rows", i, "cells", j), c) for i, r in enumerate(table.rows) for j, c in enumerate(r.cells)]
     return next((("table",) + at for at, value in places if reads(value)), ())
 
 
@@ -530,7 +540,7 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
-    refused: set[tuple] = set()  # pictures and icons said already (see _bind_card)
+    refused: set[tuple] = set()  # values said already (see _bind_card)
     errors = Errors()  # each card's own mistakes are independent: one run names them all
     for card in cards:
         if errors.full:
@@ -543,42 +553,49 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused)
+                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused, errors)
     errors.raise_any()
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
-               languages: tuple[str, ...], refused: set[tuple]) -> None:
-    """Check ``card`` against ``layout`` (the deck's rulebook in ``languages``); a picture or icon
-    in ``refused`` (element, key, value) was said already and is not said again (one error for a
-    value many cards read, or the spec writes)."""
+               languages: tuple[str, ...], refused: set[tuple], errors: Errors) -> None:
+    """Check ``card`` against ``layout`` (the deck's rulebook in ``languages``); a value in
+    ``refused`` (element, key, value) was said already and is not said again: one error for a
+    picture or icon many cards read, and for a mistake the layout writes itself (a picture, icon,
+    colour, or text's icon, span colour or right-to-left letters), said where it is written.
+    The card's first mistake is raised; the layout's own go to ``errors``, and the card is checked on."""
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
     values = {**design.own_values(card, languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
-    def fail(element: Element, message: str, key: str | None = None, value: str = "") -> SpecError:
+    def fail(element: Element, message: str, key: PathKey | None = None, value: str = "",
+             own: bool = False) -> SpecError:
+        """``message`` at the card; with a ``key`` (in the element), said once for its ``value``, and
+        where the layout writes it when the mistake is there (``own``), the same for every card."""
         if key is not None:
             refused.add((element.source, element.label, key, value))
-            template = getattr(element, key)
-            if not template.placeholders and key in dict(element.written):  # the spec's own, for every card
-                return at_source(dict(element.written)[key],
-                                 f"layout {element.written_in!r}, element {element.label}: {message}")
+            written = dict(element.written)
+            if own and key in written:
+                owned.append(at_source(written[key], f"layout {element.written_in!r}, element {element.label}: "
+                                                     f"{message}"))
+                return owned[-1]
         # A card from a data file is read by every spec naming the file: say which.
         spec = f" of {loaded.path}" if card.from_data else ""
         return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side})"
                                                           f"{spec}, element {element.label}: {message}")
 
-    def said(element: Element, key: str, value: str) -> bool:
+    def said(element: Element, key: PathKey, value: str) -> bool:
         return (element.source, element.label, key, value) in refused
 
     try:
         design.check_requires(layout, card)
     except LayoutError as exc:
         raise at_source(card.source or str(loaded.path), f"{card.short_label}: {exc}") from None
-    for element in layout.elements:
-        if not element.shown_for(card, languages):
-            continue
+    owned: list[SpecError] = []  # the layout's own mistakes said (see fail)
+    palette = design.palette(card)
+
+    def check(element: Element) -> None:
         for template in element.templates:
             for placeholder in template.placeholders:
                 if placeholder.choose(values) is None:
@@ -591,36 +608,84 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
         try:
             if element.image is not None:
                 name = element.image.render(values)
-                if name not in comp.images and not said(element, "image", name):
+                own = not element.image.placeholders
+                if name not in comp.images and not said(element, ("image",), name):
                     try:
                         path = inside_folder(loaded.path.parent, name, "image")
                         check_image(path, LayoutError, shown=name)
                         comp.images[name] = path
                     except PathRefused as exc:  # a draft tolerates a missing picture, never one outside
                         if not exc.missing:
-                            raise fail(element, str(exc), "image", name) from None
-                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), "image", name))
+                            raise fail(element, str(exc), ("image",), name, own) from None
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), ("image",), name, own))
                     except LayoutError as exc:
-                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), "image", name))
+                        _draft_or_refuse(loaded, comp, name, fail(element, str(exc), ("image",), name, own))
             if element.icon is not None:
                 name = element.icon.render(values)
                 try:
-                    if not said(element, "icon", name):
+                    if not said(element, ("icon",), name):
                         icon = design.find_icon(name, comp.icons)
                         if element.stroke is not None:
                             design.outlined_icon(name, icon, "#000000")
                 except LayoutError as exc:
-                    raise fail(element, str(exc), "icon", name) from None
-            for template in (element.color, element.fill, element.stroke):
-                if template is not None:
+                    raise fail(element, str(exc), ("icon",), name, not element.icon.placeholders) from None
+            for key, template in _colors(element):
+                try:
                     design.color_of(template, values, card)
+                except LayoutError as exc:
+                    if template.placeholders:
+                        raise  # the card's value: said at the card
+                    if not said(element, key, template.constant):
+                        raise fail(element, str(exc), key, template.constant, own=True) from None
             if element.text is not None:
-                text = element.text.render(values)
-                _check_text_icons(text, comp.icons, design.palette(card))
-                if direction.right_to_left(text):
-                    raise LayoutError(direction.refusal(text, _written_in(element.text, values)))
+                escape = None if element.markup else design.escape_markup  # as drawn: no markup read
+                problem = _text_problem(element.text.render(values, escape), comp.icons, palette,
+                                        _written_in(element.text, values))
+                if problem is not None:
+                    # The layout's own mistake is there whatever the cards give: said once, where written.
+                    written = element.text.marked(_MARK)
+                    written = escape(written) if escape else written
+                    if problem != _text_problem(written, comp.icons, palette, "the element's text"):
+                        raise LayoutError(problem)
+                    if not said(element, ("text",), written):
+                        raise fail(element, problem, ("text",), written, own=True)
         except LayoutError as exc:
             raise fail(element, str(exc)) from None
+
+    for element in layout.elements:
+        if element.shown_for(card, languages):
+            try:
+                check(element)
+            except SpecError as exc:
+                if not any(exc is own for own in owned):
+                    raise
+                errors.add(exc)  # the layout's own mistake: the card's others are looked for still
+
+
+# What a placeholder is in a layout's own text when it is checked apart from the cards: a character
+# no markup reads and no name holds, which YAML cannot write, so it never joins the text around it.
+_MARK = "\x00"
+
+
+def _colors(element: Element) -> Iterator[tuple[PathKey, Template]]:
+    """The element's colour templates, each with its key in the element (as in Element.written)."""
+    for key in ("color", "fill", "stroke"):
+        template = getattr(element, key)
+        if template is not None:
+            yield (key,), template
+    if element.table is not None:
+        for at, template in element.table.colors_at:
+            yield ("table",) + at, template
+
+
+def _text_problem(text: str, icons: Mapping[str, Icon], palette: Mapping[str, str], what: str) -> str | None:
+    """Why ``text`` (markup) cannot be set on a card, or None: an icon or span colour it names
+    that does not exist, or right-to-left letters (``what`` names what to write instead)."""
+    try:
+        _check_text_icons(text, icons, palette)
+    except LayoutError as exc:
+        return str(exc)
+    return direction.refusal(text, what)
 
 
 def _written_in(template: Template, values: Mapping[str, object]) -> str:

@@ -140,9 +140,10 @@ class Element:
     anchor: Anchor | None = None  # placed by a text drawn before it (printkit.layout.anchors)
     table: Table | None = None  # a table element's columns and rows
     source: str | None = None  # "spec.yaml:LINE:COLUMN" of the element
-    # Where its ``image:`` and ``icon:`` are written, as (key, "spec.yaml:LINE:COLUMN"), and the layout
-    # that writes them: a mistake in a value written there (no placeholder) is said once, there.
-    written: tuple[tuple[str, str], ...] = ()
+    # Where its picture, icon, text and colours (its table's too) are written, as (key in the element,
+    # e.g. ("table", "rows", 2, "fill"), "spec.yaml:LINE:COLUMN"), and the layout that writes them: a
+    # mistake in what the layout writes there itself, not a card, is said once, there.
+    written: tuple[tuple[tuple[str | int, ...], str], ...] = ()
     written_in: str | None = None
     # What a rulebook's anatomy figure calls it: (language tag, label) pairs, "" for every language.
     labels: tuple[tuple[str, str], ...] = ()
@@ -770,5 +771,8 @@ def _plain_color(text: str, card: Card) -> str:
     defaults = {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, "back": card.art.back_color or DEFAULT_BACK}
     if text in defaults:
         return defaults[text]
-    known = ", ".join(sorted(set(palette) | set(defaults)))
-    raise LayoutError(f"{text!r} is not a colour such as '#1f3b5a' nor a name in art.colors (names: {known})")
+    names = set(palette) | set(defaults)
+    hint = close_match(text, names)
+    meant = f" (did you mean {hint!r}?)" if hint else ""
+    raise LayoutError(f"{text!r} is not a colour such as '#1f3b5a' nor a name in art.colors{meant} "
+                      f"(names: {', '.join(sorted(names))})")

@@ -177,6 +177,11 @@ class Template:
         """The text when the template has no placeholder, else None."""
         return None if self.names else "".join(p for p in self.parts if isinstance(p, str))
 
+    def marked(self, mark: str) -> str:
+        """The template's own text, each placeholder written ``mark``: what a layout says whatever
+        the card, apart from what the card gives."""
+        return "".join(p if isinstance(p, str) else mark for p in self.parts)
+
     def render(self, values: Mapping[str, Any], literal: Callable[[str], str] | None = None) -> str:
         """The text for a card with ``values``; ``literal`` (if given) is applied to every piece
         except an ``{_attributes}`` list, which is made to print as written already."""

@@ -56,7 +56,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Row:
-    cells: tuple[str, ...]
+    cells: tuple[Any, ...]  # a Template per cell, the table's own columns left first
     fill: Any = None  # Template or None
     mark: str | None = None
 
@@ -89,20 +89,30 @@ class Table:
     @property
     def colors(self) -> tuple[Any, ...]:
         """The table's colour templates: its fills and its columns' text colours."""
-        found = [self.footer_fill, self.mark_fill] + [c.color for c in self.columns] + [r.fill for r in self.rows]
+        return tuple(template for _, template in self.colors_at)
+
+    @property
+    def colors_at(self) -> tuple[tuple[tuple[str | int, ...], Any], ...]:
+        """The table's colour templates, each with where its ``table:`` writes it (``("rows", 2, "fill")``)."""
+        found: list[tuple[tuple[str | int, ...], Any]] = [(("footer_fill",), self.footer_fill),
+                                                         (("mark_fill",), self.mark_fill)]
+        found += [(("columns", i, "color"), c.color) for i, c in enumerate(self.columns)]
+        found += [(("rows", i, "fill"), r.fill) for i, r in enumerate(self.rows)]
         if self.repeat is not None:
-            found += [self.repeat.fill] + [c.color for c in self.repeat.columns]
-        return tuple(t for t in found if t is not None)
+            found += [(("repeat", "fill"), self.repeat.fill)]
+            found += [(("repeat", "columns", i, "color"), c.color) for i, c in enumerate(self.repeat.columns)]
+        return tuple((at, t) for at, t in found if t is not None)
 
     @property
     def templates(self) -> tuple[Any, ...]:
-        """Every template the table reads (its counts and colours), for the attributes it needs; a
-        repeat's label is not among them, its ``{n}`` being the table's own."""
+        """Every template the table reads (its counts, colours and cells), for the attributes it needs;
+        a repeat's label is not among them, its ``{n}`` being the table's own."""
         found = [self.rows_shown, self.footer_fill, self.mark_fill]
         if self.repeat is not None:
             found += [self.repeat.count, self.repeat.fill]
             found += [c.color for c in self.repeat.columns]
         found += [c.color for c in self.columns] + [r.fill for r in self.rows]
+        found += [cell for r in self.rows for cell in r.cells]
         return tuple(t for t in found if t is not None)
 
     @property
@@ -151,6 +161,7 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
     shown = len(table.rows) if table.rows_shown is None else \
         _whole(table.rows_shown, values, "number of rows shown", len(table.rows))
     rows = table.rows[:shown]
+    cells = [tuple(cell.render(values) for cell in row.cells) for row in rows]
     groups = 0 if table.repeat is None else _whole(table.repeat.count, values, "repeat count", MAX_REPEAT)
     x0, x1, y = box.x_mm, box.right_mm, box.y_mm
     fixed_w = [c.width(box.w_mm) for c in table.columns]
@@ -166,7 +177,7 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
     sizes = {}
     for i, column in enumerate(table.columns):
         if column.same_size:
-            texts = [r.cells[i] for r in rows if i < len(r.cells) and r.cells[i]]
+            texts = [r[i] for r in cells if i < len(r) and r[i]]
             sizes[i] = min([fitting(t, fixed_w[i] - 2 * column.inset_mm, row_h * _CELL_HEIGHT, column.size_mm,
                                     column.bold) for t in texts] or [column.size_mm])
     if groups:
@@ -201,12 +212,12 @@ def draw_table(table: Table, box: Box, values: Mapping[str, Any], color: Callabl
     y += sum(header_h)
 
     # Rows: a fill across the table, the cells' texts, and a repeat's first cells marked and greyed.
-    for row in rows:
+    for row, texts in zip(rows, cells):
         if row.fill is not None:
             ops.append(Rect(x0, y, x1 - x0, row_h, fill=color(row.fill)))
         cx = x0
         for i, (column, cw) in enumerate(zip(table.columns, fixed_w)):
-            text = row.cells[i] if i < len(row.cells) else ""
+            text = texts[i] if i < len(texts) else ""
             if text:
                 fill = color(column.color) if column.color is not None else ink
                 put(text, Box(cx + column.inset_mm, y + row_h * _CELL_TOP, cw - 2 * column.inset_mm,

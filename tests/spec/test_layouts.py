@@ -115,12 +115,10 @@ def test_layout_mistakes_are_one_line_at_the_layout(folder, change, needle, mess
      "spells 'Flare': layout 'spell' (front), element 'art': image file 'art/b.png' not found"),
     (("Gains :gem:.", "Gains :gen:."), "Cinder Pup",
      "element 'rules': unknown icon ':gen:' (did you mean ':gem:'?) (the spec's icons: fire, gem; built-in: "),
-    (("fill: accent", "fill: accnt"), "Ember Drake",
-     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
-    (("fill: accent", 'fill: "on(accnt)"'), "Ember Drake",
-     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors"),
-    (("fill: accent", 'fill: "on()"'), "Ember Drake",
-     "element 'band': 'on()' names no colour"),
+    (("fill: accent", 'fill: "{title}"'), "Ember Drake",
+     "element 'band': 'Ember Drake' is not a colour such as '#1f3b5a' nor a name in art.colors"),
+    (("fill: accent", 'fill: "on({title})"'), "Ember Drake",
+     "element 'band': 'Ember Drake' is not a colour such as '#1f3b5a' nor a name in art.colors"),
 ])
 def test_card_mistakes_name_the_card_where_it_was_written(folder, change, needle, message):
     spec = SPEC.replace(*change)
@@ -523,3 +521,126 @@ def test_a_card_value_naming_no_icon_is_said_once_per_value_at_its_row_naming_th
         assert f"cards 'A': layout 'card' (front) of {name}, element 'mark': unknown icon 'fyre'" in lines[0]
         assert "unknown icon 'gen' (did you mean 'gem'?)" in lines[1]
         assert lines[2:] == ["2 errors"], lines
+
+
+# Four cards, every one drawn by the one layout: a mistake the layout writes is there for each.
+FOUR = """\
+game: g
+name: G
+art:
+  colors: {accent: "#bc4b51"}
+icons: {fire: art/fire.png}
+layouts:
+  card:
+    elements:
+      - {name: band, kind: rect, height: 12mm, fill: accent}
+      - {name: title, kind: text, text: "{title}", y: 14mm, height: 9mm}
+groups:
+  - name: cards
+    layout: card
+    cards: [{title: A, tint: accent, words: a}, {title: B, tint: accent, words: b},
+            {title: C, tint: accent, words: c}, {title: D, tint: accent, words: d}]
+"""
+
+
+@pytest.mark.parametrize("change, needle, word, message", [
+    (("fill: accent", "fill: accnt"), "fill: accnt", "accnt",
+     "element 'band': 'accnt' is not a colour such as '#1f3b5a' nor a name in art.colors (did you mean 'accent'?)"),
+    (("fill: accent", 'fill: "#bc4b5"'), 'fill: "#bc4b5"', '"#bc4b5"', "element 'band': '#bc4b5' is not a colour"),
+    (("fill: accent", 'fill: "mix(accent, inc, 0.5)"'), "mix(", '"mix(', "'inc' is not a colour"),
+    (("fill: accent", 'fill: "on()"'), "on()", '"on()"', "element 'band': 'on()' names no colour"),
+    (('"{title}"', '"{title} :fyre:"'), ":fyre:", '"{title}', "element 'title': unknown icon ':fyre:' (did you "
+     "mean ':fire:'?)"),
+    (('"{title}"', '"[{title}]{{color=acent}}"'), "acent", '"[', "span color 'acent' is neither #rgb/#rrggbb"),
+    (('"{title}"', '"שלום {title}"'), "שלום", '"ש', "right-to-left text ('ו' U+05D5, 'ל' U+05DC, 'ם' U+05DD, "
+     "'ש' U+05E9) is not set by printkit: its letters would print unjoined and left to right; write the "
+     "element's text in a left-to-right script"),
+])
+def test_a_mistake_a_layout_writes_itself_is_one_error_where_it_is_written(folder, change, needle, word, message):
+    """Four cards share the mistake, yet it is the layout's: said once, at its value, by check and build."""
+    spec = FOUR.replace(*change)
+    for command in ("check", "build"):
+        result = run(folder, spec, command=command)
+        assert result.exit_code == 1, result.output
+        [line] = result.stderr.strip().splitlines()
+        assert line.startswith(place_of(spec, needle, word) + " layout 'card', "), line
+        assert message in line, line
+
+
+@pytest.mark.parametrize("change, card, message", [
+    (("fill: accent", 'fill: "{tint}"'), "tint: acent", "element 'band': 'acent' is not a colour"),
+    (('"{title}"', '"{title} {words}"'), "words: ':fyre:'", "element 'title': unknown icon ':fyre:' (did you mean"),
+    (('"{title}"', '"[{title}]{{color={tint}}}"'), "tint: acent", "element 'title': span color 'acent' is neither"),
+    (('"{title}"', '"{title} {words}"'), "words: שלום", "write the card's 'words' in a left-to-right script"),
+])
+def test_the_same_mistake_given_by_a_card_is_said_at_the_card(folder, change, card, message):
+    key = card.split(":")[0]
+    attrs = ", ".join([card] + [value for value in ("tint: accent", "words: c") if not value.startswith(key)])
+    spec = FOUR.replace(*change).replace("{title: C, tint: accent, words: c}", "{title: C, " + attrs + "}")
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"deck.yaml:{line_of(spec, '{title: C')}:"), line
+    assert line.split(": ", 2)[1] == "cards 'C'", line
+    assert message in line, line
+
+
+def test_every_mistake_a_layout_writes_is_said_in_one_run_however_few_cards(folder):
+    spec = FOUR.replace("fill: accent", "fill: accnt").replace('"{title}"', '"{title} :fyre:"')
+    result = run(folder, spec.replace("{title: D, tint: accent, words: d}]", "]").replace(
+        "{title: B, tint: accent, words: b},\n            {title: C, tint: accent, words: c}, ", ""))
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [place_of(spec, "accnt", "accnt")[:-1],
+                                                          place_of(spec, ":fyre:", '"')[:-1], "2 errors"], lines
+
+
+def test_a_text_printed_as_written_reads_no_icon(folder):
+    spec = FOUR.replace('"{title}"', '"{title} at 12:30:00", markup: false')
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
+
+
+TABLE = FOUR.replace("      - {name: title, kind: text", """      - kind: table
+        y: 30mm
+        height: 40mm
+        table:
+          columns:
+            - {header: "#", width: 8mm, color: accent}
+            - {header: Who, width: 30mm}
+          rows:
+            - {cells: [1, "{title} of {words}"], fill: "#eeeeee"}
+      - {name: title, kind: text""")
+
+
+def test_a_table_cell_reads_the_card_as_every_text_does(folder):
+    [deck] = load_all_variants(_written(folder, TABLE))
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    for card in deck.cards:
+        words = [op.text for op in templates.front(card, deck).ops if isinstance(op, Text)]
+        assert f"{card.attrs['title']} of {card.attrs['words']}" in words, words
+
+
+@pytest.mark.parametrize("change, needle, word, message", [
+    (("{title} of {words}", "{title} of {wrods}"), "{wrods}", '"{title}', "no card has attribute 'wrods'"),
+    (("color: accent}", "color: acent}"), "acent", "acent", "layout 'card', element 2 (table): 'acent' is not a "
+     "colour"),
+    (('fill: "#eeeeee"', 'fill: "#eeeeeg"'), "#eeeeeg", '"#', "'#eeeeeg' is not a colour"),
+])
+def test_a_table_mistake_is_one_error_where_it_is_written(folder, change, needle, word, message):
+    spec = TABLE.replace(*change)
+    result = run(folder, spec)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(place_of(spec, needle, word)), line
+    assert message in line, line
+
+
+@pytest.mark.parametrize("text", ['":{words}: and {title}:{words}:"', '"[{title}]{{color={tint}}} at {title}:30"'])
+def test_a_layout_text_whose_markup_the_card_completes_is_not_the_layouts_mistake(folder, text):
+    spec = FOUR.replace('"{title}"', text).replace("words: a}", "words: fire}").replace(
+        "words: b}", "words: fire}").replace("words: c}", "words: fire}").replace("words: d}", "words: fire}")
+    result = run(folder, spec)
+    assert result.exit_code == 0, result.output
