@@ -12,6 +12,8 @@ the element and its line, so nothing is silently drawn otherwise.
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import math
 import re
@@ -30,6 +32,7 @@ MAX_STOPS = 1024
 MAX_MARKERS = 20_000  # markers placed in one picture, as images.MAX_SVG_ELEMENTS counts elements
 MAX_COORDINATE = 1e7  # beyond this a gradient's transform is no drawing a PDF can hold
 
+_DATA_PICTURE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
 _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
@@ -54,6 +57,14 @@ PAINTED = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "p
 def local_name(tag) -> str:
     """An element's tag without its namespace ("" for a comment or an entity)."""
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def data_picture(href: str) -> bytes | None:
+    """The bytes of the PNG or JPEG that a ``data:image/png`` or ``data:image/jpeg`` base64 URI
+    holds; None for any other reference (binascii.Error when its base64 is not)."""
+    href = href.strip()
+    match = _DATA_PICTURE.match(href)
+    return base64.b64decode(href[match.end():], validate=False) if match else None
 
 
 def _styles(element, css: dict | None = None) -> dict[str, str]:
@@ -420,13 +431,25 @@ def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> f
 
 @lru_cache(maxsize=1)
 def converter_class():
-    """svglib's SvgRenderer with printkit's gradients, markers and opacity (made when art is first
-    drawn: svglib is imported only then)."""
+    """svglib's SvgRenderer with printkit's gradients, markers, opacity and embedded pictures (made
+    when art is first drawn: svglib is imported only then)."""
     from reportlab.graphics.shapes import Group
     from svglib.svglib import SvgRenderer
 
     class Converter(SvgRenderer):
-        """svglib's renderer whose gradient fills are :class:`GradientFill` nodes."""
+        """svglib's renderer whose gradient fills are :class:`GradientFill` nodes, and whose
+        ``<image>`` of a ``data:`` URI draws what ``picture_of(its bytes)`` gives (an object
+        with the ``size`` svglib gives an ``<image>`` without a width or height)."""
+
+        def __init__(self, picture_of: Callable[[bytes], Any]) -> None:
+            super().__init__(io.BytesIO())  # no file path: svglib resolves no outside reference
+            self._printkit_picture_of = picture_of
+
+        def xlink_href_target(self, node, group=None):
+            data = data_picture(node.attrib.get("{http://www.w3.org/1999/xlink}href") or node.attrib.get("href") or "")
+            if data is None:
+                return super().xlink_href_target(node, group)
+            return self._printkit_picture_of(data)
 
         def render(self, svg_root):
             self._printkit_in_marker = 0  # markers being drawn: none are drawn inside them
