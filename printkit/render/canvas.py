@@ -554,7 +554,7 @@ def _vector_renderer():
 
     from printkit.images import EmbeddedPicture
     from printkit.render.pictures import register_cmyk_picture, shown_source
-    from printkit.render.svg import press_color
+    from printkit.render.svg import PlacedPicture, press_color
 
     class VectorRenderer(renderPDF._PDFRenderer):
         """reportlab's Drawing renderer without its font state: a checked SVG has no text, and the
@@ -572,19 +572,27 @@ def _vector_renderer():
 
         def drawImage(self, image):
             # A picture embedded in the SVG (a data: URI, checked: images.EmbeddedPicture), shown
-            # as a picture file is: turned as its EXIF says, its pixels as viewers show them. An
-            # image XObject, as reportlab cannot put inline images in a form. svglib gives
-            # nothing else here.
-            picture = image.path
-            if not isinstance(picture, EmbeddedPicture):
+            # as a browser shows it: placed as its <image> says (svg.PlacedPicture), turned as its
+            # EXIF says, its pixels as viewers show them. An image XObject, as reportlab cannot put
+            # inline images in a form. svglib gives nothing else here.
+            placed = image.path
+            if not (isinstance(placed, PlacedPicture) and isinstance(placed.picture, EmbeddedPicture)):
                 return
-            canvas = self._canvas
-            with oriented(canvas, picture.orientation, image.x, image.y, image.width, image.height) as (x, y, w, h):
+            picture, canvas = placed.picture, self._canvas
+            if placed.slice:  # the picture covers the image's box: clipped to it
+                canvas.saveState()
+                path = canvas.beginPath()
+                path.rect(image.x, image.y, image.width, image.height)
+                canvas.clipPath(path, stroke=0, fill=0)
+            box = placed.within(image.x, image.y, image.width, image.height)
+            with oriented(canvas, picture.orientation, *box) as (x, y, w, h):
                 if (press_of(canvas) is not None):
                     key = register_cmyk_picture(canvas, f"svg-picture-{picture.digest}", picture.digest, picture.data)
                     canvas.drawImage(key, x, y, w, h, mask="auto")
                 else:
                     canvas.drawImage(ImageReader(shown_source(picture.data)), x, y, w, h, mask="auto")
+            if placed.slice:
+                canvas.restoreState()
 
     return VectorRenderer
 

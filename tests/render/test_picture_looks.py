@@ -372,3 +372,13 @@ def test_every_kind_of_png_inside_svg_art_prints_as_it_looks(tmp_path, name, dat
         shown = pixels(_picture_pdf(path, cmyk=True))
     for n, (have, want) in enumerate(zip(got, shown)):
         assert max(abs(a - b) for a, b in zip(have, want)) <= 2, f"{name}: pixel {n} is {have}, shows {want}"
+
+
+def test_a_turned_photo_in_a_box_of_its_stored_shape_is_fitted_whole_as_a_browser_fits_it(tmp_path):
+    """Art made by a tool that reads no EXIF gives the photo's <image> its stored shape (landscape):
+    a browser shows the photo turned (portrait) and whole inside that box (preserveAspectRatio's
+    default, xMidYMid meet), white on either side."""
+    text = _svg_with(_red_left_blue_right_jpeg(6), "jpeg", 400, 200)
+    page = _rendered(_svg_picture_pdf(tmp_path, text, (40, 20)), 400)  # 10 px a millimetre
+    assert _near([page.getpixel((200, 50)), page.getpixel((200, 150))], [(220, 30, 30), (30, 30, 220)])
+    assert page.getpixel((100, 100)) == WHITE and page.getpixel((300, 100)) == WHITE
