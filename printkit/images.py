@@ -27,7 +27,6 @@ Everything here may be called from several threads at once: what is kept between
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import io
@@ -43,7 +42,7 @@ from printkit.errors import ImageError
 from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.pngfile import PNG_SIGNATURE
-from printkit.render.svg import PAINTED, local_name as _local, unsupported
+from printkit.render.svg import PAINTED, data_picture, local_name as _local, unsupported
 from printkit.safe_read import (UnsafeFileError, known_digest, opened_regular, read_identified, read_limited,
                                 remember_digest)
 
@@ -57,7 +56,6 @@ MAX_SVG_DEPTH = 64
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _TEXT_TAGS = {"text", "tspan", "textPath", "flowRoot", "flowPara", "flowSpan"}
-_DATA_IMAGE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match: no backtracking
 _LENGTH = re.compile(rf"\s*({_NUMBER})(?:\s*(px|pt|pc|mm|cm|in))?\s*")
@@ -202,6 +200,28 @@ def _verdict(digest: str, data: bytes) -> tuple[int, int, int]:
     if store is not None:
         store.put(digest, f"{width} {height} {orientation}".encode())
     return width, height, orientation
+
+
+@dataclass(frozen=True)
+class EmbeddedPicture:
+    """A PNG or JPEG embedded in SVG art (an ``<image>``'s ``data:`` URI), checked as a picture
+    file is: its bytes, their sha256, its EXIF orientation, and its size as viewers show it
+    (``size``, in pixels: what svglib gives an ``<image>`` without a width or height)."""
+
+    data: bytes
+    digest: str
+    orientation: int
+    size: tuple[int, int]
+
+
+def embedded_picture(data: bytes) -> EmbeddedPicture:
+    """The picture ``data`` embedded in SVG art, checked (ImageError if refused) once per process
+    per content, as a picture file's bytes are."""
+    digest = hashlib.sha256(data).hexdigest()
+    width, height, orientation = _VERDICTS.get_or_make(digest, lambda: _verdict(digest, data))
+    if orientation in TURNED:
+        width, height = height, width
+    return EmbeddedPicture(data, digest, orientation, (width, height))
 
 
 TURNED = frozenset((5, 6, 7, 8))  # EXIF orientations shown a quarter turn from how they are stored
@@ -671,14 +691,13 @@ def _check_href(tag: str, value: str, line: str) -> None:
     value = value.strip()
     if value.startswith("#"):
         return
-    match = _DATA_IMAGE.match(value)
-    if tag == "image" and match:
+    try:
+        data = data_picture(value) if tag == "image" else None
+    except (binascii.Error, ValueError):
+        raise ImageError(f"has an <image>{line} whose data: URI is not valid base64") from None
+    if data is not None:
         try:
-            picture = base64.b64decode(value[match.end():], validate=False)
-        except (binascii.Error, ValueError):
-            raise ImageError(f"has an <image>{line} whose data: URI is not valid base64") from None
-        try:
-            check_picture(picture)
+            embedded_picture(data)
         except ImageError as exc:
             raise ImageError(f"has an embedded <image>{line} that {exc}") from None
         return
@@ -770,8 +789,8 @@ def _to_drawing(root):
     from printkit.render.svg import SvgRefused
 
     try:
-        # No file path: svglib resolves no outside reference (and _check_tree left none).
-        return converter_class()(io.BytesIO()).render(root)
+        # Pictures embedded as data: URIs are drawn as checked, turned as their EXIF says.
+        return converter_class()(embedded_picture).render(root)
     except SvgRefused as exc:
         raise ImageError(str(exc)) from None
     except ImageError:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
@@ -373,6 +374,24 @@ _ORIENTED = {
 }
 
 
+@contextmanager
+def oriented(canvas: Canvas, orientation: int, x: float, y: float, w: float, h: float):
+    """The box (x, y, w, h) to draw a picture's stored pixels in, for the picture to show in the
+    box (x, y, w, h) of the current (y-up) frame as its EXIF ``orientation`` says: that box when it
+    is upright, else the unit square of a frame turned or mirrored into it (for the ``with``)."""
+    if orientation == 1:
+        yield x, y, w, h
+        return
+    # Stored pixels embedded as they are, turned or mirrored into the box as shown.
+    a, b, c, d, e, f = _ORIENTED[orientation](w, h)
+    canvas.saveState()
+    canvas.transform(a, b, c, d, e + x, f + y)
+    try:
+        yield 0, 0, 1, 1
+    finally:
+        canvas.restoreState()
+
+
 class DocumentImages:
     """The images of one document: their sizes, read once per path, and how each is drawn.
 
@@ -414,23 +433,17 @@ class DocumentImages:
                 checked = picture(path)  # the bytes checked when the spec was read
             except ImageError as exc:
                 raise BuildError(f"image {str(path)!r} {exc}") from None
-            if checked.orientation != 1:
-                # Stored pixels embedded as they are, turned or mirrored into the box as shown.
-                canvas.saveState()
-                canvas.transform(*_ORIENTED[checked.orientation](w, h))
-                w = h = 1
-            if (press_of(canvas) is not None):
-                canvas.drawImage(register_cmyk_picture(canvas, path, checked.digest, checked.data),
-                                 0, 0, w, h, mask="auto")
-                refuse_transparency(canvas, path)
-            elif checked.png:
-                # Embedded as it is, or decoded once.
-                canvas.drawImage(register_picture(canvas, path, checked), 0, 0, w, h,
-                                 mask="auto")
-            else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
-                canvas.drawImage(register_jpeg(canvas, path, checked), 0, 0, w, h, mask="auto")
-            if checked.orientation != 1:
-                canvas.restoreState()
+            with oriented(canvas, checked.orientation, 0, 0, w, h) as (x, y, w, h):
+                if (press_of(canvas) is not None):
+                    canvas.drawImage(register_cmyk_picture(canvas, path, checked.digest, checked.data),
+                                     x, y, w, h, mask="auto")
+                    refuse_transparency(canvas, path)
+                elif checked.png:
+                    # Embedded as it is, or decoded once.
+                    canvas.drawImage(register_picture(canvas, path, checked), x, y, w, h,
+                                     mask="auto")
+                else:  # a JPEG: embedded as its own bytes, read from the file when the PDF is written
+                    canvas.drawImage(register_jpeg(canvas, path, checked), x, y, w, h, mask="auto")
             return
         art = self._svg(path)
         if color is not None:
@@ -537,8 +550,11 @@ def _svg_commands(art, press: Press | None) -> tuple[float, float, tuple[str, ..
 def _vector_renderer():
     from reportlab.graphics import renderPDF
 
-    from printkit.render.pictures import register_cmyk_pil
-    from printkit.render.svg import press_color
+    from reportlab.lib.utils import ImageReader
+
+    from printkit.images import EmbeddedPicture
+    from printkit.render.pictures import register_cmyk_picture, shown_source
+    from printkit.render.svg import PlacedPicture, press_color
 
     class VectorRenderer(renderPDF._PDFRenderer):
         """reportlab's Drawing renderer without its font state: a checked SVG has no text, and the
@@ -555,17 +571,28 @@ def _vector_renderer():
             self._canvas.setFillColor(press_color(c, press_of(self._canvas)) if (press_of(self._canvas) is not None) else c)
 
         def drawImage(self, image):
-            # A picture embedded in the SVG (a data: URI, decoded and checked): an image XObject,
-            # as reportlab cannot put inline images in a form. svglib gives nothing else here.
-            if hasattr(image.path, "mode"):
-                from reportlab.lib.utils import ImageReader
-
-                if (press_of(self._canvas) is not None):
-                    key = register_cmyk_pil(self._canvas, image.path)
-                    self._canvas.drawImage(key, image.x, image.y, image.width, image.height, mask="auto")
-                    return
-                self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height,
-                                       mask="auto")
+            # A picture embedded in the SVG (a data: URI, checked: images.EmbeddedPicture), shown
+            # as a browser shows it: placed as its <image> says (svg.PlacedPicture), turned as its
+            # EXIF says, its pixels as viewers show them. An image XObject, as reportlab cannot put
+            # inline images in a form. svglib gives nothing else here.
+            placed = image.path
+            if not (isinstance(placed, PlacedPicture) and isinstance(placed.picture, EmbeddedPicture)):
+                return
+            picture, canvas = placed.picture, self._canvas
+            if placed.slice:  # the picture covers the image's box: clipped to it
+                canvas.saveState()
+                path = canvas.beginPath()
+                path.rect(image.x, image.y, image.width, image.height)
+                canvas.clipPath(path, stroke=0, fill=0)
+            box = placed.within(image.x, image.y, image.width, image.height)
+            with oriented(canvas, picture.orientation, *box) as (x, y, w, h):
+                if (press_of(canvas) is not None):
+                    key = register_cmyk_picture(canvas, f"svg-picture-{picture.digest}", picture.digest, picture.data)
+                    canvas.drawImage(key, x, y, w, h, mask="auto")
+                else:
+                    canvas.drawImage(ImageReader(shown_source(picture.data)), x, y, w, h, mask="auto")
+            if placed.slice:
+                canvas.restoreState()
 
     return VectorRenderer
 

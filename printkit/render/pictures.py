@@ -20,7 +20,6 @@ Several threads may write documents at once: what is kept between documents live
 from __future__ import annotations
 
 import copy
-import hashlib
 import io
 import threading
 from contextlib import contextmanager
@@ -389,16 +388,16 @@ def _decoded_png(digest: str, data: bytes):
 
         with binary_streams():
             obj = pdfdoc.PDFImageXObject("", None, mask="auto")
-            obj.loadImageFromSRC(ImageReader(_shown_png(data)))
+            obj.loadImageFromSRC(ImageReader(shown_source(data)))
         _DECODED.put(digest, obj, len(obj.streamContent) + len(getattr(getattr(obj, "_smask", None),
                                                                          "streamContent", b"")))
     return obj
 
 
-def _shown_png(data: bytes):
-    """What reportlab decodes the PNG ``data`` from: its bytes, or (16-bit grey, a transparent
-    grey or RGB colour, which reportlab would draw otherwise) its pixels as viewers show them
-    (:func:`printkit.render.shown.as_shown`)."""
+def shown_source(data: bytes):
+    """What reportlab decodes the picture ``data`` from: its bytes, or (a PNG of 16-bit grey, or
+    with a transparent grey or RGB colour, which reportlab would draw otherwise) its pixels as
+    viewers show them (:func:`printkit.render.shown.as_shown`)."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as opened:
@@ -435,13 +434,3 @@ class _PngStream(PDFObject):
                                                     "Columns": self.width})]),
         })
         return PDFStream(dictionary, content).format(document)
-
-
-def register_cmyk_pil(canvas: Canvas, image) -> str:
-    """A picture inside an SVG (a decoded PIL image) put into the document as the press's CMYK,
-    transparency kept; returns the key to draw it by."""
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    data = buffer.getvalue()
-    digest = hashlib.sha256(data).hexdigest()
-    return register_cmyk_picture(canvas, f"svg-picture-{digest}", digest, data)

@@ -12,9 +12,12 @@ the element and its line, so nothing is silently drawn otherwise.
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import math
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -30,6 +33,9 @@ MAX_STOPS = 1024
 MAX_MARKERS = 20_000  # markers placed in one picture, as images.MAX_SVG_ELEMENTS counts elements
 MAX_COORDINATE = 1e7  # beyond this a gradient's transform is no drawing a PDF can hold
 
+_DATA_PICTURE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
+_ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
+_SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
 _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
@@ -54,6 +60,51 @@ PAINTED = frozenset(("path", "rect", "circle", "ellipse", "line", "polyline", "p
 def local_name(tag) -> str:
     """An element's tag without its namespace ("" for a comment or an entity)."""
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def data_picture(href: str) -> bytes | None:
+    """The bytes of the PNG or JPEG that a ``data:image/png`` or ``data:image/jpeg`` base64 URI
+    holds; None for any other reference (binascii.Error when its base64 is not)."""
+    href = href.strip()
+    match = _DATA_PICTURE.match(href)
+    return base64.b64decode(href[match.end():], validate=False) if match else None
+
+
+@dataclass(frozen=True)
+class PlacedPicture:
+    """A picture embedded in SVG art as its ``<image>`` places it: ``picture`` (with its ``size``
+    as viewers show it) fitted into the image's box as ``preserveAspectRatio`` says: stretched over
+    it (``align`` None), else scaled whole into it (``meet``) or over all of it and clipped to it
+    (``slice``), at ``align``: the shares of the room left across and down (0.5, 0.5: centred)."""
+
+    picture: Any
+    align: tuple[float, float] | None = (0.5, 0.5)
+    slice: bool = False
+
+    def within(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        """The box the picture fills, for the image's box (x, y, w, h) of a y-up frame."""
+        iw, ih = self.picture.size
+        if self.align is None or not (iw > 0 and ih > 0):
+            return x, y, w, h
+        scale = (max if self.slice else min)(w / iw, h / ih)
+        fw, fh = iw * scale, ih * scale
+        return x + self.align[0] * (w - fw), y + (1 - self.align[1]) * (h - fh), fw, fh
+
+
+def picture_placement(value: str | None) -> tuple[tuple[float, float] | None, bool]:
+    """An ``<image>``'s ``preserveAspectRatio`` as (align, slice) for :class:`PlacedPicture`:
+    ``none`` stretches; a value it cannot read is ``xMidYMid meet``, as browsers take it."""
+    words = (value or "").split()
+    if words[:1] == ["defer"]:
+        words = words[1:]
+    if not words or len(words) > 2 or (len(words) == 2 and words[1] not in ("meet", "slice")):
+        return (0.5, 0.5), False
+    if words[0] == "none":
+        return None, False
+    align = _ALIGN.fullmatch(words[0])
+    if align is None:
+        return (0.5, 0.5), False
+    return (_SHARE[align.group(1)], _SHARE[align.group(2)]), words[1:] == ["slice"]
 
 
 def _styles(element, css: dict | None = None) -> dict[str, str]:
@@ -420,13 +471,25 @@ def _axis_t(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> f
 
 @lru_cache(maxsize=1)
 def converter_class():
-    """svglib's SvgRenderer with printkit's gradients, markers and opacity (made when art is first
-    drawn: svglib is imported only then)."""
+    """svglib's SvgRenderer with printkit's gradients, markers, opacity and embedded pictures (made
+    when art is first drawn: svglib is imported only then)."""
     from reportlab.graphics.shapes import Group
     from svglib.svglib import SvgRenderer
 
     class Converter(SvgRenderer):
-        """svglib's renderer whose gradient fills are :class:`GradientFill` nodes."""
+        """svglib's renderer whose gradient fills are :class:`GradientFill` nodes, and whose
+        ``<image>`` of a ``data:`` URI draws what ``picture_of(its bytes)`` gives (an object
+        with the ``size`` svglib gives an ``<image>`` without a width or height)."""
+
+        def __init__(self, picture_of: Callable[[bytes], Any]) -> None:
+            super().__init__(io.BytesIO())  # no file path: svglib resolves no outside reference
+            self._printkit_picture_of = picture_of
+
+        def xlink_href_target(self, node, group=None):
+            data = data_picture(node.attrib.get("{http://www.w3.org/1999/xlink}href") or node.attrib.get("href") or "")
+            if data is None:
+                return super().xlink_href_target(node, group)
+            return self._printkit_picture_of(data)
 
         def render(self, svg_root):
             self._printkit_in_marker = 0  # markers being drawn: none are drawn inside them
@@ -472,6 +535,8 @@ def converter_class():
                 return super().renderNode(node, parent=parent)
             first = len(parent.contents)
             result = super().renderNode(node, parent=parent)
+            if name == "image" and len(parent.contents) > first:
+                self._place_picture(parent.contents[first], node)
             if name in self.handled_shapes and name != "image" and len(parent.contents) > first:
                 fill = self.attrConverter.findAttr(node, "fill")
                 match = _GRADIENT_URL.fullmatch(fill.strip()) if fill else None
@@ -490,6 +555,13 @@ def converter_class():
                 del parent.contents[first:]
                 parent.add(_translucent(group, opacity))
             return result
+
+        def _place_picture(self, item, node) -> None:
+            """The picture of the ``<image>`` ``node`` (svglib's ``item``, which stretches it over
+            the image's box) placed as its ``preserveAspectRatio`` says (:class:`PlacedPicture`)."""
+            _, _, image = _locate(item, ("Image",))
+            if image is not None and hasattr(image.path, "size"):
+                image.path = PlacedPicture(image.path, *picture_placement(node.attrib.get("preserveAspectRatio")))
 
         def _markers(self, node, item):
             """``item`` with the markers ``node`` names at the vertices of its shape, drawn after

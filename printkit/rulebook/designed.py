@@ -9,7 +9,7 @@ shows the deck's first few cards on its title page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportlab.platypus import Flowable
 
@@ -22,7 +22,7 @@ from printkit.rulebook.content import CardParts, Figure
 from printkit.typography import smarten
 from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
 from printkit.units import MM_PER_POINT, mm_to_pt
-from printkit.errors import FigureError
+from printkit.errors import FigureError, LayoutError
 from printkit.suggest import close_match
 
 KINDS = ("cards", "anatomy", "setup")
@@ -102,12 +102,37 @@ def anatomy_figure(deck: Deck, spec: str, lang: str = "en") -> Anatomy:
     # Each part where the card shows it (an anchored one by its text as set); one it leaves out
     # (clear_of, when_drawn, unless_repeats, an anchor's text not drawn) is not labelled, and one
     # the text named is told. The card is drawn once for all the book's languages (its
-    # {_languages} are every rule text's), so what it draws is the same in each language's book.
+    # {_languages} are every rule text's), so it looks the same in each language's book; a part
+    # drawn only for the languages after this book's is theirs, and labelled in their books alone.
     drawn = design.placed_boxes(layout, card, deck.resources)
-    parts = tuple((part_label(e, lang), drawn[e.name]) for e in chosen if e.name in drawn)
+    language_of = _language_of_parts(layout, card, deck, drawn)
+    mine = languages.index(lang) if lang in languages else len(languages)
+    own = {name for name in drawn if languages.index(language_of[name]) <= mine}
+    parts = tuple((part_label(e, lang), drawn[e.name]) for e in chosen if e.name in own)
     for label, _ in parts:
         _runs(label)
-    return Anatomy(card, parts, left_out=tuple(dict.fromkeys(p for p in wanted if p not in drawn)))
+    return Anatomy(card, parts, left_out=tuple(dict.fromkeys(p for p in wanted if p not in drawn)),
+                   other_language=tuple((p, language_of[p]) for p in dict.fromkeys(wanted)
+                                        if p in drawn and p not in own))
+
+
+def _language_of_parts(layout, card: Card, deck: Deck, drawn: dict[str, Box]) -> dict[str, str]:
+    """For each part of ``drawn`` (what the card draws for all the book's languages), the language
+    it is drawn for: the first of the book's languages (English first) that a rulebook in the
+    languages up to it alone would have the card draw it for, as
+    :func:`printkit.layout.design.placed_boxes` places them. A part drawn only with a later
+    language (``when_has: _languages[1]``, or ``when_drawn`` by such a part) is that language's."""
+    languages = design.english_first(deck.resources.languages)
+    found: dict[str, str] = {}
+    for count in range(1, len(languages)):
+        try:
+            alone = design.placed_boxes(layout, card, replace(deck.resources, languages=languages[:count]))
+        except LayoutError:  # the layout reads a later language unasked: no part is told apart
+            return dict.fromkeys(drawn, languages[0])
+        for name in drawn:
+            if name in alone:
+                found.setdefault(name, languages[count - 1])
+    return {name: found.get(name, languages[-1]) for name in drawn}
 
 
 def left_out_warning(figure: Anatomy) -> str | None:
@@ -121,6 +146,20 @@ def left_out_warning(figure: Anatomy) -> str | None:
     return (f"anatomy: card {name!r} does not draw its {which} {parts} (left out by clear_of, "
             f"when_drawn, unless_repeats or an anchor whose text is not drawn), so the figure labels "
             f"{'it' if len(figure.left_out) == 1 else 'them'} nowhere")
+
+
+def other_language_warning(figure: Anatomy, lang: str) -> str | None:
+    """What an anatomy figure in ``lang`` says of the parts its text names that the card draws only
+    for the rulebook's later languages (None if there are none)."""
+    if not figure.other_language:
+        return None
+    name = (_names_of(figure.card) or [figure.card.group])[0]
+    parts = ", ".join(repr(p) for p, _ in figure.other_language)
+    later = " and ".join(dict.fromkeys(language for _, language in figure.other_language))
+    one = len(figure.other_language) == 1
+    return (f"anatomy: card {name!r} draws its {'part' if one else 'parts'} {parts} only because the rulebook is "
+            f"in {later} too, so the figure of this {lang} book labels {'it' if one else 'them'} nowhere; "
+            f"the {later} book does")
 
 
 def part_label(element, lang: str) -> str:

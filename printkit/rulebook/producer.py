@@ -243,9 +243,10 @@ def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str,
             shown = make(deck, block.name, lang) if block.kind == "anatomy" else make(deck, block.name)
         except designed.FigureError as exc:
             raise md.RulebookError(doc.path, block.line, f"{block.kind}: {exc}") from None
-        said = designed.left_out_warning(shown) if block.kind == "anatomy" else None
-        if said is not None:
-            warn(md.RulebookError(doc.path, block.line, said).located())
+        if block.kind == "anatomy":
+            for said in (designed.left_out_warning(shown), designed.other_language_warning(shown, lang)):
+                if said is not None:
+                    warn(md.RulebookError(doc.path, block.line, said).located())
         return shown
 
     return lookup

@@ -107,9 +107,9 @@ def _rendered(pdf: bytes, width_px: int) -> PILImage.Image:
         document.close()
 
 
-def _picture_pdf(path, box=(60, 20), fit="stretch") -> bytes:
+def _picture_pdf(path, box=(60, 20), fit="stretch", cmyk=False) -> bytes:
     face = Face((Image(0, 0, box[0], box[1], path, fit=fit),))
-    return render_pages([Page(Size(*box), (Placement(face, 0, 0),))])
+    return render_pages([Page(Size(*box), (Placement(face, 0, 0),))], cmyk=cmyk)
 
 
 @pytest.mark.parametrize("name, data, shown, clear", CASES, ids=[c[0] for c in CASES])
@@ -273,3 +273,112 @@ def test_a_png_s_exif_orientation_is_read_before_or_after_its_pixels(tmp_path, a
         opened.load()
         assert opened.getexif().get(0x0112) == 6  # Pillow reads it from either place
     assert exif_orientation(data) == 6
+
+
+# --- pictures embedded in SVG art (data: URIs) print as a browser shows them ----------------------
+
+
+def _svg_with(data: bytes, kind: str, width: int, height: int, sized: bool = True) -> str:
+    """SVG art of ``width`` x ``height`` holding one picture embedded as a data: URI, over all of it
+    (with no width or height of its own when not ``sized``: the picture's own size, as shown)."""
+    import base64
+
+    size = f'width="{width}" height="{height}" ' if sized else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}">'
+            f'<image {size}href="data:image/{kind};base64,{base64.b64encode(data).decode()}"/></svg>')
+
+
+def _svg_picture_pdf(tmp_path, text: str, box, cmyk: bool = False) -> bytes:
+    path = tmp_path / "art.svg"
+    path.write_text(text, encoding="utf-8")
+    face = Face((Image(0, 0, box[0], box[1], path, fit="stretch"),))
+    return render_pages([Page(Size(*box), (Placement(face, 0, 0),))], cmyk=cmyk)
+
+
+def _red_left_blue_right_jpeg(orientation: int) -> bytes:
+    image = PILImage.new("RGB", (400, 200), (220, 30, 30))
+    image.paste((30, 30, 220), (200, 0, 400, 200))
+    exif = PILImage.Exif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif)
+    return buffer.getvalue()
+
+
+def test_the_tester_s_portrait_photo_inside_svg_art_prints_red_on_top(tmp_path):
+    """A card built from a spec whose art is an SVG holding a phone photo (stored landscape, EXIF
+    orientation 6): printed as a browser shows the SVG, portrait with the red half on top."""
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    (tmp_path / "art.svg").write_text(_svg_with(_red_left_blue_right_jpeg(6), "jpeg", 20, 40), encoding="utf-8")
+    (tmp_path / "deck.yaml").write_text("""game: photos
+name: Photos
+card: {size: poker, bleed: 0mm}
+layouts:
+  card:
+    elements:
+      - {kind: image, image: art.svg, x: 0, y: 0, width: 100%, height: 100%, fit: stretch}
+groups:
+  - name: n
+    layout: card
+    cards: [{title: Photo}]
+""", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(tmp_path / "deck.yaml"), "--out", str(out), "--per-card",
+                                       "--no-cache"])
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(out.rglob("*.pdf"))
+    card = next(p for p in pdfs if p.parent != out)  # the card's own PDF
+    page = _rendered(card.read_bytes(), 200)
+    top, bottom = page.getpixel((100, page.height // 4)), page.getpixel((100, 3 * page.height // 4))
+    assert _near([top, bottom], [(220, 30, 30), (30, 30, 220)]), (top, bottom, pdfs)
+
+
+@pytest.mark.parametrize("cmyk", [False, True], ids=["srgb", "cmyk"])
+@pytest.mark.parametrize("kind", ["JPEG", "PNG"])
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_picture_inside_svg_art_prints_turned_as_its_exif_orientation_shows_it(tmp_path, kind, orientation,
+                                                                                   cmyk):
+    from PIL import ImageOps
+
+    path = tmp_path / f"photo.{kind.lower()}"
+    _with_orientation(path, kind, orientation)
+    with PILImage.open(path) as opened:
+        shown = ImageOps.exif_transpose(opened)
+    box = (20, 40) if shown.height > shown.width else (40, 20)
+    text = _svg_with(path.read_bytes(), kind.lower(), *shown.size, sized=orientation % 2 == 0)
+    page = _rendered(_svg_picture_pdf(tmp_path, text, box, cmyk), 10 * box[0])
+    if cmyk:  # as the press prints the picture file itself (turned as shown: the test above)
+        shown = _rendered(_picture_pdf(path, box, cmyk=True), 10 * box[0])
+    assert _near(_quadrants(page), _quadrants(shown)), (_quadrants(page), _quadrants(shown))
+
+
+SHOWN_RULE = [c for c in CASES if "16-bit" in c[0] or "transparent" in c[0] or "palette" in c[0]]
+
+
+@pytest.mark.parametrize("cmyk", [False, True], ids=["srgb", "cmyk"])
+@pytest.mark.parametrize("name, data, shown, clear", SHOWN_RULE, ids=[c[0] for c in SHOWN_RULE])
+def test_every_kind_of_png_inside_svg_art_prints_as_it_looks(tmp_path, name, data, shown, clear, cmyk):
+    def pixels(pdf: bytes) -> list:
+        page = _rendered(pdf, 480)
+        return [page.getpixel((60 * n + 30, page.height // 2)) for n in range(8)]
+
+    got = pixels(_svg_picture_pdf(tmp_path, _svg_with(data, "png", 8, 1), (60, 20), cmyk))
+    if cmyk:  # as the press prints the picture file itself
+        path = tmp_path / "art.png"
+        path.write_bytes(data)
+        shown = pixels(_picture_pdf(path, cmyk=True))
+    for n, (have, want) in enumerate(zip(got, shown)):
+        assert max(abs(a - b) for a, b in zip(have, want)) <= 2, f"{name}: pixel {n} is {have}, shows {want}"
+
+
+def test_a_turned_photo_in_a_box_of_its_stored_shape_is_fitted_whole_as_a_browser_fits_it(tmp_path):
+    """Art made by a tool that reads no EXIF gives the photo's <image> its stored shape (landscape):
+    a browser shows the photo turned (portrait) and whole inside that box (preserveAspectRatio's
+    default, xMidYMid meet), white on either side."""
+    text = _svg_with(_red_left_blue_right_jpeg(6), "jpeg", 400, 200)
+    page = _rendered(_svg_picture_pdf(tmp_path, text, (40, 20)), 400)  # 10 px a millimetre
+    assert _near([page.getpixel((200, 50)), page.getpixel((200, 150))], [(220, 30, 30), (30, 30, 220)])
+    assert page.getpixel((100, 100)) == WHITE and page.getpixel((300, 100)) == WHITE

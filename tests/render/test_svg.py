@@ -133,6 +133,20 @@ def test_embedded_png_in_svg_is_allowed(tmp_path):
     assert at(image, 20, 20) == GREEN
 
 
+@pytest.mark.parametrize("href", [" data:image/png;base64,{}", "DATA:image/PNG;base64,{}"], ids=["spaced", "capitals"])
+def test_an_embedded_picture_is_drawn_as_the_check_reads_its_data_uri(tmp_path, href):
+    # The check accepts these (spaces around it, a scheme in capitals); so must drawing, which
+    # svglib's own reading of data: URIs would leave out.
+    buffer = io.BytesIO()
+    PILImage.new("RGB", (4, 4), GREEN).save(buffer, format="PNG")
+    data = base64.b64encode(buffer.getvalue()).decode()
+    art = svg_file(tmp_path, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                             f'<rect width="10" height="10" fill="#ffffff"/>'
+                             f'<image width="10" height="10" href="{href.format(data)}"/></svg>')
+    image = render_face(Face((Image(10, 10, 20, 20, art, fit="stretch"),)), POKER)
+    assert at(image, 20, 20) == GREEN
+
+
 def test_an_svg_is_parsed_once_per_content(tmp_path):
     data = HALVES.encode()
     assert svg_art(data) is svg_art(bytes(data))

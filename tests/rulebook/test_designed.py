@@ -231,13 +231,19 @@ def test_an_anatomy_figure_leaves_out_what_the_card_does_not_draw(parts_deck):
     assert set(_drawn_rects(noted, parts_deck)) == {"#ffffff", "#00ff00"}
     parts = dict(designed.anatomy_figure(parts_deck, "noted: note, chip, tag, first, second").parts)
     assert list(parts) == ["note", "first"]
-    assert [label for label, _ in designed.anatomy_figure(parts_deck, "noted").parts] == ["note", "first", "french"]
+    # french is drawn for the book's French alone: the French book labels it, the English one not.
+    assert [label for label, _ in designed.anatomy_figure(parts_deck, "noted", "fr").parts] == \
+        ["note", "first", "french"]
+    assert [label for label, _ in designed.anatomy_figure(parts_deck, "noted", "en").parts] == ["note", "first"]
 
 
 def test_an_anatomy_figure_reads_the_books_languages_as_the_card_does(parts_deck):
-    # french is drawn when the rulebook has a second language, as this deck's has.
-    parts = dict(designed.anatomy_figure(parts_deck, "plain: french").parts)
-    assert list(parts) == ["french"]
+    # french is drawn when the rulebook has a second language, as this deck's has: the card draws
+    # it in both books, the French book labels it, and the English one tells it apart.
+    french = designed.anatomy_figure(parts_deck, "plain: french", "fr")
+    assert list(dict(french.parts)) == ["french"] and french.other_language == ()
+    english = designed.anatomy_figure(parts_deck, "plain: french", "en")
+    assert english.parts == () and english.other_language == (("french", "fr"),) and english.left_out == ()
 
 
 def _book_naming(folder: Path, parts: str, langs=("en", "fr")):
@@ -259,9 +265,16 @@ def test_a_part_the_rule_text_names_and_the_card_does_not_draw_is_a_warning_at_i
     assert _book_naming(tmp_path, "noted")["en"].warnings == ()  # parts it chose itself, not named
 
 
-def test_a_part_drawn_for_the_books_other_language_is_no_warning(parts_deck, tmp_path):
-    # french is drawn because the book is also in French: the English book labels it, unwarned.
-    assert _book_naming(tmp_path, "plain: french")["en"].warnings == ()
+def test_a_part_drawn_for_the_books_other_language_is_labelled_in_that_language_s_book_alone(parts_deck, tmp_path,
+                                                                                            monkeypatch):
+    # french is drawn because the book is also in French: the English book names it, so it warns.
+    monkeypatch.chdir(tmp_path)
+    books = _book_naming(tmp_path, "plain: first, french")
+    assert books["en"].warnings == (
+        "deck.rules.en.md:5: anatomy: card 'plain' draws its part 'french' only because the rulebook is in fr "
+        "too, so the figure of this en book labels it nowhere; the fr book does",)
+    assert books["fr"].warnings == ()
+    assert _book_naming(tmp_path, "plain")["en"].warnings == ()  # parts it chose itself, not named
     english = tmp_path / "english"  # a book in English alone: french is drawn nowhere
     english.mkdir()
     (english / "deck.yaml").write_text(PARTS, encoding="utf-8")
@@ -278,3 +291,40 @@ def test_check_says_the_warning_a_build_of_the_rulebook_would(parts_deck, tmp_pa
     for lang in ("en", "fr"):
         assert (f"deck.rules.{lang}.md:5: anatomy: card 'noted' does not draw its part 'chip'"
                 in result.output), result.output
+
+
+THREE = PARTS.replace("kind: {en: AID, fr: AIDE}", "kind: {en: AID, de: HILFE, fr: AIDE}").replace(
+    """      - {name: french, kind: text, text: "{kind[_languages[1]]}", when_has: "_languages[1]", x: 2mm, y: 78%,
+         width: 40mm, height: 6mm, size: 4mm}
+""", """      - {name: german, kind: text, text: "{kind[_languages[1]]}", when_has: "_languages[1]", x: 2mm, y: 78%,
+         width: 40mm, height: 6mm, size: 4mm, label: {en: German word, de: Deutsches Wort, fr: Mot allemand}}
+      - {name: french, kind: text, text: "{kind[_languages[2]]}", when_has: "_languages[2]", x: 2mm, y: 84%,
+         width: 40mm, height: 6mm, size: 4mm, label: {en: French word, de: Franzoesisches Wort, fr: Mot francais}}
+      - {name: french_mark, kind: text, text: "*", when_drawn: french, x: 45mm, y: 84%, width: 5mm, height: 6mm,
+         size: 4mm, label: {en: French mark, de: Franzoesisches Zeichen, fr: Marque francaise}}
+""")
+
+
+def test_each_language_s_book_labels_the_parts_drawn_for_it_as_the_book_shows_them(tmp_path):
+    """A rulebook in English, German and French: one card prints each language's word. Each
+    book's anatomy page, read from its PDF, calls out the words for its languages up to its own
+    (English first), and a mark drawn only with the French word (when_drawn) goes with it."""
+    assert "german" in THREE and "french_mark" in THREE
+    (tmp_path / "deck.yaml").write_text(THREE, encoding="utf-8")
+    books = _book_naming(tmp_path, "plain", langs=("en", "de", "fr"))
+    labels = {"en": ("German word", "French word", "French mark"),
+              "de": ("Deutsches Wort", "Franzoesisches Wort", "Franzoesisches Zeichen"),
+              "fr": ("Mot allemand", "Mot francais", "Marque francaise")}
+    shown = {"en": (False, False, False), "de": (True, False, False), "fr": (True, True, True)}
+    for lang, book in books.items():
+        text = "\n".join(text_of(book.data))
+        assert "HILFE" in text and "AIDE" in text  # the card prints every language's word in each book
+        assert tuple(label in text for label in labels[lang]) == shown[lang], (lang, text)
+        assert book.warnings == ()  # the text names no part: what each book leaves out is no mistake
+    [deck] = load_all_variants(tmp_path / "deck.yaml")
+    named = designed.anatomy_figure(deck, "plain: german, french, french_mark", "de")
+    assert [label for label, _ in named.parts] == ["Deutsches Wort"]
+    assert named.other_language == (("french", "fr"), ("french_mark", "fr"))
+    assert designed.other_language_warning(named, "de") == (
+        "anatomy: card 'plain' draws its parts 'french', 'french_mark' only because the rulebook is in fr too, "
+        "so the figure of this de book labels them nowhere; the fr book does")

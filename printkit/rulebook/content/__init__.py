@@ -60,6 +60,9 @@ class CardParts:
     caption: str | None = None
     # Parts the rule text names that this card does not draw, so they go unlabelled (a warning).
     left_out: tuple[str, ...] = ()
+    # Parts the rule text names that the card draws only for one of the rulebook's later languages,
+    # each with that language (a warning): this language's book labels them nowhere.
+    other_language: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
