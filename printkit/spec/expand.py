@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.paper import MIN_MARGIN_MM, PAPER_SIZES_MM, fits_on_paper
-from printkit.spec.fields import close_key, no_attribute, unknown_name
+from printkit.spec.fields import no_attribute, unknown_name
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
@@ -171,10 +171,8 @@ def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
     name = loaded.spec.export.description
     if name is None or any(name in card.attrs for card in cards):
         return
-    known = sorted({attr for card in cards for attr in card.attrs})
-    close = close_key(name, known)
-    hint = f" (did you mean {close!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
-    raise loaded.source.error(("export", "description"), f"no card has an attribute {name!r}{hint}")
+    known = {attr for card in cards for attr in card.attrs}
+    raise loaded.source.error(("export", "description"), no_attribute(name, known))
 
 
 def _check_references(loaded: LoadedSpec) -> None:
