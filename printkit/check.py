@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import error_line
+from printkit.paper import SHEET_PAPERS
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
@@ -220,7 +221,8 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
 def paper_warnings(deck: Deck) -> tuple[str, ...]:
     """Each card size of the deck that fits only some of the sheet papers, at its size in the spec:
     the paper is a build option, so a build on the other one is refused (not ``check``)."""
-    return tuple(error_line(exc) for exc in deck.unfit_paper.values())
+    unfit = (deck.paper_error(paper, w, h) for w, h in deck.size_positions for paper in SHEET_PAPERS)
+    return tuple(error_line(exc) for exc in unfit if exc is not None)
 
 
 def spec_warnings(deck: Deck, faces: "DeckFaces | None" = None) -> tuple[str, ...]:

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from printkit.errors import SpecError
+from printkit.paper import unfit_message
+
 Scalar = str | int | float | bool
 
 # printkit's own values a layout's templates read beside a card's attributes ({_group},
@@ -193,9 +196,10 @@ class Deck:
     is_default: bool = True  # the spec's default variant (printkit.spec.expand.default_variant)
     languages: tuple[str, ...] = ()  # the languages of its rulebook (rule texts), in printkit's order
     description_attr: str | None = None  # the spec's export.description: a card's text in exports
-    # A card size of the deck that one sheet paper cannot hold, by (paper, width, height) in mm: the
-    # error at that size in the spec, which a build on that paper raises and ``check`` warns of.
-    unfit_paper: Mapping[tuple[str, float, float], Exception] = field(default_factory=dict, compare=False, repr=False)
+    # Where in the spec (line, column) each card size printed on sheets is given, by (width, height)
+    # in mm (the later place, for a size given twice): see :meth:`paper_error`.
+    size_positions: Mapping[tuple[float, float], tuple[int | None, int | None]] = field(
+        default_factory=dict, compare=False, repr=False)
     # When its spec began to be read (time.time_ns()), for printkit.pipeline.replay; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 
@@ -212,6 +216,16 @@ class Deck:
 
     def groups(self) -> dict[str, int]:
         return dict(Counter(card.group for card in self.cards))
+
+    def paper_error(self, paper: str, width_mm: float, height_mm: float) -> SpecError | None:
+        """The error for the deck's cards of this size on sheets of ``paper``, at the size in the
+        spec: a build on that paper raises it, ``check`` warns of it. None when they fit, or when
+        the spec gives no such printed size."""
+        position = self.size_positions.get((width_mm, height_mm))
+        message = unfit_message(width_mm, height_mm, paper)
+        if position is None or message is None:
+            return None
+        return SpecError(self.spec_path, *position, message)
 
     def counts(self, attrs: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
         """Cards per value of each attribute; a list-valued attribute counts each element."""

@@ -47,8 +47,7 @@ def find_spec(name_or_path: str | Path) -> Path:
 
 def all_spec_paths() -> list[Path]:
     """Every spec in the decks folder, sorted by name."""
-    folder = decks_dir()
-    return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml"))
+    return _yaml_files(decks_dir())
 
 
 @dataclass(frozen=True)
@@ -64,14 +63,14 @@ class DefaultSpecs:
 def default_specs() -> DefaultSpecs:
     """Where commands with no deck named find their specs (check, build and watch alike).
 
-    ``./decks/`` when it exists (every YAML file in it); else the specs in the working folder (its
+    ``./decks/`` when it exists (every YAML file in it but hidden ones); else the specs in the working folder (its
     YAML files :func:`is_spec` takes for one); else, only when the working folder holds no YAML
     file at all, the decks printkit ships. A folder whose YAML files are all some other tool's is
     an error, not a reason to build printkit's decks there.
     """
     local = Path.cwd() / "decks"
     if local.is_dir():
-        return DefaultSpecs(local, all_spec_paths(), "./decks")
+        return DefaultSpecs(local, _yaml_files(local), "./decks")
     here = _yaml_files(Path.cwd())
     if not here:
         return DefaultSpecs(_REPO_DECKS, _yaml_files(_REPO_DECKS), "printkit's own decks")
@@ -91,7 +90,9 @@ def default_spec_paths() -> tuple[list[Path], str]:
 
 
 def _yaml_files(folder: Path) -> list[Path]:
-    """The ``.yaml`` and ``.yml`` files in ``folder``, sorted, less hidden ones (as a shell's ``*.yaml``)."""
+    """The ``.yaml`` and ``.yml`` files in ``folder``, sorted, less hidden ones (as a shell's ``*.yaml``):
+    a hidden file is no spec a designer wrote (an editor's or another tool's, or macOS's ``._name.yaml``
+    beside each file copied to a foreign disk), in ``./decks`` as in the working folder."""
     return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml") and not p.name.startswith("."))
 
 

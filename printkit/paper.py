@@ -23,6 +23,9 @@ PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
     "half-letter": _inches(5.5, 8.5),  # 139.7 x 215.9
 }
 
+# Card sheets print on these papers (``build --paper``).
+SHEET_PAPERS = ("a4", "letter")
+
 # Cards stay this far inside the paper edge: home printers cannot print closer.
 MIN_MARGIN_MM = 4.0
 
@@ -39,3 +42,26 @@ def fits_on_paper(width_mm: float, height_mm: float, paper: str) -> bool:
     paper_w, paper_h = PAPER_SIZES_MM[paper]
     return any(grid_fit(paper_w, w, 0.0) * grid_fit(paper_h, h, 0.0) > 0
                for w, h in ((width_mm, height_mm), (height_mm, width_mm)))
+
+
+def paper_name(paper: str) -> str:
+    """``A4``, ``Letter``: a paper as messages name it."""
+    return "A4" if paper == "a4" else paper.capitalize()
+
+
+def no_fit_message(width_mm: float, height_mm: float, papers: tuple[str, ...] = SHEET_PAPERS) -> str:
+    """``a 300x300 mm card does not fit on 210x297 mm (A4) or … paper with a 4 mm margin``."""
+    named = " or ".join(f"{PAPER_SIZES_MM[n][0]:g}x{PAPER_SIZES_MM[n][1]:g} mm ({paper_name(n)})" for n in papers)
+    return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {named} paper with a {MIN_MARGIN_MM:g} mm margin"
+
+
+def unfit_message(width_mm: float, height_mm: float, paper: str) -> str | None:
+    """Why a card of this trim size cannot go on sheets of ``paper``, and the sheet paper it fits
+    on; None when it fits. The one wording of a build's refusal and of ``check``'s warning."""
+    if fits_on_paper(width_mm, height_mm, paper):
+        return None
+    message = no_fit_message(width_mm, height_mm, (paper,))
+    fits = [n for n in SHEET_PAPERS if fits_on_paper(width_mm, height_mm, n)]
+    if not fits:
+        return message
+    return f"{message}; it fits on {paper_name(fits[0])} (build with --paper {fits[0]}), or make the card smaller"

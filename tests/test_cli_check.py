@@ -246,6 +246,18 @@ def test_with_no_deck_named_check_uses_decks_then_this_folder_then_its_own(tmp_p
     assert bundled.stderr == "checking the specs in printkit's own decks\n" and "calc (standard)" in bundled.stdout
 
 
+def test_a_hidden_yaml_file_in_decks_is_no_spec(tmp_path):
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "mine.yaml").write_text(DEMO, encoding="utf-8")
+    (tmp_path / "decks" / "._mine.yaml").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")  # macOS's resource fork
+    checked = _check_in(tmp_path)
+    assert checked.exit_code == 0, checked.output
+    assert checked.stderr == "checking the specs in ./decks\n" and checked.stdout.startswith("mine ")
+    assert "._mine" not in checked.stdout
+    unknown = _check_in(tmp_path, "nothing")
+    assert unknown.exit_code == 1 and "(known: mine)" in unknown.stderr
+
+
 def _starter(tmp_path):
     assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
     return tmp_path / "my-game"

@@ -76,3 +76,15 @@ def test_engine_options_are_still_checked_by_a_build(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
     assert proc.stderr.startswith("calc.yaml:1:11: unknown Calc option(s) 'colour'"), proc.stderr
+
+
+def test_printkits_own_layouts_do_not_look_among_the_installed_games(tmp_path):
+    # A Calc deck's component with a role draws with generic.yaml, whose game: (generic) is no game of
+    # printkit's: compiling it must not read the installed games' entry points (importlib.metadata).
+    spec = (REPO / "decks" / "calc.yaml").read_text(encoding="utf-8")
+    component = "\ncomponents:\n  - name: rules_card\n    role: reference\n    cards: [{title: Rules}]\n"
+    (tmp_path / "calc.yaml").write_text(spec.replace("\ncomponents:\n", component, 1), encoding="utf-8")
+    loaded = modules_after("build", "calc.yaml", "--no-rulebooks", "--no-proof", "--jobs", "1", "--no-cache",
+                           "--out", "out", cwd=tmp_path)
+    assert (tmp_path / "out" / "calc").is_dir()
+    assert "importlib.metadata" not in loaded and "printkit.layout.templates.generic" in loaded

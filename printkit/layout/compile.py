@@ -816,7 +816,10 @@ def builtin_layout(name: str) -> Layout:
 
 @functools.lru_cache(maxsize=None)
 def shipped_layouts(path: Path) -> Mapping[str, Layout]:
-    """The layouts of a spec printkit ships (the generic face, a game's design), compiled once."""
+    """The layouts of a spec printkit ships (the generic face, a game's design), compiled once.
+    Its icons are not looked up: whoever draws it passes the icons (printkit's own, or the deck's
+    game's), and its ``game:`` (``generic``) may be no game of printkit's, which would have every
+    build that draws it read the installed games' entry points."""
     from printkit.spec.files import load_spec
 
-    return compiled(load_spec(path)).layouts
+    return _compile_layouts(load_spec(path))

@@ -134,7 +134,7 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
         if not chunk:
             continue
         size = chunk[0].size
-        unfit = deck.unfit_paper.get((opts.paper, size.width_mm, size.height_mm))
+        unfit = deck.paper_error(opts.paper, size.width_mm, size.height_mm)
         if unfit is not None:  # at the card's size in the spec, not in the imposition
             raise unfit
         layout = impose(paper, size, opts.gap_mm)

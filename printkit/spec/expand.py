@@ -12,8 +12,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
-from printkit.paper import MIN_MARGIN_MM, PAPER_SIZES_MM, fits_on_paper
-from printkit.spec.fields import close_key, no_attribute, unknown_name
+from printkit.paper import SHEET_PAPERS, fits_on_paper, no_fit_message, paper_name
+from printkit.spec.fields import no_attribute, unknown_name
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
@@ -26,9 +26,6 @@ from printkit.units import parse_length_mm
 # at all, and this much keeps one legible. A 10 mm card, the smallest printkit takes, keeps it
 # with the default 3 mm safe zone.
 MIN_SAFE_AREA_MM = 4.0
-# Card sheets print on these papers (``build --paper``): a card that fits neither is refused here,
-# at its size in the spec, rather than by the build's imposition.
-SHEET_PAPERS = ("a4", "letter")
 
 
 # What one spec may ask printkit to do, beyond its size: a small spec can multiply its work.
@@ -106,26 +103,26 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         raise SpecError(loaded.path, line or 1, column or 1, f"unknown variant {variant!r}{_known(spec.variants)}")
     variant_spec = spec.variants.get(variant) if variant else None
 
-    unfit: dict[tuple[str, float, float], SpecError] = {}
-    base_size = _card_size(loaded, spec.card.size, ("card", "size"), group=None, unfit=unfit)
+    printed: dict[tuple[float, float], tuple[int | None, int | None]] = {}
+    base_size = _card_size(loaded, spec.card.size, ("card", "size"), group=None, printed_at=printed)
     deck_art = _resolve_art(loaded, Art(), spec.art, ("art",))
     excludes = [(m, ("variants", variant, "exclude", i)) for i, m in enumerate(variant_spec.exclude)] if variant_spec else []
 
     layouts = (variant_spec.layout, variant_spec.back_layout) if variant_spec else (None, None)
     missed: list = []
     cards = _expand_groups(loaded, "groups", spec.groups, variant, deck_art, base_size, excludes, layouts=layouts,
-                           missed=missed, unfit=unfit)
+                           missed=missed, printed_at=printed)
     components: dict[str, tuple[Card, ...]] = {}
     for index, group in enumerate(spec.components):
         comp = _expand_groups(loaded, "components", [group], variant, deck_art, base_size, [], offset=index,
-                              layouts=layouts, missed=missed, unfit=unfit)
+                              layouts=layouts, missed=missed, printed_at=printed)
         components[group.name] = comp
     _check_overrides(loaded, variant, missed)
     if not cards:
         raise _no_cards(loaded, variant)
     every = cards + [c for group_cards in components.values() for c in group_cards]
     _check_text(loaded, every)
-    _check_some_paper_holds_all(unfit, every)
+    _check_some_paper_holds_all(loaded, printed, every)
     _check_description(loaded, every)
     options: dict[str, Any] = dict(spec.options)
     if variant_spec:
@@ -148,7 +145,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         is_default=variant == default_variant(spec),
         languages=_rulebook_languages(loaded),
         description_attr=spec.export.description,
-        unfit_paper=unfit,
+        size_positions=printed,
     )
 
 
@@ -171,10 +168,8 @@ def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
     name = loaded.spec.export.description
     if name is None or any(name in card.attrs for card in cards):
         return
-    known = sorted({attr for card in cards for attr in card.attrs})
-    close = close_key(name, known)
-    hint = f" (did you mean {close!r}?)" if close else f" (the cards have: {', '.join(known[:20])})"
-    raise loaded.source.error(("export", "description"), f"no card has an attribute {name!r}{hint}")
+    known = {attr for card in cards for attr in card.attrs}
+    raise loaded.source.error(("export", "description"), no_attribute(name, known))
 
 
 def _check_references(loaded: LoadedSpec) -> None:
@@ -273,10 +268,11 @@ def _known(names: Iterable[str]) -> str:
 
 
 def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: str | None,
-               printed: bool = True, unfit: dict | None = None) -> CardSize:
+               printed: bool = True, printed_at: dict | None = None) -> CardSize:
     """The size at ``path``: the deck's (``group`` None) or a group's, with the deck's bleed,
     safe zone and corner radius. A size that is ``printed`` on card sheets must fit a sheet paper and
-    leave room inside its safe zone; the error for each sheet paper it does not fit goes in ``unfit``."""
+    leave room inside its safe zone; its place in the spec goes in ``printed_at`` by (width, height)
+    (see :attr:`Deck.size_positions`)."""
     fmt = loaded.spec.card
     if isinstance(size, str):
         try:
@@ -290,14 +286,9 @@ def _card_size(loaded: LoadedSpec, size: str | SizeSpec, path: PathKey, group: s
         if width < 10 or height < 10:
             raise loaded.source.error(path, f"card size {width:g}x{height:g} mm is too small (at least 10 mm a side)")
     if printed and not _fits_sheet_paper(width, height):
-        raise loaded.source.error(path, _paper_message(width, height))
-    if printed and unfit is not None:
-        fits = [n for n in SHEET_PAPERS if fits_on_paper(width, height, n)]
-        for paper in SHEET_PAPERS:
-            if paper not in fits:
-                unfit[(paper, width, height)] = loaded.source.error(
-                    path, f"{_paper_message(width, height, (paper,))}; it fits on {_paper_name(fits[0])} "
-                          f"(build with --paper {fits[0]}), or make the card smaller")
+        raise loaded.source.error(path, no_fit_message(width, height))
+    if printed and printed_at is not None:
+        printed_at[(width, height)] = loaded.source.position(path)
     bleed = parse_length_mm(fmt.bleed)
     safe = parse_length_mm(fmt.safe)
     radius = parse_length_mm(fmt.corner_radius)
@@ -323,29 +314,22 @@ def _fits_sheet_paper(width_mm: float, height_mm: float) -> bool:
     return any(fits_on_paper(width_mm, height_mm, name) for name in SHEET_PAPERS)
 
 
-def _check_some_paper_holds_all(unfit: Mapping[tuple[str, float, float], SpecError], cards: Sequence[Card]) -> None:
+def _check_some_paper_holds_all(loaded: LoadedSpec, printed_at: Mapping[tuple[float, float], tuple[int | None, int | None]],
+                                cards: Sequence[Card]) -> None:
     """Refuse cards of sizes that each fit a sheet paper but no paper holds all (every build would be
-    refused), at the later size in the spec; ``unfit`` is as :func:`_card_size` notes it."""
+    refused), at the later size in the spec; ``printed_at`` is as :func:`_card_size` notes it."""
     laid_out = {(c.size.width_mm, c.size.height_mm) for c in cards if c.get("sheet") is None}
-    missed = sorted(((exc.line or 0, exc.column or 0), paper, w, h, exc)
-                    for (paper, w, h), exc in unfit.items() if (w, h) in laid_out)
+    missed = sorted(((line or 0, column or 0), paper, w, h) for (w, h), (line, column) in printed_at.items()
+                    if (w, h) in laid_out for paper in SHEET_PAPERS if not fits_on_paper(w, h, paper))
     if {m[1] for m in missed} != set(SHEET_PAPERS):
         return
-    _, paper, w, h, exc = missed[-1]
-    _, other, ow, oh, _ = next(m for m in reversed(missed) if m[1] != paper)
-    raise SpecError(exc.path, exc.line, exc.column,
-                    f"no paper holds every card: a {w:g}x{h:g} mm card does not fit on {_paper_name(paper)} paper "
-                    f"and a {ow:g}x{oh:g} mm card of this deck does not fit on {_paper_name(other)}; "
+    _, paper, w, h = missed[-1]
+    _, other, ow, oh = next(m for m in reversed(missed) if m[1] != paper)
+    line, column = printed_at[(w, h)]
+    raise SpecError(loaded.path, line, column,
+                    f"no paper holds every card: a {w:g}x{h:g} mm card does not fit on {paper_name(paper)} paper "
+                    f"and a {ow:g}x{oh:g} mm card of this deck does not fit on {paper_name(other)}; "
                     "make one of them smaller")
-
-
-def _paper_name(paper: str) -> str:
-    return "A4" if paper == "a4" else paper.capitalize()
-
-
-def _paper_message(width_mm: float, height_mm: float, papers: Sequence[str] = SHEET_PAPERS) -> str:
-    named = " or ".join(f"{PAPER_SIZES_MM[n][0]:g}x{PAPER_SIZES_MM[n][1]:g} mm ({_paper_name(n)})" for n in papers)
-    return f"a {width_mm:g}x{height_mm:g} mm card does not fit on {named} paper with a {MIN_MARGIN_MM:g} mm margin"
 
 
 def _expand_groups(
@@ -359,7 +343,7 @@ def _expand_groups(
     offset: int = 0,
     layouts: tuple[str | None, str | None] = (None, None),
     missed: list | None = None,
-    unfit: dict | None = None,
+    printed_at: dict | None = None,
 ) -> list[Card]:
     """The cards of ``groups`` in ``variant``; an override that selects none of them is added to ``missed``."""
     missed = [] if missed is None else missed
@@ -425,8 +409,8 @@ def _expand_groups(
                                   layout=front, back_layout=back, face_on_both_sides=both_sides,
                                   from_data=rows is not None, role=role))
         if group.size is not None and any(c.get("sheet") is None for c in cards[first_of_group:]):
-            # Refuses a size cards cannot print at, and notes a paper they cannot print on.
-            _card_size(loaded, group.size, gpath + ("size",), group.name, unfit=unfit)
+            # Refuses a size cards cannot print at, and notes where it is given for the papers it does not fit.
+            _card_size(loaded, group.size, gpath + ("size",), group.name, printed_at=printed_at)
         for i, used in enumerate(excluded_by_group):
             if not used:
                 match = group.exclude[i]

@@ -139,7 +139,7 @@ def test_a_description_column_no_card_has_is_one_error_at_its_key(tmp_path):
     spec = _spec(tmp_path, RULES_DECK + "export:\n  description: rulez\n")
     with pytest.raises(SpecError) as caught:
         load_deck(str(spec))
-    assert str(caught.value) == f"{spec}:9:16: no card has an attribute 'rulez' (did you mean 'rules'?)"
+    assert str(caught.value) == f"{spec}:9:16: no card has attribute 'rulez' (cards have: name, rules, text); did you mean 'rules'?"
 
 
 def test_more_faces_than_a_sheet_holds_take_several_sheets_and_base_url_points_there(tmp_path):

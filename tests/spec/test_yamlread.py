@@ -20,7 +20,7 @@ REAL = {p.name: p.read_bytes() for p in sorted((REPO / "decks").glob("*.yaml"))}
 # printkit's own layout files, whose texts are block scalars ('|-'): read by libyaml as well.
 LAYOUTS = {str(p.relative_to(REPO)): p.read_bytes()
            for p in sorted([*(REPO / "printkit" / "games").glob("*/faces.yaml"),
-                            REPO / "printkit" / "layout" / "templates" / "generic.yaml"])}
+                            *(REPO / "printkit" / "layout" / "templates").glob("*.yaml")])}
 BAD = {p.name: p.read_bytes() for p in sorted((REPO / "tests" / "data" / "bad").glob("*.yaml"))}
 needs_libyaml = pytest.mark.skipif(yamlread._CLoader is None, reason="PyYAML built without libyaml")
 

@@ -3,7 +3,7 @@
 The number cards, the joker, the player aids and the deck back are drawn by the layouts
 ``number``, ``joker``, ``aid`` and ``back`` of ``faces.yaml`` beside this module, in the language
 every designer uses (a spec that names a layout of its own draws with that instead); the light
-backs that tell a component from a deck card by ``aid_back``, ``terrain_back`` and ``reference_back``.
+backs that tell a component from a deck card are every game's (:func:`design_file.component_back`).
 """
 
 from __future__ import annotations

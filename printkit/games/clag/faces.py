@@ -1,9 +1,10 @@
 """Clag's faces: the cards, aids, score sheet and backs from the game's design (``faces.yaml``).
 
-The 52 playing cards, the player aids, their backs, the score sheet (a page, not a card) and the
-deck back are drawn by the layouts ``playing_card``, ``aid``, ``aid_back``, ``score_sheet`` and
-``back`` of ``faces.yaml`` (a terrain's or reference's back by ``terrain_back``, ``reference_back``) beside this module, in the language every designer uses (a spec that
-names a layout of its own draws with that instead); this module picks the layout.
+The 52 playing cards, the player aids, the score sheet (a page, not a card) and the deck back are
+drawn by the layouts ``playing_card``, ``aid``, ``score_sheet`` and ``back`` of ``faces.yaml``
+beside this module, in the language every designer uses (a spec that names a layout of its own
+draws with that instead); this module picks the layout. An aid's, a terrain's or a reference's
+light back is every game's (:func:`design_file.component_back`).
 :func:`pip_centres` says where the layout puts a number card's pips, for the rulebook's anatomy
 figure.
 """

@@ -14,7 +14,7 @@ to the layouts of ``faces.yaml`` beside this module, in the language every desig
 - reference ``{reference: "actions", lang}`` and player aid ``{aid: "turn", lang}`` (``reference``,
   ``aid``), in Korean or English;
 - the deck's back (``back``); terrains, the reference and aids have the light back of a component
-  (``terrain_back``, ``reference_back``, ``aid_back``).
+  that every game's design shares (:func:`printkit.layout.templates.design_file.component_back`).
 
 What stays in Python is what the icons draw (:mod:`printkit.games.stack.icons`,
 :mod:`printkit.games.stack.scenes`) and the checks that name a card the design has no words for.
@@ -76,13 +76,13 @@ def front(card: Card) -> Face:
 
 def back(card: Card) -> Face:
     """The back: the design's deck back, a marker's hatched back or a token's face again; terrains,
-    the reference and aids have a light back of their own (``terrain_back``, ``reference_back``,
-    ``aid_back``), never mistaken for deck cards."""
+    the reference and aids have a component's light back (:func:`design_file.component_back`), never
+    mistaken for deck cards."""
     kind = kind_of(card)
     if kind == "token":
         return front(card)
     if kind in COMPONENT_KINDS:
-        return design_file.component_back(DESIGN, kind, card, COLORS)
+        return design_file.component_back(kind, card, COLORS)
     name = "marker_back" if kind == "generated" else "back"
     return design_file.draw(DESIGN, name, _checked(card), "back", colors=COLORS)
 
@@ -93,7 +93,7 @@ def back_key(card: Card) -> tuple[str, str] | None:
     if kind == "token":
         return None
     if kind in COMPONENT_KINDS:
-        return design_file.layout_key(DESIGN, f"{kind}_back")
+        return design_file.component_back_key(kind)
     _checked(card)  # a card the design cannot draw is refused as its own back would refuse it
     return design_file.layout_key(DESIGN, "marker_back" if kind == "generated" else "back")
 

@@ -20,6 +20,9 @@ from printkit.layout.templates._common import component_kind
 # The margin of a page a layout draws (a score sheet): its safe frame is the page less this, as
 # home printers print no closer to the paper's edge.
 PAGE_MARGIN_MM = 10.0
+# The light backs of the components that are not deck cards (``aid_back``, ``terrain_back``,
+# ``reference_back``), one design every game's shares, beside this module.
+COMPONENT_BACKS = Path(__file__).resolve().with_name("component_backs.yaml")
 
 
 def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping[str, str] | None = None,
@@ -35,10 +38,10 @@ def draw(path: Path, name: str, card: Card, side: str = "front", colors: Mapping
 
 def back(path: Path, card: Card, colors: Mapping[str, str] | None = None) -> Face:
     """``card``'s back as the design file ``path`` draws it: a component's light back (:func:`component_back`)
-    for an aid, a terrain or a reference, else the layout ``back``."""
+    for an aid, a terrain or a reference, else the layout ``back`` of ``path``."""
     kind = component_kind(card)
     if kind is not None:
-        return component_back(path, kind, card, colors)
+        return component_back(kind, card, colors)
     return draw(path, "back", card, "back", colors)
 
 
@@ -46,7 +49,7 @@ def back_key(path: Path, card: Card) -> tuple[str, str] | None:
     """What :func:`back` draws ``card``'s back by, when every card of the same art and size gets
     the same back from it (:func:`layout_key`), else None."""
     kind = component_kind(card)
-    return layout_key(path, f"{kind}_back" if kind is not None else "back")
+    return component_back_key(kind) if kind is not None else layout_key(path, "back")
 
 
 def layout_key(path: Path, name: str) -> tuple[str, str] | None:
@@ -55,10 +58,15 @@ def layout_key(path: Path, name: str) -> tuple[str, str] | None:
     return (str(path), name) if shipped_layouts(path)[name].same_for_every_card else None
 
 
-def component_back(path: Path, kind: str, card: Card, colors: Mapping[str, str] | None = None) -> Face:
+def component_back(kind: str, card: Card, colors: Mapping[str, str] | None = None) -> Face:
     """The light back of a component that is not a deck card (``kind`` aid, terrain or reference): the
-    layout ``<kind>_back``, with no deck back picture under it."""
-    return draw(path, f"{kind}_back", without_back_image(card), "back", colors)
+    layout ``<kind>_back`` of :data:`COMPONENT_BACKS`, with no deck back picture under it."""
+    return draw(COMPONENT_BACKS, f"{kind}_back", without_back_image(card), "back", colors)
+
+
+def component_back_key(kind: str) -> tuple[str, str] | None:
+    """What :func:`component_back` draws a ``kind``'s back by (see :func:`layout_key`)."""
+    return layout_key(COMPONENT_BACKS, f"{kind}_back")
 
 
 def without_back_image(card: Card) -> Card:
