@@ -128,6 +128,27 @@ def test_backs_sit_behind_their_fronts_after_the_flip(tmp_path, flip, paper_name
     assert near(sample(second_front, *points[1]), rgb(COLORS[(n + 1) % len(COLORS)]))
 
 
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_a_back_stands_as_its_front_does_after_either_flip(tmp_path, flip, paper_name):
+    """A card turned over in the hand shows its back the right way up: whichever edge the printer
+    turns the paper over, the back's top-left corner lies behind the front's top-right corner."""
+    from printkit.render.pdf import render_pages
+
+    white = Rect(0, 0, 63.5, 88.9, fill="#ffffff", stroke=None)
+    front = Face((white, Rect(0, 0, 15, 15, fill="#ff0000", stroke=None)))
+    back = Face((white, Rect(0, 0, 15, 15, fill="#0000ff", stroke=None)))
+    layout = impose(paper_size(paper_name), POKER)
+    (tmp_path / "t.pdf").write_bytes(render_pages(sheet_pages(layout, [front], [back], flip)))
+    seen = page_image(tmp_path / "t.pdf", 0)
+    flip_image = PILImage.Transpose.FLIP_LEFT_RIGHT if flip == "long" else PILImage.Transpose.FLIP_TOP_BOTTOM
+    behind = page_image(tmp_path / "t.pdf", 1).transpose(flip_image)  # the back page seen through the paper
+    slot = layout.slots[0]
+    assert near(sample(seen, *_card_point(slot, 5, 5)), (255, 0, 0))
+    assert near(sample(behind, *_card_point(slot, 63.5 - 5, 5)), (0, 0, 255))
+    assert near(sample(behind, *_card_point(slot, 5, 88.9 - 5)), (255, 255, 255))
+
+
 def test_turned_cards_are_drawn_top_to_the_right_with_backs_the_other_way(tmp_path):
     """On Letter a card's top-left corner lands at its footprint's top-right; its back's at the bottom-left."""
     from printkit.render.pdf import render_pages

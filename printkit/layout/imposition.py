@@ -137,9 +137,15 @@ class SheetLayout:
 
 
 def back_slot(slot: Slot, paper: Size, flip: Flip, offset_mm: tuple[float, float]) -> Slot:
-    """Where ``slot`` lies on the back page once the paper is turned (see :meth:`SheetLayout.back_slots`)."""
+    """Where ``slot`` lies on the back page once the paper is turned (see :meth:`SheetLayout.back_slots`).
+
+    A card is turned over side to side in the hand. The long-edge flip turns the paper that way
+    too, which mirrors a turn; the short-edge flip turns it top over bottom, which is that and half
+    a turn more, so the back is drawn upside down on the page to stand as its front does.
+    """
+    turn = -slot.clockwise_deg if flip == "long" else 180 - slot.clockwise_deg
     return Slot(slot.index, slot.column, slot.row, mirror_box(slot.trim.shift(*offset_mm), paper, flip),
-                mirror_box(slot.paint.shift(*offset_mm), paper, flip), (-slot.clockwise_deg) % 360)
+                mirror_box(slot.paint.shift(*offset_mm), paper, flip), turn % 360)
 
 
 def _exposed(slots: Sequence[Slot], columns: int, rows: int, count: int, bleed_mm: float) -> tuple[Slot, ...]:
