@@ -141,9 +141,11 @@ def test_what_this_build_does_not_write_is_left_alone(loop):
     edited = cards / "003-cards-gamma.png"
     edited.write_bytes(edited.read_bytes() + b"retouched")  # the user's now
     write_rows(loop, ROWS[:3])  # gamma taken out
-    # Without --per-card the per-card files are not this build's kind: all stay, and stay listed.
+    # Without --per-card the per-card files are not this build's kind, but they (and the A4 sheets)
+    # were made from the deck before the edit: printkit's go, the user's copy stays.
     assert run(loop, "loop.yaml", "--no-rulebooks", "--paper", "letter", "--out", "out").exit_code == 0
-    assert "loop/cards/001-cards-alpha.png" in listed(out) and "loop/sheets-a4.pdf" in listed(out)
+    assert "loop/cards/001-cards-alpha.png" not in listed(out) and "loop/sheets-a4.pdf" not in listed(out)
+    assert not (cards / "001-cards-alpha.png").exists() and edited.exists()
     assert run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out").exit_code == 0
     assert edited.exists() and "loop/cards/003-cards-gamma.png" not in listed(out)  # kept, not listed
     assert not (cards / "003-cards-gamma.pdf").exists()  # printkit's, unchanged: removed

@@ -56,12 +56,15 @@ def test_a_rulebook_whose_text_is_gone_is_removed(game):
     assert book in listed(game)
     (game / "my-game.rules.en.md").unlink()
 
-    kept = build(game, "--no-rulebooks")  # a build that writes no rulebooks says nothing of them
-    assert "no rulebook" not in kept.output and book in listed(game) and (game / "output" / book).exists()
+    # A build that writes no rulebooks says nothing of rule texts, but the rulebook was made from
+    # the spec's folder as it was (a text in it): it goes, said as such.
+    kept = build(game, "--no-rulebooks")
+    assert "no rulebook" not in kept.output and book not in listed(game) and not (game / "output" / book).exists()
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in kept.output
 
     result = build(game)
     assert "no rulebook: no rule text beside my-game.yaml" in result.output
-    assert "1 earlier files removed" in result.output
+    assert "earlier files removed" not in result.output
     assert book not in listed(game) and not (game / "output" / book).exists()
     assert listed(game) == on_disk(game)
 
@@ -76,8 +79,14 @@ def test_a_language_whose_text_is_gone_loses_its_rulebooks_on_every_paper_and_bo
         | {"my-game/rulebook-en-booklet-a4.pdf", "my-game/rulebook-fr-booklet-a4.pdf"}
     (game / "my-game.rules.fr.md").unlink()
 
-    build(game, "my-game")  # the deck's rulebooks are set: French ones, on any paper, are gone
-    assert {p for p in listed(game) if "/rulebook-" in p} == {p for p in books if "-fr-" not in p}
+    # The deck's rulebooks are set: French ones, on any paper, are gone. The English ones of
+    # another paper and the booklet, and the Letter sheets, were made from the folder with the
+    # French text in it: they go too, said as such.
+    result = build(game, "my-game")
+    assert {p for p in listed(game) if "/rulebook-" in p} == {"my-game/rulebook-en-a4.pdf"}
+    assert "7 earlier files removed" in result.output  # 3 French rulebooks, 2 English ones, 2 sheets
+    assert "note: my-game: removed 2 rulebooks made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
     assert listed(game) == on_disk(game)
 
 
