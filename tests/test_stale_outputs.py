@@ -197,3 +197,106 @@ def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refuse
         f"error: cannot build into {str(Path('output') / 'my-game' / 'cards')!r}: it holds printkit's export")
     assert sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file()) == files  # no temporaries left
     assert listed(game) == before
+
+
+# --- files of a kind or paper a build does not write, made from an earlier version of the deck ---
+
+def edit_a_card(folder: Path) -> None:
+    cards = folder / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    assert "first over the hill" in text
+    cards.write_text(text.replace("first over the hill", "first over the ridge"), encoding="utf-8")
+
+
+def per_card(folder: Path) -> set[str]:
+    return {p for p in on_disk(folder) if p.startswith("my-game/cards/")}
+
+
+def test_per_card_files_of_an_earlier_version_of_the_deck_go_with_a_build_without_per_card(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    assert "my-game/cards/001-cards-scout.png" in files and files <= listed(game)
+    edit_a_card(game)
+    result = build(game)
+    assert per_card(game) == set() and not (game / "output" / "my-game" / "cards").exists()
+    assert listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output
+    assert f"{len(files)} earlier files removed" in result.output
+
+
+def test_per_card_files_of_the_deck_as_it_is_stay_with_a_build_without_per_card(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "removed" not in result.output
+
+
+def test_a_users_copy_among_outdated_per_card_files_stays(game):
+    build(game, "--per-card")
+    mine = game / "output" / "my-game" / "cards" / "001-cards-scout.png"
+    mine.write_bytes(mine.read_bytes() + b"retouched")  # changed since printkit wrote it: the user's
+    (mine.parent / "notes.txt").write_text("mine", encoding="utf-8")
+    edit_a_card(game)
+    build(game)
+    assert per_card(game) == {"my-game/cards/001-cards-scout.png", "my-game/cards/notes.txt"}
+    assert not per_card(game) & listed(game)
+
+
+def test_rulebooks_of_an_earlier_version_of_the_deck_go_with_no_rulebooks(game):
+    books = {p for p in listed(game) if "/rulebook-" in p}
+    assert books == {"my-game/rulebook-en-a4.pdf"}
+    build(game, "--no-rulebooks")  # the deck as it is: kept
+    assert books <= listed(game) and books <= on_disk(game)
+    edit_a_card(game)
+    result = build(game, "--no-rulebooks")
+    assert not books & (listed(game) | on_disk(game))
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+
+
+def test_another_papers_sheets_of_an_earlier_version_of_the_deck_go(game):
+    a4 = {"my-game/sheets-a4.pdf", "my-game/sheets-fronts-a4.pdf", "my-game/rulebook-en-a4.pdf"}
+    build(game, "--paper", "letter")  # the deck as it is: the A4 files are kept
+    assert a4 <= listed(game) and a4 <= on_disk(game)
+    edit_a_card(game)
+    result = build(game, "--paper", "letter")
+    assert not a4 & (listed(game) | on_disk(game))
+    assert {"my-game/sheets-letter.pdf", "alignment-a4.pdf"} <= listed(game)  # the alignment test is no deck's
+    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+    assert listed(game) == on_disk(game)
+
+
+def test_a_build_of_one_card_keeps_the_other_cards_files_of_an_earlier_version(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    edit_a_card(game)
+    result = build(game, "--card", "scout")
+    assert "removed" not in result.output
+    assert per_card(game) == files and files <= listed(game)
+
+
+def test_a_variant_not_built_keeps_its_files(game):
+    with_variants(game, VARIANTS)
+    build(game, "--per-card")
+    heroes = {p for p in listed(game) if p.startswith("my-game/heroes/cards/")}
+    edit_a_card(game)
+    result = build(game, "--variant", "full")  # builds full/ only: heroes/ is not judged
+    assert heroes and heroes <= listed(game) and heroes <= on_disk(game)
+    assert not {p for p in on_disk(game) if p.startswith("my-game/full/cards/")}
+    assert "note: my-game/full: removed" in result.output
+
+
+def test_files_an_older_printkit_listed_without_their_inputs_go(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    manifest = game / "output" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    for item in data["files"]:
+        item.pop("inputs", None)  # as printkit wrote it before it recorded them
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files not known to be made from the deck as it is now" \
+        in result.output
