@@ -329,7 +329,8 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     The output folder holds what the latest build wrote: printkit's own files of a deck and kind
     this build writes that it no longer writes (an edited card's old file) are removed, and
     without --variant those of a variant that no longer exists. Its files of a kind or paper this
-    build does not write (per-card files without --per-card) stay while the deck is unchanged.
+    build does not write (per-card files without --per-card) stay while the deck is unchanged, and
+    a deck whose spec was taken out of a folder the build reads goes.
 
     Example: printkit build calc --variant expert --paper letter --per-card --booklet;
     printkit build emberfall --card ember-drake

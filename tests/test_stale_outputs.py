@@ -300,3 +300,23 @@ def test_files_an_older_printkit_listed_without_their_inputs_go(game):
     assert per_card(game) == set() and listed(game) == on_disk(game)
     assert f"note: my-game: removed {len(files)} per-card files not known to be made from the deck as it is now" \
         in result.output
+
+
+# --- a deck whose spec is gone from a folder the build reads specs from ---
+
+def test_a_deck_whose_spec_is_taken_out_of_the_folder_goes(game):
+    shutil.copy(game / "my-game.yaml", game / "spare.yaml")
+    build(game, "--per-card")
+    spare = {p for p in listed(game) if p.startswith("spare/")}
+    assert {"spare/sheets-a4.pdf", "spare/cards/back-1.pdf", "spare/proof.html"} <= spare
+    (game / "output" / "spare" / "notes.txt").write_text("mine", encoding="utf-8")  # the user's: stays
+    (game / "spare.yaml").unlink()
+
+    kept = build(game, "my-game", "--card", "scout")  # a build of one card judges no other file
+    assert spare <= listed(game) and spare <= on_disk(game) and "spare" not in kept.output
+
+    result = build(game, "my-game")  # the spec's folder is read: its deck is gone
+    assert not {p for p in listed(game) | on_disk(game) if p.startswith("spare/")} - {"spare/notes.txt"}
+    assert (game / "output" / "spare" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists" in result.output
+    assert listed(game) == on_disk(game) - {"spare/notes.txt"}
