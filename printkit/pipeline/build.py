@@ -60,7 +60,7 @@ it still has. Anything else (a user's file, no manifest, a file edited since pri
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -203,7 +203,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
         if fresh or producer.deckless:
             entries.extend(_produced(producer, fresh, ctx))
     replay.remember(ctx, fresh, keys)
-    entries = [current.spec_of(replace(e, inputs=current.inputs_of(e))) for e in entries]
+    entries = [current.stamped(e) for e in entries]
     _refuse_shared_paths(entries)
     if not export:
         _refuse_exports_inside(out_dir, entries)

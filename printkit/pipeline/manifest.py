@@ -130,10 +130,11 @@ class Current:
             return False  # another folder's, or not a name a spec has: nothing to tell
         return not os.path.lexists(folder / entry.spec)
 
-    def spec_of(self, entry: ManifestEntry) -> ManifestEntry:
-        """``entry`` with its deck's spec recorded (:func:`spec_place`)."""
+    def stamped(self, entry: ManifestEntry) -> ManifestEntry:
+        """``entry`` of this build with what it is made from: the fingerprint of its deck's inputs
+        (:meth:`inputs_of`) and its spec (:func:`spec_place`)."""
         spec, folder = self.specs.get(entry.deck or "", (None, None))
-        return replace(entry, spec=spec, spec_folder=folder)
+        return replace(entry, inputs=self.inputs_of(entry), spec=spec, spec_folder=folder)
 
     def inputs_of(self, entry: ManifestEntry) -> str | None:
         """The fingerprint of the inputs a file like ``entry`` is made from now; None when not
