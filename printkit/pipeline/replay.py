@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from printkit.cache import RenderCache, code_fingerprint
+from printkit.cache import RenderCache
 from printkit.memo import identity_of
 from printkit.pipeline.manifest import MANIFEST, ManifestEntry, manifest_bytes
 
@@ -77,8 +77,9 @@ class DeckRecord:
 
 def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
                listings: dict[Path, "Listing | None"] | None = None) -> str | None:
-    """The cache key of ``deck``'s record in a build running ``producers`` (by name): the build's
-    options, the producers and the deck's inputs (:func:`deck_inputs`, every file settled); None
+    """The cache key of ``deck``'s record in a build running ``producers`` (by name): printkit's
+    code (as every key), the build's options, the producers and the deck's inputs
+    (:func:`deck_inputs`, every file settled); None
     when its inputs cannot be told (a deck not read by :func:`printkit.pipeline.build.load_decks`,
     whose reading time is not known, too).
 
@@ -93,11 +94,11 @@ def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
 
 def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"] | None = None, *,
                 whole_spec: bool = False, settled: bool = True) -> str | None:
-    """The sha256 of what ``deck``'s files are made from besides the build's options: printkit's
-    code (:func:`printkit.cache.code_fingerprint`), every file of the folders the deck may read
-    (:func:`input_folders`, ``skip`` left out, each file by its size, times and identity) and the
-    expanded deck (:func:`deck_description`); with ``whole_spec`` the spec in place of the deck,
-    which all its variants share (its rulebooks are made from it).
+    """The sha256 of what ``deck``'s files are made from besides the build's options and
+    printkit's own code: every file of the folders the deck may read (:func:`input_folders`,
+    ``skip`` left out, each file by its size, times and identity) and the expanded deck
+    (:func:`deck_description`); with ``whole_spec`` the spec in place of the deck, which all its
+    variants share (its rulebooks are made from it).
 
     None when it cannot be told: more than :data:`MAX_FILES` files, a file changed after the deck
     was read (:attr:`printkit.deck.Deck.read_at_ns`), or with ``settled`` a deck whose reading time
@@ -107,7 +108,7 @@ def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"]
     if settled and read_at is None:
         return None
     listings = {} if listings is None else listings
-    digest = hashlib.sha256(f"{code_fingerprint()}\n".encode())
+    digest = hashlib.sha256()
     for folder in input_folders(deck.spec_path):
         if folder not in listings:
             listings[folder] = folder_listing(folder, skip)
