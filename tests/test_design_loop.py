@@ -134,7 +134,8 @@ def test_a_card_taken_out_or_renamed_leaves_no_file_behind(loop):
 
 
 def test_what_this_build_does_not_write_is_left_alone(loop):
-    """Other decks, kinds and papers of earlier builds stay; so do a user's changed copies."""
+    """Other decks stay, and other kinds and papers while the deck is as they were made from; so
+    do a user's changed copies, even of a deck edited since."""
     out, cards = loop / "out", loop / "out" / "loop" / "cards"
     (loop / "other.yaml").write_text(SPEC.replace("Loop", "Other"), encoding="utf-8")
     assert run(loop, "other.yaml", "--per-card", "--no-rulebooks", "--out", "out").exit_code == 0
