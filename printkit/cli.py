@@ -328,7 +328,9 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
 
     The output folder holds what the latest build wrote: printkit's own files of a deck and kind
     this build writes that it no longer writes (an edited card's old file) are removed, and
-    without --variant those of a variant that no longer exists.
+    without --variant those of a variant that no longer exists. Its files of a kind or paper this
+    build does not write (per-card files without --per-card) stay while the deck is unchanged, and
+    a deck whose spec was taken out of a folder the build reads goes.
 
     Example: printkit build calc --variant expert --paper letter --per-card --booklet;
     printkit build emberfall --card ember-drake
@@ -379,15 +381,18 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
             # that is gone are stale.
             result = run_build(loaded, options, progress=progress, command=command,
                                every_variant=variant is None)
-    _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest)
+    _list_build(out_dir, result.warnings, [e.path for e in result.entries], len(result.removed), result.manifest,
+                result.notes)
 
 
-def _list_build(out_dir: str, warnings, paths, removed: int, manifest) -> None:
-    """What ``build`` prints: warnings (on stderr), every file written, how many, the manifest."""
+def _list_build(out_dir: str, warnings, paths, removed: int, manifest, notes=()) -> None:
+    """What ``build`` prints: warnings and notes (on stderr), every file written, how many, the manifest."""
     from pathlib import Path
 
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     for path in paths:
         click.echo(str(Path(out_dir) / path))
     gone = f", {removed} earlier files removed" if removed else ""

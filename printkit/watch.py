@@ -123,6 +123,7 @@ class Outcome:
     error: str | None = None
     more_errors: tuple[str, ...] = ()  # the build's further mistakes, each said on a line of its own
     proofs: tuple[Path, ...] = ()
+    notes: tuple[str, ...] = ()  # the build's notes (printkit.pipeline.context.BuildResult.notes)
 
     def lines(self) -> list[str]:
         stamp = time.strftime("%H:%M:%S")
@@ -136,7 +137,7 @@ class Outcome:
         lines += [f"  warning: {w}" for w in self.warnings[:WARNING_LINES]]
         if count > WARNING_LINES:
             lines.append(f"  … and {count - WARNING_LINES} more warnings")
-        return lines
+        return lines + [f"  note: {note}" for note in self.notes]
 
 
 def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:
@@ -158,7 +159,7 @@ def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcom
                        error=f"internal error: {type(exc).__name__}: {exc}")
     proofs = tuple(proof_path(options.out_dir, d) for d in decks) if options.proof else ()
     return Outcome(reason, time.perf_counter() - started, len(result.entries), tuple(result.warnings),
-                   proofs=proofs)
+                   proofs=proofs, notes=result.notes)
 
 
 def changes(target: Target, out_dir: Path, stop: threading.Event | None = None,

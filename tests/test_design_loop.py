@@ -134,16 +134,19 @@ def test_a_card_taken_out_or_renamed_leaves_no_file_behind(loop):
 
 
 def test_what_this_build_does_not_write_is_left_alone(loop):
-    """Other decks, kinds and papers of earlier builds stay; so do a user's changed copies."""
+    """Other decks stay, and other kinds and papers while the deck is as they were made from; so
+    do a user's changed copies, even of a deck edited since."""
     out, cards = loop / "out", loop / "out" / "loop" / "cards"
     (loop / "other.yaml").write_text(SPEC.replace("Loop", "Other"), encoding="utf-8")
     assert run(loop, "other.yaml", "--per-card", "--no-rulebooks", "--out", "out").exit_code == 0
     edited = cards / "003-cards-gamma.png"
     edited.write_bytes(edited.read_bytes() + b"retouched")  # the user's now
     write_rows(loop, ROWS[:3])  # gamma taken out
-    # Without --per-card the per-card files are not this build's kind: all stay, and stay listed.
+    # Without --per-card the per-card files are not this build's kind, but they (and the A4 sheets)
+    # were made from the deck before the edit: printkit's go, the user's copy stays.
     assert run(loop, "loop.yaml", "--no-rulebooks", "--paper", "letter", "--out", "out").exit_code == 0
-    assert "loop/cards/001-cards-alpha.png" in listed(out) and "loop/sheets-a4.pdf" in listed(out)
+    assert "loop/cards/001-cards-alpha.png" not in listed(out) and "loop/sheets-a4.pdf" not in listed(out)
+    assert not (cards / "001-cards-alpha.png").exists() and edited.exists()
     assert run(loop, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out").exit_code == 0
     assert edited.exists() and "loop/cards/003-cards-gamma.png" not in listed(out)  # kept, not listed
     assert not (cards / "003-cards-gamma.pdf").exists()  # printkit's, unchanged: removed

@@ -56,12 +56,15 @@ def test_a_rulebook_whose_text_is_gone_is_removed(game):
     assert book in listed(game)
     (game / "my-game.rules.en.md").unlink()
 
-    kept = build(game, "--no-rulebooks")  # a build that writes no rulebooks says nothing of them
-    assert "no rulebook" not in kept.output and book in listed(game) and (game / "output" / book).exists()
+    # A build that writes no rulebooks says nothing of rule texts, but the rulebook was made from
+    # the spec's folder as it was (a text in it): it goes, said as such.
+    kept = build(game, "--no-rulebooks")
+    assert "no rulebook" not in kept.output and book not in listed(game) and not (game / "output" / book).exists()
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in kept.output
 
     result = build(game)
     assert "no rulebook: no rule text beside my-game.yaml" in result.output
-    assert "1 earlier files removed" in result.output
+    assert "earlier files removed" not in result.output
     assert book not in listed(game) and not (game / "output" / book).exists()
     assert listed(game) == on_disk(game)
 
@@ -76,8 +79,14 @@ def test_a_language_whose_text_is_gone_loses_its_rulebooks_on_every_paper_and_bo
         | {"my-game/rulebook-en-booklet-a4.pdf", "my-game/rulebook-fr-booklet-a4.pdf"}
     (game / "my-game.rules.fr.md").unlink()
 
-    build(game, "my-game")  # the deck's rulebooks are set: French ones, on any paper, are gone
-    assert {p for p in listed(game) if "/rulebook-" in p} == {p for p in books if "-fr-" not in p}
+    # The deck's rulebooks are set: French ones, on any paper, are gone. The English ones of
+    # another paper and the booklet, and the Letter sheets, were made from the folder with the
+    # French text in it: they go too, said as such.
+    result = build(game, "my-game")
+    assert {p for p in listed(game) if "/rulebook-" in p} == {"my-game/rulebook-en-a4.pdf"}
+    assert "7 earlier files removed" in result.output  # 3 French rulebooks, 2 English ones, 2 sheets
+    assert "note: my-game: removed 2 rulebooks made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
     assert listed(game) == on_disk(game)
 
 
@@ -188,3 +197,126 @@ def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refuse
         f"error: cannot build into {str(Path('output') / 'my-game' / 'cards')!r}: it holds printkit's export")
     assert sorted(p.relative_to(cards) for p in cards.rglob("*") if p.is_file()) == files  # no temporaries left
     assert listed(game) == before
+
+
+# --- files of a kind or paper a build does not write, made from an earlier version of the deck ---
+
+def edit_a_card(folder: Path) -> None:
+    cards = folder / "cards.csv"
+    text = cards.read_text(encoding="utf-8")
+    assert "first over the hill" in text
+    cards.write_text(text.replace("first over the hill", "first over the ridge"), encoding="utf-8")
+
+
+def per_card(folder: Path) -> set[str]:
+    return {p for p in on_disk(folder) if p.startswith("my-game/cards/")}
+
+
+def test_per_card_files_of_an_earlier_version_of_the_deck_go_with_a_build_without_per_card(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    assert "my-game/cards/001-cards-scout.png" in files and files <= listed(game)
+    edit_a_card(game)
+    result = build(game)
+    assert per_card(game) == set() and not (game / "output" / "my-game" / "cards").exists()
+    assert listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output
+    assert f"{len(files)} earlier files removed" in result.output
+
+
+def test_per_card_files_of_the_deck_as_it_is_stay_with_a_build_without_per_card(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "removed" not in result.output
+
+
+def test_a_users_copy_among_outdated_per_card_files_stays(game):
+    build(game, "--per-card")
+    mine = game / "output" / "my-game" / "cards" / "001-cards-scout.png"
+    mine.write_bytes(mine.read_bytes() + b"retouched")  # changed since printkit wrote it: the user's
+    (mine.parent / "notes.txt").write_text("mine", encoding="utf-8")
+    edit_a_card(game)
+    build(game)
+    assert per_card(game) == {"my-game/cards/001-cards-scout.png", "my-game/cards/notes.txt"}
+    assert not per_card(game) & listed(game)
+
+
+def test_rulebooks_of_an_earlier_version_of_the_deck_go_with_no_rulebooks(game):
+    books = {p for p in listed(game) if "/rulebook-" in p}
+    assert books == {"my-game/rulebook-en-a4.pdf"}
+    build(game, "--no-rulebooks")  # the deck as it is: kept
+    assert books <= listed(game) and books <= on_disk(game)
+    edit_a_card(game)
+    result = build(game, "--no-rulebooks")
+    assert not books & (listed(game) | on_disk(game))
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+
+
+def test_another_papers_sheets_of_an_earlier_version_of_the_deck_go(game):
+    a4 = {"my-game/sheets-a4.pdf", "my-game/sheets-fronts-a4.pdf", "my-game/rulebook-en-a4.pdf"}
+    build(game, "--paper", "letter")  # the deck as it is: the A4 files are kept
+    assert a4 <= listed(game) and a4 <= on_disk(game)
+    edit_a_card(game)
+    result = build(game, "--paper", "letter")
+    assert not a4 & (listed(game) | on_disk(game))
+    assert {"my-game/sheets-letter.pdf", "alignment-a4.pdf"} <= listed(game)  # the alignment test is no deck's
+    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+    assert listed(game) == on_disk(game)
+
+
+def test_a_build_of_one_card_keeps_the_other_cards_files_of_an_earlier_version(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    edit_a_card(game)
+    result = build(game, "--card", "scout")
+    assert "removed" not in result.output
+    assert per_card(game) == files and files <= listed(game)
+
+
+def test_a_variant_not_built_keeps_its_files(game):
+    with_variants(game, VARIANTS)
+    build(game, "--per-card")
+    heroes = {p for p in listed(game) if p.startswith("my-game/heroes/cards/")}
+    edit_a_card(game)
+    result = build(game, "--variant", "full")  # builds full/ only: heroes/ is not judged
+    assert heroes and heroes <= listed(game) and heroes <= on_disk(game)
+    assert not {p for p in on_disk(game) if p.startswith("my-game/full/cards/")}
+    assert "note: my-game/full: removed" in result.output
+
+
+def test_files_an_older_printkit_listed_without_their_inputs_go(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    manifest = game / "output" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    for item in data["files"]:
+        item.pop("inputs", None)  # as printkit wrote it before it recorded them
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files not known to be made from the deck as it is now" \
+        in result.output
+
+
+# --- a deck whose spec is gone from a folder the build reads specs from ---
+
+def test_a_deck_whose_spec_is_taken_out_of_the_folder_goes(game):
+    shutil.copy(game / "my-game.yaml", game / "spare.yaml")
+    build(game, "--per-card")
+    spare = {p for p in listed(game) if p.startswith("spare/")}
+    assert {"spare/sheets-a4.pdf", "spare/cards/back-1.pdf", "spare/proof.html"} <= spare
+    (game / "output" / "spare" / "notes.txt").write_text("mine", encoding="utf-8")  # the user's: stays
+    (game / "spare.yaml").unlink()
+
+    kept = build(game, "my-game", "--card", "scout")  # a build of one card judges no other file
+    assert spare <= listed(game) and spare <= on_disk(game) and "spare" not in kept.output
+
+    result = build(game, "my-game")  # the spec's folder is read: its deck is gone
+    assert not {p for p in listed(game) | on_disk(game) if p.startswith("spare/")} - {"spare/notes.txt"}
+    assert (game / "output" / "spare" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists" in result.output
+    assert listed(game) == on_disk(game) - {"spare/notes.txt"}

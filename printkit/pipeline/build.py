@@ -39,7 +39,10 @@ outside the output folder and never deletes files it did not write: only the tem
 killed build whose id the manifest recorded and that verifies, and its own earlier outputs of
 what a build writes in full (the same deck, variant, kind and paper, :func:`printkit.pipeline.manifest.scope`)
 or of a variant or rule text of a deck it builds that no longer exists (:class:`printkit.pipeline.manifest.Current`) that the
-build no longer writes, that still hold the bytes the manifest lists and whose ``written`` record
+build no longer writes, or of a deck it builds (not with ``--card``) made from other inputs than the deck's now
+(:meth:`printkit.pipeline.manifest.Current.outdated`: per-card files kept by a build without them, once a
+card changed), or of a spec taken out of a folder it reads specs from
+(:meth:`printkit.pipeline.manifest.Current.spec_gone`), that still hold the bytes the manifest lists and whose ``written`` record
 still holds (:mod:`printkit.ownership`: a manifest proves nothing by itself). Those are recorded
 in the interim manifest (old entry, no new one) before the first rename and removed after the
 renames. An entry without a record (an older manifest's) or spelled otherwise than printkit
@@ -65,10 +68,19 @@ from printkit import ownership
 from printkit.cache import NamedEntries
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
-from printkit.outputs import current_sha256, deck_part, exclusive, inside, remove_outputs, remove_temporaries
+from printkit.outputs import (
+    current_sha256,
+    deck_part,
+    exclusive,
+    inside,
+    remove_outputs,
+    remove_temporaries,
+    safe_part,
+)
 from printkit.pipeline import replay
 from printkit.pipeline.context import BuildContext, BuildOptions, BuildResult
 from printkit.pipeline.manifest import (
+    SPEC_KINDS,
     Current,
     ManifestEntry,
     UnfinishedRecord,
@@ -80,6 +92,7 @@ from printkit.pipeline.manifest import (
     previous_files,
     recording_builds,
     scope,
+    spec_place,
     unfinished_builds,
     with_records,
     write_manifest,
@@ -97,6 +110,8 @@ if TYPE_CHECKING:
 
 # An output file's sha256 by its size and times, hashed once in a build (see earlier_entries).
 Hashed = dict[Path, tuple[tuple, "str | None"]]
+# Each input folder listed once in a build (printkit.pipeline.replay.folder_listing).
+Listings = dict[Path, "replay.Listing | None"]
 
 
 def build(decks: Sequence[Deck], options: BuildOptions,
@@ -114,7 +129,8 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
     ``every_variant``: each deck is given in every variant its spec has, so earlier files of its
     other variants are stale (:class:`printkit.pipeline.manifest.Current`); files of decks not
-    given stay, even of a spec taken away (the folder may hold decks built from other folders).
+    given stay, but for those of a spec taken out of a folder the build reads specs from (the
+    output folder may hold decks built from other folders).
     ``export``: the files are an export for a print
     service (:mod:`printkit.export`), which has a folder of its own; any other build is refused at
     or inside an export's folder (:func:`refuse_export_folder`).
@@ -143,8 +159,9 @@ def build(decks: Sequence[Deck], options: BuildOptions,
         ctx.staging.before_first_write = ctx.record.write
         kept_forms = svg_form_store.set(NamedEntries(ctx.cache, "svg-form"))
         try:
-            current = Current(frozenset((d.deck_id, d.variant) for d in decks), every_variant)
-            return _build_locked(decks, ctx, producers, current, command, export)
+            listings: Listings = {}
+            current = _current(decks, every_variant, options.out_dir, listings)
+            return _build_locked(decks, ctx, producers, current, listings, command, export)
         except BaseException:
             ctx.workers.stop()  # at once: nothing they would still make is wanted
             ctx.record.withdraw()  # first, so that the folders the build made are empty again
@@ -158,20 +175,35 @@ def build(decks: Sequence[Deck], options: BuildOptions,
             svg_form_store.reset(kept_forms)
 
 
+def _current(decks: Sequence[Deck], every_variant: bool, out_dir: Path, listings: Listings) -> Current:
+    """The decks a build makes, with the fingerprint of each one's inputs and of each spec's
+    (:func:`printkit.pipeline.replay.deck_inputs`, ``listings`` keeping the folders listed)."""
+    inputs, spec_inputs, specs, folders = {}, {}, {}, {}
+    for deck in decks:
+        inputs[(deck.deck_id, deck.variant)] = replay.deck_inputs(deck, out_dir, listings, settled=False)
+        if deck.deck_id not in spec_inputs:
+            spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False)
+            specs[deck.deck_id] = spec_place(Path(deck.spec_path))
+            folders[specs[deck.deck_id][1]] = _resolved(Path(deck.spec_path)).parent
+    return Current(frozenset(inputs), every_variant, inputs, spec_inputs, specs, folders)
+
+
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-                  current: Current, command: "Invocation | None" = None, export: bool = False) -> BuildResult:
+                  current: Current, listings: Listings, command: "Invocation | None" = None,
+                  export: bool = False) -> BuildResult:
     """The build, once it holds the output folder: the steps in order."""
     out_dir = ctx.options.out_dir
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
     remove_temporaries(out_dir, unfinished_builds(out_dir) + recording_builds(out_dir), ownership.signed)
     hashed: Hashed = {}  # output file -> (size and times, sha256)
-    fresh, entries, keys = _replayed(decks, ctx, producers, hashed)
+    fresh, entries, keys = _replayed(decks, ctx, producers, hashed, listings)
     _prepare(fresh, ctx, producers)
     for producer in producers:
         if fresh or producer.deckless:
             entries.extend(_produced(producer, fresh, ctx))
     replay.remember(ctx, fresh, keys)
+    entries = [current.stamped(e) for e in entries]
     _refuse_shared_paths(entries)
     if not export:
         _refuse_exports_inside(out_dir, entries)
@@ -180,7 +212,8 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
     target = _write_last_manifest(ctx, manifest, placed.swapped)
-    return BuildResult(tuple(placed.entries), tuple(ctx.warnings), target, placed.removed)
+    return BuildResult(tuple(placed.entries), tuple(ctx.warnings), target, placed.removed,
+                       removal_notes(placed.outdated, placed.orphaned, current))
 
 
 def _replayable(producers: Sequence[Producer]) -> bool:
@@ -188,13 +221,13 @@ def _replayable(producers: Sequence[Producer]) -> bool:
 
 
 def _replayed(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-              hashed: Hashed) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
+              hashed: Hashed, listings: Listings) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
     """The decks to build, the files of those listed again as they are, and each deck's record key
     (:func:`printkit.pipeline.replay.replay`). Every deck is built when a producer cannot replay."""
     if not _replayable(producers):
         return list(decks), [], {}
     out_dir = ctx.options.out_dir
-    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers)
+    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers, listings)
 
 
 def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer]) -> None:
@@ -238,11 +271,14 @@ def _refuse_shared_paths(entries: Sequence[ManifestEntry]) -> None:
 @dataclass(frozen=True)
 class _Placed:
     """The build's files in place: its entries (with their records), the earlier files still
-    listed, the earlier files removed, and whether the manifest was rewritten for the swap."""
+    listed, the earlier files removed (and of those, the ones made from other inputs than the
+    deck's now), and whether the manifest was rewritten for the swap."""
 
     entries: list[ManifestEntry]
     kept: list[ManifestEntry]
     removed: tuple[str, ...]
+    outdated: tuple[ManifestEntry, ...]
+    orphaned: tuple[ManifestEntry, ...]  # of the removed, the files of a spec that no longer exists
     swapped: bool
 
 
@@ -263,6 +299,15 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     # in ``earlier``). A --card build writes a few files and vouches for no others.
     stale = [e for e in earlier if e.path not in paths
              and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]
+    # Of the rest, the files of a deck it builds (kinds or papers it does not write: per-card files
+    # without --per-card, rulebooks with --no-rulebooks, another paper's sheets) not made from the
+    # deck's inputs as they are now: they no longer match the deck. And the files of a deck whose
+    # spec, in a folder this build reads specs from, is gone.
+    going = {e.path for e in stale}
+    rest = [] if ctx.options.cards else [e for e in earlier if e.path not in paths and e.path not in going]
+    outdated = [e for e in rest if current.outdated(e)]
+    orphaned = [e for e in rest if current.spec_gone(e)]
+    stale += outdated + orphaned
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
@@ -291,7 +336,40 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     kept = [e for e in earlier if e.path not in paths and e.path not in removed
             and (e.path not in going or current_sha256(inside(out_dir, e.path)) == e.sha256)]
     kept = with_records(out_dir, kept, earlier, {})
-    return _Placed(entries, kept, tuple(sorted(removed)), swapped)
+    return _Placed(entries, kept, tuple(sorted(removed)), tuple(e for e in outdated if e.path in removed),
+                   tuple(e for e in orphaned if e.path in removed), swapped)
+
+
+# How a note names the files of each kind (one, many); any other kind is a file.
+_KIND_WORDS = {
+    **dict.fromkeys(("card-pdf", "card-png", "card-back-pdf", "card-back-png"), ("per-card file", "per-card files")),
+    **dict.fromkeys(("sheets", "sheets-fronts", "page"), ("sheet file", "sheet files")),
+    **dict.fromkeys(SPEC_KINDS, ("rulebook", "rulebooks")),
+    **dict.fromkeys(("proof", "proof-image"), ("proof file", "proof files")),
+}
+_FILES = ("file", "files")
+
+
+def removal_notes(outdated: Sequence[ManifestEntry], orphaned: Sequence[ManifestEntry],
+                  current: Current) -> tuple[str, ...]:
+    """What a build says of the files it removed as made from other inputs than the deck's now
+    (``current``): ``calc/expert: removed 12 per-card files made from an earlier version of the
+    deck``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
+    which no longer exists``)."""
+    counts: Counter[tuple[str, tuple[str, str], str]] = Counter()
+    for entry in outdated:
+        known = None not in (entry.inputs, current.inputs_of(entry))
+        why = "made from an earlier version of the deck" if known else "not known to be made from the deck as it is now"
+        counts[(_deck_folder(entry), _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
+    for entry in orphaned:
+        counts[(deck_part(entry.deck or ""), _FILES, f"of {entry.spec}, which no longer exists")] += 1
+    return tuple(f"{folder}: removed {n} {one if n == 1 else many} {why}"
+                 for (folder, (one, many), why), n in counts.items())
+
+
+def _deck_folder(entry: ManifestEntry) -> str:
+    """``calc/expert`` or ``calc``: the folder of an entry's deck and variant."""
+    return "/".join(p for p in (deck_part(entry.deck or ""), entry.variant and safe_part(entry.variant)) if p)
 
 
 def _remove_stale(out_dir: Path, stale: Sequence[ManifestEntry]) -> set[str]:

@@ -5,6 +5,7 @@ left them, and the record of a build still running."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass, field, replace
@@ -36,6 +37,13 @@ class ManifestEntry:
     lang: str | None = None  # rulebooks: "ko" or "en"
     back: str | None = None  # per-card fronts: the path of the back printed behind it
     draft: bool | None = None  # True: written by a draft build (placeholders, marked DRAFT)
+    # The fingerprint of the deck's inputs the file was made from (printkit.pipeline.replay.deck_inputs:
+    # the spec's for a rulebook); None: not known (an older manifest, a deck changed while read).
+    inputs: str | None = None
+    # The file name of the spec the file's deck was read from, and a digest of its folder (which
+    # folder, without naming it in a manifest that may travel); None: not known (an older manifest).
+    spec: str | None = None
+    spec_folder: str | None = None
     # The file as printkit put it in place, with its proof (printkit.ownership); None: not proven
     # printkit's (an older manifest), so never removed.
     written: Written | None = None
@@ -88,10 +96,15 @@ SPEC_KINDS = frozenset({"rulebook", "rulebook-booklet"})
 @dataclass(frozen=True)
 class Current:
     """The decks and variants a build writes: with ``every_variant`` each deck built is built in
-    every variant its spec has (no ``--variant``)."""
+    every variant its spec has (no ``--variant``). ``inputs``: the fingerprint of each deck's inputs
+    by (deck, variant), ``spec_inputs`` of each spec's by deck (its rulebooks'); None: not known."""
 
     variants: frozenset[tuple[str, str | None]]  # (deck, variant) of every deck built
     every_variant: bool = False
+    inputs: Mapping[tuple[str, str | None], str | None] = field(default_factory=dict)
+    spec_inputs: Mapping[str, str | None] = field(default_factory=dict)
+    specs: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # deck -> spec_place()
+    folders: Mapping[str, Path] = field(default_factory=dict)  # folder digest -> the folders of specs read
 
     def gone(self, entry: ManifestEntry, rule_languages: Mapping[str, frozenset[str]]) -> bool:
         """Whether ``entry`` is a file of a variant or rulebook of a deck built that no longer exists:
@@ -104,6 +117,50 @@ class Current:
         if entry.kind in SPEC_KINDS:
             return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
         return self.every_variant and (entry.deck, entry.variant) not in self.variants
+
+    def spec_gone(self, entry: ManifestEntry) -> bool:
+        """Whether ``entry`` is a file of a deck this build does not make whose spec, recorded in
+        a folder this build reads specs from, no longer exists (taken away or renamed). A deck of
+        a spec elsewhere, or of none recorded (an older manifest), is never said to be gone: the
+        output folder may hold decks built from other folders, which this build cannot see."""
+        if entry.spec is None or entry.deck in {deck for deck, _ in self.variants}:
+            return False
+        folder = self.folders.get(entry.spec_folder or "")
+        if folder is None or entry.spec in ("", ".", "..") or "/" in entry.spec or "\\" in entry.spec:
+            return False  # another folder's, or not a name a spec has: nothing to tell
+        return not os.path.lexists(folder / entry.spec)
+
+    def stamped(self, entry: ManifestEntry) -> ManifestEntry:
+        """``entry`` of this build with what it is made from: the fingerprint of its deck's inputs
+        (:meth:`inputs_of`) and its spec (:func:`spec_place`)."""
+        spec, folder = self.specs.get(entry.deck or "", (None, None))
+        return replace(entry, inputs=self.inputs_of(entry), spec=spec, spec_folder=folder)
+
+    def inputs_of(self, entry: ManifestEntry) -> str | None:
+        """The fingerprint of the inputs a file like ``entry`` is made from now; None when not
+        known or of no deck (or variant) this build makes."""
+        if entry.kind in SPEC_KINDS:
+            return self.spec_inputs.get(entry.deck) if entry.deck is not None else None
+        return self.inputs.get((entry.deck, entry.variant)) if entry.deck is not None else None
+
+    def outdated(self, entry: ManifestEntry) -> bool:
+        """Whether ``entry`` is a file of a deck (or spec) this build makes that is not known to
+        be made from the deck's inputs as they are now: its fingerprint differs, or either is not
+        known (a manifest of an older printkit, a deck changed while it was read)."""
+        built = self.spec_inputs if entry.kind in SPEC_KINDS else self.inputs
+        if (entry.deck if entry.kind in SPEC_KINDS else (entry.deck, entry.variant)) not in built:
+            return False  # another deck's or variant's, or of no deck: never judged by this build
+        now = self.inputs_of(entry)
+        return now is None or entry.inputs != now
+
+
+def spec_place(spec_path: Path) -> tuple[str, str]:
+    """A spec's file name and a digest of its folder (resolved; as named when it cannot be)."""
+    try:
+        resolved = spec_path.resolve()
+    except OSError:
+        resolved = spec_path.absolute()
+    return resolved.name, hashlib.sha256(os.fsencode(resolved.parent)).hexdigest()
 
 
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
@@ -253,10 +310,10 @@ def recording_builds(out_dir: Path) -> list[str]:
 
 
 def _manifest_item(entry: ManifestEntry) -> dict:
-    """An entry as listed in the manifest; ``lang``, ``back`` and ``draft`` appear only on files
-    that have one."""
+    """An entry as listed in the manifest; ``lang``, ``back``, ``draft``, ``inputs`` and the
+    spec appear only on files that have one."""
     item = asdict(entry)
-    for optional in ("lang", "back", "draft", "written"):
+    for optional in ("lang", "back", "draft", "written", "inputs", "spec", "spec_folder"):
         if item[optional] is None:
             del item[optional]
     return item
@@ -338,6 +395,10 @@ def _manifest_entry(item: dict) -> ManifestEntry:
     entry = ManifestEntry(**item, written=_written_record(written))
     if not isinstance(entry.path, str) or not isinstance(entry.sha256, str):
         raise TypeError("path and sha256 must be strings")
+    if not isinstance(entry.inputs, (str, type(None))):
+        entry = replace(entry, inputs=None)  # not known: such a file is judged as one of an older manifest
+    if not isinstance(entry.spec, (str, type(None))) or not isinstance(entry.spec_folder, (str, type(None))):
+        entry = replace(entry, spec=None, spec_folder=None)
     return entry
 
 

@@ -76,24 +76,49 @@ class DeckRecord:
 
 
 def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
-               signatures: dict[Path, str | None] | None = None) -> str | None:
-    """The cache key of ``deck``'s record in a build running ``producers`` (by name), or None when
-    its inputs cannot be told (a deck not read by :func:`printkit.pipeline.build.load_decks`,
+               listings: dict[Path, "Listing | None"] | None = None) -> str | None:
+    """The cache key of ``deck``'s record in a build running ``producers`` (by name): printkit's
+    code (as every key), the build's options, the producers and the deck's inputs
+    (:func:`deck_inputs`, every file settled); None
+    when its inputs cannot be told (a deck not read by :func:`printkit.pipeline.build.load_decks`,
     whose reading time is not known, too).
 
-    ``signatures`` keeps each folder's signature for the other decks of the build."""
+    ``listings`` keeps each folder's listing for the other decks of the build."""
     if not ctx.cache.enabled or ctx.options.cards or deck.read_at_ns is None:
         return None
-    signatures = {} if signatures is None else signatures
-    parts = []
+    inputs = deck_inputs(deck, ctx.options.out_dir, listings)
+    if inputs is None:
+        return None
+    return ctx.cache.key("deck", lambda: "\n".join([_options(ctx.options), " ".join(producers), inputs]))
+
+
+def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"] | None = None, *,
+                whole_spec: bool = False, settled: bool = True) -> str | None:
+    """The sha256 of what ``deck``'s files are made from besides the build's options and
+    printkit's own code: every file of the folders the deck may read (:func:`input_folders`,
+    ``skip`` left out, each file by its size, times and identity) and the expanded deck
+    (:func:`deck_description`); with ``whole_spec`` the spec in place of the deck, which all its
+    variants share (its rulebooks are made from it).
+
+    None when it cannot be told: more than :data:`MAX_FILES` files, a file changed after the deck
+    was read (:attr:`printkit.deck.Deck.read_at_ns`), or with ``settled`` a deck whose reading time
+    is not known or a file changed too shortly before it for its times to vouch for its contents
+    (:data:`SETTLE_NS`). ``listings`` keeps each folder's listing for the build's other decks."""
+    read_at = deck.read_at_ns
+    if settled and read_at is None:
+        return None
+    listings = {} if listings is None else listings
+    digest = hashlib.sha256()
     for folder in input_folders(deck.spec_path):
-        if folder not in signatures:
-            signatures[folder] = folder_signature(folder, ctx.options.out_dir, deck.read_at_ns)
-        if signatures[folder] is None:
+        if folder not in listings:
+            listings[folder] = folder_listing(folder, skip)
+        listing = listings[folder]
+        if listing is None or (read_at is not None and not listing.describes(read_at, settled)):
             return None
-        parts.append(signatures[folder])
-    return ctx.cache.key("deck", lambda: "\n".join([_options(ctx.options), " ".join(producers),
-                                                    deck_description(deck), *parts]))
+        digest.update(listing.text.encode("utf-8", "surrogatepass"))
+    spec = repr((deck.deck_id, str(Path(deck.spec_path).resolve()))) if whole_spec else deck_description(deck)
+    digest.update(spec.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def input_folders(spec_path: Path | str) -> list[Path]:
@@ -125,11 +150,35 @@ def deck_description(deck: "Deck") -> str:
                  len(deck.cards), cards.hexdigest()))
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Every file under a folder with its size, times and identity (:func:`folder_listing`)."""
+
+    text: str
+    newest_ns: int  # the latest change (ctime) of any file in it
+    settled_ns: int  # every file had settled (SETTLE_NS) by any moment after this
+
+    def describes(self, read_at_ns: int, settled: bool = True) -> bool:
+        """Whether the files as listed are those read at ``read_at_ns``: none changed since, and
+        with ``settled`` none so shortly before that a change within the same tick of the file
+        system's clock would not show in its times."""
+        return self.settled_ns < read_at_ns if settled else self.newest_ns <= read_at_ns
+
+
 def folder_signature(folder: Path, skip: Path, read_at_ns: int | None = None) -> str | None:
+    """The text of :func:`folder_listing`; None when there is none, or when a file changed too
+    shortly before ``read_at_ns`` (:data:`SETTLE_NS`) for its times to vouch for it."""
+    listing = folder_listing(folder, skip)
+    if listing is None or (read_at_ns is not None and not listing.describes(read_at_ns)):
+        return None
+    return listing.text
+
+
+def folder_listing(folder: Path, skip: Path) -> Listing | None:
     """Every file under ``folder`` (links followed, ``skip`` left out) with its size, times and
-    identity, in a stable order; None when there are more than :data:`MAX_FILES`, or when a file
-    changed too shortly before ``read_at_ns`` (:data:`SETTLE_NS`) for its times to vouch for it."""
+    identity, in a stable order; None when there are more than :data:`MAX_FILES`."""
     lines: list[str] = []
+    newest = settled_at = 0
     try:
         skip_real = skip.resolve()
     except OSError:
@@ -156,34 +205,33 @@ def folder_signature(folder: Path, skip: Path, read_at_ns: int | None = None) ->
             if entry.is_dir():
                 pending.append(Path(entry.path))
             else:
-                if read_at_ns is not None and not settled(stat.st_ctime_ns, read_at_ns):
-                    return None
+                newest = max(newest, stat.st_ctime_ns)
+                settled_at = max(settled_at, stat.st_ctime_ns + _settle_wait(stat.st_ctime_ns))
                 lines.append(f"{entry.path}\0{identity_of(stat)}")
             if len(lines) > MAX_FILES:
                 return None
-    return "\n".join(lines)
+    return Listing("\n".join(lines), newest, settled_at)
 
 
-def settled(ctime_ns: int, read_at_ns: int) -> bool:
-    """Whether a file last changed at ``ctime_ns`` had settled by ``read_at_ns``."""
-    wait = SETTLE_COARSE_NS if ctime_ns % 1_000_000_000 == 0 else SETTLE_NS
-    return ctime_ns < read_at_ns - wait
+def _settle_wait(ctime_ns: int) -> int:
+    """How long after its last change (``ctime_ns``) a file's times vouch for its contents."""
+    return SETTLE_COARSE_NS if ctime_ns % 1_000_000_000 == 0 else SETTLE_NS
 
 
 def replay(ctx: "BuildContext", decks: Sequence["Deck"], earlier: Sequence["ManifestEntry"],
-           producers: Sequence["Producer"]) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
+           producers: Sequence["Producer"], listings: dict[Path, "Listing | None"] | None = None,
+           ) -> tuple[list["Deck"], list["ManifestEntry"], dict[int, str]]:
     """The decks to build, the files of those that need no building (listed again, as they are),
     and each deck's record key (by ``id``) for :func:`remember`; ``producers``: the producers this
-    build runs (a record is of what they wrote)."""
+    build runs (a record is of what they wrote); ``listings``: the folders listed so far."""
     names = [p.name for p in producers]
 
     present = {(e.path, e.sha256) for e in earlier}
     fresh: list["Deck"] = []
     kept: list["ManifestEntry"] = []
     keys: dict[int, str] = {}
-    signatures: dict[Path, str | None] = {}
     for deck in decks:
-        key = record_key(ctx, deck, names, signatures)
+        key = record_key(ctx, deck, names, listings)
         data = ctx.cache.get(key) if key else None
         record = DeckRecord.from_bytes(data) if data is not None else None
         if key:

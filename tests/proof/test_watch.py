@@ -159,3 +159,20 @@ def test_an_interrupt_lost_inside_a_build_still_ends_the_watch(monkeypatch):
         watching.run(target, None, type("Options", (), {"out_dir": Path("out")})(), lambda line: None)
     assert len(builds) == 1
     assert signal.getsignal(signal.SIGINT) is before  # the handlers are as they were
+
+
+def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_deck(tmp_path):
+    from printkit.pipeline.context import BuildOptions
+    from printkit.watch import rebuild
+
+    spec = write_deck(tmp_path, cards=(CALM,), expect=1)
+    built = invoke_in(tmp_path, "build", str(spec), "--per-card", "--no-rulebooks", "--out", "out", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    cards = tmp_path / "out" / "proofing" / "cards"
+    assert {p.name for p in cards.iterdir()} == {"001-spells-calm.pdf", "001-spells-calm.png", "back-1.pdf", "back-1.png"}
+    write_deck(tmp_path, cards=(CALM, LOUD), expect=2)
+    options = BuildOptions(out_dir=tmp_path / "out", rulebooks=False, jobs=1)
+    outcome = rebuild(Target((str(spec),), (tmp_path,), (spec,)), None, options, "proofing.yaml changed")
+    assert outcome.error is None
+    assert "  note: proofing: removed 4 per-card files made from an earlier version of the deck" in outcome.lines()
+    assert not cards.exists()
