@@ -99,7 +99,7 @@ def _icons(loaded: LoadedSpec) -> dict[str, Icon]:
                                           f"a built-in icon{meant}; built-in: {', '.join(sorted(offered))}")
             icons[name] = icon
         else:
-            icons[name] = ImageIcon(_image(loaded, value, ("icons", name)))
+            icons[name] = ImageIcon(_image(loaded, value, ("icons", name)), shown=value)
     return icons
 
 

@@ -27,14 +27,14 @@ from printkit.deck import Card, CardSize, matches
 from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix, on_color
 from printkit.layout.geometry import Box, bleed_box, safe_box
-from printkit.layout.icons import Icon
+from printkit.layout.icons import Icon, ImageIcon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
 from printkit.layout.plates import DEFAULT_BACKGROUND, text_plate
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Placeholder, Template, format_value, item_of, split_item
 from printkit.memo import Memo
 from printkit.spec.models import MIN_SPACING_MM
-from printkit.layout.richtext import RichStyle, RichTextError, fit_rich
+from printkit.layout.richtext import RichStyle, RichTextError, fit_rich, icon_names
 from printkit.layout.shapes import hatch, lattice, turn_ops
 from printkit.layout.text import font_chain
 from printkit.suggest import close_match
@@ -231,6 +231,11 @@ class Resources:
     image_path: Callable[[str], Path] = lambda name: Path(name)
     languages: tuple[str, ...] = ()  # the deck's rulebook's languages (``{_languages}``)
 
+    @cached_property
+    def has_pictures(self) -> bool:
+        """Whether an icon is drawn from a picture file (whose warnings a text setting it says)."""
+        return any(isinstance(icon, ImageIcon) for icon in self.icons.values())
+
 
 # --- drawing -----------------------------------------------------------------------------------
 
@@ -305,6 +310,7 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
     if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
+    pictures_said: set[str] = set()  # the icons' picture warnings said on this face (each once)
     boxes: dict[str, Box] = {}  # the boxes of the named elements drawn so far (for clear_of)
     words: dict[str, str] = {}  # the words of the texts drawn so far that another must not repeat
     for element in shown:
@@ -319,7 +325,8 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
                 words[element.name] = _words(element, values)
         wanted = element.name in layout.anchored_to
         try:
-            drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box, side)
+            drawn, said, extent = _draw_element(element, card, values, resources, proving and not wanted, box, side,
+                                                pictures_said)
         except (LayoutError, RichTextError) as exc:
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         if wanted and extent is not None:
@@ -415,6 +422,25 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
     return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path) + png_warnings(path))
 
 
+def icon_warnings(names: Sequence[str], icons: Mapping[str, Icon], where: object,
+                  said: set[str] | None = None) -> list[str]:
+    """What printkit cannot draw as written in the pictures of the icons ``names`` (those of ``icons``
+    drawn from a picture file), as :func:`picture_warnings` says it of an image, each said of
+    ``where`` (the card and element or text that sets the icon) and the icon. A warning about a
+    picture in ``said`` (said already on the face) is not said again; the rest are added to it."""
+    said = set() if said is None else said
+    out: list[str] = []
+    for name in names:
+        icon = icons.get(name)
+        if not isinstance(icon, ImageIcon):  # a shape printkit draws itself: nothing it cannot draw
+            continue
+        for warning in picture_warnings(icon.path, icon.shown or Path(icon.path).name):
+            if warning not in said:
+                said.add(warning)
+                out.append(f"{where}: icon {name!r}: {warning}")
+    return out
+
+
 def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:
     """The element's box, moved by its anchor against the text it is anchored to as that text was
     set (``extents``); None when that text is not drawn on this card, so neither is the element."""
@@ -426,23 +452,28 @@ def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) ->
 
 
 def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                  proving: bool = False, box: Box | None = None,
-                  side: str = "front") -> tuple[Sequence[Op], Sequence[str], Box | None]:
-    """The element's ops and warnings, and for a text where it was set (its extent, or None)."""
+                  proving: bool = False, box: Box | None = None, side: str = "front",
+                  pictures_said: set[str] | None = None) -> tuple[Sequence[Op], Sequence[str], Box | None]:
+    """The element's ops and warnings, and for a text where it was set (its extent, or None).
+
+    ``pictures_said``: the warnings about its icons' pictures the face has said already (see
+    :func:`icon_warnings`), added to."""
     box = element.box(card.size) if box is None else box
-    if element.kind == "text":
-        return _text(element, card, values, resources, box, proving, side)  # text turns inside its box itself
+    if element.kind == "text":  # text turns inside its box itself
+        return _text(element, card, values, resources, box, proving, side, pictures_said)
     if element.kind == "table":
         ops, warnings = _table(element, card, values, resources, box, side)
     else:
-        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
+        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving, side=side,
+                                    pictures_said=pictures_said)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
 
 
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                box: Box, share: bool = True) -> tuple[Sequence[Op], Sequence[str]]:
+                box: Box, share: bool = True, side: str = "front",
+                pictures_said: set[str] | None = None) -> tuple[Sequence[Op], Sequence[str]]:
     kept = _shared if share else _as_is  # a check's faces are not drawn: kept once for nothing
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
@@ -457,7 +488,8 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
         color = color_of(element.color, values, card) if element.color else None
         if element.stroke is not None:
             icon = outlined_icon(name, icon, color_of(element.stroke, values, card))
-        return icon_ops(icon, element.fit, box, color), ()
+        said = icon_warnings((name,), resources.icons, _Where(card, _named(element, side)), pictures_said)
+        return icon_ops(icon, element.fit, box, color), said
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
@@ -538,7 +570,8 @@ class _Where:
 
 
 def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-          box: Box, proving: bool = False, side: str = "front") -> tuple[Sequence[Op], Sequence[str], Box | None]:
+          box: Box, proving: bool = False, side: str = "front",
+          pictures_said: set[str] | None = None) -> tuple[Sequence[Op], Sequence[str], Box | None]:
     # Curly quotes and minus signs are set before measuring; '*' is markup, not text, for the quotes.
     markup = smarten(_text_markup(element, values), transparent="*")
     if not markup.strip():
@@ -577,6 +610,8 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
                         f"fewer words, or lower {_floor_key(element)}")
+    if ":" in markup and resources.has_pictures:  # an icon is written :name:
+        warnings += icon_warnings(icon_names(markup), resources.icons, where, pictures_said)
     extent = fitted.extent
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)

@@ -17,7 +17,7 @@ offers them beside these.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -67,9 +67,11 @@ def _unit_bounds(draw: Callable[[float, float, float], shapes.Shape]) -> tuple[f
 @dataclass(frozen=True)
 class ImageIcon:
     """An icon from a picture file (SVG, PNG or JPEG), fitted whole into the box and centred
-    there; an SVG's ``currentColor`` is the colour it is drawn in."""
+    there; an SVG's ``currentColor`` is the colour it is drawn in. ``shown`` is the file as the
+    spec names it (``art/fire.svg``), for warnings about the picture."""
 
     path: Path
+    shown: str = field(default="", compare=False)
 
     def ops(self, x_mm: float, y_mm: float, size_mm: float, color: str | None) -> tuple[Op, ...]:
         # An SVG icon's currentColor takes the colour it is drawn in (its text's); other colours stay.
