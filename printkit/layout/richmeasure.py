@@ -18,7 +18,7 @@ from typing import Literal, Mapping
 from printkit.fonts import glyph_set, missing_glyphs, text_width_mm, when_fonts_change
 from printkit.layout.icons import Icon
 from printkit.layout.richparse import _IconSpan, _Paragraph, _Span, _Word
-from printkit.layout.text import FontMetrics, font_metrics, font_runs
+from printkit.layout.text import SOFT_HYPHEN, FontMetrics, font_metrics, font_runs
 
 # At most this many lines of one text are laid out and drawn (a card shows a few dozen).
 MAX_LINES = 500
@@ -27,8 +27,7 @@ MAX_SHARED_WORDS = 200_000
 # Icon square: this many cap heights, centred on the capitals' middle; space each side in em.
 ICON_CAP_HEIGHTS = 1.2
 ICON_SIDE_GAP_EM = 0.06
-# A soft hyphen: invisible, where a word may break with a hyphen; and the hyphen drawn there.
-SOFT_HYPHEN = "\u00ad"
+# The hyphen drawn where a line breaks at a soft hyphen.
 HYPHEN = "-"
 
 

@@ -16,14 +16,18 @@ are errors (:class:`RichTextError`). Emphasis and spans end with their paragraph
 
 Setting
 -------
-- Line breaks: at spaces. A word wider than a whole line is broken between characters, never
-  before closing punctuation (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no
-  hyphen added.
+- Line breaks: at spaces, and at soft hyphens (U+00AD), which take no room and are not drawn: a
+  word that does not fit the rest of a line is broken at its last soft hyphen that fits there
+  (with a hyphen drawn), and so is a word wider than a whole line. A word wider than a whole line
+  with no soft hyphen that helps is broken between characters, never before closing punctuation
+  (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no hyphen added; a size at which
+  that happens does not count as fitting.
 - Korean: words are kept whole where that fits reasonably. A word containing Hangul syllables
   that does not fit on the rest of a line is broken between two Hangul syllables when the line
   is less than three quarters full (so a long word does not leave a wide gap behind it);
   otherwise it starts the next line (always, with ``RichStyle.keep_words``). A break between two syllables is never next to
-  punctuation, so the punctuation rule above holds here too.
+  punctuation, so the punctuation rule above holds here too; it is no break between characters
+  in the sense of fitting (Korean may break there), so it makes no text smaller.
 - Icons are squares centred on the middle of the capitals (a little taller than the cap height,
   never beyond the font's ascent), with a small space on either side. An icon with no colour of
   its own takes the text's colour; in a span with a colour, every icon that can be recoloured
@@ -35,9 +39,11 @@ Setting
 - Characters a font lacks are set in the next font of the chain that has them, as
   :mod:`printkit.layout.text` does; characters no font has are named in the warning.
 - Fitting: ``fit="shrink"`` sets the whole block at the largest size on a 0.05 mm grid in
-  [min, max] at which every line fits the box's width and all lines its height; ``"none"`` sets
-  it at the maximum. Text that does not fit is still set (at the minimum) with a warning; of a
-  text far too long for its box at most :data:`MAX_LINES` lines are drawn.
+  [min, max] at which every line fits the box's width, all lines its height and no word is broken
+  between characters; ``"none"`` sets it at the maximum. Text that does not fit is still set (at
+  the minimum) with a warning; of a text far too long for its box at most :data:`MAX_LINES` lines
+  are drawn. A word broken between characters is a warning naming it (the text is then as small
+  as it may be, so it is broken the least).
 
 Widths are measured once, at unit size, and scaled: a size is tried by breaking lines against
 ``box width / size``, stopping as soon as the lines are taller than the box. The maximum size is
