@@ -76,3 +76,23 @@ def test_check_reports_a_text_set_below_the_legibility_floor(tmp_path):
     spec.write_text(SPEC % {"min": "1mm", "long": "Draw a card and burn it. " * 34})
     warnings = check_spec(spec)[0].warnings
     assert len(warnings) == 1 and "below the legibility floor" in warnings[0]
+
+
+LONG_WORD = "Pneumonoultramicroscopicsilicovolcanoconiosis"
+
+
+@pytest.mark.parametrize("word, said", [(LONG_WORD, None), (LONG_WORD * 2, "broken between letters")])
+def test_check_says_of_a_long_word_what_a_build_says(tmp_path, word, said):
+    # Wider than the box at 3.2 mm: set whole at a smaller size, which a check proves, or (twice as
+    # long) wider even at the minimum: broken, which a check finds as a build does.
+    spec = tmp_path / "bound.yaml"
+    spec.write_text(SPEC % {"min": "2mm", "long": word})
+    warnings = check_spec(spec)[0].warnings
+    faces = [w for deck in expand_all(load_spec(spec)) for card in deck.cards
+             for w in templates.front(card, deck).warnings]
+    if said is None:
+        assert warnings == () and faces == []
+    else:
+        assert len(warnings) == len(faces) == 1 and warnings[0].endswith(faces[0])
+        assert "Flood" in faces[0] and "rules" in faces[0] and said in faces[0]
+        assert f"the word '{word[:30]}" in faces[0]  # shortened, as a warning quotes text

@@ -36,7 +36,7 @@ from printkit.memo import Memo
 from printkit.spec.models import MIN_SPACING_MM
 from printkit.layout.richtext import RichStyle, RichTextError, fit_rich, icon_names
 from printkit.layout.shapes import hatch, lattice, turn_ops
-from printkit.layout.text import font_chain
+from printkit.layout.text import SOFT_HYPHEN, font_chain
 from printkit.suggest import close_match
 from printkit.typography import smarten
 from printkit.errors import DeckError, LayoutError
@@ -661,7 +661,7 @@ _UNBROKEN_SLACK = 0.97
 
 def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float, where: object) -> float:
     """The largest size at which no line of ``markup`` (measured as the text it prints, an icon as its
-    ``:name:``) is wider than ``width_mm``."""
+    ``:name:``, a soft hyphen as nothing) is wider than ``width_mm``."""
     from printkit.layout.text import _width_mm
 
     try:
@@ -674,7 +674,7 @@ def _unbroken_size(markup: str, chain: tuple[Path, ...], width_mm: float, where:
             lines.append([])
         elif kind in (TEXT, LITERAL, CODE, ICON):
             lines[-1].append(f"`{value}`" if kind == CODE else f":{value}:" if kind == ICON else value)
-    widest = max(_width_mm("".join(line).strip(), chain, 1.0) for line in lines)
+    widest = max(_width_mm("".join(line).strip().replace(SOFT_HYPHEN, ""), chain, 1.0) for line in lines)
     return width_mm * _UNBROKEN_SLACK / widest if widest > 0 else float("inf")
 
 

@@ -18,7 +18,9 @@ from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon
 from printkit.layout.richmeasure import MAX_LINES, MAX_SHARED_WORDS, RichStyle, _Setting, _top_em, _WordM
 from printkit.layout.richparse import _SPACES, _IconSpan, _parse, _Span, _Word
-from printkit.layout.text import _SIZE_STEP_MM, FittedText, FontMetrics, _usable_sizes, font_metrics
+from printkit.layout.text import (
+    _SIZE_STEP_MM, SOFT_HYPHEN, FittedText, FontMetrics, _usable_sizes, font_metrics,
+)
 
 
 # Bounds are kept this far inside the box, so rounding in them never says "fits" at the edge.
@@ -37,6 +39,9 @@ def proved_size(setting: _Setting, style: RichStyle, box: Box, max_size_mm: floa
     (a word wider than a line, Hangul words, characters the first font lacks) are left to setting.
     Below a size where this proves a fit, every size fits too: lines only get wider in ems and
     greedy breaking never takes more lines on a wider one, so the search cannot end below it.
+    Soft hyphens change none of this: a line is ended by a word that does not fit whole, and
+    breaking that word at a soft hyphen only adds to the line; and no word is wider than a line,
+    so none is broken between letters (which setting does not count as fitting).
     """
     if any(setting.missing.values()):
         return None
@@ -73,7 +78,7 @@ def _bound_fits(hard_lines: Iterator[list[_WordM]], paragraphs: int, m: FontMetr
             if word.hangul:
                 return False
             if not any_text:
-                any_text = any(p.text for p in word.pieces)
+                any_text = _has_text(word)
             total += word.width + word.space
             if word.width + word.overhang > widest:
                 widest = word.width + word.overhang
@@ -187,7 +192,12 @@ _Extent = tuple[float, float, float, bool, bool]
 
 def _extent(word: _WordM) -> _Extent:
     return (word.width + word.space, word.width + word.overhang, word.space,
-            any(p.text for p in word.pieces), word.hangul)
+            _has_text(word), word.hangul)
+
+
+def _has_text(word: _WordM) -> bool:
+    """Whether ``word`` draws text (not icons or soft hyphens alone)."""
+    return any(p.text and p.text.strip(SOFT_HYPHEN) for p in word.pieces)
 
 
 class _PlainWords:

@@ -1,7 +1,8 @@
 """Rich text measured: the style a text is set in, and its words measured at unit size (1 mm) —
 each a list of pieces (a span's text runs in the fonts that have its characters, or an icon)
 with the space after it and its slanted overhang. Equal words are measured once for every text
-set in the same fonts.
+set in the same fonts. A soft hyphen (U+00AD) takes no width and is not drawn: it marks where a
+word may break (with a hyphen drawn there).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Literal, Mapping
 from printkit.fonts import glyph_set, missing_glyphs, text_width_mm, when_fonts_change
 from printkit.layout.icons import Icon
 from printkit.layout.richparse import _IconSpan, _Paragraph, _Span, _Word
-from printkit.layout.text import FontMetrics, font_metrics, font_runs
+from printkit.layout.text import SOFT_HYPHEN, FontMetrics, font_metrics, font_runs
 
 # At most this many lines of one text are laid out and drawn (a card shows a few dozen).
 MAX_LINES = 500
@@ -26,6 +27,8 @@ MAX_SHARED_WORDS = 200_000
 # Icon square: this many cap heights, centred on the capitals' middle; space each side in em.
 ICON_CAP_HEIGHTS = 1.2
 ICON_SIDE_GAP_EM = 0.06
+# The hyphen drawn where a line breaks at a soft hyphen.
+HYPHEN = "-"
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ def style_chains(style: RichStyle) -> dict[tuple[bool, bool], tuple[tuple[Path, 
 
 class _Piece:
     """A span ready to set: its fonts, slant and width at unit size (1 mm), and its runs (text,
-    font, width at unit size) as :func:`font_runs` cuts it."""
+    font, width at unit size) as :func:`font_runs` cuts it, soft hyphens left out."""
 
     __slots__ = ("text", "icon", "chain", "slant", "width", "runs", "color", "scale")
 
@@ -77,9 +80,10 @@ class _Piece:
 
 
 class _WordM:
-    """A measured word: pieces, unit width, the space after it and its slanted overhang."""
+    """A measured word: pieces, unit width, the space after it and its slanted overhang; whether it
+    has Hangul and soft hyphens (places it may break)."""
 
-    __slots__ = ("pieces", "width", "space", "overhang", "hangul")
+    __slots__ = ("pieces", "width", "space", "overhang", "hangul", "soft")
 
     def __init__(self, pieces: list[_Piece], space: float, overhang: float):
         self.pieces = pieces
@@ -87,6 +91,7 @@ class _WordM:
         self.space = space
         self.overhang = overhang
         self.hangul = any(p.text is not None and _has_hangul(p.text) for p in pieces)
+        self.soft = any(p.text is not None and SOFT_HYPHEN in p.text for p in pieces)
 
 
 def _has_hangul(text: str) -> bool:
@@ -109,7 +114,7 @@ class _Measure:
         return found
 
     def width(self, ch: str, chain: tuple[Path, ...]) -> float:
-        return _char_width(ch, self.font(ch, chain))
+        return 0.0 if ch == SOFT_HYPHEN else _char_width(ch, self.font(ch, chain))
 
 
 @lru_cache(maxsize=1 << 15)
@@ -148,7 +153,8 @@ class _Setting:
         texts: dict[tuple[Path, ...], list[str]] = {}
         for key, parts in by_style.items():
             texts.setdefault(self.chains[key][0], []).extend(parts)
-        self.chain_texts = {chain: " ".join(parts) for chain, parts in texts.items()}
+        # Soft hyphens are never drawn as they are: a font need not have them.
+        self.chain_texts = {chain: " ".join(parts).replace(SOFT_HYPHEN, "") for chain, parts in texts.items()}
         # What the first font of each chain lacks: usually nothing, and then each span is one run.
         self.missing = {chain: missing_glyphs(text, chain[0]) for chain, text in self.chain_texts.items()}
         used = {self.regular[0]}
@@ -193,7 +199,8 @@ class _Setting:
                                      color=color, scale=span.size))
                 continue
             chain, deg = self.chains[span.bold, span.italic]
-            runs = font_runs(span.text, chain) if self.missing.get(chain) else [(span.text, chain[0])]
+            text = span.text.replace(SOFT_HYPHEN, "") if SOFT_HYPHEN in span.text else span.text
+            runs = font_runs(text, chain) if self.missing.get(chain) else [(text, chain[0])]
             k = span.size
             if k == 1.0:
                 measured = tuple((run, font, _width(run, font)) for run, font in runs)

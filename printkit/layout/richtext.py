@@ -16,14 +16,18 @@ are errors (:class:`RichTextError`). Emphasis and spans end with their paragraph
 
 Setting
 -------
-- Line breaks: at spaces. A word wider than a whole line is broken between characters, never
-  before closing punctuation (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no
-  hyphen added.
+- Line breaks: at spaces, and at soft hyphens (U+00AD), which take no room and are not drawn: a
+  word that does not fit the rest of a line is broken at its last soft hyphen that fits there
+  (with a hyphen drawn), and so is a word wider than a whole line. A word wider than a whole line
+  with no soft hyphen that helps is broken between characters, never before closing punctuation
+  (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no hyphen added; a size at which
+  that happens does not count as fitting.
 - Korean: words are kept whole where that fits reasonably. A word containing Hangul syllables
   that does not fit on the rest of a line is broken between two Hangul syllables when the line
   is less than three quarters full (so a long word does not leave a wide gap behind it);
   otherwise it starts the next line (always, with ``RichStyle.keep_words``). A break between two syllables is never next to
-  punctuation, so the punctuation rule above holds here too.
+  punctuation, so the punctuation rule above holds here too; it is no break between characters
+  in the sense of fitting (Korean may break there), so it makes no text smaller.
 - Icons are squares centred on the middle of the capitals (a little taller than the cap height,
   never beyond the font's ascent), with a small space on either side. An icon with no colour of
   its own takes the text's colour; in a span with a colour, every icon that can be recoloured
@@ -35,9 +39,11 @@ Setting
 - Characters a font lacks are set in the next font of the chain that has them, as
   :mod:`printkit.layout.text` does; characters no font has are named in the warning.
 - Fitting: ``fit="shrink"`` sets the whole block at the largest size on a 0.05 mm grid in
-  [min, max] at which every line fits the box's width and all lines its height; ``"none"`` sets
-  it at the maximum. Text that does not fit is still set (at the minimum) with a warning; of a
-  text far too long for its box at most :data:`MAX_LINES` lines are drawn.
+  [min, max] at which every line fits the box's width, all lines its height and no word is broken
+  between characters; ``"none"`` sets it at the maximum. Text that does not fit is still set (at
+  the minimum) with a warning; of a text far too long for its box at most :data:`MAX_LINES` lines
+  are drawn. A word broken between characters is a warning naming it (the text is then as small
+  as it may be, so it is broken the least).
 
 Widths are measured once, at unit size, and scaled: a size is tried by breaking lines against
 ``box width / size``, stopping as soon as the lines are taller than the box. The maximum size is
@@ -63,7 +69,7 @@ from printkit.layout.geometry import Box
 from printkit.layout.icons import Icon, takes_text_color
 from printkit.layout.ops import Op, Text
 from printkit.layout.richmeasure import (
-    ICON_SIDE_GAP_EM, MAX_LINES, RichStyle, _Measure, _Piece, _Setting, _top_em, _WordM,
+    HYPHEN, ICON_SIDE_GAP_EM, MAX_LINES, SOFT_HYPHEN, RichStyle, _Measure, _Piece, _Setting, _top_em, _WordM,
 )
 from printkit.layout.richparse import (
     _check_icons, _parse, _plain, _span_colors, _Word, icon_names, plain_text, span_colors,
@@ -92,12 +98,16 @@ def _is_hangul(ch: str) -> bool:
 
 
 class _Frag:
-    """Part of a word on one line: pieces from ``start`` up to ``end`` (piece, character)."""
+    """Part of a word on one line: pieces from ``start`` up to ``end`` (piece, character), its width,
+    and ``cut``, how the word goes on past ``end``: None (it ends there, or goes on after a Hangul
+    syllable), ``"soft"`` (at a soft hyphen: a hyphen is drawn, its width in ``width``) or
+    ``"letters"`` (between letters: the word is wider than a line)."""
 
-    __slots__ = ("word", "start", "end", "width")
+    __slots__ = ("word", "start", "end", "width", "cut")
 
-    def __init__(self, word: _WordM, start: tuple[int, int], end: tuple[int, int], width: float):
-        self.word, self.start, self.end, self.width = word, start, end, width
+    def __init__(self, word: _WordM, start: tuple[int, int], end: tuple[int, int], width: float,
+                 cut: Literal["soft", "letters"] | None = None):
+        self.word, self.start, self.end, self.width, self.cut = word, start, end, width, cut
 
 
 def _atoms(word: _WordM, start: tuple[int, int]) -> Iterator[tuple[tuple[int, int], str | None, _Piece]]:
@@ -149,6 +159,31 @@ def _split(word: _WordM, start: tuple[int, int], avail: float, hangul_only: bool
     return None  # the rest fits whole: no split needed
 
 
+def _soft_split(word: _WordM, start: tuple[int, int], avail: float,
+                measure: _Measure) -> tuple[tuple[int, int], float, float] | None:
+    """The furthest soft hyphen in ``word`` after ``start`` at which its head and a hyphen fit
+    ``avail`` em: (position after it, head width, hyphen width), or None. A soft hyphen with
+    nothing before it or after it breaks nothing. Work is bounded by the characters that fit, plus one.
+    """
+    total = 0.0
+    seen = False  # something drawn since start
+    after: tuple[float, float] | None = None  # a soft hyphen just passed whose head fits: (head, hyphen)
+    best = None
+    for pos, ch, piece in _atoms(word, start):
+        if ch == SOFT_HYPHEN:
+            hyphen = measure.width(HYPHEN, piece.chain) * piece.scale
+            after = (total, hyphen) if seen and total + hyphen <= avail else None
+            continue
+        if after is not None:
+            best = (pos, *after)
+            after = None
+        total += piece.width if ch is None else measure.width(ch, piece.chain) * piece.scale
+        if total > avail:
+            break
+        seen = True
+    return best
+
+
 def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                measure: _Measure) -> Iterator[tuple[list[_Frag], float]]:
     """Lines of fragments (and their widths in em) breaking one hard line to ``width`` em."""
@@ -173,7 +208,12 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                 break
             if line:
                 avail = width - used - gap - word.overhang
-                if word.hangul and not setting.keep_words and used < KEEP_WHOLE_FROM * width and avail > 0:
+                soft = _soft_split(word, start, avail, measure) if word.soft else None
+                if soft is not None:  # as much of the word as fits, up to a soft hyphen
+                    line.append(_Frag(word, start, soft[0], soft[1] + soft[2], "soft"))
+                    used += gap + soft[1] + soft[2]
+                    start, rest = soft[0], rest - soft[1]
+                elif word.hangul and not setting.keep_words and used < KEEP_WHOLE_FROM * width and avail > 0:
                     cut = _split(word, start, avail, True, measure, force=False)
                     if cut is not None:
                         line.append(_Frag(word, start, cut[0], cut[1]))
@@ -182,16 +222,24 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                 yield line, used
                 line, used = [], 0.0
                 continue
-            # Alone on its line and still too wide: break it.
+            # Alone on its line and still too wide: break it, at a soft hyphen, between Hangul
+            # syllables, or else between letters (a size the search does not choose if it can help it).
             avail = width - word.overhang
+            soft = _soft_split(word, start, avail, measure) if word.soft else None
+            if soft is not None:
+                yield [_Frag(word, start, soft[0], soft[1] + soft[2], "soft")], soft[1] + soft[2]
+                start, rest = soft[0], rest - soft[1]
+                continue
             cut = _split(word, start, avail, True, measure, force=False) if word.hangul else None
+            cut_kind: Literal["letters"] | None = None
             if cut is None:
                 cut = _split(word, start, avail, False, measure, force=True)
+                cut_kind = "letters"
             if cut is None:  # cannot happen: forced splits always cut; guard against looping
                 line.append(_Frag(word, start, (len(word.pieces), 0), rest))
                 used = rest
                 break
-            yield [_Frag(word, start, cut[0], cut[1])], cut[1]
+            yield [_Frag(word, start, cut[0], cut[1], cut_kind)], cut[1]
             start, rest = cut[0], rest - cut[1]
     yield line, used
 
@@ -199,19 +247,24 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
 @dataclass
 class _Laid:
     lines: list[tuple[list[_Frag], float, float]]  # fragments, width (em, with overhang), baseline offset (em)
-    fits: bool
-    more: bool  # lines were left out (MAX_LINES)
+    fits: bool  # every line inside the box and every word whole (or broken at soft hyphens)
+    more: bool  # lines were left out (MAX_LINES, or stopped at the first that does not fit)
+    overflows: bool = False  # a line is wider than the box, or below it
+    broken: tuple[_WordM, ...] = ()  # words broken between letters, each once
 
 
 def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure: _Measure,
              stop_when_too_tall: bool) -> _Laid:
+    """The text's lines at ``size``; with ``stop_when_too_tall``, only up to the first line that
+    does not fit (past the box, or a word broken between letters)."""
     width = box.w_mm / size
     height = box.h_mm / size
     m = setting.metrics
     top = _top_em(m, style.valign)
     lines: list[tuple[list[_Frag], float, float]] = []
     offset = 0.0
-    fits = True
+    overflows = False
+    broken: dict[int, _WordM] = {}
     for paragraph in setting.parsed:
         for l_index, hard in enumerate(paragraph):
             for k, (frags, used) in enumerate(_hard_line(hard, setting, width, measure)):
@@ -220,12 +273,14 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
                 over = frags[-1].word.overhang if frags else 0.0
                 lines.append((frags, used + over if frags else 0.0, offset))
                 if used + over > width + 1e-9 or top + m.descent + offset > height + 1e-9:
-                    fits = False
-                    if stop_when_too_tall:
-                        return _Laid(lines, False, True)
+                    overflows = True
+                if frags and frags[-1].cut == "letters":
+                    broken.setdefault(id(frags[-1].word), frags[-1].word)
+                if stop_when_too_tall and (overflows or broken):
+                    return _Laid(lines, False, True, overflows, tuple(broken.values()))
                 if len(lines) >= MAX_LINES:
-                    return _Laid(lines, fits, True)
-    return _Laid(lines, fits, False)
+                    return _Laid(lines, not (overflows or broken), True, overflows, tuple(broken.values()))
+    return _Laid(lines, not (overflows or broken), False, overflows, tuple(broken.values()))
 
 
 def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure,
@@ -287,10 +342,15 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                     continue
                 if lo == 0 and hi == len(piece.text):  # the whole piece: its runs are measured
                     for run, font, width in piece.runs:
-                        add(run, font, piece.slant, space_before, width * size, piece)
-                        space_before = False
+                        if run:  # a piece of soft hyphens alone has nothing to draw
+                            add(run, font, piece.slant, space_before, width * size, piece)
+                            space_before = False
                     continue
                 text = piece.text[lo:hi]
+                if SOFT_HYPHEN in text:
+                    text = text.replace(SOFT_HYPHEN, "")
+                    if not text:
+                        continue
                 runs = font_runs(text, piece.chain) if setting.missing.get(piece.chain) else [(text, piece.chain[0])]
                 at = size * piece.scale if piece.scale != 1.0 else size
                 for run, font in runs:
@@ -311,6 +371,11 @@ def _line_ops(frags: list[_Frag], x0: float, baseline: float, size: float, style
                 ops.extend(piece.icon.ops(x + gap, top, side, color))
                 x += side + 2 * gap
                 space_before = False
+        if frag.cut == "soft":  # the hyphen, in the style of the soft hyphen just before the break
+            epi, eci = frag.end
+            piece = pieces[epi] if eci else pieces[epi - 1]
+            add(HYPHEN, measure.font(HYPHEN, piece.chain), piece.slant, space_before,
+                measure.width(HYPHEN, piece.chain) * piece.scale * size, piece)
     flush()
     return ops
 
@@ -417,12 +482,14 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
     laid = tried.get(size)
     if laid is None or not laid.fits:  # a layout that did not fit stopped early: lay it all out
         laid = _lay_out(setting, style, box, size, measure, stop_when_too_tall=False)
-    if not laid.fits:
-        plain = _plain(parsed)
+    if laid.overflows:
+        plain = _plain(parsed).replace(SOFT_HYPHEN, "")
         at = f"even at the minimum size {low:g} mm" if fit == "shrink" else f"at {size:g} mm"
         count = f"{len(laid.lines)}+ lines, the rest not drawn" if laid.more else f"{len(laid.lines)} lines"
         warnings.append(f"{where}: text {_short(plain)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm {at} "
                         f"({count})")
+    if laid.broken:
+        warnings.append(_broken_warning(laid.broken, box, size, low if fit == "shrink" else None, where))
     warnings.extend(_glyph_warnings(setting, where))
     ops: list[Op] = []
     spans: list[tuple[float, float, float]] = []  # each line set: its start, end and baseline
@@ -447,6 +514,17 @@ def _set_extent(spans: list[tuple[float, float, float]], cap_mm: float) -> Box |
     left = min(s[0] for s in spans)
     top = spans[0][2] - cap_mm
     return Box(left, top, max(s[1] for s in spans) - left, spans[-1][2] - top)
+
+
+def _broken_warning(words: tuple[_WordM, ...], box: Box, size: float, low: float | None, where: object) -> str:
+    """What a text whose ``words`` had to be broken between letters says (``low``: the minimum
+    size the text shrank to, None when it does not shrink)."""
+    named = [repr(_short("".join(p.text for p in w.pieces if p.text).replace(SOFT_HYPHEN, ""))) for w in words[:3]]
+    more = f" and {len(words) - 3} more" if len(words) > 3 else ""
+    said = f"the word {named[0]} is" if len(words) == 1 else f"the words {', '.join(named)}{more} are"
+    at = f"even at the minimum size {low:g} mm" if low is not None else f"at {size:g} mm"
+    return (f"{where}: {said} wider than the {box.w_mm:.1f} mm box {at}, so broken between letters; give it a "
+            f"wider box or a smaller size, or put soft hyphens (U+00AD) where a word may break")
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:

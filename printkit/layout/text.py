@@ -33,6 +33,9 @@ VAlign = Literal["top", "middle", "bottom", "caps"]
 
 # Sizes are searched to this precision; finer steps change nothing visible in print.
 _SIZE_STEP_MM = 0.05
+# A soft hyphen (U+00AD) marks where a word may break; it is never drawn as it is (one line
+# never breaks, and rich text draws a hyphen where it breaks a line at one).
+SOFT_HYPHEN = "\u00ad"
 
 
 @dataclass(frozen=True)
@@ -97,11 +100,12 @@ def fit_line(
     """One line of ``text`` at the largest size in [min, max] whose width and height fit ``box``.
 
     ``where`` names the card and field for the warning, e.g. ``"numbers[...]#1 title"``.
+    Soft hyphens are left out: one line never breaks at them.
     The line's height is the font's ascent plus descent, so accents and descenders stay inside.
     Characters ``font`` lacks are set in the first of ``fallbacks`` that has them (one Text op
     per run); characters no font has are named in a warning.
     """
-    text = smarten(text)
+    text = smarten(text).replace(SOFT_HYPHEN, "")
     min_size_mm, size_warnings = _usable_sizes(max_size_mm, min_size_mm, where)
     chain = _chain(font, fallbacks)
     metrics = _chain_metrics(text, chain)

@@ -18,7 +18,8 @@ ICONS = icons()
 STYLE = RichStyle((fonts.KOREAN, fonts.SYMBOLS), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD))
 WORDS = ["a", "of", "the", "fire", "WWWW", "ill", "mmmmmmm", "Draw", "cards.", "(2)", "+3", "**bold**",
          "*it*", ":star:", "x:star:", "3:star:4", "::star:", "a:b", "time: 3", ":", "supercalifragilistic",
-         "\n", "\n\n", "\t", "\u00a0x", "카드", "—"]
+         "\n", "\n\n", "\t", "\u00a0x", "카드", "—", "Ex\u00adtra\u00ador\u00addi\u00adnary",
+         "Incomprehensibilities", "\u00ad", "a\u00ad"]
 
 
 def fit(markup, box, style=STYLE, *, max_size, min_size, mode="shrink", prove=None):

@@ -325,3 +325,17 @@ def test_the_proofs_pdf_is_compressed_when_other_processes_may_rasterise_it(jobs
         other = tmp_path / "out1"
         build(load_decks(["calc"]), BuildOptions(out_dir=other, rulebooks=False, cache=False, jobs=1))
         assert pictures == {p.relative_to(other): p.read_bytes() for p in sorted(other.glob("calc/*/proof/*.png"))}
+
+
+def test_a_word_broken_between_letters_is_marked_like_a_text_that_does_not_fit(tmp_path):
+    # The rules box (3 mm at the least) is narrower than this word even at 3 mm: broken, and said.
+    broken = '      - {id: broken, title: Lung, text: "Pneumonoultramicroscopicsilicovolcanoconiosis."}'
+    spec = write_deck(tmp_path, cards=(CALM, broken), expect=2)
+    result = build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
+    page = Page((tmp_path / "out/proofing/proof.html").read_text(encoding="utf-8"))
+    figures = {f["id"]: f for f in page.all("figure")}
+    assert figures["002-spells-broken"]["data-warnings"] == "1" and figures["002-spells-broken"]["class"] == "has-warn"
+    assert figures["001-spells-calm"]["data-warnings"] == "0"
+    said = [w for w in result.warnings if "broken between letters" in w]
+    assert len(said) == 1 and "'Pneumonoultramicroscopicsilicovolcanoc" in said[0]
+    assert "broken between letters" in "".join(page.text)
