@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import io
+import math
 import re
 import threading
 import zipfile
@@ -29,7 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from printkit.errors import DataFileError, SpecError
+from printkit.errors import MAX_ERRORS, DataFileError, Errors, SpecError
 from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
 
@@ -170,7 +171,8 @@ def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTabl
     def cell_error(line: int, column: int, message: str) -> SpecError:
         return SpecError(shown, line, column + 1, message)
 
-    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written)
+    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written,
+                  lambda i: str(i + 1), _text_number_in_csv)
 
 
 # --- workbooks ---------------------------------------------------------------------------------
@@ -193,6 +195,34 @@ def _column_index(letters: bytes) -> int:
     return index  # 1-based
 
 
+@dataclass(frozen=True)
+class _Unread:
+    """A workbook cell whose value the file does not hold as the spreadsheet shows it: a mistake at
+    the cell, ``problem`` saying what it holds."""
+
+    problem: str
+
+
+# A spreadsheet's General format shows a number with at most 15 significant digits (0.1+0.2 as
+# 0.3), a whole one under 10**15 in full, others from 0.0001 up as decimals, the rest in exponent
+# form (1E+300, 1E-05).
+_WHOLE_BELOW = 1e15
+_DECIMAL_FROM = 1e-4
+
+
+def sheet_number(value: float) -> int | float | str:
+    """A workbook's number cell as its spreadsheet's General format shows it: an int for a whole
+    number, a float for a decimal (printing as shown), else the exponent form's text (``1E+300``)."""
+    shown = float(f"{value:.15g}")
+    if shown == 0:
+        return 0
+    if _DECIMAL_FROM <= abs(shown) < _WHOLE_BELOW:
+        return int(shown) if shown.is_integer() else shown
+    mantissa, exponent = f"{shown:.14E}".split("E")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}E{exponent}"
+
+
 def _sheet_value(value: Any) -> Any:
     """A workbook cell as a card value: no guessing, the cell's own type."""
     if value is None or value == "":
@@ -202,7 +232,9 @@ def _sheet_value(value: Any) -> Any:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        return int(value) if value.is_integer() else value
+        if not math.isfinite(value):
+            return _Unread(f"holds {value}, which no spreadsheet shows as a number")
+        return sheet_number(value)
     if isinstance(value, str):
         return value.strip() or None
     if isinstance(value, datetime.datetime):
@@ -214,6 +246,26 @@ def _sheet_value(value: Any) -> Any:
         sign, seconds = ("-", -seconds) if seconds < 0 else ("", seconds)
         return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     return str(value)
+
+
+_UNREAD_FIX = {
+    "error": "correct the formula (or the cells it uses) in your spreadsheet app and save, or clear the cell",
+    "saved": "open the file in a spreadsheet app (Excel, LibreOffice, Numbers) and save it there, so that "
+             "it stores each formula's value, or type the value instead",
+}
+
+
+def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
+    """Mark in ``grid`` the cells the reader gave as empty text that are errors or formulas saved
+    without a value (:mod:`printkit.spec.unread_cells`): silently empty, a card would lack them."""
+    if not any(v == "" for cells in grid for v in cells):
+        return  # no cell read as empty text: nothing can have been lost
+    from printkit.spec.unread_cells import unread_cells
+
+    for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
+        if row < len(grid) and column < len(grid[row]) and grid[row][column] == "":
+            fix = _UNREAD_FIX["saved" if problem.endswith("no saved value") else "error"]
+            grid[row][column] = _Unread(f"{problem}; {fix}")
 
 
 def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
@@ -239,16 +291,18 @@ def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str 
             raise
         raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
 
+    _unread_grid(grid, raw, kind, name)
     where = f"{shown}:{name}!"
 
     def rows() -> Iterable[tuple[int, list[Any]]]:
         for index, cells in enumerate(grid):
-            yield index + 1, [_sheet_value(v) for v in cells]
+            yield index + 1, [v if isinstance(v, _Unread) else _sheet_value(v) for v in cells]
 
     def cell_error(row: int, column: int, message: str) -> SpecError:
         return SpecError(f"{where}{column_letters(column)}{row}", None, None, message)
 
-    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters)
+    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters,
+                  _text_number_in_sheet)
 
 
 def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
@@ -371,60 +425,105 @@ def _ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
 # --- rows into cards ---------------------------------------------------------------------------
 
 
+_WHOLE_TEXT = re.compile(r"^[+-]?[0-9]+(?:\.0*)?$")  # a copies cell's text that means a whole number
+
+
+def _text_number_in_sheet(text: str) -> str:
+    return ("it is a number stored as text: make the cell a number (in Excel, the cell's warning offers "
+            "Convert to Number; or set its format to Number and type the value again)")
+
+
+def _text_number_in_csv(text: str) -> str:
+    return f"write it as a plain whole number: {int(text.split('.')[0])}"
+
+
 def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int, str], SpecError],
            row_where: Callable[[int], str], shown: str,
-           column_name: Callable[[int], str] = lambda i: str(i + 1)) -> DataTable:
+           column_name: Callable[[int], str], text_number: Callable[[str], str]) -> DataTable:
     """Header and cards from ``(row number, cell values)`` pairs; ``cell_error(row, column index,
     message)`` locates a problem, ``row_where(row)`` names a card's row, ``column_name(index)`` a
-    column in a message (``3`` in CSV, ``C`` in a workbook)."""
+    column in a message (``3`` in CSV, ``C`` in a workbook), ``text_number(text)`` what to do with
+    a copies cell holding a whole number as text.
+
+    Every bad cell is said (a SpecError, or a ManyErrors of up to MAX_ERRORS), each at its cell;
+    a row that cannot be read ends the reading.
+    """
+    errors = Errors()
     header: list[str | None] | None = None
     header_row = 0
     copies_at: int | None = None
+    unnamed: set[int] = set()  # columns without a usable name: said once, at the header
     out: list[DataRow] = []
-    for number, cells in rows:
-        last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
-        if last < 0:
-            continue  # an entirely empty row
-        if last >= MAX_COLUMNS:
-            raise cell_error(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
-        if header is None:
-            header, header_row = [], number
-            seen: dict[str, int] = {}
+
+    def bad(row: int, column: int, message: str) -> None:
+        errors.add(cell_error(row, column, message))
+
+    try:
+        for number, cells in rows:
+            if errors.full:
+                break
+            last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
+            if last < 0:
+                continue  # an entirely empty row
+            if last >= MAX_COLUMNS:
+                bad(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
+                last = MAX_COLUMNS - 1
+            if header is None:
+                header, header_row = [], number
+                seen: dict[str, int] = {}
+                for i, value in enumerate(cells[:last + 1]):
+                    if value is None or isinstance(value, _Unread):
+                        if value is not None:
+                            bad(number, i, value.problem)
+                            unnamed.add(i)
+                        header.append(None)
+                        continue
+                    name = str(value).strip()
+                    problem = attribute_name_problem(name)
+                    if problem:
+                        bad(number, i, f"column name {problem}")
+                    elif name in seen:
+                        bad(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
+                    elif name in COPIES_COLUMNS and copies_at is not None:
+                        bad(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: keep one")
+                    else:
+                        if name in COPIES_COLUMNS:
+                            copies_at = i
+                        seen[name] = i
+                        header.append(name)
+                        continue
+                    header.append(None)
+                    unnamed.add(i)
+                continue
+            attrs: dict[str, Any] = {}
+            copies: int | None = None
             for i, value in enumerate(cells[:last + 1]):
                 if value is None:
-                    header.append(None)
                     continue
-                name = str(value).strip()
-                problem = attribute_name_problem(name)
-                if problem:
-                    raise cell_error(number, i, f"column name {problem}")
-                if name in seen:
-                    raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
-                if name in COPIES_COLUMNS:
-                    if copies_at is not None:
-                        raise cell_error(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: "
-                                                    "keep one")
-                    copies_at = i
-                seen[name] = i
-                header.append(name)
-            continue
-        attrs: dict[str, Any] = {}
-        copies: int | None = None
-        for i, value in enumerate(cells[:last + 1]):
-            if value is None:
-                continue
-            if i >= len(header) or header[i] is None:
-                raise cell_error(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
-                                                "in the header row")
-            if i == copies_at:
-                if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):
-                    raise cell_error(number, i, f"{header[i]} must be a whole number 0..{MAX_COPIES}, not {value!r}")
-                copies = value
-            else:
-                attrs[header[i]] = value
-        if len(out) >= MAX_ROWS:
-            raise cell_error(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
-        out.append(DataRow(attrs, copies, row_where(number)))
+                if isinstance(value, _Unread):
+                    bad(number, i, value.problem)
+                    continue
+                if i >= len(header) or header[i] is None:
+                    if i not in unnamed:
+                        unnamed.add(i)
+                        bad(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
+                                           "in the header row")
+                    continue
+                if i == copies_at:
+                    if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):
+                        hint = f": {text_number(value)}" if isinstance(value, str) and _WHOLE_TEXT.match(value) else ""
+                        bad(number, i, f"{header[i]} must be a whole number 0..{MAX_COPIES}, not {value!r}{hint}")
+                        continue
+                    copies = value
+                else:
+                    attrs[header[i]] = value
+            if len(out) >= MAX_ROWS:
+                bad(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
+                break
+            out.append(DataRow(attrs, copies, row_where(number)))
+    except SpecError as exc:  # a row that cannot be read (CSV quoting): the rows after it are not known
+        errors.add(exc)
+    errors.raise_any()
     if header is None:
         raise DataFileError(f"data file {shown!r} is empty: it needs a header row naming the attributes")
     columns = tuple(name for i, name in enumerate(header) if name is not None and i != copies_at)
