@@ -248,13 +248,6 @@ def _sheet_value(value: Any) -> Any:
     return str(value)
 
 
-_UNREAD_FIX = {
-    "error": "correct the formula (or the cells it uses) in your spreadsheet app and save, or clear the cell",
-    "saved": "open the file in a spreadsheet app (Excel, LibreOffice, Numbers) and save it there, so that "
-             "it stores each formula's value, or type the value instead",
-}
-
-
 def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
     """Mark in ``grid`` the cells the reader gave as empty text that are errors or formulas saved
     without a value (:mod:`printkit.spec.unread_cells`): silently empty, a card would lack them."""
@@ -264,8 +257,7 @@ def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> Non
 
     for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
         if row < len(grid) and column < len(grid[row]) and grid[row][column] == "":
-            fix = _UNREAD_FIX["saved" if problem.endswith("no saved value") else "error"]
-            grid[row][column] = _Unread(f"{problem}; {fix}")
+            grid[row][column] = _Unread(problem)
 
 
 def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:

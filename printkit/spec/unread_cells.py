@@ -20,9 +20,10 @@ _ATTR = re.compile(rb"""([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 def unread_cells(raw: bytes, kind: str, sheet: str, limit: int) -> dict[tuple[int, int], str]:
-    """What each such cell of ``sheet`` holds, by (row, column) counted from 0 at A1: ``shows the
-    error #DIV/0! (its formula =1/0)`` or ``formula =1+2 has no saved value``; at most ``limit``
-    cells. Empty when the sheet's XML cannot be found (the reader's view is kept then)."""
+    """What each such cell of ``sheet`` holds and what to do, by (row, column) counted from 0 at A1
+    (``the cell shows the error #DIV/0! (its formula =1/0): ...``, ``formula =1+2 has no saved
+    value ...``); at most ``limit`` cells. Empty when the sheet's XML cannot be found (the
+    reader's view is kept then)."""
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             if kind == "ods":
@@ -54,10 +55,16 @@ def _shown(text: str) -> str:
 
 
 def _problem(error: str | None, formula: str | None) -> str:
+    """What the cell holds and what to do, said at the cell."""
     named = f"formula ={_shown(formula)}" if formula else "formula"
-    if error is not None:
-        return f"shows the error {_shown(error)}" + (f" (its {named})" if formula else "")
-    return f"{named} has no saved value"
+    if error is None:
+        return (f"{named} has no saved value (the program that wrote the file did not calculate it): open the "
+                "file in a spreadsheet app (Excel, LibreOffice, Numbers) and save it there, or type the value "
+                "instead")
+    if formula is None:
+        return f"the cell shows the error {_shown(error)}: type the value it should hold, or clear the cell"
+    return (f"the cell shows the error {_shown(error)} (its {named}): correct the formula or the cells it "
+            "uses, save, and run again; or clear the cell")
 
 
 def _mark(found: dict, rows: range, columns: range, problem: str, limit: int) -> None:
