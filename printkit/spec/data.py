@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Mapping
 from printkit.errors import MAX_ERRORS, DataFileError, Errors, SpecError
 from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
+from printkit.spec.sheet_xml import ods_extents, unread_cells, xlsx_extent
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
@@ -188,13 +189,6 @@ def column_letters(index: int) -> str:
     return letters
 
 
-def _column_index(letters: bytes) -> int:
-    index = 0
-    for ch in letters:
-        index = index * 26 + (ch - ord("A") + 1)
-    return index  # 1-based
-
-
 @dataclass(frozen=True)
 class _Unread:
     """A workbook cell whose value the file does not hold as the spreadsheet shows it: a mistake at
@@ -250,11 +244,9 @@ def _sheet_value(value: Any) -> Any:
 
 def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
     """Mark in ``grid`` the cells the reader gave as empty text that are errors or formulas saved
-    without a value (:mod:`printkit.spec.unread_cells`): silently empty, a card would lack them."""
+    without a value (:func:`printkit.spec.sheet_xml.unread_cells`): silently empty, a card would lack them."""
     if not any(v == "" for cells in grid for v in cells):
         return  # no cell read as empty text: nothing can have been lost
-    from printkit.spec.unread_cells import unread_cells
-
     for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
         if row < len(grid) and column < len(grid[row]) and grid[row][column] == "":
             grid[row][column] = _Unread(problem)
@@ -334,7 +326,7 @@ def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
                     EOFError, ValueError) as exc:
                 raise DataFileError(f"workbook {shown!r} is damaged or encrypted ({info.filename}: {exc})") from None
             if sheet_xml:
-                extents = _xlsx_extent(data) if kind == "xlsx" else _ods_extents(data)
+                extents = xlsx_extent(data) if kind == "xlsx" else ods_extents(data)
                 for sheet, (rows, columns) in extents:
                     _check_extent(shown, sheet or info.filename, rows, columns)
 
@@ -348,70 +340,6 @@ def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
         raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_ROWS} rows")
     if rows * columns > MAX_SHEET_CELLS:
         raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_CELLS} cells from A1")
-
-
-_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
-_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
-
-
-def _xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """The last row and column (1-based) any cell of a worksheet part names, empty cells included
-    (a cell without a reference follows the one before it, as readers place it)."""
-    row = column = max_row = max_column = 0
-    for match in _XLSX_TAG.finditer(xml):
-        ref = _XLSX_REF.search(match.group(2))
-        if match.group(1) == b"row":
-            row = int(ref.group(2)) if ref and ref.group(2) else row + 1
-            column = 0
-        else:
-            if ref and ref.group(1):
-                column = _column_index(ref.group(1))
-                if ref.group(2):
-                    row = int(ref.group(2))
-            else:
-                column += 1
-            max_row, max_column = max(max_row, row), max(max_column, column)
-    return [(None, (max_row, max_column))]
-
-
-_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
-_ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
-_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
-_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
-
-
-def _ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """Per sheet (table) of an ODS content.xml: the last row and column holding a value, with
-    repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
-    out: list[tuple[str | None, tuple[int, int]]] = []
-    name: str | None = None
-    row = column = max_row = max_column = 0
-    row_repeat, row_valued = 1, False
-    for match in _ODS_TAG.finditer(xml):
-        closing, tag, attrs, empty = match.groups()
-        if tag == b"table":
-            if closing:
-                out.append((name, (max_row, max_column)))
-            else:
-                found = _ODS_NAME.search(attrs)
-                name = found.group(1).decode("utf-8", "replace") if found else None
-                row = max_row = max_column = 0
-        elif tag == b"table-row":
-            if not closing:
-                found = _ODS_ROWS.search(attrs)
-                row_repeat, row_valued, column = (int(found.group(1)) if found else 1), False, 0
-            if closing or empty:
-                if row_valued:
-                    max_row = max(max_row, row + row_repeat)
-                row += row_repeat
-        elif not closing:
-            found = _ODS_COLUMNS.search(attrs)
-            repeat = int(found.group(1)) if found else 1
-            if b"value-type" in attrs or not empty:
-                row_valued = True
-                max_column = max(max_column, column + repeat)
-            column += repeat
-    return out
 
 
 # --- rows into cards ---------------------------------------------------------------------------
