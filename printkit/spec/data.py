@@ -243,13 +243,18 @@ def _sheet_value(value: Any) -> Any:
 
 
 def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
-    """Mark in ``grid`` the cells the reader gave as empty text that are errors or formulas saved
-    without a value (:func:`printkit.spec.sheet_xml.unread_cells`): silently empty, a card would lack them."""
-    if not any(v == "" for cells in grid for v in cells):
-        return  # no cell read as empty text: nothing can have been lost
+    """Mark in ``grid`` the cells that are errors or formulas saved without a value
+    (:func:`printkit.spec.sheet_xml.unread_cells`): the reader gives them as empty text, or leaves
+    them out at the sheet's edge, and a card would silently lack them."""
     for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
-        if row < len(grid) and column < len(grid[row]) and grid[row][column] == "":
-            grid[row][column] = _Unread(problem)
+        if not (0 <= row < MAX_SHEET_ROWS and 0 <= column < MAX_COLUMNS):
+            continue  # a reference no reader places (A0), or past the sheet's checked extent
+        while len(grid) <= row:
+            grid.append([])
+        cells = grid[row]
+        cells.extend([""] * (column + 1 - len(cells)))
+        if cells[column] == "":
+            cells[column] = _Unread(problem)
 
 
 def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:

@@ -62,8 +62,8 @@ _ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)[
 
 
 def ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """Per sheet (table) of an ODS content.xml: the last row and column holding a value, with
-    repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
+    """Per sheet (table) of an ODS content.xml: the last row and column holding a value or a formula,
+    with repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
     out: list[tuple[str | None, tuple[int, int]]] = []
     name: str | None = None
     row = column = max_row = max_column = 0
@@ -88,7 +88,7 @@ def ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
         elif not closing:
             found = _ODS_COLUMNS.search(attrs)
             repeat = int(found.group(1)) if found else 1
-            if b"value-type" in attrs or not empty:
+            if b"value-type" in attrs or b"table:formula" in attrs or not empty:  # a formula is read too
                 row_valued = True
                 max_column = max(max_column, column + repeat)
             column += repeat

@@ -635,3 +635,52 @@ def test_at_most_max_errors_mistakes_are_said(tmp_path):
     assert len(lines) == MAX_ERRORS + 1
     assert lines[-2] == f"cards.csv:{MAX_ERRORS + 1}:2: copies must be a whole number 0..1000, not 'x'"
     assert lines[-1] == f"{MAX_ERRORS} errors (the first {MAX_ERRORS}; fix them and run again)"
+
+
+def test_the_unread_cells_of_the_sheet_named_are_said_not_another_sheets(tmp_path):
+    # The sheet's part is found through the workbook's relationships: Cards is sheet2.xml here.
+    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["x", "=2+2"]], "Cards": [["name", "cost"], ["a", 1], ["b", "=1+2"]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx\nsheet: Cards")) == \
+        f"cards.xlsx:Cards!B3: formula =1+2 {NO_SAVED_VALUE}"
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == f"cards.xlsx:Notes!B1: formula =2+2 {NO_SAVED_VALUE}"
+
+
+def test_an_ods_error_cell_repeated_across_cells_is_said_at_each(tmp_path):
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Cards")
+    for values in (["id", "a", "b"], ["x"]):
+        row = TableRow()
+        for value in values:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        if values == ["x"]:
+            error = TableCell(valuetype="string", stringvalue="", numbercolumnsrepeated=2)
+            error.setAttrNS("urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0", "value-type", "error")
+            error.addElement(P(text="#N/A"))
+            row.addElement(error)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "cards.ods"))
+    assert cli_errors(spec(tmp_path, "data: cards.ods")) == [
+        "cards.ods:Cards!B2: the cell shows the error #N/A: type the value it should hold, or clear the cell",
+        "cards.ods:Cards!C2: the cell shows the error #N/A: type the value it should hold, or clear the cell",
+        "2 errors"]
+
+
+def test_a_formula_far_past_the_ods_limits_is_refused_before_it_is_read(tmp_path):
+    # A formula without a value is a cell printkit looks at: it counts in the sheet's reach.
+    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
+    parts = _xlsx_parts(tmp_path / "real.ods")
+    far = (b'<table:table-row table:number-rows-repeated="1000000"><table:table-cell/></table:table-row>'
+           b'<table:table-row><table:table-cell table:formula="of:=1+2"/></table:table-row>')
+    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", far + b"</table:table>")
+    _zip(tmp_path / "cards.ods", parts)
+    assert cli_error(spec(tmp_path, "data: cards.ods")) == (
+        f"deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell A1000003; "
+        f"printkit reads at most {data_module.MAX_SHEET_ROWS} rows")
