@@ -350,7 +350,7 @@ def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
 # --- rows into cards ---------------------------------------------------------------------------
 
 
-_WHOLE_TEXT = re.compile(r"^[+-]?[0-9]+(?:\.0*)?$")  # a copies cell's text that means a whole number
+_WHOLE_TEXT = re.compile(r"^\+?[0-9]+(?:\.0*)?$")  # a copies cell's text that means a whole number
 
 
 def _text_number_in_sheet(text: str) -> str:
@@ -371,85 +371,99 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
     a copies cell holding a whole number as text.
 
     Every bad cell is said (a SpecError, or a ManyErrors of up to MAX_ERRORS), each at its cell;
-    a row that cannot be read ends the reading.
+    a row that cannot be read, or past a limit, ends the reading.
     """
     errors = Errors()
-    header: list[str | None] | None = None
-    header_row = 0
-    copies_at: int | None = None
-    unnamed: set[int] = set()  # columns without a usable name: said once, at the header
-    out: list[DataRow] = []
 
     def bad(row: int, column: int, message: str) -> None:
         errors.add(cell_error(row, column, message))
 
+    header: _Header | None = None
+    out: list[DataRow] = []
     try:
         for number, cells in rows:
-            if errors.full:
-                break
             last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
             if last < 0:
                 continue  # an entirely empty row
             if last >= MAX_COLUMNS:
                 bad(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
-                last = MAX_COLUMNS - 1
+                break
             if header is None:
-                header, header_row = [], number
-                seen: dict[str, int] = {}
-                for i, value in enumerate(cells[:last + 1]):
-                    if value is None or isinstance(value, _Unread):
-                        if value is not None:
-                            bad(number, i, value.problem)
-                            unnamed.add(i)
-                        header.append(None)
-                        continue
-                    name = str(value).strip()
-                    problem = attribute_name_problem(name)
-                    if problem:
-                        bad(number, i, f"column name {problem}")
-                    elif name in seen:
-                        bad(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
-                    elif name in COPIES_COLUMNS and copies_at is not None:
-                        bad(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: keep one")
-                    else:
-                        if name in COPIES_COLUMNS:
-                            copies_at = i
-                        seen[name] = i
-                        header.append(name)
-                        continue
-                    header.append(None)
-                    unnamed.add(i)
+                header = _Header(number, cells[:last + 1], bad, column_name)
                 continue
             attrs: dict[str, Any] = {}
             copies: int | None = None
             for i, value in enumerate(cells[:last + 1]):
-                if value is None:
+                name = header.name(i, number, value, bad)
+                if name is None:
                     continue
-                if isinstance(value, _Unread):
-                    bad(number, i, value.problem)
-                    continue
-                if i >= len(header) or header[i] is None:
-                    if i not in unnamed:
-                        unnamed.add(i)
-                        bad(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
-                                           "in the header row")
-                    continue
-                if i == copies_at:
-                    if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):
-                        hint = f": {text_number(value)}" if isinstance(value, str) and _WHOLE_TEXT.match(value) else ""
-                        bad(number, i, f"{header[i]} must be a whole number 0..{MAX_COPIES}, not {value!r}{hint}")
-                        continue
+                if i != header.copies_at:
+                    attrs[name] = value
+                elif isinstance(value, int) and 0 <= value <= MAX_COPIES:
                     copies = value
                 else:
-                    attrs[header[i]] = value
+                    hint = f": {text_number(value)}" if isinstance(value, str) and _WHOLE_TEXT.match(value) else ""
+                    bad(number, i, f"{name} must be a whole number 0..{MAX_COPIES}, not {value!r}{hint}")
             if len(out) >= MAX_ROWS:
                 bad(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
                 break
             out.append(DataRow(attrs, copies, row_where(number)))
+            if errors.full:
+                break
     except SpecError as exc:  # a row that cannot be read (CSV quoting): the rows after it are not known
         errors.add(exc)
     errors.raise_any()
     if header is None:
         raise DataFileError(f"data file {shown!r} is empty: it needs a header row naming the attributes")
-    columns = tuple(name for i, name in enumerate(header) if name is not None and i != copies_at)
-    return DataTable(columns, tuple(out))
+    return DataTable(header.columns(), tuple(out))
+
+
+class _Header:
+    """The header row: each column's attribute name (None where there is none to use) and the copies
+    column; its bad cells are said through ``bad(row, column, message)``, each once."""
+
+    def __init__(self, row: int, cells: list[Any], bad: Callable[[int, int, str], None],
+                 column_name: Callable[[int], str]) -> None:
+        self.row = row
+        self.names: list[str | None] = []
+        self.copies_at: int | None = None
+        self.unnamed: set[int] = set()  # columns without a usable name: said once, at the header
+        seen: dict[str, int] = {}
+        self.column_name = column_name
+        for i, value in enumerate(cells):
+            name = None if value is None or isinstance(value, _Unread) else str(value).strip()
+            problem = value.problem if isinstance(value, _Unread) else name and attribute_name_problem(name)
+            if problem:
+                bad(row, i, problem if isinstance(value, _Unread) else f"column name {problem}")
+            elif name in seen:
+                bad(row, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
+            elif name in COPIES_COLUMNS and self.copies_at is not None:
+                bad(row, i, f"both {self.names[self.copies_at]!r} and {name!r} columns set copies: keep one")
+            elif name is not None:
+                if name in COPIES_COLUMNS:
+                    self.copies_at = i
+                seen[name] = i
+                self.names.append(name)
+                continue
+            self.names.append(None)
+            if value is not None:
+                self.unnamed.add(i)
+
+    def name(self, i: int, row: int, value: Any, bad: Callable[[int, int, str], None]) -> str | None:
+        """The name of column ``i`` for ``value`` on ``row``; None, with the mistake said, for a
+        cell that cannot be read or a column without a name."""
+        if value is None:
+            return None
+        if isinstance(value, _Unread):
+            bad(row, i, value.problem)
+            return None
+        name = self.names[i] if i < len(self.names) else None
+        if name is None and i not in self.unnamed:
+            self.unnamed.add(i)
+            bad(self.row, i, f"column {self.column_name(i)} has values (first on row {row}) but no name in the "
+                             "header row")
+        return name
+
+    def columns(self) -> tuple[str, ...]:
+        """The attribute columns, without copies."""
+        return tuple(name for i, name in enumerate(self.names) if name is not None and i != self.copies_at)

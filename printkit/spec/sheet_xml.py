@@ -138,7 +138,9 @@ def _text(xml: bytes, start: int, end: int) -> str:
 
 def _attr(pattern: re.Pattern[bytes], attrs: bytes) -> str | None:
     found = pattern.search(attrs)
-    return None if found is None else html.unescape((found.group(1) or found.group(2) or b"").decode("utf-8", "replace"))
+    if found is None:
+        return None
+    return html.unescape((found.group(1) or found.group(2) or b"").decode("utf-8", "replace"))
 
 
 def _quoted(name: bytes) -> re.Pattern[bytes]:
@@ -153,7 +155,8 @@ _MARKUP = re.compile(rb"<[^>]*>")
 # the parts those lead to.
 _WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet(?=[\s/>])([^>]*)>")
 _RELATIONSHIP = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?Relationship(?=[\s/>])([^>]*)>")
-_NAME, _RID, _ID, _TARGET = _quoted(rb"name"), _quoted(rb"(?:[A-Za-z_][\w.-]*:)id"), _quoted(rb"Id"), _quoted(rb"Target")
+_NAME, _RID = _quoted(rb"name"), _quoted(rb"(?:[A-Za-z_][\w.-]*:)id")
+_ID, _TARGET = _quoted(rb"Id"), _quoted(rb"Target")
 
 
 def _xlsx_part(archive: zipfile.ZipFile, sheet: str) -> str | None:

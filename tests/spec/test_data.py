@@ -491,6 +491,7 @@ def _with_sheet_xml(path: Path, edit) -> Path:
     return _zip(path, parts)
 
 
+CALCEXT = "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"  # LibreOffice's error mark
 NO_SAVED_VALUE = ("has no saved value (the program that wrote the file did not calculate it): open the file in a "
                   "spreadsheet app (Excel, LibreOffice, Numbers) and save it there, or type the value instead")
 
@@ -534,7 +535,7 @@ def test_ods_error_cells_and_formulas_without_a_value_are_errors_at_their_cells(
         return cell
 
     error = text("#DIV/0!", formula="of:=1/[.A2]", stringvalue="")
-    error.setAttrNS("urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0", "value-type", "error")
+    error.setAttrNS(CALCEXT, "value-type", "error")
     doc = OpenDocumentSpreadsheet()
     table = Table(name="Cards")
     for cells in ([text("id"), text("cost")], [text("a"), TableCell(formula="of:=1+2")],
@@ -639,7 +640,8 @@ def test_at_most_max_errors_mistakes_are_said(tmp_path):
 
 def test_the_unread_cells_of_the_sheet_named_are_said_not_another_sheets(tmp_path):
     # The sheet's part is found through the workbook's relationships: Cards is sheet2.xml here.
-    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["x", "=2+2"]], "Cards": [["name", "cost"], ["a", 1], ["b", "=1+2"]]})
+    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["x", "=2+2"]],
+                                         "Cards": [["name", "cost"], ["a", 1], ["b", "=1+2"]]})
     assert cli_error(spec(tmp_path, "data: cards.xlsx\nsheet: Cards")) == \
         f"cards.xlsx:Cards!B3: formula =1+2 {NO_SAVED_VALUE}"
     assert cli_error(spec(tmp_path, "data: cards.xlsx")) == f"cards.xlsx:Notes!B1: formula =2+2 {NO_SAVED_VALUE}"
@@ -661,7 +663,7 @@ def test_an_ods_error_cell_repeated_across_cells_is_said_at_each(tmp_path):
             row.addElement(cell)
         if values == ["x"]:
             error = TableCell(valuetype="string", stringvalue="", numbercolumnsrepeated=2)
-            error.setAttrNS("urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0", "value-type", "error")
+            error.setAttrNS(CALCEXT, "value-type", "error")
             error.addElement(P(text="#N/A"))
             row.addElement(error)
         table.addElement(row)
