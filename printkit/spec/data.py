@@ -4,9 +4,11 @@ The header row names the attributes; every following row that is not entirely em
 ``copies`` (or ``qty``) column sets the row's copies. Values are what the cell holds, never
 guessed at: in CSV/TSV only a canonical decimal numeral (one that prints back exactly as typed:
 ``7``, ``-1``, ``2.5``) is a number, and ``007``, ``+3``, ``1e3``, ``1,000``, ``2.50``, ``TRUE``
-and ``2024-01-02`` stay text. In a workbook a number cell is a number (a whole one an int), a text
-cell text, a true/false cell the text ``TRUE``/``FALSE`` and a date cell its ISO text. Surrounding
-whitespace is stripped from every cell; a cell left empty gives the card no such attribute.
+and ``2024-01-02`` stay text. In a workbook a number cell is the number its General format shows
+(:func:`sheet_number`), a text cell text, a true/false cell the text ``TRUE``/``FALSE`` and a date
+cell its ISO text; a cell showing an error, or a formula saved without its value, is a mistake at
+the cell. Surrounding whitespace is stripped from every cell; a cell left empty gives the card no
+such attribute.
 
 Workbooks are read with python-calamine. On a 10,000-row, 7-column XLSX (281 kB) it took 134 ms
 (median of 5) where openpyxl took 2,076 ms in read-only mode (3,077 ms otherwise) and 0.58 s more
@@ -22,6 +24,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import io
+import math
 import re
 import threading
 import zipfile
@@ -29,9 +32,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from printkit.errors import DataFileError, SpecError
+from printkit.errors import MAX_ERRORS, DataFileError, Errors, SpecError
 from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
+from printkit.spec.sheet_xml import ods_extents, unread_cells, xlsx_extent
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
@@ -170,7 +174,8 @@ def _csv_table(raw: bytes, shown: str, written: str, delimiter: str) -> DataTabl
     def cell_error(line: int, column: int, message: str) -> SpecError:
         return SpecError(shown, line, column + 1, message)
 
-    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written)
+    return _table(rows(), cell_error, lambda line: f"{shown}:{line}", written,
+                  lambda i: str(i + 1), _text_number_in_csv)
 
 
 # --- workbooks ---------------------------------------------------------------------------------
@@ -186,11 +191,32 @@ def column_letters(index: int) -> str:
     return letters
 
 
-def _column_index(letters: bytes) -> int:
-    index = 0
-    for ch in letters:
-        index = index * 26 + (ch - ord("A") + 1)
-    return index  # 1-based
+@dataclass(frozen=True)
+class _Unread:
+    """A workbook cell whose value the file does not hold as the spreadsheet shows it: a mistake at
+    the cell, ``problem`` saying what it holds."""
+
+    problem: str
+
+
+# A spreadsheet's General format shows a number with at most 15 significant digits (0.1+0.2 as
+# 0.3), a whole one under 10**15 in full, others from 0.0001 up as decimals, the rest in exponent
+# form (1E+300, 1E-05).
+_WHOLE_BELOW = 1e15
+_DECIMAL_FROM = 1e-4
+
+
+def sheet_number(value: float) -> int | float | str:
+    """A workbook's number cell as its spreadsheet's General format shows it: an int for a whole
+    number, a float for a decimal (printing as shown), else the exponent form's text (``1E+300``)."""
+    shown = float(f"{value:.15g}")
+    if shown == 0:
+        return 0
+    if _DECIMAL_FROM <= abs(shown) < _WHOLE_BELOW:
+        return int(shown) if shown.is_integer() else shown
+    mantissa, exponent = f"{shown:.14E}".split("E")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}E{exponent}"
 
 
 def _sheet_value(value: Any) -> Any:
@@ -202,7 +228,9 @@ def _sheet_value(value: Any) -> Any:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        return int(value) if value.is_integer() else value
+        if not math.isfinite(value):
+            return _Unread(f"holds {value}, which no spreadsheet shows as a number")
+        return sheet_number(value)
     if isinstance(value, str):
         return value.strip() or None
     if isinstance(value, datetime.datetime):
@@ -214,6 +242,21 @@ def _sheet_value(value: Any) -> Any:
         sign, seconds = ("-", -seconds) if seconds < 0 else ("", seconds)
         return f"{sign}{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     return str(value)
+
+
+def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
+    """Mark in ``grid`` the cells that are errors or formulas saved without a value
+    (:func:`printkit.spec.sheet_xml.unread_cells`): the reader gives them as empty text, or leaves
+    them out at the sheet's edge, and a card would silently lack them."""
+    for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
+        if not (0 <= row < MAX_SHEET_ROWS and 0 <= column < MAX_COLUMNS):
+            continue  # a reference no reader places (A0), or past the sheet's checked extent
+        while len(grid) <= row:
+            grid.append([])
+        cells = grid[row]
+        cells.extend([""] * (column + 1 - len(cells)))
+        if cells[column] == "":
+            cells[column] = _Unread(problem)
 
 
 def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
@@ -239,16 +282,18 @@ def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str 
             raise
         raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
 
+    _unread_grid(grid, raw, kind, name)
     where = f"{shown}:{name}!"
 
     def rows() -> Iterable[tuple[int, list[Any]]]:
         for index, cells in enumerate(grid):
-            yield index + 1, [_sheet_value(v) for v in cells]
+            yield index + 1, [v if isinstance(v, _Unread) else _sheet_value(v) for v in cells]
 
     def cell_error(row: int, column: int, message: str) -> SpecError:
         return SpecError(f"{where}{column_letters(column)}{row}", None, None, message)
 
-    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters)
+    return _table(rows(), cell_error, lambda row: f"{where}{row}", written, column_letters,
+                  _text_number_in_sheet)
 
 
 def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
@@ -288,7 +333,7 @@ def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
                     EOFError, ValueError) as exc:
                 raise DataFileError(f"workbook {shown!r} is damaged or encrypted ({info.filename}: {exc})") from None
             if sheet_xml:
-                extents = _xlsx_extent(data) if kind == "xlsx" else _ods_extents(data)
+                extents = xlsx_extent(data) if kind == "xlsx" else ods_extents(data)
                 for sheet, (rows, columns) in extents:
                     _check_extent(shown, sheet or info.filename, rows, columns)
 
@@ -304,128 +349,123 @@ def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
         raise DataFileError(f"{reach}; printkit reads at most {MAX_SHEET_CELLS} cells from A1")
 
 
-_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
-_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
-
-
-def _xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """The last row and column (1-based) any cell of a worksheet part names, empty cells included
-    (a cell without a reference follows the one before it, as readers place it)."""
-    row = column = max_row = max_column = 0
-    for match in _XLSX_TAG.finditer(xml):
-        ref = _XLSX_REF.search(match.group(2))
-        if match.group(1) == b"row":
-            row = int(ref.group(2)) if ref and ref.group(2) else row + 1
-            column = 0
-        else:
-            if ref and ref.group(1):
-                column = _column_index(ref.group(1))
-                if ref.group(2):
-                    row = int(ref.group(2))
-            else:
-                column += 1
-            max_row, max_column = max(max_row, row), max(max_column, column)
-    return [(None, (max_row, max_column))]
-
-
-_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
-_ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
-_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
-_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
-
-
-def _ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """Per sheet (table) of an ODS content.xml: the last row and column holding a value, with
-    repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
-    out: list[tuple[str | None, tuple[int, int]]] = []
-    name: str | None = None
-    row = column = max_row = max_column = 0
-    row_repeat, row_valued = 1, False
-    for match in _ODS_TAG.finditer(xml):
-        closing, tag, attrs, empty = match.groups()
-        if tag == b"table":
-            if closing:
-                out.append((name, (max_row, max_column)))
-            else:
-                found = _ODS_NAME.search(attrs)
-                name = found.group(1).decode("utf-8", "replace") if found else None
-                row = max_row = max_column = 0
-        elif tag == b"table-row":
-            if not closing:
-                found = _ODS_ROWS.search(attrs)
-                row_repeat, row_valued, column = (int(found.group(1)) if found else 1), False, 0
-            if closing or empty:
-                if row_valued:
-                    max_row = max(max_row, row + row_repeat)
-                row += row_repeat
-        elif not closing:
-            found = _ODS_COLUMNS.search(attrs)
-            repeat = int(found.group(1)) if found else 1
-            if b"value-type" in attrs or not empty:
-                row_valued = True
-                max_column = max(max_column, column + repeat)
-            column += repeat
-    return out
-
-
 # --- rows into cards ---------------------------------------------------------------------------
+
+
+_WHOLE_TEXT = re.compile(r"^\+?[0-9]+(?:\.0*)?$")  # a copies cell's text that means a whole number
+
+
+def _text_number_in_sheet(text: str) -> str:
+    return ("it is a number stored as text: make the cell a number (in Excel, the cell's warning offers "
+            "Convert to Number; or set its format to Number and type the value again)")
+
+
+def _text_number_in_csv(text: str) -> str:
+    return f"write it as a plain whole number: {int(text.split('.')[0])}"
 
 
 def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int, str], SpecError],
            row_where: Callable[[int], str], shown: str,
-           column_name: Callable[[int], str] = lambda i: str(i + 1)) -> DataTable:
+           column_name: Callable[[int], str], text_number: Callable[[str], str]) -> DataTable:
     """Header and cards from ``(row number, cell values)`` pairs; ``cell_error(row, column index,
     message)`` locates a problem, ``row_where(row)`` names a card's row, ``column_name(index)`` a
-    column in a message (``3`` in CSV, ``C`` in a workbook)."""
-    header: list[str | None] | None = None
-    header_row = 0
-    copies_at: int | None = None
+    column in a message (``3`` in CSV, ``C`` in a workbook), ``text_number(text)`` what to do with
+    a copies cell holding a whole number as text.
+
+    Every bad cell is said (a SpecError, or a ManyErrors of up to MAX_ERRORS), each at its cell;
+    a row that cannot be read, or past a limit, ends the reading.
+    """
+    errors = Errors()
+
+    def bad(row: int, column: int, message: str) -> None:
+        errors.add(cell_error(row, column, message))
+
+    header: _Header | None = None
     out: list[DataRow] = []
-    for number, cells in rows:
-        last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
-        if last < 0:
-            continue  # an entirely empty row
-        if last >= MAX_COLUMNS:
-            raise cell_error(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
-        if header is None:
-            header, header_row = [], number
-            seen: dict[str, int] = {}
-            for i, value in enumerate(cells[:last + 1]):
-                if value is None:
-                    header.append(None)
-                    continue
-                name = str(value).strip()
-                problem = attribute_name_problem(name)
-                if problem:
-                    raise cell_error(number, i, f"column name {problem}")
-                if name in seen:
-                    raise cell_error(number, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
-                if name in COPIES_COLUMNS:
-                    if copies_at is not None:
-                        raise cell_error(number, i, f"both {header[copies_at]!r} and {name!r} columns set copies: "
-                                                    "keep one")
-                    copies_at = i
-                seen[name] = i
-                header.append(name)
-            continue
-        attrs: dict[str, Any] = {}
-        copies: int | None = None
-        for i, value in enumerate(cells[:last + 1]):
-            if value is None:
+    try:
+        for number, cells in rows:
+            last = max((i for i, v in enumerate(cells) if v is not None), default=-1)
+            if last < 0:
+                continue  # an entirely empty row
+            if last >= MAX_COLUMNS:
+                bad(number, MAX_COLUMNS, f"more than {MAX_COLUMNS} columns; printkit reads at most {MAX_COLUMNS}")
+                break
+            if header is None:
+                header = _Header(number, cells[:last + 1], bad, column_name)
                 continue
-            if i >= len(header) or header[i] is None:
-                raise cell_error(header_row, i, f"column {column_name(i)} has values (first on row {number}) but no name "
-                                                "in the header row")
-            if i == copies_at:
-                if not (isinstance(value, int) and 0 <= value <= MAX_COPIES):
-                    raise cell_error(number, i, f"{header[i]} must be a whole number 0..{MAX_COPIES}, not {value!r}")
-                copies = value
-            else:
-                attrs[header[i]] = value
-        if len(out) >= MAX_ROWS:
-            raise cell_error(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
-        out.append(DataRow(attrs, copies, row_where(number)))
+            attrs: dict[str, Any] = {}
+            copies: int | None = None
+            for i, value in enumerate(cells[:last + 1]):
+                name = header.name(i, number, value, bad)
+                if name is None:
+                    continue
+                if i != header.copies_at:
+                    attrs[name] = value
+                elif isinstance(value, int) and 0 <= value <= MAX_COPIES:
+                    copies = value
+                else:
+                    hint = f": {text_number(value)}" if isinstance(value, str) and _WHOLE_TEXT.match(value) else ""
+                    bad(number, i, f"{name} must be a whole number 0..{MAX_COPIES}, not {value!r}{hint}")
+            if len(out) >= MAX_ROWS:
+                bad(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")
+                break
+            out.append(DataRow(attrs, copies, row_where(number)))
+            if errors.full:
+                break
+    except SpecError as exc:  # a row that cannot be read (CSV quoting): the rows after it are not known
+        errors.add(exc)
+    errors.raise_any()
     if header is None:
         raise DataFileError(f"data file {shown!r} is empty: it needs a header row naming the attributes")
-    columns = tuple(name for i, name in enumerate(header) if name is not None and i != copies_at)
-    return DataTable(columns, tuple(out))
+    return DataTable(header.columns(), tuple(out))
+
+
+class _Header:
+    """The header row: each column's attribute name (None where there is none to use) and the copies
+    column; its bad cells are said through ``bad(row, column, message)``, each once."""
+
+    def __init__(self, row: int, cells: list[Any], bad: Callable[[int, int, str], None],
+                 column_name: Callable[[int], str]) -> None:
+        self.row = row
+        self.names: list[str | None] = []
+        self.copies_at: int | None = None
+        self.unnamed: set[int] = set()  # columns without a usable name: said once, at the header
+        seen: dict[str, int] = {}
+        self.column_name = column_name
+        for i, value in enumerate(cells):
+            name = None if value is None or isinstance(value, _Unread) else str(value).strip()
+            problem = value.problem if isinstance(value, _Unread) else name and attribute_name_problem(name)
+            if problem:
+                bad(row, i, problem if isinstance(value, _Unread) else f"column name {problem}")
+            elif name in seen:
+                bad(row, i, f"duplicate column {name!r} (also column {column_name(seen[name])})")
+            elif name in COPIES_COLUMNS and self.copies_at is not None:
+                bad(row, i, f"both {self.names[self.copies_at]!r} and {name!r} columns set copies: keep one")
+            elif name is not None:
+                if name in COPIES_COLUMNS:
+                    self.copies_at = i
+                seen[name] = i
+                self.names.append(name)
+                continue
+            self.names.append(None)
+            if value is not None:
+                self.unnamed.add(i)
+
+    def name(self, i: int, row: int, value: Any, bad: Callable[[int, int, str], None]) -> str | None:
+        """The name of column ``i`` for ``value`` on ``row``; None, with the mistake said, for a
+        cell that cannot be read or a column without a name."""
+        if value is None:
+            return None
+        if isinstance(value, _Unread):
+            bad(row, i, value.problem)
+            return None
+        name = self.names[i] if i < len(self.names) else None
+        if name is None and i not in self.unnamed:
+            self.unnamed.add(i)
+            bad(self.row, i, f"column {self.column_name(i)} has values (first on row {row}) but no name in the "
+                             "header row")
+        return name
+
+    def columns(self) -> tuple[str, ...]:
+        """The attribute columns, without copies."""
+        return tuple(name for i, name in enumerate(self.names) if name is not None and i != self.copies_at)

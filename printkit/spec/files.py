@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from printkit import draft, fonts
-from printkit.errors import BuildError, DataFileError, PathRefused, SpecError, UnsafeFileError, error_line
+from printkit.errors import BuildError, DataFileError, Errors, PathRefused, SpecError, UnsafeFileError, error_line
 from printkit.safe_read import read_limited
 from printkit.spec.load import LoadedSpec, parse_spec
 from printkit.spec.models import LANG_TAG, GroupSpec
@@ -38,7 +38,8 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
 
     Each file is read once (groups naming one workbook share its bytes) and parsed once per
     content; a problem with a file is one error at the group's ``data`` (or ``sheet``) key, a
-    problem with a cell one error at the cell.
+    problem with a cell one error at the cell. Every file's and cell's problems are said together
+    (a ManyErrors of up to MAX_ERRORS).
     """
     spec = loaded.spec
     if not any(g.data is not None for g in [*spec.groups, *spec.components]):
@@ -46,10 +47,17 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
     from printkit.spec.data import MAX_DATA_BYTES, data_kind, read_table  # a deck of data files' alone
 
     read: dict[Path, bytes] = {}
+    errors = Errors()  # each data file's mistakes are independent of the others'
 
     def with_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
         if group.data is None:
             return group
+        with errors.collecting():
+            return read_group_table(section, index, group)
+        return group  # its mistakes are said with the others'
+
+    def read_group_table(section: str, index: int, group: GroupSpec) -> GroupSpec:
+        assert group.data is not None
         path: PathKey = (section, index, "data")
         resolved = inside_spec_folder(loaded, group.data, path, "data")
         if resolved not in read:
@@ -71,6 +79,7 @@ def attach_data(loaded: LoadedSpec) -> LoadedSpec:
 
     groups = [with_table("groups", i, g) for i, g in enumerate(spec.groups)]
     components = [with_table("components", i, g) for i, g in enumerate(spec.components)]
+    errors.raise_any()
     return LoadedSpec(dataclasses.replace(spec, groups=groups, components=components), loaded.source)
 
 

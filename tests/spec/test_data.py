@@ -470,3 +470,219 @@ def test_the_workbook_reader_is_fast_enough_for_the_row_limit(tmp_path):
     deck = load_deck(spec(tmp_path, "data: cards.xlsx"))
     assert len(deck.cards) == 10_000 and deck.cards[-1]["name"] == "c9999"
     assert io  # noqa: the module is used by helpers above
+
+
+# --- workbook values as the spreadsheet shows them ---------------------------------------------
+
+
+def cli_errors(spec_path: Path) -> list[str]:
+    """Every line `printkit check` prints for a bad spec (exit 1, no traceback)."""
+    result = invoke_in(spec_path.parent, "check", spec_path.name, "--no-play")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    return result.stderr.strip().splitlines()
+
+
+def _with_sheet_xml(path: Path, edit) -> Path:
+    """``path`` (an XLSX) with its first worksheet's XML changed by ``edit`` (text to text)."""
+    parts = _xlsx_parts(path)
+    parts["xl/worksheets/sheet1.xml"] = edit(parts["xl/worksheets/sheet1.xml"].decode()).encode()
+    path.unlink()
+    return _zip(path, parts)
+
+
+CALCEXT = "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"  # LibreOffice's error mark
+NO_SAVED_VALUE = ("has no saved value (the program that wrote the file did not calculate it): open the file in a "
+                  "spreadsheet app (Excel, LibreOffice, Numbers) and save it there, or type the value instead")
+
+
+def test_a_formula_saved_without_its_value_is_an_error_at_its_cell(tmp_path):
+    # openpyxl (and pandas through it) write a formula with an empty value: no spreadsheet computed it.
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["id", "cost", "text"], ["a", "=1+2", "Costs three."],
+                                                   ["b", 2, "Costs two."]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == f"cards.xlsx:Cards!B2: formula =1+2 {NO_SAVED_VALUE}"
+
+
+def test_a_formula_with_its_saved_value_gives_the_value(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["id", "cost", "label"], ["a", "=1+2", "=\"x\""]]})
+    _with_sheet_xml(tmp_path / "cards.xlsx", lambda xml: xml.replace("<f>1+2</f><v></v>", "<f>1+2</f><v>3</v>")
+                    .replace('<c r="C2"><f>"x"</f><v></v>', '<c r="C2" t="str"><f>"x"</f><v></v>'))
+    # C2's formula gave the empty text: a value like any other empty cell, no attribute.
+    assert attrs(spec(tmp_path, "data: cards.xlsx")) == [{"id": "a", "cost": 3}]
+
+
+def test_an_error_cell_is_an_error_at_its_cell_saying_what_it_shows(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["id", "cost", "note"], ["c", "=1/0", "x"], ["d", 1, "x"]]})
+    _with_sheet_xml(tmp_path / "cards.xlsx", lambda xml: xml.replace(
+        '<c r="C3" t="inlineStr"><is><t>x</t></is></c>', '<c r="C3" t="e"><v>#N/A</v></c>').replace(
+        '<c r="B2"><f>1/0</f><v></v></c>', '<c r="B2" t="e"><f>1/0</f><v>#DIV/0!</v></c>'))
+    assert cli_errors(spec(tmp_path, "data: cards.xlsx")) == [
+        "cards.xlsx:Cards!B2: the cell shows the error #DIV/0! (its formula =1/0): correct the formula or the cells "
+        "it uses, save, and run again; or clear the cell",
+        "cards.xlsx:Cards!C3: the cell shows the error #N/A: type the value it should hold, or clear the cell",
+        "2 errors"]
+
+
+def test_ods_error_cells_and_formulas_without_a_value_are_errors_at_their_cells(tmp_path):
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    def text(value: str, **kw) -> TableCell:
+        cell = TableCell(valuetype="string", **kw)
+        cell.addElement(P(text=value))
+        return cell
+
+    error = text("#DIV/0!", formula="of:=1/[.A2]", stringvalue="")
+    error.setAttrNS(CALCEXT, "value-type", "error")
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Cards")
+    for cells in ([text("id"), text("cost")], [text("a"), TableCell(formula="of:=1+2")],
+                  [text("b"), error], [text("c"), TableCell(valuetype="float", value="0.30000000000000004")]):
+        row = TableRow()
+        for cell in cells:
+            row.addElement(cell)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "cards.ods"))
+    assert cli_errors(spec(tmp_path, "data: cards.ods")) == [
+        f"cards.ods:Cards!B2: formula =1+2 {NO_SAVED_VALUE}",
+        "cards.ods:Cards!B3: the cell shows the error #DIV/0! (its formula =1/[.A2]): correct the formula or the "
+        "cells it uses, save, and run again; or clear the cell",
+        "2 errors"]
+
+
+@pytest.mark.parametrize("cell, value", [
+    (0.1 + 0.2, 0.3), (1 / 3, 0.333333333333333), (2.5, 2.5), (4.0, 4), (-0.0, 0), (0.0001, 0.0001),
+    (123456789012345.0, 123456789012345), (1e15, "1E+15"), (1234567890123456.0, "1.23456789012346E+15"),
+    (1e300, "1E+300"), (1e-5, "1E-05"), (-1.5e-10, "-1.5E-10"),
+])
+def test_a_workbook_number_is_what_the_spreadsheets_general_format_shows(tmp_path, cell, value):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", "v"], ["x", cell]]})
+    [card] = attrs(spec(tmp_path, "data: cards.xlsx"))
+    assert card["v"] == value and type(card["v"]) is type(value)
+    write_ods(tmp_path / "cards.ods", {"Cards": [["name", "v"], ["x", cell]]})
+    [card] = attrs(spec(tmp_path, "data: cards.ods"))
+    assert card["v"] == value and type(card["v"]) is type(value)
+
+
+def test_a_card_prints_a_workbook_number_as_the_spreadsheet_shows_it_and_a_csv_one_as_typed(tmp_path):
+    from printkit.decks import load_all_variants
+    from printkit.layout import templates
+    from printkit.layout.ops import Text
+
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", "big", "sum"], ["x", 1e300, 0.1 + 0.2]]})
+    (tmp_path / "cards.csv").write_text("name,big,sum\ny,1e300,0.30000000000000004\n", encoding="utf-8")
+    path = spec(tmp_path, "data: cards.xlsx")
+    path.write_text(path.read_text() + "  - {name: more, data: cards.csv}\n")
+    [deck] = load_all_variants(path)
+    words = [[op.text for op in templates.front(card, deck).ops if isinstance(op, Text)] for card in deck.cards]
+    assert words == [["x", "big: 1E+300", "sum: 0.3"], ["y", "big: 1e300", "sum: 0.30000000000000004"]]
+
+
+def test_a_copies_cell_holding_a_number_as_text_says_so(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", "copies"], ["a", "3"]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == (
+        "cards.xlsx:Cards!B2: copies must be a whole number 0..1000, not '3': it is a number stored as text: make "
+        "the cell a number (in Excel, the cell's warning offers Convert to Number; or set its format to Number and "
+        "type the value again)")
+    (tmp_path / "cards.csv").write_text("name,copies\na,007\n", encoding="utf-8")
+    assert cli_error(spec(tmp_path, "data: cards.csv")) == \
+        "cards.csv:2:2: copies must be a whole number 0..1000, not '007': write it as a plain whole number: 7"
+
+
+# --- every data mistake in one run -------------------------------------------------------------
+
+
+def test_every_bad_cell_is_said_in_one_run_each_at_its_cell(tmp_path):
+    (tmp_path / "cards.csv").write_text("id,title,copies\na,Alpha,two\nb,Beta,1.5\nok,Fine,1\nc,Gamma,-1\n"
+                                        "d,Delta,2000\n", encoding="utf-8")
+    assert cli_errors(spec(tmp_path, "data: cards.csv")) == [
+        "cards.csv:2:3: copies must be a whole number 0..1000, not 'two'",
+        "cards.csv:3:3: copies must be a whole number 0..1000, not 1.5",
+        "cards.csv:5:3: copies must be a whole number 0..1000, not -1",
+        "cards.csv:6:3: copies must be a whole number 0..1000, not 2000",
+        "4 errors"]
+
+
+def test_every_bad_header_cell_and_unnamed_column_is_said_once(tmp_path):
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", "my cost", "name", None], ["a", 1, "x", "y"],
+                                                   ["b", 2, "z", "w"]]})
+    assert cli_errors(spec(tmp_path, "data: cards.xlsx")) == [
+        "cards.xlsx:Cards!B1: column name 'my cost' is not a valid name: use ASCII letters, digits, '_' and '-', "
+        "starting with a letter",
+        "cards.xlsx:Cards!C1: duplicate column 'name' (also column A)",
+        "cards.xlsx:Cards!D1: column D has values (first on row 2) but no name in the header row",
+        "3 errors"]
+
+
+def test_every_data_file_is_read_and_each_ones_mistakes_said(tmp_path):
+    (tmp_path / "cards.csv").write_text("name,copies\na,x\n", encoding="utf-8")
+    path = spec(tmp_path, "data: missing.csv")
+    path.write_text(path.read_text() + "  - {name: b, data: cards.csv}\n  - {name: c, data: gone.xlsx}\n")
+    assert cli_errors(path) == [
+        "deck.yaml:5:11: data file 'missing.csv' not found",
+        "cards.csv:2:2: copies must be a whole number 0..1000, not 'x'",
+        "deck.yaml:7:21: data file 'gone.xlsx' not found",
+        "3 errors"]
+
+
+def test_at_most_max_errors_mistakes_are_said(tmp_path):
+    from printkit.errors import MAX_ERRORS
+
+    (tmp_path / "cards.csv").write_text("name,copies\n" + "a,x\n" * (MAX_ERRORS + 10), encoding="utf-8")
+    lines = cli_errors(spec(tmp_path, "data: cards.csv"))
+    assert len(lines) == MAX_ERRORS + 1
+    assert lines[-2] == f"cards.csv:{MAX_ERRORS + 1}:2: copies must be a whole number 0..1000, not 'x'"
+    assert lines[-1] == f"{MAX_ERRORS} errors (the first {MAX_ERRORS}; fix them and run again)"
+
+
+def test_the_unread_cells_of_the_sheet_named_are_said_not_another_sheets(tmp_path):
+    # The sheet's part is found through the workbook's relationships: Cards is sheet2.xml here.
+    write_xlsx(tmp_path / "cards.xlsx", {"Notes": [["x", "=2+2"]],
+                                         "Cards": [["name", "cost"], ["a", 1], ["b", "=1+2"]]})
+    assert cli_error(spec(tmp_path, "data: cards.xlsx\nsheet: Cards")) == \
+        f"cards.xlsx:Cards!B3: formula =1+2 {NO_SAVED_VALUE}"
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == f"cards.xlsx:Notes!B1: formula =2+2 {NO_SAVED_VALUE}"
+
+
+def test_an_ods_error_cell_repeated_across_cells_is_said_at_each(tmp_path):
+    pytest.importorskip("odf")
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Cards")
+    for values in (["id", "a", "b"], ["x"]):
+        row = TableRow()
+        for value in values:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        if values == ["x"]:
+            error = TableCell(valuetype="string", stringvalue="", numbercolumnsrepeated=2)
+            error.setAttrNS(CALCEXT, "value-type", "error")
+            error.addElement(P(text="#N/A"))
+            row.addElement(error)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(tmp_path / "cards.ods"))
+    assert cli_errors(spec(tmp_path, "data: cards.ods")) == [
+        "cards.ods:Cards!B2: the cell shows the error #N/A: type the value it should hold, or clear the cell",
+        "cards.ods:Cards!C2: the cell shows the error #N/A: type the value it should hold, or clear the cell",
+        "2 errors"]
+
+
+def test_a_formula_far_past_the_ods_limits_is_refused_before_it_is_read(tmp_path):
+    # A formula without a value is a cell printkit looks at: it counts in the sheet's reach.
+    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
+    parts = _xlsx_parts(tmp_path / "real.ods")
+    far = (b'<table:table-row table:number-rows-repeated="1000000"><table:table-cell/></table:table-row>'
+           b'<table:table-row><table:table-cell table:formula="of:=1+2"/></table:table-row>')
+    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", far + b"</table:table>")
+    _zip(tmp_path / "cards.ods", parts)
+    assert cli_error(spec(tmp_path, "data: cards.ods")) == (
+        f"deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell A1000003; "
+        f"printkit reads at most {data_module.MAX_SHEET_ROWS} rows")

@@ -1,0 +1,294 @@
+"""What a workbook's sheet XML says that printkit needs before, or beyond, its reader.
+
+Where each sheet reaches (:func:`xlsx_extent`, :func:`ods_extents`): read from the XML itself
+before python-calamine builds its grid. And the cells calamine cannot give as the spreadsheet
+shows them (:func:`unread_cells`): it reads an error cell (``#DIV/0!``, ``#N/A``) and a formula
+saved without its value (as openpyxl, pandas and other scripts write formulas) as an empty string,
+the same as a cell holding no text, so a card would silently lack the attribute.
+
+Each is one pass of regular expressions over the tags, linear in the XML, which
+:mod:`printkit.spec.data` has checked for size first.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import posixpath
+import re
+import zipfile
+
+MAX_SHOWN = 40  # characters of a formula or error quoted in a message
+
+
+# --- where each sheet reaches ----------------------------------------------------------------
+
+
+def _column_index(letters: bytes) -> int:
+    index = 0
+    for ch in letters:
+        index = index * 26 + (ch - ord("A") + 1)
+    return index  # 1-based
+
+
+_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
+_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
+
+
+def xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
+    """The last row and column (1-based) any cell of a worksheet part names, empty cells included
+    (a cell without a reference follows the one before it, as readers place it)."""
+    row = column = max_row = max_column = 0
+    for match in _XLSX_TAG.finditer(xml):
+        ref = _XLSX_REF.search(match.group(2))
+        if match.group(1) == b"row":
+            row = int(ref.group(2)) if ref and ref.group(2) else row + 1
+            column = 0
+        else:
+            if ref and ref.group(1):
+                column = _column_index(ref.group(1))
+                if ref.group(2):
+                    row = int(ref.group(2))
+            else:
+                column += 1
+            max_row, max_column = max(max_row, row), max(max_column, column)
+    return [(None, (max_row, max_column))]
+
+
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
+_ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
+_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
+_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
+
+
+def ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
+    """Per sheet (table) of an ODS content.xml: the last row and column holding a value or a formula,
+    with repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
+    out: list[tuple[str | None, tuple[int, int]]] = []
+    name: str | None = None
+    row = column = max_row = max_column = 0
+    row_repeat, row_valued = 1, False
+    for match in _ODS_TAG.finditer(xml):
+        closing, tag, attrs, empty = match.groups()
+        if tag == b"table":
+            if closing:
+                out.append((name, (max_row, max_column)))
+            else:
+                found = _ODS_NAME.search(attrs)
+                name = found.group(1).decode("utf-8", "replace") if found else None
+                row = max_row = max_column = 0
+        elif tag == b"table-row":
+            if not closing:
+                found = _ODS_ROWS.search(attrs)
+                row_repeat, row_valued, column = (int(found.group(1)) if found else 1), False, 0
+            if closing or empty:
+                if row_valued:
+                    max_row = max(max_row, row + row_repeat)
+                row += row_repeat
+        elif not closing:
+            found = _ODS_COLUMNS.search(attrs)
+            repeat = int(found.group(1)) if found else 1
+            if b"value-type" in attrs or b"table:formula" in attrs or not empty:  # a formula is read too
+                row_valued = True
+                max_column = max(max_column, column + repeat)
+            column += repeat
+    return out
+
+
+# --- cells the reader cannot give ------------------------------------------------------------
+
+
+def unread_cells(raw: bytes, kind: str, sheet: str, limit: int) -> dict[tuple[int, int], str]:
+    """What each such cell of ``sheet`` holds and what to do, by (row, column) counted from 0 at A1
+    (``the cell shows the error #DIV/0! (its formula =1/0): ...``, ``formula =1+2 has no saved
+    value ...``); at most ``limit`` cells. Empty when the sheet's XML cannot be found (the
+    reader's view is kept then)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            if kind == "ods":
+                return _ods_cells(archive.read("content.xml"), sheet, limit)
+            part = _xlsx_part(archive, sheet)
+            return _xlsx_cells(archive.read(part), limit) if part else {}
+    except (KeyError, zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError):
+        return {}
+
+
+def _problem(error: str | None, formula: str | None) -> str:
+    """What the cell holds and what to do, said at the cell."""
+    named = f"formula ={_shown(formula)}" if formula else "formula"
+    if error is None:
+        return (f"{named} has no saved value (the program that wrote the file did not calculate it): open the "
+                "file in a spreadsheet app (Excel, LibreOffice, Numbers) and save it there, or type the value "
+                "instead")
+    if formula is None:
+        return f"the cell shows the error {_shown(error)}: type the value it should hold, or clear the cell"
+    return (f"the cell shows the error {_shown(error)} (its {named}): correct the formula or the cells it "
+            "uses, save, and run again; or clear the cell")
+
+
+def _shown(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
+def _text(xml: bytes, start: int, end: int) -> str:
+    """The text between two tags, markup left out and entities read."""
+    return html.unescape(_MARKUP.sub(b"", xml[start:end]).decode("utf-8", "replace"))
+
+
+def _attr(pattern: re.Pattern[bytes], attrs: bytes) -> str | None:
+    found = pattern.search(attrs)
+    if found is None:
+        return None
+    return html.unescape((found.group(1) or found.group(2) or b"").decode("utf-8", "replace"))
+
+
+def _quoted(name: bytes) -> re.Pattern[bytes]:
+    """The attribute ``name`` (not the tail of a longer or prefixed name) and its quoted value."""
+    return re.compile(rb"(?<![\w.:-])" + name + rb"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+_MARKUP = re.compile(rb"<[^>]*>")
+
+
+# XLSX: xl/workbook.xml names the sheets and their relationship ids, xl/_rels/workbook.xml.rels
+# the parts those lead to.
+_WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet(?=[\s/>])([^>]*)>")
+_RELATIONSHIP = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?Relationship(?=[\s/>])([^>]*)>")
+_NAME, _RID = _quoted(rb"name"), _quoted(rb"(?:[A-Za-z_][\w.-]*:)id")
+_ID, _TARGET = _quoted(rb"Id"), _quoted(rb"Target")
+
+
+def _xlsx_part(archive: zipfile.ZipFile, sheet: str) -> str | None:
+    """The worksheet part of the sheet named ``sheet``."""
+    rid = next((_attr(_RID, m.group(1)) for m in _WORKBOOK_SHEET.finditer(archive.read("xl/workbook.xml"))
+                if _attr(_NAME, m.group(1)) == sheet), None)
+    if rid is None:
+        return None
+    for match in _RELATIONSHIP.finditer(archive.read("xl/_rels/workbook.xml.rels")):
+        target = _attr(_TARGET, match.group(1))
+        if _attr(_ID, match.group(1)) == rid and target:
+            return target.lstrip("/") if target.startswith("/") else posixpath.normpath("xl/" + target)
+    return None
+
+
+_XLSX_PARTS = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?(row|c|f|v)(?=[\s/>])([^>]*)>")
+_XLSX_TYPE = _quoted(rb"t")
+_XLSX_ANY = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?f(?=[\s/>])|\st\s*=\s*["']e["']""")  # a formula or an error
+
+
+def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
+    """Error cells (``t="e"``) and formulas without a value (no ``<v>``, or an empty one where the
+    result is not text) of a worksheet part; cells without a reference follow the one before."""
+    found: dict[tuple[int, int], str] = {}
+    if not _XLSX_ANY.search(xml):
+        return found  # most sheets: no cell to look at closer
+    row = column = -1
+    cell: dict[str, str | None] | None = None  # the open cell: its type, formula and value as far as read
+    opened = 0  # where the open <f> or <v> element's text starts
+
+    def close() -> None:
+        if cell is None or len(found) >= limit:
+            return
+        value, kind, formula = cell["v"], cell["t"], cell["f"]
+        if kind == "e":
+            found[(row, column)] = _problem(value or "#VALUE!", formula)
+        elif formula is not None and (value is None or (not value.strip() and kind not in ("str", "inlineStr"))):
+            found[(row, column)] = _problem(None, formula)
+
+    for match in _XLSX_PARTS.finditer(xml):
+        closing, tag, attrs = match.groups()
+        if tag in (b"f", b"v"):
+            if cell is not None:
+                name = tag.decode()
+                if closing:
+                    cell[name] = _text(xml, opened, match.start())
+                else:
+                    cell[name], opened = "", match.end()
+            continue
+        close()
+        cell = None
+        if closing or (tag == b"c" and len(found) >= limit):
+            continue
+        ref = _XLSX_REF.search(attrs)
+        if tag == b"row":
+            row = int(ref.group(2)) - 1 if ref and ref.group(2) else row + 1
+            column = -1
+            continue
+        if ref and ref.group(1):
+            column = _column_index(ref.group(1)) - 1
+            if ref.group(2):
+                row = int(ref.group(2)) - 1
+        else:
+            column += 1
+        if not attrs.endswith(b"/"):
+            cell = {"t": _attr(_XLSX_TYPE, attrs) or "n", "f": None, "v": None}
+    close()
+    return found
+
+
+# ODS: LibreOffice saves an error as calcext:value-type="error" (its office:value-type "string",
+# its text what the cell shows); a formula no program calculated has no office:value-type.
+_ODS_ERROR = re.compile(rb"""[\w.-]+:value-type\s*=\s*["']error["']""")
+_ODS_FORMULA = _quoted(rb"table:formula")
+_ODS_TABLE_NAME = _quoted(rb"table:name")
+_ODS_LANGUAGE = re.compile(r"^[A-Za-z][\w.-]*:=")  # "of:=1+2": the formula's language, then the formula
+
+
+def _ods_formula(attrs: bytes) -> str | None:
+    formula = _attr(_ODS_FORMULA, attrs)
+    if formula is None:
+        return None
+    language = _ODS_LANGUAGE.match(formula)
+    return (formula[language.end():] if language else formula.lstrip("=")) or None
+
+
+def _ods_cells(xml: bytes, sheet: str, limit: int) -> dict[tuple[int, int], str]:
+    """Error cells and formulas without a value of the table named ``sheet`` in content.xml,
+    repeated rows and cells counted as often as they repeat."""
+    found: dict[tuple[int, int], str] = {}
+    if b"table:formula" not in xml and not _ODS_ERROR.search(xml):
+        return found  # most sheets: no cell to look at closer
+    inside = False
+    row = column = 0
+    row_repeat = 1
+    error_at: tuple[range, range, str | None, int] | None = None  # an error cell, until its text is read
+
+    def mark(rows: range, columns: range, problem: str) -> None:
+        for r in rows:
+            for c in columns:
+                if len(found) >= limit:
+                    return
+                found[(r, c)] = problem
+
+    for match in _ODS_TAG.finditer(xml):
+        if error_at is not None:
+            rows, columns, formula, start = error_at
+            mark(rows, columns, _problem(_text(xml, start, match.start()).strip() or "#VALUE!", formula))
+            error_at = None
+        if len(found) >= limit:
+            break
+        closing, tag, attrs, empty = match.groups()
+        if tag == b"table":
+            if closing and inside:
+                break
+            if not closing:
+                inside, row = _attr(_ODS_TABLE_NAME, attrs) == sheet, 0
+        elif not inside:
+            continue
+        elif tag == b"table-row":
+            if not closing:
+                repeated = _ODS_ROWS.search(attrs)
+                row_repeat, column = (int(repeated.group(1)) if repeated else 1), 0
+            if closing or empty:
+                row += row_repeat
+        elif not closing:
+            repeated = _ODS_COLUMNS.search(attrs)
+            repeat = int(repeated.group(1)) if repeated else 1
+            cells = (range(row, row + row_repeat), range(column, column + repeat))
+            if tag == b"table-cell" and _ODS_ERROR.search(attrs):
+                error_at = (*cells, _ods_formula(attrs), match.end())
+            elif tag == b"table-cell" and b"office:value-type" not in attrs and _ods_formula(attrs):
+                mark(*cells, _problem(None, _ods_formula(attrs)))
+            column += repeat
+    return found
