@@ -763,7 +763,17 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
             if attr not in read and attr not in counted:
                 unread.setdefault(attr)
     if unread:
-        names = ", ".join(repr(a) for a in unread)
+        from printkit.spec.data import COPIES_COLUMNS  # only to name what an unread attribute misspells
+
+        # What each may misspell: a name the layouts read that no card gives, or the copies column.
+        given = {attr for card in drawn for attr in card.attrs}
+        meant = {name for read in reads.values() for name in read if name not in given} | set(COPIES_COLUMNS)
+
+        def named(attr: str) -> str:
+            hint = close_key(attr.lower(), meant)
+            return f"{attr!r} (did you mean {hint!r}?)" if hint else repr(attr)
+
+        names = ", ".join(named(a) for a in unread)
         verb = "is an attribute" if len(unread) == 1 else "are attributes"
         out.append(f"{names} {verb} of cards drawn by layouts that no layout of theirs reads, so "
                    f"{'it prints' if len(unread) == 1 else 'they print'} nowhere (a misspelling?)")

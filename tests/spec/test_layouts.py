@@ -644,3 +644,11 @@ def test_a_layout_text_whose_markup_the_card_completes_is_not_the_layouts_mistak
         "words: b}", "words: fire}").replace("words: c}", "words: fire}").replace("words: d}", "words: fire}")
     result = run(folder, spec)
     assert result.exit_code == 0, result.output
+
+
+def test_an_unread_attribute_names_what_it_likely_misspells(folder):
+    """'Copies' is not copies: the warning says which name it likely misspells."""
+    result = run(folder, SPEC.replace("text: \"Draw a card.\"", "text: \"Draw a card.\", Copies: 2, zzz: 1"))
+    warnings = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("warning:")]
+    assert any("'Copies' (did you mean 'copies'?), 'zzz' are attributes of cards drawn by layouts" in w
+               for w in warnings), warnings
