@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, wrap
+from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
+from printkit.export.folders import refuse_foreign_files
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -56,7 +57,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
     for run in runs:
         if run.size is None:
             sizes = size_name(run.cards[0].size)
-            left_out.append(f"{run.title} ({len(run.cards)} cards, {sizes}): {prof.name} offers no such "
+            left_out.append(f"{run.title} ({counted(len(run.cards), 'card')}, {sizes}): {prof.name} offers no such "
                             f"size ({prof.offered()}).")
             continue
         distinct: dict[str, list[Card]] = {}
@@ -66,9 +67,11 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
 
     if prof.kind == "images":
         decks = order_decks(included, faces)
+        refuse_foreign_files(ctx.options.out_dir, [order.folder for order in decks])
         yield from _images(deck, prof, decks, faces, ctx, files)
         notes += _order_lines(prof, decks)
     else:
+        refuse_foreign_files(ctx.options.out_dir, [UPLOAD])
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
         if prof.rulebook and options.rulebooks and press_for(prof, options) is not None:
             left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
@@ -85,7 +88,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
                                 cmyk=press_for(prof, options) or False, cached=False, kind="export-pages", deck=deck,
                                 paper=ctx.options.paper)
-            files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
+            files.append((path, f"{counted(len(by_sheet), 'full-page sheet')} ({ctx.options.paper.upper()}), one-sided: "
                                 "one copy per game"))
         else:
             left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
@@ -98,7 +101,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         notes.append("Some numbers of this profile were not found in the service's published pages (see "
                      "'Before you order').")
     total = sum(len(copies) for _, groups in included for copies in groups)
-    notes.append(f"{total} cards in all ({deck_title(deck)}).")
+    notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
 
 
@@ -170,14 +173,14 @@ def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, f
         pdf = _card_pdf(deck, card, faces.back(card), "back")
         yield ctx.write(back_path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
                         kind="export-back", deck=deck, cards=order.cards)
-        files.append((back_path, f"the back of all {order.cards} cards in {folder}/"))
+        files.append((back_path, f"the back of {'all ' if order.cards > 1 else ''}{counted(order.cards, 'card')} in {folder}/"))
 
 
 def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
     """What to order: one deck per folder, of the size the service sells that holds its cards."""
     lines = ["Decks to order, one per folder:"]
     for order in decks:
-        line = (f"- {order.folder}/: {order.cards} cards ({len(order.groups)} distinct), back "
+        line = (f"- {order.folder}/: {counted(order.cards, 'card')} ({len(order.groups)} distinct), back "
                 f"{order.folder}/back.{prof.format}")
         if prof.order_sizes:
             size = next((n for n in prof.order_sizes if n >= order.cards), None)
@@ -223,7 +226,7 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
         path = f"{UPLOAD}/rulebook-{lang}-{paper}.pdf"
         yield ctx.write(path, result.data, kind="export-rulebook", deck=deck, paper=result.paper,
                         pages=result.pages, lang=lang)
-        files.append((path, f"the rulebook ({lang}): {result.pages} {paper.upper()} pages, one copy per game"))
+        files.append((path, f"the rulebook ({lang}): {counted(result.pages, paper.upper() + ' page')}, one copy per game"))
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
@@ -244,7 +247,7 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
             yield ctx.write_pdf(path, pages, info, cmyk=press_for(prof, options) or False, cached=False,
                                 kind="export-pdf", deck=deck, cards=len(pages) // 2)
-            files.append((path, f"{len(pages) // 2} cards ({run.title}), {len(pages)} pages: back, front, back, front ..."))
+            files.append((path, f"{counted(len(pages) // 2, 'card')} ({run.title}), {len(pages)} pages: back, front, back, front ..."))
         return
     fronts: list[Page] = []
     backs: list[Page] = []
@@ -260,10 +263,13 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
     yield ctx.write_pdf(path, fronts + backs, info, cmyk=press_for(prof, options) or False, cached=False,
                         kind="export-pdf",
                         deck=deck, cards=len(fronts))
-    runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
-    files.append((path, f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
-                               f"{len(fronts) + 1}-{2 * len(fronts)} their backs in the same order"
-                               + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
+    runs = ", ".join(counted(n, "card") if run.name == "cards" else f"{n} {run.title}"
+                     for run, groups in included for n in [sum(len(c) for c in groups)])
+    n = len(fronts)
+    order = (f"pages 1-{n} fronts, {n + 1}-{2 * n} their backs in the same order" if n > 1
+             else "page 1 its front, page 2 its back")
+    files.append((path, f"{counted(n, 'card')} ({runs}): {order}"
+                        + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
 
 
 def _colour_note(prof: Profile, options: ExportOptions) -> str:
