@@ -12,7 +12,8 @@ run and distinct back, since such a deck has one back; for a PDF service one ``u
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from pathlib import Path
+from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
 from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
@@ -21,7 +22,7 @@ from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page, full_page
-from printkit.layout.ops import Face, Line
+from printkit.layout.ops import Face, Image, Line
 
 # Crop marks for the print-shop PDF: a slug this wide around the bleed holds them.
 SLUG_MM = 6.0
@@ -93,6 +94,10 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         else:
             left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
                             f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
+    soft = soft_pictures(prof, included, faces)
+    for line in soft:
+        if line.warn:
+            ctx.warn(deck, line.text)
     bleeds = sorted({f"{run.size.bleed_mm:g} mm" for run, _ in included})
     notes.append(f"Every card carries {', '.join(bleeds)} of bleed on each side beyond its trim; keep text "
                  "3 mm inside the trim.")
@@ -102,7 +107,50 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
                      "'Before you order').")
     total = sum(len(copies) for _, groups in included for copies in groups)
     notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
+    if soft:
+        notes += ["", "Pictures that print soft", "------------------------"] + [wrap(line.text) for line in soft]
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
+
+
+class SoftPicture(NamedTuple):
+    """A picture that prints below the resolution the export asks, said once per picture and drawn
+    size: the line, and whether the build must warn too (a face's own warning said it otherwise)."""
+
+    text: str
+    warn: bool
+
+
+def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
+    """Each PNG or JPEG on the cards exported that prints below the profile's own ``dpi`` (where
+    it states one) or :data:`~printkit.layout.resolution.LOW_DPI`, once per picture and drawn size,
+    naming the first card that shows it and how many more distinct cards do."""
+    from printkit.layout.resolution import LOW_DPI, PRINT_DPI, resolution
+
+    below = prof.stated_dpi or LOW_DPI
+    wanted = prof.stated_dpi or PRINT_DPI
+    asks = f"{prof.name} asks" if prof.stated_dpi else "print services commonly ask"
+    found: dict[tuple, list] = {}  # (path, drawn size) -> [resolution, first card, side, cards]
+    for _, groups in included:
+        for copies in groups:
+            card = copies[0]
+            for side, face in (("front", faces.front(card)), ("back", faces.back(card))):
+                for op in face.ops:
+                    placed = resolution(op) if isinstance(op, Image) else None
+                    if placed is None or placed.dpi >= below:
+                        continue
+                    key = (str(op.path), tuple(round(v, 1) for v in placed.drawn_mm))
+                    seen = found.setdefault(key, [placed, card, side, set()])
+                    seen[3].add(card.key)
+    lines = []
+    for (path, _), (placed, card, side, cards) in found.items():
+        (px_w, px_h), (w_mm, h_mm) = placed.pixels, placed.drawn_mm
+        need_w, need_h = placed.needed(wanted)
+        more = f" and {counted(len(cards) - 1, 'more distinct card')}" if len(cards) > 1 else ""
+        lines.append(SoftPicture(
+            f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: {px_w} x {px_h} px drawn at "
+            f"{w_mm:.1f} x {h_mm:.1f} mm is {placed.dpi:.0f} DPI, below {below:g}; {asks} {wanted:g} DPI: give it "
+            f"at least {need_w} x {need_h} px.", placed.dpi >= LOW_DPI))
+    return lines
 
 
 def order_decks(included, faces) -> list[OrderDeck]:

@@ -273,9 +273,13 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         warnings.extend(placed.warnings)
     if side != "back" and card.art.foreground_image is not None:
         ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
-    for art in (card.art.back_image,) if side == "back" else (card.art.background_image, card.art.foreground_image):
+    arts = (("back_image", card.art.back_image),) if side == "back" else (
+        ("background_image", card.art.background_image), ("foreground_image", card.art.foreground_image))
+    for key, art in arts:
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
+            warnings.extend(sharpness_warnings(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, art, fit="cover"),
+                                               card, f"art {key}", Path(art).name))
     return Face(tuple(ops), tuple(warnings))
 
 
@@ -415,6 +419,16 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
     return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path) + png_warnings(path))
 
 
+def sharpness_warnings(image: Image, card: Card, where: str, shown: str) -> tuple[str, ...]:
+    """A warning when the picture ``image`` draws prints below :data:`~printkit.layout.resolution.LOW_DPI`
+    (:mod:`printkit.layout.resolution`), beginning with the card's label and ``where`` (the
+    element, or the art key) so that a build says it once per picture, place and size."""
+    from printkit.layout.resolution import low_resolution
+
+    said = low_resolution(image)
+    return (f"{card.cut_label} {where}: picture {shown!r}: {said}",) if said else ()
+
+
 def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:
     """The element's box, moved by its anchor against the text it is anchored to as that text was
     set (``extents``); None when that text is not drawn on this card, so neither is the element."""
@@ -435,22 +449,23 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resou
     if element.kind == "table":
         ops, warnings = _table(element, card, values, resources, box, side)
     else:
-        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving)
+        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving, side=side)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
 
 
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                box: Box, share: bool = True) -> tuple[Sequence[Op], Sequence[str]]:
+                box: Box, share: bool = True, side: str = "front") -> tuple[Sequence[Op], Sequence[str]]:
     kept = _shared if share else _as_is  # a check's faces are not drawn: kept once for nothing
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
         name = element.image.render(values)
         path = resources.image_path(name)
-        return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover"),), \
-            picture_warnings(path, name)
+        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover")
+        where = _named(element, side) + (f" ({element.source})" if element.source else "")
+        return (image,), picture_warnings(path, name) + sharpness_warnings(image, card, where, name)
     if element.kind == "icon":
         name = element.icon.render(values)
         icon = find_icon(name, resources.icons)
