@@ -89,8 +89,8 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
                                 cmyk=press_for(prof, options) or False, cached=False, kind="export-pages", deck=deck,
                                 paper=ctx.options.paper)
-            files.append((path, f"{counted(len(by_sheet), 'full-page sheet')} ({ctx.options.paper.upper()}), one-sided: "
-                                "one copy per game"))
+            files.append((path, f"{counted(len(by_sheet), 'full-page sheet')} ({ctx.options.paper.upper()}), "
+                                "one-sided: one copy per game"))
         else:
             left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
                             f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
@@ -221,7 +221,8 @@ def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, f
         pdf = _card_pdf(deck, card, faces.back(card), "back")
         yield ctx.write(back_path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
                         kind="export-back", deck=deck, cards=order.cards)
-        files.append((back_path, f"the back of {'all ' if order.cards > 1 else ''}{counted(order.cards, 'card')} in {folder}/"))
+        every = "all " if order.cards > 1 else ""
+        files.append((back_path, f"the back of {every}{counted(order.cards, 'card')} in {folder}/"))
 
 
 def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
@@ -274,7 +275,8 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
         path = f"{UPLOAD}/rulebook-{lang}-{paper}.pdf"
         yield ctx.write(path, result.data, kind="export-rulebook", deck=deck, paper=result.paper,
                         pages=result.pages, lang=lang)
-        files.append((path, f"the rulebook ({lang}): {counted(result.pages, paper.upper() + ' page')}, one copy per game"))
+        pages = counted(result.pages, f"{paper.upper()} page")
+        files.append((path, f"the rulebook ({lang}): {pages}, one copy per game"))
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
@@ -295,7 +297,8 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
             yield ctx.write_pdf(path, pages, info, cmyk=press_for(prof, options) or False, cached=False,
                                 kind="export-pdf", deck=deck, cards=len(pages) // 2)
-            files.append((path, f"{counted(len(pages) // 2, 'card')} ({run.title}), {len(pages)} pages: back, front, back, front ..."))
+            files.append((path, f"{counted(len(pages) // 2, 'card')} ({run.title}), {len(pages)} pages: "
+                                "back, front, back, front ..."))
         return
     fronts: list[Page] = []
     backs: list[Page] = []

@@ -244,7 +244,8 @@ class _Writer:
             face_path = f"{IMAGES}/{file_slug(run.name)}-{number}.png"
             yield ctx.write(face_path, png_bytes(_face_image(deck, card, front, "front", pixels)),
                             kind="tts-tile", deck=deck, cards=len(copies))
-            self.files.append((face_path, f"the face of {counted(len(copies), run.title + ' tile')}, {pixels[0]} px across"))
+            tiles = counted(len(copies), f"{run.title} tile")
+            self.files.append((face_path, f"the face of {tiles}, {pixels[0]} px across"))
             back_path = face_path
             if back.ops != front.ops:
                 back_path = f"{IMAGES}/{file_slug(run.name)}-{number}-back.png"
