@@ -18,7 +18,10 @@ What goes where:
   ``README.txt``;
 - the print shop also gets the deck's rulebooks (profile key ``rulebook``), one PDF per language;
 - ``README.txt`` says what to upload where, and how many copies of each file to order (for
-  MakePlayingCards, which deck size: it sells fixed ones).
+  MakePlayingCards, which deck size: it sells fixed ones), and names each picture that prints
+  below the profile's ``dpi`` (else 150 DPI) where it is placed;
+- a file in the folders to upload that printkit did not write refuses the export before anything
+  is written (:mod:`printkit.export.folders`).
 """
 
 from __future__ import annotations
@@ -164,6 +167,11 @@ def press_for(prof: Profile, options: ExportOptions):
     if prof.kind != "pdf" or not (options.cmyk or pdfx):
         return None
     return dataclasses.replace(prof.press, pdfx=pdfx)
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless one: ``1 card``, ``12 cards``, ``1 A4 page``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def file_slug(name: str) -> str:

@@ -59,6 +59,7 @@ class Profile:
     colour: str = "srgb"
     format: str = "png"
     dpi: int = 300
+    stated_dpi: int | None = None  # the profile's own dpi key: the least a picture should print at there
     backs: str = "files"
     copies: str = "repeat"
     pages: str = "omit"
@@ -122,6 +123,7 @@ def _profile(key: str, raw: Mapping[str, Any]) -> Profile:
     return Profile(
         key=key, name=str(raw["name"]), kind=kind, sizes=sizes, colour=str(raw.get("colour", "srgb")),
         format=str(raw.get("format", "png")), dpi=int(raw.get("dpi", 300)),
+        stated_dpi=int(raw["dpi"]) if "dpi" in raw else None,
         backs=choice("backs", BACKS, "files"), copies=choice("copies", COPIES, "repeat"),
         pages=choice("pages", PAGES, "omit"), other_sizes=choice("other_sizes", OTHER_SIZES, "omit"),
         verified=bool(raw.get("verified", True)), upload=str(raw.get("upload", "")).strip(),

@@ -12,15 +12,17 @@ run and distinct back, since such a deck has one back; for a PDF service one ``u
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from pathlib import Path
+from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, wrap
+from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
+from printkit.export.folders import refuse_foreign_files
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page, full_page
-from printkit.layout.ops import Face, Line
+from printkit.layout.ops import Face, Image, Line
 
 # Crop marks for the print-shop PDF: a slug this wide around the bleed holds them.
 SLUG_MM = 6.0
@@ -56,7 +58,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
     for run in runs:
         if run.size is None:
             sizes = size_name(run.cards[0].size)
-            left_out.append(f"{run.title} ({len(run.cards)} cards, {sizes}): {prof.name} offers no such "
+            left_out.append(f"{run.title} ({counted(len(run.cards), 'card')}, {sizes}): {prof.name} offers no such "
                             f"size ({prof.offered()}).")
             continue
         distinct: dict[str, list[Card]] = {}
@@ -66,9 +68,11 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
 
     if prof.kind == "images":
         decks = order_decks(included, faces)
+        refuse_foreign_files(ctx.options.out_dir, [order.folder for order in decks])
         yield from _images(deck, prof, decks, faces, ctx, files)
         notes += _order_lines(prof, decks)
     else:
+        refuse_foreign_files(ctx.options.out_dir, [UPLOAD])
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
         if prof.rulebook and options.rulebooks and press_for(prof, options) is not None:
             left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
@@ -85,11 +89,15 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             yield ctx.write_pdf(path, by_sheet, pdf_info(deck, "full-page sheets", "Full-page sheets, one-sided"),
                                 cmyk=press_for(prof, options) or False, cached=False, kind="export-pages", deck=deck,
                                 paper=ctx.options.paper)
-            files.append((path, f"{len(by_sheet)} full-page sheets ({ctx.options.paper.upper()}), one-sided: "
-                                "one copy per game"))
+            files.append((path, f"{counted(len(by_sheet), 'full-page sheet')} ({ctx.options.paper.upper()}), "
+                                "one-sided: one copy per game"))
         else:
             left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
                             f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
+    soft = soft_pictures(prof, included, faces)
+    for line in soft:
+        if line.warn:
+            ctx.warn(deck, line.text)
     bleeds = sorted({f"{run.size.bleed_mm:g} mm" for run, _ in included})
     notes.append(f"Every card carries {', '.join(bleeds)} of bleed on each side beyond its trim; keep text "
                  "3 mm inside the trim.")
@@ -98,8 +106,51 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         notes.append("Some numbers of this profile were not found in the service's published pages (see "
                      "'Before you order').")
     total = sum(len(copies) for _, groups in included for copies in groups)
-    notes.append(f"{total} cards in all ({deck_title(deck)}).")
+    notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
+    if soft:
+        notes += ["", "Pictures that print soft", "------------------------"] + [wrap(line.text) for line in soft]
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
+
+
+class SoftPicture(NamedTuple):
+    """A picture that prints below the resolution the export asks, said once per picture and drawn
+    size: the line, and whether the build must warn too (a face's own warning said it otherwise)."""
+
+    text: str
+    warn: bool
+
+
+def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
+    """Each PNG or JPEG on the cards exported that prints below the profile's own ``dpi`` (where
+    it states one) or :data:`~printkit.layout.resolution.LOW_DPI`, once per picture and drawn size,
+    naming the first card that shows it and how many more distinct cards do."""
+    from printkit.layout.resolution import LOW_DPI, PRINT_DPI, resolution
+
+    below = prof.stated_dpi or LOW_DPI
+    wanted = prof.stated_dpi or PRINT_DPI
+    asks = f"{prof.name} asks" if prof.stated_dpi else "print services commonly ask"
+    found: dict[tuple, list] = {}  # (path, drawn size) -> [resolution, first card, side, cards]
+    for _, groups in included:
+        for copies in groups:
+            card = copies[0]
+            for side, face in (("front", faces.front(card)), ("back", faces.back(card))):
+                for op in face.ops:
+                    placed = resolution(op) if isinstance(op, Image) else None
+                    if placed is None or placed.dpi >= below:
+                        continue
+                    key = (str(op.path), tuple(round(v, 1) for v in placed.drawn_mm))
+                    seen = found.setdefault(key, [placed, card, side, set()])
+                    seen[3].add(card.key)
+    lines = []
+    for (path, _), (placed, card, side, cards) in found.items():
+        (px_w, px_h), (w_mm, h_mm) = placed.pixels, placed.drawn_mm
+        need_w, need_h = placed.needed(wanted)
+        more = f" and {counted(len(cards) - 1, 'more distinct card')}" if len(cards) > 1 else ""
+        lines.append(SoftPicture(
+            f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: {px_w} x {px_h} px drawn at "
+            f"{w_mm:.1f} x {h_mm:.1f} mm is {placed.dpi:.0f} DPI, below {below:g}; {asks} {wanted:g} DPI: give it "
+            f"at least {need_w} x {need_h} px.", placed.dpi >= LOW_DPI))
+    return lines
 
 
 def order_decks(included, faces) -> list[OrderDeck]:
@@ -170,14 +221,15 @@ def _images(deck: Deck, prof: Profile, decks: Sequence[OrderDeck], faces, ctx, f
         pdf = _card_pdf(deck, card, faces.back(card), "back")
         yield ctx.write(back_path, png_bytes(rasterise(pdf, card.size, pixels=run.size.pixels), prof.dpi),
                         kind="export-back", deck=deck, cards=order.cards)
-        files.append((back_path, f"the back of all {order.cards} cards in {folder}/"))
+        every = "all " if order.cards > 1 else ""
+        files.append((back_path, f"the back of {every}{counted(order.cards, 'card')} in {folder}/"))
 
 
 def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
     """What to order: one deck per folder, of the size the service sells that holds its cards."""
     lines = ["Decks to order, one per folder:"]
     for order in decks:
-        line = (f"- {order.folder}/: {order.cards} cards ({len(order.groups)} distinct), back "
+        line = (f"- {order.folder}/: {counted(order.cards, 'card')} ({len(order.groups)} distinct), back "
                 f"{order.folder}/back.{prof.format}")
         if prof.order_sizes:
             size = next((n for n in prof.order_sizes if n >= order.cards), None)
@@ -223,7 +275,8 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
         path = f"{UPLOAD}/rulebook-{lang}-{paper}.pdf"
         yield ctx.write(path, result.data, kind="export-rulebook", deck=deck, paper=result.paper,
                         pages=result.pages, lang=lang)
-        files.append((path, f"the rulebook ({lang}): {result.pages} {paper.upper()} pages, one copy per game"))
+        pages = counted(result.pages, f"{paper.upper()} page")
+        files.append((path, f"the rulebook ({lang}): {pages}, one copy per game"))
 
 
 def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ctx, files) -> Iterator:
@@ -244,7 +297,8 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
             info = pdf_info(deck, f"{run.title} for {prof.name}", "Card deck in print order: each card's back, then its front")
             yield ctx.write_pdf(path, pages, info, cmyk=press_for(prof, options) or False, cached=False,
                                 kind="export-pdf", deck=deck, cards=len(pages) // 2)
-            files.append((path, f"{len(pages) // 2} cards ({run.title}), {len(pages)} pages: back, front, back, front ..."))
+            files.append((path, f"{counted(len(pages) // 2, 'card')} ({run.title}), {len(pages)} pages: "
+                                "back, front, back, front ..."))
         return
     fronts: list[Page] = []
     backs: list[Page] = []
@@ -260,10 +314,13 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
     yield ctx.write_pdf(path, fronts + backs, info, cmyk=press_for(prof, options) or False, cached=False,
                         kind="export-pdf",
                         deck=deck, cards=len(fronts))
-    runs = ", ".join(f"{sum(len(c) for c in groups)} {run.title}" for run, groups in included)
-    files.append((path, f"{len(fronts)} cards ({runs}): pages 1-{len(fronts)} fronts, "
-                               f"{len(fronts) + 1}-{2 * len(fronts)} their backs in the same order"
-                               + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
+    runs = ", ".join(counted(n, "card") if run.name == "cards" else f"{n} {run.title}"
+                     for run, groups in included for n in [sum(len(c) for c in groups)])
+    n = len(fronts)
+    order = (f"pages 1-{n} fronts, {n + 1}-{2 * n} their backs in the same order" if n > 1
+             else "page 1 its front, page 2 its back")
+    files.append((path, f"{counted(n, 'card')} ({runs}): {order}"
+                        + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
 
 
 def _colour_note(prof: Profile, options: ExportOptions) -> str:

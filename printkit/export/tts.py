@@ -35,7 +35,8 @@ from typing import Iterator, Sequence
 from urllib.parse import quote
 
 from printkit.deck import Card, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, readme_text, wrap
+from printkit.export import README, ExportOptions, Run, counted, file_slug, readme_text, wrap
+from printkit.export.folders import refuse_foreign_files
 from printkit.export.profiles import Profile
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -112,6 +113,7 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
                 options: ExportOptions, ctx) -> Iterator:
     from printkit.pipeline.names import deck_title
 
+    refuse_foreign_files(ctx.options.out_dir, [IMAGES])
     faces = ctx.faces(deck)
     files: list[tuple[str, str]] = []
     objects: list[dict] = []
@@ -213,7 +215,7 @@ class _Writer:
             "DeckIDs": [c["CardID"] for c in contained], "CustomDeck": custom,
             "ContainedObjects": contained,
         })
-        self.summary.append(f"a deck of {run.title}, {len(contained)} cards")
+        self.summary.append(f"a deck of {run.title}, {counted(len(contained), 'card')}")
 
     def back(self, run: Run, key: tuple, image) -> Iterator:
         """The path of this back image, written the first time it is needed."""
@@ -242,13 +244,14 @@ class _Writer:
             face_path = f"{IMAGES}/{file_slug(run.name)}-{number}.png"
             yield ctx.write(face_path, png_bytes(_face_image(deck, card, front, "front", pixels)),
                             kind="tts-tile", deck=deck, cards=len(copies))
-            self.files.append((face_path, f"the face of {len(copies)} {run.title} tiles, {pixels[0]} px across"))
+            tiles = counted(len(copies), f"{run.title} tile")
+            self.files.append((face_path, f"the face of {tiles}, {pixels[0]} px across"))
             back_path = face_path
             if back.ops != front.ops:
                 back_path = f"{IMAGES}/{file_slug(run.name)}-{number}-back.png"
                 yield ctx.write(back_path, png_bytes(_face_image(deck, card, back, "back", pixels)),
                                 kind="tts-tile", deck=deck)
-                self.files.append((back_path, f"the underside of {len(copies)} {run.title} tiles"))
+                self.files.append((back_path, f"the underside of {counted(len(copies), run.title + ' tile')}"))
             ctx.progress(len(copies))
             scale = side / TILE_MM
             for height, copy in enumerate(copies):
@@ -264,7 +267,7 @@ class _Writer:
                                        "Stretch": True},
                     },
                 })
-        self.summary.append(f"{len(run.cards)} round tiles ({run.title})")
+        self.summary.append(f"{counted(len(run.cards), 'round tile')} ({run.title})")
 
 
 def card_text(deck: Deck, card: Card) -> str:

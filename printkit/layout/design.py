@@ -278,9 +278,13 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
         warnings.extend(placed.warnings)
     if side != "back" and card.art.foreground_image is not None:
         ops.append(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, card.art.foreground_image, fit="cover"))
-    for art in (card.art.back_image,) if side == "back" else (card.art.background_image, card.art.foreground_image):
+    arts = (("back_image", card.art.back_image),) if side == "back" else (
+        ("background_image", card.art.background_image), ("foreground_image", card.art.foreground_image))
+    for key, art in arts:
         if art is not None:
             warnings.extend(picture_warnings(art, Path(art).name))
+            warnings.extend(sharpness_warnings(Image(bleed.x_mm, bleed.y_mm, bleed.w_mm, bleed.h_mm, art, fit="cover"),
+                                               card, f"art {key}", Path(art).name))
     return Face(tuple(ops), tuple(warnings))
 
 
@@ -441,6 +445,16 @@ def icon_warnings(names: Sequence[str], icons: Mapping[str, Icon], where: object
     return out
 
 
+def sharpness_warnings(image: Image, card: Card, where: str, shown: str) -> tuple[str, ...]:
+    """A warning when the picture ``image`` draws prints below :data:`~printkit.layout.resolution.LOW_DPI`
+    (:mod:`printkit.layout.resolution`), beginning with the card's label and ``where`` (the
+    element, or the art key) so that a build says it once per picture, place and size."""
+    from printkit.layout.resolution import low_resolution
+
+    said = low_resolution(image)
+    return (f"{card.cut_label} {where}: picture {shown!r}: {said}",) if said else ()
+
+
 def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:
     """The element's box, moved by its anchor against the text it is anchored to as that text was
     set (``extents``); None when that text is not drawn on this card, so neither is the element."""
@@ -480,8 +494,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
             return (), ()
         name = element.image.render(values)
         path = resources.image_path(name)
-        return (Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover"),), \
-            picture_warnings(path, name)
+        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover")
+        where = _named(element, side) + (f" ({element.source})" if element.source else "")
+        return (image,), picture_warnings(path, name) + sharpness_warnings(image, card, where, name)
     if element.kind == "icon":
         name = element.icon.render(values)
         icon = find_icon(name, resources.icons)

@@ -48,7 +48,7 @@ groups:
 @pytest.fixture
 def folder(tmp_path) -> Path:
     (tmp_path / "art").mkdir()
-    PILImage.new("RGB", (40, 30), "#5b8e7d").save(tmp_path / "art" / "a.png")
+    PILImage.new("RGB", (400, 300), "#5b8e7d").save(tmp_path / "art" / "a.png")  # 176 DPI over its 57.5 mm box: no warning
     PILImage.new("RGB", (16, 16), "#e4572e").save(tmp_path / "art" / "fire.png")
     return tmp_path
 

@@ -1,0 +1,66 @@
+"""The folders an export tells the user to send hold printkit's files only.
+
+README.txt says "send the files in upload/" (or upload every image of a folder, host images/), so
+a file printkit did not write there would be sent too. printkit never removes such a file (it is
+the user's), so the export is refused before anything is written, naming the files to move away,
+as a build refuses to replace a file it did not write.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+from printkit.errors import BuildError
+from printkit.outputs import current_sha256
+from printkit.pipeline.manifest import previous_files
+
+# What file browsers leave in a folder they open (Finder, Windows Explorer): never picked for an
+# upload, and hidden from the user, who could not find them to move.
+SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+_NAMED = 5  # files named in the error; the rest are counted
+_MAX_FILES = 10_000  # a folder is looked through no further than this
+
+
+def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
+    """The files in ``out_dir``'s ``folders`` (paths relative to ``out_dir``, ``/``-separated)
+    that printkit did not write there, or that were changed since: not listed in its manifest with
+    the bytes they hold. Links count as foreign (printkit makes none)."""
+    previous = previous_files(out_dir)
+    found: list[str] = []
+    seen = 0
+    for folder in sorted(set(folders)):
+        top = out_dir / folder
+        if top.is_symlink() or not top.is_dir():
+            continue
+        for here, dirs, names in os.walk(top, followlinks=False):
+            dirs.sort()
+            for name in sorted(names + [d for d in dirs if os.path.islink(os.path.join(here, d))]):
+                seen += 1
+                if seen > _MAX_FILES:
+                    return found
+                if name in SYSTEM_FILES:
+                    continue
+                path = Path(here) / name
+                relative = path.relative_to(out_dir).as_posix()
+                listed = {e.sha256 for e in previous.get(relative, [])}
+                if not listed or current_sha256(path) not in listed:
+                    found.append(relative)
+    return found
+
+
+def refuse_foreign_files(out_dir: Path, folders: Iterable[str]) -> None:
+    """Refuse (one line, before anything is written) an export whose folders to send hold a file
+    printkit did not write (:func:`foreign_files`)."""
+    found = foreign_files(out_dir, folders)
+    if not found:
+        return
+    named = ", ".join(found[:_NAMED]) + (f" (and {len(found) - _NAMED} more)" if len(found) > _NAMED else "")
+    one = len(found) == 1
+    raise BuildError(f"cannot export into {str(out_dir)!r}: {named} {'is' if one else 'are'} not "
+                     f"printkit's (it did not write {'it' if one else 'them'}, or {'it was' if one else 'they were'} "
+                     f"changed since), and README.txt would tell you to send everything in "
+                     f"{'that folder' if len({f.split('/')[0] for f in found}) == 1 else 'those folders'}; "
+                     f"move {'it' if one else 'them'} out of the export folder (printkit never removes a file "
+                     "it did not write) or use another --out")

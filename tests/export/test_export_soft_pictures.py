@@ -1,0 +1,49 @@
+"""README.txt names each picture that prints below the service's DPI (its profile's, else 150)."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from printkit.decks import load_deck
+from printkit.export import ExportOptions, export_deck
+
+DECK = """game: soft
+name: Soft
+card: {size: poker, bleed: 0.125in}
+art: {background_image: bg.png}
+groups:
+  - name: cards
+    cards: [{title: Alpha}, {title: Beta}]
+"""
+
+
+def _export(tmp_path, pixels, target):
+    Image.new("RGB", pixels, (30, 90, 160)).save(tmp_path / "bg.png")
+    spec = tmp_path / "soft.yaml"
+    spec.write_text(DECK, encoding="utf-8")
+    out = tmp_path / target
+    result = export_deck(load_deck(str(spec)), ExportOptions(target=target, out_dir=out))
+    readme = " ".join((out / "README.txt").read_text(encoding="utf-8").split())
+    return readme, result.warnings
+
+
+def test_below_the_services_own_dpi_is_named_once_for_all_cards(tmp_path):
+    # 550 x 750 px over the 2.75 x 3.75 in bleed box: 200 DPI, under The Game Crafter's 300.
+    readme, warnings = _export(tmp_path, (550, 750), "tgc")
+    line = ("picture 'bg.png' on the front of cards 'Alpha' and 1 more distinct card: 550 x 750 px drawn at "
+            "69.8 x 95.2 mm is 200 DPI, below 300; The Game Crafter asks 300 DPI: give it at least 825 x 1125 px.")
+    assert "Pictures that print soft ------------------------ " + line in readme
+    assert readme.count("picture 'bg.png'") == 1
+    assert [w for w in warnings if "bg.png" in w] == [f"soft: {line}"]
+
+
+def test_without_a_dpi_in_the_profile_150_is_the_floor(tmp_path):
+    readme, _ = _export(tmp_path, (550, 750), "print-shop")
+    assert "Pictures that print soft" not in readme
+    readme, warnings = _export(tmp_path, (55, 75), "print-shop")
+    assert ("picture 'bg.png' on the front of cards 'Alpha' and 1 more distinct card: 55 x 75 px drawn at "
+            "69.8 x 95.2 mm is 20 DPI, below 150; print services commonly ask 300 DPI: give it at least "
+            "825 x 1125 px.") in readme
+    # Said by the faces themselves (below 150 everywhere), not again by the export.
+    assert not [w for w in warnings if "on the front of" in w]
+    assert [w for w in warnings if "art background_image: picture 'bg.png'" in w]

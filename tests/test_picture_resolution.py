@@ -1,0 +1,116 @@
+"""A PNG or JPEG printed below 150 DPI where it is placed is a warning naming it, its card and element."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image as PILImage
+
+from printkit.cli import main
+from printkit.layout.ops import Image
+from printkit.layout.resolution import low_resolution, resolution
+
+DECK = """game: soft
+name: Soft
+card: {size: poker}
+layouts:
+  card:
+    elements:
+      - {name: art, kind: image, image: "{pic}", x: 5mm, y: 5mm, width: 40mm, height: 40mm}
+      - {kind: text, text: "{title}", x: 5mm, y: 50mm, width: 40mm, height: 10mm}
+groups:
+  - name: cards
+    layout: card
+    cards:
+      - {title: Alpha, pic: tiny.png}
+      - {title: Beta, pic: tiny.png}
+      - {title: Gamma, pic: sharp.png}
+      - {title: Delta, pic: art.svg}
+"""
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>'
+TINY = ("cards[title=Alpha, pic=tiny.png]#1 art (soft.yaml:7:9): picture 'tiny.png': 40 x 55 px drawn at "
+        "40.0 x 55.0 mm is 25 DPI, below 150; print services commonly ask 300 DPI: give it at least 473 x 650 px "
+        "(and 1 more distinct card)")
+
+
+def _png(path: Path, size: tuple[int, int]) -> None:
+    PILImage.new("RGB", size, (200, 80, 40)).save(path)
+
+
+def _deck(folder: Path) -> Path:
+    _png(folder / "tiny.png", (40, 55))
+    _png(folder / "sharp.png", (400, 400))  # 254 DPI over 40 mm
+    (folder / "art.svg").write_text(SVG, encoding="utf-8")
+    spec = folder / "soft.yaml"
+    spec.write_text(DECK, encoding="utf-8")
+    return spec
+
+
+def test_check_and_build_say_it_once_per_picture_and_size(tmp_path, monkeypatch):
+    _deck(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    checked = CliRunner().invoke(main, ["check", "soft.yaml"])
+    assert checked.exit_code == 0, checked.output
+    warnings = [line.strip() for line in checked.output.splitlines() if "warning:" in line]
+    assert warnings == [f"warning: {TINY}"]
+    built = CliRunner().invoke(main, ["build", "soft.yaml", "--no-rulebooks"])
+    assert built.exit_code == 0, built.output
+    warnings = [line for line in built.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: soft: {TINY}"]
+
+
+def test_the_proof_page_marks_the_cards_showing_it(tmp_path, monkeypatch):
+    _deck(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["build", "soft.yaml", "--no-rulebooks"]).exit_code == 0
+    page = (tmp_path / "output" / "soft" / "proof.html").read_text(encoding="utf-8")
+    figures = dict(re.findall(r'<figure id="([^"]+)"[^>]*data-warnings="(\d)"', page))
+    assert figures == {"001-cards-alpha": "1", "002-cards-beta": "1", "003-cards-gamma": "0",
+                       "004-cards-delta": "0", "back-1": "0"}
+    assert page.count('class="has-warn"') == 2
+    assert page.count('<div class="w">&#9888; art (soft.yaml:7:9): picture &#x27;tiny.png&#x27;: 40 x 55 px drawn '
+                      'at 40.0 x 55.0 mm is 25 DPI, below 150') == 2
+
+
+def test_a_background_picture_is_measured_over_the_bleed_box(tmp_path):
+    _png(tmp_path / "tiny.png", (40, 55))
+    (tmp_path / "bg.yaml").write_text("game: bg\nname: Bg\ncard: {size: poker}\nart: {background_image: tiny.png}\n"
+                                      "groups:\n  - name: cards\n    cards: [{title: Alpha}]\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "bg.yaml")])
+    # 63.5 x 88.9 mm and 3 mm of bleed: 69.5 x 94.9 mm, covered by a 40:55 picture 69.5 x 95.6 mm.
+    assert ("warning: cards[title=Alpha]#1 art background_image: picture 'tiny.png': 40 x 55 px drawn at "
+            "69.5 x 95.6 mm is 15 DPI, below 150; print services commonly ask 300 DPI: give it at least "
+            "821 x 1129 px") in result.output
+
+
+@pytest.mark.parametrize("fit, drawn, dpi", [("cover", (40.0, 55.0), 25.4), ("contain", (40 * 40 / 55, 40.0), 34.925),
+                                             ("stretch", (40.0, 40.0), 25.4)])
+def test_fit_decides_the_size_a_picture_prints_at(tmp_path, fit, drawn, dpi):
+    _png(tmp_path / "tiny.png", (40, 55))
+    found = resolution(Image(0, 0, 40, 40, tmp_path / "tiny.png", fit=fit))
+    assert found.pixels == (40, 55)
+    assert found.drawn_mm == pytest.approx(drawn) and found.dpi == pytest.approx(dpi, rel=1e-3)
+
+
+def test_exif_orientation_and_quarter_turns_are_followed(tmp_path):
+    stored = io.BytesIO()
+    exif = PILImage.Exif()
+    exif[0x0112] = 6  # shown a quarter turn clockwise: 50 x 100
+    PILImage.new("RGB", (100, 50), (10, 20, 30)).save(stored, "JPEG", exif=exif)
+    (tmp_path / "turned.jpg").write_bytes(stored.getvalue())
+    found = resolution(Image(0, 0, 20, 40, tmp_path / "turned.jpg", fit="stretch"))
+    assert found.pixels == (50, 100) and found.dpi == pytest.approx(63.5)
+    found = resolution(Image(0, 0, 40, 20, tmp_path / "turned.jpg", fit="stretch", quarter_turns=1))
+    assert found.pixels == (100, 50) and found.dpi == pytest.approx(63.5)
+
+
+def test_svg_art_and_sharp_pictures_are_not_warned(tmp_path):
+    (tmp_path / "art.svg").write_text(SVG, encoding="utf-8")
+    _png(tmp_path / "sharp.png", (237, 237))  # 150.5 DPI over 40 mm
+    assert resolution(Image(0, 0, 40, 40, tmp_path / "art.svg")) is None
+    assert low_resolution(Image(0, 0, 40, 40, tmp_path / "sharp.png")) is None
+    assert low_resolution(Image(0, 0, 40, 40, tmp_path / "sharp.png"), below=300) is not None
