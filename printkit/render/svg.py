@@ -120,6 +120,17 @@ def _styles(element, css: dict | None = None) -> dict[str, str]:
     return found
 
 
+def _inherited(element, name: str) -> str | None:
+    """The value of the inherited property ``name`` at ``element``: its own, else its nearest
+    ancestor's ("inherit" passes it on)."""
+    while element is not None:
+        value = _styles(element).get(name, "").strip()
+        if value and value != "inherit":
+            return value
+        element = element.getparent()
+    return None
+
+
 def _stylesheet(root) -> dict:
     """The declarations the SVG's ``<style>`` rules give each element (as svglib applies them
     when it draws), by element; empty without a stylesheet."""
@@ -166,6 +177,19 @@ def unsupported(root) -> list[str]:
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
                 say(element, what)
+        for name, value in styles.items():
+            if "var(" in value:
+                say(element, f"its {name} uses a CSS variable ({value.strip()[:40]}) that is not defined; "
+                             "define it (--name: value) or write the value")
+        order = styles.get("paint-order", "normal").split()
+        if order and order[0] in ("stroke", "markers") and tag in PAINTED:
+            say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
+                         "draw the stroke as a separate shape beneath")
+        for name in ("fill", "stroke", "stop-color"):
+            value = styles.get(name, "").strip()
+            if value and not _paintable(value):
+                say(element, f"its {name} {value[:40]!r} is not a colour printkit can read, and is not drawn; "
+                             "write a colour such as #2a6 or rgb(34, 170, 102)")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
         if stroke:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
@@ -175,6 +199,15 @@ def unsupported(root) -> list[str]:
             say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours and "
                          "linear and radial gradients); expand a pattern into paths")
     return found
+
+
+def _paintable(value: str) -> bool:
+    """Whether svglib reads the paint ``value``: none, currentColor, a url(), or a colour."""
+    if value in ("none", "currentColor", "inherit") or value.startswith("url("):
+        return True
+    from svglib.svglib import Svg2RlgAttributeConverter
+
+    return Svg2RlgAttributeConverter().convertColor(value) is not None
 
 
 def _number(value: str | None, default: float, percent_of: float = 1.0) -> float:
@@ -230,12 +263,17 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Grad
         offset = max(last, _offset(styles.get("offset")))
         last = offset
         color = convert_color(styles.get("stop-color", "black")) or colors.black
+        if color == "currentColor":  # the stop's colour property, inherited as any other
+            color = convert_color(_inherited(child, "color") or "black")
+            color = colors.black if color in (None, "currentColor") else color
         color = color.clone()
         try:
             opacity = float(styles.get("stop-opacity", "1"))
         except ValueError:
             opacity = 1.0
-        color.alpha = min(1.0, max(0.0, opacity if math.isfinite(opacity) else 1.0))
+        # A colour's own alpha (rgba(), #rrggbbaa) and the stop's opacity multiply.
+        alpha = float(getattr(color, "alpha", 1.0) if getattr(color, "alpha", None) is not None else 1.0)
+        color.alpha = min(1.0, max(0.0, alpha * (opacity if math.isfinite(opacity) else 1.0)))
         stops.append((offset, color))
     if len(stops) > MAX_STOPS:
         raise SvgRefused(f"<{local_name(node.tag)}>{_at(node.sourceline)} has {len(stops)} stops, over {MAX_STOPS}; "
