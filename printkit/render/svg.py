@@ -187,7 +187,7 @@ def unsupported(root) -> list[str]:
                          "draw the stroke as a separate shape beneath")
         for name in ("fill", "stroke", "stop-color"):
             value = styles.get(name, "").strip()
-            if value and not _paintable(value):
+            if value and "var(" not in value and not _paintable(value):
                 say(element, f"its {name} {value[:40]!r} is not a colour printkit can read, and is not drawn; "
                              "write a colour such as #2a6 or rgb(34, 170, 102)")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
@@ -535,6 +535,7 @@ def converter_class():
             self._printkit_ids = {element.get("id"): element for element in svg_root.iter()
                                   if isinstance(element.tag, str) and element.get("id") is not None}
             self._printkit_gradients: dict[str, Gradient | None] = {}
+            self._printkit_bounding_clips: dict[int, tuple] = {}  # clip paths to fit to their shape, and their transform
             self._printkit_viewport = _viewport_of(svg_root)
             return super().render(svg_root)
 
@@ -573,6 +574,8 @@ def converter_class():
                 return super().renderNode(node, parent=parent)
             first = len(parent.contents)
             result = super().renderNode(node, parent=parent)
+            for item in parent.contents[first:]:
+                self._fit_clip(item)
             if name == "image" and len(parent.contents) > first:
                 self._place_picture(parent.contents[first], node)
             if name in self.handled_shapes and name != "image" and len(parent.contents) > first:
@@ -593,6 +596,35 @@ def converter_class():
                 del parent.contents[first:]
                 parent.add(_translucent(group, opacity))
             return result
+
+        def get_clippath(self, node):  # noqa: N802 (svglib's name)
+            clipping = super().get_clippath(node)
+            match = _GRADIENT_URL.fullmatch((node.getAttribute("clip-path") or "").strip())
+            target = self._printkit_ids.get(match.group(2)) if match and clipping is not None else None
+            if target is not None and (target.get("clipPathUnits") or "").strip() == "objectBoundingBox":
+                self._printkit_bounding_clips[id(clipping)] = (clipping, self._matrix_of(target.get("transform") or ""))
+            return clipping
+
+        def _fit_clip(self, item) -> None:
+            """A clip path in ``clipPathUnits="objectBoundingBox"`` (svglib draws it in user
+            units) scaled onto the bounding box of what it clips: the item's other parts, which
+            svglib puts in one group with it."""
+            contents = getattr(item, "contents", ())
+            clip = next((part for part in contents if id(part) in self._printkit_bounding_clips), None)
+            if clip is None:
+                return
+            _, matrix = self._printkit_bounding_clips.pop(id(clip))
+            boxes = [part.getBounds() for part in contents if part is not clip]
+            boxes = [box for box in boxes if box and all(map(math.isfinite, box))]
+            x0 = min((box[0] for box in boxes), default=0.0)
+            y0 = min((box[1] for box in boxes), default=0.0)
+            width = max((box[2] for box in boxes), default=0.0) - x0
+            height = max((box[3] for box in boxes), default=0.0) - y0
+            # The clip path's own transform applies after the box: in the element's user space.
+            whole = _multiply(matrix, (width, 0.0, 0.0, height, x0, y0))
+            points = clip.points
+            clip.points = [coordinate for index in range(0, len(points) - 1, 2)
+                           for coordinate in _apply(whole, points[index], points[index + 1])]
 
         def _place_picture(self, item, node) -> None:
             """The picture of the ``<image>`` ``node`` (svglib's ``item``, which stretches it over

@@ -15,14 +15,14 @@ from __future__ import annotations
 import math
 import re
 
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match each: linear time
 _NUMBER_AT = re.compile(_NUMBER)
 _SEPARATOR = re.compile(r"\s*,?\s*")
 _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*")
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
-_URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)\s*(.*)""", re.DOTALL)
-_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*?))?\s*\)")
-_LENGTH = re.compile(rf"\s*({_NUMBER})\s*(px|pt|pc|mm|cm|in|%)?\s*")
+_URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,([^()]*))?\)")
+_LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
@@ -200,7 +200,8 @@ def _resolve_variables(root) -> None:
         def substitute(name: str, value: str, own=own) -> str | None:
             if "var(" not in value or name.startswith("--"):
                 return None
-            return _VAR.sub(lambda m: own.get(m.group(1), m.group(2) if m.group(2) is not None else m.group(0)), value)
+            return _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
+                            value)
 
         _edit_properties(element, substitute)
 
@@ -420,8 +421,9 @@ def normalise(root) -> list[str]:
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _fix_transforms(element, say)
         _fix_radii(element, viewport)
-        if tag == "clipPath" and element.get("transform"):
-            # svglib ignores a clip path's own transform: each shape in it takes it first.
+        if tag == "clipPath" and element.get("transform") and element.get("clipPathUnits") != "objectBoundingBox":
+            # svglib ignores a clip path's own transform: each shape in it takes it first (one in
+            # objectBoundingBox units applies after the box, which the renderer does).
             transform = element.attrib.pop("transform")
             for child in element:
                 if isinstance(child.tag, str):
