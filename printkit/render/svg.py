@@ -37,6 +37,7 @@ _DATA_PICTURE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
 _INHERITED = _GEOMETRY + ("gradientUnits", "gradientTransform", "spreadMethod")
@@ -203,7 +204,7 @@ def unsupported(root) -> list[str]:
 
 def _paintable(value: str) -> bool:
     """Whether svglib reads the paint ``value``: none, currentColor, a url(), or a colour."""
-    if value in ("none", "currentColor", "inherit") or value.startswith("url("):
+    if value in ("none", "currentColor", "inherit") or value.startswith("url(") or _HEX_COLOUR.fullmatch(value):
         return True
     from svglib.svglib import Svg2RlgAttributeConverter
 
