@@ -1,6 +1,7 @@
 """SVG art as reportlab vectors: svglib's conversion, with gradients drawn as the SVG says.
 
-svglib converts a checked SVG tree (:mod:`printkit.images`) into a reportlab Drawing. Its own
+svglib converts a checked SVG tree (:mod:`printkit.images`), rewritten where svglib would misread
+it (:mod:`printkit.render.svg_normal`), into a reportlab Drawing. Its own
 gradients lose what most exported art uses (``gradientTransform``, focal points, ``reflect`` and
 ``repeat``, stop opacity, a bounding box that is not square) and paint the shape black beneath
 them, so :class:`Converter` reads gradients itself and draws each as a PDF shading, clipped to
@@ -108,12 +109,10 @@ def picture_placement(value: str | None) -> tuple[tuple[float, float] | None, bo
     return (_SHARE[align.group(1)], _SHARE[align.group(2)]), words[1:] == ["slice"]
 
 
-def _styles(element, css: dict | None = None) -> dict[str, str]:
-    """An element's presentation attributes, then its stylesheet's declarations (``css``, by
-    element: :func:`_stylesheet`), then its ``style`` attribute, each over the one before."""
+def _styles(element) -> dict[str, str]:
+    """An element's presentation attributes, then its ``style`` attribute over them (the
+    stylesheet's rules are already written onto the elements: :mod:`printkit.render.svg_normal`)."""
     found = {key: value for key, value in element.attrib.items() if isinstance(key, str)}
-    if css:
-        found.update(css.get(element, {}))
     for declaration in (element.get("style") or "").split(";"):
         name, colon, value = declaration.partition(":")
         if colon:
@@ -132,31 +131,11 @@ def _inherited(element, name: str) -> str | None:
     return None
 
 
-def _stylesheet(root) -> dict:
-    """The declarations the SVG's ``<style>`` rules give each element (as svglib applies them
-    when it draws), by element; empty without a stylesheet."""
-    sheets = [element for element in root.iter() if local_name(element.tag) == "style"]
-    if not sheets:
-        return {}
-    import cssselect2
-    from svglib.svglib import CSSMatcher
-
-    matcher = CSSMatcher()
-    for sheet in sheets:
-        matcher.add_styles(sheet.text or "")
-    found: dict = {}
-    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        for match in sorted(matcher.match(wrapper), key=lambda m: (m[0], m[1])):  # weakest first
-            found.setdefault(wrapper.etree_element, {}).update(match[3][1])
-    return found
-
-
 def unsupported(root) -> list[str]:
-    """What in the checked SVG ``root`` printkit cannot draw as written, one located message each
+    """What in the checked, normalised SVG ``root`` printkit cannot draw as written, one located message each
     (``<filter> at line 12: ...``), in document order; each kind of problem once per line."""
     ids = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str)
            and element.get("id") is not None}
-    css = _stylesheet(root)
     found: list[str] = []
     seen: set[tuple[int | None, str]] = set()
 
@@ -173,7 +152,7 @@ def unsupported(root) -> list[str]:
             continue
         if tag in _UNSUPPORTED_ELEMENTS:
             say(element, _UNSUPPORTED_ELEMENTS[tag])
-        styles = _styles(element, css)
+        styles = _styles(element)
         for name, what in _UNSUPPORTED_ATTRIBUTES.items():
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
@@ -536,7 +515,8 @@ def converter_class():
             self._printkit_ids = {element.get("id"): element for element in svg_root.iter()
                                   if isinstance(element.tag, str) and element.get("id") is not None}
             self._printkit_gradients: dict[str, Gradient | None] = {}
-            self._printkit_bounding_clips: dict[int, tuple] = {}  # clip paths to fit to their shape, and their transform
+            # Clip paths to fit to the shape they clip, with their own transform.
+            self._printkit_bounding_clips: dict[int, tuple] = {}
             self._printkit_viewport = _viewport_of(svg_root)
             return super().render(svg_root)
 

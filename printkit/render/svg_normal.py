@@ -411,7 +411,8 @@ def normalise(root) -> list[str]:
     _paint_fallbacks(root, ids, say)
     viewports = _Viewports(root, ids)
     box = _box(root)
-    start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0), _length(root.get("height"), 100.0, 100.0))
+    start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
+                                          _length(root.get("height"), 100.0, 100.0))
     stack = [(root, start, False)]
     while stack:
         element, viewport, nested = stack.pop()
