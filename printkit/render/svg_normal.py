@@ -22,6 +22,7 @@ _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,([^()]*))?\)")
+_IMPORTANT = re.compile(r"\s*!\s*important\s*$", re.IGNORECASE)
 _LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
@@ -162,7 +163,8 @@ def _fold_stylesheet(root) -> None:
                 matcher.add_selector(selector, declarations)
     found = []
     for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        matches = sorted(matcher.match(wrapper), key=lambda m: (m[0], m[1]))  # weakest first
+        matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
+                         key=lambda m: (m[0], m[1]))  # weakest first
         if matches:
             found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
     for sheet in sheets:
@@ -178,9 +180,11 @@ def _fold_stylesheet(root) -> None:
         if custom or any(name in important for name, _ in own):
             # Custom properties (no attribute can hold them) go first in the style, which the
             # element's own declarations follow, and an !important one then overrides.
-            kept = [(n, v) for n, v in own if n not in important]
+            # (An !important declaration of the element's own wins over one of the stylesheet.)
+            kept = [(n, v) for n, v in own if n not in important or _IMPORTANT.search(v)]
             element.set("style", ";".join(f"{n}:{v}" for n, v in custom + kept
-                                          + [(n, important[n]) for n, _ in own if n in important]))
+                                          + [(n, important[n]) for n, v in own
+                                             if n in important and not _IMPORTANT.search(v)]))
 
 
 def _resolve_variables(root) -> None:
@@ -228,6 +232,12 @@ def _fix_colours(name: str, value: str) -> str | None:
     if word.lower() not in ImageColor.colormap:  # the CSS named colours
         return None
     return "#{:02x}{:02x}{:02x}".format(*ImageColor.getrgb(word.lower())[:3])
+
+
+def _fix_importance(name: str, value: str) -> str | None:
+    """A declaration's value without its ``!important`` (which svglib would read as part of it)."""
+    match = _IMPORTANT.search(value)
+    return value[:match.start()] if match else None
 
 
 def _fix_opacity(name: str, value: str) -> str | None:
@@ -300,6 +310,9 @@ def _fix_radii(element, viewport: tuple[float, float]) -> None:
             element.set("ry", rx)
         elif ry is not None and (rx is None or rx.strip() == "auto"):
             element.set("rx", ry)
+        for name in ("rx", "ry"):
+            if (element.get(name) or "").strip() == "auto":  # both auto: no radius, nothing drawn
+                element.attrib.pop(name)
     width, height = viewport
     for name, of in (("r", math.hypot(width, height) / math.sqrt(2)), ("rx", width), ("ry", height)):
         value = element.get(name)
@@ -332,6 +345,8 @@ def _fit(box, placement: str | None, width: float, height: float) -> str:
         ax, ay = (_SHARE[align.group(1)], _SHARE[align.group(2)]) if align else (0.5, 0.5)
         sx = sy = (max if words[1:] == ["slice"] else min)(sx, sy)
         tx, ty = ax * (width - bw * sx), ay * (height - bh * sy)
+    if not all(map(math.isfinite, (sx, sy, tx, ty))):
+        return "scale(0)"  # a viewport beyond any number: nothing that prints
     return (f"translate({_number_text(tx)} {_number_text(ty)}) scale({_number_text(sx)} {_number_text(sy)}) "
             f"translate({_number_text(-bx)} {_number_text(-by)})")
 
@@ -370,8 +385,8 @@ class _Viewports:
         width_of, height_of = viewport
         x = _length(element.get("x"), width_of, 0.0)
         y = _length(element.get("y"), height_of, 0.0)
-        w = _length(element.get("width"), width_of, width_of)
-        h = _length(element.get("height"), height_of, height_of)
+        w = max(0.0, _length(element.get("width"), width_of, width_of))  # a negative size shows nothing
+        h = max(0.0, _length(element.get("height"), height_of, height_of))
         for name in ("x", "y", "width", "height", "viewBox", "preserveAspectRatio"):
             element.attrib.pop(name, None)
         overflow = (_property(overflow_of, "overflow") or "hidden").strip()
@@ -419,6 +434,7 @@ def normalise(root) -> list[str]:
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
+        _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _fix_transforms(element, say)
         _fix_radii(element, viewport)
