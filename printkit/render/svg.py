@@ -161,10 +161,6 @@ def unsupported(root) -> list[str]:
             if "var(" in value:
                 say(element, f"its {name} uses a CSS variable ({value.strip()[:40]}) that is not defined; "
                              "define it (--name: value) or write the value")
-        order = styles.get("paint-order", "normal").split()
-        if order and order[0] in ("stroke", "markers") and tag in PAINTED:
-            say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
-                         "draw the stroke as a separate shape beneath")
         for name in ("fill", "stroke", "stop-color"):
             value = styles.get(name, "").strip()
             if value and "var(" not in value and not _paintable(value):

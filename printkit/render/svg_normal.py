@@ -407,6 +407,54 @@ class _Viewports:
         return inner, ((box[2], box[3]) if box is not None else (w, h))
 
 
+_SHAPES = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon")
+# What moves from a shape to the group its paints become: what applies to it as a whole.
+_WHOLE = ("id", "transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode")
+
+
+def _paint_order(value: str | None) -> list[str]:
+    """``paint-order`` as the full order of fill, stroke and markers ('normal': that order)."""
+    words = [word for word in (value or "normal").split() if word in ("fill", "stroke", "markers")]
+    return words + [word for word in ("fill", "stroke", "markers") if word not in words]
+
+
+def _split_paints(element, order: list[str], say) -> None:
+    """A shape whose ``paint-order`` paints the stroke first, as a group of its stroke, then its
+    fill (each a copy of the shape painting only that), the group taking what applies to the
+    shape as a whole (its transform, opacity, clip): markers stay last, on the second copy."""
+    import copy
+
+    marked = any(_property(element, name) not in (None, "none")
+                 for name in ("marker", "marker-start", "marker-mid", "marker-end"))
+    if marked and order.index("markers") != 2:
+        say(element, f"its paint-order {' '.join(order)!r} is not drawn (markers are painted last); "
+                     "draw the markers as separate shapes")
+        return
+    whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
+    for name in _WHOLE:
+        value = _property(element, name)
+        if value is not None:
+            whole[name] = value
+            _drop_property(element, name)
+    _drop_property(element, "paint-order")
+    first = copy.deepcopy(element)
+    second = copy.deepcopy(element)
+    for name in ("marker", "marker-start", "marker-mid", "marker-end"):
+        _drop_property(first, name)
+    first.set("fill" if order[0] == "stroke" else "stroke", "none")
+    second.set("stroke" if order[0] == "stroke" else "fill", "none")
+    for copied in (first, second):
+        for name in ("fill", "stroke"):
+            if copied.get(name) == "none":
+                _drop_property(copied, name)
+                copied.set(name, "none")
+    element.tag = element.tag[:-len(_local(element.tag))] + "g"
+    element.attrib.clear()
+    element.attrib.update(whole)
+    element.append(first)
+    element.append(second)
+
+
 def normalise(root) -> list[str]:
     """Rewrite the checked SVG ``root`` in place (see the module); what it found but cannot
     draw as written, one located message each."""
@@ -428,12 +476,13 @@ def normalise(root) -> list[str]:
     box = _box(root)
     start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
                                           _length(root.get("height"), 100.0, 100.0))
-    stack = [(root, start, False)]
+    stack = [(root, start, False, "normal")]
     while stack:
-        element, viewport, nested = stack.pop()
+        element, viewport, nested, painting = stack.pop()
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
+        painting = _property(element, "paint-order") or painting  # inherited
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _fix_transforms(element, say)
@@ -468,5 +517,13 @@ def normalise(root) -> list[str]:
                 inner, _ = viewports.group(element, viewport, symbol_box, target.get("preserveAspectRatio"), target)
                 inner.append(use)
                 continue
-        stack.extend((child, viewport, nested) for child in reversed(element))
+        order = _paint_order(painting)
+        if order[0] != "fill" and order.index("stroke") < order.index("fill"):
+            if tag in _SHAPES:
+                _split_paints(element, order, say)
+                continue
+            if tag == "use":
+                say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
+                             "give the paint-order to the shapes it shows")
+        stack.extend((child, viewport, nested, painting) for child in reversed(element))
     return found

@@ -165,7 +165,8 @@ EXPECTED = {
     "stroke-gradient": "<circle> at line 5: a stroke painted with a gradient or pattern is not drawn",
     "pattern-fallback": "<rect> at line 8: its fill url(#dots) is not drawn (printkit draws plain colours, and "
                         "linear and radial gradients as fills); its fallback #0000cc is drawn instead",
-    "paint-order": "<circle> at line 4: its paint-order 'stroke' is not drawn",
+    "paint-order-markers": "<path> at line 4: its paint-order 'markers stroke fill' is not drawn (markers are "
+                           "painted last)",
     "unreadable-colour": "<rect> at line 3: its fill '#f0' is not a colour printkit can read",
     "unreadable-transform": "<rect> at line 3: its transform 'rotate(45deg)' cannot be read",
     "transform-origin-keyword": "<rect> at line 3: its transform-origin 'center' is not drawn",
