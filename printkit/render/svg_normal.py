@@ -21,8 +21,7 @@ _SEPARATOR = re.compile(r"\s*,?\s*")
 _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*")
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
-_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,([^()]*))?\)")
-_IMPORTANT = re.compile(r"\s*!\s*important\s*$", re.IGNORECASE)
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
 _LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
@@ -175,16 +174,19 @@ def _fold_stylesheet(root) -> None:
         own = _declarations(element.get("style") or "")
         custom = [(name, value) for name, value in {**normal, **important}.items() if name.startswith("--")]
         for name, value in {**normal, **important}.items():
-            if not name.startswith("--"):
-                element.set(name, value)
+            if not name.startswith("-"):  # custom and vendor properties: no attribute can hold them
+                try:
+                    element.set(name, value)
+                except ValueError:  # a name XML does not allow, which svglib never reads
+                    pass
         if custom or any(name in important for name, _ in own):
             # Custom properties (no attribute can hold them) go first in the style, which the
             # element's own declarations follow, and an !important one then overrides.
             # (An !important declaration of the element's own wins over one of the stylesheet.)
-            kept = [(n, v) for n, v in own if n not in important or _IMPORTANT.search(v)]
+            kept = [(n, v) for n, v in own if n not in important or _important(v) is not None]
             element.set("style", ";".join(f"{n}:{v}" for n, v in custom + kept
                                           + [(n, important[n]) for n, v in own
-                                             if n in important and not _IMPORTANT.search(v)]))
+                                             if n in important and _important(v) is None]))
 
 
 def _resolve_variables(root) -> None:
@@ -234,10 +236,16 @@ def _fix_colours(name: str, value: str) -> str | None:
     return "#{:02x}{:02x}{:02x}".format(*ImageColor.getrgb(word.lower())[:3])
 
 
+def _important(value: str) -> int | None:
+    """Where the ``!important`` that ends ``value`` starts (None: it does not end so)."""
+    at = value.rfind("!")
+    return at if at >= 0 and value[at + 1:].strip().lower() == "important" else None
+
+
 def _fix_importance(name: str, value: str) -> str | None:
     """A declaration's value without its ``!important`` (which svglib would read as part of it)."""
-    match = _IMPORTANT.search(value)
-    return value[:match.start()] if match else None
+    at = _important(value)
+    return None if at is None else value[:at].rstrip()
 
 
 def _fix_opacity(name: str, value: str) -> str | None:
@@ -358,9 +366,13 @@ class _Viewports:
     def __init__(self, root, ids: dict) -> None:
         self.root, self.ids = root, ids
         self.defs = None
-        self.count = 0
+        self.clips: dict[tuple[float, float], str] = {}  # one clip path per viewport size
 
-    def clip(self, x: float, y: float, w: float, h: float) -> str:
+    def clip(self, w: float, h: float) -> str:
+        """A clip path to the viewport (0, 0, ``w``, ``h``), as ``url(#...)``."""
+        known = self.clips.get((w, h))
+        if known is not None:
+            return known
         from lxml import etree
 
         namespace = self.root.nsmap.get(None)
@@ -368,14 +380,13 @@ class _Viewports:
         if self.defs is None:
             self.defs = etree.Element(tag("defs"))
             self.root.insert(0, self.defs)  # svglib knows a clip path once it has met it
-        self.count += 1
-        name = f"printkit-viewport-{self.count}"
+        name = f"printkit-viewport-{len(self.clips) + 1}"
         while name in self.ids:
             name += "-"
         clip = etree.SubElement(self.defs, tag("clipPath"), id=name)
-        etree.SubElement(clip, tag("rect"), x=_number_text(x), y=_number_text(y), width=_number_text(w),
-                         height=_number_text(h))
-        return f"url(#{name})"
+        etree.SubElement(clip, tag("rect"), width=_number_text(w), height=_number_text(h))
+        self.clips[(w, h)] = f"url(#{name})"
+        return self.clips[(w, h)]
 
     def group(self, element, viewport: tuple[float, float], box, placement, overflow_of) -> tuple:
         """``element`` (an ``<svg>`` or ``<use>``) turned into ``<g>`` > ``<g clip-path>`` > ``<g
@@ -399,7 +410,7 @@ class _Viewports:
         children = list(element)
         inner = etree.SubElement(element, element.tag)
         if overflow not in ("visible", "auto"):
-            inner.set("clip-path", self.clip(0.0, 0.0, w, h))
+            inner.set("clip-path", self.clip(w, h))
         if box is not None:
             inner = etree.SubElement(inner, element.tag, transform=_fit(box, placement, w, h))
         for child in children:
@@ -482,7 +493,10 @@ def normalise(root) -> list[str]:
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
-        painting = _property(element, "paint-order") or painting  # inherited
+        if tag == "clipPath" or painting == "clip":
+            painting = "clip"  # a clip path's shapes paint nothing: their outline is the clip
+        else:
+            painting = _property(element, "paint-order") or painting  # inherited
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _fix_transforms(element, say)
