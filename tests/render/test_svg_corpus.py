@@ -158,6 +158,16 @@ def test_colour_keywords_browsers_know_print_in_any_case(tmp_path):
         assert all(abs(a - b) <= 4 for a, b in zip(seen, colour)), (x, seen)
 
 
+def test_a_stylesheet_with_vendor_properties_and_a_var_fallback_prints(tmp_path):
+    path = tmp_path / "vendor.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>rect { -webkit-transform: none;'
+                    ' fill: var(--undefined, rgb(0, 170, 0)) }</style><rect width="10" height="10"/></svg>',
+                    encoding="utf-8")
+    picture = printkit_picture(path)
+    seen = picture.getpixel((picture.width // 2, picture.height // 2))
+    assert all(abs(a - b) <= 4 for a, b in zip(seen, (0, 170, 0))), seen
+
+
 EXPECTED = {
     "filter": "<circle> at line 6: its filter is not drawn",
     "mask": "<rect> at line 5: its mask is not drawn",
