@@ -38,7 +38,6 @@ _DATA_PICTURE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
-_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
 _INHERITED = _GEOMETRY + ("gradientUnits", "gradientTransform", "spreadMethod")
@@ -161,11 +160,6 @@ def unsupported(root) -> list[str]:
             if "var(" in value:
                 say(element, f"its {name} uses a CSS variable ({value.strip()[:40]}) that is not defined; "
                              "define it (--name: value) or write the value")
-        for name in ("fill", "stroke", "stop-color"):
-            value = styles.get(name, "").strip()
-            if value and "var(" not in value and not _paintable(value):
-                say(element, f"its {name} {value[:40]!r} is not a colour printkit can read, and is not drawn; "
-                             "write a colour such as #2a6 or rgb(34, 170, 102)")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
         if stroke:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
@@ -175,15 +169,6 @@ def unsupported(root) -> list[str]:
             say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours and "
                          "linear and radial gradients); expand a pattern into paths")
     return found
-
-
-def _paintable(value: str) -> bool:
-    """Whether svglib reads the paint ``value``: none, currentColor, a url(), or a colour."""
-    if value in ("none", "currentColor", "inherit") or value.startswith("url(") or _HEX_COLOUR.fullmatch(value):
-        return True
-    from svglib.svglib import Svg2RlgAttributeConverter
-
-    return Svg2RlgAttributeConverter().convertColor(value) is not None
 
 
 def _number(value: str | None, default: float, percent_of: float = 1.0) -> float:

@@ -22,6 +22,7 @@ _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
@@ -240,6 +241,38 @@ def _important(value: str) -> int | None:
     """Where the ``!important`` that ends ``value`` starts (None: it does not end so)."""
     at = value.rfind("!")
     return at if at >= 0 and value[at + 1:].strip().lower() == "important" else None
+
+
+def _readable(value: str) -> bool:
+    """Whether svglib reads the paint or colour ``value`` (a ``url()`` is seen to elsewhere)."""
+    if value in ("none", "currentColor", "inherit") or value.startswith("url(") or _HEX_COLOUR.fullmatch(value):
+        return True
+    from reportlab.lib import colors
+
+    if value.isalpha() and isinstance(getattr(colors, value, None), colors.Color):
+        return True
+    from svglib.svglib import Svg2RlgAttributeConverter
+
+    try:
+        return Svg2RlgAttributeConverter().convertColor(value) is not None
+    except (ValueError, TypeError, IndexError):  # reportlab cannot read it: 'rgb(1,2)', '#ggg'
+        return False
+
+
+def _drop_unreadable_colours(element, say) -> None:
+    """A colour printkit cannot read left out, as browsers leave out an invalid value (the
+    element then takes its parent's, or the default), and said."""
+    for name in _COLOURED:
+        value = (_property(element, name) or "").strip()
+        if not value or _readable(value):
+            continue
+        _drop_property(element, name)
+        if "var(" in value:
+            say(element, f"its {name} uses a CSS variable ({_shown(value)}) that is not defined, and is left out; "
+                         "define it (--name: value) or write the value")
+        else:
+            say(element, f"its {name} {_shown(value)!r} is not a colour printkit can read, and is left out (as "
+                         "browsers do); write a colour such as #2a6 or rgb(34, 170, 102)")
 
 
 def _fix_importance(name: str, value: str) -> str | None:
@@ -499,6 +532,7 @@ def normalise(root) -> list[str]:
             painting = _property(element, "paint-order") or painting  # inherited
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
+        _drop_unreadable_colours(element, say)
         _fix_transforms(element, say)
         _fix_radii(element, viewport)
         if tag == "clipPath" and element.get("transform") and element.get("clipPathUnits") != "objectBoundingBox":

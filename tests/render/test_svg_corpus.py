@@ -177,7 +177,7 @@ EXPECTED = {
                         "linear and radial gradients as fills); its fallback #0000cc is drawn instead",
     "paint-order-markers": "<path> at line 4: its paint-order 'markers stroke fill' is not drawn (markers are "
                            "painted last)",
-    "unreadable-colour": "<rect> at line 3: its fill '#f0' is not a colour printkit can read",
+    "unreadable-colour": "<rect> at line 3: its fill '#f0' is not a colour printkit can read, and is left out",
     "unreadable-transform": "<rect> at line 3: its transform 'rotate(45deg)' cannot be read",
     "transform-origin-keyword": "<rect> at line 3: its transform-origin 'center' is not drawn",
     "css-variable-undefined": "<rect> at line 4: its fill uses a CSS variable (var(--brand)) that is not defined",
