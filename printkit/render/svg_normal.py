@@ -4,8 +4,10 @@ Each rewrite touches only what svglib would draw wrongly or drop, so art it alre
 is left exactly as it was: the stylesheet applied to every element whatever its place (with
 ``!important`` and custom properties), CSS colour names in any case, percentage opacities, compact
 transform lists (``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks
-(``url(#missing) #0a0``), an ``<ellipse>`` with one radius, percentage radii, and nested ``<svg>``
-viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip.
+(``url(#missing) #0a0``), an ``<ellipse>`` with one radius, percentage radii, a clip path's own
+transform, nested ``<svg>`` viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their
+scaling and clip, ``paint-order="stroke"`` as a group of the stroke then the fill, and a colour
+that is not one left out, as browsers leave it.
 
 :func:`normalise` returns, located, what it found but could not draw as written.
 """
