@@ -43,6 +43,7 @@ from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.pngfile import PNG_SIGNATURE
 from printkit.render.svg import PAINTED, data_picture, local_name as _local, unsupported
+from printkit.render.svg_normal import normalise
 from printkit.safe_read import (UnsafeFileError, known_digest, opened_regular, read_identified, read_limited,
                                 remember_digest)
 
@@ -582,7 +583,9 @@ def _svg_art(digest: str, data: bytes) -> SvgArt:
         root.attrib.pop("height", None)
     if not _draws_in_xml(root):
         raise ImageError("draws nothing (no shapes)")
-    return SvgArt(root, digest, tuple(unsupported(root)))
+    _quiet_svglib()
+    found = normalise(root)
+    return SvgArt(root, digest, tuple(found + unsupported(root)))
 
 
 def svg_warnings(path: Path) -> tuple[str, ...]:

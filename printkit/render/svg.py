@@ -1,6 +1,7 @@
 """SVG art as reportlab vectors: svglib's conversion, with gradients drawn as the SVG says.
 
-svglib converts a checked SVG tree (:mod:`printkit.images`) into a reportlab Drawing. Its own
+svglib converts a checked SVG tree (:mod:`printkit.images`), rewritten where svglib would misread
+it (:mod:`printkit.render.svg_normal`), into a reportlab Drawing. Its own
 gradients lose what most exported art uses (``gradientTransform``, focal points, ``reflect`` and
 ``repeat``, stop opacity, a bounding box that is not square) and paint the shape black beneath
 them, so :class:`Converter` reads gradients itself and draws each as a PDF shading, clipped to
@@ -107,12 +108,10 @@ def picture_placement(value: str | None) -> tuple[tuple[float, float] | None, bo
     return (_SHARE[align.group(1)], _SHARE[align.group(2)]), words[1:] == ["slice"]
 
 
-def _styles(element, css: dict | None = None) -> dict[str, str]:
-    """An element's presentation attributes, then its stylesheet's declarations (``css``, by
-    element: :func:`_stylesheet`), then its ``style`` attribute, each over the one before."""
+def _styles(element) -> dict[str, str]:
+    """An element's presentation attributes, then its ``style`` attribute over them (the
+    stylesheet's rules are already written onto the elements: :mod:`printkit.render.svg_normal`)."""
     found = {key: value for key, value in element.attrib.items() if isinstance(key, str)}
-    if css:
-        found.update(css.get(element, {}))
     for declaration in (element.get("style") or "").split(";"):
         name, colon, value = declaration.partition(":")
         if colon:
@@ -120,31 +119,22 @@ def _styles(element, css: dict | None = None) -> dict[str, str]:
     return found
 
 
-def _stylesheet(root) -> dict:
-    """The declarations the SVG's ``<style>`` rules give each element (as svglib applies them
-    when it draws), by element; empty without a stylesheet."""
-    sheets = [element for element in root.iter() if local_name(element.tag) == "style"]
-    if not sheets:
-        return {}
-    import cssselect2
-    from svglib.svglib import CSSMatcher
-
-    matcher = CSSMatcher()
-    for sheet in sheets:
-        matcher.add_styles(sheet.text or "")
-    found: dict = {}
-    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        for match in sorted(matcher.match(wrapper), key=lambda m: (m[0], m[1])):  # weakest first
-            found.setdefault(wrapper.etree_element, {}).update(match[3][1])
-    return found
+def _inherited(element, name: str) -> str | None:
+    """The value of the inherited property ``name`` at ``element``: its own, else its nearest
+    ancestor's ("inherit" passes it on)."""
+    while element is not None:
+        value = _styles(element).get(name, "").strip()
+        if value and value != "inherit":
+            return value
+        element = element.getparent()
+    return None
 
 
 def unsupported(root) -> list[str]:
-    """What in the checked SVG ``root`` printkit cannot draw as written, one located message each
+    """What in the checked, normalised SVG ``root`` printkit cannot draw as written, one located message each
     (``<filter> at line 12: ...``), in document order; each kind of problem once per line."""
     ids = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str)
            and element.get("id") is not None}
-    css = _stylesheet(root)
     found: list[str] = []
     seen: set[tuple[int | None, str]] = set()
 
@@ -161,11 +151,15 @@ def unsupported(root) -> list[str]:
             continue
         if tag in _UNSUPPORTED_ELEMENTS:
             say(element, _UNSUPPORTED_ELEMENTS[tag])
-        styles = _styles(element, css)
+        styles = _styles(element)
         for name, what in _UNSUPPORTED_ATTRIBUTES.items():
             value = styles.get(name, "").strip()
             if value and value not in ("none", "normal"):
                 say(element, what)
+        for name, value in styles.items():
+            if "var(" in value:
+                say(element, f"its {name} uses a CSS variable ({value.strip()[:40]}) that is not defined; "
+                             "define it (--name: value) or write the value")
         stroke = _GRADIENT_URL.fullmatch(styles.get("stroke", "").strip())
         if stroke:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
@@ -230,12 +224,17 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Grad
         offset = max(last, _offset(styles.get("offset")))
         last = offset
         color = convert_color(styles.get("stop-color", "black")) or colors.black
+        if color == "currentColor":  # the stop's colour property, inherited as any other
+            color = convert_color(_inherited(child, "color") or "black")
+            color = colors.black if color in (None, "currentColor") else color
         color = color.clone()
         try:
             opacity = float(styles.get("stop-opacity", "1"))
         except ValueError:
             opacity = 1.0
-        color.alpha = min(1.0, max(0.0, opacity if math.isfinite(opacity) else 1.0))
+        # A colour's own alpha (rgba(), #rrggbbaa) and the stop's opacity multiply.
+        alpha = float(getattr(color, "alpha", 1.0) if getattr(color, "alpha", None) is not None else 1.0)
+        color.alpha = min(1.0, max(0.0, alpha * (opacity if math.isfinite(opacity) else 1.0)))
         stops.append((offset, color))
     if len(stops) > MAX_STOPS:
         raise SvgRefused(f"<{local_name(node.tag)}>{_at(node.sourceline)} has {len(stops)} stops, over {MAX_STOPS}; "
@@ -497,6 +496,8 @@ def converter_class():
             self._printkit_ids = {element.get("id"): element for element in svg_root.iter()
                                   if isinstance(element.tag, str) and element.get("id") is not None}
             self._printkit_gradients: dict[str, Gradient | None] = {}
+            # Clip paths to fit to the shape they clip, with their own transform.
+            self._printkit_bounding_clips: dict[int, tuple] = {}
             self._printkit_viewport = _viewport_of(svg_root)
             return super().render(svg_root)
 
@@ -535,6 +536,8 @@ def converter_class():
                 return super().renderNode(node, parent=parent)
             first = len(parent.contents)
             result = super().renderNode(node, parent=parent)
+            for item in parent.contents[first:]:
+                self._fit_clip(item)
             if name == "image" and len(parent.contents) > first:
                 self._place_picture(parent.contents[first], node)
             if name in self.handled_shapes and name != "image" and len(parent.contents) > first:
@@ -555,6 +558,35 @@ def converter_class():
                 del parent.contents[first:]
                 parent.add(_translucent(group, opacity))
             return result
+
+        def get_clippath(self, node):  # noqa: N802 (svglib's name)
+            clipping = super().get_clippath(node)
+            match = _GRADIENT_URL.fullmatch((node.getAttribute("clip-path") or "").strip())
+            target = self._printkit_ids.get(match.group(2)) if match and clipping is not None else None
+            if target is not None and (target.get("clipPathUnits") or "").strip() == "objectBoundingBox":
+                self._printkit_bounding_clips[id(clipping)] = (clipping, self._matrix_of(target.get("transform") or ""))
+            return clipping
+
+        def _fit_clip(self, item) -> None:
+            """A clip path in ``clipPathUnits="objectBoundingBox"`` (svglib draws it in user
+            units) scaled onto the bounding box of what it clips: the item's other parts, which
+            svglib puts in one group with it."""
+            contents = getattr(item, "contents", ())
+            clip = next((part for part in contents if id(part) in self._printkit_bounding_clips), None)
+            if clip is None:
+                return
+            _, matrix = self._printkit_bounding_clips.pop(id(clip))
+            boxes = [part.getBounds() for part in contents if part is not clip]
+            boxes = [box for box in boxes if box and all(map(math.isfinite, box))]
+            x0 = min((box[0] for box in boxes), default=0.0)
+            y0 = min((box[1] for box in boxes), default=0.0)
+            width = max((box[2] for box in boxes), default=0.0) - x0
+            height = max((box[3] for box in boxes), default=0.0) - y0
+            # The clip path's own transform applies after the box: in the element's user space.
+            whole = _multiply(matrix, (width, 0.0, 0.0, height, x0, y0))
+            points = clip.points
+            clip.points = [coordinate for index in range(0, len(points) - 1, 2)
+                           for coordinate in _apply(whole, points[index], points[index + 1])]
 
         def _place_picture(self, item, node) -> None:
             """The picture of the ``<image>`` ``node`` (svglib's ``item``, which stretches it over

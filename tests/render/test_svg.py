@@ -333,3 +333,32 @@ def test_an_svg_form_from_the_store_draws_the_same_bytes_without_converting(tmp_
         assert not converted
     monkeypatch.setattr(svg, "_FORMS", Memo("svg", 256))
     assert render_pages(pages, "art") == drawn  # and the same as with no store at all
+
+
+@pytest.mark.parametrize("written, read", [
+    ("matrix(1 0 0 1-20 160)", [("matrix", ["1", "0", "0", "1", "-20", "160"])]),  # a minus sign separates
+    ("translate(150-0)rotate(10)", [("translate", ["150", "-0"]), ("rotate", ["10"])]),
+    ("translate(.5.5) , scale( 2,3 )", [("translate", [".5", ".5"]), ("scale", ["2", "3"])]),
+    ("rotate(1e1-2E-1 3)", [("rotate", ["1e1", "-2E-1", "3"])]),
+    ("", []),
+    ("rotate(45deg)", None), ("translate(10,)", None), ("translate(1 2 3)", None), ("scale(2", None),
+    ("spin(4)", None), ("translate(1)x", None),
+])
+def test_transform_lists_are_read_with_svg_number_syntax(written, read):
+    from printkit.render.svg_normal import parse_transform
+
+    assert parse_transform(written) == read
+
+
+def test_art_drawn_right_before_is_not_rewritten():
+    # What svglib reads as the SVG means stays as written, so it draws as it always did.
+    from lxml import etree
+
+    from printkit.render.svg_normal import normalise
+
+    text = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><g transform="translate(1 2) rotate(3)">'
+            '<rect width="5" height="5" fill="red" opacity="0.5" rx="1"/><ellipse rx="1" ry="2" fill="#abc"/>'
+            '<circle r="3" style="fill:darkolivegreen;stroke:none"/></g></svg>')
+    root = etree.fromstring(text)
+    assert normalise(root) == []
+    assert etree.tostring(root).decode() == text

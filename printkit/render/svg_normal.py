@@ -1,0 +1,579 @@
+"""SVG written in forms svglib misreads, rewritten in place to forms it reads as browsers do.
+
+Each rewrite touches only what svglib would draw wrongly or drop, so art it already draws right
+is left exactly as it was: the stylesheet applied to every element whatever its place (with
+``!important`` and custom properties), CSS colour names in any case, percentage opacities, compact
+transform lists (``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks
+(``url(#missing) #0a0``), an ``<ellipse>`` with one radius, percentage radii, a clip path's own
+transform, nested ``<svg>`` viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their
+scaling and clip, ``paint-order="stroke"`` as a group of the stroke then the fill, and a colour
+that is not one left out, as browsers leave it.
+
+:func:`normalise` returns, located, what it found but could not draw as written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match each: linear time
+_NUMBER_AT = re.compile(_NUMBER)
+_SEPARATOR = re.compile(r"\s*,?\s*")
+_TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*")
+_ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
+_URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
+_UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
+_ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
+_SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+_COLOURED = ("fill", "stroke", "stop-color", "color", "flood-color", "lighting-color")
+_OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
+_TRANSFORMS = ("transform", "gradientTransform", "patternTransform")
+_ACROSS = ("x", "cx", "x1", "x2", "width", "rx")
+_DOWN = ("y", "cy", "y1", "y2", "height", "ry")
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _at(element) -> str:
+    return f" at line {element.sourceline}" if element.sourceline else ""
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= 40 else value[:37] + "..."
+
+
+def parse_transform(text: str) -> list[tuple[str, list[str]]] | None:
+    """An SVG transform list as (function, its numbers as written), read with SVG's number syntax
+    (``1-20`` is two numbers, ``.5.5`` too); None when it is not one."""
+    found, at = [], 0
+    while True:
+        name = _TRANSFORM_NAME.match(text, at)
+        if name is None:
+            return found if text[at:].strip(" \t\r\n,") == "" and (found or not text.strip()) else None
+        at, numbers = name.end(), []
+        while True:
+            number = _NUMBER_AT.match(text, at)
+            if number is None:
+                break
+            numbers.append(number.group())
+            at = _SEPARATOR.match(text, number.end()).end()
+            if text[number.end():at].strip() == "," and not _NUMBER_AT.match(text, at):
+                return None  # a comma before the closing bracket
+        if text[at:at + 1] != ")" or len(numbers) not in _ARGUMENTS[name.group(1)]:
+            return None
+        found.append((name.group(1), numbers))
+        at += 1
+
+
+def _written(transform: list[tuple[str, list[str]]]) -> str:
+    return " ".join(f"{name}({' '.join(numbers)})" for name, numbers in transform)
+
+
+def _length(value: str | None, percent_of: float, default: float | None = None) -> float | None:
+    """A length in user units: a number, px and absolute units, or a percentage of ``percent_of``."""
+    match = _LENGTH.fullmatch(value) if value is not None else None
+    if match is None:
+        return default
+    number = float(match.group(1))
+    if not math.isfinite(number):
+        return default
+    return number / 100 * percent_of if match.group(2) == "%" else number * _UNITS[match.group(2)]
+
+
+def _number_text(value: float) -> str:
+    return repr(float(value))
+
+
+def _declarations(style: str) -> list[tuple[str, str]]:
+    found = []
+    for declaration in style.split(";"):
+        name, colon, value = declaration.partition(":")
+        if colon and name.strip():
+            found.append((name.strip(), value.strip()))
+    return found
+
+
+def _edit_properties(element, edit) -> None:
+    """Apply ``edit(name, value) -> new value or None`` to the element's presentation attributes
+    and to its ``style`` declarations (the style rewritten only when one changes)."""
+    for name, value in list(element.attrib.items()):
+        if isinstance(name, str) and name != "style":
+            new = edit(name, value)
+            if new is not None and new != value:
+                element.set(name, new)
+    style = element.get("style")
+    if style:
+        declarations = _declarations(style)
+        changed = False
+        for index, (name, value) in enumerate(declarations):
+            new = edit(name, value)
+            if new is not None and new != value:
+                declarations[index] = (name, new)
+                changed = True
+        if changed:
+            element.set("style", ";".join(f"{name}:{value}" for name, value in declarations))
+
+
+def _property(element, name: str) -> str | None:
+    """The element's own value of ``name``: its style declaration, else its attribute."""
+    for key, value in reversed(_declarations(element.get("style") or "")):
+        if key == name:
+            return value
+    return element.get(name)
+
+
+def _drop_property(element, name: str) -> None:
+    element.attrib.pop(name, None)
+    style = element.get("style")
+    if style and any(key == name for key, _ in _declarations(style)):
+        element.set("style", ";".join(f"{k}:{v}" for k, v in _declarations(style) if k != name))
+
+
+def _fold_stylesheet(root) -> None:
+    """The ``<style>`` rules written onto every element they match (wherever the ``<style>`` is;
+    ``!important`` over the ``style`` attribute), the ``<style>`` elements then removed: svglib
+    applies a stylesheet only to elements after it, and drops ``!important`` declarations."""
+    sheets = [element for element in root.iter() if _local(element.tag) == "style"]
+    if not sheets:
+        return
+    import cssselect2
+    import tinycss2
+
+    matcher = cssselect2.Matcher()
+    for sheet in sheets:
+        for rule in tinycss2.parse_stylesheet(sheet.text or "", skip_comments=True, skip_whitespace=True):
+            if rule.type != "qualified-rule":
+                continue
+            try:
+                selectors = cssselect2.compile_selector_list(rule.prelude)
+            except cssselect2.SelectorError:
+                continue
+            declarations = [(d.name if d.name.startswith("--") else d.lower_name, tinycss2.serialize(d.value).strip(),
+                             d.important)
+                            for d in tinycss2.parse_blocks_contents(rule.content, skip_comments=True,
+                                                                     skip_whitespace=True)
+                            if d.type == "declaration"]
+            for selector in selectors:
+                matcher.add_selector(selector, declarations)
+    found = []
+    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
+        matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
+                         key=lambda m: (m[0], m[1]))  # weakest first
+        if matches:
+            found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
+    for sheet in sheets:
+        sheet.getparent().remove(sheet)
+    for element, declarations in found:
+        normal = {name: value for name, value, important in declarations if not important}
+        important = {name: value for name, value, important in declarations if important}
+        own = _declarations(element.get("style") or "")
+        custom = [(name, value) for name, value in {**normal, **important}.items() if name.startswith("--")]
+        for name, value in {**normal, **important}.items():
+            if not name.startswith("-"):  # custom and vendor properties: no attribute can hold them
+                try:
+                    element.set(name, value)
+                except ValueError:  # a name XML does not allow, which svglib never reads
+                    pass
+        if custom or any(name in important for name, _ in own):
+            # Custom properties (no attribute can hold them) go first in the style, which the
+            # element's own declarations follow, and an !important one then overrides.
+            # (An !important declaration of the element's own wins over one of the stylesheet.)
+            kept = [(n, v) for n, v in own if n not in important or _important(v) is not None]
+            element.set("style", ";".join(f"{n}:{v}" for n, v in custom + kept
+                                          + [(n, important[n]) for n, v in own
+                                             if n in important and _important(v) is None]))
+
+
+def _resolve_variables(root) -> None:
+    """CSS custom properties (``--c: #c00``) substituted where ``var(--c)`` uses them, each
+    inherited from the element's ancestors; a ``var()`` left unresolved is warned about."""
+    if not any("var(" in value for element in root.iter() for value in element.attrib.values()):
+        return
+    inherited: dict = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        parent = element.getparent()
+        own = dict(inherited.get(parent, {}))
+        own.update((name, value) for name, value in _declarations(element.get("style") or "") if name.startswith("--"))
+        inherited[element] = own
+
+        def substitute(name: str, value: str, own=own) -> str | None:
+            if "var(" not in value or name.startswith("--"):
+                return None
+            return _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
+                            value)
+
+        _edit_properties(element, substitute)
+
+
+def _fix_colours(name: str, value: str) -> str | None:
+    """A CSS named colour svglib does not know in that case or at all, as hex."""
+    if name not in _COLOURED:
+        return None
+    word = value.strip()
+    if not word.isalpha():
+        match = _URL_PAINT.fullmatch(word)
+        if match and match.group(3):
+            fallback = _fix_colours(name, match.group(3))
+            return value.replace(match.group(3), fallback) if fallback else None
+        return None
+    if word.lower() == "currentcolor":
+        return "currentColor" if word != "currentColor" else None
+    from reportlab.lib import colors
+
+    if isinstance(getattr(colors, word, None), colors.Color):
+        return None
+    from PIL import ImageColor
+
+    if word.lower() not in ImageColor.colormap:  # the CSS named colours
+        return None
+    return "#{:02x}{:02x}{:02x}".format(*ImageColor.getrgb(word.lower())[:3])
+
+
+def _important(value: str) -> int | None:
+    """Where the ``!important`` that ends ``value`` starts (None: it does not end so)."""
+    at = value.rfind("!")
+    return at if at >= 0 and value[at + 1:].strip().lower() == "important" else None
+
+
+def _readable(value: str) -> bool:
+    """Whether svglib reads the paint or colour ``value`` (a ``url()`` is seen to elsewhere)."""
+    if value in ("none", "currentColor", "inherit") or value.startswith("url(") or _HEX_COLOUR.fullmatch(value):
+        return True
+    from reportlab.lib import colors
+
+    if value.isalpha() and isinstance(getattr(colors, value, None), colors.Color):
+        return True
+    from svglib.svglib import Svg2RlgAttributeConverter
+
+    try:
+        return Svg2RlgAttributeConverter().convertColor(value) is not None
+    except (ValueError, TypeError, IndexError):  # reportlab cannot read it: 'rgb(1,2)', '#ggg'
+        return False
+
+
+def _drop_unreadable_colours(element, say) -> None:
+    """A colour printkit cannot read left out, as browsers leave out an invalid value (the
+    element then takes its parent's, or the default), and said."""
+    for name in _COLOURED:
+        value = (_property(element, name) or "").strip()
+        if not value or _readable(value):
+            continue
+        _drop_property(element, name)
+        if "var(" in value:
+            say(element, f"its {name} uses a CSS variable ({_shown(value)}) that is not defined, and is left out; "
+                         "define it (--name: value) or write the value")
+        else:
+            say(element, f"its {name} {_shown(value)!r} is not a colour printkit can read, and is left out (as "
+                         "browsers do); write a colour such as #2a6 or rgb(34, 170, 102)")
+
+
+def _fix_importance(name: str, value: str) -> str | None:
+    """A declaration's value without its ``!important`` (which svglib would read as part of it)."""
+    at = _important(value)
+    return None if at is None else value[:at].rstrip()
+
+
+def _fix_opacity(name: str, value: str) -> str | None:
+    if name in _OPACITIES and value.strip().endswith("%"):
+        number = _length(value, 1.0)
+        return None if number is None else _number_text(min(1.0, max(0.0, number)))
+    return None
+
+
+def _paint_fallbacks(root, ids: dict, say) -> None:
+    """``fill="url(#g) #0a0"``: the gradient when printkit draws it, else the fallback colour, as
+    browsers paint a missing reference (a pattern's fallback is warned about)."""
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+
+        def choose(name: str, value: str, element=element) -> str | None:
+            if name not in ("fill", "stroke"):
+                return None
+            match = _URL_PAINT.fullmatch(value.strip())
+            if match is None or not match.group(3).strip():
+                return None
+            target, fallback = ids.get(match.group(2)), match.group(3).strip()
+            kind = _local(getattr(target, "tag", ""))
+            if kind in ("linearGradient", "radialGradient") and name == "fill":
+                return f"url(#{match.group(2)})"
+            if target is not None:
+                say(element, f"its {name} url(#{match.group(2)}) is not drawn (printkit draws plain colours, "
+                             f"and linear and radial gradients as fills); its fallback {fallback} is drawn instead")
+            return fallback
+
+        _edit_properties(element, choose)
+
+
+def _fix_transforms(element, say) -> None:
+    for name in _TRANSFORMS:
+        value = element.get(name)
+        if value is None:
+            continue
+        parsed = parse_transform(value)
+        if parsed is None:
+            say(element, f"its {name} {_shown(value)!r} cannot be read and is left out; write it as SVG "
+                         "transform functions, such as translate(10 20) rotate(45)")
+            element.attrib.pop(name)
+        elif _written(parsed) != value.strip() and parsed:
+            element.set(name, _written(parsed))
+    origin = _property(element, "transform-origin")
+    if origin is None:
+        return
+    numbers = [_length(part, 0.0) for part in origin.split()]
+    if len(numbers) in (1, 2) and "%" not in origin and None not in numbers:
+        _drop_property(element, "transform-origin")
+        transform = element.get("transform")
+        ox, oy = numbers[0], numbers[1] if len(numbers) == 2 else 0.0
+        if transform and (ox or oy):
+            element.set("transform", f"translate({_number_text(ox)} {_number_text(oy)}) {transform} "
+                                     f"translate({_number_text(-ox)} {_number_text(-oy)})")
+    elif element.get("transform"):
+        say(element, f"its transform-origin {_shown(origin)!r} is not drawn (only lengths, as "
+                     "transform-origin=\"50 50\"); write the origin into the transform")
+
+
+def _fix_radii(element, viewport: tuple[float, float]) -> None:
+    """An ellipse given one radius takes it for both (SVG 2); ``r``, ``rx``, ``ry`` percentages
+    are of the viewport (``r``: of its normalised diagonal), which svglib reads as numbers."""
+    tag = _local(element.tag)
+    if tag == "ellipse":
+        rx, ry = element.get("rx"), element.get("ry")
+        if rx is not None and (ry is None or ry.strip() == "auto"):
+            element.set("ry", rx)
+        elif ry is not None and (rx is None or rx.strip() == "auto"):
+            element.set("rx", ry)
+        for name in ("rx", "ry"):
+            if (element.get(name) or "").strip() == "auto":  # both auto: no radius, nothing drawn
+                element.attrib.pop(name)
+    width, height = viewport
+    for name, of in (("r", math.hypot(width, height) / math.sqrt(2)), ("rx", width), ("ry", height)):
+        value = element.get(name)
+        if value is not None and value.strip().endswith("%") and tag in ("circle", "ellipse", "rect"):
+            number = _length(value, of)
+            if number is not None:
+                element.set(name, _number_text(number))
+
+
+def _box(element) -> tuple[float, float, float, float] | None:
+    parts = re.split(r"[\s,]+", (element.get("viewBox") or "").strip())
+    try:
+        box = tuple(float(p) for p in parts)
+    except ValueError:
+        return None
+    return box if len(box) == 4 and box[2] > 0 and box[3] > 0 and all(map(math.isfinite, box)) else None
+
+
+def _fit(box, placement: str | None, width: float, height: float) -> str:
+    """The transform taking a viewBox into a viewport of ``width`` x ``height`` at (0, 0), as
+    ``preserveAspectRatio`` says."""
+    bx, by, bw, bh = box
+    words = (placement or "").split()
+    if words[:1] == ["defer"]:
+        words = words[1:]
+    sx, sy = width / bw, height / bh
+    tx = ty = 0.0
+    if words[:1] != ["none"]:
+        align = _ALIGN.fullmatch(words[0]) if words else None
+        ax, ay = (_SHARE[align.group(1)], _SHARE[align.group(2)]) if align else (0.5, 0.5)
+        sx = sy = (max if words[1:] == ["slice"] else min)(sx, sy)
+        tx, ty = ax * (width - bw * sx), ay * (height - bh * sy)
+    if not all(map(math.isfinite, (sx, sy, tx, ty))):
+        return "scale(0)"  # a viewport beyond any number: nothing that prints
+    return (f"translate({_number_text(tx)} {_number_text(ty)}) scale({_number_text(sx)} {_number_text(sy)}) "
+            f"translate({_number_text(-bx)} {_number_text(-by)})")
+
+
+class _Viewports:
+    """Nested ``<svg>`` and ``<use>`` of a ``<symbol viewBox>`` as groups: translated, scaled into
+    their viewport as ``preserveAspectRatio`` says, and clipped to it unless overflow is visible."""
+
+    def __init__(self, root, ids: dict) -> None:
+        self.root, self.ids = root, ids
+        self.defs = None
+        self.clips: dict[tuple[float, float], str] = {}  # one clip path per viewport size
+
+    def clip(self, w: float, h: float) -> str:
+        """A clip path to the viewport (0, 0, ``w``, ``h``), as ``url(#...)``."""
+        known = self.clips.get((w, h))
+        if known is not None:
+            return known
+        from lxml import etree
+
+        namespace = self.root.nsmap.get(None)
+        tag = (lambda name: f"{{{namespace}}}{name}") if namespace else (lambda name: name)
+        if self.defs is None:
+            self.defs = etree.Element(tag("defs"))
+            self.root.insert(0, self.defs)  # svglib knows a clip path once it has met it
+        name = f"printkit-viewport-{len(self.clips) + 1}"
+        while name in self.ids:
+            name += "-"
+        clip = etree.SubElement(self.defs, tag("clipPath"), id=name)
+        etree.SubElement(clip, tag("rect"), width=_number_text(w), height=_number_text(h))
+        self.clips[(w, h)] = f"url(#{name})"
+        return self.clips[(w, h)]
+
+    def group(self, element, viewport: tuple[float, float], box, placement, overflow_of) -> tuple:
+        """``element`` (an ``<svg>`` or ``<use>``) turned into ``<g>`` > ``<g clip-path>`` > ``<g
+        transform>``; returns (the innermost group, its viewport size)."""
+        from lxml import etree
+
+        width_of, height_of = viewport
+        x = _length(element.get("x"), width_of, 0.0)
+        y = _length(element.get("y"), height_of, 0.0)
+        w = max(0.0, _length(element.get("width"), width_of, width_of))  # a negative size shows nothing
+        h = max(0.0, _length(element.get("height"), height_of, height_of))
+        for name in ("x", "y", "width", "height", "viewBox", "preserveAspectRatio"):
+            element.attrib.pop(name, None)
+        overflow = (_property(overflow_of, "overflow") or "hidden").strip()
+        _drop_property(element, "overflow")
+        element.tag = element.tag[:-len(_local(element.tag))] + "g"
+        if x or y:
+            transform = element.get("transform")
+            element.set("transform", f"{transform} translate({_number_text(x)} {_number_text(y)})" if transform
+                        else f"translate({_number_text(x)} {_number_text(y)})")
+        children = list(element)
+        inner = etree.SubElement(element, element.tag)
+        if overflow not in ("visible", "auto"):
+            inner.set("clip-path", self.clip(w, h))
+        if box is not None:
+            inner = etree.SubElement(inner, element.tag, transform=_fit(box, placement, w, h))
+        for child in children:
+            inner.append(child)
+        return inner, ((box[2], box[3]) if box is not None else (w, h))
+
+
+_SHAPES = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon")
+# What moves from a shape to the group its paints become: what applies to it as a whole.
+_WHOLE = ("id", "transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode")
+
+
+def _paint_order(value: str | None) -> list[str]:
+    """``paint-order`` as the full order of fill, stroke and markers ('normal': that order)."""
+    words = [word for word in (value or "normal").split() if word in ("fill", "stroke", "markers")]
+    return words + [word for word in ("fill", "stroke", "markers") if word not in words]
+
+
+def _split_paints(element, order: list[str], say) -> None:
+    """A shape whose ``paint-order`` paints the stroke first, as a group of its stroke, then its
+    fill (each a copy of the shape painting only that), the group taking what applies to the
+    shape as a whole (its transform, opacity, clip): markers stay last, on the second copy."""
+    import copy
+
+    marked = any(_property(element, name) not in (None, "none")
+                 for name in ("marker", "marker-start", "marker-mid", "marker-end"))
+    if marked and order.index("markers") != 2:
+        say(element, f"its paint-order {' '.join(order)!r} is not drawn (markers are painted last); "
+                     "draw the markers as separate shapes")
+        return
+    whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
+    for name in _WHOLE:
+        value = _property(element, name)
+        if value is not None:
+            whole[name] = value
+            _drop_property(element, name)
+    _drop_property(element, "paint-order")
+    first = copy.deepcopy(element)
+    second = copy.deepcopy(element)
+    for name in ("marker", "marker-start", "marker-mid", "marker-end"):
+        _drop_property(first, name)
+    first.set("fill" if order[0] == "stroke" else "stroke", "none")
+    second.set("stroke" if order[0] == "stroke" else "fill", "none")
+    for copied in (first, second):
+        for name in ("fill", "stroke"):
+            if copied.get(name) == "none":
+                _drop_property(copied, name)
+                copied.set(name, "none")
+    element.tag = element.tag[:-len(_local(element.tag))] + "g"
+    element.attrib.clear()
+    element.attrib.update(whole)
+    element.append(first)
+    element.append(second)
+
+
+def normalise(root) -> list[str]:
+    """Rewrite the checked SVG ``root`` in place (see the module); what it found but cannot
+    draw as written, one located message each."""
+    found: list[str] = []
+    seen: set = set()
+
+    def say(element, what: str) -> None:
+        message = f"<{_local(element.tag)}>{_at(element)}: {what}"
+        if message not in seen:
+            seen.add(message)
+            found.append(message)
+
+    _fold_stylesheet(root)
+    _resolve_variables(root)
+    ids = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str)
+           and element.get("id") is not None}
+    _paint_fallbacks(root, ids, say)
+    viewports = _Viewports(root, ids)
+    box = _box(root)
+    start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
+                                          _length(root.get("height"), 100.0, 100.0))
+    stack = [(root, start, False, "normal")]
+    while stack:
+        element, viewport, nested, painting = stack.pop()
+        if not isinstance(element.tag, str):
+            continue
+        tag = _local(element.tag)
+        if tag == "clipPath" or painting == "clip":
+            painting = "clip"  # a clip path's shapes paint nothing: their outline is the clip
+        else:
+            painting = _property(element, "paint-order") or painting  # inherited
+        _edit_properties(element, _fix_importance)
+        _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
+        _drop_unreadable_colours(element, say)
+        _fix_transforms(element, say)
+        _fix_radii(element, viewport)
+        if tag == "clipPath" and element.get("transform") and element.get("clipPathUnits") != "objectBoundingBox":
+            # svglib ignores a clip path's own transform: each shape in it takes it first (one in
+            # objectBoundingBox units applies after the box, which the renderer does).
+            transform = element.attrib.pop("transform")
+            for child in element:
+                if isinstance(child.tag, str):
+                    child.set("transform", f"{transform} {child.get('transform') or ''}".strip())
+        if nested:
+            for name in _ACROSS + _DOWN:  # percentages of a nested viewport (svglib: of the outer one)
+                value = element.get(name)
+                if value is not None and value.strip().endswith("%") and tag not in ("svg", "use"):
+                    number = _length(value, viewport[0] if name in _ACROSS else viewport[1])
+                    if number is not None:
+                        element.set(name, _number_text(number))
+        if tag == "svg" and element is not root:
+            element, viewport = viewports.group(element, viewport, _box(element),
+                                                element.get("preserveAspectRatio"), element)
+            nested = True
+        elif tag == "use":
+            href = (element.get(_XLINK_HREF) or element.get("href") or "").strip()
+            target = ids.get(href[1:]) if href.startswith("#") else None
+            symbol_box = _box(target) if target is not None and _local(target.tag) == "symbol" else None
+            if symbol_box is not None:
+                use = element.makeelement(element.tag, {key: value for key, value in element.attrib.items()
+                                                        if key in (_XLINK_HREF, "href")})
+                for key in (_XLINK_HREF, "href"):
+                    element.attrib.pop(key, None)
+                inner, _ = viewports.group(element, viewport, symbol_box, target.get("preserveAspectRatio"), target)
+                inner.append(use)
+                continue
+        order = _paint_order(painting)
+        if order[0] != "fill" and order.index("stroke") < order.index("fill"):
+            if tag in _SHAPES:
+                _split_paints(element, order, say)
+                continue
+            if tag == "use":
+                say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
+                             "give the paint-order to the shapes it shows")
+        stack.extend((child, viewport, nested, painting) for child in reversed(element))
+    return found
