@@ -482,7 +482,11 @@ def png_info(data: bytes) -> PngInfo:
 
 
 def _check_rows(view: memoryview, info: PngInfo) -> None:
-    """Inflate the image data, counting its rows and checking each row's filter type."""
+    """Inflate the image data, counting its rows and checking each row's filter type.
+
+    Inflated a piece at a time and never past one byte more than the header promises: a few
+    hundred kilobytes of deflate can unpack to gigabytes, refused here before they are held.
+    """
     import zlib
 
     stride = 1 + (info.width * _PNG_CHANNELS[info.color_type] * info.bit_depth + 7) // 8
@@ -491,18 +495,24 @@ def _check_rows(view: memoryview, info: PngInfo) -> None:
     done = 0
     try:
         for offset, length in info.idat:
-            piece = inflate.decompress(view[offset:offset + length])
-            first = -done % stride  # where the next row's filter byte lies in this piece
-            if done + len(piece) > expected:
-                raise ImageError("cannot be read: the PNG holds more image data than its size")
-            if any(piece[at] > 4 for at in range(first, len(piece), stride)):
-                raise ImageError("cannot be read: the PNG's image data is corrupt (row filter)")
-            done += len(piece)
+            pending = view[offset:offset + length]
+            while pending:
+                piece = inflate.decompress(pending, min(expected - done + 1, _INFLATE_STEP))
+                pending = inflate.unconsumed_tail
+                if done + len(piece) > expected:
+                    raise ImageError("cannot be read: the PNG holds more image data than its size")
+                first = -done % stride  # where the next row's filter byte lies in this piece
+                if any(piece[at] > 4 for at in range(first, len(piece), stride)):
+                    raise ImageError("cannot be read: the PNG's image data is corrupt (row filter)")
+                done += len(piece)
         done += len(inflate.flush())
     except zlib.error as exc:
         raise ImageError(f"cannot be read: the PNG's image data is corrupt ({exc})") from None
     if not inflate.eof or done != expected or inflate.unused_data:
         raise ImageError("cannot be read: the PNG's image data is truncated or corrupt")
+
+
+_INFLATE_STEP = 1 << 20  # bytes of image data inflated at a time when a PNG is checked
 
 
 # --- SVG ---------------------------------------------------------------------------------------

@@ -115,6 +115,29 @@ def test_a_png_with_valid_crcs_but_broken_rows_is_refused():
         check_picture(png)
 
 
+def test_a_png_whose_data_unpacks_far_past_its_size_is_refused_without_being_held():
+    import struct
+    import tracemalloc
+    import zlib
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    squeeze = zlib.compressobj(9)
+    zeros = bytes(1 << 20)
+    bomb = b"".join(squeeze.compress(zeros) for _ in range(200)) + squeeze.flush()  # 200 MB in 200 KB
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+           + chunk(b"IDAT", bomb) + chunk(b"IEND", b""))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImageError, match="holds more image data than its size"):
+            check_picture(png)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # the 10x10 header promises 1,100 bytes: nothing near the 200 MB is held
+
+
 def test_checked_pictures_kept_stay_within_their_bytes(tmp_path, monkeypatch):
     from printkit import images
 
