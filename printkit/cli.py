@@ -476,7 +476,7 @@ watch.params.extend(p for p in build.params if p.name != "decks")
 @click.option("--variant", help="The deck's variant (default: the spec's default_variant, else its first; standard for calc).")
 @click.option("--out", "out_dir", type=click.Path(), default=None,
               help="Export folder (default: output/<deck>[/<variant>]/export-<target>); nothing is written outside it.")
-@click.option("--base-url", default=None, help="tts: where you will host the images (default: file:/// paths).")
+@click.option("--base-url", default=None, help="tts: the http(s):// address of the folder where you will host images/ (default: file:/// paths).")
 @click.option("--crop-marks", is_flag=True, help="print-shop: crop marks in a 6 mm slug around every card.")
 @click.option("--cmyk", is_flag=True,
               help="print-shop, drivethrucards: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, "
@@ -509,6 +509,10 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     prof = profile(target)  # an unknown target fails before the deck is read
     if base_url is not None and target != "tts":
         raise BuildError("--base-url is for --for tts only")
+    if base_url is not None:
+        from printkit.export.tts import check_base_url
+
+        check_base_url(base_url)  # before the deck is read
     if crop_marks and target != "print-shop":
         raise BuildError("--crop-marks is for --for print-shop only")
     check_colour_options(prof, cmyk, pdfx)

@@ -120,7 +120,10 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     out_dir = options.out_dir or default_out_dir(deck, options.target)
     refuse_build_folder(out_dir, default_out_dir(deck, options.target))
     if prof.kind == "tts":
-        from printkit.export.tts import produce_tts as producer_for
+        from printkit.export.tts import check_base_url, produce_tts as producer_for
+
+        if options.base_url is not None:
+            check_base_url(options.base_url)
     else:
         from printkit.export.service import produce_service as producer_for
 

@@ -35,6 +35,7 @@ from typing import Iterator, Sequence
 from urllib.parse import quote
 
 from printkit.deck import Card, Deck
+from printkit.errors import BuildError
 from printkit.export import README, ExportOptions, Run, counted, file_slug, readme_text, wrap
 from printkit.export.folders import refuse_foreign_files
 from printkit.export.profiles import Profile
@@ -313,6 +314,36 @@ def _transform(x: float, scale: float, face_down: bool) -> dict:
     # A deck lies face down (rotZ 180), as on the table; a tile face up.
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
             "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+
+
+def check_base_url(base_url: str) -> None:
+    """Refuse a ``--base-url`` that is not the http(s) address of a folder (BuildError naming the
+    option and what to write): deck.json's image URLs are it followed by ``images/...``, so a
+    query or fragment would swallow that path, and TTS loads no relative path, other scheme or
+    address with spaces in it; it shows blank cards instead."""
+    from urllib.parse import urlsplit
+
+    problem = None
+    if any(char.isspace() or not char.isprintable() or char == "\\" for char in base_url):
+        problem = "holds a space, a backslash or a control character (write a space in a path as %20)"
+    else:
+        try:
+            parts = urlsplit(base_url)
+            parts.port  # noqa: B018 -- read to refuse a port that is no number
+        except ValueError:
+            parts = None
+        if parts is None:
+            problem = "is not a web address"
+        elif parts.scheme.lower() not in ("http", "https"):
+            problem = ("is not an http:// or https:// address (without --base-url, deck.json points at the "
+                       "images by file:/// paths)")
+        elif not parts.hostname:
+            problem = "names no host"
+        elif "?" in base_url or "#" in base_url:
+            problem = "has a query (?) or a fragment (#); the image paths are added after it, so it must end at the folder"
+    if problem:
+        raise BuildError(f"--base-url {base_url!r} {problem}: write the http:// or https:// address of the folder "
+                         f"you will upload {IMAGES}/ to, such as --base-url https://example.org/mydeck/")
 
 
 def _url(out_dir: Path, relative: str, base_url: str | None) -> str:

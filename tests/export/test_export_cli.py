@@ -37,6 +37,33 @@ def test_options_of_another_target_are_refused():
     assert result.output.strip() == "error: --no-rulebooks is for --for print-shop only (mpc takes no rulebook)"
 
 
+def test_a_base_url_that_is_no_http_folder_address_is_refused_before_the_deck_is_read(tmp_path):
+    refused = {
+        "https://example.org/deck?v=2": "has a query (?) or a fragment (#)",
+        "https://example.org/deck#top": "has a query (?) or a fragment (#)",
+        "my images/": "holds a space",
+        "images/": "is not an http:// or https:// address",
+        "javascript:alert(1)": "is not an http:// or https:// address",
+        "ftp://example.org/deck/": "is not an http:// or https:// address",
+        "file:///home/me/deck/": "is not an http:// or https:// address",
+        "https://exa mple.org/": "holds a space",
+        "https://example.org/a\tb/": "holds a space, a backslash or a control character",
+        "https://example.org\\deck/": "holds a space, a backslash or a control character",
+        "https:///deck/": "names no host",
+        "https://example.org:http/": "is not a web address",
+        "": "is not an http:// or https:// address",
+    }
+    for url, problem in refused.items():
+        result = CliRunner().invoke(main, ["export", "no-such-deck", "--for", "tts", "--base-url", url,
+                                           "--out", str(tmp_path / "o")])
+        assert result.exit_code == 1, url
+        assert result.output.startswith(f"error: --base-url {url!r} {problem}"), result.output
+        assert result.output.strip().endswith("write the http:// or https:// address of the folder you will "
+                                              "upload images/ to, such as --base-url https://example.org/mydeck/")
+        assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
 def test_no_rulebooks_leaves_the_print_shop_export_without_them(tmp_path):
     result = CliRunner().invoke(main, ["export", "emberfall", "--for", "print-shop", "--no-rulebooks",
                                        "--out", str(tmp_path / "o")])

@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 from PIL import Image
 
+from printkit.errors import BuildError
 from printkit.export import ExportOptions, export_deck
 from printkit.render.color import srgb_icc
 from printkit.decks import load_deck
@@ -155,6 +156,8 @@ def test_more_faces_than_a_sheet_holds_take_several_sheets_and_base_url_points_t
     assert [(e["NumWidth"], e["NumHeight"]) for e in entries] == [(7, 5), (7, 5), (4, 2)]
     assert len(deck["ContainedObjects"]) == 75
     assert entries[0]["FaceURL"] == "https://example.org/m/images/cards-sheet-1.png"
+    with pytest.raises(BuildError, match=r"--base-url 'https://example.org/m\?v=2' has a query"):
+        export_deck(load_deck(str(spec)), ExportOptions(target="tts", out_dir=out, base_url="https://example.org/m?v=2"))
     with Image.open(out / "images" / "cards-sheet-3.png") as image:
         assert image.size == (4 * 525, 2 * 750)
     # The hosted folder holds only images; deck.json and printkit's files stay beside it.
