@@ -476,7 +476,8 @@ watch.params.extend(p for p in build.params if p.name != "decks")
 @click.option("--variant", help="The deck's variant (default: the spec's default_variant, else its first; standard for calc).")
 @click.option("--out", "out_dir", type=click.Path(), default=None,
               help="Export folder (default: output/<deck>[/<variant>]/export-<target>); nothing is written outside it.")
-@click.option("--base-url", default=None, help="tts: the http(s):// address of the folder where you will host images/ (default: file:/// paths).")
+@click.option("--base-url", default=None,
+              help="tts: the http(s):// address of the folder where you will host images/ (default: file:/// paths).")
 @click.option("--crop-marks", is_flag=True, help="print-shop: crop marks in a 6 mm slug around every card.")
 @click.option("--cmyk", is_flag=True,
               help="print-shop, drivethrucards: CMYK PDFs for offset on coated paper (ISO Coated v2 300%, "
