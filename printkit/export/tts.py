@@ -340,7 +340,8 @@ def check_base_url(base_url: str) -> None:
         elif not parts.hostname:
             problem = "names no host"
         elif "?" in base_url or "#" in base_url:
-            problem = "has a query (?) or a fragment (#); the image paths are added after it, so it must end at the folder"
+            problem = ("has a query (?) or a fragment (#); the image paths are added after it, so it must end at "
+                       "the folder")
     if problem:
         raise BuildError(f"--base-url {base_url!r} {problem}: write the http:// or https:// address of the folder "
                          f"you will upload {IMAGES}/ to, such as --base-url https://example.org/mydeck/")
