@@ -200,6 +200,8 @@ class Deck:
     # in mm (the later place, for a size given twice): see :meth:`paper_error`.
     size_positions: Mapping[tuple[float, float], tuple[int | None, int | None]] = field(
         default_factory=dict, compare=False, repr=False)
+    # Where in the spec (line, column) its name: is written, for messages about the name itself.
+    name_position: tuple[int | None, int | None] = field(default=(None, None), compare=False, repr=False)
     # When its spec began to be read (time.time_ns()), for printkit.pipeline.replay; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 

@@ -94,6 +94,32 @@ def test_a_rule_text_character_no_font_has_fails_check_at_its_line(tmp_path):
     assert line.endswith(" in 'A rare one \U00020000 here.'")
 
 
+def test_a_deck_name_no_font_has_fails_the_rulebook_at_the_spec_name(tmp_path):
+    (tmp_path / "nm.yaml").write_text('game: nm\nname: "Dragon \u6f22\u5b57 \U0001F3B2"\ngroups:\n'
+                                      "  - name: cards\n    cards: [{title: A}]\n", encoding="utf-8")
+    (tmp_path / "nm.rules.en.md").write_text("Some text.\n", encoding="utf-8")  # titled by the deck's name
+    [line] = check_and_build(tmp_path, "nm.yaml")
+    assert line.startswith("nm.yaml:2:7: no bundled font has the character(s) '\u5b57' U+5B57, '\u6f22' U+6F22, "
+                           "'\U0001F3B2' U+1F3B2; add a font"), line
+
+
+def test_a_deck_name_no_font_has_is_a_warning_at_the_spec_name_from_check_and_build(tmp_path):
+    (tmp_path / "nm.yaml").write_text('game: nm\nname: "Dragon \u6f22\u5b57"\ngroups:\n'
+                                      "  - name: cards\n    cards: [{title: A}]\n", encoding="utf-8")
+    warning = ("nm.yaml:2:7: no font has the character(s) '\u5b57' U+5B57, '\u6f22' U+6F22 of the deck's name "
+               "'Dragon \u6f22\u5b57', so every sheet's footer line leaves them out; add a font (.ttf or .otf) "
+               "that has them to the spec")
+    checked = invoke_in(tmp_path, "check", "--no-play", "nm.yaml")
+    assert checked.exit_code == 0 and f"warning: {warning}" in checked.stdout + checked.stderr, checked.stdout
+    built = invoke_in(tmp_path, "build", "nm.yaml", "--no-rulebooks", "--no-proof", "--jobs", "1")
+    assert built.exit_code == 0 and f"warning: nm: {warning}" in built.stderr, built.stderr
+    ascii_name = tmp_path / "ok.yaml"
+    ascii_name.write_text("game: ok\nname: Dragon\ngroups:\n  - name: cards\n    cards: [{title: A}]\n",
+                          encoding="utf-8")
+    built = invoke_in(tmp_path, "build", "ok.yaml", "--no-rulebooks", "--no-proof", "--jobs", "1")
+    assert built.exit_code == 0 and "warning" not in built.stderr, built.stderr
+
+
 HUGE_NUMBER_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
                    '<path d="M0 0 L1e308 1e308 L0 100 Z" fill="red"/></svg>')
 

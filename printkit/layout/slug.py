@@ -13,13 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from printkit.fonts import SYMBOLS
+from printkit.fonts import KOREAN, SYMBOLS
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import MARK_OFFSET_MM, MIN_MARGIN_MM, Slot
 from printkit.layout.ops import Op
-from printkit.layout.text import fit_line
+from printkit.layout.text import fit_line, undrawable
 
 PRINT_AT = "Print at 100% (actual size): no fit to page, no scaling"
+FONT = KOREAN  # the slug's own font: Latin and Hangul
 CLEAR_MM = 1.0  # between the text and a crop mark or a card's paint
 MAX_SIZE_MM = 2.2  # about 6 pt
 MIN_SIZE_MM = 1.0
@@ -63,6 +64,12 @@ def _widest_stretch(cuts: Sequence[float], low: float, high: float) -> tuple[flo
     spans = [(a + (0 if i == 0 else CLEAR_MM), b - (0 if i == len(edges) - 2 else CLEAR_MM))
              for i, (a, b) in enumerate(zip(edges, edges[1:]))]
     return max(spans, key=lambda s: (round(s[1] - s[0], 6), -abs((s[0] + s[1]) / 2 - middle)))
+
+
+def undrawn(text: str, fallbacks: Sequence[Path] = ()) -> str:
+    """The characters of ``text`` (other than whitespace) that a slug line set in :data:`FONT`
+    with ``fallbacks`` (as :func:`slug_lines` takes them) leaves out: no font has them."""
+    return undrawable(text, (FONT, *fallbacks, SYMBOLS))
 
 
 def slug_lines(box: Box, text: str, font: Path, fallbacks: Sequence[Path] = ()) -> tuple[Op, ...]:

@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit import fonts
 from printkit.deck import Card, Deck
 from printkit.draft import MARK as DRAFT_MARK
 from printkit.layout.draft import marked
@@ -32,7 +31,7 @@ from printkit.layout.imposition import (
     impose,
     packed_sheet_pages,
 )
-from printkit.layout.slug import PRINT_AT, SheetSlugs, page_slug, sheet_name
+from printkit.layout.slug import FONT as SLUG_FONT, PRINT_AT, SheetSlugs, page_slug, sheet_name
 from printkit.pipeline.context import BuildContext, BuildOptions
 from printkit.pipeline.faces import Faces
 from printkit.pipeline.manifest import ManifestEntry
@@ -111,7 +110,7 @@ def _sheets(decks: Sequence[Deck], ctx: BuildContext) -> Iterator[ManifestEntry]
 
 # The house text face, which the cards' text has loaded already (a build parses no other font
 # for the sheets' slugs and the test page, plain English).
-ALIGNMENT_FONT = SLUG_FONT = fonts.KOREAN
+ALIGNMENT_FONT = SLUG_FONT
 
 
 def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
@@ -153,7 +152,7 @@ def deck_sheets(deck: Deck, faces: "Faces", opts: BuildOptions,
         progress(len(chunk))
     total = sum(len(pages) // 2 for _, pages in runs)
     parts = (deck.name, deck.variant or "")
-    own = tuple(f for f in (deck.art.font, deck.art.font_bold) if f is not None)  # the deck's name in any script
+    own = templates.name_fonts(deck)
     # A draft's slugs say so on both lines: its sheets are for looking at, not for print.
     above, prefix = (DRAFT_MARK, f"{DRAFT_MARK} · ") if opts.draft else (PRINT_AT, "")
     duplex: list[Page] = []

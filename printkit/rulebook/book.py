@@ -263,16 +263,17 @@ def check_glyphs(doc: md.Document, font: Path | None = None, font_bold: Path | N
     """Raise RulebookError (file and line) for a character of ``doc``'s text that neither the
     bundled fonts nor the spec's ``font`` (``font_bold``) can draw, as setting it would."""
     regular, bold = book_faces(font, font_bold)
-    texts = [(doc.title, 1, True)] + ([(doc.subtitle, 1, False)] if doc.subtitle else [])
-    texts += [(text, block.line, isinstance(block, md.Heading)) for block in doc.blocks
+    path = doc.path
+    texts = [(doc.title, doc.title_at, True)] + ([(doc.subtitle, (path, 1, None), False)] if doc.subtitle else [])
+    texts += [(text, (path, block.line, None), isinstance(block, md.Heading)) for block in doc.blocks
               for text in md.block_texts(block)]
-    for text, line, heading in texts:
-        for span in md.parse_inline(text, doc.path, line):
+    for text, (where, line, column), heading in texts:
+        for span in md.parse_inline(text, where, line):
             if span.icon is None:
                 try:
                     font_runs(span.text, CODE if span.code else bold if (span.bold or heading) else regular)
                 except KeyError as exc:
-                    raise md.RulebookError(doc.path, line, f"{exc.args[0]} in {text!r}") from None
+                    raise md.RulebookError(where, line, f"{exc.args[0]} in {text!r}", column) from None
 
 
 def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_font: str | None = None,
@@ -316,7 +317,7 @@ def story(doc: md.Document, styles: Styles, lang: str, lookup: ContentLookup, fi
     """
     path = doc.path
     flow: list = [] if compact else [Spacer(1, styles.body.fontSize * 12)]
-    flow.append(paragraph(doc.title, (path, 1), styles.title, bold=True))
+    flow.append(paragraph(doc.title, doc.title_at[:2], styles.title, bold=True))
     if doc.subtitle:
         flow.append(paragraph(doc.subtitle, (path, 1), styles.subtitle))
     if cover is not None:

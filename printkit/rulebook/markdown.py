@@ -246,6 +246,9 @@ class Document:
     subtitle: str | None
     blocks: tuple[Block, ...]
     path: str
+    # Where the title was written: file, line and column (column None when not known); the spec's
+    # name: for a text titled by the deck's name.
+    title_at: tuple[str, int | None, int | None] = ("<rulebook>", 1, None)
 
 
 Resolver = Callable[[str], str]
@@ -328,11 +331,13 @@ class _Where:
 
 def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None = None,
           default_title: str | None = None, icons: Collection[str] | None = None,
-          colors: Collection[str] | None = None) -> Document:
+          colors: Collection[str] | None = None,
+          default_title_at: tuple[str, int | None, int | None] | None = None) -> Document:
     """Parse a rule text into a Document; ``resolve`` maps ``{{ key }}`` to its value.
 
     ``default_title`` (inline markup) is the title of a text with neither front matter title nor
-    a first ``# `` line; without it such a text is an error. ``icons`` and ``colors`` are the
+    a first ``# `` line; without it such a text is an error. ``default_title_at`` is where it was
+    written (file, line, column), for errors about its characters (line 1 of the text without it). ``icons`` and ``colors`` are the
     names ``:icon:`` and a span's ``color=`` may use (the deck's); another is an error at its line
     and column.
     """
@@ -368,12 +373,15 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
     heads = list(front.values())
     if "title" not in front:
         heads.insert(0, blocks.title_where or _Where(title, 1))
+    written = front.get("title") or blocks.title_where
+    title_at = ((path, *written.locate(0)) if written is not None
+                else default_title_at or (path, 1, None))
     for where in heads:
         _check_inline(where, path, icons, colors)
     for where in blocks.texts:
         _check_size(where.text, path, where.line)
         _check_inline(where, path, icons, colors)
-    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path)
+    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path, title_at)
 
 
 def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None) -> None:

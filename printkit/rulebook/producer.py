@@ -120,7 +120,8 @@ def prepare(spec_path: Path, lang: str, text_path: Path | None = None,
 
         try:
             return (md.parse(text, display, values, default_title=md.escape(deck.name), icons=icons,
-                             colors=colors), deck, content)
+                             colors=colors, default_title_at=(_display_path(deck.spec_path), *deck.name_position)),
+                    deck, content)
         except BuildError as exc:
             error = _with_hint(exc, spec_path, text_path, deck.game, lang)
             if errors is None or not failed or errors.full:

@@ -146,6 +146,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         languages=_rulebook_languages(loaded),
         description_attr=spec.export.description,
         size_positions=printed,
+        name_position=loaded.source.position(("name",)),
     )
 
 

@@ -32,6 +32,18 @@ def test_a_character_no_font_has_is_a_located_error():
         book.inline("tile 🀄", ("r.md", 7))
 
 
+def test_a_title_character_no_font_has_is_an_error_where_the_title_was_written():
+    cases = [
+        ("<!-- a note -->\n\n# Tiles \U0001F004\n\nText.\n", {}, r"^r\.md:3:3: "),
+        ("---\nsubtitle: x\ntitle: Tiles \U0001F004\n---\nText.\n", {}, r"^r\.md:3:8: "),
+        ("Text.\n", {"default_title": "Tiles \U0001F004", "default_title_at": ("d.yaml", 2, 7)}, r"^d\.yaml:2:7: "),
+    ]
+    for text, given, where in cases:
+        doc = md.parse(text, "r.md", **given)
+        with pytest.raises(RulebookError, match=where + r"no bundled font has the character\(s\) '🀄' U\+1F004"):
+            book.check_glyphs(doc)
+
+
 def test_markup_names_a_font_for_every_run_and_escapes_xml():
     markup = book.spans_markup([Span("a<b"), Span("9−", bold=True), Span("x", code=True)])
     assert markup == ('<font name="Pretendard-Regular">a&lt;b</font>'

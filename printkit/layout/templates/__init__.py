@@ -26,7 +26,8 @@ from typing import Callable, Hashable
 from printkit import direction, fonts
 from printkit.deck import Card, Deck
 from printkit.games import module_of
-from printkit.errors import LayoutError
+from printkit.errors import LayoutError, SpecError
+from printkit.layout import slug
 from printkit.layout.ops import Face, Text
 from printkit.suggest import close_match
 from printkit.layout.templates import _common, design_file, generic
@@ -180,9 +181,29 @@ def layout_color_names(deck: Deck) -> tuple[str, ...]:
 
 
 def deck_warnings(deck: Deck) -> tuple[str, ...]:
-    """What is said once of a deck's spec: colours no template reads, and its layouts' warnings."""
-    palette = palette_warning(deck)
-    return ((palette,) if palette else ()) + tuple(deck.warnings)
+    """What is said once of a deck's spec: colours no template reads, characters of its name the
+    sheets' slug cannot print, and its layouts' warnings."""
+    said = (palette_warning(deck), name_warning(deck))
+    return tuple(w for w in said if w) + tuple(deck.warnings)
+
+
+def name_fonts(deck: Deck) -> tuple:
+    """The deck's own fonts, which the sheets' slug falls back on for its name (in any script)."""
+    return tuple(f for f in (deck.art.font, deck.art.font_bold) if f is not None)
+
+
+def name_warning(deck: Deck) -> str | None:
+    """A warning at the spec's ``name:`` naming the characters of the deck's name that no font of
+    the sheets' slug has (None if none): they are left out of every sheet's footer line, as card
+    text leaves out characters no font has, with a warning."""
+    missing = slug.undrawn(deck.name, name_fonts(deck))
+    if not missing:
+        return None
+    listed = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in missing)
+    return SpecError(deck.spec_path, *deck.name_position,
+                     f"no font has the character(s) {listed} of the deck's name {deck.name!r}, so every sheet's "
+                     "footer line leaves them out; add a font (.ttf or .otf) that has them to the spec (art: font: "
+                     "fonts/YourFont.ttf; a path beside the spec or a font in printkit's fonts/)").located()
 
 
 def palette_warning(deck: Deck) -> str | None:
