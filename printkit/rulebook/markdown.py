@@ -337,9 +337,9 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
 
     ``default_title`` (inline markup) is the title of a text with neither front matter title nor
     a first ``# `` line; without it such a text is an error. ``default_title_at`` is where it was
-    written (file, line, column), for errors about its characters (line 1 of the text without it). ``icons`` and ``colors`` are the
-    names ``:icon:`` and a span's ``color=`` may use (the deck's); another is an error at its line
-    and column.
+    written (file, line, column), for errors about its characters (line 1 of the text without it).
+    ``icons`` and ``colors`` are the names ``:icon:`` and a span's ``color=`` may use (the deck's);
+    another is an error at its line and column.
     """
     path = str(path)
     lines = text.splitlines()

@@ -157,7 +157,8 @@ def test_more_faces_than_a_sheet_holds_take_several_sheets_and_base_url_points_t
     assert len(deck["ContainedObjects"]) == 75
     assert entries[0]["FaceURL"] == "https://example.org/m/images/cards-sheet-1.png"
     with pytest.raises(BuildError, match=r"--base-url 'https://example.org/m\?v=2' has a query"):
-        export_deck(load_deck(str(spec)), ExportOptions(target="tts", out_dir=out, base_url="https://example.org/m?v=2"))
+        export_deck(load_deck(str(spec)),
+                    ExportOptions(target="tts", out_dir=out, base_url="https://example.org/m?v=2"))
     with Image.open(out / "images" / "cards-sheet-3.png") as image:
         assert image.size == (4 * 525, 2 * 750)
     # The hosted folder holds only images; deck.json and printkit's files stay beside it.
