@@ -422,11 +422,13 @@ def _refuse_exports_inside(out_dir: Path, entries: Sequence[ManifestEntry]) -> N
                              f"upload; move the export away (or export again with another --out)")
 
 
-def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
+def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence[Path] | None = None) -> list[Deck]:
     """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
-    Without names the specs are those of :func:`printkit.locate.default_specs`. A font file
+    Without names the specs are those of :func:`printkit.locate.default_specs`; ``paths``, when
+    given, are the spec files to read instead of looking the names up (``printkit watch`` found
+    them once, when it started). A font file
     changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses
@@ -443,7 +445,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
 
     decks: list[Deck] = []
     errors = Errors()  # each spec's mistakes, said together
-    for path in spec_paths(names):
+    for path in spec_paths(names) if paths is None else paths:
         read_at = time.time_ns()  # before the spec is read: see printkit.pipeline.replay.record_key
         with errors.collecting():
             loaded = load_spec(path)
