@@ -146,7 +146,8 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
     """Run what a build runs before it draws (:func:`printkit.preflight.preflight`): every face
     laid out, every SVG drawn, every rule text of the spec's own resolved. The faces laid out,
     per deck (:func:`face_warnings` reads their warnings rather than laying them out again), and
-    what the rule texts would warn of when set, by spec.
+    what the build would warn of about the rulebooks, by spec: its own texts' warnings when set,
+    and each rulebook it would leave out because printkit's text does not fit the spec.
 
     Nothing is drawn, so a text that a cheap bound proves to fit its box is not set (``proving``):
     the faces say every error and warning a build's would, but lack those texts' ops."""
@@ -156,7 +157,7 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
 
     laid_out = [Faces(deck, _Unheard(), proving=True) for deck in decks]
     faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
-    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
+    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper), every_rulebook=True)
     return laid_out, said
 
 

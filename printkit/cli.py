@@ -346,12 +346,17 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
 
-    if not decks:
-        from printkit.locate import default_spec_paths
-
-        click.echo(f"building the specs in {default_spec_paths()[1]}", err=True)
     if not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
+    if not decks:
+        from printkit.locate import default_specs
+
+        found = default_specs()
+        click.echo(f"building the specs in {found.where}", err=True)
+        if found.bundled:
+            from printkit.pipeline.build import refuse_bundled_over_others
+
+            refuse_bundled_over_others(Path(out_dir))
     # The same command with every input and output as it left them: its files are listed again
     # without reading a spec (nor importing what reads and draws them).
     command = replay.invocation(click.get_current_context().params, decks, Path(out_dir))
@@ -437,6 +442,10 @@ def watch(decks, serve, port, variant, paper, out_dir, per_card, flip, back_offs
                            draft=draft)
     options.check_draft()
     target = watching.target(decks)
+    if target.found is not None and target.found.bundled:
+        from printkit.pipeline.build import refuse_bundled_over_others
+
+        refuse_bundled_over_others(options.out_dir)
     where = ", ".join(str(f) for f in target.folders)
     with contextlib.ExitStack() as stack:
         base = stack.enter_context(serving(options.out_dir, port, log=lambda line: click.echo(line, err=True))) \

@@ -59,6 +59,19 @@ class DefaultSpecs:
     paths: list[Path]
     where: str
 
+    @property
+    def bundled(self) -> bool:
+        """Whether these are printkit's own decks, taken because the working folder holds no YAML file."""
+        return self.folder == _REPO_DECKS
+
+    def listed_again(self) -> list[Path]:
+        """The specs in the same folder now, by the rule that found them (``printkit watch``'s later
+        rebuilds): never another folder's, so a spec missing for a moment (an editor's save by
+        rename, ``git checkout``) leaves the list short instead of switching to printkit's decks."""
+        if self.folder == Path("."):
+            return [Path(p.name) for p in _yaml_files(Path.cwd()) if is_spec(p)]
+        return _yaml_files(self.folder)
+
 
 def default_specs() -> DefaultSpecs:
     """Where commands with no deck named find their specs (check, build and watch alike).

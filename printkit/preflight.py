@@ -4,6 +4,8 @@ both run these steps, so a deck that passes the check builds, and both name the 
 Each step collects its mistakes (:class:`printkit.errors.Errors`) instead of stopping at the
 first: every card's faces laid out, every SVG the faces show converted and drawn as a PDF would
 draw it, and every rule text of the spec's own parsed with its values and blocks resolved.
+`printkit check` also says what a build only warns of about printkit's bundled rule texts (one
+that does not fit a spec), which the build finds as it sets the books.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.draft import shown_in
-from printkit.errors import BuildError, Errors, ImageError
+from printkit.errors import BuildError, Errors, ImageError, ManyErrors, PrintkitError
 from printkit.layout import templates
 from printkit.layout.geometry import Size
 from printkit.layout.ops import Face, Image
@@ -81,7 +83,8 @@ def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[
     setting the rulebook does first; a text's first mistake is kept in ``errors``. What setting
     them would warn of, by spec.
 
-    printkit's bundled texts are left out: a build only warns when they do not fit a spec.
+    printkit's bundled texts are left out (:func:`check_taken_rule_texts` says them): a build does
+    not stop when they do not fit a spec, and finds that when it sets them.
     """
     from printkit.rulebook.producer import check_rule_text, own_rule_texts
 
@@ -93,13 +96,48 @@ def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[
     return said
 
 
+def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[str, ...]]:
+    """What a build warns of, by spec, about the rulebooks printkit's bundled texts make for specs
+    that have none of their own, as it says it: a text that cannot be set for the spec (a copy
+    that lacks the cards or groups it quotes; that rulebook is left out, the cards built), and
+    what setting a text that fits would warn of. A mistake that would stop the build instead is
+    kept in ``errors``.
+
+    A build leaves this to the setting of the books (doing it here too would read each text twice);
+    ``printkit check`` says it, so that a deck that checks builds without a new warning. A spec
+    with no text at all is not said: no text went wrong, and a build says it has no rulebook.
+    """
+    from printkit.rulebook.producer import check_rule_text, taken_rule_texts, unfit_warning
+
+    said: dict[Path, tuple[str, ...]] = {}
+    for spec, texts, own in taken_rule_texts(decks):
+        if own:
+            continue
+        for lang in texts:
+            try:
+                found = check_rule_text(spec, lang)
+            except PrintkitError as exc:  # the build sets the text, so stops at its first mistake
+                first = exc.errors[0] if isinstance(exc, ManyErrors) else exc
+                if not isinstance(first, BuildError):
+                    errors.add(first)  # a mistake the build refuses
+                    continue
+                found = (unfit_warning(lang, first),)
+            said[spec] = said.get(spec, ()) + found
+    return said
+
+
 def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], paper: Size, *,
-              rulebooks: bool = True) -> dict[Path, tuple[str, ...]]:
+              rulebooks: bool = True, every_rulebook: bool = False) -> dict[Path, tuple[str, ...]]:
     """Every step above for ``decks``: one error, or a ManyErrors naming up to MAX_ERRORS. What
-    the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`)."""
+    the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`), and with
+    ``every_rulebook`` also what a build warns of about the other rulebooks
+    (:func:`check_taken_rule_texts`)."""
     errors = Errors()
     for deck in decks:
         check_faces(deck, faces_of(deck), paper, errors)
     said = check_rule_texts(decks, errors) if rulebooks and not errors.full else {}
+    if rulebooks and every_rulebook and not errors.full:
+        for spec, more in check_taken_rule_texts(decks, errors).items():
+            said[spec] = said.get(spec, ()) + more
     errors.raise_any()
     return said

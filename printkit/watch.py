@@ -13,6 +13,12 @@ save is often a write, a rename and a chmod), and each rebuild reads the specs a
 made while a build runs start the next one as soon as it ends. A bad spec is reported as its
 one error line and the loop waits for the next save; only an interrupt ends it.
 
+Which specs are watched is decided once, at the start (:func:`target`). A rebuild reads those
+specs, and with no deck named also a new one in the watched folder, found by the rule that found
+the first ones; a spec missing (an editor's save by rename, ``git checkout``) is said and nothing
+is built: never are other specs looked for elsewhere (printkit's own decks, which a fresh ``build``
+takes in a folder holding no YAML file at all).
+
 This module reports through a callback (:class:`Reporter`) and never prints; ``cli.py`` prints.
 """
 
@@ -26,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit.errors import PrintkitError, error_lines
+from printkit.errors import BuildError, Errors, PrintkitError, SpecError, error_lines
+from printkit.locate import DefaultSpecs
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -48,21 +55,60 @@ class Target:
     names: tuple[str, ...]
     folders: tuple[Path, ...]
     specs: tuple[Path, ...] | None  # None: every spec in the folder (no names given)
+    found: DefaultSpecs | None = None  # no names given: the specs found at the start, and their rule
+    paths: tuple[Path, ...] | None = None  # the named specs as the build names them (None: ``specs``)
+
+    def first_specs(self) -> tuple[Path, ...]:
+        """The spec files the first build reads."""
+        if self.found is not None:
+            return tuple(self.found.paths)
+        return self.paths if self.paths is not None else (self.specs or ())
 
 
 def target(names: Sequence[str]) -> Target:
     """The folders to watch for ``names`` (deck names or spec paths; none: the folder where check
     and build find their specs, :func:`printkit.locate.default_specs`)."""
-    from printkit.locate import default_specs, find_spec
+    from printkit.locate import default_specs, spec_paths
 
     if not names:
-        return Target((), (_absolute(default_specs().folder),), None)
-    specs = tuple(_absolute(find_spec(name)) for name in names)
+        found = default_specs()
+        return Target((), (_absolute(found.folder),), None, found)
+    paths = tuple(spec_paths(names))
+    specs = tuple(_absolute(path) for path in paths)
     folders = tuple(dict.fromkeys(spec.parent for spec in specs))
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         raise PrintkitError(f"cannot watch {str(missing[0])!r}: no such folder")
-    return Target(tuple(names), folders, specs)
+    return Target(tuple(names), folders, specs, paths=paths)
+
+
+def watched_specs(target: Target, known: Sequence[Path] | None) -> list[Path]:
+    """The spec files a rebuild reads: ``known`` (those the last rebuild read; None: the first
+    build's, as found at the start), and with no deck named any new spec in the watched folder by
+    the rule that found the first ones.
+
+    A known spec that is gone is an error naming it, so nothing is built until it is back (or the
+    watch is started again without it); no spec at all is one too. Never are specs looked for in
+    another folder.
+    """
+    if known is None:
+        if target.found is None:
+            return list(target.first_specs())  # a named spec missing from the start: the spec reader says so
+        known = target.found.paths
+    specs = list(known)
+    if target.found is not None:
+        specs = sorted({*target.found.listed_again(), *(path for path in known if path.exists())})
+    errors = Errors()
+    for path in known:
+        if not path.exists():
+            with errors.collecting():
+                raise SpecError(path, None, None, "the spec is gone (removed or renamed), so nothing was built; "
+                                                  "Ctrl-C and watch again to build without it")
+    errors.raise_any()
+    if not specs:
+        where = target.found.where if target.found is not None else "the watched folder"
+        raise BuildError(f"no deck spec in {where}, so nothing was built; waiting for one")
+    return specs
 
 
 def _absolute(path: Path) -> Path:
@@ -124,6 +170,7 @@ class Outcome:
     more_errors: tuple[str, ...] = ()  # the build's further mistakes, each said on a line of its own
     proofs: tuple[Path, ...] = ()
     notes: tuple[str, ...] = ()  # the build's notes (printkit.pipeline.context.BuildResult.notes)
+    specs: tuple[Path, ...] = ()  # the spec files it read (none: it found none to read)
 
     def lines(self) -> list[str]:
         stamp = time.strftime("%H:%M:%S")
@@ -140,26 +187,31 @@ class Outcome:
         return lines + [f"  note: {note}" for note in self.notes]
 
 
-def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:
-    """Read the specs afresh and build them; a PrintkitError becomes the outcome's error line."""
+def rebuild(target: Target, variant: str | None, options, reason: str,
+            known: Sequence[Path] | None = None) -> Outcome:
+    """Read the specs afresh (:func:`watched_specs`; ``known``: those the last rebuild read, None
+    for the first build) and build them; a PrintkitError becomes the outcome's error line."""
     from printkit.pipeline.build import build, load_decks
     from printkit.draft import drafting
     from printkit.proof import proof_path
 
     started = time.perf_counter()
+    specs: tuple[Path, ...] = ()
     try:
+        specs = tuple(watched_specs(target, known))
         with drafting() if options.draft else contextlib.nullcontext():
-            decks = load_decks(target.names, variant)
+            decks = load_decks(target.names, variant, paths=specs)
             result = build(decks, options, every_variant=variant is None)
     except PrintkitError as exc:
         said = error_lines(exc)
-        return Outcome(reason, time.perf_counter() - started, None, error=said[0], more_errors=tuple(said[1:]))
+        return Outcome(reason, time.perf_counter() - started, None, error=said[0], more_errors=tuple(said[1:]),
+                       specs=specs)
     except Exception as exc:  # a bug of printkit's, not the user's: said, and the watch goes on
         return Outcome(reason, time.perf_counter() - started, None,
-                       error=f"internal error: {type(exc).__name__}: {exc}")
+                       error=f"internal error: {type(exc).__name__}: {exc}", specs=specs)
     proofs = tuple(proof_path(options.out_dir, d) for d in decks) if options.proof else ()
     return Outcome(reason, time.perf_counter() - started, len(result.entries), tuple(result.warnings),
-                   proofs=proofs, notes=result.notes)
+                   proofs=proofs, notes=result.notes, specs=specs)
 
 
 def changes(target: Target, out_dir: Path, stop: threading.Event | None = None,
@@ -196,9 +248,11 @@ def run(target: Target, variant: str | None, options, report: Reporter,
     """Build once, then rebuild after every relevant change until interrupted (or ``stop`` is set)."""
     from printkit.interrupts import interrupt_requested
 
+    known = None
     for paths in changes(target, options.out_dir, stop, force_polling):
         reason = describe(paths, target.folders) if paths else "first build"
-        outcome = rebuild(target, variant, options, reason)
+        outcome = rebuild(target, variant, options, reason, known)
+        known = outcome.specs or known  # a spec gone stays waited for
         if interrupt_requested():  # Ctrl-C during the build whose KeyboardInterrupt got lost on the way
             raise KeyboardInterrupt
         for line in outcome.lines():

@@ -278,6 +278,23 @@ def test_a_misspelt_key_in_the_folders_spec_is_its_error_not_printkits_own_decks
     assert named.exit_code == 1 and named.stderr.startswith("my-game.yaml:4:1: unknown key 'gmae'")
 
 
+def test_a_game_whose_spec_is_missing_for_a_moment_does_not_get_printkits_decks_built_into_its_output(tmp_path):
+    folder = _starter(tmp_path)
+    built = invoke_in(folder, "build", "--no-rulebooks", "--no-proof", "--jobs", "1")
+    assert built.exit_code == 0, built.output
+    (folder / "my-game.yaml").rename(folder / "my-game.yaml.bak")  # renamed away, or mid `git checkout`
+    again = invoke_in(folder, "build", "--no-rulebooks", "--no-proof", "--jobs", "1")
+    assert again.exit_code == 1
+    assert again.stderr == ("building the specs in printkit's own decks\n"
+                            "error: this folder holds no deck spec, and 'output' holds my-game built from specs elsewhere: "
+                            "printkit's own decks are not built into it; name the spec to build (or one of printkit's "
+                            "decks, e.g. calc), or use another --out\n")
+    assert sorted(p.name for p in (folder / "output").iterdir() if not p.name.startswith(".")) == [
+        "alignment-a4.pdf", "manifest.json", "my-game"]
+    watched = invoke_in(folder, "watch", "--no-rulebooks")
+    assert watched.exit_code == 1 and "this folder holds no deck spec, and 'output' holds my-game" in watched.stderr
+
+
 def test_an_empty_spec_in_the_folder_is_an_error_naming_it(tmp_path):
     folder = _starter(tmp_path)
     (folder / "my-game.yaml").write_text("", encoding="utf-8")

@@ -422,11 +422,35 @@ def _refuse_exports_inside(out_dir: Path, entries: Sequence[ManifestEntry]) -> N
                              f"upload; move the export away (or export again with another --out)")
 
 
-def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
+def refuse_bundled_over_others(out_dir: Path) -> None:
+    """Refuse to build printkit's own decks, taken because the working folder holds no YAML file,
+    into an output folder holding decks built from specs elsewhere: a designer's game whose spec
+    is missing for a moment (renamed, mid ``git checkout``) would get four decks it never had,
+    which later builds of the game leave there."""
+    from printkit.locate import DECKS_DIR
+    from printkit.pipeline.manifest import previous_files, spec_place
+
+    try:
+        listed = [entry for entries in previous_files(out_dir).values() for entry in entries]
+    except BuildError:
+        return  # a manifest printkit did not write: the build refuses it, saying why
+    ours = spec_place(DECKS_DIR / "x.yaml")[1]
+    names = {path.stem for path in DECKS_DIR.glob("*.y*ml")}
+    others = sorted({e.deck for e in listed if e.deck and
+                     (e.spec_folder != ours if e.spec_folder is not None else e.deck not in names)})
+    if others:
+        raise BuildError(f"this folder holds no deck spec, and {str(out_dir)!r} holds {', '.join(others)} built "
+                         f"from specs elsewhere: printkit's own decks are not built into it; name the spec "
+                         f"to build (or one of printkit's decks, e.g. calc), or use another --out")
+
+
+def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence[Path] | None = None) -> list[Deck]:
     """The decks to build: each named spec (all specs when none) in every variant, or in ``variant``.
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
-    Without names the specs are those of :func:`printkit.locate.default_specs`. A font file
+    Without names the specs are those of :func:`printkit.locate.default_specs`; ``paths``, when
+    given, are the spec files to read instead of looking the names up (``printkit watch`` found
+    them once, when it started). A font file
     changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses
@@ -443,7 +467,7 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
 
     decks: list[Deck] = []
     errors = Errors()  # each spec's mistakes, said together
-    for path in spec_paths(names):
+    for path in spec_paths(names) if paths is None else paths:
         read_at = time.time_ns()  # before the spec is read: see printkit.pipeline.replay.record_key
         with errors.collecting():
             loaded = load_spec(path)

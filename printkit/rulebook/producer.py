@@ -219,6 +219,20 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     return tuple(warnings)
 
 
+def taken_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path], bool]]:
+    """Each spec of ``decks`` once, with the rule texts it takes by language (none: it has no
+    rulebook) and whether they are its own (beside it) rather than printkit's bundled ones."""
+    for _, spec, texts, own in _specs(decks):
+        yield spec, texts, own
+
+
+def unfit_warning(lang: str, error: BuildError) -> str:
+    """What a build warns of when printkit's bundled text in ``lang`` cannot be set for a spec (it
+    quotes cards or groups an edited copy lacks; ``error`` says where and what to write): the
+    cards are built all the same, without that rulebook."""
+    return f"no {lang} rulebook: {error} (or build with --no-rulebooks)"
+
+
 def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path]]]:
     """Each spec of ``decks`` whose rule texts are its own (beside it), with them by language:
     the texts whose mistakes refuse a build (printkit's bundled ones only warn)."""
@@ -309,7 +323,7 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
                 if own:
                     raise error  # the designer's own text: its mistakes are theirs to fix
                 # printkit's text quotes cards an edited spec may lack: build the cards anyway.
-                ctx.warn(book_deck, f"no {lang} rulebook: {error} (or build with --no-rulebooks)")
+                ctx.warn(book_deck, unfit_warning(lang, error))
                 continue
             for said in result.warnings:
                 ctx.warn(book_deck, said)

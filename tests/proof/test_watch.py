@@ -176,3 +176,48 @@ def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_d
     assert outcome.error is None
     assert "  note: proofing: removed 4 per-card files made from an earlier version of the deck" in outcome.lines()
     assert not cards.exists()
+
+
+def test_a_spec_gone_for_a_moment_is_said_and_never_builds_printkits_own_decks(tmp_path, monkeypatch):
+    """An editor's save by rename or a ``git checkout`` leaves the folder without its spec for a
+    moment: the rebuild says so and builds nothing, and a new spec in the folder is taken up."""
+    from printkit.pipeline.context import BuildOptions
+    from printkit.watch import rebuild
+
+    assert invoke_in(tmp_path, "new", "g").exit_code == 0
+    game = tmp_path / "g"
+    monkeypatch.chdir(game)
+    watched = target(())
+    options = BuildOptions(out_dir=Path("output"), rulebooks=False, proof=False, jobs=1)
+    first = rebuild(watched, None, options, "first build")
+    assert first.error is None and first.specs == (Path("g.yaml"),)
+    (game / "g.yaml").rename(game / "g.yaml.bak")
+    gone = rebuild(watched, None, options, "g.yaml changed", first.specs)
+    assert gone.files is None
+    assert gone.error == ("g.yaml: the spec is gone (removed or renamed), so nothing was built; "
+                          "Ctrl-C and watch again to build without it")
+    assert sorted(p.name for p in (game / "output").iterdir() if not p.name.startswith(".")) == ["alignment-a4.pdf", "g", "manifest.json"]
+    (game / "g.yaml.bak").rename(game / "g.yaml")
+    (game / "h.yaml").write_text((game / "g.yaml").read_text(encoding="utf-8").replace("name: \"G\"", "name: \"H\""),
+                                 encoding="utf-8")
+    back = rebuild(watched, None, options, "g.yaml changed", gone.specs or first.specs)
+    assert back.error is None and back.specs == (Path("g.yaml"), Path("h.yaml"))
+    assert sorted(p.name for p in (game / "output").iterdir() if not p.name.startswith(".")) == ["alignment-a4.pdf", "g", "h", "manifest.json"]
+
+
+def test_a_named_spec_gone_is_waited_for_not_looked_up_among_printkits_decks(tmp_path, monkeypatch):
+    from printkit.pipeline.context import BuildOptions
+    from printkit.watch import rebuild
+
+    spec = write_deck(tmp_path, cards=(CALM,), expect=1)
+    spec = spec.rename(tmp_path / "calc.yaml")  # named as one of printkit's own decks
+    monkeypatch.chdir(tmp_path)
+    watched = target(("calc",))
+    options = BuildOptions(out_dir=Path("out"), rulebooks=False, proof=False, jobs=1)
+    first = rebuild(watched, None, options, "first build")
+    assert first.error is None and first.specs == (Path("calc.yaml"),)
+    manifest = (tmp_path / "out" / "manifest.json").read_bytes()
+    spec.unlink()
+    gone = rebuild(watched, None, options, "calc.yaml changed", first.specs)
+    assert gone.error.startswith("calc.yaml: the spec is gone")
+    assert (tmp_path / "out" / "manifest.json").read_bytes() == manifest  # printkit's calc was not built

@@ -38,3 +38,38 @@ def test_rulebooks_follow_the_card_paper_unless_told(tmp_path):
     assert (out / "stack" / "rulebook-en-letter.pdf").is_file()
     result = CliRunner().invoke(main, ["build", "stack", "--paper", "letter", "--rulebook-paper", "a5", "--out", str(out)])
     assert (out / "stack" / "rulebook-ko-a5.pdf").is_file()
+
+
+def _said(args, cwd):
+    """``printkit ARGS`` run in ``cwd``: its exit code and the rulebooks' warnings, each once."""
+    from cli_in import invoke_in
+
+    result = invoke_in(cwd, *args)
+    lines = result.stdout.splitlines() + result.stderr.splitlines()
+    said = {line.strip().removeprefix("warning: ") for line in lines if line.strip().startswith("warning: ")}
+    return result.exit_code, {line.split(": ", 1)[1] if args[0] == "build" else line for line in said
+                              if "rulebook" in line}
+
+
+def test_check_says_first_what_a_build_warns_of_printkits_rule_texts(tmp_path):
+    """A copy of a bundled spec without a card its game's text quotes, and a spec of a bundled
+    game with no text of its own: check warns of each rulebook left out, as the build does."""
+    calc = (DECKS_DIR / "calc.yaml").read_text(encoding="utf-8")
+    start, end = calc.index("  - name: joker"), calc.index("\nvariants:")
+    mycalc = calc[:start] + calc[end + 1:]
+    for counted, without in (("total: 133", "total: 132"), ("total: 177", "total: 176"),
+                             ("numbers: 132, joker: 1", "numbers: 132"), ("numbers: 176, joker: 1", "numbers: 176")):
+        mycalc = mycalc.replace(counted, without)
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "mycalc.yaml").write_text(mycalc, encoding="utf-8")
+    (tmp_path / "ember").mkdir()
+    (tmp_path / "ember" / "d.yaml").write_text("game: emberfall\nname: G\ngroups:\n  - name: cards\n"
+                                               "    cards: [{title: A}]\n", encoding="utf-8")
+    for folder, spec, quoted in (("calc", "mycalc", "deck.groups.joker"), ("ember", "d", "deck.by.type.Creature")):
+        checked, check_said = _said(["check", "--no-play"], tmp_path / folder)
+        built, build_said = _said(["build", "--no-proof", "--jobs", "1"], tmp_path / folder)
+        assert checked == built == 0
+        assert check_said == build_said and len(check_said) == 2
+        for lang in ("ko", "en"):
+            assert any(line.startswith(f"no {lang} rulebook: {DECKS_DIR}/") and quoted in line
+                       and f"write {spec}.rules.{lang}.md beside it" in line for line in check_said)

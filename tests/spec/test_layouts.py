@@ -50,6 +50,8 @@ def folder(tmp_path) -> Path:
     (tmp_path / "art").mkdir()
     PILImage.new("RGB", (400, 300), "#5b8e7d").save(tmp_path / "art" / "a.png")  # 176 DPI over its 57.5 mm box: no warning
     PILImage.new("RGB", (16, 16), "#e4572e").save(tmp_path / "art" / "fire.png")
+    # A rule text of its own: printkit's emberfall rules quote cards these decks lack (check warns so).
+    (tmp_path / "deck.rules.en.md").write_text("# Deck\n\nPlay the cards.\n", encoding="utf-8")
     return tmp_path
 
 
