@@ -20,13 +20,15 @@ from printkit.pipeline.manifest import previous_files
 # upload, and hidden from the user, who could not find them to move.
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 _NAMED = 5  # files named in the error; the rest are counted
-_MAX_FILES = 10_000  # a folder is looked through no further than this
+_MAX_FILES = 10_000  # the folders to send are looked through no further: more refuses the export
 
 
 def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
     """The files in ``out_dir``'s ``folders`` (paths relative to ``out_dir``, ``/``-separated)
     that printkit did not write there, or that were changed since: not listed in its manifest with
-    the bytes they hold. Links count as foreign (printkit makes none)."""
+    the bytes they hold. Links count as foreign (printkit makes none). Folders holding more than
+    :data:`_MAX_FILES` names are refused (:class:`BuildError`): a file past the limit could be
+    anyone's, and README.txt would tell the user to send it."""
     previous = previous_files(out_dir)
     found: list[str] = []
     seen = 0
@@ -39,7 +41,10 @@ def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
             for name in sorted(names + [d for d in dirs if os.path.islink(os.path.join(here, d))]):
                 seen += 1
                 if seen > _MAX_FILES:
-                    return found
+                    raise BuildError(f"cannot export into {str(out_dir)!r}: {folder}/ holds more than {_MAX_FILES:,} files, "
+                                     "more than printkit looks through to be sure each is its "
+                                     "own, and README.txt would tell you to send everything in it; empty it (or "
+                                     "move it out of the export folder) or use another --out")
                 if name in SYSTEM_FILES:
                     continue
                 path = Path(here) / name

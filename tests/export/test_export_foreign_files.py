@@ -89,3 +89,27 @@ def test_readme_says_one_card_and_one_page_in_the_singular(tmp_path):
     readme = (tmp_path / "tgc" / "README.txt").read_text(encoding="utf-8")
     assert "- cards/: 1 card (1 distinct), back cards/back.png." in readme
     assert "the back of 1 card in cards/" in readme
+
+
+def test_folders_too_full_to_look_through_refuse_the_export(tmp_path, monkeypatch):
+    """A file past the names looked through is not let through: more than the limit refuses."""
+    from printkit.export import folders
+
+    monkeypatch.setattr(folders, "_MAX_FILES", 20)
+    spec = _deck(tmp_path)
+    out = tmp_path / "shop"
+    for n in range(21):  # what a file browser leaves in each folder it opens, then the user's file past them
+        (out / "upload" / f"a{n:02d}").mkdir(parents=True)
+        (out / "upload" / f"a{n:02d}" / ".DS_Store").write_bytes(b"finder")
+    (out / "upload" / "zz").mkdir()
+    (out / "upload" / "zz" / "evil.pdf").write_bytes(b"not printkit's")
+    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert lines[0] == (f"error: cannot export into {str(out)!r}: upload/ holds more than 20 files, "
+                        "more than printkit looks through to be sure each is its own, and README.txt would tell "
+                        "you to send everything in it; empty it (or move it out of the export folder) or use "
+                        "another --out")
+    assert not (out / "upload" / "cards.pdf").exists() and not (out / "README.txt").exists()
+    assert (out / "upload" / "zz" / "evil.pdf").read_bytes() == b"not printkit's"
