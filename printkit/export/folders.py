@@ -27,15 +27,15 @@ def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
     """The files in ``out_dir``'s ``folders`` (paths relative to ``out_dir``, ``/``-separated)
     that printkit did not write there, or that were changed since: not listed in its manifest with
     the bytes they hold. Links count as foreign (printkit makes none). Folders holding more than
-    :data:`_MAX_FILES` names are refused (:class:`BuildError`): a file past the limit could be
+    :data:`_MAX_FILES` names each are refused (:class:`BuildError`): a file past the limit could be
     anyone's, and README.txt would tell the user to send it."""
     previous = previous_files(out_dir)
     found: list[str] = []
-    seen = 0
     for folder in sorted(set(folders)):
         top = out_dir / folder
         if top.is_symlink() or not top.is_dir():
             continue
+        seen = 0  # counted per folder, so the error names the folder that holds them
         for here, dirs, names in os.walk(top, followlinks=False):
             dirs.sort()
             for name in sorted(names + [d for d in dirs if os.path.islink(os.path.join(here, d))]):
