@@ -3,7 +3,8 @@
 README.txt says "send the files in upload/" (or upload every image of a folder, host images/), so
 a file printkit did not write there would be sent too. printkit never removes such a file (it is
 the user's), so the export is refused before anything is written, naming the files to move away,
-as a build refuses to replace a file it did not write.
+as a build refuses to replace a file it did not write. printkit's own earlier files there that the
+export does not write (a rulebook, exported again with --no-rulebooks) are removed as it ends.
 """
 
 from __future__ import annotations
@@ -69,3 +70,13 @@ def refuse_foreign_files(out_dir: Path, folders: Iterable[str]) -> None:
                      f"{'that folder' if len({f.split('/')[0] for f in found}) == 1 else 'those folders'}; "
                      f"move {'it' if one else 'them'} out of the export folder (printkit never removes a file "
                      "it did not write) or use another --out")
+
+
+def take_folders(ctx, folders: Iterable[str]) -> None:
+    """Make ``folders`` (of the export ``ctx`` writes) hold this export's files alone: refused when
+    one holds a file printkit did not write (:func:`refuse_foreign_files`); printkit's earlier files
+    there that it does not write go as it ends (:meth:`printkit.pipeline.context.BuildContext.send_folder`)."""
+    folders = sorted(set(folders))
+    refuse_foreign_files(ctx.options.out_dir, folders)
+    for folder in folders:
+        ctx.send_folder(folder)

@@ -17,7 +17,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
 from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
-from printkit.export.folders import refuse_foreign_files
+from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -68,11 +68,11 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
 
     if prof.kind == "images":
         decks = order_decks(included, faces)
-        refuse_foreign_files(ctx.options.out_dir, [order.folder for order in decks])
+        take_folders(ctx, [order.folder for order in decks])
         yield from _images(deck, prof, decks, faces, ctx, files)
         notes += _order_lines(prof, decks)
     else:
-        refuse_foreign_files(ctx.options.out_dir, [UPLOAD])
+        take_folders(ctx, [UPLOAD])
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
         if prof.rulebook and options.rulebooks and press_for(prof, options) is not None:
             left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "

@@ -113,3 +113,25 @@ def test_folders_too_full_to_look_through_refuse_the_export(tmp_path, monkeypatc
                         "another --out")
     assert not (out / "upload" / "cards.pdf").exists() and not (out / "README.txt").exists()
     assert (out / "upload" / "zz" / "evil.pdf").read_bytes() == b"not printkit's"
+
+
+def test_an_earlier_exports_file_this_one_does_not_write_is_removed_with_a_note(tmp_path):
+    spec = _deck(tmp_path)
+    (tmp_path / "one.rules.en.md").write_text("# One\n\nPlay the Knight.\n", encoding="utf-8")
+    out = tmp_path / "shop"
+    first = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    assert sorted(p.name for p in (out / "upload").iterdir()) == ["cards.pdf", "rulebook-en-a4.pdf"]
+    again = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out), "--no-rulebooks"])
+    assert again.exit_code == 0, again.output
+    assert ("note: removed upload/rulebook-en-a4.pdf, an earlier export's file this export does not write "
+            "(README.txt says to send everything in upload/)") in again.output.splitlines()
+    assert sorted(p.name for p in (out / "upload").iterdir()) == ["cards.pdf"]
+    assert "rulebook" not in (out / "README.txt").read_text(encoding="utf-8")
+    assert "rulebook" not in (out / "manifest.json").read_text(encoding="utf-8")
+    # A file of the user's there still refuses the export, and stays.
+    (out / "upload" / "mine.pdf").write_bytes(b"mine")
+    refused = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert refused.exit_code == 1 and "upload/mine.pdf is not printkit's" in refused.output
+    assert (out / "upload" / "mine.pdf").read_bytes() == b"mine"
+
