@@ -158,3 +158,12 @@ def test_an_icon_drawn_from_a_png_is_warned_where_it_prints_soft(tmp_path, monke
     assert f"warning: ic: {badge}" in exported.output.splitlines()
     readme = (tmp_path / "shop" / "README.txt").read_text(encoding="utf-8")
     assert "spark.png' on the front of" in readme and "20.0 x 20.0 mm is 20 DPI" in readme
+
+
+def test_a_finding_is_worded_by_one_function_for_build_and_export(tmp_path):
+    _png(tmp_path / "tiny.png", (40, 55))
+    op = Image(0, 0, 40, 40, tmp_path / "tiny.png")
+    found = resolution(op)
+    assert found.said() == low_resolution(op) == ("40 x 55 px drawn at 40.0 x 55.0 mm is 25 DPI, below 150; print "
+                                                  "services commonly ask 300 DPI: give it at least 473 x 650 px")
+    assert found.said(300, 300, "The Game Crafter asks") == low_resolution(op, 300, 300, "The Game Crafter asks")

@@ -143,13 +143,9 @@ def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
                     seen[3].add(card.key)
     lines = []
     for (path, _), (placed, card, side, cards) in found.items():
-        (px_w, px_h), (w_mm, h_mm) = placed.pixels, placed.drawn_mm
-        need_w, need_h = placed.needed(wanted)
         more = f" and {counted(len(cards) - 1, 'more distinct card')}" if len(cards) > 1 else ""
-        lines.append(SoftPicture(
-            f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: {px_w} x {px_h} px drawn at "
-            f"{w_mm:.1f} x {h_mm:.1f} mm is {placed.dpi:.0f} DPI, below {below:g}; {asks} {wanted:g} DPI: give it "
-            f"at least {need_w} x {need_h} px.", placed.dpi >= LOW_DPI))
+        lines.append(SoftPicture(f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: "
+                                 f"{placed.said(below, wanted, asks)}.", placed.dpi >= LOW_DPI))
     return lines
 
 
