@@ -135,3 +135,22 @@ def test_an_earlier_exports_file_this_one_does_not_write_is_removed_with_a_note(
     assert refused.exit_code == 1 and "upload/mine.pdf is not printkit's" in refused.output
     assert (out / "upload" / "mine.pdf").read_bytes() == b"mine"
 
+
+
+def test_an_earlier_file_printkit_cannot_prove_its_own_stays_with_a_warning(tmp_path):
+    import json
+
+    spec = _deck(tmp_path)
+    (tmp_path / "one.rules.en.md").write_text("# One\n\nPlay the Knight.\n", encoding="utf-8")
+    out = tmp_path / "shop"
+    export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out))
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    for item in manifest["files"]:  # as an older printkit listed it: no record that proves it printkit's
+        item.pop("written", None)
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out, rulebooks=False))
+    assert (out / "upload" / "rulebook-en-a4.pdf").exists()
+    assert ("upload/rulebook-en-a4.pdf, an earlier export's file this export does not write, is still there: "
+            "printkit cannot prove it wrote it, so leaves it; move it out of upload/ before sending everything "
+            "in upload/") in result.warnings
+    assert not result.notes
