@@ -536,6 +536,8 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
             result = export_deck(loaded, options, progress=progress)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     folder = result.manifest.parent
     click.echo(f"{folder}: {len(result.entries)} files; read {folder / 'README.txt'}")
 

@@ -114,3 +114,56 @@ def test_svg_art_and_sharp_pictures_are_not_warned(tmp_path):
     assert resolution(Image(0, 0, 40, 40, tmp_path / "art.svg")) is None
     assert low_resolution(Image(0, 0, 40, 40, tmp_path / "sharp.png")) is None
     assert low_resolution(Image(0, 0, 40, 40, tmp_path / "sharp.png"), below=300) is not None
+
+
+ICONS = """game: ic
+name: Ic
+card: {size: poker}
+icons: {spark: spark.png, vector: art.svg}
+layouts:
+  card:
+    elements:
+      - {name: badge, kind: icon, icon: spark, x: 5mm, y: 5mm, width: 20mm, height: 20mm}
+      - {name: flat, kind: icon, icon: vector, x: 30mm, y: 5mm, width: 20mm, height: 20mm}
+      - {name: rule, kind: text, text: "{text}", x: 5mm, y: 50mm, width: 50mm, height: 10mm, size: 4mm}
+groups:
+  - name: cards
+    layout: card
+    cards: [{text: "Gain :spark: and :spark: and :vector:"}]
+"""
+
+
+def test_an_icon_drawn_from_a_png_is_warned_where_it_prints_soft(tmp_path, monkeypatch):
+    _png(tmp_path / "spark.png", (16, 16))
+    (tmp_path / "art.svg").write_text(SVG, encoding="utf-8")
+    (tmp_path / "ic.yaml").write_text(ICONS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    badge = ("cards[text=Gain :spark: and :spark: and :vector:]#1 badge: icon 'spark': picture "
+             "'spark.png': 16 x 16 px drawn at 20.0 x 20.0 mm is 20 DPI, below 150; print services commonly ask "
+             "300 DPI: give it at least 237 x 237 px")
+    checked = CliRunner().invoke(main, ["check", "ic.yaml"])
+    assert checked.exit_code == 0, checked.output
+    assert [line.strip() for line in checked.output.splitlines() if "warning:" in line] == [f"warning: {badge}"]
+    built = CliRunner().invoke(main, ["build", "ic.yaml", "--no-rulebooks"])
+    assert built.exit_code == 0, built.output
+    warnings = [line for line in built.output.splitlines() if line.startswith("warning:")]
+    # The icon in the text, twice at one size, is said once; the SVG icons never.
+    assert warnings[0] == f"warning: ic: {badge}"
+    assert len(warnings) == 2 and re.fullmatch(
+        r"warning: ic: cards\[.*\]#1 rule: icon 'spark': picture 'spark.png': 16 x 16 px drawn at ([\d.]+) x \1 mm "
+        r"is \d+ DPI, below 150; print services commonly ask 300 DPI: give it at least (\d+) x \2 px", warnings[1])
+    # The export says it too, in its warnings and in README.txt.
+    exported = CliRunner().invoke(main, ["export", "ic.yaml", "--for", "print-shop", "--out", "shop"])
+    assert exported.exit_code == 0, exported.output
+    assert f"warning: ic: {badge}" in exported.output.splitlines()
+    readme = (tmp_path / "shop" / "README.txt").read_text(encoding="utf-8")
+    assert "spark.png' on the front of" in readme and "20.0 x 20.0 mm is 20 DPI" in readme
+
+
+def test_a_finding_is_worded_by_one_function_for_build_and_export(tmp_path):
+    _png(tmp_path / "tiny.png", (40, 55))
+    op = Image(0, 0, 40, 40, tmp_path / "tiny.png")
+    found = resolution(op)
+    assert found.said() == low_resolution(op) == ("40 x 55 px drawn at 40.0 x 55.0 mm is 25 DPI, below 150; print "
+                                                  "services commonly ask 300 DPI: give it at least 473 x 650 px")
+    assert found.said(300, 300, "The Game Crafter asks") == low_resolution(op, 300, 300, "The Game Crafter asks")

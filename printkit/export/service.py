@@ -17,7 +17,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
 from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
-from printkit.export.folders import refuse_foreign_files
+from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -68,11 +68,11 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
 
     if prof.kind == "images":
         decks = order_decks(included, faces)
-        refuse_foreign_files(ctx.options.out_dir, [order.folder for order in decks])
+        take_folders(ctx, [order.folder for order in decks])
         yield from _images(deck, prof, decks, faces, ctx, files)
         notes += _order_lines(prof, decks)
     else:
-        refuse_foreign_files(ctx.options.out_dir, [UPLOAD])
+        take_folders(ctx, [UPLOAD])
         yield from _pdfs(deck, prof, included, faces, options, ctx, files)
         if prof.rulebook and options.rulebooks and press_for(prof, options) is not None:
             left_out.append("The rulebooks: printkit sets them in sRGB only, and this export is CMYK. Send the "
@@ -143,13 +143,9 @@ def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
                     seen[3].add(card.key)
     lines = []
     for (path, _), (placed, card, side, cards) in found.items():
-        (px_w, px_h), (w_mm, h_mm) = placed.pixels, placed.drawn_mm
-        need_w, need_h = placed.needed(wanted)
         more = f" and {counted(len(cards) - 1, 'more distinct card')}" if len(cards) > 1 else ""
-        lines.append(SoftPicture(
-            f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: {px_w} x {px_h} px drawn at "
-            f"{w_mm:.1f} x {h_mm:.1f} mm is {placed.dpi:.0f} DPI, below {below:g}; {asks} {wanted:g} DPI: give it "
-            f"at least {need_w} x {need_h} px.", placed.dpi >= LOW_DPI))
+        lines.append(SoftPicture(f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: "
+                                 f"{placed.said(below, wanted, asks)}.", placed.dpi >= LOW_DPI))
     return lines
 
 

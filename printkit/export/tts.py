@@ -37,7 +37,7 @@ from urllib.parse import quote
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
 from printkit.export import README, ExportOptions, Run, counted, file_slug, readme_text, wrap
-from printkit.export.folders import refuse_foreign_files
+from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
@@ -114,7 +114,7 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
                 options: ExportOptions, ctx) -> Iterator:
     from printkit.pipeline.names import deck_title
 
-    refuse_foreign_files(ctx.options.out_dir, [IMAGES])
+    take_folders(ctx, [IMAGES])
     faces = ctx.faces(deck)
     files: list[tuple[str, str]] = []
     objects: list[dict] = []

@@ -455,6 +455,29 @@ def sharpness_warnings(image: Image, card: Card, where: str, shown: str) -> tupl
     return (f"{card.cut_label} {where}: picture {shown!r}: {said}",) if said else ()
 
 
+def icon_sharpness(ops: Sequence[Op], names: Sequence[str], icons: Mapping[str, Icon], card: Card,
+                   where: str) -> list[str]:
+    """:func:`sharpness_warnings` of the icons ``names`` (of ``icons``) drawn from a PNG or JPEG,
+    where ``ops`` draw them: each picture once per size it is drawn at, said of ``where`` (the
+    element) and the icon."""
+    from printkit.images import is_svg  # a face of no picture never loads the pictures' checks
+
+    drawn = {}
+    for name in names:
+        icon = icons.get(name)
+        if isinstance(icon, ImageIcon) and not is_svg(icon.path):
+            drawn.setdefault(Path(icon.path), (name, icon.shown or Path(icon.path).name))
+    if not drawn:
+        return []
+    said: dict[str, None] = {}
+    for op in ops:
+        if isinstance(op, Image) and Path(op.path) in drawn:
+            name, shown = drawn[Path(op.path)]
+            for warning in sharpness_warnings(op, card, f"{where}: icon {name!r}", shown):
+                said.setdefault(warning)
+    return list(said)
+
+
 def _placed_box(element: Element, size: CardSize, extents: Mapping[str, Box]) -> Box | None:
     """The element's box, moved by its anchor against the text it is anchored to as that text was
     set (``extents``); None when that text is not drawn on this card, so neither is the element."""
@@ -504,7 +527,8 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
         if element.stroke is not None:
             icon = outlined_icon(name, icon, color_of(element.stroke, values, card))
         said = icon_warnings((name,), resources.icons, _Where(card, _named(element, side)), pictures_said)
-        return icon_ops(icon, element.fit, box, color), said
+        ops = icon_ops(icon, element.fit, box, color)
+        return ops, said + icon_sharpness(ops, (name,), resources.icons, card, _named(element, side))
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
@@ -626,7 +650,9 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "
                         f"fewer words, or lower {_floor_key(element)}")
     if ":" in markup and resources.has_pictures:  # an icon is written :name:
-        warnings += icon_warnings(icon_names(markup), resources.icons, where, pictures_said)
+        names = icon_names(markup)
+        warnings += icon_warnings(names, resources.icons, where, pictures_said)
+        warnings += icon_sharpness(ops, names, resources.icons, card, _named(element, side))
     extent = fitted.extent
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)

@@ -34,6 +34,14 @@ class Resolution(NamedTuple):
         """The pixels the picture needs, in its own proportions, to print at ``dpi`` where drawn."""
         return tuple(math.ceil(side * dpi / MM_PER_IN - 1e-6) for side in self.drawn_mm)
 
+    def said(self, below: float = LOW_DPI, wanted: float = PRINT_DPI, asks: str = "print services commonly ask") -> str:
+        """The finding in words: the pixels, the size drawn at, the DPI below ``below``, and the
+        pixels needed for ``wanted`` DPI (``asks``: who asks for that)."""
+        (px_w, px_h), (w_mm, h_mm) = self.pixels, self.drawn_mm
+        need_w, need_h = self.needed(wanted)
+        return (f"{px_w} x {px_h} px drawn at {w_mm:.1f} x {h_mm:.1f} mm is {self.dpi:.0f} DPI, below "
+                f"{below:g}; {asks} {wanted:g} DPI: give it at least {need_w} x {need_h} px")
+
 
 def resolution(op: Image) -> Resolution | None:
     """The effective resolution of the picture ``op`` draws; None for SVG art, an empty box, or
@@ -62,7 +70,4 @@ def low_resolution(op: Image, below: float = LOW_DPI, wanted: float = PRINT_DPI,
     found = resolution(op)
     if found is None or found.dpi >= below:
         return None
-    (px_w, px_h), (w_mm, h_mm) = found.pixels, found.drawn_mm
-    need_w, need_h = found.needed(wanted)
-    return (f"{px_w} x {px_h} px drawn at {w_mm:.1f} x {h_mm:.1f} mm is {found.dpi:.0f} DPI, below "
-            f"{below:g}; {asks} {wanted:g} DPI: give it at least {need_w} x {need_h} px")
+    return found.said(below, wanted, asks)

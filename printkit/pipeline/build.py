@@ -62,7 +62,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 from printkit import ownership
 from printkit.cache import NamedEntries
@@ -212,8 +212,9 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
     target = _write_last_manifest(ctx, manifest, placed.swapped)
-    return BuildResult(tuple(placed.entries), tuple(ctx.warnings), target, placed.removed,
-                       removal_notes(placed.outdated, placed.orphaned, current))
+    notes, warnings = unsent_notes(placed.unsent, placed.removed)
+    return BuildResult(tuple(placed.entries), tuple(ctx.warnings) + warnings, target, placed.removed,
+                       removal_notes(placed.outdated, placed.orphaned, current) + notes)
 
 
 def _replayable(producers: Sequence[Producer]) -> bool:
@@ -280,6 +281,7 @@ class _Placed:
     outdated: tuple[ManifestEntry, ...]
     orphaned: tuple[ManifestEntry, ...]  # of the removed, the files of a spec that no longer exists
     swapped: bool
+    unsent: tuple[ManifestEntry, ...] = ()  # earlier files in an export's folders to send it does not write
 
 
 def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
@@ -309,6 +311,11 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     orphaned = [e for e in rest if current.spec_gone(e)]
     stale += outdated + orphaned
     going = {e.path for e in stale}
+    # Of an export, the earlier files in a folder to send that it does not write (an earlier
+    # export's rulebook, exported again with --no-rulebooks): README.txt says to send everything there.
+    unsent = [e for e in earlier if e.path not in paths and e.path not in going and _sent(e.path, ctx.sent)]
+    stale += unsent
+    going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
     # Each file this build puts in place, recorded as its temporary is: a rename keeps the
@@ -337,7 +344,29 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
             and (e.path not in going or current_sha256(inside(out_dir, e.path)) == e.sha256)]
     kept = with_records(out_dir, kept, earlier, {})
     return _Placed(entries, kept, tuple(sorted(removed)), tuple(e for e in outdated if e.path in removed),
-                   tuple(e for e in orphaned if e.path in removed), swapped)
+                   tuple(e for e in orphaned if e.path in removed), swapped, tuple(unsent))
+
+
+def _sent(path: str, folders: Collection[str]) -> bool:
+    """Whether ``path`` lies in one of the ``folders`` to send (:meth:`BuildContext.send_folder`)."""
+    return any(path.startswith(folder + "/") for folder in folders)
+
+
+def unsent_notes(unsent: Sequence[ManifestEntry], removed: Collection[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What an export says of the earlier files of printkit's in its folders to send that it does
+    not write: notes of those removed, warnings of those that stay (not proven printkit's, or
+    changed meanwhile), which the user would send too."""
+    notes, warnings = [], []
+    for entry in unsent:
+        folder = entry.path.split("/")[0]
+        if entry.path in removed:
+            notes.append(f"removed {entry.path}, an earlier export's file this export does not write "
+                         f"(README.txt says to send everything in {folder}/)")
+        else:
+            warnings.append(f"{entry.path}, an earlier export's file this export does not write, is still there: "
+                            f"printkit cannot prove it wrote it, so leaves it; move it out of {folder}/ before "
+                            f"sending everything in {folder}/")
+    return tuple(notes), tuple(warnings)
 
 
 # How a note names the files of each kind (one, many); any other kind is a file.

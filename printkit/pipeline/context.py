@@ -84,6 +84,9 @@ class BuildContext:
     # What this build writes in full: (deck, variant, kind, paper) of every file it produces. Files
     # of earlier builds in these scopes that this build does not write are removed.
     covered: set[tuple] = field(default_factory=set)
+    # Folders (relative, "/"-separated) that hold this build's files alone: an export's folders to
+    # send. Earlier files of printkit's there that this build does not write are removed.
+    sent: set[str] = field(default_factory=set)
     # Per deck whose rulebooks this build sets: the languages it has a rule text in. Its earlier
     # rulebooks in any other language (on any paper, booklets too) are of a text that is gone.
     rule_languages: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -165,6 +168,11 @@ class BuildContext:
         it writes none (a deck whose score sheet is gone): earlier files of it not written go."""
         if not self.options.cards:
             self.covered.add((deck.deck_id if deck else None, deck.variant if deck else None, kind, paper))
+
+    def send_folder(self, folder: str) -> None:
+        """Say that ``folder`` holds this build's files alone (an export's folder to send, every
+        file of which the user sends): earlier files of printkit's there that it does not write go."""
+        self.sent.add(folder.strip("/"))
 
     def render(self, pages: Sequence[Page], info: "PdfInfo", keep_for: "SharedPages | None" = None,
                reuse: "SharedPages | None" = None) -> bytes:

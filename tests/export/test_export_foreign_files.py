@@ -89,3 +89,68 @@ def test_readme_says_one_card_and_one_page_in_the_singular(tmp_path):
     readme = (tmp_path / "tgc" / "README.txt").read_text(encoding="utf-8")
     assert "- cards/: 1 card (1 distinct), back cards/back.png." in readme
     assert "the back of 1 card in cards/" in readme
+
+
+def test_folders_too_full_to_look_through_refuse_the_export(tmp_path, monkeypatch):
+    """A file past the names looked through is not let through: more than the limit refuses."""
+    from printkit.export import folders
+
+    monkeypatch.setattr(folders, "_MAX_FILES", 20)
+    spec = _deck(tmp_path)
+    out = tmp_path / "shop"
+    for n in range(21):  # what a file browser leaves in each folder it opens, then the user's file past them
+        (out / "upload" / f"a{n:02d}").mkdir(parents=True)
+        (out / "upload" / f"a{n:02d}" / ".DS_Store").write_bytes(b"finder")
+    (out / "upload" / "zz").mkdir()
+    (out / "upload" / "zz" / "evil.pdf").write_bytes(b"not printkit's")
+    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert lines[0] == (f"error: cannot export into {str(out)!r}: upload/ holds more than 20 files, "
+                        "more than printkit looks through to be sure each is its own, and README.txt would tell "
+                        "you to send everything in it; empty it (or move it out of the export folder) or use "
+                        "another --out")
+    assert not (out / "upload" / "cards.pdf").exists() and not (out / "README.txt").exists()
+    assert (out / "upload" / "zz" / "evil.pdf").read_bytes() == b"not printkit's"
+
+
+def test_an_earlier_exports_file_this_one_does_not_write_is_removed_with_a_note(tmp_path):
+    spec = _deck(tmp_path)
+    (tmp_path / "one.rules.en.md").write_text("# One\n\nPlay the Knight.\n", encoding="utf-8")
+    out = tmp_path / "shop"
+    first = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    assert sorted(p.name for p in (out / "upload").iterdir()) == ["cards.pdf", "rulebook-en-a4.pdf"]
+    again = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out), "--no-rulebooks"])
+    assert again.exit_code == 0, again.output
+    assert ("note: removed upload/rulebook-en-a4.pdf, an earlier export's file this export does not write "
+            "(README.txt says to send everything in upload/)") in again.output.splitlines()
+    assert sorted(p.name for p in (out / "upload").iterdir()) == ["cards.pdf"]
+    assert "rulebook" not in (out / "README.txt").read_text(encoding="utf-8")
+    assert "rulebook" not in (out / "manifest.json").read_text(encoding="utf-8")
+    # A file of the user's there still refuses the export, and stays.
+    (out / "upload" / "mine.pdf").write_bytes(b"mine")
+    refused = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert refused.exit_code == 1 and "upload/mine.pdf is not printkit's" in refused.output
+    assert (out / "upload" / "mine.pdf").read_bytes() == b"mine"
+
+
+
+def test_an_earlier_file_printkit_cannot_prove_its_own_stays_with_a_warning(tmp_path):
+    import json
+
+    spec = _deck(tmp_path)
+    (tmp_path / "one.rules.en.md").write_text("# One\n\nPlay the Knight.\n", encoding="utf-8")
+    out = tmp_path / "shop"
+    export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out))
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    for item in manifest["files"]:  # as an older printkit listed it: no record that proves it printkit's
+        item.pop("written", None)
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out, rulebooks=False))
+    assert (out / "upload" / "rulebook-en-a4.pdf").exists()
+    assert ("upload/rulebook-en-a4.pdf, an earlier export's file this export does not write, is still there: "
+            "printkit cannot prove it wrote it, so leaves it; move it out of upload/ before sending everything "
+            "in upload/") in result.warnings
+    assert not result.notes
