@@ -18,6 +18,7 @@ from printkit.images import _LENGTH
 from printkit.rulebook.markdown import RulebookError, parse
 from printkit.spec.fields import Number
 from printkit.spec.models import _HEX, BOX_LENGTH_RE, TEXT_SIZE_RE
+from printkit.spec.sheet_xml import FAR, _WORKBOOK_SHEET, _ods_cells, _xlsx_cells, ods_extents, xlsx_extent
 from printkit.units import parse_length_mm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +65,31 @@ def test_rule_text_lines_parse_in_linear_time(line):
     except RulebookError:
         pass
     assert time.perf_counter() - start < 1.0
+
+
+# Sheet XML: each input is big enough that reading it again from every tag (quadratic) takes
+# minutes, where one pass takes a fraction of a second; the result shows the tags were read right.
+_COMMENTED_CLOSES = (b'<row r="1"><c r="A1" t="e"><v>#N/A</v></c><c r="B1"><v>1</v><!--'
+                     + b"</v>xxxxxxxxxxxx" * 200_000 + b"--></c></row>")
+
+
+@pytest.mark.parametrize("read, xml, expected", [
+    (xlsx_extent, b'<c r="C2"/>' + b"<c " * 300_000, [(None, (2, 3))]),
+    (ods_extents, b'<table:table table:name="S">' + b"<table:table-cell " * 300_000, []),
+    (lambda xml: list(_xlsx_cells(xml, 50)), b'<c r="A1" t="e"><v>#N/A</v></c>' + b"<c " * 300_000, [(0, 0)]),
+    (lambda xml: list(_xlsx_cells(xml, 50)), _COMMENTED_CLOSES, [(0, 0)]),  # B1 holds its value 1
+    (lambda xml: list(_xlsx_cells(xml, 50).values()), b'<c r="A1" t="e"><v>' + b"<x" * 300_000 + b"#N/A</v></c>",
+     ["the cell shows the error <x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<…: type the value it should hold, or "
+      "clear the cell"]),
+    (lambda xml: _ods_cells(xml, "S", 50), b"a" * 5_000_000, {}),
+    (lambda xml: [m.group(1) for m in _WORKBOOK_SHEET.finditer(xml)], b"<sheet a>" + b"<sheet " * 300_000, [b" a"]),
+    (xlsx_extent, b'<c r="' + b"A" * 1_000_000 + b'1"/>', [(None, (1, FAR))]),
+    (xlsx_extent, b'<c r="A' + b"9" * 100_000 + b'"/>', [(None, (FAR, 1))]),
+    (ods_extents, b'<table:table><table:table-row table:number-rows-repeated="' + b"9" * 100_000
+     + b'"><table:table-cell office:value-type="float"/></table:table-row></table:table>', [(None, (FAR, 1))]),
+])
+def test_sheet_xml_is_read_in_linear_time(read, xml, expected):
+    assert read(xml) == expected
 
 
 def test_length_with_a_long_run_of_spaces_is_refused_quickly():

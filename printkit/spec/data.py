@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 from printkit.errors import MAX_ERRORS, DataFileError, Errors, SpecError
 from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
-from printkit.spec.sheet_xml import ods_extents, unread_cells, xlsx_extent
+from printkit.spec.sheet_xml import FAR, ods_extents, unread_cells, xlsx_extent
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
@@ -340,6 +340,8 @@ def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
 
 def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
     reach = f"sheet {sheet!r} of {shown!r} reaches cell {column_letters(max(columns, 1) - 1)}{rows}"
+    if max(rows, columns) >= FAR:  # a numeral too long to read: the cell is that far at least
+        reach += " or further"
     if columns > MAX_COLUMNS:
         raise DataFileError(f"{reach}; printkit reads at most {MAX_COLUMNS} columns (to "
                             f"{column_letters(MAX_COLUMNS - 1)})")
@@ -352,25 +354,33 @@ def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:
 # --- rows into cards ---------------------------------------------------------------------------
 
 
-_WHOLE_TEXT = re.compile(r"^\+?[0-9]+(?:\.0*)?$")  # a copies cell's text that means a whole number
+# A copies cell's text that means a whole number copies may be (``+3``, ``007``, ``2.0``): a longer
+# numeral is out of range, and is not read (Python refuses to read one of thousands of digits).
+_WHOLE_TEXT = re.compile(rf"\+?0*([0-9]{{1,{len(str(MAX_COPIES))}}})(?:\.0*)?")
 
 
-def _text_number_in_sheet(text: str) -> str:
+def _copies_text(value: Any) -> int | None:
+    """The copies a cell's text means, when a hint can say how to write it: 0..MAX_COPIES, else None."""
+    found = _WHOLE_TEXT.fullmatch(value) if isinstance(value, str) else None
+    return int(found.group(1)) if found and int(found.group(1)) <= MAX_COPIES else None
+
+
+def _text_number_in_sheet(number: int) -> str:
     return ("it is a number stored as text: make the cell a number (in Excel, the cell's warning offers "
             "Convert to Number; or set its format to Number and type the value again)")
 
 
-def _text_number_in_csv(text: str) -> str:
-    return f"write it as a plain whole number: {int(text.split('.')[0])}"
+def _text_number_in_csv(number: int) -> str:
+    return f"write it as a plain whole number: {number}"
 
 
 def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int, str], SpecError],
            row_where: Callable[[int], str], shown: str,
-           column_name: Callable[[int], str], text_number: Callable[[str], str]) -> DataTable:
+           column_name: Callable[[int], str], text_number: Callable[[int], str]) -> DataTable:
     """Header and cards from ``(row number, cell values)`` pairs; ``cell_error(row, column index,
     message)`` locates a problem, ``row_where(row)`` names a card's row, ``column_name(index)`` a
-    column in a message (``3`` in CSV, ``C`` in a workbook), ``text_number(text)`` what to do with
-    a copies cell holding a whole number as text.
+    column in a message (``3`` in CSV, ``C`` in a workbook), ``text_number(number)`` what to do
+    with a copies cell holding as text a whole number copies may be.
 
     Every bad cell is said (a SpecError, or a ManyErrors of up to MAX_ERRORS), each at its cell;
     a row that cannot be read, or past a limit, ends the reading.
@@ -404,7 +414,8 @@ def _table(rows: Iterable[tuple[int, list[Any]]], cell_error: Callable[[int, int
                 elif isinstance(value, int) and 0 <= value <= MAX_COPIES:
                     copies = value
                 else:
-                    hint = f": {text_number(value)}" if isinstance(value, str) and _WHOLE_TEXT.match(value) else ""
+                    whole = _copies_text(value)
+                    hint = "" if whole is None else f": {text_number(whole)}"
                     bad(number, i, f"{name} must be a whole number 0..{MAX_COPIES}, not {value!r}{hint}")
             if len(out) >= MAX_ROWS:
                 bad(number, 0, f"more than {MAX_ROWS} rows of cards; the limit is {MAX_ROWS}")

@@ -7,7 +7,8 @@ saved without its value (as openpyxl, pandas and other scripts write formulas) a
 the same as a cell holding no text, so a card would silently lack the attribute.
 
 Each is one pass of regular expressions over the tags, linear in the XML, which
-:mod:`printkit.spec.data` has checked for size first.
+:mod:`printkit.spec.data` has checked for size first: a tag's pattern stops at the next ``<`` (no
+well-formed tag holds one), so a file of unclosed tags is not scanned again from each of them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 import zipfile
 
 MAX_SHOWN = 40  # characters of a formula or error quoted in a message
+FAR = 10**15  # a row, column or repeat count read as at least this is past every limit: longer numerals are not read
 
 
 # --- where each sheet reaches ----------------------------------------------------------------
@@ -28,10 +30,18 @@ def _column_index(letters: bytes) -> int:
     index = 0
     for ch in letters:
         index = index * 26 + (ch - ord("A") + 1)
+        if index >= FAR:
+            return FAR
     return index  # 1-based
 
 
-_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^>]*)>")
+def _count(digits: bytes) -> int:
+    """A row number or repeat count; :data:`FAR` for one of more digits than any limit needs."""
+    digits = digits.lstrip(b"0")
+    return int(digits or b"0") if len(digits) < len(str(FAR)) else FAR
+
+
+_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^<>]*)>")
 _XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
 
 
@@ -42,20 +52,20 @@ def xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
     for match in _XLSX_TAG.finditer(xml):
         ref = _XLSX_REF.search(match.group(2))
         if match.group(1) == b"row":
-            row = int(ref.group(2)) if ref and ref.group(2) else row + 1
+            row = _count(ref.group(2)) if ref and ref.group(2) else row + 1
             column = 0
         else:
             if ref and ref.group(1):
                 column = _column_index(ref.group(1))
                 if ref.group(2):
-                    row = int(ref.group(2))
+                    row = _count(ref.group(2))
             else:
                 column += 1
             max_row, max_column = max(max_row, row), max(max_column, column)
     return [(None, (max_row, max_column))]
 
 
-_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^<>]*?)(/?)>")
 _ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
 _ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
 _ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
@@ -80,14 +90,14 @@ def ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
         elif tag == b"table-row":
             if not closing:
                 found = _ODS_ROWS.search(attrs)
-                row_repeat, row_valued, column = (int(found.group(1)) if found else 1), False, 0
+                row_repeat, row_valued, column = (_count(found.group(1)) if found else 1), False, 0
             if closing or empty:
                 if row_valued:
                     max_row = max(max_row, row + row_repeat)
                 row += row_repeat
         elif not closing:
             found = _ODS_COLUMNS.search(attrs)
-            repeat = int(found.group(1)) if found else 1
+            repeat = _count(found.group(1)) if found else 1
             if b"value-type" in attrs or b"table:formula" in attrs or not empty:  # a formula is read too
                 row_valued = True
                 max_column = max(max_column, column + repeat)
@@ -148,13 +158,13 @@ def _quoted(name: bytes) -> re.Pattern[bytes]:
     return re.compile(rb"(?<![\w.:-])" + name + rb"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
-_MARKUP = re.compile(rb"<[^>]*>")
+_MARKUP = re.compile(rb"<[^<>]*>")
 
 
 # XLSX: xl/workbook.xml names the sheets and their relationship ids, xl/_rels/workbook.xml.rels
 # the parts those lead to.
-_WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet(?=[\s/>])([^>]*)>")
-_RELATIONSHIP = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?Relationship(?=[\s/>])([^>]*)>")
+_WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet(?=[\s/>])([^<>]*)>")
+_RELATIONSHIP = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?Relationship(?=[\s/>])([^<>]*)>")
 _NAME, _RID = _quoted(rb"name"), _quoted(rb"(?:[A-Za-z_][\w.-]*:)id")
 _ID, _TARGET = _quoted(rb"Id"), _quoted(rb"Target")
 
@@ -172,7 +182,7 @@ def _xlsx_part(archive: zipfile.ZipFile, sheet: str) -> str | None:
     return None
 
 
-_XLSX_PARTS = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?(row|c|f|v)(?=[\s/>])([^>]*)>")
+_XLSX_PARTS = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?(row|c|f|v)(?=[\s/>])([^<>]*)>")
 _XLSX_TYPE = _quoted(rb"t")
 _XLSX_ANY = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?f(?=[\s/>])|\st\s*=\s*["']e["']""")  # a formula or an error
 
@@ -185,7 +195,7 @@ def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
         return found  # most sheets: no cell to look at closer
     row = column = -1
     cell: dict[str, str | None] | None = None  # the open cell: its type, formula and value as far as read
-    opened = 0  # where the open <f> or <v> element's text starts
+    opened: int | None = None  # where the open <f> or <v> element's text starts (None: neither is open)
 
     def close() -> None:
         if cell is None or len(found) >= limit:
@@ -201,24 +211,24 @@ def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
         if tag in (b"f", b"v"):
             if cell is not None:
                 name = tag.decode()
-                if closing:
-                    cell[name] = _text(xml, opened, match.start())
-                else:
-                    cell[name], opened = "", match.end()
+                if not closing:
+                    cell[name], opened = "", None if attrs.endswith(b"/") else match.end()
+                elif opened is not None:  # a closing tag with nothing open (in a comment, say) reads nothing
+                    cell[name], opened = _text(xml, opened, match.start()), None
             continue
         close()
-        cell = None
+        cell, opened = None, None
         if closing or (tag == b"c" and len(found) >= limit):
             continue
         ref = _XLSX_REF.search(attrs)
         if tag == b"row":
-            row = int(ref.group(2)) - 1 if ref and ref.group(2) else row + 1
+            row = _count(ref.group(2)) - 1 if ref and ref.group(2) else row + 1
             column = -1
             continue
         if ref and ref.group(1):
             column = _column_index(ref.group(1)) - 1
             if ref.group(2):
-                row = int(ref.group(2)) - 1
+                row = _count(ref.group(2)) - 1
         else:
             column += 1
         if not attrs.endswith(b"/"):
@@ -229,7 +239,7 @@ def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
 
 # ODS: LibreOffice saves an error as calcext:value-type="error" (its office:value-type "string",
 # its text what the cell shows); a formula no program calculated has no office:value-type.
-_ODS_ERROR = re.compile(rb"""[\w.-]+:value-type\s*=\s*["']error["']""")
+_ODS_ERROR = re.compile(rb"""(?<![\w.-])[\w.-]+:value-type\s*=\s*["']error["']""")
 _ODS_FORMULA = _quoted(rb"table:formula")
 _ODS_TABLE_NAME = _quoted(rb"table:name")
 _ODS_LANGUAGE = re.compile(r"^[A-Za-z][\w.-]*:=")  # "of:=1+2": the formula's language, then the formula
@@ -279,12 +289,12 @@ def _ods_cells(xml: bytes, sheet: str, limit: int) -> dict[tuple[int, int], str]
         elif tag == b"table-row":
             if not closing:
                 repeated = _ODS_ROWS.search(attrs)
-                row_repeat, column = (int(repeated.group(1)) if repeated else 1), 0
+                row_repeat, column = (_count(repeated.group(1)) if repeated else 1), 0
             if closing or empty:
                 row += row_repeat
         elif not closing:
             repeated = _ODS_COLUMNS.search(attrs)
-            repeat = int(repeated.group(1)) if repeated else 1
+            repeat = _count(repeated.group(1)) if repeated else 1
             cells = (range(row, row + row_repeat), range(column, column + repeat))
             if tag == b"table-cell" and _ODS_ERROR.search(attrs):
                 error_at = (*cells, _ods_formula(attrs), match.end())

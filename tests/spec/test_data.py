@@ -441,6 +441,15 @@ def test_an_ods_with_repeated_cells_beyond_the_limits_is_refused(tmp_path):
         f"printkit reads at most {data_module.MAX_SHEET_CELLS} cells from A1")
 
 
+def test_a_row_number_of_thousands_of_digits_is_refused_at_the_data_key(tmp_path):
+    write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name"], ["a"]]})
+    _with_sheet_xml(tmp_path / "real.xlsx", lambda xml: xml.replace('r="A2"', 'r="A' + "9" * 5000 + '"'))
+    (tmp_path / "real.xlsx").rename(tmp_path / "cards.xlsx")
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == (
+        "deck.yaml:5:11: sheet 'xl/worksheets/sheet1.xml' of 'cards.xlsx' reaches cell A1000000000000000 or further; "
+        "printkit reads at most 200000 rows")
+
+
 def test_empty_repeated_ods_rows_and_cells_as_spreadsheets_write_them_are_fine(tmp_path):
     write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
     parts = _xlsx_parts(tmp_path / "real.ods")
@@ -590,6 +599,20 @@ def test_a_copies_cell_holding_a_number_as_text_says_so(tmp_path):
     (tmp_path / "cards.csv").write_text("name,copies\na,007\n", encoding="utf-8")
     assert cli_error(spec(tmp_path, "data: cards.csv")) == \
         "cards.csv:2:2: copies must be a whole number 0..1000, not '007': write it as a plain whole number: 7"
+
+
+def test_a_copies_cell_of_a_numeral_out_of_range_is_said_without_a_hint(tmp_path):
+    # Python refuses to read a numeral of thousands of digits: no hint reads one, nor says to write 5000.
+    nines = "9" * 5000
+    (tmp_path / "cards.csv").write_text(f"name,copies\na,{nines}\nb,+5000\nc,+0012.00\n", encoding="utf-8")
+    lines = cli_errors(spec(tmp_path, "data: cards.csv"))
+    assert lines[0].startswith(f"cards.csv:2:2: copies must be a whole number 0..1000, not '{nines[:100]}")
+    assert lines[1:] == ["cards.csv:3:2: copies must be a whole number 0..1000, not '+5000'",
+                         "cards.csv:4:2: copies must be a whole number 0..1000, not '+0012.00': write it as a plain "
+                         "whole number: 12", "3 errors"]
+    write_xlsx(tmp_path / "cards.xlsx", {"Cards": [["name", "copies"], ["a", nines], ["b", "1001"]]})
+    assert cli_errors(spec(tmp_path, "data: cards.xlsx"))[1:] == [
+        "cards.xlsx:Cards!B3: copies must be a whole number 0..1000, not '1001'", "2 errors"]
 
 
 # --- every data mistake in one run -------------------------------------------------------------
