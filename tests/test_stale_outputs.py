@@ -320,3 +320,22 @@ def test_a_deck_whose_spec_is_taken_out_of_the_folder_goes(game):
     assert (game / "output" / "spare" / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists" in result.output
     assert listed(game) == on_disk(game) - {"spare/notes.txt"}
+
+
+# --- a deck whose inputs cannot all be looked at ---
+
+def many_files(folder: Path, count: int = 5_001) -> None:
+    folder.mkdir(parents=True)
+    for n in range(count):
+        (folder / f"{n:05}").write_bytes(b"x")
+
+
+def test_kept_files_stay_with_a_note_when_the_spec_folder_has_too_many_files_to_check(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    many_files(game / "photos")
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert (f"note: my-game: kept {len(files)} per-card files without checking them against the deck "
+            "(its folder holds more than 5,000 files, or one changed while the build read it)") in result.output
+    assert "removed" not in result.output

@@ -213,7 +213,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
         replay.remember_invocation(ctx, command, decks, keys, manifest)
     target = _write_last_manifest(ctx, manifest, placed.swapped)
     return BuildResult(tuple(placed.entries), tuple(ctx.warnings), target, placed.removed,
-                       removal_notes(placed.outdated, placed.orphaned, current))
+                       removal_notes(placed.outdated, placed.orphaned, current, placed.unjudged))
 
 
 def _replayable(producers: Sequence[Producer]) -> bool:
@@ -280,6 +280,7 @@ class _Placed:
     outdated: tuple[ManifestEntry, ...]
     orphaned: tuple[ManifestEntry, ...]  # of the removed, the files of a spec that no longer exists
     swapped: bool
+    unjudged: tuple[ManifestEntry, ...] = ()  # kept: their deck's fingerprint cannot be taken now
 
 
 def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
@@ -306,6 +307,7 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     going = {e.path for e in stale}
     rest = [] if ctx.options.cards else [e for e in earlier if e.path not in paths and e.path not in going]
     outdated = [e for e in rest if current.outdated(e)]
+    unjudged = tuple(e for e in rest if current.unjudged(e))
     orphaned = [e for e in rest if current.spec_gone(e)]
     stale += outdated + orphaned
     going = {e.path for e in stale}
@@ -337,7 +339,8 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
             and (e.path not in going or current_sha256(inside(out_dir, e.path)) == e.sha256)]
     kept = with_records(out_dir, kept, earlier, {})
     return _Placed(entries, kept, tuple(sorted(removed)), tuple(e for e in outdated if e.path in removed),
-                   tuple(e for e in orphaned if e.path in removed), swapped)
+                   tuple(e for e in orphaned if e.path in removed), swapped,
+                   tuple(e for e in unjudged if e.path not in removed))
 
 
 # How a note names the files of each kind (one, many); any other kind is a file.
@@ -351,20 +354,28 @@ _FILES = ("file", "files")
 
 
 def removal_notes(outdated: Sequence[ManifestEntry], orphaned: Sequence[ManifestEntry],
-                  current: Current) -> tuple[str, ...]:
+                  current: Current, unjudged: Sequence[ManifestEntry] = ()) -> tuple[str, ...]:
     """What a build says of the files it removed as made from other inputs than the deck's now
     (``current``): ``calc/expert: removed 12 per-card files made from an earlier version of the
     deck``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
-    which no longer exists``)."""
-    counts: Counter[tuple[str, tuple[str, str], str]] = Counter()
+    which no longer exists``); and of the files it kept without knowing whether they match the
+    deck (``unjudged``: ``calc: kept 12 per-card files without checking them against the deck (…)``)."""
+    counts: Counter[tuple[str, str, tuple[str, str], str]] = Counter()
     for entry in outdated:
-        known = None not in (entry.inputs, current.inputs_of(entry))
-        why = "made from an earlier version of the deck" if known else "not known to be made from the deck as it is now"
-        counts[(_deck_folder(entry), _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
+        why = ("made from an earlier version of the deck" if entry.inputs is not None
+               else "not known to be made from the deck as it is now")
+        counts[(_deck_folder(entry), "removed", _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
     for entry in orphaned:
-        counts[(deck_part(entry.deck or ""), _FILES, f"of {entry.spec}, which no longer exists")] += 1
-    return tuple(f"{folder}: removed {n} {one if n == 1 else many} {why}"
-                 for (folder, (one, many), why), n in counts.items())
+        counts[(deck_part(entry.deck or ""), "removed", _FILES, f"of {entry.spec}, which no longer exists")] += 1
+    for entry in unjudged:
+        counts[(_deck_folder(entry), "kept", _KIND_WORDS.get(entry.kind, _FILES), _UNJUDGED)] += 1
+    return tuple(f"{folder}: {done} {n} {one if n == 1 else many} {why}"
+                 for (folder, done, (one, many), why), n in counts.items())
+
+
+# Why a build keeps files it cannot check against the deck (printkit.pipeline.replay.deck_inputs).
+_UNJUDGED = (f"without checking them against the deck (its folder holds more than {replay.MAX_FILES:,} files, "
+             "or one changed while the build read it)")
 
 
 def _deck_folder(entry: ManifestEntry) -> str:
