@@ -339,3 +339,30 @@ def test_kept_files_stay_with_a_note_when_the_spec_folder_has_too_many_files_to_
     assert (f"note: my-game: kept {len(files)} per-card files without checking them against the deck "
             "(its folder holds more than 5,000 files, or one changed while the build read it)") in result.output
     assert "removed" not in result.output
+
+
+def test_kept_files_stay_and_go_with_an_edit_when_the_many_files_are_in_a_hidden_folder(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    many_files(game / ".git" / "objects")  # a spec in a git repository: not the deck's
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "note:" not in result.output
+    edit_a_card(game)
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output
+
+
+def test_a_picture_in_a_hidden_folder_is_refused_with_its_place(game):
+    spec = game / "my-game.yaml"
+    (game / ".art").mkdir()
+    shutil.copy(game / "picture.svg", game / ".art" / "picture.svg")
+    text = spec.read_text(encoding="utf-8")
+    assert "picture.svg" in text
+    spec.write_text(text.replace("picture.svg", ".art/picture.svg", 1), encoding="utf-8")
+    result = invoke_in(game, "build", "--jobs", "1")
+    assert result.exit_code != 0
+    assert "my-game.yaml:" in result.output and "inside the hidden folder '.art'" in result.output
+    assert "Traceback" not in result.output

@@ -3,7 +3,7 @@
 After a build, each deck's files, the scopes it wrote in full and its warnings are kept in the
 render cache under a key made of everything the deck's files come from: printkit's code and
 libraries, the build options, the producers that ran, the expanded deck, and the size, times and identity of every file
-in the spec's folder and of the bundled fonts. The next build with the same key finds the files
+in the spec's folder (but its hidden folders, which no spec may read from) and of the bundled fonts. The next build with the same key finds the files
 still in place (each one's sha256 as recorded) and lists them again without laying out or drawing
 a card. A file changed or gone, any input touched, or a record that does not read back: the deck
 is built as usual.
@@ -175,8 +175,9 @@ def folder_signature(folder: Path, skip: Path, read_at_ns: int | None = None) ->
 
 
 def folder_listing(folder: Path, skip: Path) -> Listing | None:
-    """Every file under ``folder`` (links followed, ``skip`` left out) with its size, times and
-    identity, in a stable order; None when there are more than :data:`MAX_FILES`."""
+    """Every file under ``folder`` (links followed; ``skip`` and hidden folders such as ``.git``,
+    which no deck may read from, left out) with its size, times and identity, in a stable order;
+    None when there are more than :data:`MAX_FILES`."""
     lines: list[str] = []
     newest = settled_at = 0
     try:
@@ -203,7 +204,8 @@ def folder_listing(folder: Path, skip: Path) -> Listing | None:
                 lines.append(f"{entry.path}\0missing")
                 continue
             if entry.is_dir():
-                pending.append(Path(entry.path))
+                if not entry.name.startswith("."):  # a hidden folder is no deck's (printkit.spec.paths)
+                    pending.append(Path(entry.path))
             else:
                 newest = max(newest, stat.st_ctime_ns)
                 settled_at = max(settled_at, stat.st_ctime_ns + _settle_wait(stat.st_ctime_ns))
