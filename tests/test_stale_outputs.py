@@ -366,3 +366,19 @@ def test_a_picture_in_a_hidden_folder_is_refused_with_its_place(game):
     assert result.exit_code != 0
     assert "my-game.yaml:" in result.output and "inside the hidden folder '.art'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_files_stamped_by_a_clock_ahead_of_the_builds_do_not_keep_kept_files_from_being_checked(game, monkeypatch):
+    import time
+
+    build(game, "--per-card")
+    files = per_card(game)
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() - 3_600_000_000_000)  # this clock an hour behind
+    result = build(game)
+    assert per_card(game) == files and "note:" not in result.output
+    edit_a_card(game)  # stamped by the file system's clock, an hour ahead
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output

@@ -155,8 +155,15 @@ class Listing:
     """Every file under a folder with its size, times and identity (:func:`folder_listing`)."""
 
     text: str
-    newest_ns: int  # the latest change (ctime) of any file in it
-    settled_ns: int  # every file had settled (SETTLE_NS) by any moment after this
+    # The latest change (ctime) of any file in it but those stamped later than the listing ended:
+    # a clock ahead of this one (another machine's, or this one's set back) stamped those, so their
+    # times cannot tell whether they changed after a deck was read, and would say so until that
+    # clock's time came; a write here stamps a file with the present, and is seen.
+    newest_ns: int
+    # Every file had settled (SETTLE_NS) by any moment after this; a file stamped by a clock ahead
+    # of this one keeps its deck from being listed again until that moment, as it may be written
+    # again within that clock's tick.
+    settled_ns: int
 
     def describes(self, read_at_ns: int, settled: bool = True) -> bool:
         """Whether the files as listed are those read at ``read_at_ns``: none changed since, and
@@ -179,7 +186,8 @@ def folder_listing(folder: Path, skip: Path) -> Listing | None:
     which no deck may read from, left out) with its size, times and identity, in a stable order;
     None when there are more than :data:`MAX_FILES`."""
     lines: list[str] = []
-    newest = settled_at = 0
+    stamped: list[int] = []  # each file's last change (ctime)
+    settled_at = 0
     try:
         skip_real = skip.resolve()
     except OSError:
@@ -207,11 +215,13 @@ def folder_listing(folder: Path, skip: Path) -> Listing | None:
                 if not entry.name.startswith("."):  # a hidden folder is no deck's (printkit.spec.paths)
                     pending.append(Path(entry.path))
             else:
-                newest = max(newest, stat.st_ctime_ns)
+                stamped.append(stat.st_ctime_ns)
                 settled_at = max(settled_at, stat.st_ctime_ns + _settle_wait(stat.st_ctime_ns))
                 lines.append(f"{entry.path}\0{identity_of(stat)}")
             if len(lines) > MAX_FILES:
                 return None
+    ended = time.time_ns()
+    newest = max((ctime for ctime in stamped if ctime <= ended), default=0)
     return Listing("\n".join(lines), newest, settled_at)
 
 
