@@ -382,3 +382,18 @@ def test_files_stamped_by_a_clock_ahead_of_the_builds_do_not_keep_kept_files_fro
     assert per_card(game) == set() and listed(game) == on_disk(game)
     assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
         in result.output
+
+
+def test_kept_files_stay_after_a_printkit_update(game, monkeypatch, tmp_path):
+    import printkit.resources
+
+    real, fonts = printkit.resources.bundled_dir, tmp_path / "installed-fonts"
+    shutil.copytree(real("fonts"), fonts)
+    monkeypatch.setattr(printkit.resources, "bundled_dir", lambda name: fonts if name == "fonts" else real(name))
+    build(game, "--per-card")
+    files = per_card(game)
+    shutil.rmtree(fonts)
+    shutil.copytree(real("fonts"), fonts)  # installed again: new files, new times
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "note:" not in result.output

@@ -177,12 +177,14 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 def _current(decks: Sequence[Deck], every_variant: bool, out_dir: Path, listings: Listings) -> Current:
     """The decks a build makes, with the fingerprint of each one's inputs and of each spec's
-    (:func:`printkit.pipeline.replay.deck_inputs`, ``listings`` keeping the folders listed)."""
+    (:func:`printkit.pipeline.replay.deck_inputs`, ``listings`` keeping the folders listed):
+    of the spec's folder, not printkit's own files, which a printkit update replaces."""
     inputs, spec_inputs, specs, folders = {}, {}, {}, {}
     for deck in decks:
-        inputs[(deck.deck_id, deck.variant)] = replay.deck_inputs(deck, out_dir, listings, settled=False)
+        inputs[(deck.deck_id, deck.variant)] = replay.deck_inputs(deck, out_dir, listings, settled=False, bundled=False)
         if deck.deck_id not in spec_inputs:
-            spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False)
+            spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False,
+                                                           bundled=False)
             specs[deck.deck_id] = spec_place(Path(deck.spec_path))
             folders[specs[deck.deck_id][1]] = _resolved(Path(deck.spec_path)).parent
     return Current(frozenset(inputs), every_variant, inputs, spec_inputs, specs, folders)

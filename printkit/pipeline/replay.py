@@ -93,12 +93,14 @@ def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
 
 
 def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"] | None = None, *,
-                whole_spec: bool = False, settled: bool = True) -> str | None:
+                whole_spec: bool = False, settled: bool = True, bundled: bool = True) -> str | None:
     """The sha256 of what ``deck``'s files are made from besides the build's options and
     printkit's own code: every file of the folders the deck may read (:func:`input_folders`,
     ``skip`` left out, each file by its size, times and identity) and the expanded deck
     (:func:`deck_description`); with ``whole_spec`` the spec in place of the deck, which all its
-    variants share (its rulebooks are made from it).
+    variants share (its rulebooks are made from it); without ``bundled``, printkit's own fonts and
+    decks left out (files kept from an earlier build are judged by it: a printkit update, which
+    puts new copies of those in place, does not make them outdated).
 
     None when it cannot be told: more than :data:`MAX_FILES` files, a file changed after the deck
     was read (:attr:`printkit.deck.Deck.read_at_ns`), or with ``settled`` a deck whose reading time
@@ -109,7 +111,7 @@ def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"]
         return None
     listings = {} if listings is None else listings
     digest = hashlib.sha256()
-    for folder in input_folders(deck.spec_path):
+    for folder in input_folders(deck.spec_path, bundled):
         if folder not in listings:
             listings[folder] = folder_listing(folder, skip)
         listing = listings[folder]
@@ -121,15 +123,17 @@ def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"]
     return digest.hexdigest()
 
 
-def input_folders(spec_path: Path | str) -> list[Path]:
+def input_folders(spec_path: Path | str, bundled: bool = True) -> list[Path]:
     """Every folder a spec's deck may read from: the spec's own (as named, and where a link to
-    the spec leads), printkit's fonts and its decks (whose rule texts stand in for a spec's own)."""
+    the spec leads) and, with ``bundled``, printkit's fonts and its decks (whose rule texts stand
+    in for a spec's own)."""
     from printkit.locate import DECKS_DIR
     from printkit.resources import bundled_dir
 
     spec_path = Path(spec_path)
-    folders = [spec_path.parent.resolve(), spec_path.resolve().parent, bundled_dir("fonts").resolve(),
-               Path(DECKS_DIR).resolve()]
+    folders = [spec_path.parent.resolve(), spec_path.resolve().parent]
+    if bundled:
+        folders += [bundled_dir("fonts").resolve(), Path(DECKS_DIR).resolve()]
     return list(dict.fromkeys(folders))
 
 
