@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit.errors import PrintkitError, error_lines
+from printkit.errors import PrintkitError, error_lines, one_line
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -137,7 +137,7 @@ class Outcome:
         lines += [f"  warning: {w}" for w in self.warnings[:WARNING_LINES]]
         if count > WARNING_LINES:
             lines.append(f"  … and {count - WARNING_LINES} more warnings")
-        return lines + [f"  note: {note}" for note in self.notes]
+        return lines + [f"  note: {one_line(note)}" for note in self.notes]  # a note may quote a name from the manifest
 
 
 def rebuild(target: Target, variant: str | None, options, reason: str) -> Outcome:

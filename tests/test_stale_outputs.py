@@ -397,3 +397,21 @@ def test_kept_files_stay_after_a_printkit_update(game, monkeypatch, tmp_path):
     result = build(game)
     assert per_card(game) == files and files <= listed(game)
     assert "note:" not in result.output
+
+
+def test_a_note_quoting_a_spec_name_with_control_characters_is_escaped(game):
+    from printkit.watch import Outcome
+
+    shutil.copy(game / "my-game.yaml", game / "spare.yaml")
+    build(game)
+    manifest = game / "output" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    for item in data["files"]:
+        if item["path"].startswith("spare/"):
+            item["spec"] = "sp\x1b[2Jare\n.yaml"  # as a manifest from elsewhere may name it
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    result = build(game, "my-game")
+    assert "files of sp\\x1b[2Jare\\n.yaml, which no longer exists" in result.output
+    assert "\x1b" not in result.output
+    lines = Outcome("my-game.yaml changed", 0.1, 3, notes=("spare: removed 2 files of sp\x1b[2Jare\n.yaml",)).lines()
+    assert lines[-1] == "  note: spare: removed 2 files of sp\\x1b[2Jare\\n.yaml"
