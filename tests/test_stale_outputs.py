@@ -415,3 +415,12 @@ def test_a_note_quoting_a_spec_name_with_control_characters_is_escaped(game):
     assert "\x1b" not in result.output
     lines = Outcome("my-game.yaml changed", 0.1, 3, notes=("spare: removed 2 files of sp\x1b[2Jare\n.yaml",)).lines()
     assert lines[-1] == "  note: spare: removed 2 files of sp\\x1b[2Jare\\n.yaml"
+
+
+def test_a_spec_whose_path_cannot_be_resolved_has_one_place(tmp_path):
+    from printkit.pipeline.manifest import resolved_spec, spec_place
+
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)  # a loop of links: its reader reports it
+    assert resolved_spec(loop) == loop
+    assert spec_place(loop)[0] == "loop.yaml"

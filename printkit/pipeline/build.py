@@ -92,6 +92,7 @@ from printkit.pipeline.manifest import (
     previous_files,
     recording_builds,
     scope,
+    resolved_spec,
     spec_place,
     unfinished_builds,
     with_records,
@@ -186,7 +187,7 @@ def _current(decks: Sequence[Deck], every_variant: bool, out_dir: Path, listings
             spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False,
                                                            bundled=False)
             specs[deck.deck_id] = spec_place(Path(deck.spec_path))
-            folders[specs[deck.deck_id][1]] = _resolved(Path(deck.spec_path)).parent
+            folders[specs[deck.deck_id][1]] = resolved_spec(Path(deck.spec_path)).parent
     return Current(frozenset(inputs), every_variant, inputs, spec_inputs, specs, folders)
 
 
@@ -475,13 +476,6 @@ def load_decks(names: Sequence[str], variant: str | None = None) -> list[Deck]:
     return decks
 
 
-def _resolved(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:  # a loop of links: left for load_spec to report
-        return path
-
-
 def check_deck_folders(decks: Sequence[Deck]) -> None:
     """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
 
@@ -490,7 +484,7 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
     owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
     for deck in decks:
         folder = deck_part(deck.deck_id)
-        spec = _resolved(Path(deck.spec_path))
+        spec = resolved_spec(Path(deck.spec_path))
         other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
         if other != spec:
             same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"

@@ -166,12 +166,18 @@ class Current:
 
 
 def spec_place(spec_path: Path) -> tuple[str, str]:
-    """A spec's file name and a digest of its folder (resolved; as named when it cannot be)."""
-    try:
-        resolved = spec_path.resolve()
-    except OSError:
-        resolved = spec_path.absolute()
+    """A spec's file name and a digest of its folder (:func:`resolved_spec`)."""
+    resolved = resolved_spec(spec_path)
     return resolved.name, hashlib.sha256(os.fsencode(resolved.parent)).hexdigest()
+
+
+def resolved_spec(spec_path: Path) -> Path:
+    """A spec's path with links resolved; as named (made absolute) when it cannot be, as for a
+    loop of links, which reading the spec reports."""
+    try:
+        return spec_path.resolve()
+    except (OSError, RuntimeError):  # Python before 3.13 reports a loop of links as RuntimeError
+        return spec_path.absolute()
 
 
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],
