@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines
+from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines, one_line
 
 
 class _GuardedOutput:
@@ -397,7 +397,7 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest, notes=())
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     for note in notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {one_line(note)}", err=True)  # a note may quote a name from the manifest
     for path in paths:
         click.echo(str(Path(out_dir) / path))
     gone = f", {removed} earlier files removed" if removed else ""

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from printkit.errors import BuildError, Errors, PrintkitError, SpecError, error_lines
+from printkit.errors import BuildError, Errors, PrintkitError, SpecError, error_lines, one_line
 from printkit.locate import DefaultSpecs
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
@@ -184,7 +184,7 @@ class Outcome:
         lines += [f"  warning: {w}" for w in self.warnings[:WARNING_LINES]]
         if count > WARNING_LINES:
             lines.append(f"  … and {count - WARNING_LINES} more warnings")
-        return lines + [f"  note: {note}" for note in self.notes]
+        return lines + [f"  note: {one_line(note)}" for note in self.notes]  # a note may quote a name from the manifest
 
 
 def rebuild(target: Target, variant: str | None, options, reason: str,

@@ -320,3 +320,107 @@ def test_a_deck_whose_spec_is_taken_out_of_the_folder_goes(game):
     assert (game / "output" / "spare" / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists" in result.output
     assert listed(game) == on_disk(game) - {"spare/notes.txt"}
+
+
+# --- a deck whose inputs cannot all be looked at ---
+
+def many_files(folder: Path, count: int = 5_001) -> None:
+    folder.mkdir(parents=True)
+    for n in range(count):
+        (folder / f"{n:05}").write_bytes(b"x")
+
+
+def test_kept_files_stay_with_a_note_when_the_spec_folder_has_too_many_files_to_check(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    many_files(game / "photos")
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert (f"note: my-game: kept {len(files)} per-card files without checking them against the deck "
+            "(its folder holds more than 5,000 files, or one changed while the build read it)") in result.output
+    assert "removed" not in result.output
+
+
+def test_kept_files_stay_and_go_with_an_edit_when_the_many_files_are_in_a_hidden_folder(game):
+    build(game, "--per-card")
+    files = per_card(game)
+    many_files(game / ".git" / "objects")  # a spec in a git repository: not the deck's
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "note:" not in result.output
+    edit_a_card(game)
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output
+
+
+def test_a_picture_in_a_hidden_folder_is_refused_with_its_place(game):
+    spec = game / "my-game.yaml"
+    (game / ".art").mkdir()
+    shutil.copy(game / "picture.svg", game / ".art" / "picture.svg")
+    text = spec.read_text(encoding="utf-8")
+    assert "picture.svg" in text
+    spec.write_text(text.replace("picture.svg", ".art/picture.svg", 1), encoding="utf-8")
+    result = invoke_in(game, "build", "--jobs", "1")
+    assert result.exit_code != 0
+    assert "my-game.yaml:" in result.output and "inside the hidden folder '.art'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_files_stamped_by_a_clock_ahead_of_the_builds_do_not_keep_kept_files_from_being_checked(game, monkeypatch):
+    import time
+
+    build(game, "--per-card")
+    files = per_card(game)
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() - 3_600_000_000_000)  # this clock an hour behind
+    result = build(game)
+    assert per_card(game) == files and "note:" not in result.output
+    edit_a_card(game)  # stamped by the file system's clock, an hour ahead
+    result = build(game)
+    assert per_card(game) == set() and listed(game) == on_disk(game)
+    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
+        in result.output
+
+
+def test_kept_files_stay_after_a_printkit_update(game, monkeypatch, tmp_path):
+    import printkit.resources
+
+    real, fonts = printkit.resources.bundled_dir, tmp_path / "installed-fonts"
+    shutil.copytree(real("fonts"), fonts)
+    monkeypatch.setattr(printkit.resources, "bundled_dir", lambda name: fonts if name == "fonts" else real(name))
+    build(game, "--per-card")
+    files = per_card(game)
+    shutil.rmtree(fonts)
+    shutil.copytree(real("fonts"), fonts)  # installed again: new files, new times
+    result = build(game)
+    assert per_card(game) == files and files <= listed(game)
+    assert "note:" not in result.output
+
+
+def test_a_note_quoting_a_spec_name_with_control_characters_is_escaped(game):
+    from printkit.watch import Outcome
+
+    shutil.copy(game / "my-game.yaml", game / "spare.yaml")
+    build(game)
+    manifest = game / "output" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    for item in data["files"]:
+        if item["path"].startswith("spare/"):
+            item["spec"] = "sp\x1b[2Jare\n.yaml"  # as a manifest from elsewhere may name it
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    result = build(game, "my-game")
+    assert "files of sp\\x1b[2Jare\\n.yaml, which no longer exists" in result.output
+    assert "\x1b" not in result.output
+    lines = Outcome("my-game.yaml changed", 0.1, 3, notes=("spare: removed 2 files of sp\x1b[2Jare\n.yaml",)).lines()
+    assert lines[-1] == "  note: spare: removed 2 files of sp\\x1b[2Jare\\n.yaml"
+
+
+def test_a_spec_whose_path_cannot_be_resolved_has_one_place(tmp_path):
+    from printkit.pipeline.manifest import resolved_spec, spec_place
+
+    loop = tmp_path / "loop.yaml"
+    loop.symlink_to(loop)  # a loop of links: its reader reports it
+    assert resolved_spec(loop) == loop
+    assert spec_place(loop)[0] == "loop.yaml"

@@ -92,6 +92,7 @@ from printkit.pipeline.manifest import (
     previous_files,
     recording_builds,
     scope,
+    resolved_spec,
     spec_place,
     unfinished_builds,
     with_records,
@@ -177,14 +178,16 @@ def build(decks: Sequence[Deck], options: BuildOptions,
 
 def _current(decks: Sequence[Deck], every_variant: bool, out_dir: Path, listings: Listings) -> Current:
     """The decks a build makes, with the fingerprint of each one's inputs and of each spec's
-    (:func:`printkit.pipeline.replay.deck_inputs`, ``listings`` keeping the folders listed)."""
+    (:func:`printkit.pipeline.replay.deck_inputs`, ``listings`` keeping the folders listed):
+    of the spec's folder, not printkit's own files, which a printkit update replaces."""
     inputs, spec_inputs, specs, folders = {}, {}, {}, {}
     for deck in decks:
-        inputs[(deck.deck_id, deck.variant)] = replay.deck_inputs(deck, out_dir, listings, settled=False)
+        inputs[(deck.deck_id, deck.variant)] = replay.deck_inputs(deck, out_dir, listings, settled=False, bundled=False)
         if deck.deck_id not in spec_inputs:
-            spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False)
+            spec_inputs[deck.deck_id] = replay.deck_inputs(deck, out_dir, listings, whole_spec=True, settled=False,
+                                                           bundled=False)
             specs[deck.deck_id] = spec_place(Path(deck.spec_path))
-            folders[specs[deck.deck_id][1]] = _resolved(Path(deck.spec_path)).parent
+            folders[specs[deck.deck_id][1]] = resolved_spec(Path(deck.spec_path)).parent
     return Current(frozenset(inputs), every_variant, inputs, spec_inputs, specs, folders)
 
 
@@ -214,7 +217,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     target = _write_last_manifest(ctx, manifest, placed.swapped)
     notes, warnings = unsent_notes(placed.unsent, placed.removed)
     return BuildResult(tuple(placed.entries), tuple(ctx.warnings) + warnings, target, placed.removed,
-                       removal_notes(placed.outdated, placed.orphaned, current) + notes)
+                       removal_notes(placed.outdated, placed.orphaned, current, placed.unjudged) + notes)
 
 
 def _replayable(producers: Sequence[Producer]) -> bool:
@@ -282,6 +285,7 @@ class _Placed:
     orphaned: tuple[ManifestEntry, ...]  # of the removed, the files of a spec that no longer exists
     swapped: bool
     unsent: tuple[ManifestEntry, ...] = ()  # earlier files in an export's folders to send it does not write
+    unjudged: tuple[ManifestEntry, ...] = ()  # kept: their deck's fingerprint cannot be taken now
 
 
 def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
@@ -308,6 +312,7 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
     going = {e.path for e in stale}
     rest = [] if ctx.options.cards else [e for e in earlier if e.path not in paths and e.path not in going]
     outdated = [e for e in rest if current.outdated(e)]
+    unjudged = tuple(e for e in rest if current.unjudged(e))
     orphaned = [e for e in rest if current.spec_gone(e)]
     stale += outdated + orphaned
     going = {e.path for e in stale}
@@ -344,7 +349,9 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashe
             and (e.path not in going or current_sha256(inside(out_dir, e.path)) == e.sha256)]
     kept = with_records(out_dir, kept, earlier, {})
     return _Placed(entries, kept, tuple(sorted(removed)), tuple(e for e in outdated if e.path in removed),
-                   tuple(e for e in orphaned if e.path in removed), swapped, tuple(unsent))
+                   tuple(e for e in orphaned if e.path in removed), swapped, unsent=tuple(unsent),
+                   unjudged=tuple(e for e in unjudged if e.path not in removed))
+
 
 
 def _sent(path: str, folders: Collection[str]) -> bool:
@@ -380,20 +387,28 @@ _FILES = ("file", "files")
 
 
 def removal_notes(outdated: Sequence[ManifestEntry], orphaned: Sequence[ManifestEntry],
-                  current: Current) -> tuple[str, ...]:
+                  current: Current, unjudged: Sequence[ManifestEntry] = ()) -> tuple[str, ...]:
     """What a build says of the files it removed as made from other inputs than the deck's now
     (``current``): ``calc/expert: removed 12 per-card files made from an earlier version of the
     deck``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
-    which no longer exists``)."""
-    counts: Counter[tuple[str, tuple[str, str], str]] = Counter()
+    which no longer exists``); and of the files it kept without knowing whether they match the
+    deck (``unjudged``: ``calc: kept 12 per-card files without checking them against the deck (…)``)."""
+    counts: Counter[tuple[str, str, tuple[str, str], str]] = Counter()
     for entry in outdated:
-        known = None not in (entry.inputs, current.inputs_of(entry))
-        why = "made from an earlier version of the deck" if known else "not known to be made from the deck as it is now"
-        counts[(_deck_folder(entry), _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
+        why = ("made from an earlier version of the deck" if entry.inputs is not None
+               else "not known to be made from the deck as it is now")
+        counts[(_deck_folder(entry), "removed", _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
     for entry in orphaned:
-        counts[(deck_part(entry.deck or ""), _FILES, f"of {entry.spec}, which no longer exists")] += 1
-    return tuple(f"{folder}: removed {n} {one if n == 1 else many} {why}"
-                 for (folder, (one, many), why), n in counts.items())
+        counts[(deck_part(entry.deck or ""), "removed", _FILES, f"of {entry.spec}, which no longer exists")] += 1
+    for entry in unjudged:
+        counts[(_deck_folder(entry), "kept", _KIND_WORDS.get(entry.kind, _FILES), _UNJUDGED)] += 1
+    return tuple(f"{folder}: {done} {n} {one if n == 1 else many} {why}"
+                 for (folder, done, (one, many), why), n in counts.items())
+
+
+# Why a build keeps files it cannot check against the deck (printkit.pipeline.replay.deck_inputs).
+_UNJUDGED = (f"without checking them against the deck (its folder holds more than {replay.MAX_FILES:,} files, "
+             "or one changed while the build read it)")
 
 
 def _deck_folder(entry: ManifestEntry) -> str:
@@ -515,13 +530,6 @@ def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence
     return decks
 
 
-def _resolved(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:  # a loop of links: left for load_spec to report
-        return path
-
-
 def check_deck_folders(decks: Sequence[Deck]) -> None:
     """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
 
@@ -530,7 +538,7 @@ def check_deck_folders(decks: Sequence[Deck]) -> None:
     owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
     for deck in decks:
         folder = deck_part(deck.deck_id)
-        spec = _resolved(Path(deck.spec_path))
+        spec = resolved_spec(Path(deck.spec_path))
         other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
         if other != spec:
             same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"

@@ -145,22 +145,39 @@ class Current:
 
     def outdated(self, entry: ManifestEntry) -> bool:
         """Whether ``entry`` is a file of a deck (or spec) this build makes that is not known to
-        be made from the deck's inputs as they are now: its fingerprint differs, or either is not
-        known (a manifest of an older printkit, a deck changed while it was read)."""
-        built = self.spec_inputs if entry.kind in SPEC_KINDS else self.inputs
-        if (entry.deck if entry.kind in SPEC_KINDS else (entry.deck, entry.variant)) not in built:
-            return False  # another deck's or variant's, or of no deck: never judged by this build
+        be made from the deck's inputs as they are now: its fingerprint differs, or was not
+        recorded (a manifest of an older printkit, a deck changed while a build read it). A file
+        whose deck's fingerprint cannot be taken now (:meth:`unjudged`) is not."""
+        if not self._judges(entry):
+            return False
         now = self.inputs_of(entry)
-        return now is None or entry.inputs != now
+        return now is not None and entry.inputs != now
+
+    def unjudged(self, entry: ManifestEntry) -> bool:
+        """Whether ``entry`` is a file of a deck (or spec) this build makes whose inputs' fingerprint
+        cannot be taken now (too many files, a file changed while the deck was read): it is left
+        alone, as nothing says it no longer matches."""
+        return self._judges(entry) and self.inputs_of(entry) is None
+
+    def _judges(self, entry: ManifestEntry) -> bool:
+        built = self.spec_inputs if entry.kind in SPEC_KINDS else self.inputs
+        # another deck's or variant's, or of no deck: never judged by this build
+        return (entry.deck if entry.kind in SPEC_KINDS else (entry.deck, entry.variant)) in built
 
 
 def spec_place(spec_path: Path) -> tuple[str, str]:
-    """A spec's file name and a digest of its folder (resolved; as named when it cannot be)."""
-    try:
-        resolved = spec_path.resolve()
-    except OSError:
-        resolved = spec_path.absolute()
+    """A spec's file name and a digest of its folder (:func:`resolved_spec`)."""
+    resolved = resolved_spec(spec_path)
     return resolved.name, hashlib.sha256(os.fsencode(resolved.parent)).hexdigest()
+
+
+def resolved_spec(spec_path: Path) -> Path:
+    """A spec's path with links resolved; as named (made absolute) when it cannot be, as for a
+    loop of links, which reading the spec reports."""
+    try:
+        return spec_path.resolve()
+    except (OSError, RuntimeError):  # Python before 3.13 reports a loop of links as RuntimeError
+        return spec_path.absolute()
 
 
 def with_records(out_dir: Path, entries: Sequence[ManifestEntry], earlier: Sequence[ManifestEntry],

@@ -3,7 +3,7 @@
 After a build, each deck's files, the scopes it wrote in full and its warnings are kept in the
 render cache under a key made of everything the deck's files come from: printkit's code and
 libraries, the build options, the producers that ran, the expanded deck, and the size, times and identity of every file
-in the spec's folder and of the bundled fonts. The next build with the same key finds the files
+in the spec's folder (but its hidden folders, which no spec may read from) and of the bundled fonts. The next build with the same key finds the files
 still in place (each one's sha256 as recorded) and lists them again without laying out or drawing
 a card. A file changed or gone, any input touched, or a record that does not read back: the deck
 is built as usual.
@@ -93,12 +93,14 @@ def record_key(ctx: "BuildContext", deck: "Deck", producers: Sequence[str],
 
 
 def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"] | None = None, *,
-                whole_spec: bool = False, settled: bool = True) -> str | None:
+                whole_spec: bool = False, settled: bool = True, bundled: bool = True) -> str | None:
     """The sha256 of what ``deck``'s files are made from besides the build's options and
     printkit's own code: every file of the folders the deck may read (:func:`input_folders`,
     ``skip`` left out, each file by its size, times and identity) and the expanded deck
     (:func:`deck_description`); with ``whole_spec`` the spec in place of the deck, which all its
-    variants share (its rulebooks are made from it).
+    variants share (its rulebooks are made from it); without ``bundled``, printkit's own fonts and
+    decks left out (files kept from an earlier build are judged by it: a printkit update, which
+    puts new copies of those in place, does not make them outdated).
 
     None when it cannot be told: more than :data:`MAX_FILES` files, a file changed after the deck
     was read (:attr:`printkit.deck.Deck.read_at_ns`), or with ``settled`` a deck whose reading time
@@ -109,7 +111,7 @@ def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"]
         return None
     listings = {} if listings is None else listings
     digest = hashlib.sha256()
-    for folder in input_folders(deck.spec_path):
+    for folder in input_folders(deck.spec_path, bundled):
         if folder not in listings:
             listings[folder] = folder_listing(folder, skip)
         listing = listings[folder]
@@ -121,15 +123,17 @@ def deck_inputs(deck: "Deck", skip: Path, listings: dict[Path, "Listing | None"]
     return digest.hexdigest()
 
 
-def input_folders(spec_path: Path | str) -> list[Path]:
+def input_folders(spec_path: Path | str, bundled: bool = True) -> list[Path]:
     """Every folder a spec's deck may read from: the spec's own (as named, and where a link to
-    the spec leads), printkit's fonts and its decks (whose rule texts stand in for a spec's own)."""
+    the spec leads) and, with ``bundled``, printkit's fonts and its decks (whose rule texts stand
+    in for a spec's own)."""
     from printkit.locate import DECKS_DIR
     from printkit.resources import bundled_dir
 
     spec_path = Path(spec_path)
-    folders = [spec_path.parent.resolve(), spec_path.resolve().parent, bundled_dir("fonts").resolve(),
-               Path(DECKS_DIR).resolve()]
+    folders = [spec_path.parent.resolve(), spec_path.resolve().parent]
+    if bundled:
+        folders += [bundled_dir("fonts").resolve(), Path(DECKS_DIR).resolve()]
     return list(dict.fromkeys(folders))
 
 
@@ -155,8 +159,15 @@ class Listing:
     """Every file under a folder with its size, times and identity (:func:`folder_listing`)."""
 
     text: str
-    newest_ns: int  # the latest change (ctime) of any file in it
-    settled_ns: int  # every file had settled (SETTLE_NS) by any moment after this
+    # The latest change (ctime) of any file in it but those stamped later than the listing ended:
+    # a clock ahead of this one (another machine's, or this one's set back) stamped those, so their
+    # times cannot tell whether they changed after a deck was read, and would say so until that
+    # clock's time came; a write here stamps a file with the present, and is seen.
+    newest_ns: int
+    # Every file had settled (SETTLE_NS) by any moment after this; a file stamped by a clock ahead
+    # of this one keeps its deck from being listed again until that moment, as it may be written
+    # again within that clock's tick.
+    settled_ns: int
 
     def describes(self, read_at_ns: int, settled: bool = True) -> bool:
         """Whether the files as listed are those read at ``read_at_ns``: none changed since, and
@@ -175,10 +186,12 @@ def folder_signature(folder: Path, skip: Path, read_at_ns: int | None = None) ->
 
 
 def folder_listing(folder: Path, skip: Path) -> Listing | None:
-    """Every file under ``folder`` (links followed, ``skip`` left out) with its size, times and
-    identity, in a stable order; None when there are more than :data:`MAX_FILES`."""
+    """Every file under ``folder`` (links followed; ``skip`` and hidden folders such as ``.git``,
+    which no deck may read from, left out) with its size, times and identity, in a stable order;
+    None when there are more than :data:`MAX_FILES`."""
     lines: list[str] = []
-    newest = settled_at = 0
+    stamped: list[int] = []  # each file's last change (ctime)
+    settled_at = 0
     try:
         skip_real = skip.resolve()
     except OSError:
@@ -203,13 +216,16 @@ def folder_listing(folder: Path, skip: Path) -> Listing | None:
                 lines.append(f"{entry.path}\0missing")
                 continue
             if entry.is_dir():
-                pending.append(Path(entry.path))
+                if not entry.name.startswith("."):  # a hidden folder is no deck's (printkit.spec.paths)
+                    pending.append(Path(entry.path))
             else:
-                newest = max(newest, stat.st_ctime_ns)
+                stamped.append(stat.st_ctime_ns)
                 settled_at = max(settled_at, stat.st_ctime_ns + _settle_wait(stat.st_ctime_ns))
                 lines.append(f"{entry.path}\0{identity_of(stat)}")
             if len(lines) > MAX_FILES:
                 return None
+    ended = time.time_ns()
+    newest = max((ctime for ctime in stamped if ctime <= ended), default=0)
     return Listing("\n".join(lines), newest, settled_at)
 
 
