@@ -344,12 +344,13 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         front, numbered = _front_matter(lines, numbered, path, resolve)
     blocks = _Blocks(path, titled="title" in front)
     in_comment = False
+    opened = (0, 0)  # the line and column of the comment being read
     for lineno, raw in numbered:
         stripped = raw.strip()
         if in_comment:
             in_comment = not stripped.endswith("-->")
         elif stripped.startswith("<!--"):
-            in_comment = not stripped.endswith("-->")
+            in_comment, opened = not stripped.endswith("-->"), (lineno, raw.index("<!--") + 1)
         elif directive := _DIRECTIVE_RE.match(raw):
             blocks.directive(_directive(directive, path, lineno))
         else:
@@ -357,7 +358,7 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
             line = substitute(raw, resolve, path, lineno, shifts) if resolve is not None else raw
             blocks.line(line, lineno, shifts, indented=raw[:2] == "  ")
     if in_comment:
-        raise RulebookError(path, None, "a '<!--' comment is never closed with '-->'")
+        raise RulebookError(path, opened[0], "a '<!--' comment opened here is never closed with '-->'", opened[1])
     blocks.close_all()
 
     title = front["title"].text if "title" in front else blocks.title
