@@ -169,9 +169,15 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
     return tuple(out)
 
 
+# Break opportunities that print nothing (soft hyphen, zero-width space): a viewer shows them in
+# bookmarks and titles as hyphens or boxes, so plain text leaves them out.
+_INVISIBLE_BREAKS = dict.fromkeys(map(ord, "\u00ad\u200b"))
+
+
 def plain(text: str) -> str:
-    """The text of inline markup without styling or icons (for the contents and PDF outline)."""
-    return "".join(span.text for span in parse_inline(text))
+    """The text of inline markup without styling, icons or invisible break opportunities (for the
+    PDF outline and document title)."""
+    return "".join(span.text for span in parse_inline(text)).translate(_INVISIBLE_BREAKS)
 
 
 _MARKUP_CHARS = re.compile(r"([\\*`{}|:\[])")

@@ -339,3 +339,16 @@ def test_inline_code_does_not_break_at_its_spaces():
     from printkit.rulebook.book import NBSP, spans_markup
 
     assert f"printkit{NBSP}build{NBSP}calc" in spans_markup(md.parse_inline("run `printkit build calc` now"))
+
+
+def test_soft_hyphens_and_zero_width_spaces_stay_out_of_the_outline_and_title():
+    import io
+
+    from pypdf import PdfReader
+
+    text = "---\ntitle: Big\u00adgame\u200bbook\n---\n\n# Ex\u00adtra\u00ador\u00addi\u00adnary heading\n\nText.\n"
+    data, _ = book.render(md.parse(text, "t.md"), "en", lambda block: None, lambda fig, width: None,
+                          book.paper("a5"))
+    reader = PdfReader(io.BytesIO(data))
+    assert [entry.title for entry in reader.outline] == ["1 Extraordinary heading"]
+    assert reader.metadata.title == "Biggamebook"
