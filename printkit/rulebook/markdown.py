@@ -252,6 +252,8 @@ class Document:
     subtitle: str | None
     blocks: tuple[Block, ...]
     path: str
+    # each ``:name:`` icon of the text with the line and column (1-based) where it is written
+    icons: tuple[tuple[str, int, int], ...] = ()
 
 
 Resolver = Callable[[str], str]
@@ -375,21 +377,27 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
     heads = list(front.values())
     if "title" not in front:
         heads.insert(0, blocks.title_where or _Where(title, 1))
+    placed: list[tuple[str, int, int]] = []
     for where in heads:
-        _check_inline(where, path, icons, colors)
+        placed += _check_inline(where, path, icons, colors)
     for where in blocks.texts:
         _check_size(where.text, path, where.line)
-        _check_inline(where, path, icons, colors)
-    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path)
+        placed += _check_inline(where, path, icons, colors)
+    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path, tuple(placed))
 
 
-def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None) -> None:
-    """Report bad inline markup now, at the line and column where it was written."""
+def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None,
+                  ) -> list[tuple[str, int, int]]:
+    """Report bad inline markup now, at the line and column where it was written; return each
+    icon of the text with its line and column."""
     try:
-        _inline(where.text, icons, colors)
+        spans = _inline(where.text, icons, colors)
     except MarkupError as exc:
         line, column = where.locate(exc.at)
         raise RulebookError(path, line, _quoted(exc, where.text), column) from None
+    if not any(span.icon is not None for span in spans):
+        return []
+    return [(name, *where.locate(at)) for kind, name, at in tokenize(where.text, strict=True) if kind == ICON]
 
 
 def _front_matter(lines: list[str], numbered: list[tuple[int, str]], path: str, resolve: Resolver | None,

@@ -138,6 +138,17 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 
+def picture_warnings(doc: md.Document, icons: Mapping[str, Icon]) -> list[str]:
+    """What printkit cannot draw as written in the pictures of the icons ``doc``'s text sets (an
+    SVG's filter or mask …), as card text says it, each at the line and column of the icon's first
+    use: once per picture and problem."""
+    from printkit.layout.design import icon_warnings
+
+    said: set[str] = set()
+    return [warning for name, line, column in doc.icons
+            for warning in icon_warnings([name], icons, f"{doc.path}:{line}:{column}", said)]
+
+
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
     """``content`` with each example worked out at most once for ``deck`` in ``lang``.
 
@@ -206,6 +217,7 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
         errors.raise_any()
     with errors.collecting():
         book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
+    warnings.update(dict.fromkeys(picture_warnings(doc, inline_names(deck)[0])))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
@@ -256,7 +268,8 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             front: FrontMaker) -> Rulebook:
     from printkit.rulebook import designed
 
-    warnings: dict[str, None] = {}  # in text order, each once however often the book asks
+    # each once however often the book asks: its icons' pictures first, then the figures', in text order
+    warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def figure(fig, width_pt: float) -> Any:
