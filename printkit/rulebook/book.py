@@ -103,7 +103,9 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
 
 
 CODE = Faces(fonts.KOREAN, fonts.SYMBOLS)  # code is told apart by its grey ground, not its face
-ITALIC_COLOR = "#4a4a4a"  # the bundled family has no italic cut; italic text is set upright in a muted ink
+# The book's fonts (bundled, or the spec's art font) have no italic cut, and reportlab cannot slant a
+# run of a paragraph: italic is set upright in a muted ink, in every language (docs/rulebook-format.md).
+ITALIC_COLOR = "#4a4a4a"
 
 
 def register_fonts() -> None:
