@@ -220,9 +220,10 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
         # A command or value in code is read as one piece: its spaces do not break a line.
         runs = font_runs(span.text.replace(" ", NBSP) if span.code else span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and span.color is None and \
-                span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font:
+                span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font and ZWSP not in runs[0][1]:
             return xml_escape(runs[0][1])
-        text = "".join(f'<font name="{fonts.font_name(font)}">{xml_escape(run)}</font>' for font, run in runs)
+        text = "".join(f'<font name="{fonts.font_name(font)}">{_zero_width_breaks(xml_escape(run))}</font>'
+                       for font, run in runs)
         if span.code:
             text = f'<font backColor="#ececec">{text}</font>'
         elif span.color is not None:
@@ -236,6 +237,15 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
 
 
 _BODY_PT = 10.0  # the size icons and sized spans are set for when no style is given
+
+ZWSP = "\u200b"
+# reportlab splits words at a zero-width space, as at any space, and sets a whole space there: a
+# space too small to see marks the break opportunity instead.
+_ZERO_WIDTH_BREAK = '<font size="0.01"> </font>'
+
+
+def _zero_width_breaks(markup: str) -> str:
+    return markup.replace(ZWSP, _ZERO_WIDTH_BREAK) if ZWSP in markup else markup
 
 
 def _size_pt(style: ParagraphStyle | None) -> float:

@@ -352,3 +352,23 @@ def test_soft_hyphens_and_zero_width_spaces_stay_out_of_the_outline_and_title():
     reader = PdfReader(io.BytesIO(data))
     assert [entry.title for entry in reader.outline] == ["1 Extraordinary heading"]
     assert reader.metadata.title == "Biggamebook"
+
+
+def test_a_zero_width_space_prints_nothing_but_lets_a_line_break_there():
+    import pypdfium2 as pdfium
+
+    for text in ("Four abcdef\u200bghijk end.", "Four **bold** abcdef\u200bghijk end."):  # one run, and several
+        doc = md.parse(f"# M\n\n{text}\n", "t.md")
+        data, _ = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"))
+        page = pdfium.PdfDocument(data)[0].get_textpage()
+        chars = [(page.get_text_range(i, 1), page.get_charbox(i)) for i in range(page.count_chars())]
+        printed = [(ch, box) for ch, box in chars if ch.strip()]
+        at = "".join(ch for ch, _ in printed).index("abcdef")
+        (_, d), (_, e), (_, f), (g_char, g) = [printed[at + i] for i in (3, 4, 5, 6)]
+        assert g_char == "g" and g[0] - f[2] < (e[0] - d[2]) + 0.3, text  # no wider than between two letters
+    book.register_fonts()
+    style = book.make_styles(book.paper("a5")).body
+    para = book.paragraph("Aaaaaaaaaa\u200bbbbbbbbbbb\u200bcccccccccc", ("t.md", 1), style)
+    para.wrap(80, 1000)  # room for one piece a line
+    assert ["".join(frag.text for frag in line.words).strip() for line in para.blPara.lines] == [
+        "Aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
