@@ -218,6 +218,9 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     with errors.collecting():
         book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
     warnings.update(dict.fromkeys(picture_warnings(doc, inline_names(deck)[0])))
+    # a book may be set on any of the papers: a table that splits a word on one says which
+    warnings.update(dict.fromkeys(book.table_warnings(doc, list(book.PAPERS.values()),
+                                                      deck.art.font, deck.art.font_bold)))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
@@ -268,8 +271,11 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             front: FrontMaker) -> Rulebook:
     from printkit.rulebook import designed
 
-    # each once however often the book asks: its icons' pictures first, then the figures', in text order
-    warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]))
+    # each once however often the book asks: its icons' pictures and its tables first, then the
+    # figures', in text order
+    page_paper = bk.imposition_for(paper).page_paper if booklet else paper
+    warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]) + book.table_warnings(
+        doc, [book.paper(page_paper)], deck.art.font, deck.art.font_bold))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def figure(fig, width_pt: float) -> Any:

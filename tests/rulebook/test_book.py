@@ -372,3 +372,65 @@ def test_a_zero_width_space_prints_nothing_but_lets_a_line_break_there():
     para.wrap(80, 1000)  # room for one piece a line
     assert ["".join(frag.text for frag in line.words).strip() for line in para.blPara.lines] == [
         "Aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
+
+
+LONG_WORD = "Extraordinarilylongwordhere"  # 27 letters
+
+
+def _long_word_table(columns: int, word: str = LONG_WORD) -> str:
+    return f"| {' | '.join([word] * columns)} |\n|{'---|' * columns}\n| {' | '.join([word] * columns)} |\n"
+
+
+def _table_lines(text: str) -> list[str]:
+    import io
+
+    from pypdf import PdfReader
+
+    data, _ = book.render(md.parse(f"# A\n\nThe table:\n\n{text}", "t.md"), "en", lambda block: None,
+                          lambda fig, width: None, book.paper("a4"))
+    return [line.strip() for line in PdfReader(io.BytesIO(data)).pages[0].extract_text().splitlines()]
+
+
+def test_a_table_too_wide_for_its_words_is_set_smaller_before_a_word_is_split():
+    book.register_fonts()
+    styles = book.make_styles(book.paper("a4"))
+    setting = book.table_setting([LONG_WORD] * 5, [[LONG_WORD] * 5], styles, 481.9, ("t.md", 3))
+    assert book.MIN_TABLE_TEXT_PT <= styles.cell.fontSize * setting.scale < styles.cell.fontSize
+    assert setting.split == ()
+    lines = _table_lines(_long_word_table(5))
+    assert lines.count(LONG_WORD) == 10  # every word whole, on a line of its own
+    assert book.table_warnings(md.parse(f"# A\n\n{_long_word_table(5)}", "t.md"), [book.paper("a4")]) == []
+
+
+def test_a_table_that_splits_a_word_even_at_its_smallest_text_is_a_warning_at_its_line():
+    doc = md.parse(f"# A\n\n{_long_word_table(8)}", "t.md")
+    assert book.table_warnings(doc, [book.paper("a4"), book.paper("a5")]) == [
+        f"t.md:3: table: its columns cannot keep the word(s) '{LONG_WORD}' whole on a4, a5 pages, even with its "
+        "text at 6 pt, so they are split between letters; give the table fewer columns or shorter words, or mark "
+        "where a word may break with a soft hyphen (U+00AD)"]
+
+
+def test_soft_hyphens_are_where_a_table_cell_breaks_a_long_word():
+    word = "Extra\u00adordinarily\u00adlong\u00adwordhere"
+    doc = md.parse(f"# A\n\n{_long_word_table(8, word)}", "t.md")
+    assert book.table_warnings(doc, [book.paper("a4")]) == []
+    book.register_fonts()
+    styles = book.make_styles(book.paper("a4"))
+    assert book.table_setting([word] * 8, [[word] * 8], styles, 481.9, ("t.md", 3)).scale == 1.0  # full size
+    lines = _table_lines(_long_word_table(8, word))
+    assert lines.count("Extra-") == 16 and lines.count("wordhere") == 16, lines
+
+
+def test_check_and_build_say_a_table_splits_a_word_at_its_line(tmp_path):
+    from cli_in import invoke_in
+
+    (tmp_path / "tbl.yaml").write_text("game: tbl\nname: Tbl\ngroups:\n  - name: a\n    cards: [{title: A}]\n",
+                                       encoding="utf-8")
+    (tmp_path / "tbl.rules.en.md").write_text(f"# A\n\n{_long_word_table(8)}", encoding="utf-8")
+    for command, papers in ((("check", "tbl.yaml", "--no-play"), "a4, a5, letter, half-letter"),
+                            (("build", "tbl.yaml", "--out", "out", "--no-proof"), "a4")):
+        result = invoke_in(tmp_path, *command)
+        assert result.exit_code == 0, result.output
+        said = [line for line in result.output.splitlines() if "tbl.rules.en.md" in line]
+        assert len(said) == 1 and f"tbl.rules.en.md:3: table: its columns cannot keep the word(s) '{LONG_WORD}' " \
+            f"whole on {papers} pages" in said[0], said
