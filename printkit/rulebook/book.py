@@ -613,7 +613,7 @@ def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None 
     splits a word between letters even with its text set at MIN_TABLE_TEXT_PT (``font`` and
     ``font_bold``: the spec's own, as :func:`render` takes them)."""
     register_fonts()
-    token = _BOOK_FACES.set(book_faces(font, font_bold))
+    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
     try:
         split: dict[int, tuple[list[str], dict[str, None]]] = {}  # by table line: its papers and words
         for p in papers:
@@ -726,18 +726,23 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     taking the characters they lack. ``icons`` are what ``:name:`` draws (the deck's and the
     built-in ones) and ``colors`` the names a span's ``color=`` may use (the deck's art.colors).
     """
-    faces = book_faces(font, font_bold)
-    for face in faces:
-        from printkit.render.canvas import register_font
-
-        register_font(face.main)
-    token = _BOOK_FACES.set(faces)
+    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
     inline_token = _BOOK_INLINE.set((icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:
         _BOOK_INLINE.reset(inline_token)
         _BOOK_FACES.reset(token)
+
+
+def _registered_faces(font: Path | None, font_bold: Path | None) -> tuple[Faces, Faces]:
+    """:func:`book_faces`, their main fonts registered with reportlab to measure and set text in."""
+    from printkit.render.canvas import register_font
+
+    faces = book_faces(font, font_bold)
+    for face in faces:
+        register_font(face.main)
+    return faces
 
 
 def _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author) -> tuple[bytes, int]:
