@@ -329,7 +329,8 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
                 # printkit's text quotes cards an edited spec may lack: build the cards anyway.
                 ctx.warn(book_deck, f"no {lang} rulebook: {error} (or build with --no-rulebooks)")
                 continue
-            for said in result.warnings:
+            # the booklet's pages are smaller: a table may split a word there only
+            for said in dict.fromkeys(result.warnings + (booklet_result.warnings if booklet_result else ())):
                 ctx.warn(book_deck, said)
             yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
             if booklet_result is not None:

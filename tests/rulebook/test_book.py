@@ -434,3 +434,15 @@ def test_check_and_build_say_a_table_splits_a_word_at_its_line(tmp_path):
         said = [line for line in result.output.splitlines() if "tbl.rules.en.md" in line]
         assert len(said) == 1 and f"tbl.rules.en.md:3: table: its columns cannot keep the word(s) '{LONG_WORD}' " \
             f"whole on {papers} pages" in said[0], said
+
+
+def test_a_booklet_says_a_table_that_splits_a_word_only_on_its_smaller_pages(tmp_path):
+    from cli_in import invoke_in
+
+    (tmp_path / "tbl.yaml").write_text("game: tbl\nname: Tbl\ngroups:\n  - name: a\n    cards: [{title: A}]\n",
+                                       encoding="utf-8")
+    (tmp_path / "tbl.rules.en.md").write_text(f"# A\n\n{_long_word_table(5)}", encoding="utf-8")  # fits A4, not A5
+    result = invoke_in(tmp_path, "build", "tbl.yaml", "--out", "out", "--no-proof", "--booklet")
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if "tbl.rules.en.md" in line]
+    assert len(said) == 1 and "tbl.rules.en.md:3: table: " in said[0] and " whole on a5 pages" in said[0], said
