@@ -51,6 +51,7 @@ from printkit.rulebook.inline_icons import icon_color, icon_markup
 from printkit.rulebook.paragraphs import NBSP, BookParagraph, HeadingParagraph
 # PAPERS and paper: a book's page sizes are named through this module (producer, booklet)
 from printkit.rulebook.styles import PAPERS, Paper, Styles, make_styles, paper  # noqa: F401
+from printkit.units import mm_to_pt
 
 # ---------------------------------------------------------------- fonts and inline markup
 
@@ -103,7 +104,9 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
 
 
 CODE = Faces(fonts.KOREAN, fonts.SYMBOLS)  # code is told apart by its grey ground, not its face
-ITALIC_COLOR = "#4a4a4a"  # the bundled family has no italic cut; italic text is set upright in a muted ink
+# The book's fonts (bundled, or the spec's art font) have no italic cut, and reportlab cannot slant a
+# run of a paragraph: italic is set upright in a muted ink, in every language (docs/rulebook-format.md).
+ITALIC_COLOR = "#4a4a4a"
 
 
 def register_fonts() -> None:
@@ -218,9 +221,10 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
         # A command or value in code is read as one piece: its spaces do not break a line.
         runs = font_runs(span.text.replace(" ", NBSP) if span.code else span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and span.color is None and \
-                span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font:
+                span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font and ZWSP not in runs[0][1]:
             return xml_escape(runs[0][1])
-        text = "".join(f'<font name="{fonts.font_name(font)}">{xml_escape(run)}</font>' for font, run in runs)
+        text = "".join(f'<font name="{fonts.font_name(font)}">{_zero_width_breaks(xml_escape(run))}</font>'
+                       for font, run in runs)
         if span.code:
             text = f'<font backColor="#ececec">{text}</font>'
         elif span.color is not None:
@@ -234,6 +238,15 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
 
 
 _BODY_PT = 10.0  # the size icons and sized spans are set for when no style is given
+
+ZWSP = "\u200b"
+# reportlab splits words at a zero-width space, as at any space, and sets a whole space there: a
+# space too small to see marks the break opportunity instead.
+_ZERO_WIDTH_BREAK = '<font size="0.01"> </font>'
+
+
+def _zero_width_breaks(markup: str) -> str:
+    return markup.replace(ZWSP, _ZERO_WIDTH_BREAK) if ZWSP in markup else markup
 
 
 def _size_pt(style: ParagraphStyle | None) -> float:
@@ -433,13 +446,15 @@ class BookTable(Table):
         return super().split(availWidth, availHeight)
 
 
-def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = True) -> tuple[float, float]:
-    """The widths, in points at ``size``, of the longest word and of the whole of a cell's text,
-    each character measured in the font that sets it (bold, code and fallback fonts included).
+SHY = "\u00ad"  # a soft hyphen: a word may break there, with a hyphen
+# A table's text is set smaller, down to this, before a word is split inside a cell (as a
+# figure's card text, figures.MIN_CARD_TEXT_PT).
+MIN_TABLE_TEXT_PT = 6.0
 
-    With ``tie`` a last word of at most RUNT_CHARS characters counts as one with the word before
-    it, as tie_last_word sets it.
-    """
+
+def _measured(text: str, where, size: float, bold: bool) -> list[tuple[str, float]]:
+    """Each character of a cell's text (an icon as U+FFFC) with its width in points at ``size``,
+    in the font that sets it (bold, code and fallback fonts included)."""
     regular_faces, bold_faces = _BOOK_FACES.get()
     measured: list[tuple[str, float]] = []
     try:
@@ -453,17 +468,51 @@ def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = T
             chars = span.text.replace(" ", NBSP) if span.code else span.text
             for font, run in font_runs(chars, faces):
                 name = fonts.font_name(font)
-                measured += [(ch, pdfmetrics.stringWidth(ch, name, at)) for ch in run]
+                hyphen = pdfmetrics.stringWidth("-", name, at)  # a soft hyphen is set so where the line breaks
+                measured += [(ch, hyphen if ch == SHY else 0.0 if ch == ZWSP else pdfmetrics.stringWidth(ch, name, at))
+                             for ch in run]
     except KeyError as exc:
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
-    breaks = [i for i, (ch, _) in enumerate(measured) if ch == " "]
+    return measured
+
+
+def cell_words(text: str, where, size: float, bold: bool = False, tie: bool = True) -> list[tuple[str, float]]:
+    """Each word of a cell's text (without its soft hyphens) with the width, in points at ``size``,
+    of its widest piece that cannot break: a word breaks at a zero-width space, and at a soft
+    hyphen, whose hyphen its piece then ends with.
+
+    With ``tie`` a last word of at most RUNT_CHARS characters counts as one with the word before
+    it, as tie_last_word sets it.
+    """
+    measured = _measured(text, where, size, bold)
+    breaks = [i for i, (ch, _) in enumerate(measured) if ch in (" ", ZWSP)]
     if tie and breaks and 0 < len("".join(ch for ch, _ in measured[breaks[-1] + 1:]).strip()) <= RUNT_CHARS:
         breaks.pop()
-    widest = word = 0.0
-    for i, (ch, w) in enumerate(measured):
-        word = 0.0 if i in breaks else word + w
-        widest = max(widest, word)
-    return widest, sum(w for _, w in measured)
+    breaks = set(breaks)
+    words: list[tuple[str, float]] = []
+    word: list[str] = []
+    widest = piece = 0.0
+    for i, (ch, w) in enumerate(measured + [(" ", 0.0)]):
+        if i in breaks or i == len(measured):
+            if ch == ZWSP and i != len(measured):
+                widest, piece = max(widest, piece), 0.0
+                continue
+            if word:
+                words.append(("".join(word), max(widest, piece)))
+            word, widest, piece = [], 0.0, 0.0
+        elif ch == SHY:
+            widest, piece = max(widest, piece + w), 0.0
+        else:
+            word.append(ch if ch != ZWSP else "")
+            piece += w
+    return words
+
+
+def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = True) -> tuple[float, float]:
+    """The widths, in points at ``size``, of the longest piece of a word that cannot break
+    (:func:`cell_words`) and of the whole of a cell's text on one line."""
+    widest = max((w for _, w in cell_words(text, where, size, bold, tie)), default=0.0)
+    return widest, sum(w for ch, w in _measured(text, where, size, bold) if ch != SHY)
 
 
 def column_widths(least: list[float], most: list[float], width_pt: float) -> list[float]:
@@ -471,7 +520,8 @@ def column_widths(least: list[float], most: list[float], width_pt: float) -> lis
     (widened up to MAX_TABLE_STRETCH), else each at least as wide as its longest word, the room
     left shared in proportion to how much more each column's text would take on one line.
 
-    Only when the longest words alone are wider than the text width are they squeezed (and split).
+    Only when the longest words alone are wider than the text width are they squeezed (and split:
+    :func:`table_setting` sets the text smaller first and names them).
     """
     if sum(most) <= width_pt:
         scale = min(width_pt / sum(most), MAX_TABLE_STRETCH)
@@ -483,18 +533,65 @@ def column_widths(least: list[float], most: list[float], width_pt: float) -> lis
     return [n + spare * want / sum(wants) for n, want in zip(least, wants)]
 
 
-def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
-    head = [paragraph(c, where, styles.header_cell, bold=True, tie=True) for c in header]
-    body = [[paragraph(c, where, styles.cell, tie=True) for c in row] for row in rows]
-    pad = styles.cell.fontSize * 0.5
-    least, most = [], []
-    for col in range(len(header)):
-        extents = [text_extent(header[col], where, styles.header_cell.fontSize, bold=True)]
-        extents += [text_extent(row[col], where, styles.cell.fontSize) for row in rows]
-        # a little slack: reportlab's line breaking needs the width to be at least the word's
-        least.append(max(e[0] for e in extents) + 2 * pad + 2)
-        most.append(max(e[1] for e in extents) + 2 * pad + 2)
+@dataclass(frozen=True)
+class TableSetting:
+    """How a table is set: its text's size (``scale`` of the book's cell size), its column
+    widths, and the words that are split between letters all the same."""
+
+    scale: float
+    widths: list[float]
+    split: tuple[str, ...]
+
+
+_CELL_SLACK_PT = 2.0  # reportlab's line breaking needs the width to be at least the word's
+
+
+def table_setting(header, rows, styles: Styles, width_pt: float, where) -> TableSetting:
+    """The size and column widths of a table of ``header`` and ``rows`` in ``width_pt``: at the
+    book's cell size when every column can keep its longest word, else smaller until they can
+    (down to MIN_TABLE_TEXT_PT), the words that still cannot named in ``split``."""
+    size = styles.cell.fontSize
+
+    def measure(scale: float) -> tuple[list[float], list[float], list[list[tuple[str, float]]]]:
+        pad = size * scale * 0.5
+        least, most, words = [], [], []
+        for col in range(len(header)):
+            cells = [(header[col], styles.header_cell.fontSize * scale, True)]
+            cells += [(row[col], size * scale, False) for row in rows]
+            column = [word for text, at, bold in cells for word in cell_words(text, where, at, bold)]
+            words.append(column)
+            least.append(max((w for _, w in column), default=0.0) + 2 * pad + _CELL_SLACK_PT)
+            most.append(max(text_extent(text, where, at, bold)[1] for text, at, bold in cells) + 2 * pad + _CELL_SLACK_PT)
+        return least, most, words
+
+    scale = 1.0
+    least, most, words = measure(scale)
+    if sum(least) > width_pt:
+        # a column's least width is its size times a constant, plus the slack
+        slack = _CELL_SLACK_PT * len(least)
+        scale = max((width_pt - slack) / (sum(least) - slack) * 0.999, min(1.0, MIN_TABLE_TEXT_PT / size))
+        least, most, words = measure(scale)
     widths = column_widths(least, most, width_pt)
+    pad = size * scale * 0.5
+    split = () if sum(least) <= width_pt else tuple(dict.fromkeys(
+        word for column, width in zip(words, widths) for word, w in column if w + 2 * pad + _CELL_SLACK_PT > width + 1e-6))
+    return TableSetting(scale, widths, split)
+
+
+def _scaled(style: ParagraphStyle, scale: float) -> ParagraphStyle:
+    if scale == 1.0:
+        return style
+    return ParagraphStyle(f"{style.name}-{scale:.4f}", parent=style, fontSize=style.fontSize * scale,
+                          leading=style.leading * scale)
+
+
+def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
+    setting = table_setting(header, rows, styles, width_pt, where)
+    head_style, cell_style = _scaled(styles.header_cell, setting.scale), _scaled(styles.cell, setting.scale)
+    head = [paragraph(c, where, head_style, bold=True, tie=True) for c in header]
+    body = [[paragraph(c, where, cell_style, tie=True) for c in row] for row in rows]
+    pad = cell_style.fontSize * 0.5
+    widths = setting.widths
     full = sum(widths) > width_pt * 0.98
     table = BookTable([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT" if full else "CENTER")
     table.setStyle(TableStyle([
@@ -509,6 +606,38 @@ def _table(header, rows, styles: Styles, width_pt: float, where) -> Table:
         ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
     ]))
     return table
+
+
+def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None = None,
+                   font_bold: Path | None = None) -> list[str]:
+    """A warning at the line of each table of ``doc``'s text that, on pages of one of ``papers``,
+    splits a word between letters even with its text set at MIN_TABLE_TEXT_PT (``font`` and
+    ``font_bold``: the spec's own, as :func:`render` takes them)."""
+    register_fonts()
+    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
+    try:
+        split: dict[int, tuple[list[str], dict[str, None]]] = {}  # by table line: its papers and words
+        for p in papers:
+            styles = make_styles(p)
+            width_pt = mm_to_pt(p.width_mm - 2 * p.margin_mm)
+            for block in doc.blocks:
+                if isinstance(block, md.TableBlock):
+                    words = table_setting(block.header, block.rows, styles, width_pt, (doc.path, block.line)).split
+                    if words:
+                        names, said = split.setdefault(block.line, ([], {}))
+                        names.append(p.name)
+                        said.update(dict.fromkeys(words))
+    finally:
+        _BOOK_FACES.reset(token)
+    out = []
+    for line, (names, said) in split.items():
+        words = list(said)
+        listed = ", ".join(repr(word) for word in words[:3]) + (f" and {len(words) - 3} more" if len(words) > 3 else "")
+        out.append(md.RulebookError(doc.path, line, (
+            f"table: its columns cannot keep the word(s) {listed} whole on {', '.join(names)} pages, even with its "
+            f"text at {MIN_TABLE_TEXT_PT:g} pt, so they are split between letters; give the table fewer columns or "
+            "shorter words, or mark where a word may break with a soft hyphen (U+00AD)")).located())
+    return out
 
 
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
@@ -598,18 +727,23 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     taking the characters they lack. ``icons`` are what ``:name:`` draws (the deck's and the
     built-in ones) and ``colors`` the names a span's ``color=`` may use (the deck's art.colors).
     """
-    faces = book_faces(font, font_bold)
-    for face in faces:
-        from printkit.render.canvas import register_font
-
-        register_font(face.main)
-    token = _BOOK_FACES.set(faces)
+    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
     inline_token = _BOOK_INLINE.set((icons, colors or {}))
     try:
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
     finally:
         _BOOK_INLINE.reset(inline_token)
         _BOOK_FACES.reset(token)
+
+
+def _registered_faces(font: Path | None, font_bold: Path | None) -> tuple[Faces, Faces]:
+    """:func:`book_faces`, their main fonts registered with reportlab to measure and set text in."""
+    from printkit.render.canvas import register_font
+
+    faces = book_faces(font, font_bold)
+    for face in faces:
+        register_font(face.main)
+    return faces
 
 
 def _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author) -> tuple[bytes, int]:

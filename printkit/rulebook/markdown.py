@@ -169,9 +169,15 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
     return tuple(out)
 
 
+# Break opportunities that print nothing (soft hyphen, zero-width space): a viewer shows them in
+# bookmarks and titles as hyphens or boxes, so plain text leaves them out.
+_INVISIBLE_BREAKS = dict.fromkeys(map(ord, "\u00ad\u200b"))
+
+
 def plain(text: str) -> str:
-    """The text of inline markup without styling or icons (for the contents and PDF outline)."""
-    return "".join(span.text for span in parse_inline(text))
+    """The text of inline markup without styling, icons or invisible break opportunities (for the
+    PDF outline and document title)."""
+    return "".join(span.text for span in parse_inline(text)).translate(_INVISIBLE_BREAKS)
 
 
 _MARKUP_CHARS = re.compile(r"([\\*`{}|:\[])")
@@ -249,6 +255,8 @@ class Document:
     # Where the title was written: file, line and column (column None when not known); the spec's
     # name: for a text titled by the deck's name.
     title_at: tuple[str, int | None, int | None] = ("<rulebook>", 1, None)
+    # each ``:name:`` icon of the text with the line and column (1-based) where it is written
+    icons: tuple[tuple[str, int, int], ...] = ()
 
 
 Resolver = Callable[[str], str]
@@ -349,12 +357,13 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         front, numbered = _front_matter(lines, numbered, path, resolve)
     blocks = _Blocks(path, titled="title" in front)
     in_comment = False
+    opened = (0, 0)  # the line and column of the comment being read
     for lineno, raw in numbered:
         stripped = raw.strip()
         if in_comment:
             in_comment = not stripped.endswith("-->")
         elif stripped.startswith("<!--"):
-            in_comment = not stripped.endswith("-->")
+            in_comment, opened = not stripped.endswith("-->"), (lineno, raw.index("<!--") + 1)
         elif directive := _DIRECTIVE_RE.match(raw):
             blocks.directive(_directive(directive, path, lineno))
         else:
@@ -362,7 +371,7 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
             line = substitute(raw, resolve, path, lineno, shifts) if resolve is not None else raw
             blocks.line(line, lineno, shifts, indented=raw[:2] == "  ")
     if in_comment:
-        raise RulebookError(path, None, "a '<!--' comment is never closed with '-->'")
+        raise RulebookError(path, opened[0], "a '<!--' comment opened here is never closed with '-->'", opened[1])
     blocks.close_all()
 
     title = front["title"].text if "title" in front else blocks.title
@@ -376,21 +385,28 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
     written = front.get("title") or blocks.title_where
     title_at = ((path, *written.locate(0)) if written is not None
                 else default_title_at or (path, 1, None))
+    placed: list[tuple[str, int, int]] = []
     for where in heads:
-        _check_inline(where, path, icons, colors)
+        placed += _check_inline(where, path, icons, colors)
     for where in blocks.texts:
         _check_size(where.text, path, where.line)
-        _check_inline(where, path, icons, colors)
-    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path, title_at)
+        placed += _check_inline(where, path, icons, colors)
+    return Document(title, subtitle, _normalise_levels(tuple(blocks.blocks), path), path, title_at,
+                    tuple(placed))
 
 
-def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None) -> None:
-    """Report bad inline markup now, at the line and column where it was written."""
+def _check_inline(where: _Where, path: str, icons: Collection[str] | None, colors: Collection[str] | None,
+                  ) -> list[tuple[str, int, int]]:
+    """Report bad inline markup now, at the line and column where it was written; return each
+    icon of the text with its line and column."""
     try:
-        _inline(where.text, icons, colors)
+        spans = _inline(where.text, icons, colors)
     except MarkupError as exc:
         line, column = where.locate(exc.at)
         raise RulebookError(path, line, _quoted(exc, where.text), column) from None
+    if not any(span.icon is not None for span in spans):
+        return []
+    return [(name, *where.locate(at)) for kind, name, at in tokenize(where.text, strict=True) if kind == ICON]
 
 
 def _front_matter(lines: list[str], numbered: list[tuple[int, str]], path: str, resolve: Resolver | None,

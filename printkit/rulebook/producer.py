@@ -139,6 +139,17 @@ def inline_names(deck: Deck) -> tuple[Mapping[str, Icon], dict[str, str]]:
     return icons, {"ink": DEFAULT_INK, "background": DEFAULT_BACKGROUND, **deck.art.colors}
 
 
+def picture_warnings(doc: md.Document, icons: Mapping[str, Icon]) -> list[str]:
+    """What printkit cannot draw as written in the pictures of the icons ``doc``'s text sets (an
+    SVG's filter or mask …), as card text says it, each at the line and column of the icon's first
+    use: once per picture and problem."""
+    from printkit.layout.design import icon_warnings
+
+    said: set[str] = set()
+    return [warning for name, line, column in doc.icons
+            for warning in icon_warnings([name], icons, f"{doc.path}:{line}:{column}", said)]
+
+
 def _examples_once(content: GameContent, deck: Deck, lang: str) -> GameContent:
     """``content`` with each example worked out at most once for ``deck`` in ``lang``.
 
@@ -207,6 +218,10 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
         errors.raise_any()
     with errors.collecting():
         book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
+    warnings.update(dict.fromkeys(picture_warnings(doc, inline_names(deck)[0])))
+    # a book may be set on any of the papers: a table that splits a word on one says which
+    warnings.update(dict.fromkeys(book.table_warnings(doc, list(book.PAPERS.values()),
+                                                      deck.art.font, deck.art.font_bold)))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
     for block in doc.blocks:
         if isinstance(block, md.Directive) and block.kind != "pagebreak":
@@ -271,7 +286,11 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
             front: FrontMaker) -> Rulebook:
     from printkit.rulebook import designed
 
-    warnings: dict[str, None] = {}  # in text order, each once however often the book asks
+    # each once however often the book asks: its icons' pictures and its tables first, then the
+    # figures', in text order
+    page_paper = bk.imposition_for(paper).page_paper if booklet else paper
+    warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]) + book.table_warnings(
+        doc, [book.paper(page_paper)], deck.art.font, deck.art.font_bold))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def figure(fig, width_pt: float) -> Any:
@@ -325,7 +344,8 @@ def produce_rulebooks(decks: Sequence[Deck], ctx) -> Iterator:
                 # printkit's text quotes cards an edited spec may lack: build the cards anyway.
                 ctx.warn(book_deck, unfit_warning(lang, error))
                 continue
-            for said in result.warnings:
+            # the booklet's pages are smaller: a table may split a word there only
+            for said in dict.fromkeys(result.warnings + (booklet_result.warnings if booklet_result else ())):
                 ctx.warn(book_deck, said)
             yield _write(ctx, f"{folder}/rulebook-{lang}-{paper}.pdf", result, "rulebook", book_deck, lang)
             if booklet_result is not None:

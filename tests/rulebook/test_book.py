@@ -351,3 +351,110 @@ def test_inline_code_does_not_break_at_its_spaces():
     from printkit.rulebook.book import NBSP, spans_markup
 
     assert f"printkit{NBSP}build{NBSP}calc" in spans_markup(md.parse_inline("run `printkit build calc` now"))
+
+
+def test_soft_hyphens_and_zero_width_spaces_stay_out_of_the_outline_and_title():
+    import io
+
+    from pypdf import PdfReader
+
+    text = "---\ntitle: Big\u00adgame\u200bbook\n---\n\n# Ex\u00adtra\u00ador\u00addi\u00adnary heading\n\nText.\n"
+    data, _ = book.render(md.parse(text, "t.md"), "en", lambda block: None, lambda fig, width: None,
+                          book.paper("a5"))
+    reader = PdfReader(io.BytesIO(data))
+    assert [entry.title for entry in reader.outline] == ["1 Extraordinary heading"]
+    assert reader.metadata.title == "Biggamebook"
+
+
+def test_a_zero_width_space_prints_nothing_but_lets_a_line_break_there():
+    import pypdfium2 as pdfium
+
+    for text in ("Four abcdef\u200bghijk end.", "Four **bold** abcdef\u200bghijk end."):  # one run, and several
+        doc = md.parse(f"# M\n\n{text}\n", "t.md")
+        data, _ = book.render(doc, "en", lambda block: None, lambda fig, width: None, book.paper("a5"))
+        page = pdfium.PdfDocument(data)[0].get_textpage()
+        chars = [(page.get_text_range(i, 1), page.get_charbox(i)) for i in range(page.count_chars())]
+        printed = [(ch, box) for ch, box in chars if ch.strip()]
+        at = "".join(ch for ch, _ in printed).index("abcdef")
+        (_, d), (_, e), (_, f), (g_char, g) = [printed[at + i] for i in (3, 4, 5, 6)]
+        assert g_char == "g" and g[0] - f[2] < (e[0] - d[2]) + 0.3, text  # no wider than between two letters
+    book.register_fonts()
+    style = book.make_styles(book.paper("a5")).body
+    para = book.paragraph("Aaaaaaaaaa\u200bbbbbbbbbbb\u200bcccccccccc", ("t.md", 1), style)
+    para.wrap(80, 1000)  # room for one piece a line
+    assert ["".join(frag.text for frag in line.words).strip() for line in para.blPara.lines] == [
+        "Aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
+
+
+LONG_WORD = "Extraordinarilylongwordhere"  # 27 letters
+
+
+def _long_word_table(columns: int, word: str = LONG_WORD) -> str:
+    return f"| {' | '.join([word] * columns)} |\n|{'---|' * columns}\n| {' | '.join([word] * columns)} |\n"
+
+
+def _table_lines(text: str) -> list[str]:
+    import io
+
+    from pypdf import PdfReader
+
+    data, _ = book.render(md.parse(f"# A\n\nThe table:\n\n{text}", "t.md"), "en", lambda block: None,
+                          lambda fig, width: None, book.paper("a4"))
+    return [line.strip() for line in PdfReader(io.BytesIO(data)).pages[0].extract_text().splitlines()]
+
+
+def test_a_table_too_wide_for_its_words_is_set_smaller_before_a_word_is_split():
+    book.register_fonts()
+    styles = book.make_styles(book.paper("a4"))
+    setting = book.table_setting([LONG_WORD] * 5, [[LONG_WORD] * 5], styles, 481.9, ("t.md", 3))
+    assert book.MIN_TABLE_TEXT_PT <= styles.cell.fontSize * setting.scale < styles.cell.fontSize
+    assert setting.split == ()
+    lines = _table_lines(_long_word_table(5))
+    assert lines.count(LONG_WORD) == 10  # every word whole, on a line of its own
+    assert book.table_warnings(md.parse(f"# A\n\n{_long_word_table(5)}", "t.md"), [book.paper("a4")]) == []
+
+
+def test_a_table_that_splits_a_word_even_at_its_smallest_text_is_a_warning_at_its_line():
+    doc = md.parse(f"# A\n\n{_long_word_table(8)}", "t.md")
+    assert book.table_warnings(doc, [book.paper("a4"), book.paper("a5")]) == [
+        f"t.md:3: table: its columns cannot keep the word(s) '{LONG_WORD}' whole on a4, a5 pages, even with its "
+        "text at 6 pt, so they are split between letters; give the table fewer columns or shorter words, or mark "
+        "where a word may break with a soft hyphen (U+00AD)"]
+
+
+def test_soft_hyphens_are_where_a_table_cell_breaks_a_long_word():
+    word = "Extra\u00adordinarily\u00adlong\u00adwordhere"
+    doc = md.parse(f"# A\n\n{_long_word_table(8, word)}", "t.md")
+    assert book.table_warnings(doc, [book.paper("a4")]) == []
+    book.register_fonts()
+    styles = book.make_styles(book.paper("a4"))
+    assert book.table_setting([word] * 8, [[word] * 8], styles, 481.9, ("t.md", 3)).scale == 1.0  # full size
+    lines = _table_lines(_long_word_table(8, word))
+    assert lines.count("Extra-") == 16 and lines.count("wordhere") == 16, lines
+
+
+def test_check_and_build_say_a_table_splits_a_word_at_its_line(tmp_path):
+    from cli_in import invoke_in
+
+    (tmp_path / "tbl.yaml").write_text("game: tbl\nname: Tbl\ngroups:\n  - name: a\n    cards: [{title: A}]\n",
+                                       encoding="utf-8")
+    (tmp_path / "tbl.rules.en.md").write_text(f"# A\n\n{_long_word_table(8)}", encoding="utf-8")
+    for command, papers in ((("check", "tbl.yaml", "--no-play"), "a4, a5, letter, half-letter"),
+                            (("build", "tbl.yaml", "--out", "out", "--no-proof"), "a4")):
+        result = invoke_in(tmp_path, *command)
+        assert result.exit_code == 0, result.output
+        said = [line for line in result.output.splitlines() if "tbl.rules.en.md" in line]
+        assert len(said) == 1 and f"tbl.rules.en.md:3: table: its columns cannot keep the word(s) '{LONG_WORD}' " \
+            f"whole on {papers} pages" in said[0], said
+
+
+def test_a_booklet_says_a_table_that_splits_a_word_only_on_its_smaller_pages(tmp_path):
+    from cli_in import invoke_in
+
+    (tmp_path / "tbl.yaml").write_text("game: tbl\nname: Tbl\ngroups:\n  - name: a\n    cards: [{title: A}]\n",
+                                       encoding="utf-8")
+    (tmp_path / "tbl.rules.en.md").write_text(f"# A\n\n{_long_word_table(5)}", encoding="utf-8")  # fits A4, not A5
+    result = invoke_in(tmp_path, "build", "tbl.yaml", "--out", "out", "--no-proof", "--booklet")
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if "tbl.rules.en.md" in line]
+    assert len(said) == 1 and "tbl.rules.en.md:3: table: " in said[0] and " whole on a5 pages" in said[0], said

@@ -177,3 +177,22 @@ def test_right_to_left_text_is_refused_at_its_line(tmp_path):
 
     with pytest.raises(KeyError, match="right-to-left text"):
         font_runs("قواعد اللعبة", REGULAR)
+
+
+BLURRY = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n'
+          '<defs><filter id="b"><feGaussianBlur stdDeviation="1"/></filter></defs>\n'
+          '<circle cx="5" cy="5" r="4" fill="red" filter="url(#b)"/>\n</svg>\n')
+
+
+def test_an_icon_whose_picture_has_a_filter_is_a_warning_at_its_first_use_from_check_and_build(deck):
+    (deck / "icons" / "blurry.svg").write_text(BLURRY, encoding="utf-8")
+    (deck / "tiny.yaml").write_text(SPEC.replace("  mark: circle", "  mark: circle\n  blurry: icons/blurry.svg"),
+                                    encoding="utf-8")
+    write(deck, "en", "# Rules\n\nA blurry :blurry: icon, and :blurry: again.\n\n- one :blurry:\n")
+    warning = ("tiny.rules.en.md:3:10: icon 'blurry': picture 'icons/blurry.svg': <circle> at line 3: "
+               "its filter is not drawn; flatten the effect into paths or a picture")
+    for command in (("check", "tiny.yaml", "--no-play"), ("build", "tiny.yaml", "--out", "out", "--no-proof")):
+        result = invoke_in(deck, *command)
+        assert result.exit_code == 0, result.output
+        said = [line for line in result.output.splitlines() if "tiny.rules.en.md" in line]
+        assert len(said) == 1 and said[0].endswith(warning), said  # once, however often the text uses it

@@ -67,6 +67,12 @@ def test_comments_are_dropped():
     assert doc.blocks == (md.Paragraph("shown", 6),)
 
 
+def test_an_unclosed_comment_is_an_error_at_the_line_that_opens_it():
+    with pytest.raises(RulebookError) as err:
+        md.parse("# A\n\ntext\n  <!-- unclosed\n\nmore\n", "c.md")
+    assert str(err.value) == "c.md:4:3: a '<!--' comment opened here is never closed with '-->'"
+
+
 def test_inline_spans_and_escapes():
     assert md.parse_inline("a **b** *c* `d *e*` \\*f\\*") == (
         Span("a "), Span("b", bold=True), Span(" "), Span("c", italic=True), Span(" "),
