@@ -156,7 +156,7 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
 
     laid_out = [Faces(deck, _Unheard(), proving=True) for deck in decks]
     faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
-    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper))
+    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper), rulebook_paper=paper)
     return laid_out, said
 
 

@@ -193,9 +193,11 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> tuple[str, ...]:
+def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None,
+                    paper: str = "a4") -> tuple[str, ...]:
     """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
-    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards).
+    the text, its ``{{ values }}``, what each ``:::`` block names (figures, examples, cards) and
+    a figure that cannot print its cards' text on ``paper``'s pages.
     What setting it would warn of (a part an anatomy figure cannot label), each once, in text order."""
     errors = Errors()
     warnings: dict[str, None] = {}
@@ -207,13 +209,20 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     with errors.collecting():
         book.check_glyphs(doc, deck.art.font, deck.art.font_bold)
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
-    for block in doc.blocks:
-        if isinstance(block, md.Directive) and block.kind != "pagebreak":
-            try:
-                lookup(block)
-            except BuildError as exc:
-                used = rule_texts(spec_path, deck.game)[lang]
-                errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+    used = rule_texts(spec_path, deck.game)[lang]
+    with book.setting(deck.art.font, deck.art.font_bold, *inline_names(deck)):
+        for block in doc.blocks:
+            if isinstance(block, md.Directive) and block.kind != "pagebreak":
+                try:
+                    lookup(block)
+                except BuildError as exc:
+                    errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+        errors.raise_any()
+        try:
+            if paper in PAPERS:  # another is refused when the book is set
+                book.check_figures(doc, lookup, _figure_maker(deck, remembered_fronts(deck)), book.paper(paper))
+        except BuildError as exc:
+            errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
     errors.raise_any()
     return tuple(warnings)
 
@@ -252,12 +261,9 @@ def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str,
     return lookup
 
 
-def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
-            front: FrontMaker) -> Rulebook:
+def _figure_maker(deck: Deck, front: FrontMaker) -> Callable[[Any, float], Any]:
+    """The book's FigureMaker for ``deck``: each kind of figure as the flowable that draws it."""
     from printkit.rulebook import designed
-
-    warnings: dict[str, None] = {}  # in text order, each once however often the book asks
-    lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def figure(fig, width_pt: float) -> Any:
         if isinstance(fig, designed.Anatomy):
@@ -267,6 +273,17 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
         if isinstance(fig, TableSetup):
             return TableFlowable(fig, deck, front)
         return CardRow(fig, deck, front)
+
+    return figure
+
+
+def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
+            front: FrontMaker) -> Rulebook:
+    from printkit.rulebook import designed
+
+    warnings: dict[str, None] = {}  # in text order, each once however often the book asks
+    lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
+    figure = _figure_maker(deck, front)
 
     # A game without a cover of its own shows its first cards on the title page.
     cover = (content.figures["cover"](deck, words_lang(lang)) if "cover" in content.figures
