@@ -519,26 +519,29 @@ class AnatomyFlowable(Flowable):
         self.unprintable: float | None = None
 
     def shrunk_ok(self) -> bool:
-        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more."""
+        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more
+        (or at print size, fine print its card prints smaller)."""
         return (self.layout is not None and self.unprintable is None
-                and self.layout.scale >= legible_scale([smallest_text_pt(self.face)]) - 1e-9)
+                and self.layout.scale >= min(legible_scale([smallest_text_pt(self.face)]), 1.0) - 1e-9)
 
     def check_printable(self) -> None:
         """Raise the RulebookError of a figure the rule text names whose card, as laid out (wrap),
-        is too large for the page at the size that prints its text at 6 pt."""
+        would have to shrink to fit its page until its text prints under 6 pt and under its print size."""
         if self.named is not None and self.unprintable is not None:
             raise small_text_error(self.named, smallest_text_pt(self.face) * self.unprintable)
 
     def wrap(self, avail_width, avail_height):
-        self.layout = anatomy_layout(
-            self.parts, self.anatomy.card.size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
-            lambda label: sum(fonts.text_width_mm(t, f, LABEL_MM) for t, f in _runs(label)),
-            None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT,
-            legible_scale([smallest_text_pt(self.face)]))
         size = self.anatomy.card.size
         room = [avail_width * MM_PER_POINT / size.width_mm]
         if self.max_height_pt is not None:
             room.append(self.max_height_pt * MM_PER_POINT / size.height_mm)
+        # The card grows until its text prints at 6 pt, as far as the page allows; held smaller, it
+        # must still print its text at its print size (fine print the card prints under 6 pt).
+        least = min(legible_scale([smallest_text_pt(self.face)]), max(1.0, min(room)))
+        self.layout = anatomy_layout(
+            self.parts, size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
+            lambda label: sum(fonts.text_width_mm(t, f, LABEL_MM) for t, f in _runs(label)),
+            None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT, least)
         self.unprintable = min(room) if self.layout.scale > min(room) + 1e-9 else None
         height = mm_to_pt(self.layout.height)
         if self.unprintable is not None and self.max_height_pt is not None:
