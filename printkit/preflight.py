@@ -76,10 +76,10 @@ def check_svg(deck: Deck, card: Card, path: Path) -> None:
                          f"{exc}") from None
 
 
-def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str = "a4") -> dict[Path, tuple[str, ...]]:
+def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = None) -> dict[Path, tuple[str, ...]]:
     """Parse each spec's own rule texts with their ``{{ values }}`` and ``:::`` blocks resolved, as
-    setting the rulebook does first, and lay their figures out on ``paper``'s pages; a text's
-    first mistake is kept in ``errors``. What setting them would warn of, by spec.
+    setting the rulebook does first, and (with ``paper``) lay their figures out on its pages; a
+    text's first mistake is kept in ``errors``. What setting them would warn of, by spec.
 
     printkit's bundled texts are left out: a build only warns when they do not fit a spec.
     """
@@ -94,10 +94,11 @@ def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str = "a4") -
 
 
 def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], paper: Size, *,
-              rulebooks: bool = True, rulebook_paper: str = "a4") -> dict[Path, tuple[str, ...]]:
+              rulebooks: bool = True, rulebook_paper: str | None = None) -> dict[Path, tuple[str, ...]]:
     """Every step above for ``decks``: one error, or a ManyErrors naming up to MAX_ERRORS. What
-    the spec's own rule texts would warn of when set (on ``rulebook_paper``), by spec
-    (:func:`check_rule_texts`)."""
+    the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`; their
+    figures laid out on ``rulebook_paper``'s pages: a build leaves that to setting the books,
+    which lays each card out once)."""
     errors = Errors()
     for deck in decks:
         check_faces(deck, faces_of(deck), paper, errors)

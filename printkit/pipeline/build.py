@@ -236,8 +236,7 @@ def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Produ
     options = ctx.options
     if fresh and not options.cards:
         rule_texts = any(p.reads_rule_texts(options) for p in producers)
-        preflight(fresh, ctx.faces, options.paper_size, rulebooks=rule_texts,
-                  rulebook_paper=options.rulebook_paper or options.paper)
+        preflight(fresh, ctx.faces, options.paper_size, rulebooks=rule_texts)
     if ctx.workers.jobs > 1 and fresh:
         ctx.workers.warm(expected_work_ms(fresh, options, producers))
         for producer in producers:

@@ -194,10 +194,10 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
 
 
 def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None,
-                    paper: str = "a4") -> tuple[str, ...]:
+                    paper: str | None = None) -> tuple[str, ...]:
     """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
-    the text, its ``{{ values }}``, what each ``:::`` block names (figures, examples, cards) and
-    a figure that cannot print its cards' text on ``paper``'s pages.
+    the text, its ``{{ values }}``, what each ``:::`` block names (figures, examples, cards) and,
+    with ``paper``, a figure that cannot print its cards' text on its pages.
     What setting it would warn of (a part an anatomy figure cannot label), each once, in text order."""
     errors = Errors()
     warnings: dict[str, None] = {}
@@ -219,7 +219,7 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
                     errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
         errors.raise_any()
         try:
-            if paper in PAPERS:  # another is refused when the book is set
+            if paper in PAPERS:  # None: left to setting the book (an unknown paper is refused there)
                 book.check_figures(doc, lookup, _figure_maker(deck, remembered_fronts(deck)), book.paper(paper))
         except BuildError as exc:
             errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
