@@ -427,6 +427,9 @@ def wrap_label(label: str, width_mm: float, label_width) -> list[str]:
     return lines or [label]
 
 
+LABELLED_SHARE = 0.55  # of the text's width, the most a card with labels beside it takes
+
+
 def anatomy_layout(parts, card_size, obstacles: list[Box], width_mm: float, label_mm: float,
                    label_width, max_height_mm: float | None = None, least_scale: float = 0.0) -> AnatomyLayout:
     """The card in the middle, each part's label at the side its line reaches past no other text
@@ -461,7 +464,7 @@ def anatomy_layout(parts, card_size, obstacles: list[Box], width_mm: float, labe
     widest = {side: max((label_width(l) for (l, _), (sd, _) in zip(parts, sides) if sd == side), default=0.0)
               for side in ("left", "right")}
     margins = {side: (widest[side] + RUN_MM if widest[side] else 0.0) for side in widest}
-    scale = min(1.0, (width_mm - margins["left"] - margins["right"]) / W, width_mm * 0.55 / W)
+    scale = min(1.0, (width_mm - margins["left"] - margins["right"]) / W, width_mm * LABELLED_SHARE / W)
     if max_height_mm is not None:
         scale = min(scale, max_height_mm / H)
     if scale < least_scale:  # the labels give way: each side's share of the room left, wrapped
@@ -535,9 +538,12 @@ class AnatomyFlowable(Flowable):
         room = [avail_width * MM_PER_POINT / size.width_mm]
         if self.max_height_pt is not None:
             room.append(self.max_height_pt * MM_PER_POINT / size.height_mm)
-        # The card grows until its text prints at 6 pt, as far as the page allows; held smaller, it
-        # must still print its text at its print size (fine print the card prints under 6 pt).
-        least = min(legible_scale([smallest_text_pt(self.face)]), max(1.0, min(room)))
+        # The card grows until its text prints at 6 pt. Fine print its card prints under 6 pt reads
+        # at print size: such a card grows only as far as it leaves its labels room, as a card with
+        # larger text does, and no less than print size.
+        least = legible_scale([smallest_text_pt(self.face)])
+        if least > 1.0:
+            least = max(1.0, min(least, *room[1:], avail_width * MM_PER_POINT * LABELLED_SHARE / size.width_mm))
         self.layout = anatomy_layout(
             self.parts, size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
             lambda label: sum(fonts.text_width_mm(t, f, LABEL_MM) for t, f in _runs(label)),

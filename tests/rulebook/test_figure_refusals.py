@@ -119,3 +119,20 @@ def test_a_figure_label_no_font_has_is_refused_at_its_line(tmp_path):
     spec = 'game: e\nname: E\ngroups:\n  - name: cards\n    cards: [{title: "Star"}]\n'
     folder = _folder(tmp_path, spec, "# E\n\nIntro.\n\n::: cards star = 漢\n")
     _refused(folder, "deck.rules.en.md:5", "cards 'star = 漢': figure label '漢': no bundled font has")
+
+
+def test_an_anatomy_of_a_card_with_fine_print_stands_on_a_small_page_with_its_labels(tmp_path):
+    # 2.3 pt fine print: at 6 pt the card would be taller than A5's text; it is drawn as large as
+    # its labels leave room for instead, every label on the page.
+    spec = FINE.replace("size: 1.6mm, legibility_floor: 1.5mm", "size: 0.8mm, legibility_floor: 0.7mm")
+    folder = _folder(tmp_path, spec, "# Fine\n\nIntro.\n\n::: anatomy scout\n\nEnd.\n")
+    build = invoke_in(folder, "build", "--no-proof", "--rulebook-paper", "a5")
+    assert build.exit_code == 0, build.output
+    document = pypdfium2.PdfDocument(next((folder / "output").glob("*/rulebook-en-a5.pdf")))
+    page = next(page for page in document if "legal" in page.get_textpage().get_text_range())
+    width = page.get_width()
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    assert all(0 <= left and right <= width for left, _, right, _ in boxes)
+    words = text.get_text_range()
+    assert "title" in words and "legal" in words and "Fine Print Games" in words
