@@ -157,7 +157,8 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
 
     laid_out = [Faces(deck, _Unheard(), proving=True) for deck in decks]
     faces_of = {id(deck): faces for deck, faces in zip(decks, laid_out)}
-    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper), every_rulebook=True)
+    said = preflight(decks, lambda deck: faces_of[id(deck)], paper_size(paper), every_rulebook=True,
+                     rulebook_paper=paper)
     return laid_out, said
 
 

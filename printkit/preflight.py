@@ -78,10 +78,10 @@ def check_svg(deck: Deck, card: Card, path: Path) -> None:
                          f"{exc}") from None
 
 
-def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[str, ...]]:
+def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = None) -> dict[Path, tuple[str, ...]]:
     """Parse each spec's own rule texts with their ``{{ values }}`` and ``:::`` blocks resolved, as
-    setting the rulebook does first; a text's first mistake is kept in ``errors``. What setting
-    them would warn of, by spec.
+    setting the rulebook does first, and (with ``paper``) lay their figures out on its pages; a
+    text's first mistake is kept in ``errors``. What setting them would warn of, by spec.
 
     printkit's bundled texts are left out (:func:`check_taken_rule_texts` says them): a build does
     not stop when they do not fit a spec, and finds that when it sets them.
@@ -92,7 +92,7 @@ def check_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[
     for spec, texts in own_rule_texts(decks):
         for lang in texts:
             with errors.collecting():
-                said[spec] = said.get(spec, ()) + check_rule_text(spec, lang)
+                said[spec] = said.get(spec, ()) + check_rule_text(spec, lang, paper=paper)
     return said
 
 
@@ -127,15 +127,17 @@ def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, 
 
 
 def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], paper: Size, *,
-              rulebooks: bool = True, every_rulebook: bool = False) -> dict[Path, tuple[str, ...]]:
+              rulebooks: bool = True, every_rulebook: bool = False,
+              rulebook_paper: str | None = None) -> dict[Path, tuple[str, ...]]:
     """Every step above for ``decks``: one error, or a ManyErrors naming up to MAX_ERRORS. What
-    the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`), and with
-    ``every_rulebook`` also what a build warns of about the other rulebooks
-    (:func:`check_taken_rule_texts`)."""
+    the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`; their
+    figures laid out on ``rulebook_paper``'s pages: a build leaves that to setting the books,
+    which lays each card out once), and with ``every_rulebook`` also what a build warns of about
+    the other rulebooks (:func:`check_taken_rule_texts`)."""
     errors = Errors()
     for deck in decks:
         check_faces(deck, faces_of(deck), paper, errors)
-    said = check_rule_texts(decks, errors) if rulebooks and not errors.full else {}
+    said = check_rule_texts(decks, errors, rulebook_paper) if rulebooks and not errors.full else {}
     if rulebooks and every_rulebook and not errors.full:
         for spec, more in check_taken_rule_texts(decks, errors).items():
             said[spec] = said.get(spec, ()) + more

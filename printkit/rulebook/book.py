@@ -10,10 +10,11 @@ font has is a build error naming the rule text's file and line.
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -103,7 +104,31 @@ def book_faces(regular: Path | None, bold: Path | None) -> tuple[Faces, Faces]:
     return faces(regular, REGULAR), faces(bold or regular, BOLD)
 
 
-CODE = Faces(fonts.KOREAN, fonts.SYMBOLS)  # code is told apart by its grey ground, not its face
+def book_text_faces() -> tuple[Faces, Faces]:
+    """The regular and bold faces of the book being set (the bundled ones outside a book): what
+    its paragraphs, code (told apart by its grey ground, not its face) and figures' words are set in."""
+    return _BOOK_FACES.get()
+
+
+@contextmanager
+def setting(font: Path | None = None, font_bold: Path | None = None, icons: Mapping[str, Icon] | None = None,
+            colors: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Within it, the book being set is a spec's: its ``font`` (``font_bold``) first in every
+    face, ``icons`` what ``:name:`` draws and ``colors`` the names a span's ``color=`` may use."""
+    faces = book_faces(font, font_bold)
+    for face in faces:
+        from printkit.render.canvas import register_font
+
+        register_font(face.main)
+    token = _BOOK_FACES.set(faces)
+    inline_token = _BOOK_INLINE.set((icons, colors or {}))
+    try:
+        yield
+    finally:
+        _BOOK_INLINE.reset(inline_token)
+        _BOOK_FACES.reset(token)
+
+
 # The book's fonts (bundled, or the spec's art font) have no italic cut, and reportlab cannot slant a
 # run of a paragraph: italic is set upright in a muted ink, in every language (docs/rulebook-format.md).
 ITALIC_COLOR = "#4a4a4a"
@@ -214,7 +239,7 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     parts = []
     regular_faces, bold_faces = _BOOK_FACES.get()
     for span in spans:
-        faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
+        faces = bold_faces if (span.bold or bold) and not span.code else regular_faces
         if span.icon is not None:
             parts.append(_icon_markup(span, faces, style))
             continue
@@ -284,7 +309,7 @@ def check_glyphs(doc: md.Document, font: Path | None = None, font_bold: Path | N
         for span in md.parse_inline(text, where, line):
             if span.icon is None:
                 try:
-                    font_runs(span.text, CODE if span.code else bold if (span.bold or heading) else regular)
+                    font_runs(span.text, bold if (span.bold or heading) and not span.code else regular)
                 except KeyError as exc:
                     raise md.RulebookError(where, line, f"{exc.args[0]} in {text!r}", column) from None
 
@@ -459,7 +484,7 @@ def _measured(text: str, where, size: float, bold: bool) -> list[tuple[str, floa
     measured: list[tuple[str, float]] = []
     try:
         for span in md.parse_inline(text, *where):
-            faces = CODE if span.code else (bold_faces if (span.bold or bold) else regular_faces)
+            faces = bold_faces if (span.bold or bold) and not span.code else regular_faces
             at = size * span.size
             if span.icon is not None:  # as wide as icon_markup makes it, glued to its neighbours
                 cap = font_metrics(faces.main).cap_height * at
@@ -614,8 +639,7 @@ def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None 
     splits a word between letters even with its text set at MIN_TABLE_TEXT_PT (``font`` and
     ``font_bold``: the spec's own, as :func:`render` takes them)."""
     register_fonts()
-    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
-    try:
+    with setting(font, font_bold):
         split: dict[int, tuple[list[str], dict[str, None]]] = {}  # by table line: its papers and words
         for p in papers:
             styles = make_styles(p)
@@ -627,8 +651,6 @@ def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None 
                         names, said = split.setdefault(block.line, ([], {}))
                         names.append(p.name)
                         said.update(dict.fromkeys(words))
-    finally:
-        _BOOK_FACES.reset(token)
     out = []
     for line, (names, said) in split.items():
         words = list(said)
@@ -677,8 +699,15 @@ def _kept_whole(parts: list, width_pt: float, frame_height_pt: float) -> list[Fl
     return [FloatingFigure(parts)]
 
 
-def _named(drawing, block: md.Directive, where):
-    """A drawing that reports what it cannot print (``named``) told the directive that shows it."""
+def _named(figure: FigureMaker, data: Any, width_pt: float, block: md.Directive, where):
+    """The drawing of ``data`` that the directive ``block`` shows: what it cannot draw (a
+    character no font has) and what it cannot print (``named``) are told at the directive."""
+    try:
+        drawing = figure(data, width_pt)
+    except md.RulebookError:
+        raise
+    except BuildError as exc:
+        raise md.RulebookError(where[0], where[1], f"{block.kind} {block.name!r}: {exc}") from None
     if hasattr(drawing, "named"):
         drawing.named = (where[0], where[1], f"{block.kind} {block.name!r}")
     return drawing
@@ -688,12 +717,12 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
                frame_height_pt: float) -> list:
     gap = Spacer(1, styles.body.spaceAfter)
     if block.kind in md.FREE_DIRECTIVES:  # figures drawn from the deck itself (rulebook/designed.py)
-        return [*_kept_whole([figure(data, width_pt)], width_pt, frame_height_pt), gap]
+        return [*_kept_whole([_named(figure, data, width_pt, block, where)], width_pt, frame_height_pt), gap]
     if block.kind == "figure":
         if not isinstance(data, (Figure, CardParts, TableSetup)):
             raise md.RulebookError(where[0], where[1], f"figure {block.name!r} returned {type(data).__name__}, "
                                                        "not Figure, CardParts or TableSetup")
-        return [*_kept_whole([_named(figure(data, width_pt), block, where), *_caption(data.caption, styles, where)],
+        return [*_kept_whole([_named(figure, data, width_pt, block, where), *_caption(data.caption, styles, where)],
                              width_pt, frame_height_pt), gap]
     if block.kind == "table":
         if not isinstance(data, ContentTable):
@@ -703,12 +732,27 @@ def _directive(block: md.Directive, data: Any, styles: Styles, figure: FigureMak
         raise md.RulebookError(where[0], where[1], f"example {block.name!r} returned {type(data).__name__}, not Example")
     parts: list = []
     if data.cards:
-        parts.append(_named(figure(Figure(data.cards, labels=data.card_labels), width_pt), block, where))
+        parts.append(_named(figure, Figure(data.cards, labels=data.card_labels), width_pt, block, where))
         parts.append(Spacer(1, styles.body.spaceAfter))
     if data.header:
         parts.append(_table(data.header, data.rows, styles, width_pt, where))
     parts += _caption(data.caption, styles, where)
     return [*_kept_whole(parts, width_pt, frame_height_pt), gap]
+
+
+def check_figures(doc: md.Document, lookup: ContentLookup, figure: FigureMaker, p: Paper) -> None:
+    """Lay each figure the rule text shows out on ``p``'s pages as setting the book does (within
+    :func:`setting`), and raise what drawing it would refuse: a RulebookError at its line."""
+    styles = make_styles(p)
+    frame = RulebookDoc(io.BytesIO(), p, styles, md.plain(doc.title), False, _inline_icons)
+    for block in doc.blocks:
+        if isinstance(block, md.Directive) and block.kind != "pagebreak":
+            where = (doc.path, block.line)
+            for group in _directive(block, lookup(block), styles, figure, frame.width, where, frame.height):
+                for part in getattr(group, "_content", ()):
+                    if hasattr(part, "check_printable"):
+                        part.wrap(frame.width, frame.height)
+                        part.check_printable()
 
 
 # A book whose text fills at most this many pages needs no title page and no contents.
@@ -727,23 +771,8 @@ def render(doc: md.Document, lang: str, lookup: ContentLookup, figure: FigureMak
     taking the characters they lack. ``icons`` are what ``:name:`` draws (the deck's and the
     built-in ones) and ``colors`` the names a span's ``color=`` may use (the deck's art.colors).
     """
-    token = _BOOK_FACES.set(_registered_faces(font, font_bold))
-    inline_token = _BOOK_INLINE.set((icons, colors or {}))
-    try:
+    with setting(font, font_bold, icons, colors):
         return _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author)
-    finally:
-        _BOOK_INLINE.reset(inline_token)
-        _BOOK_FACES.reset(token)
-
-
-def _registered_faces(font: Path | None, font_bold: Path | None) -> tuple[Faces, Faces]:
-    """:func:`book_faces`, their main fonts registered with reportlab to measure and set text in."""
-    from printkit.render.canvas import register_font
-
-    faces = book_faces(font, font_bold)
-    for face in faces:
-        register_font(face.main)
-    return faces
 
 
 def _render_compact_or_not(doc, lang, lookup, figure, p, canvasmaker, cover, compact, author) -> tuple[bytes, int]:

@@ -20,7 +20,8 @@ from printkit.layout.geometry import Box
 from printkit.render.canvas import draw_ops
 from printkit.rulebook.content import CardParts, Figure
 from printkit.typography import smarten
-from printkit.rulebook.figures import OUTLINE, FrontMaker, legible_ops, legible_scale, smallest_text_pt
+from printkit.rulebook.figures import (OUTLINE, FrontMaker, legible_ops, legible_scale, small_text_error,
+                                       smallest_text_pt)
 from printkit.units import MM_PER_POINT, mm_to_pt
 from printkit.errors import FigureError, LayoutError
 from printkit.suggest import close_match
@@ -294,18 +295,18 @@ LINE = "#777777"
 
 
 def _runs(text: str, bold: bool = False) -> list[tuple[str, object]]:
-    """``text`` split into runs of the bundled font that draws them (the book's own split);
-    FigureError naming a character no bundled font has."""
-    from printkit.rulebook.book import BOLD, REGULAR, font_runs
+    """``text`` split into runs of the book's font that draws them (the book's own split, the
+    spec's font first); FigureError naming a character none of them has."""
+    from printkit.rulebook.book import book_text_faces, font_runs
 
     try:
-        return [(run, font) for font, run in font_runs(text, BOLD if bold else REGULAR)]
+        return [(run, font) for font, run in font_runs(text, book_text_faces()[1 if bold else 0])]
     except KeyError as exc:
         raise FigureError(f"{exc.args[0]} in {text!r}") from None
 
 
 def _text(canvas, x_mm: float, y_mm: float, text: str, size_mm: float, bold: bool = False, anchor: str = "start"):
-    """One line at a baseline (page frame, y up, mm), each character in a bundled font that has it."""
+    """One line at a baseline (page frame, y up, mm), each character in the book's font that has it."""
     runs = _runs(text, bold)
     width = sum(fonts.text_width_mm(t, f, size_mm) for t, f in runs)
     x = x_mm - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
@@ -426,6 +427,9 @@ def wrap_label(label: str, width_mm: float, label_width) -> list[str]:
     return lines or [label]
 
 
+LABELLED_SHARE = 0.55  # of the text's width, the most a card with labels beside it takes
+
+
 def anatomy_layout(parts, card_size, obstacles: list[Box], width_mm: float, label_mm: float,
                    label_width, max_height_mm: float | None = None, least_scale: float = 0.0) -> AnatomyLayout:
     """The card in the middle, each part's label at the side its line reaches past no other text
@@ -460,7 +464,7 @@ def anatomy_layout(parts, card_size, obstacles: list[Box], width_mm: float, labe
     widest = {side: max((label_width(l) for (l, _), (sd, _) in zip(parts, sides) if sd == side), default=0.0)
               for side in ("left", "right")}
     margins = {side: (widest[side] + RUN_MM if widest[side] else 0.0) for side in widest}
-    scale = min(1.0, (width_mm - margins["left"] - margins["right"]) / W, width_mm * 0.55 / W)
+    scale = min(1.0, (width_mm - margins["left"] - margins["right"]) / W, width_mm * LABELLED_SHARE / W)
     if max_height_mm is not None:
         scale = min(scale, max_height_mm / H)
     if scale < least_scale:  # the labels give way: each side's share of the room left, wrapped
@@ -510,18 +514,46 @@ class AnatomyFlowable(Flowable):
         # A part's place is a box, or a function that finds it on the face as laid out.
         self.parts = tuple((label, where(self.face) if callable(where) else where) for label, where in anatomy.parts)
         self.obstacles = face_text_boxes(self.face)
+        # The rule text's directive that shows the figure, (path, line, what): a card that cannot
+        # be drawn large enough to print its text is reported at it (see book._named).
+        self.named: tuple[str, int, str] | None = None
+        # The scale the card would have to shrink to, to fit the width and height it is held to,
+        # when that is less than the scale that prints its text (wrap); None: it fits.
+        self.unprintable: float | None = None
 
     def shrunk_ok(self) -> bool:
-        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more."""
-        return self.layout is not None and self.layout.scale >= legible_scale([smallest_text_pt(self.face)]) - 1e-9
+        """Whether the card, held to ``max_height_pt``, still prints all its text at 6 pt or more
+        (or at print size, fine print its card prints smaller)."""
+        return (self.layout is not None and self.unprintable is None
+                and self.layout.scale >= min(legible_scale([smallest_text_pt(self.face)]), 1.0) - 1e-9)
+
+    def check_printable(self) -> None:
+        """Raise the RulebookError of a figure the rule text names whose card, as laid out (wrap),
+        would have to shrink to fit its page until its text prints under 6 pt and under its print size."""
+        if self.named is not None and self.unprintable is not None:
+            raise small_text_error(self.named, smallest_text_pt(self.face) * self.unprintable)
 
     def wrap(self, avail_width, avail_height):
+        size = self.anatomy.card.size
+        room = [avail_width * MM_PER_POINT / size.width_mm]
+        if self.max_height_pt is not None:
+            room.append(self.max_height_pt * MM_PER_POINT / size.height_mm)
+        # The card grows until its text prints at 6 pt. Fine print its card prints under 6 pt reads
+        # at print size: such a card grows only as far as it leaves its labels room, as a card with
+        # larger text does, and no less than print size.
+        least = legible_scale([smallest_text_pt(self.face)])
+        if least > 1.0:
+            least = max(1.0, min(least, *room[1:], avail_width * MM_PER_POINT * LABELLED_SHARE / size.width_mm))
         self.layout = anatomy_layout(
-            self.parts, self.anatomy.card.size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
+            self.parts, size, self.obstacles, avail_width * MM_PER_POINT, LABEL_MM,
             lambda label: sum(fonts.text_width_mm(t, f, LABEL_MM) for t, f in _runs(label)),
-            None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT,
-            legible_scale([smallest_text_pt(self.face)]))
-        return avail_width, mm_to_pt(self.layout.height)
+            None if self.max_height_pt is None else self.max_height_pt * MM_PER_POINT, least)
+        self.unprintable = min(room) if self.layout.scale > min(room) + 1e-9 else None
+        height = mm_to_pt(self.layout.height)
+        if self.unprintable is not None and self.max_height_pt is not None:
+            # Said at the directive when drawn (check_printable), not as the page overflowing.
+            height = min(height, self.max_height_pt)
+        return avail_width, height
 
     def draw(self) -> None:
         from printkit.rulebook.book import register_fonts
@@ -529,6 +561,7 @@ class AnatomyFlowable(Flowable):
         register_fonts()
         layout = self.layout
         assert layout is not None, "wrap() comes before draw()"
+        self.check_printable()
         size, s, H = self.anatomy.card.size, layout.scale, layout.height
         card_top = (H - size.height_mm * s) / 2
         canvas = self.canv

@@ -19,7 +19,7 @@ from printkit.layout.geometry import Box
 from printkit.layout.ops import Face, Text
 from printkit.errors import BuildError, RulebookError
 from printkit.render.canvas import draw_ops
-from printkit.rulebook.book import REGULAR, font_runs, register_fonts
+from printkit.rulebook.book import book_text_faces, font_runs, register_fonts
 from printkit.rulebook.content import Figure, Pile, Zone
 from printkit.units import MM_PER_POINT, mm_to_pt
 
@@ -68,6 +68,22 @@ def legible_scale(text_pt: Sequence[float | None]) -> float:
     return max((MIN_CARD_TEXT_PT / pt for pt in text_pt if pt), default=0.0)
 
 
+def row_floor(text_pt: Sequence[float | None]) -> float:
+    """The least scale at which a row of cards prints each face's text as a reader needs it: at
+    MIN_CARD_TEXT_PT, or as the card prints it (print size) when the card's own text is smaller."""
+    return min(legible_scale(text_pt), 1.0)
+
+
+def small_text_error(named: tuple[str, int, str], small_pt: float) -> RulebookError:
+    """The error of a figure the rule text names (``named``: path, line, what) whose card text
+    would print at ``small_pt`` on the page it is held to."""
+    path, line, what = named
+    return RulebookError(path, line, f"{what}: its cards are shrunk to fit the page until their smallest text "
+                                     f"would print at {small_pt:.1f} pt, under the {MIN_CARD_TEXT_PT:g} pt a book "
+                                     "prints, and it would be left out; set the book on larger paper "
+                                     "(--rulebook-paper) or show fewer or smaller cards in the figure")
+
+
 def _rows_of(count: int, per_row: int) -> list[int]:
     """``count`` cards in rows of at most ``per_row``, as even as can be (5 in rows of 4: 3 + 2)."""
     rows = -(-count // per_row)
@@ -86,8 +102,8 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
     cards = figure.cards
     if not cards:
         return RowLayout((), 0.0, 0.0, label_size_mm, 0)
-    least = legible_scale(text_pt)
-    target = max(figure.scale, min(least, 1.0))
+    least = row_floor(text_pt)
+    target = max(figure.scale, least)
     chosen = None
     for per_row in range(len(cards), 0, -1):
         sizes = _rows_of(len(cards), per_row)
@@ -147,7 +163,7 @@ def card_row(figure: Figure, max_width_mm: float, label_size_mm: float = 3.2,
 
 def _label_width_mm(label: str, size_mm: float) -> float:
     try:
-        runs = font_runs(label, REGULAR)
+        runs = font_runs(label, book_text_faces()[0])
     except KeyError as exc:
         raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
     return max(sum(fonts.text_width_mm(text, font, size_mm) for font, text in runs), 1e-6)
@@ -201,13 +217,13 @@ class CardRow(Flowable):
         self.label_runs = []
         for label in figure.labels:
             try:
-                self.label_runs.append(font_runs(label, REGULAR))
+                self.label_runs.append(font_runs(label, book_text_faces()[0]))
             except KeyError as exc:
                 raise BuildError(f"figure label {label!r}: {exc.args[0]}") from None
 
     def shrunk_ok(self) -> bool:
         """Whether the row, held to ``max_height_pt``, still prints every card's text (at 6 pt or more)."""
-        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        least = row_floor([smallest_text_pt(face) for face in self.faces])
         return self.layout is not None and all(p.scale >= least - 1e-9 for p in self.layout.cards)
 
     def split_rows(self, width_pt: float, height_pt: float) -> tuple["CardRow", "CardRow"] | None:
@@ -241,7 +257,7 @@ class CardRow(Flowable):
         self.wrap(width_pt, page_pt)
         layout, self.max_height_pt = self.layout, held
         self.layout = None
-        least = legible_scale([smallest_text_pt(face) for face in self.faces])
+        least = row_floor([smallest_text_pt(face) for face in self.faces])
         scale = min(placed.scale for placed in layout.cards) if layout.cards else 0.0
         if mm_to_pt(layout.height_mm) <= last_pt or layout.rows < 2 or scale < least - 1e-9:
             return [self]
@@ -288,9 +304,8 @@ class CardRow(Flowable):
         assert layout is not None, "wrap() comes before draw()"
         canvas = self.canv
         height_mm = layout.height_mm
+        self.check_printable()
         shown = [legible_ops(face.ops, placed.scale) for placed, face in zip(layout.cards, self.faces)]
-        if self.named is not None and any(len(ops) < len(face.ops) for ops, face in zip(shown, self.faces)):
-            self._refuse_small_text()
         for placed, face, ops in zip(layout.cards, self.faces, shown):
             size = placed.card.size
             trim = Box(0.0, 0.0, size.width_mm, size.height_mm)
@@ -301,14 +316,15 @@ class CardRow(Flowable):
             if placed.label:
                 self._label(placed, runs, layout.label_size_mm)
 
-    def _refuse_small_text(self) -> None:
-        path, line, what = self.named
-        small = min(pt * placed.scale for placed, face in zip(self.layout.cards, self.faces)
-                    if (pt := smallest_text_pt(face)))
-        raise RulebookError(path, line, f"{what}: its cards are shrunk to fit the page until their smallest text "
-                                        f"would print at {small:.1f} pt, under the {MIN_CARD_TEXT_PT:g} pt a book "
-                                        "prints, and it would be left out; set the book on larger paper "
-                                        "(--rulebook-paper) or show fewer or smaller cards in the figure")
+    def check_printable(self) -> None:
+        """Raise the RulebookError of a figure the rule text names whose card text, as laid out
+        (wrap), would print too small and be left out (see legible_ops)."""
+        if self.named is None:
+            return
+        if any(len(legible_ops(face.ops, placed.scale)) < len(face.ops)
+               for placed, face in zip(self.layout.cards, self.faces)):
+            raise small_text_error(self.named, min(pt * placed.scale for placed, face in zip(self.layout.cards, self.faces)
+                                                   if (pt := smallest_text_pt(face))))
 
     def _outline(self, placed: PlacedCard, height_mm: float) -> None:
         size = placed.card.size
@@ -354,7 +370,8 @@ TRAY_FILL, TRAY_LINE, INK = "#f4f1ea", "#b8b0a0", "#333333"
 
 
 def legible_ops(ops, scale: float) -> tuple:
-    """``ops`` without the text that would print below MIN_CARD_TEXT_PT at ``scale``.
+    """``ops`` without the text that would print below MIN_CARD_TEXT_PT at ``scale`` (and below
+    its print size: fine print the card itself prints under 6 pt stays at print size).
 
     A set-up figure shows cards small; their fine print could not be read there, and the cards
     are known by their art and their larger text.
@@ -362,14 +379,13 @@ def legible_ops(ops, scale: float) -> tuple:
     # Cards scaled to just the legible size print their smallest text at MIN_CARD_TEXT_PT less a
     # rounding error: such text stays.
     least = MIN_CARD_TEXT_PT - LEGIBLE_SLACK_PT
-    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) < least))
+    return tuple(op for op in ops if not (isinstance(op, Text) and mm_to_pt(op.size_mm * scale) <
+                                          min(least, mm_to_pt(op.size_mm) - LEGIBLE_SLACK_PT)))
 
 
 def _text_runs(text: str, bold: bool = False):
-    from printkit.rulebook.book import BOLD
-
     try:
-        return font_runs(text, BOLD if bold else REGULAR)
+        return font_runs(text, book_text_faces()[1 if bold else 0])
     except KeyError as exc:
         raise BuildError(f"figure text {text!r}: {exc.args[0]}") from None
 

@@ -205,9 +205,11 @@ def render_rulebook(spec_path: Path, lang: str, paper: str = "a4", booklet: bool
         raise _with_hint(exc, spec_path, used, deck.game, lang) from None
 
 
-def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None) -> tuple[str, ...]:
+def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None = None,
+                    paper: str | None = None) -> tuple[str, ...]:
     """Refuse what setting the rulebook of ``spec_path`` in ``lang`` refuses before it sets a page:
-    the text, its ``{{ values }}`` and what each ``:::`` block names (figures, examples, cards).
+    the text, its ``{{ values }}``, what each ``:::`` block names (figures, examples, cards) and,
+    with ``paper``, a figure that cannot print its cards' text on its pages.
     What setting it would warn of (a part an anatomy figure cannot label), each once, in text order."""
     errors = Errors()
     warnings: dict[str, None] = {}
@@ -223,13 +225,20 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     warnings.update(dict.fromkeys(book.table_warnings(doc, list(book.PAPERS.values()),
                                                       deck.art.font, deck.art.font_bold)))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
-    for block in doc.blocks:
-        if isinstance(block, md.Directive) and block.kind != "pagebreak":
-            try:
-                lookup(block)
-            except BuildError as exc:
-                used = rule_texts(spec_path, deck.game)[lang]
-                errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+    used = rule_texts(spec_path, deck.game)[lang]
+    with book.setting(deck.art.font, deck.art.font_bold, *inline_names(deck)):
+        for block in doc.blocks:
+            if isinstance(block, md.Directive) and block.kind != "pagebreak":
+                try:
+                    lookup(block)
+                except BuildError as exc:
+                    errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+        errors.raise_any()
+        try:
+            if paper in PAPERS:  # None: left to setting the book (an unknown paper is refused there)
+                book.check_figures(doc, lookup, _figure_maker(deck, remembered_fronts(deck)), book.paper(paper))
+        except BuildError as exc:
+            errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
     errors.raise_any()
     return tuple(warnings)
 
@@ -282,6 +291,22 @@ def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str,
     return lookup
 
 
+def _figure_maker(deck: Deck, front: FrontMaker) -> Callable[[Any, float], Any]:
+    """The book's FigureMaker for ``deck``: each kind of figure as the flowable that draws it."""
+    from printkit.rulebook import designed
+
+    def figure(fig, width_pt: float) -> Any:
+        if isinstance(fig, designed.Anatomy):
+            return designed.AnatomyFlowable(fig, deck, front)
+        if isinstance(fig, designed.Setup):
+            return designed.SetupFlowable(fig, deck, front)
+        if isinstance(fig, TableSetup):
+            return TableFlowable(fig, deck, front)
+        return CardRow(fig, deck, front)
+
+    return figure
+
+
 def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper: str, booklet: bool,
             front: FrontMaker) -> Rulebook:
     from printkit.rulebook import designed
@@ -292,15 +317,7 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
     warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]) + book.table_warnings(
         doc, [book.paper(page_paper)], deck.art.font, deck.art.font_bold))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
-
-    def figure(fig, width_pt: float) -> Any:
-        if isinstance(fig, designed.Anatomy):
-            return designed.AnatomyFlowable(fig, deck, front)
-        if isinstance(fig, designed.Setup):
-            return designed.SetupFlowable(fig, deck, front)
-        if isinstance(fig, TableSetup):
-            return TableFlowable(fig, deck, front)
-        return CardRow(fig, deck, front)
+    figure = _figure_maker(deck, front)
 
     # A game without a cover of its own shows its first cards on the title page.
     cover = (content.figures["cover"](deck, words_lang(lang)) if "cover" in content.figures
