@@ -34,6 +34,21 @@ _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _COLOURED = ("fill", "stroke", "stop-color", "color", "flood-color", "lighting-color")
 _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 _TRANSFORMS = ("transform", "gradientTransform", "patternTransform")
+# The CSS properties SVG defines as presentation attributes: all a stylesheet rule may write onto
+# an element. Geometry (x, width, ...), transform, href, id and class are not among them: browsers
+# do not read a stylesheet's href, and the picture's size and links were checked as written.
+_PRESENTATION = frozenset((
+    "alignment-baseline", "baseline-shift", "clip", "clip-path", "clip-rule", "color", "color-interpolation",
+    "color-interpolation-filters", "color-rendering", "cursor", "direction", "display", "dominant-baseline",
+    "fill", "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity", "font", "font-family",
+    "font-size", "font-size-adjust", "font-stretch", "font-style", "font-variant", "font-weight",
+    "glyph-orientation-horizontal", "glyph-orientation-vertical", "image-rendering", "isolation",
+    "letter-spacing", "lighting-color", "marker", "marker-end", "marker-mid", "marker-start", "mask",
+    "mix-blend-mode", "opacity", "overflow", "paint-order", "pointer-events", "shape-rendering", "stop-color",
+    "stop-opacity", "stroke", "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin",
+    "stroke-miterlimit", "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "text-overflow",
+    "text-rendering", "transform-origin", "unicode-bidi", "vector-effect", "visibility", "white-space",
+    "word-spacing", "writing-mode"))
 _ACROSS = ("x", "cx", "x1", "x2", "width", "rx")
 _DOWN = ("y", "cy", "y1", "y2", "height", "ry")
 
@@ -172,16 +187,14 @@ def _fold_stylesheet(root) -> None:
     for sheet in sheets:
         sheet.getparent().remove(sheet)
     for element, declarations in found:
+        declarations = [d for d in declarations if d[0] in _PRESENTATION or d[0].startswith("--")]
         normal = {name: value for name, value, important in declarations if not important}
         important = {name: value for name, value, important in declarations if important}
         own = _declarations(element.get("style") or "")
         custom = [(name, value) for name, value in {**normal, **important}.items() if name.startswith("--")]
         for name, value in {**normal, **important}.items():
-            if not name.startswith("-"):  # custom and vendor properties: no attribute can hold them
-                try:
-                    element.set(name, value)
-                except ValueError:  # a name XML does not allow, which svglib never reads
-                    pass
+            if not name.startswith("--"):  # a custom property: no attribute can hold it
+                element.set(name, value)
         if custom or any(name in important for name, _ in own):
             # Custom properties (no attribute can hold them) go first in the style, which the
             # element's own declarations follow, and an !important one then overrides.
