@@ -53,6 +53,7 @@ MAX_IMAGE_BYTES = 50_000_000
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_ELEMENTS = 20_000  # after <use> is expanded
 MAX_SVG_DEPTH = 64
+MIN_SVG_SIZE = 1e-6  # a picture smaller is scaled to a card by a factor no PDF number holds
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -757,18 +758,19 @@ def _check_size(root) -> None:
             numbers = [float(p) for p in parts]
         except ValueError:
             numbers = []
-        if len(numbers) != 4 or not (numbers[2] > 0 and numbers[3] > 0) or not all(map(_finite, numbers)):
+        if len(numbers) != 4 or not (numbers[2] >= MIN_SVG_SIZE and numbers[3] >= MIN_SVG_SIZE) \
+                or not all(map(_finite, numbers)):
             raise ImageError(f"has an unusable viewBox {view_box!r} (expected 'x y width height', "
-                             "width and height above 0)")
+                             f"width and height at least {MIN_SVG_SIZE:g})")
         return
     width, height = root.get("width"), root.get("height")
     if width is None or height is None:
         raise ImageError("has no size: give its <svg> element a viewBox (or a width and a height)")
     for name, value in (("width", width), ("height", height)):
         match = _LENGTH.fullmatch(value)
-        if not match or not (float(match.group(1)) > 0) or not _finite(float(match.group(1))):
-            raise ImageError(f"has an unusable {name} {value!r} (expected a length above 0, such as 300, "
-                             "30mm or 2in; or give it a viewBox)")
+        if not match or not (float(match.group(1)) >= MIN_SVG_SIZE) or not _finite(float(match.group(1))):
+            raise ImageError(f"has an unusable {name} {value!r} (expected a length of at least "
+                             f"{MIN_SVG_SIZE:g}, such as 300, 30mm or 2in; or give it a viewBox)")
 
 
 def _finite(value: float) -> bool:

@@ -328,7 +328,32 @@ def _paint_fallbacks(root, ids: dict, say) -> None:
         _edit_properties(element, choose)
 
 
-def _fix_transforms(element, say) -> None:
+def _singular(transform: list[tuple[str, list[str]]]) -> bool:
+    """Whether the transform squashes the plane to a line or a point (``scale(0)``), or takes it
+    beyond any number: what it transforms shows nothing, and no inverse exists to draw it with."""
+    a, b, c, d = 1.0, 0.0, 0.0, 1.0  # the linear part suffices: a translation inverts always
+    for name, written in transform:
+        n = [float(number) for number in written]
+        if name == "matrix":
+            m = n[:4]
+        elif name == "scale":
+            m = [n[0], 0.0, 0.0, n[-1]]
+        elif name == "rotate":
+            turn = math.radians(n[0])
+            m = [math.cos(turn), math.sin(turn), -math.sin(turn), math.cos(turn)]
+        elif name in ("skewX", "skewY"):
+            slope = math.tan(math.radians(n[0]))
+            m = [1.0, 0.0, slope, 1.0] if name == "skewX" else [1.0, slope, 0.0, 1.0]
+        else:
+            continue
+        a, b, c, d = a * m[0] + c * m[1], b * m[0] + d * m[1], a * m[2] + c * m[3], b * m[2] + d * m[3]
+    determinant = a * d - b * c
+    return not (math.isfinite(determinant) and determinant != 0 and all(map(math.isfinite, (a, b, c, d))))
+
+
+def _fix_transforms(element, say) -> bool:
+    """The element's transforms as svglib reads them; True when its transform is singular (the
+    element then shows nothing)."""
     for name in _TRANSFORMS:
         value = element.get(name)
         if value is None:
@@ -338,11 +363,14 @@ def _fix_transforms(element, say) -> None:
             say(element, f"its {name} {_shown(value)!r} cannot be read and is left out; write it as SVG "
                          "transform functions, such as translate(10 20) rotate(45)")
             element.attrib.pop(name)
+        elif name == "transform" and _singular(parsed):
+            element.attrib.pop(name)
+            return True
         elif _written(parsed) != value.strip() and parsed:
             element.set(name, _written(parsed))
     origin = _property(element, "transform-origin")
     if origin is None:
-        return
+        return False
     numbers = [_length(part, 0.0) for part in origin.split()]
     if len(numbers) in (1, 2) and "%" not in origin and None not in numbers:
         _drop_property(element, "transform-origin")
@@ -354,6 +382,7 @@ def _fix_transforms(element, say) -> None:
     elif element.get("transform"):
         say(element, f"its transform-origin {_shown(origin)!r} is not drawn (only lengths, as "
                      "transform-origin=\"50 50\"); write the origin into the transform")
+    return False
 
 
 def _fix_radii(element, viewport: tuple[float, float]) -> None:
@@ -387,9 +416,9 @@ def _box(element) -> tuple[float, float, float, float] | None:
     return box if len(box) == 4 and box[2] > 0 and box[3] > 0 and all(map(math.isfinite, box)) else None
 
 
-def _fit(box, placement: str | None, width: float, height: float) -> str:
+def _fit(box, placement: str | None, width: float, height: float) -> str | None:
     """The transform taking a viewBox into a viewport of ``width`` x ``height`` at (0, 0), as
-    ``preserveAspectRatio`` says."""
+    ``preserveAspectRatio`` says; None when it scales the box to nothing or beyond any number."""
     bx, by, bw, bh = box
     words = (placement or "").split()
     if words[:1] == ["defer"]:
@@ -401,8 +430,8 @@ def _fit(box, placement: str | None, width: float, height: float) -> str:
         ax, ay = (_SHARE[align.group(1)], _SHARE[align.group(2)]) if align else (0.5, 0.5)
         sx = sy = (max if words[1:] == ["slice"] else min)(sx, sy)
         tx, ty = ax * (width - bw * sx), ay * (height - bh * sy)
-    if not all(map(math.isfinite, (sx, sy, tx, ty))):
-        return "scale(0)"  # a viewport beyond any number: nothing that prints
+    if not all(map(math.isfinite, (sx, sy, tx, ty))) or sx == 0 or sy == 0:
+        return None
     return (f"translate({_number_text(tx)} {_number_text(ty)}) scale({_number_text(sx)} {_number_text(sy)}) "
             f"translate({_number_text(-bx)} {_number_text(-by)})")
 
@@ -459,8 +488,13 @@ class _Viewports:
         inner = etree.SubElement(element, element.tag)
         if overflow not in ("visible", "auto"):
             inner.set("clip-path", self.clip(w, h))
-        if box is not None:
-            inner = etree.SubElement(inner, element.tag, transform=_fit(box, placement, w, h))
+        fit = _fit(box, placement, w, h) if box is not None else ""
+        if fit is None or w == 0 or h == 0:  # an empty viewport (or one no number holds) shows nothing
+            for child in children:
+                element.remove(child)
+            return inner, (w, h)
+        if fit:
+            inner = etree.SubElement(inner, element.tag, transform=fit)
         for child in children:
             inner.append(child)
         return inner, ((box[2], box[3]) if box is not None else (w, h))
@@ -548,7 +582,15 @@ def normalise(root) -> list[str]:
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _drop_unreadable_colours(element, say)
-        _fix_transforms(element, say)
+        if _fix_transforms(element, say):  # a singular transform: nothing of it shows
+            if element is root or tag == "clipPath":
+                for child in list(element):
+                    element.remove(child)
+                if tag == "clipPath":  # clipping to nothing (svglib draws an empty clip path's shapes whole)
+                    element.append(element.makeelement(element.tag[:-len(tag)] + "rect", {"width": "0", "height": "0"}))
+            else:
+                element.getparent().remove(element)
+            continue
         _fix_radii(element, viewport)
         if tag == "clipPath" and element.get("transform") and element.get("clipPathUnits") != "objectBoundingBox":
             # svglib ignores a clip path's own transform: each shape in it takes it first (one in

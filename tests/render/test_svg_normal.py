@@ -64,3 +64,51 @@ def test_a_stylesheet_href_is_no_link(tmp_path):
     use = [e for e in svg_art(text.encode())._root.iter() if e.get("class") == "l"][0]
     assert set(use.attrib) == {"class"}
     assert near(centre(picture(tmp_path, text)), WHITE)
+
+
+# --- empty viewports and singular transforms show nothing ----------------------------------------
+
+BACKGROUND = '<rect width="10" height="10" fill="#ffffff"/>'
+RED_SQUARE = '<rect width="10" height="10" fill="#ff0000"/>'
+NOTHING_SHOWN = {
+    "nested svg of no width": f'<svg width="0" height="10" viewBox="0 0 10 10">{RED_SQUARE}</svg>',
+    "nested svg of negative width, overflow visible":
+        f'<svg width="-3" height="10" viewBox="0 0 10 10" overflow="visible">{RED_SQUARE}</svg>',
+    "nested svg of no width and no viewBox, overflow visible":
+        f'<svg width="0" height="10" overflow="visible">{RED_SQUARE}</svg>',
+    "viewBox too small for any number": f'<svg width="10" height="10" viewBox="0 0 1e-320 1e-320">{RED_SQUARE}</svg>',
+    "symbol in a use of no width": f'<symbol id="s" viewBox="0 0 10 10">{RED_SQUARE}</symbol>'
+                                   '<use href="#s" width="0" height="10"/>',
+    "scale(0)": '<rect width="10" height="10" fill="#ff0000" transform="scale(0)"/>',
+    "a group squashed to a line": f'<g transform="matrix(1 2 1 2 0 0)">{RED_SQUARE}</g>',
+    "scales that together reach 0": '<rect width="10" height="10" fill="#ff0000" transform="scale(1e-200) scale(1e-200)"/>',
+    "a clip path scaled to nothing": f'<clipPath id="c" transform="scale(0)">{RED_SQUARE}</clipPath>'
+                                     '<rect width="10" height="10" fill="#ff0000" clip-path="url(#c)"/>',
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTHING_SHOWN))
+def test_an_empty_viewport_or_singular_transform_shows_nothing(tmp_path, case):
+    text = f'<svg {SVG} viewBox="0 0 10 10">{BACKGROUND}{NOTHING_SHOWN[case]}</svg>'
+    assert near(centre(picture(tmp_path, text)), WHITE)
+    for result in check_and_build(tmp_path, text):
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+
+
+def test_a_transform_with_no_inverse_found_as_drawn_is_the_pictures_error():
+    from reportlab.graphics.shapes import Group
+
+    from printkit.render.canvas import check_svg_drawing
+
+    art = svg_art(f'<svg {SVG} viewBox="0 0 10 10">{RED_SQUARE}</svg>'.encode())
+    art.drawing.contents[0].transform = (0, 0, 0, 0, 0, 0)  # as svglib could compose two tiny scales
+    assert isinstance(art.drawing.contents[0], Group)
+    with pytest.raises(ImageError, match="^cannot be drawn: its transforms together scale a group to nothing"):
+        check_svg_drawing(art)
+
+
+@pytest.mark.parametrize("size", ['viewBox="0 0 1e-320 1e-320"', 'width="1e-9" height="10"'])
+def test_a_picture_too_small_to_scale_is_a_located_error(tmp_path, size):
+    for result in check_and_build(tmp_path, f'<svg {SVG} {size}>{RED_SQUARE}</svg>'):
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert "art.svg' has an unusable" in result.output and "at least 1e-06" in result.output
