@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections import ChainMap
+
+from printkit.errors import ImageError
 
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match each: linear time
 _NUMBER_AT = re.compile(_NUMBER)
@@ -30,6 +33,7 @@ _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm"
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+MAX_SUBSTITUTED = 1_000_000  # characters the var() of a picture expand to, in all
 
 _COLOURED = ("fill", "stroke", "stop-color", "color", "flood-color", "lighting-color")
 _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
@@ -211,19 +215,29 @@ def _resolve_variables(root) -> None:
     if not any("var(" in value for element in root.iter() for value in element.attrib.values()):
         return
     inherited: dict = {}
+    written = 0
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        parent = element.getparent()
-        own = dict(inherited.get(parent, {}))
-        own.update((name, value) for name, value in _declarations(element.get("style") or "") if name.startswith("--"))
+        # Each element's own custom properties over its parent's, shared, not copied: memory
+        # grows with what the file declares, not with elements times properties.
+        own = inherited.get(element.getparent(), ChainMap())
+        declared = {name: value for name, value in _declarations(element.get("style") or "") if name.startswith("--")}
+        if declared:
+            own = own.new_child(declared)  # as deep as the tree (MAX_SVG_DEPTH)
         inherited[element] = own
 
         def substitute(name: str, value: str, own=own) -> str | None:
+            nonlocal written
             if "var(" not in value or name.startswith("--"):
                 return None
-            return _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
-                            value)
+            new = _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
+                           value)
+            written += len(new)
+            if written > MAX_SUBSTITUTED:  # one long value used by every element: no picture needs it
+                raise ImageError(f"has CSS custom properties (var()) that expand to more than {MAX_SUBSTITUTED:,} "
+                                 f"characters in all (<{_local(element.tag)}>{_at(element)}); write the values out")
+            return new
 
         _edit_properties(element, substitute)
 

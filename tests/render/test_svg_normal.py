@@ -112,3 +112,37 @@ def test_a_picture_too_small_to_scale_is_a_located_error(tmp_path, size):
     for result in check_and_build(tmp_path, f'<svg {SVG} {size}>{RED_SQUARE}</svg>'):
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert "art.svg' has an unusable" in result.output and "at least 1e-06" in result.output
+
+
+# --- custom properties: memory grows with the file ----------------------------------------------
+
+def test_custom_properties_are_shared_by_the_elements_that_inherit_them(tmp_path):
+    import tracemalloc
+
+    # 1,000 properties over 5,000 elements: a copy of them for each element would hold 5,000,000
+    # entries (hundreds of MB); shared, the file's own few MB.
+    declared = ";".join(f"--p{i}:#{i % 10}{i % 10}0000" for i in range(1000))
+    text = (f'<svg {SVG} viewBox="0 0 10 10" style="{declared}"><g>' + '<rect width="1" height="1"/>' * 5000
+            + '</g><rect width="10" height="10" fill="var(--p9)"/></svg>').encode()
+    tracemalloc.start()
+    try:
+        art = svg_art(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 << 20, peak
+    assert art._root[-1].get("fill") == "#990000"
+
+
+def test_custom_properties_expanding_past_the_limit_are_a_located_error(tmp_path):
+    from printkit.render.svg_normal import MAX_SUBSTITUTED
+
+    value = "a" * 100_000  # used by 11 elements: more than 1,000,000 characters written
+    text = (f'<svg {SVG} viewBox="0 0 10 10" style="--big:{value}">' + '<rect width="1" height="1" fill="var(--big)"/>' * 11
+            + '</svg>')
+    with pytest.raises(ImageError, match=f"^has CSS custom properties .* more than {MAX_SUBSTITUTED:,} characters in all "
+                                         r"\(<rect> at line 1\)"):
+        svg_art(text.encode())
+    for result in check_and_build(tmp_path, text):
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert "more than 1,000,000 characters" in result.output
