@@ -34,6 +34,9 @@ _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 MAX_SUBSTITUTED = 1_000_000  # characters the var() of a picture expand to, in all
+# Elements a stylesheet's selectors may look at, in all, to match: `g g g g rect` over deep
+# nesting, `:nth-of-type` over long runs of siblings, `:has()` look at many per element.
+MAX_SELECTOR_STEPS = 2_000_000
 
 _COLOURED = ("fill", "stroke", "stop-color", "color", "flood-color", "lighting-color")
 _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
@@ -156,6 +159,78 @@ def _drop_property(element, name: str) -> None:
         element.set("style", ";".join(f"{k}:{v}" for k, v in _declarations(style) if k != name))
 
 
+class _TooManySteps(Exception):
+    """A selector's matching looked at more elements than :data:`MAX_SELECTOR_STEPS`."""
+
+
+def _bounded_wrapper(cssselect2):
+    """cssselect2's element wrapper counting each element a selector looks at (across ancestors,
+    siblings and children), past :data:`MAX_SELECTOR_STEPS` in all raising _TooManySteps."""
+
+    class Steps(list):  # [count], shared by every wrapper of one tree
+        def take(self, items):
+            for item in items:
+                self[0] += 1
+                if self[0] > MAX_SELECTOR_STEPS:
+                    raise _TooManySteps
+                yield item
+
+    class Children(list):  # an element's children, counted when a selector walks them
+        def __init__(self, items, steps: Steps) -> None:
+            super().__init__(items)
+            self.steps = steps
+
+        def __iter__(self):
+            return self.steps.take(super().__iter__())
+
+        def __getitem__(self, index):
+            found = super().__getitem__(index)
+            return Children(self.steps.take(found), self.steps) if isinstance(index, slice) else found
+
+    class Bounded(cssselect2.ElementWrapper):
+        def __init__(self, etree_element, parent, *args, **kwargs) -> None:
+            self.steps = parent.steps if parent is not None else Steps([0])
+            super().__init__(etree_element, parent, *args, **kwargs)
+
+        @property
+        def etree_children(self):
+            if "_children" not in self.__dict__:
+                self._children = Children((element for element in self.etree_element
+                                           if isinstance(element.tag, str)), self.steps)
+            return self._children
+
+        @property
+        def ancestors(self):  # walked, not kept as tuples (which grow as the square of the tree)
+            return self.steps.take(self._chain("parent"))
+
+        @property
+        def previous_siblings(self):
+            return self.steps.take(self._chain("previous"))
+
+        def _chain(self, link: str):
+            at = getattr(self, link)
+            while at is not None:
+                yield at
+                at = getattr(at, link)
+
+        def iter_children(self):
+            return self.steps.take(super().iter_children())
+
+    return Bounded
+
+
+def _named(test, selector: str, where: str):
+    """The selector's ``test``, its running past :data:`MAX_SELECTOR_STEPS` an ImageError naming it."""
+    def run(element) -> bool:
+        try:
+            return test(element)
+        except _TooManySteps:
+            raise ImageError(f"has a CSS rule ({where}) whose selector {_shown(selector)!r} looks at more than "
+                             f"{MAX_SELECTOR_STEPS:,} elements to match; write a simpler selector, such as a "
+                             "class (.name)") from None
+    return run
+
+
 def _fold_stylesheet(root) -> None:
     """The ``<style>`` rules written onto every element they match (wherever the ``<style>`` is;
     ``!important`` over the ``style`` attribute), the ``<style>`` elements then removed: svglib
@@ -175,6 +250,10 @@ def _fold_stylesheet(root) -> None:
                 selectors = cssselect2.compile_selector_list(rule.prelude)
             except cssselect2.SelectorError:
                 continue
+            where = f"<style>{_at(sheet)}" if rule.source_line == 1 or not sheet.sourceline else \
+                f"<style> at line {sheet.sourceline + rule.source_line - 1}"
+            for selector in selectors:
+                selector.test = _named(selector.test, tinycss2.serialize(rule.prelude).strip(), where)
             declarations = [(d.name if d.name.startswith("--") else d.lower_name, tinycss2.serialize(d.value).strip(),
                              d.important)
                             for d in tinycss2.parse_blocks_contents(rule.content, skip_comments=True,
@@ -183,11 +262,15 @@ def _fold_stylesheet(root) -> None:
             for selector in selectors:
                 matcher.add_selector(selector, declarations)
     found = []
-    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
-                         key=lambda m: (m[0], m[1]))  # weakest first
-        if matches:
-            found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
+    try:
+        for wrapper in _bounded_wrapper(cssselect2).from_xml_root(root).iter_subtree():
+            matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
+                             key=lambda m: (m[0], m[1]))  # weakest first
+            if matches:
+                found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
+    except _TooManySteps:  # the walk itself took the last steps the selectors left
+        raise ImageError(f"has CSS rules whose selectors look at more than {MAX_SELECTOR_STEPS:,} elements in all "
+                         "to match; write simpler selectors, such as classes (.name)") from None
     for sheet in sheets:
         sheet.getparent().remove(sheet)
     for element, declarations in found:

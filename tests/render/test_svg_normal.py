@@ -146,3 +146,31 @@ def test_custom_properties_expanding_past_the_limit_are_a_located_error(tmp_path
     for result in check_and_build(tmp_path, text):
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert "more than 1,000,000 characters" in result.output
+
+
+# --- selectors: their matching is bounded ---------------------------------------------------------
+
+def nested(style: str, depth: int = 60) -> str:
+    return (f'<svg {SVG} viewBox="0 0 10 10">\n<style>\n{style}\n</style>' + "<g>" * depth
+            + '<rect width="10" height="10"/>' + "</g>" * depth + "</svg>")
+
+
+@pytest.mark.parametrize("selector", ["z * * * * * rect", "rect:nth-of-type(2n)", "z ~ * ~ rect"])
+def test_a_selector_that_looks_at_too_many_elements_is_a_located_error(tmp_path, selector):
+    from printkit.render.svg_normal import MAX_SELECTOR_STEPS
+
+    text = (nested(f".a {{ fill: red }}\n{selector} {{ fill: blue }}") if selector.startswith("z * ") else
+            f'<svg {SVG} viewBox="0 0 10 10">\n<style>\n.a {{ fill: red }}\n{selector} {{ fill: blue }}\n</style>'
+            + '<rect width="1" height="1"/>' * 8000 + "</svg>")
+    said = (f"has a CSS rule (<style> at line 4) whose selector '{selector}' looks at more than "
+            f"{MAX_SELECTOR_STEPS:,} elements to match")
+    with pytest.raises(ImageError, match="^" + said.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
+        svg_art(text.encode())
+    for result in check_and_build(tmp_path, text):
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert said in result.output
+
+
+def test_selectors_over_deep_nesting_still_match(tmp_path):
+    text = nested("g g rect { fill: #ff0000 } svg > g:first-child rect { stroke: none }")
+    assert near(centre(picture(tmp_path, text)), RED)
