@@ -27,6 +27,8 @@ _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
+_COLOUR_FUNCTION = re.compile(r"\s*(rgba?|hsla?)\(([^()]*)\)\s*", re.IGNORECASE)
+_CHANNEL = re.compile(rf"({_NUMBER})(%?)")
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
@@ -325,11 +327,45 @@ def _resolve_variables(root) -> None:
         _edit_properties(element, substitute)
 
 
+def _colour_function(value: str) -> str | None:
+    """``rgb()``, ``rgba()``, ``hsl()``, ``hsla()`` as svglib reads them: the name in lower case
+    and an rgb channel out of range clamped, as browsers draw ``RGB(300, -5, 0)``; None when it
+    is not one of them (or not one svglib can be helped to read)."""
+    match = _COLOUR_FUNCTION.fullmatch(value)
+    if match is None:
+        return None
+    kind = match.group(1).lower()
+    if kind.startswith("hsl"):
+        return f"{kind}({match.group(2)})"
+    colour, slash, alpha = match.group(2).partition("/")
+    parts = [part for part in re.split(r"\s*,\s*|\s+", colour.strip()) if part]
+    if slash:
+        parts.append(alpha.strip())
+    channels = [_CHANNEL.fullmatch(part) for part in parts]
+    if len(channels) not in (3, 4) or None in channels:
+        return None
+    numbers = []
+    for index, channel in enumerate(channels):
+        number = float(channel.group(1))
+        if not math.isfinite(number):
+            return None
+        if index == 3:
+            numbers.append(min(1.0, max(0.0, number / 100 if channel.group(2) else number)))
+        else:
+            numbers.append(round(min(255.0, max(0.0, number * 255 / 100 if channel.group(2) else number))))
+    if len(numbers) == 3:
+        return "#{:02x}{:02x}{:02x}".format(*numbers)
+    return f"rgba({numbers[0]},{numbers[1]},{numbers[2]},{_number_text(numbers[3])})"
+
+
 def _fix_colours(name: str, value: str) -> str | None:
-    """A CSS named colour svglib does not know in that case or at all, as hex."""
+    """A CSS named colour svglib does not know in that case or at all, as hex; a colour
+    function as svglib reads it (:func:`_colour_function`)."""
     if name not in _COLOURED:
         return None
     word = value.strip()
+    if "(" in word and not word.startswith("url("):
+        return None if _readable(word) else _colour_function(word)  # art svglib reads is kept as written
     if not word.isalpha():
         match = _URL_PAINT.fullmatch(word)
         if match and match.group(3):

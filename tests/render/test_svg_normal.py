@@ -174,3 +174,14 @@ def test_a_selector_that_looks_at_too_many_elements_is_a_located_error(tmp_path,
 def test_selectors_over_deep_nesting_still_match(tmp_path):
     text = nested("g g rect { fill: #ff0000 } svg > g:first-child rect { stroke: none }")
     assert near(centre(picture(tmp_path, text)), RED)
+
+
+# --- colours browsers draw ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("colour, drawn", [("rgb(300, -5, 0)", RED), ("RGB(0, 0, 128)", (0, 0, 128)),
+                                           ("Rgb(255 0 0 / 100%)", RED), ("rgb(100%, 0%, 0%)", RED),
+                                           ("HSL(0, 100%, 50%)", RED)])
+def test_colour_functions_print_as_browsers_draw_them(tmp_path, colour, drawn):
+    text = f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" style="fill: {colour}"/></svg>'
+    assert svg_art(text.encode()).warnings == ()
+    assert near(centre(picture(tmp_path, text)), drawn)
