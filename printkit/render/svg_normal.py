@@ -702,16 +702,22 @@ def normalise(root) -> list[str]:
     box = _box(root)
     start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
                                           _length(root.get("height"), 100.0, 100.0))
-    stack = [(root, start, False, "normal")]
+    used = {href[1:] for element in root.iter() if _local(element.tag) == "use"
+            for href in [(element.get(_XLINK_HREF) or element.get("href") or "").strip()] if href.startswith("#")}
+    # shared: whether a <use> shows this element, or an ancestor below where its paint-order is
+    # set, where that paint-order does not apply (a split shape would take it there too).
+    stack = [(root, start, False, "normal", False)]
     while stack:
-        element, viewport, nested, painting = stack.pop()
+        element, viewport, nested, painting, shared = stack.pop()
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
         if tag == "clipPath" or painting == "clip":
             painting = "clip"  # a clip path's shapes paint nothing: their outline is the clip
+        elif _property(element, "paint-order"):
+            painting, shared = _property(element, "paint-order"), False
         else:
-            painting = _property(element, "paint-order") or painting  # inherited
+            shared = shared or element.get("id") in used
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _drop_unreadable_colours(element, say)
@@ -757,11 +763,14 @@ def normalise(root) -> list[str]:
                 continue
         order = _paint_order(painting)
         if order[0] != "fill" and order.index("stroke") < order.index("fill"):
-            if tag in _SHAPES:
+            if tag in _SHAPES and shared:
+                say(element, f"its paint-order {' '.join(order)!r}, from a parent, is not drawn (a <use> shows "
+                             "the shape where it does not apply); draw the stroke as a shape of its own")
+            elif tag in _SHAPES:
                 _split_paints(element, order, say)
                 continue
             if tag == "use":
                 say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
                              "give the paint-order to the shapes it shows")
-        stack.extend((child, viewport, nested, painting) for child in reversed(element))
+        stack.extend((child, viewport, nested, painting, shared) for child in reversed(element))
     return found

@@ -185,3 +185,32 @@ def test_colour_functions_print_as_browsers_draw_them(tmp_path, colour, drawn):
     text = f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" style="fill: {colour}"/></svg>'
     assert svg_art(text.encode()).warnings == ()
     assert near(centre(picture(tmp_path, text)), drawn)
+
+
+# --- paint-order stays where it applies ----------------------------------------------------------
+
+def test_an_inherited_paint_order_does_not_travel_with_a_use_of_the_shape(tmp_path):
+    # A thick black stroke over a gold fill: fill first (the <use>), the stroke's inner half covers
+    # the square's edge; stroke first (in the group), the fill covers it.
+    text = (f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="#ffffff"/>'
+            '<g paint-order="stroke"><rect x="1" y="1" width="3" height="3" fill="#ffd700" stroke="#000000" '
+            'stroke-width="1.6"/>\n<rect id="r" x="6" y="1" width="3" height="3" fill="#ffd700" stroke="#000000" '
+            'stroke-width="1.6"/></g><use href="#r" y="5"/></svg>')
+    art = svg_art(text.encode())
+    assert art.warnings == ("<rect> at line 2: its paint-order 'stroke fill markers', from a parent, is not drawn "
+                            "(a <use> shows the shape where it does not apply); draw the stroke as a shape of its own",)
+    image = picture(tmp_path, text)
+    inside_edge = lambda x_units, y_units: image.getpixel((round(x_units * image.width / 10),
+                                                           round(y_units * image.height / 10)))
+    assert near(inside_edge(1.5, 2.5), (255, 215, 0), 40)  # split where no <use> shows it: fill over the stroke
+    assert near(inside_edge(6.5, 7.5), (0, 0, 0), 40)  # the <use>: fill first, as browsers draw it
+
+
+def test_a_shapes_own_paint_order_is_drawn_where_a_use_shows_it(tmp_path):
+    text = (f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="#ffffff"/>'
+            '<rect id="r" x="1" y="1" width="3" height="3" fill="#ffd700" stroke="#000000" stroke-width="1.6" '
+            'paint-order="stroke"/><use href="#r" y="5"/></svg>')
+    assert svg_art(text.encode()).warnings == ()
+    image = picture(tmp_path, text)
+    for y in (2.5, 7.5):
+        assert near(image.getpixel((round(1.5 * image.width / 10), round(y * image.height / 10))), (255, 215, 0), 40)
