@@ -19,21 +19,19 @@ import re
 from collections import ChainMap
 
 from printkit.errors import ImageError
+from printkit.render.svg import NUMBER, at_line, local_name as _local, picture_placement, style_declarations
 
-_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match each: linear time
-_NUMBER_AT = re.compile(_NUMBER)
+_NUMBER_AT = re.compile(NUMBER)
 _SEPARATOR = re.compile(r"\s*,?\s*")
 _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*")
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
 _COLOUR_FUNCTION = re.compile(r"\s*(rgba?|hsla?)\(([^()]*)\)\s*", re.IGNORECASE)
-_CHANNEL = re.compile(rf"({_NUMBER})(%?)")
+_CHANNEL = re.compile(rf"({NUMBER})(%?)")
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
+LENGTH = re.compile(rf"\s*+({NUMBER})\s*+(px|pt|pc|mm|cm|in|%)?\s*+")  # possessive: linear time
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
-_ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
-_SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 MAX_SUBSTITUTED = 1_000_000  # characters the var() of a picture expand to, in all
 # Elements a stylesheet's selectors may look at, in all, to match: `g g g g rect` over deep
@@ -62,12 +60,8 @@ _ACROSS = ("x", "cx", "x1", "x2", "width", "rx")
 _DOWN = ("y", "cy", "y1", "y2", "height", "ry")
 
 
-def _local(tag) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
 def _at(element) -> str:
-    return f" at line {element.sourceline}" if element.sourceline else ""
+    return at_line(element.sourceline)
 
 
 def _shown(value: str) -> str:
@@ -103,7 +97,7 @@ def _written(transform: list[tuple[str, list[str]]]) -> str:
 
 def _length(value: str | None, percent_of: float, default: float | None = None) -> float | None:
     """A length in user units: a number, px and absolute units, or a percentage of ``percent_of``."""
-    match = _LENGTH.fullmatch(value) if value is not None else None
+    match = LENGTH.fullmatch(value) if value is not None else None
     if match is None:
         return default
     number = float(match.group(1))
@@ -116,15 +110,6 @@ def _number_text(value: float) -> str:
     return repr(float(value))
 
 
-def _declarations(style: str) -> list[tuple[str, str]]:
-    found = []
-    for declaration in style.split(";"):
-        name, colon, value = declaration.partition(":")
-        if colon and name.strip():
-            found.append((name.strip(), value.strip()))
-    return found
-
-
 def _edit_properties(element, edit) -> None:
     """Apply ``edit(name, value) -> new value or None`` to the element's presentation attributes
     and to its ``style`` declarations (the style rewritten only when one changes)."""
@@ -135,7 +120,7 @@ def _edit_properties(element, edit) -> None:
                 element.set(name, new)
     style = element.get("style")
     if style:
-        declarations = _declarations(style)
+        declarations = style_declarations(style)
         changed = False
         for index, (name, value) in enumerate(declarations):
             new = edit(name, value)
@@ -148,7 +133,7 @@ def _edit_properties(element, edit) -> None:
 
 def _property(element, name: str) -> str | None:
     """The element's own value of ``name``: its style declaration, else its attribute."""
-    for key, value in reversed(_declarations(element.get("style") or "")):
+    for key, value in reversed(style_declarations(element.get("style") or "")):
         if key == name:
             return value
     return element.get(name)
@@ -157,8 +142,8 @@ def _property(element, name: str) -> str | None:
 def _drop_property(element, name: str) -> None:
     element.attrib.pop(name, None)
     style = element.get("style")
-    if style and any(key == name for key, _ in _declarations(style)):
-        element.set("style", ";".join(f"{k}:{v}" for k, v in _declarations(style) if k != name))
+    if style and any(key == name for key, _ in style_declarations(style)):
+        element.set("style", ";".join(f"{k}:{v}" for k, v in style_declarations(style) if k != name))
 
 
 class _TooManySteps(Exception):
@@ -279,7 +264,7 @@ def _fold_stylesheet(root) -> None:
         declarations = [d for d in declarations if d[0] in _PRESENTATION or d[0].startswith("--")]
         normal = {name: value for name, value, important in declarations if not important}
         important = {name: value for name, value, important in declarations if important}
-        own = _declarations(element.get("style") or "")
+        own = style_declarations(element.get("style") or "")
         custom = [(name, value) for name, value in {**normal, **important}.items() if name.startswith("--")]
         for name, value in {**normal, **important}.items():
             if not name.startswith("--"):  # a custom property: no attribute can hold it
@@ -307,7 +292,7 @@ def _resolve_variables(root) -> None:
         # Each element's own custom properties over its parent's, shared, not copied: memory
         # grows with what the file declares, not with elements times properties.
         own = inherited.get(element.getparent(), ChainMap())
-        declared = {name: value for name, value in _declarations(element.get("style") or "") if name.startswith("--")}
+        declared = {name: value for name, value in style_declarations(element.get("style") or "") if name.startswith("--")}
         if declared:
             own = own.new_child(declared)  # as deep as the tree (MAX_SVG_DEPTH)
         inherited[element] = own
@@ -540,28 +525,32 @@ def _fix_radii(element, viewport: tuple[float, float]) -> None:
                 element.set(name, _number_text(number))
 
 
-def _box(element) -> tuple[float, float, float, float] | None:
-    parts = re.split(r"[\s,]+", (element.get("viewBox") or "").strip())
+def view_box(value: str | None) -> tuple[float, float, float, float] | None:
+    """A ``viewBox`` as its four numbers (None: not four finite numbers)."""
+    parts = re.split(r"[\s,]+", (value or "").strip())
     try:
         box = tuple(float(p) for p in parts)
     except ValueError:
         return None
-    return box if len(box) == 4 and box[2] > 0 and box[3] > 0 and all(map(math.isfinite, box)) else None
+    return box if len(box) == 4 and all(map(math.isfinite, box)) else None
+
+
+def _box(element) -> tuple[float, float, float, float] | None:
+    """The element's viewBox, when it has one that shows something."""
+    box = view_box(element.get("viewBox"))
+    return box if box is not None and box[2] > 0 and box[3] > 0 else None
 
 
 def _fit(box, placement: str | None, width: float, height: float) -> str | None:
     """The transform taking a viewBox into a viewport of ``width`` x ``height`` at (0, 0), as
     ``preserveAspectRatio`` says; None when it scales the box to nothing or beyond any number."""
     bx, by, bw, bh = box
-    words = (placement or "").split()
-    if words[:1] == ["defer"]:
-        words = words[1:]
+    align, covers = picture_placement(placement)
     sx, sy = width / bw, height / bh
     tx = ty = 0.0
-    if words[:1] != ["none"]:
-        align = _ALIGN.fullmatch(words[0]) if words else None
-        ax, ay = (_SHARE[align.group(1)], _SHARE[align.group(2)]) if align else (0.5, 0.5)
-        sx = sy = (max if words[1:] == ["slice"] else min)(sx, sy)
+    if align is not None:
+        ax, ay = align
+        sx = sy = (max if covers else min)(sx, sy)
         tx, ty = ax * (width - bw * sx), ay * (height - bh * sy)
     if not all(map(math.isfinite, (sx, sy, tx, ty))) or sx == 0 or sy == 0:
         return None

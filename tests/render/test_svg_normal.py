@@ -214,3 +214,18 @@ def test_a_shapes_own_paint_order_is_drawn_where_a_use_shows_it(tmp_path):
     image = picture(tmp_path, text)
     for y in (2.5, 7.5):
         assert near(image.getpixel((round(1.5 * image.width / 10), round(y * image.height / 10))), (255, 215, 0), 40)
+
+
+# --- one reading of each SVG value ------------------------------------------------------------------
+
+def test_a_viewport_reads_a_bad_preserve_aspect_ratio_as_a_picture_does(tmp_path):
+    from printkit.render.svg import picture_placement
+
+    bad = "xMaxYMax bogus"  # not 'meet' or 'slice': the whole value is the default, as browsers take it
+    assert picture_placement(bad) == ((0.5, 0.5), False)
+    text = (f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="#ffffff"/>'
+            f'<svg width="10" height="10" viewBox="0 0 10 5" preserveAspectRatio="{bad}">'
+            '<rect width="10" height="5" fill="#ff0000"/></svg></svg>')
+    image = picture(tmp_path, text)
+    assert near(image.getpixel((image.width // 2, image.height * 3 // 10)), RED)  # centred: 2.5 to 7.5
+    assert near(image.getpixel((image.width // 2, image.height * 9 // 10)), WHITE)
