@@ -794,6 +794,8 @@ def _to_drawing(root):
         raise ImageError(str(exc)) from None
     except ImageError:
         raise
+    except RecursionError:  # <use> of groups nested deep, each within the limits, nests deeper still
+        raise ImageError("cannot be drawn: it nests groups and <use> too deeply") from None
     except Exception as exc:  # svglib on input it cannot handle
         raise ImageError(f"cannot be drawn: {type(exc).__name__}: {exc}") from None
 

@@ -229,3 +229,13 @@ def test_a_viewport_reads_a_bad_preserve_aspect_ratio_as_a_picture_does(tmp_path
     image = picture(tmp_path, text)
     assert near(image.getpixel((image.width // 2, image.height * 3 // 10)), RED)  # centred: 2.5 to 7.5
     assert near(image.getpixel((image.width // 2, image.height * 9 // 10)), WHITE)
+
+
+def test_uses_of_deeply_nested_groups_nesting_past_the_stack_are_a_clean_error(tmp_path):
+    # Each group nests 30 deep (within the limit) and uses the next: 20 of them nest 620 deep.
+    groups = "".join(f'<g id="s{i}">' + "<g>" * 30 + (f'<use href="#s{i + 1}"/>' if i < 19 else RED_SQUARE)
+                     + "</g>" * 31 for i in range(20))
+    text = f'<svg {SVG} viewBox="0 0 10 10"><defs>{groups}</defs><use href="#s0"/></svg>'
+    for result in check_and_build(tmp_path, text):
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert "art.svg' cannot be drawn: it nests groups and <use> too deeply" in result.output, result.output
