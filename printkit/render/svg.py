@@ -244,7 +244,8 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Grad
         color.alpha = min(1.0, max(0.0, alpha * (opacity if math.isfinite(opacity) else 1.0)))
         stops.append((offset, color))
     if len(stops) > MAX_STOPS:
-        raise SvgRefused(f"<{local_name(node.tag)}>{at_line(node.sourceline)} has {len(stops)} stops, over {MAX_STOPS}; "
+        raise SvgRefused(f"<{local_name(node.tag)}>{at_line(node.sourceline)} has {len(stops)} stops, "
+                         f"over {MAX_STOPS}; "
                          "use fewer")
     return Gradient(local_name(node.tag), attributes, stops, node.sourceline)
 

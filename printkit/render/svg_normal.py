@@ -1,14 +1,18 @@
 """SVG written in forms svglib misreads, rewritten in place to forms it reads as browsers do.
 
 Each rewrite touches only what svglib would draw wrongly or drop, so art it already draws right
-is left exactly as it was: the stylesheet applied to every element whatever its place (with
-``!important`` and custom properties), CSS colour names in any case, percentage opacities, compact
-transform lists (``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks
-(``url(#missing) #0a0``), an ``<ellipse>`` with one radius, percentage radii, a clip path's own
-transform, nested ``<svg>`` viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their
-scaling and clip, ``paint-order="stroke"`` as a group of the stroke then the fill, and a colour
-that is not one left out, as browsers leave it.
+is left exactly as it was: the stylesheet's presentation properties applied to every element
+whatever its place (with ``!important`` and custom properties), CSS colour names and colour
+functions in any case (rgb channels clamped), percentage opacities, compact transform lists
+(``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks (``url(#missing) #0a0``),
+an ``<ellipse>`` with one radius, percentage radii, a clip path's own transform, nested ``<svg>``
+viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip (an empty
+viewport, or whatever a singular transform squashes flat, removed: it shows nothing),
+``paint-order="stroke"`` as a group of the stroke then the fill, and a colour that is not one left
+out, as browsers leave it.
 
+The rewrites run in time and memory linear in the checked tree: selector matching and ``var()``
+expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError).
 :func:`normalise` returns, located, what it found but could not draw as written.
 """
 
@@ -292,7 +296,8 @@ def _resolve_variables(root) -> None:
         # Each element's own custom properties over its parent's, shared, not copied: memory
         # grows with what the file declares, not with elements times properties.
         own = inherited.get(element.getparent(), ChainMap())
-        declared = {name: value for name, value in style_declarations(element.get("style") or "") if name.startswith("--")}
+        declared = {name: value for name, value in style_declarations(element.get("style") or "")
+                    if name.startswith("--")}
         if declared:
             own = own.new_child(declared)  # as deep as the tree (MAX_SVG_DEPTH)
         inherited[element] = own

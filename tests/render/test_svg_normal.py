@@ -41,7 +41,8 @@ def check_and_build(tmp_path: Path, text: str):
                                         '  - name: n\n    cards: [{title: Stone}]\n', encoding="utf-8")
     runner = CliRunner()
     return [runner.invoke(main, ["check", str(tmp_path / "deck.yaml"), "--no-play"]),
-            runner.invoke(main, ["build", str(tmp_path / "deck.yaml"), "--no-rulebooks", "--out", str(tmp_path / "out")])]
+            runner.invoke(main, ["build", str(tmp_path / "deck.yaml"), "--no-rulebooks",
+                                 "--out", str(tmp_path / "out")])]
 
 
 # --- a stylesheet writes only presentation properties ----------------------------------------------
@@ -81,7 +82,8 @@ NOTHING_SHOWN = {
                                    '<use href="#s" width="0" height="10"/>',
     "scale(0)": '<rect width="10" height="10" fill="#ff0000" transform="scale(0)"/>',
     "a group squashed to a line": f'<g transform="matrix(1 2 1 2 0 0)">{RED_SQUARE}</g>',
-    "scales that together reach 0": '<rect width="10" height="10" fill="#ff0000" transform="scale(1e-200) scale(1e-200)"/>',
+    "scales that together reach 0":
+        '<rect width="10" height="10" fill="#ff0000" transform="scale(1e-200) scale(1e-200)"/>',
     "a clip path scaled to nothing": f'<clipPath id="c" transform="scale(0)">{RED_SQUARE}</clipPath>'
                                      '<rect width="10" height="10" fill="#ff0000" clip-path="url(#c)"/>',
 }
@@ -138,10 +140,11 @@ def test_custom_properties_expanding_past_the_limit_are_a_located_error(tmp_path
     from printkit.render.svg_normal import MAX_SUBSTITUTED
 
     value = "a" * 100_000  # used by 11 elements: more than 1,000,000 characters written
-    text = (f'<svg {SVG} viewBox="0 0 10 10" style="--big:{value}">' + '<rect width="1" height="1" fill="var(--big)"/>' * 11
+    text = (f'<svg {SVG} viewBox="0 0 10 10" style="--big:{value}">'
+            + '<rect width="1" height="1" fill="var(--big)"/>' * 11
             + '</svg>')
-    with pytest.raises(ImageError, match=f"^has CSS custom properties .* more than {MAX_SUBSTITUTED:,} characters in all "
-                                         r"\(<rect> at line 1\)"):
+    with pytest.raises(ImageError, match=f"^has CSS custom properties .* more than {MAX_SUBSTITUTED:,} "
+                                         r"characters in all \(<rect> at line 1\)"):
         svg_art(text.encode())
     for result in check_and_build(tmp_path, text):
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
