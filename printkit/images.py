@@ -42,8 +42,8 @@ from printkit.errors import ImageError
 from printkit.jpeg import whole_jpeg_size
 from printkit.memo import FileIdentity, Memo, file_identity, identity_of
 from printkit.render.pngfile import PNG_SIGNATURE
-from printkit.render.svg import PAINTED, data_picture, local_name as _local, unsupported
-from printkit.render.svg_normal import normalise
+from printkit.render.svg import PAINTED, at_line, data_picture, local_name as _local, unsupported
+from printkit.render.svg_normal import LENGTH, normalise, view_box
 from printkit.safe_read import (UnsafeFileError, known_digest, opened_regular, read_identified, read_limited,
                                 remember_digest)
 
@@ -53,13 +53,12 @@ MAX_IMAGE_BYTES = 50_000_000
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_ELEMENTS = 20_000  # after <use> is expanded
 MAX_SVG_DEPTH = 64
+MIN_SVG_SIZE = 1e-6  # a picture smaller is scaled to a card by a factor no PDF number holds
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _TEXT_TAGS = {"text", "tspan", "textPath", "flowRoot", "flowPara", "flowSpan"}
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
-_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match: no backtracking
-_LENGTH = re.compile(rf"\s*({_NUMBER})(?:\s*(px|pt|pc|mm|cm|in))?\s*")
 
 
 def is_svg(path: Path) -> bool:
@@ -682,7 +681,7 @@ def _check_tree(root) -> None:
         if depth > MAX_SVG_DEPTH:
             raise ImageError(f"nests elements more than {MAX_SVG_DEPTH} levels deep")
         tag = _local(element.tag)
-        line = f" at line {element.sourceline}" if element.sourceline else ""
+        line = at_line(element.sourceline)
         if tag in _TEXT_TAGS and "".join(element.itertext()).strip():
             raise ImageError(f"has text (<{tag}>{line}); printkit embeds only its own fonts, so convert "
                              "the SVG's text to paths (Inkscape: Path > Object to Path; Illustrator: "
@@ -760,25 +759,22 @@ def _check_use_expansion(root, ids: dict, count: int) -> None:
 
 
 def _check_size(root) -> None:
-    view_box = root.get("viewBox")
-    if view_box is not None:
-        parts = re.split(r"[\s,]+", view_box.strip())
-        try:
-            numbers = [float(p) for p in parts]
-        except ValueError:
-            numbers = []
-        if len(numbers) != 4 or not (numbers[2] > 0 and numbers[3] > 0) or not all(map(_finite, numbers)):
-            raise ImageError(f"has an unusable viewBox {view_box!r} (expected 'x y width height', "
-                             "width and height above 0)")
+    written = root.get("viewBox")
+    if written is not None:
+        box = view_box(written)
+        if box is None or not (box[2] >= MIN_SVG_SIZE and box[3] >= MIN_SVG_SIZE):
+            raise ImageError(f"has an unusable viewBox {written!r} (expected 'x y width height', "
+                             f"width and height at least {MIN_SVG_SIZE:g})")
         return
     width, height = root.get("width"), root.get("height")
     if width is None or height is None:
         raise ImageError("has no size: give its <svg> element a viewBox (or a width and a height)")
     for name, value in (("width", width), ("height", height)):
-        match = _LENGTH.fullmatch(value)
-        if not match or not (float(match.group(1)) > 0) or not _finite(float(match.group(1))):
-            raise ImageError(f"has an unusable {name} {value!r} (expected a length above 0, such as 300, "
-                             "30mm or 2in; or give it a viewBox)")
+        match = LENGTH.fullmatch(value)
+        if not match or match.group(2) == "%" or not (float(match.group(1)) >= MIN_SVG_SIZE) \
+                or not _finite(float(match.group(1))):
+            raise ImageError(f"has an unusable {name} {value!r} (expected a length of at least "
+                             f"{MIN_SVG_SIZE:g}, such as 300, 30mm or 2in; or give it a viewBox)")
 
 
 def _finite(value: float) -> bool:
@@ -808,6 +804,8 @@ def _to_drawing(root):
         raise ImageError(str(exc)) from None
     except ImageError:
         raise
+    except RecursionError:  # <use> of groups nested deep, each within the limits, nests deeper still
+        raise ImageError("cannot be drawn: it nests groups and <use> too deeply") from None
     except Exception as exc:  # svglib on input it cannot handle
         raise ImageError(f"cannot be drawn: {type(exc).__name__}: {exc}") from None
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from printkit.images import _LENGTH
+from printkit.render.svg_normal import LENGTH as _LENGTH
 from printkit.rulebook.markdown import RulebookError, parse
 from printkit.spec.fields import Number
 from printkit.spec.models import _HEX, BOX_LENGTH_RE, TEXT_SIZE_RE

@@ -499,8 +499,9 @@ def check_svg_drawing(art) -> None:
 
 
 def _draw_checked(canvas: Canvas, art) -> None:
-    """:func:`_draw_svg`, where a number no PDF can hold (reportlab refuses 1e308) or nesting
-    deeper than Python's stack is the art's ImageError, not a failure of the build."""
+    """:func:`_draw_svg`, where a number no PDF can hold (reportlab refuses 1e308), a transform
+    with no inverse or nesting deeper than Python's stack is the art's ImageError, not a failure
+    of the build."""
     try:
         _draw_svg(canvas, art)
     except ImageError:
@@ -513,6 +514,9 @@ def _draw_checked(canvas: Canvas, art) -> None:
                          "is too large for a PDF") from None
     except RecursionError:
         raise ImageError("cannot be drawn: it nests groups and <use> too deeply") from None
+    except ZeroDivisionError:  # reportlab undoes each transform by its inverse
+        raise ImageError("cannot be drawn: its transforms together scale a group to nothing; "
+                         "leave out the group that is scaled to nothing") from None
 
 
 def _draw_svg(canvas: Canvas, art) -> None:

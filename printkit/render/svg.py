@@ -38,7 +38,8 @@ _DATA_PICTURE = re.compile(r"data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
 _SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _GRADIENT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]+?)\1\s*\)""")
-_PERCENT_OR_NUMBER = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(%?)\s*")
+NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # an SVG number, one way to match: linear time
+_PERCENT_OR_NUMBER = re.compile(rf"\s*({NUMBER})\s*(%?)\s*")
 _GEOMETRY = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy")
 _INHERITED = _GEOMETRY + ("gradientUnits", "gradientTransform", "spreadMethod")
 
@@ -93,7 +94,7 @@ class PlacedPicture:
 
 
 def picture_placement(value: str | None) -> tuple[tuple[float, float] | None, bool]:
-    """An ``<image>``'s ``preserveAspectRatio`` as (align, slice) for :class:`PlacedPicture`:
+    """A ``preserveAspectRatio`` (of an ``<image>``, a viewport, a symbol) as (align, slice):
     ``none`` stretches; a value it cannot read is ``xMidYMid meet``, as browsers take it."""
     words = (value or "").split()
     if words[:1] == ["defer"]:
@@ -108,14 +109,21 @@ def picture_placement(value: str | None) -> tuple[tuple[float, float] | None, bo
     return (_SHARE[align.group(1)], _SHARE[align.group(2)]), words[1:] == ["slice"]
 
 
+def style_declarations(style: str) -> list[tuple[str, str]]:
+    """A ``style`` attribute's declarations as (name, value), in order."""
+    found = []
+    for declaration in style.split(";"):
+        name, colon, value = declaration.partition(":")
+        if colon and name.strip():
+            found.append((name.strip(), value.strip()))
+    return found
+
+
 def _styles(element) -> dict[str, str]:
     """An element's presentation attributes, then its ``style`` attribute over them (the
     stylesheet's rules are already written onto the elements: :mod:`printkit.render.svg_normal`)."""
     found = {key: value for key, value in element.attrib.items() if isinstance(key, str)}
-    for declaration in (element.get("style") or "").split(";"):
-        name, colon, value = declaration.partition(":")
-        if colon:
-            found[name.strip()] = value.strip()
+    found.update(style_declarations(element.get("style") or ""))
     return found
 
 
@@ -142,8 +150,7 @@ def unsupported(root) -> list[str]:
         key = (element.sourceline, what)
         if key not in seen:
             seen.add(key)
-            line = f" at line {element.sourceline}" if element.sourceline else ""
-            found.append(f"<{local_name(element.tag)}>{line}: {what}")
+            found.append(f"<{local_name(element.tag)}>{at_line(element.sourceline)}: {what}")
 
     for element in root.iter():
         tag = local_name(element.tag)
@@ -237,7 +244,8 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Grad
         color.alpha = min(1.0, max(0.0, alpha * (opacity if math.isfinite(opacity) else 1.0)))
         stops.append((offset, color))
     if len(stops) > MAX_STOPS:
-        raise SvgRefused(f"<{local_name(node.tag)}>{_at(node.sourceline)} has {len(stops)} stops, over {MAX_STOPS}; "
+        raise SvgRefused(f"<{local_name(node.tag)}>{at_line(node.sourceline)} has {len(stops)} stops, "
+                         f"over {MAX_STOPS}; "
                          "use fewer")
     return Gradient(local_name(node.tag), attributes, stops, node.sourceline)
 
@@ -328,7 +336,7 @@ class GradientFill:
             scale_w, scale_h = self.viewport
         own = self.matrix_of(a.get("gradientTransform", ""))
         if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in own):
-            raise SvgRefused(f"<{gradient.kind}>{_at(gradient.line)} has a gradientTransform too large to "
+            raise SvgRefused(f"<{gradient.kind}>{at_line(gradient.line)} has a gradientTransform too large to "
                              f"print (over {MAX_COORDINATE:g}); use a smaller one")
         matrix = _multiply(base, own)
         if _invert(matrix) is None:
@@ -459,7 +467,8 @@ def _vertices(shape) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def _at(line: int | None) -> str:
+def at_line(line: int | None) -> str:
+    """`` at line 12``, or nothing when the line is not known."""
     return f" at line {line}" if line else ""
 
 

@@ -1,14 +1,18 @@
 """SVG written in forms svglib misreads, rewritten in place to forms it reads as browsers do.
 
 Each rewrite touches only what svglib would draw wrongly or drop, so art it already draws right
-is left exactly as it was: the stylesheet applied to every element whatever its place (with
-``!important`` and custom properties), CSS colour names in any case, percentage opacities, compact
-transform lists (``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks
-(``url(#missing) #0a0``), an ``<ellipse>`` with one radius, percentage radii, a clip path's own
-transform, nested ``<svg>`` viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their
-scaling and clip, ``paint-order="stroke"`` as a group of the stroke then the fill, and a colour
-that is not one left out, as browsers leave it.
+is left exactly as it was: the stylesheet's presentation properties applied to every element
+whatever its place (with ``!important`` and custom properties), CSS colour names and colour
+functions in any case (rgb channels clamped), percentage opacities, compact transform lists
+(``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks (``url(#missing) #0a0``),
+an ``<ellipse>`` with one radius, percentage radii, a clip path's own transform, nested ``<svg>``
+viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip (an empty
+viewport, or whatever a singular transform squashes flat, removed: it shows nothing),
+``paint-order="stroke"`` as a group of the stroke then the fill, and a colour that is not one left
+out, as browsers leave it.
 
+The rewrites run in time and memory linear in the checked tree: selector matching and ``var()``
+expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError).
 :func:`normalise` returns, located, what it found but could not draw as written.
 """
 
@@ -16,34 +20,52 @@ from __future__ import annotations
 
 import math
 import re
+from collections import ChainMap
 
-_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"  # one way to match each: linear time
-_NUMBER_AT = re.compile(_NUMBER)
+from printkit.errors import ImageError
+from printkit.render.svg import NUMBER, at_line, local_name as _local, picture_placement, style_declarations
+
+_NUMBER_AT = re.compile(NUMBER)
 _SEPARATOR = re.compile(r"\s*,?\s*")
 _TRANSFORM_NAME = re.compile(r"[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*")
 _ARGUMENTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
 _URL_PAINT = re.compile(r"""url\(\s*(['"]?)#([^'")\s]+)\1\s*\)\s*(.*)""", re.DOTALL)
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,((?:[^()]|\([^()]*\))*))?\)")  # a fallback may be rgb(...)
+_COLOUR_FUNCTION = re.compile(r"\s*(rgba?|hsla?)\(([^()]*)\)\s*", re.IGNORECASE)
+_CHANNEL = re.compile(rf"({NUMBER})(%?)")
 _HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_LENGTH = re.compile(rf"\s*({_NUMBER})(px|pt|pc|mm|cm|in|%)?\s*")
+LENGTH = re.compile(rf"\s*+({NUMBER})\s*+(px|pt|pc|mm|cm|in|%)?\s*+")  # possessive: linear time
 _UNITS = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
-_ALIGN = re.compile(r"x(Min|Mid|Max)Y(Min|Mid|Max)")
-_SHARE = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+MAX_SUBSTITUTED = 1_000_000  # characters the var() of a picture expand to, in all
+# Elements a stylesheet's selectors may look at, in all, to match: `g g g g rect` over deep
+# nesting, `:nth-of-type` over long runs of siblings, `:has()` look at many per element.
+MAX_SELECTOR_STEPS = 2_000_000
 
 _COLOURED = ("fill", "stroke", "stop-color", "color", "flood-color", "lighting-color")
 _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 _TRANSFORMS = ("transform", "gradientTransform", "patternTransform")
+# The CSS properties SVG defines as presentation attributes: all a stylesheet rule may write onto
+# an element. Geometry (x, width, ...), transform, href, id and class are not among them: browsers
+# do not read a stylesheet's href, and the picture's size and links were checked as written.
+_PRESENTATION = frozenset((
+    "alignment-baseline", "baseline-shift", "clip", "clip-path", "clip-rule", "color", "color-interpolation",
+    "color-interpolation-filters", "color-rendering", "cursor", "direction", "display", "dominant-baseline",
+    "fill", "fill-opacity", "fill-rule", "filter", "flood-color", "flood-opacity", "font", "font-family",
+    "font-size", "font-size-adjust", "font-stretch", "font-style", "font-variant", "font-weight",
+    "glyph-orientation-horizontal", "glyph-orientation-vertical", "image-rendering", "isolation",
+    "letter-spacing", "lighting-color", "marker", "marker-end", "marker-mid", "marker-start", "mask",
+    "mix-blend-mode", "opacity", "overflow", "paint-order", "pointer-events", "shape-rendering", "stop-color",
+    "stop-opacity", "stroke", "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin",
+    "stroke-miterlimit", "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "text-overflow",
+    "text-rendering", "transform-origin", "unicode-bidi", "vector-effect", "visibility", "white-space",
+    "word-spacing", "writing-mode"))
 _ACROSS = ("x", "cx", "x1", "x2", "width", "rx")
 _DOWN = ("y", "cy", "y1", "y2", "height", "ry")
 
 
-def _local(tag) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
 def _at(element) -> str:
-    return f" at line {element.sourceline}" if element.sourceline else ""
+    return at_line(element.sourceline)
 
 
 def _shown(value: str) -> str:
@@ -79,7 +101,7 @@ def _written(transform: list[tuple[str, list[str]]]) -> str:
 
 def _length(value: str | None, percent_of: float, default: float | None = None) -> float | None:
     """A length in user units: a number, px and absolute units, or a percentage of ``percent_of``."""
-    match = _LENGTH.fullmatch(value) if value is not None else None
+    match = LENGTH.fullmatch(value) if value is not None else None
     if match is None:
         return default
     number = float(match.group(1))
@@ -92,15 +114,6 @@ def _number_text(value: float) -> str:
     return repr(float(value))
 
 
-def _declarations(style: str) -> list[tuple[str, str]]:
-    found = []
-    for declaration in style.split(";"):
-        name, colon, value = declaration.partition(":")
-        if colon and name.strip():
-            found.append((name.strip(), value.strip()))
-    return found
-
-
 def _edit_properties(element, edit) -> None:
     """Apply ``edit(name, value) -> new value or None`` to the element's presentation attributes
     and to its ``style`` declarations (the style rewritten only when one changes)."""
@@ -111,7 +124,7 @@ def _edit_properties(element, edit) -> None:
                 element.set(name, new)
     style = element.get("style")
     if style:
-        declarations = _declarations(style)
+        declarations = style_declarations(style)
         changed = False
         for index, (name, value) in enumerate(declarations):
             new = edit(name, value)
@@ -124,7 +137,7 @@ def _edit_properties(element, edit) -> None:
 
 def _property(element, name: str) -> str | None:
     """The element's own value of ``name``: its style declaration, else its attribute."""
-    for key, value in reversed(_declarations(element.get("style") or "")):
+    for key, value in reversed(style_declarations(element.get("style") or "")):
         if key == name:
             return value
     return element.get(name)
@@ -133,8 +146,80 @@ def _property(element, name: str) -> str | None:
 def _drop_property(element, name: str) -> None:
     element.attrib.pop(name, None)
     style = element.get("style")
-    if style and any(key == name for key, _ in _declarations(style)):
-        element.set("style", ";".join(f"{k}:{v}" for k, v in _declarations(style) if k != name))
+    if style and any(key == name for key, _ in style_declarations(style)):
+        element.set("style", ";".join(f"{k}:{v}" for k, v in style_declarations(style) if k != name))
+
+
+class _TooManySteps(Exception):
+    """A selector's matching looked at more elements than :data:`MAX_SELECTOR_STEPS`."""
+
+
+def _bounded_wrapper(cssselect2):
+    """cssselect2's element wrapper counting each element a selector looks at (across ancestors,
+    siblings and children), past :data:`MAX_SELECTOR_STEPS` in all raising _TooManySteps."""
+
+    class Steps(list):  # [count], shared by every wrapper of one tree
+        def take(self, items):
+            for item in items:
+                self[0] += 1
+                if self[0] > MAX_SELECTOR_STEPS:
+                    raise _TooManySteps
+                yield item
+
+    class Children(list):  # an element's children, counted when a selector walks them
+        def __init__(self, items, steps: Steps) -> None:
+            super().__init__(items)
+            self.steps = steps
+
+        def __iter__(self):
+            return self.steps.take(super().__iter__())
+
+        def __getitem__(self, index):
+            found = super().__getitem__(index)
+            return Children(self.steps.take(found), self.steps) if isinstance(index, slice) else found
+
+    class Bounded(cssselect2.ElementWrapper):
+        def __init__(self, etree_element, parent, *args, **kwargs) -> None:
+            self.steps = parent.steps if parent is not None else Steps([0])
+            super().__init__(etree_element, parent, *args, **kwargs)
+
+        @property
+        def etree_children(self):
+            if "_children" not in self.__dict__:
+                self._children = Children((element for element in self.etree_element
+                                           if isinstance(element.tag, str)), self.steps)
+            return self._children
+
+        @property
+        def ancestors(self):  # walked, not kept as tuples (which grow as the square of the tree)
+            return self.steps.take(self._chain("parent"))
+
+        @property
+        def previous_siblings(self):
+            return self.steps.take(self._chain("previous"))
+
+        def _chain(self, link: str):
+            at = getattr(self, link)
+            while at is not None:
+                yield at
+                at = getattr(at, link)
+
+        def iter_children(self):
+            return self.steps.take(super().iter_children())
+
+    return Bounded
+
+
+def _named(test, selector: str, where: str):
+    """The selector's ``test``, its running past :data:`MAX_SELECTOR_STEPS` an ImageError naming it."""
+    def run(element) -> bool:
+        try:
+            return test(element)
+        except _TooManySteps:
+            raise ImageError(f"has a CSS rule ({where}) whose selector {_shown(selector)!r} looks at more than "
+                             f"{MAX_SELECTOR_STEPS:,} elements to match; write a simpler selector, such as a "
+                             "class (.name)") from None
+    return run
 
 
 def _fold_stylesheet(root) -> None:
@@ -156,6 +241,10 @@ def _fold_stylesheet(root) -> None:
                 selectors = cssselect2.compile_selector_list(rule.prelude)
             except cssselect2.SelectorError:
                 continue
+            where = f"<style>{_at(sheet)}" if rule.source_line == 1 or not sheet.sourceline else \
+                f"<style> at line {sheet.sourceline + rule.source_line - 1}"
+            for selector in selectors:
+                selector.test = _named(selector.test, tinycss2.serialize(rule.prelude).strip(), where)
             declarations = [(d.name if d.name.startswith("--") else d.lower_name, tinycss2.serialize(d.value).strip(),
                              d.important)
                             for d in tinycss2.parse_blocks_contents(rule.content, skip_comments=True,
@@ -164,24 +253,26 @@ def _fold_stylesheet(root) -> None:
             for selector in selectors:
                 matcher.add_selector(selector, declarations)
     found = []
-    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
-                         key=lambda m: (m[0], m[1]))  # weakest first
-        if matches:
-            found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
+    try:
+        for wrapper in _bounded_wrapper(cssselect2).from_xml_root(root).iter_subtree():
+            matches = sorted((match for match in matcher.match(wrapper) if match[2] is None),  # no ::before
+                             key=lambda m: (m[0], m[1]))  # weakest first
+            if matches:
+                found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
+    except _TooManySteps:  # the walk itself took the last steps the selectors left
+        raise ImageError(f"has CSS rules whose selectors look at more than {MAX_SELECTOR_STEPS:,} elements in all "
+                         "to match; write simpler selectors, such as classes (.name)") from None
     for sheet in sheets:
         sheet.getparent().remove(sheet)
     for element, declarations in found:
+        declarations = [d for d in declarations if d[0] in _PRESENTATION or d[0].startswith("--")]
         normal = {name: value for name, value, important in declarations if not important}
         important = {name: value for name, value, important in declarations if important}
-        own = _declarations(element.get("style") or "")
+        own = style_declarations(element.get("style") or "")
         custom = [(name, value) for name, value in {**normal, **important}.items() if name.startswith("--")]
         for name, value in {**normal, **important}.items():
-            if not name.startswith("-"):  # custom and vendor properties: no attribute can hold them
-                try:
-                    element.set(name, value)
-                except ValueError:  # a name XML does not allow, which svglib never reads
-                    pass
+            if not name.startswith("--"):  # a custom property: no attribute can hold it
+                element.set(name, value)
         if custom or any(name in important for name, _ in own):
             # Custom properties (no attribute can hold them) go first in the style, which the
             # element's own declarations follow, and an !important one then overrides.
@@ -198,28 +289,73 @@ def _resolve_variables(root) -> None:
     if not any("var(" in value for element in root.iter() for value in element.attrib.values()):
         return
     inherited: dict = {}
+    written = 0
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        parent = element.getparent()
-        own = dict(inherited.get(parent, {}))
-        own.update((name, value) for name, value in _declarations(element.get("style") or "") if name.startswith("--"))
+        # Each element's own custom properties over its parent's, shared, not copied: memory
+        # grows with what the file declares, not with elements times properties.
+        own = inherited.get(element.getparent(), ChainMap())
+        declared = {name: value for name, value in style_declarations(element.get("style") or "")
+                    if name.startswith("--")}
+        if declared:
+            own = own.new_child(declared)  # as deep as the tree (MAX_SVG_DEPTH)
         inherited[element] = own
 
         def substitute(name: str, value: str, own=own) -> str | None:
+            nonlocal written
             if "var(" not in value or name.startswith("--"):
                 return None
-            return _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
-                            value)
+            new = _VAR.sub(lambda m: own.get(m.group(1), m.group(2).strip() if m.group(2) is not None else m.group(0)),
+                           value)
+            written += len(new)
+            if written > MAX_SUBSTITUTED:  # one long value used by every element: no picture needs it
+                raise ImageError(f"has CSS custom properties (var()) that expand to more than {MAX_SUBSTITUTED:,} "
+                                 f"characters in all (<{_local(element.tag)}>{_at(element)}); write the values out")
+            return new
 
         _edit_properties(element, substitute)
 
 
+def _colour_function(value: str) -> str | None:
+    """``rgb()``, ``rgba()``, ``hsl()``, ``hsla()`` as svglib reads them: the name in lower case
+    and an rgb channel out of range clamped, as browsers draw ``RGB(300, -5, 0)``; None when it
+    is not one of them (or not one svglib can be helped to read)."""
+    match = _COLOUR_FUNCTION.fullmatch(value)
+    if match is None:
+        return None
+    kind = match.group(1).lower()
+    if kind.startswith("hsl"):
+        return f"{kind}({match.group(2)})"
+    colour, slash, alpha = match.group(2).partition("/")
+    parts = [part for part in re.split(r"\s*,\s*|\s+", colour.strip()) if part]
+    if slash:
+        parts.append(alpha.strip())
+    channels = [_CHANNEL.fullmatch(part) for part in parts]
+    if len(channels) not in (3, 4) or None in channels:
+        return None
+    numbers = []
+    for index, channel in enumerate(channels):
+        number = float(channel.group(1))
+        if not math.isfinite(number):
+            return None
+        if index == 3:
+            numbers.append(min(1.0, max(0.0, number / 100 if channel.group(2) else number)))
+        else:
+            numbers.append(round(min(255.0, max(0.0, number * 255 / 100 if channel.group(2) else number))))
+    if len(numbers) == 3:
+        return "#{:02x}{:02x}{:02x}".format(*numbers)
+    return f"rgba({numbers[0]},{numbers[1]},{numbers[2]},{_number_text(numbers[3])})"
+
+
 def _fix_colours(name: str, value: str) -> str | None:
-    """A CSS named colour svglib does not know in that case or at all, as hex."""
+    """A CSS named colour svglib does not know in that case or at all, as hex; a colour
+    function as svglib reads it (:func:`_colour_function`)."""
     if name not in _COLOURED:
         return None
     word = value.strip()
+    if "(" in word and not word.startswith("url("):
+        return None if _readable(word) else _colour_function(word)  # art svglib reads is kept as written
     if not word.isalpha():
         match = _URL_PAINT.fullmatch(word)
         if match and match.group(3):
@@ -315,7 +451,32 @@ def _paint_fallbacks(root, ids: dict, say) -> None:
         _edit_properties(element, choose)
 
 
-def _fix_transforms(element, say) -> None:
+def _singular(transform: list[tuple[str, list[str]]]) -> bool:
+    """Whether the transform squashes the plane to a line or a point (``scale(0)``), or takes it
+    beyond any number: what it transforms shows nothing, and no inverse exists to draw it with."""
+    a, b, c, d = 1.0, 0.0, 0.0, 1.0  # the linear part suffices: a translation inverts always
+    for name, written in transform:
+        n = [float(number) for number in written]
+        if name == "matrix":
+            m = n[:4]
+        elif name == "scale":
+            m = [n[0], 0.0, 0.0, n[-1]]
+        elif name == "rotate":
+            turn = math.radians(n[0])
+            m = [math.cos(turn), math.sin(turn), -math.sin(turn), math.cos(turn)]
+        elif name in ("skewX", "skewY"):
+            slope = math.tan(math.radians(n[0]))
+            m = [1.0, 0.0, slope, 1.0] if name == "skewX" else [1.0, slope, 0.0, 1.0]
+        else:
+            continue
+        a, b, c, d = a * m[0] + c * m[1], b * m[0] + d * m[1], a * m[2] + c * m[3], b * m[2] + d * m[3]
+    determinant = a * d - b * c
+    return not (math.isfinite(determinant) and determinant != 0 and all(map(math.isfinite, (a, b, c, d))))
+
+
+def _fix_transforms(element, say) -> bool:
+    """The element's transforms as svglib reads them; True when its transform is singular (the
+    element then shows nothing)."""
     for name in _TRANSFORMS:
         value = element.get(name)
         if value is None:
@@ -325,11 +486,14 @@ def _fix_transforms(element, say) -> None:
             say(element, f"its {name} {_shown(value)!r} cannot be read and is left out; write it as SVG "
                          "transform functions, such as translate(10 20) rotate(45)")
             element.attrib.pop(name)
+        elif name == "transform" and _singular(parsed):
+            element.attrib.pop(name)
+            return True
         elif _written(parsed) != value.strip() and parsed:
             element.set(name, _written(parsed))
     origin = _property(element, "transform-origin")
     if origin is None:
-        return
+        return False
     numbers = [_length(part, 0.0) for part in origin.split()]
     if len(numbers) in (1, 2) and "%" not in origin and None not in numbers:
         _drop_property(element, "transform-origin")
@@ -341,6 +505,7 @@ def _fix_transforms(element, say) -> None:
     elif element.get("transform"):
         say(element, f"its transform-origin {_shown(origin)!r} is not drawn (only lengths, as "
                      "transform-origin=\"50 50\"); write the origin into the transform")
+    return False
 
 
 def _fix_radii(element, viewport: tuple[float, float]) -> None:
@@ -365,31 +530,35 @@ def _fix_radii(element, viewport: tuple[float, float]) -> None:
                 element.set(name, _number_text(number))
 
 
-def _box(element) -> tuple[float, float, float, float] | None:
-    parts = re.split(r"[\s,]+", (element.get("viewBox") or "").strip())
+def view_box(value: str | None) -> tuple[float, float, float, float] | None:
+    """A ``viewBox`` as its four numbers (None: not four finite numbers)."""
+    parts = re.split(r"[\s,]+", (value or "").strip())
     try:
         box = tuple(float(p) for p in parts)
     except ValueError:
         return None
-    return box if len(box) == 4 and box[2] > 0 and box[3] > 0 and all(map(math.isfinite, box)) else None
+    return box if len(box) == 4 and all(map(math.isfinite, box)) else None
 
 
-def _fit(box, placement: str | None, width: float, height: float) -> str:
+def _box(element) -> tuple[float, float, float, float] | None:
+    """The element's viewBox, when it has one that shows something."""
+    box = view_box(element.get("viewBox"))
+    return box if box is not None and box[2] > 0 and box[3] > 0 else None
+
+
+def _fit(box, placement: str | None, width: float, height: float) -> str | None:
     """The transform taking a viewBox into a viewport of ``width`` x ``height`` at (0, 0), as
-    ``preserveAspectRatio`` says."""
+    ``preserveAspectRatio`` says; None when it scales the box to nothing or beyond any number."""
     bx, by, bw, bh = box
-    words = (placement or "").split()
-    if words[:1] == ["defer"]:
-        words = words[1:]
+    align, covers = picture_placement(placement)
     sx, sy = width / bw, height / bh
     tx = ty = 0.0
-    if words[:1] != ["none"]:
-        align = _ALIGN.fullmatch(words[0]) if words else None
-        ax, ay = (_SHARE[align.group(1)], _SHARE[align.group(2)]) if align else (0.5, 0.5)
-        sx = sy = (max if words[1:] == ["slice"] else min)(sx, sy)
+    if align is not None:
+        ax, ay = align
+        sx = sy = (max if covers else min)(sx, sy)
         tx, ty = ax * (width - bw * sx), ay * (height - bh * sy)
-    if not all(map(math.isfinite, (sx, sy, tx, ty))):
-        return "scale(0)"  # a viewport beyond any number: nothing that prints
+    if not all(map(math.isfinite, (sx, sy, tx, ty))) or sx == 0 or sy == 0:
+        return None
     return (f"translate({_number_text(tx)} {_number_text(ty)}) scale({_number_text(sx)} {_number_text(sy)}) "
             f"translate({_number_text(-bx)} {_number_text(-by)})")
 
@@ -446,8 +615,13 @@ class _Viewports:
         inner = etree.SubElement(element, element.tag)
         if overflow not in ("visible", "auto"):
             inner.set("clip-path", self.clip(w, h))
-        if box is not None:
-            inner = etree.SubElement(inner, element.tag, transform=_fit(box, placement, w, h))
+        fit = _fit(box, placement, w, h) if box is not None else ""
+        if fit is None or w == 0 or h == 0:  # an empty viewport (or one no number holds) shows nothing
+            for child in children:
+                element.remove(child)
+            return inner, (w, h)
+        if fit:
+            inner = etree.SubElement(inner, element.tag, transform=fit)
         for child in children:
             inner.append(child)
         return inner, ((box[2], box[3]) if box is not None else (w, h))
@@ -522,20 +696,34 @@ def normalise(root) -> list[str]:
     box = _box(root)
     start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
                                           _length(root.get("height"), 100.0, 100.0))
-    stack = [(root, start, False, "normal")]
+    used = {href[1:] for element in root.iter() if _local(element.tag) == "use"
+            for href in [(element.get(_XLINK_HREF) or element.get("href") or "").strip()] if href.startswith("#")}
+    # shared: whether a <use> shows this element, or an ancestor below where its paint-order is
+    # set, where that paint-order does not apply (a split shape would take it there too).
+    stack = [(root, start, False, "normal", False)]
     while stack:
-        element, viewport, nested, painting = stack.pop()
+        element, viewport, nested, painting, shared = stack.pop()
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
         if tag == "clipPath" or painting == "clip":
             painting = "clip"  # a clip path's shapes paint nothing: their outline is the clip
+        elif _property(element, "paint-order"):
+            painting, shared = _property(element, "paint-order"), False
         else:
-            painting = _property(element, "paint-order") or painting  # inherited
+            shared = shared or element.get("id") in used
         _edit_properties(element, _fix_importance)
         _edit_properties(element, lambda name, value: _fix_colours(name, value) or _fix_opacity(name, value))
         _drop_unreadable_colours(element, say)
-        _fix_transforms(element, say)
+        if _fix_transforms(element, say):  # a singular transform: nothing of it shows
+            if element is root or tag == "clipPath":
+                for child in list(element):
+                    element.remove(child)
+                if tag == "clipPath":  # clipping to nothing (svglib draws an empty clip path's shapes whole)
+                    element.append(element.makeelement(element.tag[:-len(tag)] + "rect", {"width": "0", "height": "0"}))
+            else:
+                element.getparent().remove(element)
+            continue
         _fix_radii(element, viewport)
         if tag == "clipPath" and element.get("transform") and element.get("clipPathUnits") != "objectBoundingBox":
             # svglib ignores a clip path's own transform: each shape in it takes it first (one in
@@ -569,11 +757,14 @@ def normalise(root) -> list[str]:
                 continue
         order = _paint_order(painting)
         if order[0] != "fill" and order.index("stroke") < order.index("fill"):
-            if tag in _SHAPES:
+            if tag in _SHAPES and shared:
+                say(element, f"its paint-order {' '.join(order)!r}, from a parent, is not drawn (a <use> shows "
+                             "the shape where it does not apply); draw the stroke as a shape of its own")
+            elif tag in _SHAPES:
                 _split_paints(element, order, say)
                 continue
             if tag == "use":
                 say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
                              "give the paint-order to the shapes it shows")
-        stack.extend((child, viewport, nested, painting) for child in reversed(element))
+        stack.extend((child, viewport, nested, painting, shared) for child in reversed(element))
     return found
