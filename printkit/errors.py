@@ -90,6 +90,11 @@ class ImageError(PrintkitError, ValueError):
     """An image printkit refuses; the message says why, without naming the file."""
 
 
+class SelectorTooCostly(ImageError):
+    """A CSS selector in SVG art whose matching looked at more elements than printkit's limit
+    (printkit.render.svg_normal), which names the selector or the rules."""
+
+
 class JpegNotPlain(PrintkitError):
     """A JPEG whose markers cannot prove it whole (printkit.jpeg): it is decoded instead. Never
     reaches a user."""

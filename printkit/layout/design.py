@@ -460,12 +460,14 @@ def icon_sharpness(ops: Sequence[Op], names: Sequence[str], icons: Mapping[str, 
     """:func:`sharpness_warnings` of the icons ``names`` (of ``icons``) drawn from a PNG or JPEG,
     where ``ops`` draw them: each picture once per size it is drawn at, said of ``where`` (the
     element) and the icon."""
-    from printkit.images import is_svg  # a face of no picture never loads the pictures' checks
+    pictured = [(name, icon) for name in names if isinstance(icon := icons.get(name), ImageIcon)]
+    if not pictured:  # built-in icons: a face of no picture never loads the pictures' checks
+        return []
+    from printkit.images import is_svg
 
     drawn = {}
-    for name in names:
-        icon = icons.get(name)
-        if isinstance(icon, ImageIcon) and not is_svg(icon.path):
+    for name, icon in pictured:
+        if not is_svg(icon.path):
             drawn.setdefault(Path(icon.path), (name, icon.shown or Path(icon.path).name))
     if not drawn:
         return []

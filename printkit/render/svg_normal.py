@@ -22,7 +22,7 @@ import math
 import re
 from collections import ChainMap
 
-from printkit.errors import ImageError
+from printkit.errors import ImageError, SelectorTooCostly
 from printkit.render.svg import NUMBER, at_line, local_name as _local, picture_placement, style_declarations
 
 _NUMBER_AT = re.compile(NUMBER)
@@ -150,20 +150,16 @@ def _drop_property(element, name: str) -> None:
         element.set("style", ";".join(f"{k}:{v}" for k, v in style_declarations(style) if k != name))
 
 
-class _TooManySteps(Exception):
-    """A selector's matching looked at more elements than :data:`MAX_SELECTOR_STEPS`."""
-
-
 def _bounded_wrapper(cssselect2):
     """cssselect2's element wrapper counting each element a selector looks at (across ancestors,
-    siblings and children), past :data:`MAX_SELECTOR_STEPS` in all raising _TooManySteps."""
+    siblings and children), past :data:`MAX_SELECTOR_STEPS` in all raising SelectorTooCostly."""
 
     class Steps(list):  # [count], shared by every wrapper of one tree
         def take(self, items):
             for item in items:
                 self[0] += 1
                 if self[0] > MAX_SELECTOR_STEPS:
-                    raise _TooManySteps
+                    raise SelectorTooCostly
                 yield item
 
     class Children(list):  # an element's children, counted when a selector walks them
@@ -215,7 +211,7 @@ def _named(test, selector: str, where: str):
     def run(element) -> bool:
         try:
             return test(element)
-        except _TooManySteps:
+        except SelectorTooCostly:
             raise ImageError(f"has a CSS rule ({where}) whose selector {_shown(selector)!r} looks at more than "
                              f"{MAX_SELECTOR_STEPS:,} elements to match; write a simpler selector, such as a "
                              "class (.name)") from None
@@ -259,7 +255,7 @@ def _fold_stylesheet(root) -> None:
                              key=lambda m: (m[0], m[1]))  # weakest first
             if matches:
                 found.append((wrapper.etree_element, [d for match in matches for d in match[3]]))
-    except _TooManySteps:  # the walk itself took the last steps the selectors left
+    except SelectorTooCostly:  # the walk itself took the last steps the selectors left
         raise ImageError(f"has CSS rules whose selectors look at more than {MAX_SELECTOR_STEPS:,} elements in all "
                          "to match; write simpler selectors, such as classes (.name)") from None
     for sheet in sheets:
