@@ -11,7 +11,7 @@ that does not fit a spec), which the build finds as it sets the books.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Mapping, Protocol, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.draft import shown_in
@@ -78,10 +78,21 @@ def check_svg(deck: Deck, card: Card, path: Path) -> None:
                          f"{exc}") from None
 
 
-def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = None) -> dict[Path, tuple[str, ...]]:
+def _every_variant(decks: Sequence[Deck]) -> dict[Path, list[Deck]]:
+    """``decks`` (every variant of each spec, as ``printkit check`` expands them) by spec: what a
+    rule text reads, so that checking it does not read and expand the spec again."""
+    by_spec: dict[Path, list[Deck]] = {}
+    for deck in decks:
+        by_spec.setdefault(Path(deck.spec_path), []).append(deck)
+    return by_spec
+
+
+def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = None,
+                     variants: Mapping[Path, Sequence[Deck]] | None = None) -> dict[Path, tuple[str, ...]]:
     """Parse each spec's own rule texts with their ``{{ values }}`` and ``:::`` blocks resolved, as
     setting the rulebook does first, and (with ``paper``) lay their figures out on its pages; a
     text's first mistake is kept in ``errors``. What setting them would warn of, by spec.
+    ``variants``: each spec's decks, every variant, where the caller has them (else read again).
 
     printkit's bundled texts are left out (:func:`check_taken_rule_texts` says them): a build does
     not stop when they do not fit a spec, and finds that when it sets them.
@@ -92,11 +103,12 @@ def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = 
     for spec, texts in own_rule_texts(decks):
         for lang in texts:
             with errors.collecting():
-                said[spec] = said.get(spec, ()) + check_rule_text(spec, lang, paper=paper)
+                said[spec] = said.get(spec, ()) + check_rule_text(spec, lang, (variants or {}).get(spec), paper)
     return said
 
 
-def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, tuple[str, ...]]:
+def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors,
+                           variants: Mapping[Path, Sequence[Deck]] | None = None) -> dict[Path, tuple[str, ...]]:
     """What a build warns of, by spec, about the rulebooks printkit's bundled texts make for specs
     that have none of their own, as it says it: a text that cannot be set for the spec (a copy
     that lacks the cards or groups it quotes; that rulebook is left out, the cards built), and
@@ -115,7 +127,7 @@ def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors) -> dict[Path, 
             continue
         for lang in texts:
             try:
-                found = check_rule_text(spec, lang)
+                found = check_rule_text(spec, lang, (variants or {}).get(spec))
             except PrintkitError as exc:  # the build sets the text, so stops at its first mistake
                 first = exc.errors[0] if isinstance(exc, ManyErrors) else exc
                 if not isinstance(first, BuildError):
@@ -137,9 +149,11 @@ def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], pape
     errors = Errors()
     for deck in decks:
         check_faces(deck, faces_of(deck), paper, errors)
-    said = check_rule_texts(decks, errors, rulebook_paper) if rulebooks and not errors.full else {}
+    # check expands every variant (a build may be asked for some): the rule texts read those
+    variants = _every_variant(decks) if every_rulebook else None
+    said = check_rule_texts(decks, errors, rulebook_paper, variants) if rulebooks and not errors.full else {}
     if rulebooks and every_rulebook and not errors.full:
-        for spec, more in check_taken_rule_texts(decks, errors).items():
+        for spec, more in check_taken_rule_texts(decks, errors, variants).items():
             said[spec] = said.get(spec, ()) + more
     errors.raise_any()
     return said
