@@ -73,3 +73,28 @@ def test_check_says_first_what_a_build_warns_of_printkits_rule_texts(tmp_path):
         for lang in ("ko", "en"):
             assert any(line.startswith(f"no {lang} rulebook: {DECKS_DIR}/") and quoted in line
                        and f"write {spec}.rules.{lang}.md beside it" in line for line in check_said)
+
+
+def test_check_sets_the_bundled_text_from_the_decks_it_expanded(tmp_path, monkeypatch):
+    """check reads and expands a spec once: setting the rule texts it takes reads those decks
+    (a game's own figures may still read the spec, as they do in a build)."""
+    import shutil
+    import sys
+
+    import printkit.decks
+    from printkit.check import check_spec
+
+    spec = tmp_path / "mycalc.yaml"
+    shutil.copy(DECKS_DIR / "calc.yaml", spec)
+    read_again = []
+    loader = printkit.decks.load_all_variants
+
+    def counted(path):
+        if sys._getframe(1).f_code.co_name == "prepare":  # the rule text's own reading of the spec
+            read_again.append(path)
+        return loader(path)
+
+    monkeypatch.setattr(printkit.decks, "load_all_variants", counted)
+    reports = check_spec(spec)
+    assert [r.variant for r in reports] == ["standard", "expert"]
+    assert read_again == []
