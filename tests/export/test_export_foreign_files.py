@@ -24,19 +24,24 @@ def _deck(tmp_path, text=ONE):
     return spec
 
 
+def _refused(spec, out) -> str:
+    """The one line a print-shop export of ``spec`` into ``out`` is refused with (no traceback)."""
+    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    return lines[0]
+
+
 def test_a_file_of_the_users_in_upload_refuses_the_export_before_anything_is_written(tmp_path):
     spec = _deck(tmp_path)
     out = tmp_path / "shop"
     (out / "upload").mkdir(parents=True)
     (out / "upload" / "cards-old.pdf").write_bytes(b"old")
-    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
-    assert result.exit_code == 1
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.output
-    assert lines[0] == (f"error: cannot export into {str(out)!r}: upload/cards-old.pdf is not printkit's (it did "
-                        "not write it, or it was changed since), and README.txt would tell you to send everything "
-                        "in that folder; move it out of the export folder (printkit never removes a file it did "
-                        "not write) or use another --out")
+    assert _refused(spec, out) == (
+        f"error: cannot export into {str(out)!r}: upload/cards-old.pdf is not printkit's (it did not write it, or "
+        "it was changed since), and README.txt would tell you to send everything in that folder; move it out of "
+        "the export folder (printkit never removes a file it did not write) or use another --out")
     # Nothing written, the user's file kept as it was.
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["upload", "upload/cards-old.pdf"]
     assert (out / "upload" / "cards-old.pdf").read_bytes() == b"old"
@@ -103,14 +108,10 @@ def test_folders_too_full_to_look_through_refuse_the_export(tmp_path, monkeypatc
         (out / "upload" / f"a{n:02d}" / ".DS_Store").write_bytes(b"finder")
     (out / "upload" / "zz").mkdir()
     (out / "upload" / "zz" / "evil.pdf").write_bytes(b"not printkit's")
-    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out)])
-    assert result.exit_code == 1
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.output
-    assert lines[0] == (f"error: cannot export into {str(out)!r}: upload/ holds more than 20 files, "
-                        "more than printkit looks through to be sure each is its own, and README.txt would tell "
-                        "you to send everything in it; empty it (or move it out of the export folder) or use "
-                        "another --out")
+    assert _refused(spec, out) == (
+        f"error: cannot export into {str(out)!r}: upload/ holds more than 20 files, more than printkit looks "
+        "through to be sure each is its own, and README.txt would tell you to send everything in it; empty it "
+        "(or move it out of the export folder) or use another --out")
     assert not (out / "upload" / "cards.pdf").exists() and not (out / "README.txt").exists()
     assert (out / "upload" / "zz" / "evil.pdf").read_bytes() == b"not printkit's"
 

@@ -61,6 +61,17 @@ def run(folder: Path, spec: str, *args: str, command: str = "check"):
     return invoke_in(folder, command, "deck.yaml", *extra, *args)
 
 
+def one_error_at(folder: Path, spec: str, needle: str, word: str, message: str, command: str = "check") -> str:
+    """The one line ``command`` refuses ``spec`` with, asserted to stand at ``word`` (after
+    ``needle``) in the spec and to say ``message``."""
+    result = run(folder, spec, command=command)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(place_of(spec, needle, word)), line
+    assert message in line, line
+    return line
+
+
 def test_a_spec_with_layouts_checks_and_builds(folder):
     result = run(folder, SPEC)
     assert result.exit_code == 0, result.output
@@ -493,12 +504,7 @@ groups:""") + """components:
 ])
 def test_a_literal_picture_or_icon_in_a_layout_is_one_error_where_it_is_written(folder, change, word, message):
     """Every card drawn by the layout (three, by two layouts) shares the mistake: it is the spec's."""
-    spec = SPEC.replace(*change)
-    result = run(folder, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(place_of(spec, word, word)), line
-    assert message in line, line
+    one_error_at(folder, SPEC.replace(*change), word, word, message)
 
 
 def test_a_card_value_naming_no_icon_is_said_once_per_value_at_its_row_naming_the_spec(folder):
@@ -562,11 +568,8 @@ def test_a_mistake_a_layout_writes_itself_is_one_error_where_it_is_written(folde
     """Four cards share the mistake, yet it is the layout's: said once, at its value, by check and build."""
     spec = FOUR.replace(*change)
     for command in ("check", "build"):
-        result = run(folder, spec, command=command)
-        assert result.exit_code == 1, result.output
-        [line] = result.stderr.strip().splitlines()
+        line = one_error_at(folder, spec, needle, word, message, command)
         assert line.startswith(place_of(spec, needle, word) + " layout 'card', "), line
-        assert message in line, line
 
 
 @pytest.mark.parametrize("change, card, message", [
@@ -632,12 +635,7 @@ def test_a_table_cell_reads_the_card_as_every_text_does(folder):
     (('fill: "#eeeeee"', 'fill: "#eeeeeg"'), "#eeeeeg", '"#', "'#eeeeeg' is not a colour"),
 ])
 def test_a_table_mistake_is_one_error_where_it_is_written(folder, change, needle, word, message):
-    spec = TABLE.replace(*change)
-    result = run(folder, spec)
-    assert result.exit_code == 1, result.output
-    [line] = result.stderr.strip().splitlines()
-    assert line.startswith(place_of(spec, needle, word)), line
-    assert message in line, line
+    one_error_at(folder, TABLE.replace(*change), needle, word, message)
 
 
 @pytest.mark.parametrize("text", ['":{words}: and {title}:{words}:"', '"[{title}]{{color={tint}}} at {title}:30"'])
