@@ -122,10 +122,15 @@ def test_svg_inside_a_rulebook_style_drawing_on_a_page(tmp_path):
     assert_fonts_embedded(pdf)
 
 
-def test_embedded_png_in_svg_is_allowed(tmp_path):
+def _green_png_base64() -> str:
+    """A small green PNG as a data URI's base64 text."""
     buffer = io.BytesIO()
     PILImage.new("RGB", (4, 4), GREEN).save(buffer, format="PNG")
-    data = base64.b64encode(buffer.getvalue()).decode()
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def test_embedded_png_in_svg_is_allowed(tmp_path):
+    data = _green_png_base64()
     art = svg_file(tmp_path, f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
                              f'viewBox="0 0 10 10"><image width="10" height="10" '
                              f'xlink:href="data:image/png;base64,{data}"/></svg>')
@@ -137,9 +142,7 @@ def test_embedded_png_in_svg_is_allowed(tmp_path):
 def test_an_embedded_picture_is_drawn_as_the_check_reads_its_data_uri(tmp_path, href):
     # The check accepts these (spaces around it, a scheme in capitals); so must drawing, which
     # svglib's own reading of data: URIs would leave out.
-    buffer = io.BytesIO()
-    PILImage.new("RGB", (4, 4), GREEN).save(buffer, format="PNG")
-    data = base64.b64encode(buffer.getvalue()).decode()
+    data = _green_png_base64()
     art = svg_file(tmp_path, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
                              f'<rect width="10" height="10" fill="#ffffff"/>'
                              f'<image width="10" height="10" href="{href.format(data)}"/></svg>')
@@ -281,9 +284,7 @@ def test_svg_errors_name_no_file_of_their_own():
 # --- kept between documents and builds -----------------------------------------------------------
 
 def _with_picture() -> str:
-    buffer = io.BytesIO()
-    PILImage.new("RGB", (4, 4), GREEN).save(buffer, format="PNG")
-    data = base64.b64encode(buffer.getvalue()).decode()
+    data = _green_png_base64()
     return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'viewBox="0 0 10 10"><image width="10" height="10" xlink:href="data:image/png;base64,{data}"/></svg>')
 
