@@ -395,6 +395,14 @@ def _xlsx_parts(path: Path) -> dict[str, bytes]:
         return {name: archive.read(name) for name in archive.namelist()}
 
 
+def _ods_with_rows(tmp_path: Path, rows: bytes) -> None:
+    """``cards.ods``: a one-card sheet with ``rows`` (content.xml's own rows) added at its end."""
+    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
+    parts = _xlsx_parts(tmp_path / "real.ods")
+    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", rows + b"</table:table>")
+    _zip(tmp_path / "cards.ods", parts)
+
+
 def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path):
     parts = _xlsx_parts(write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name"], ["a"]]}))
     _zip(tmp_path / "cards.xlsx", {**parts, "xl/media/zeros.bin": bytes(101_000_000)})
@@ -429,13 +437,10 @@ def test_a_workbook_whose_sheet_reaches_far_is_refused_before_the_reader_allocat
 
 
 def test_an_ods_with_repeated_cells_beyond_the_limits_is_refused(tmp_path):
-    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
-    parts = _xlsx_parts(tmp_path / "real.ods")
     cell = b'<table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="150"/>'
     rows = data_module.MAX_SHEET_CELLS // 150 + 1  # within the rows a sheet may reach, past its cells
     row = f'<table:table-row table:number-rows-repeated="{rows}">'.encode() + cell + b"</table:table-row>"
-    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", row + b"</table:table>")
-    _zip(tmp_path / "cards.ods", parts)
+    _ods_with_rows(tmp_path, row)
     assert cli_error(spec(tmp_path, "data: cards.ods")) == (
         f"deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell ET{rows + 2}; "
         f"printkit reads at most {data_module.MAX_SHEET_CELLS} cells from A1")
@@ -451,12 +456,9 @@ def test_a_row_number_of_thousands_of_digits_is_refused_at_the_data_key(tmp_path
 
 
 def test_empty_repeated_ods_rows_and_cells_as_spreadsheets_write_them_are_fine(tmp_path):
-    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
-    parts = _xlsx_parts(tmp_path / "real.ods")
     filler = (b'<table:table-row table:number-rows-repeated="1048574">'
               b'<table:table-cell table:number-columns-repeated="16384"/></table:table-row>')
-    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", filler + b"</table:table>")
-    _zip(tmp_path / "cards.ods", parts)
+    _ods_with_rows(tmp_path, filler)
     assert attrs(spec(tmp_path, "data: cards.ods")) == [{"name": "a"}]
 
 
@@ -700,12 +702,9 @@ def test_an_ods_error_cell_repeated_across_cells_is_said_at_each(tmp_path):
 
 def test_a_formula_far_past_the_ods_limits_is_refused_before_it_is_read(tmp_path):
     # A formula without a value is a cell printkit looks at: it counts in the sheet's reach.
-    write_ods(tmp_path / "real.ods", {"Cards": [["name"], ["a"]]})
-    parts = _xlsx_parts(tmp_path / "real.ods")
     far = (b'<table:table-row table:number-rows-repeated="1000000"><table:table-cell/></table:table-row>'
            b'<table:table-row><table:table-cell table:formula="of:=1+2"/></table:table-row>')
-    parts["content.xml"] = parts["content.xml"].replace(b"</table:table>", far + b"</table:table>")
-    _zip(tmp_path / "cards.ods", parts)
+    _ods_with_rows(tmp_path, far)
     assert cli_error(spec(tmp_path, "data: cards.ods")) == (
         f"deck.yaml:5:11: sheet 'Cards' of 'cards.ods' reaches cell A1000003; "
         f"printkit reads at most {data_module.MAX_SHEET_ROWS} rows")
