@@ -163,13 +163,7 @@ def checked_picture(path: Path) -> Picture:
     data, identity = _read_picture(path)
     digest = hashlib.sha256(data).hexdigest()
     remember_digest(path, identity, digest)  # how a face drawing it is known (printkit.layout.ops)
-    verdict = _VERDICTS.get(digest)
-    if verdict is None:
-        verdict = _verdict(digest, data)
-        _VERDICTS.put(digest, verdict)
-    width, height, orientation = verdict
-    if orientation in TURNED:
-        width, height = height, width
+    width, height, orientation = _shown_verdict(digest, data)
     png = data.startswith(PNG_SIGNATURE)
     picture = Picture(width, height, digest, png, path, data, orientation=orientation)
     _PICTURES.put(path, (identity, picture), len(data))
@@ -182,6 +176,13 @@ def picture(path: Path) -> Picture:
     read and checked now."""
     known = _PICTURES.get(Path(path))
     return known[1] if known is not None else checked_picture(path)
+
+
+def _shown_verdict(digest: str, data: bytes) -> tuple[int, int, int]:
+    """The width and height of the picture ``data`` (sha256 ``digest``) as viewers show it (a
+    quarter turn swaps them), and its EXIF orientation: its verdict, kept once per process."""
+    width, height, orientation = _VERDICTS.get_or_make(digest, lambda: _verdict(digest, data))
+    return (height, width, orientation) if orientation in TURNED else (width, height, orientation)
 
 
 def _verdict(digest: str, data: bytes) -> tuple[int, int, int]:
@@ -218,9 +219,7 @@ def embedded_picture(data: bytes) -> EmbeddedPicture:
     """The picture ``data`` embedded in SVG art, checked (ImageError if refused) once per process
     per content, as a picture file's bytes are."""
     digest = hashlib.sha256(data).hexdigest()
-    width, height, orientation = _VERDICTS.get_or_make(digest, lambda: _verdict(digest, data))
-    if orientation in TURNED:
-        width, height = height, width
+    width, height, orientation = _shown_verdict(digest, data)
     return EmbeddedPicture(data, digest, orientation, (width, height))
 
 

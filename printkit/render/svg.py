@@ -545,8 +545,9 @@ def converter_class():
                 return super().renderNode(node, parent=parent)
             first = len(parent.contents)
             result = super().renderNode(node, parent=parent)
-            for item in parent.contents[first:]:
-                self._fit_clip(item)
+            if self._printkit_bounding_clips:  # a clip in objectBoundingBox units waits for its shape
+                for item in parent.contents[first:]:
+                    self._fit_clip(item)
             if name == "image" and len(parent.contents) > first:
                 self._place_picture(parent.contents[first], node)
             if name in self.handled_shapes and name != "image" and len(parent.contents) > first:

@@ -137,7 +137,10 @@ def _edit_properties(element, edit) -> None:
 
 def _property(element, name: str) -> str | None:
     """The element's own value of ``name``: its style declaration, else its attribute."""
-    for key, value in reversed(style_declarations(element.get("style") or "")):
+    style = element.get("style")
+    if not style or name not in style:  # no declaration of it (most elements have no style at all)
+        return element.get(name)
+    for key, value in reversed(style_declarations(style)):
         if key == name:
             return value
     return element.get(name)
@@ -145,9 +148,9 @@ def _property(element, name: str) -> str | None:
 
 def _drop_property(element, name: str) -> None:
     element.attrib.pop(name, None)
-    style = element.get("style")
-    if style and any(key == name for key, _ in style_declarations(style)):
-        element.set("style", ";".join(f"{k}:{v}" for k, v in style_declarations(style) if k != name))
+    declarations = style_declarations(element.get("style") or "")
+    if any(key == name for key, _ in declarations):
+        element.set("style", ";".join(f"{k}:{v}" for k, v in declarations if k != name))
 
 
 def _bounded_wrapper(cssselect2):
@@ -704,8 +707,8 @@ def normalise(root) -> list[str]:
         tag = _local(element.tag)
         if tag == "clipPath" or painting == "clip":
             painting = "clip"  # a clip path's shapes paint nothing: their outline is the clip
-        elif _property(element, "paint-order"):
-            painting, shared = _property(element, "paint-order"), False
+        elif order := _property(element, "paint-order"):
+            painting, shared = order, False
         else:
             shared = shared or element.get("id") in used
         _edit_properties(element, _fix_importance)
