@@ -247,10 +247,14 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
 @dataclass
 class _Laid:
     lines: list[tuple[list[_Frag], float, float]]  # fragments, width (em, with overhang), baseline offset (em)
-    fits: bool  # every line inside the box and every word whole (or broken at soft hyphens)
     more: bool  # lines were left out (MAX_LINES, or stopped at the first that does not fit)
     overflows: bool = False  # a line is wider than the box, or below it
     broken: tuple[_WordM, ...] = ()  # words broken between letters, each once
+
+    @property
+    def fits(self) -> bool:
+        """Every line inside the box and every word whole (or broken at soft hyphens)."""
+        return not (self.overflows or self.broken)
 
 
 def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure: _Measure,
@@ -276,11 +280,9 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
                     overflows = True
                 if frags and frags[-1].cut == "letters":
                     broken.setdefault(id(frags[-1].word), frags[-1].word)
-                if stop_when_too_tall and (overflows or broken):
-                    return _Laid(lines, False, True, overflows, tuple(broken.values()))
-                if len(lines) >= MAX_LINES:
-                    return _Laid(lines, not (overflows or broken), True, overflows, tuple(broken.values()))
-    return _Laid(lines, not (overflows or broken), False, overflows, tuple(broken.values()))
+                if (stop_when_too_tall and (overflows or broken)) or len(lines) >= MAX_LINES:
+                    return _Laid(lines, True, overflows, tuple(broken.values()))
+    return _Laid(lines, False, overflows, tuple(broken.values()))
 
 
 def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure,
