@@ -188,7 +188,7 @@ def _current(decks: Sequence[Deck], every_variant: bool, out_dir: Path, listings
                                                            bundled=False)
             specs[deck.deck_id] = spec_place(Path(deck.spec_path))
             folders[specs[deck.deck_id][1]] = resolved_spec(Path(deck.spec_path)).parent
-    return Current(frozenset(inputs), every_variant, inputs, spec_inputs, specs, folders)
+    return Current(every_variant, inputs, spec_inputs, specs, folders)
 
 
 def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],

@@ -97,9 +97,9 @@ SPEC_KINDS = frozenset({"rulebook", "rulebook-booklet"})
 class Current:
     """The decks and variants a build writes: with ``every_variant`` each deck built is built in
     every variant its spec has (no ``--variant``). ``inputs``: the fingerprint of each deck's inputs
-    by (deck, variant), ``spec_inputs`` of each spec's by deck (its rulebooks'); None: not known."""
+    by (deck, variant) of every deck built, ``spec_inputs`` of each spec's by deck (its rulebooks');
+    None: not known."""
 
-    variants: frozenset[tuple[str, str | None]]  # (deck, variant) of every deck built
     every_variant: bool = False
     inputs: Mapping[tuple[str, str | None], str | None] = field(default_factory=dict)
     spec_inputs: Mapping[str, str | None] = field(default_factory=dict)
@@ -112,18 +112,18 @@ class Current:
         rulebook in a language ``rule_languages`` (per deck whose rulebooks the build sets, the
         languages of its texts) lacks. A rulebook is the spec's, whatever its variants. A deck not
         built is never said to be gone: the folder may hold decks built from specs elsewhere."""
-        if entry.deck not in {deck for deck, _ in self.variants}:
+        if entry.deck not in self.spec_inputs:
             return False  # a file of another deck, or of none (the alignment test: by kind and paper)
         if entry.kind in SPEC_KINDS:
             return entry.deck in rule_languages and entry.lang not in rule_languages[entry.deck]
-        return self.every_variant and (entry.deck, entry.variant) not in self.variants
+        return self.every_variant and (entry.deck, entry.variant) not in self.inputs
 
     def spec_gone(self, entry: ManifestEntry) -> bool:
         """Whether ``entry`` is a file of a deck this build does not make whose spec, recorded in
         a folder this build reads specs from, no longer exists (taken away or renamed). A deck of
         a spec elsewhere, or of none recorded (an older manifest), is never said to be gone: the
         output folder may hold decks built from other folders, which this build cannot see."""
-        if entry.spec is None or entry.deck in {deck for deck, _ in self.variants}:
+        if entry.spec is None or entry.deck in self.spec_inputs:
             return False
         folder = self.folders.get(entry.spec_folder or "")
         if folder is None or entry.spec in ("", ".", "..") or "/" in entry.spec or "\\" in entry.spec:
