@@ -23,6 +23,7 @@ from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page, full_page
 from printkit.layout.ops import Face, Image, Line
+from printkit.pipeline.manifest import EXPORT_README
 
 # Crop marks for the print-shop PDF: a slug this wide around the bleed holds them.
 SLUG_MM = 6.0
@@ -109,7 +110,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
     notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
     if soft:
         notes += ["", "Pictures that print soft", "------------------------"] + [wrap(line.text) for line in soft]
-    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
+    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind=EXPORT_README, deck=deck)
 
 
 class SoftPicture(NamedTuple):

@@ -42,6 +42,7 @@ from printkit.export.profiles import Profile
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement
+from printkit.pipeline.manifest import EXPORT_README
 from printkit.units import mm_to_px
 
 JSON_NAME = "deck.json"
@@ -141,7 +142,7 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
              "Tokens (square components smaller than the cards) are round tiles at their real size, one tile "
              "per copy.", "Colour: sRGB; each PNG carries an sRGB ICC profile."]
     notes = [wrap(note) for note in notes]
-    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind="export-readme", deck=deck)
+    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind=EXPORT_README, deck=deck)
 
 
 class _Writer:
