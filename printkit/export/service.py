@@ -93,7 +93,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             files.append((path, f"{counted(len(by_sheet), 'full-page sheet')} ({ctx.options.paper.upper()}), "
                                 "one-sided: one copy per game"))
         else:
-            left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the "
+            left_out.append(f"{counted(len(pages), 'full-page sheet')} (score sheets and the "
                             f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
     soft = soft_pictures(prof, included, faces)
     for line in soft:
@@ -238,7 +238,7 @@ def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
             else:
                 spare = size - order.cards
                 line += (f": order {_a(size)} {size}-card deck, the smallest size that holds them, and fill its "
-                         f"{spare} other slot{'s' if spare > 1 else ''} with extra copies of any of its cards")
+                         f"{counted(spare, 'other slot')} with extra copies of any of its cards")
         lines.append(wrap(line + "."))
     if prof.order_sizes:
         lines.append(wrap(f"{prof.name} sells decks of " + ", ".join(str(n) for n in prof.order_sizes) + " cards."))

@@ -132,7 +132,7 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
     files.insert(0, (JSON_NAME, "the saved object: " + "; ".join(writer.summary)))
     left_out = []
     if pages:
-        left_out.append(f"{len(pages)} full-page sheet{'s' if len(pages) > 1 else ''} (score sheets and the like): "
+        left_out.append(f"{counted(len(pages), 'full-page sheet')} (score sheets and the like): "
                         "not cards; use the PDF from `printkit build` (a Custom PDF object in TTS).")
     where = (f"Images are referenced at {options.base_url.rstrip('/')}/{IMAGES}/...: upload the {IMAGES}/ "
              "folder there." if options.base_url
