@@ -225,20 +225,25 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     warnings.update(dict.fromkeys(book.table_warnings(doc, list(book.PAPERS.values()),
                                                       deck.art.font, deck.art.font_bold)))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
-    used = rule_texts(spec_path, deck.game)[lang]
+
+    def hinted(exc: BuildError) -> BuildError:
+        return _with_hint(exc, Path(spec_path), rule_texts(spec_path, deck.game)[lang], deck.game, lang)
+
+    shown: dict[int, Any] = {}  # what each block shows, by id: the figures are laid out from it
     with book.setting(deck.art.font, deck.art.font_bold, *inline_names(deck)):
         for block in doc.blocks:
             if isinstance(block, md.Directive) and block.kind != "pagebreak":
                 try:
-                    lookup(block)
+                    shown[id(block)] = lookup(block)
                 except BuildError as exc:
-                    errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+                    errors.add(hinted(exc))
         errors.raise_any()
         try:
             if paper in PAPERS:  # None: left to setting the book (an unknown paper is refused there)
-                book.check_figures(doc, lookup, _figure_maker(deck, remembered_fronts(deck)), book.paper(paper))
+                book.check_figures(doc, lambda block: shown[id(block)],
+                                   _figure_maker(deck, remembered_fronts(deck)), book.paper(paper))
         except BuildError as exc:
-            errors.add(_with_hint(exc, Path(spec_path), used, deck.game, lang))
+            errors.add(hinted(exc))
     errors.raise_any()
     return tuple(warnings)
 
