@@ -501,15 +501,14 @@ def _measured(text: str, where, size: float, bold: bool) -> list[tuple[str, floa
     return measured
 
 
-def cell_words(text: str, where, size: float, bold: bool = False, tie: bool = True) -> list[tuple[str, float]]:
-    """Each word of a cell's text (without its soft hyphens) with the width, in points at ``size``,
-    of its widest piece that cannot break: a word breaks at a zero-width space, and at a soft
-    hyphen, whose hyphen its piece then ends with.
+def _words(measured: list[tuple[str, float]], tie: bool = True) -> list[tuple[str, float]]:
+    """Each word of a cell's text as :func:`_measured` gives it (without its soft hyphens) with the
+    width, in points, of its widest piece that cannot break: a word breaks at a zero-width space,
+    and at a soft hyphen, whose hyphen its piece then ends with.
 
     With ``tie`` a last word of at most RUNT_CHARS characters counts as one with the word before
     it, as tie_last_word sets it.
     """
-    measured = _measured(text, where, size, bold)
     breaks = [i for i, (ch, _) in enumerate(measured) if ch in (" ", ZWSP)]
     if tie and breaks and 0 < len("".join(ch for ch, _ in measured[breaks[-1] + 1:]).strip()) <= RUNT_CHARS:
         breaks.pop()
@@ -531,13 +530,6 @@ def cell_words(text: str, where, size: float, bold: bool = False, tie: bool = Tr
             word.append(ch if ch != ZWSP else "")
             piece += w
     return words
-
-
-def text_extent(text: str, where, size: float, bold: bool = False, tie: bool = True) -> tuple[float, float]:
-    """The widths, in points at ``size``, of the longest piece of a word that cannot break
-    (:func:`cell_words`) and of the whole of a cell's text on one line."""
-    widest = max((w for _, w in cell_words(text, where, size, bold, tie)), default=0.0)
-    return widest, sum(w for ch, w in _measured(text, where, size, bold) if ch != SHY)
 
 
 def column_widths(least: list[float], most: list[float], width_pt: float) -> list[float]:
@@ -583,10 +575,12 @@ def table_setting(header, rows, styles: Styles, width_pt: float, where) -> Table
         for col in range(len(header)):
             cells = [(header[col], styles.header_cell.fontSize * scale, True)]
             cells += [(row[col], size * scale, False) for row in rows]
-            column = [word for text, at, bold in cells for word in cell_words(text, where, at, bold)]
+            measured = [_measured(text, where, at, bold) for text, at, bold in cells]
+            column = [word for each in measured for word in _words(each)]
             words.append(column)
             least.append(max((w for _, w in column), default=0.0) + 2 * pad + _CELL_SLACK_PT)
-            most.append(max(text_extent(text, where, at, bold)[1] for text, at, bold in cells) + 2 * pad + _CELL_SLACK_PT)
+            # each cell's text on one line (its soft hyphens not set)
+            most.append(max(sum(w for ch, w in each if ch != SHY) for each in measured) + 2 * pad + _CELL_SLACK_PT)
         return least, most, words
 
     scale = 1.0
