@@ -304,8 +304,8 @@ class CardRow(Flowable):
         assert layout is not None, "wrap() comes before draw()"
         canvas = self.canv
         height_mm = layout.height_mm
-        self.check_printable()
-        shown = [legible_ops(face.ops, placed.scale) for placed, face in zip(layout.cards, self.faces)]
+        shown = self._shown()
+        self.check_printable(shown)
         for placed, face, ops in zip(layout.cards, self.faces, shown):
             size = placed.card.size
             trim = Box(0.0, 0.0, size.width_mm, size.height_mm)
@@ -316,13 +316,18 @@ class CardRow(Flowable):
             if placed.label:
                 self._label(placed, runs, layout.label_size_mm)
 
-    def check_printable(self) -> None:
+    def _shown(self) -> list[tuple]:
+        """Each face's ops as the figure draws them, laid out (wrap): without what prints too small."""
+        return [legible_ops(face.ops, placed.scale) for placed, face in zip(self.layout.cards, self.faces)]
+
+    def check_printable(self, shown: list[tuple] | None = None) -> None:
         """Raise the RulebookError of a figure the rule text names whose card text, as laid out
-        (wrap), would print too small and be left out (see legible_ops)."""
+        (wrap), would print too small and be left out (see legible_ops); ``shown``: the faces'
+        ops as :meth:`_shown` gives them, when the caller has them."""
         if self.named is None:
             return
-        if any(len(legible_ops(face.ops, placed.scale)) < len(face.ops)
-               for placed, face in zip(self.layout.cards, self.faces)):
+        shown = self._shown() if shown is None else shown
+        if any(len(ops) < len(face.ops) for ops, face in zip(shown, self.faces)):
             raise small_text_error(self.named, min(pt * placed.scale for placed, face in zip(self.layout.cards, self.faces)
                                                    if (pt := smallest_text_pt(face))))
 
