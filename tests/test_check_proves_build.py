@@ -203,3 +203,31 @@ def test_a_run_names_at_most_fifty_mistakes(tmp_path):
     lines = check_and_build(tmp_path, "many.yaml")
     assert len(lines) == 51 and lines[-1] == "50 errors (the first 50; fix them and run again)", lines[-3:]
     assert "image file 'art/49.png' not found" in lines[49]
+
+
+def test_a_shapes_colour_a_card_gives_fails_check_as_build(tmp_path):
+    # A check leaves plain shapes out of the faces it lays out (it draws nothing): their colours
+    # are proved where the layout is bound to each card, and refused there as the build refuses them.
+    (tmp_path / "deck.yaml").write_text("""\
+game: demo
+name: Shapes
+layouts:
+  face:
+    elements:
+      - {kind: rect, x: 0, y: 0, width: 10mm, height: 10mm, fill: "{tint}"}
+      - {kind: ellipse, x: 0, y: 12mm, width: 10mm, height: 10mm, stroke: "{edge}"}
+      - {kind: line, x: 0, y: 24mm, width: 10mm, height: 0mm, stroke: "{edge}"}
+      - {kind: hatch, x: 0, y: 30mm, width: 10mm, height: 10mm, fill: "{tint}"}
+      - {kind: lattice, x: 12mm, y: 30mm, width: 10mm, height: 10mm, fill: "{tint}"}
+groups:
+  - name: a
+    layout: face
+    cards:
+      - {tint: "#336699", edge: "#000000"}
+      - {tint: teel, edge: "#000000"}
+      - {tint: "#336699", edge: "mix(#000000, #ffffff, 2)"}
+""", encoding="utf-8")
+    lines = check_and_build(tmp_path, "deck.yaml")
+    assert len(lines) == 3 and lines[-1] == "2 errors", lines
+    assert lines[0].startswith("deck.yaml:16:9: ") and "element 1 (rect): 'teel' is not a colour" in lines[0], lines
+    assert lines[1].startswith("deck.yaml:17:9: ") and "element 2 (ellipse)" in lines[1] and "the amount '2' of a mix" in lines[1], lines

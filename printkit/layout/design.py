@@ -162,12 +162,11 @@ class Element:
         return tuple(dict.fromkeys(names))
 
     def shown_for(self, card: Card, languages: Sequence[str] = ()) -> bool:
-        attrs = card.attrs
-        if any(not _has(card, name, languages) for name in self.when_has):
+        if self.when_has and any(not _has(card, name, languages) for name in self.when_has):
             return False
-        if any(_has(card, name, languages) for name in self.when_lacks):
+        if self.when_lacks and any(_has(card, name, languages) for name in self.when_lacks):
             return False
-        return self.when is None or matches(self.when, attrs)
+        return self.when is None or matches(self.when, card.attrs)
 
     def box(self, size: CardSize) -> Box:
         """The element's box in the card frame (mm, y down)."""
@@ -211,6 +210,11 @@ class Layout:
         if self.requires or any(e.when for e in self.elements):
             return False
         return all(split_item(name)[0] in DECK_VALUES for name in self.reads)
+
+    @cached_property
+    def lists_attributes(self) -> bool:
+        """Whether an element prints the card's other attributes (``{_attributes}``)."""
+        return any(ATTRIBUTES in t.names for e in self.elements for t in e.templates)
 
     @cached_property
     def anchored_to(self) -> frozenset[str]:
@@ -311,7 +315,7 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
     shown = [e for e in layout.elements if e.shown_for(card, languages)]
     values = own_values(card, languages)
     values[LOOKUPS] = layout.lookups
-    if any(ATTRIBUTES in t.names for e in shown for t in e.templates):
+    if layout.lists_attributes and any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
     extents: dict[str, Box] = {}  # where the texts anchored to were set on this card
     pictures_said: set[str] = set()  # the icons' picture warnings said on this face (each once)
@@ -319,8 +323,9 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
     words: dict[str, str] = {}  # the words of the texts drawn so far that another must not repeat
     for element in shown:
         box = _placed_box(element, size, extents)
-        if box is None or any(name in boxes and box.intersects(boxes[name]) for name in element.clear_of) \
-                or any(name not in boxes for name in element.when_drawn) \
+        if box is None or (element.clear_of and any(name in boxes and box.intersects(boxes[name])
+                                                    for name in element.clear_of)) \
+                or (element.when_drawn and any(name not in boxes for name in element.when_drawn)) \
                 or (element.unless_repeats and _repeats(element, values, words)):
             continue
         if element.name is not None:
@@ -500,20 +505,25 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resou
     box = element.box(card.size) if box is None else box
     if element.kind == "text":  # text turns inside its box itself
         return _text(element, card, values, resources, box, proving, side, pictures_said)
+    if proving and element.kind in _PLAIN_SHAPES:  # nothing to warn of, colours checked when bound
+        return (), (), None
     if element.kind == "table":
         ops, warnings = _table(element, card, values, resources, box, side)
     else:
-        ops, warnings = _draw_shape(element, card, values, resources, box, share=not proving, side=side,
-                                    pictures_said=pictures_said)
+        ops, warnings = _draw_shape(element, card, values, resources, box, side=side, pictures_said=pictures_said)
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
 
 
+# Shapes that say nothing of a card but their colours, which binding the layout to the card checked
+# (:func:`printkit.layout.compile.bind`): a check, which draws nothing, leaves them out of its faces.
+_PLAIN_SHAPES = frozenset({"rect", "ellipse", "line", "lattice", "hatch"})
+
+
 def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resources: Resources,
-                box: Box, share: bool = True, side: str = "front",
+                box: Box, side: str = "front",
                 pictures_said: set[str] | None = None) -> tuple[Sequence[Op], Sequence[str]]:
-    kept = _shared if share else _as_is  # a check's faces are not drawn: kept once for nothing
     if element.kind == "image":
         if not (box.w_mm > 0 and box.h_mm > 0):
             return (), ()
@@ -534,11 +544,11 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
     fill = color_of(element.fill, values, card) if element.fill else None
     stroke = color_of(element.stroke, values, card) if element.stroke else None
     if element.kind == "rect":
-        return (kept(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
+        return (_shared(Rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm, fill=fill, stroke=stroke,
                           stroke_mm=element.stroke_width_mm,
                           radius_mm=_mm_and_share(element.radius_mm, element.radius_short_pct, card.size))),), ()
     if element.kind == "ellipse":
-        return (kept(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
+        return (_shared(Ellipse(box.cx_mm, box.cy_mm, box.w_mm / 2, box.h_mm / 2, fill=fill, stroke=stroke,
                              stroke_mm=element.stroke_width_mm)),), ()
     if element.kind == "lattice":
         return lattice(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, box.cx_mm, box.cy_mm, _spacing(element, card),
@@ -547,7 +557,7 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
         return hatch(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, _spacing(element, card), fill or _ink(card),
                      element.border_mm), ()
     if element.kind == "line":
-        return (kept(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
+        return (_shared(Line(box.x_mm, box.y_mm, box.right_mm, box.bottom_mm, color=stroke or _ink(card),
                           width_mm=element.stroke_width_mm)),), ()
     raise LayoutError(f"unknown element kind {element.kind!r}")
 
@@ -577,10 +587,6 @@ def _shared(op: Op) -> Op:
     elif _zero_signs(kept) != _zero_signs(op):  # 0.0 == -0.0, yet they may print differently
         return op
     return kept
-
-
-def _as_is(op: Op) -> Op:
-    return op
 
 
 def _zero_signs(op: Op) -> tuple[float, ...]:
@@ -623,12 +629,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     inner = Box(box.cx_mm - box.h_mm / 2, box.cy_mm - box.w_mm / 2, box.h_mm, box.w_mm) if turned else box
     if not (inner.w_mm > 0 and inner.h_mm > 0):
         return (), (), None
-    regular, bold = _chains(element, card, resources)
-    style = RichStyle(regular=bold if element.bold else regular, bold=bold,
-                      italic=(element.font_italic,) + regular if element.font_italic else None,
-                      color=color_of(element.color, values, card) if element.color else _ink(card),
-                      align=element.align, valign=element.valign, leading=element.line_spacing,
-                      keep_words=element.keep_words, paragraph_gap=element.paragraph_spacing)
+    style = _style(element, card, color_of(element.color, values, card) if element.color else _ink(card))
     size = element.size_pct * inner.h_mm / 100 if element.size_pct is not None else element.size_mm
     if element.min_size_pct is not None:
         minimum = element.min_size_pct * inner.h_mm / 100
@@ -638,8 +639,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         return (), (), None
     where = _Where(card, _named(element, side))
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
-        size = max(min(size, _unbroken_size(markup, bold if element.bold else regular, inner.w_mm, where)),
-                   min(minimum, size))
+        size = max(min(size, _unbroken_size(markup, style.regular, inner.w_mm, where)), min(minimum, size))
     floor = card.size.min_text_mm if element.legibility_floor_mm is None else element.legibility_floor_mm
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
@@ -662,6 +662,22 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if element.plate:
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings, extent
+
+
+def _style(element: Element, card: Card, color: str) -> RichStyle:
+    """The text element's style on ``card`` in ``color``: the same few on every card of a deck,
+    each made once per element (by the card's fonts and the colour)."""
+    styles = element.__dict__.setdefault("_styles", {})
+    key = (card.art.font, card.art.font_bold, color)
+    style = styles.get(key)
+    if style is None:
+        regular, bold = _chains(element, card)
+        style = styles[key] = RichStyle(
+            regular=bold if element.bold else regular, bold=bold,
+            italic=(element.font_italic,) + regular if element.font_italic else None, color=color,
+            align=element.align, valign=element.valign, leading=element.line_spacing,
+            keep_words=element.keep_words, paragraph_gap=element.paragraph_spacing)
+    return style
 
 
 def _floor_key(element: Element) -> str:
@@ -688,7 +704,7 @@ def _table(element: Element, card: Card, values: Mapping[str, Any], resources: R
     ink = color_of(element.color, values, card) if element.color else _ink(card)
     stroke = color_of(element.stroke, values, card) if element.stroke else _ink(card)
     return draw_table(element.table, box, values, lambda t: color_of(t, values, card), ink, stroke,
-                      element.stroke_width_mm, _chains(element, card, resources),
+                      element.stroke_width_mm, _chains(element, card),
                       _Where(card, _named(element, side)))
 
 
@@ -735,7 +751,7 @@ def escape_markup(text: str) -> str:
     return escaped.replace("]{", "\\]{") if "]{" in escaped else escaped  # not a span
 
 
-def _chains(element: Element, card: Card, resources: Resources) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+def _chains(element: Element, card: Card) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     regular = font_chain(card, bold=False)
     bold = font_chain(card, bold=True)
     if element.font is not None:
