@@ -9,8 +9,9 @@ checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
 and font names (:mod:`printkit.render.canvas`), shared shapes
 (:mod:`printkit.layout.design`), texts set (:mod:`printkit.layout.richtext`), faces' file sets
 (:mod:`printkit.layout.ops`), layouts compiled (:mod:`printkit.layout.compile`), specs read and
-overrides selected (:mod:`printkit.spec`). A per-spec entry is keyed by the spec's identity and holds a weak
-reference to it, so a later spec at the same address never takes it.
+overrides selected (:mod:`printkit.spec`), decks counted by value (:mod:`printkit.rulebook.values`).
+A per-spec or per-deck entry is keyed by its identity and holds a weak reference to it, so a later
+spec or deck at the same address never takes it.
 
 A file is unchanged while its :func:`file_identity` is: its size, modification and change times
 (``st_ctime_ns`` moves on every write and rename, so a file rewritten in place with its old size

@@ -6,6 +6,7 @@ the bad key and what is known at that point, so the parser can report file and l
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -13,6 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.memo import Memo
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,41 @@ def _types(cards: Iterable[Card]) -> int:
     return len({_identity(card) for card in cards})
 
 
-def _by(cards: tuple[Card, ...], attr: str) -> dict[str, list[Card]]:
-    out: dict[str, list[Card]] = {}
-    for card in cards:
-        if attr not in card.attrs:
-            continue
-        value = card.attrs[attr]
-        for v in value if isinstance(value, (list, tuple)) else [value]:
-            out.setdefault(str(v).lower() if isinstance(v, bool) else str(v), []).append(card)
-    return out
+# A text quotes many counts of one deck, and is set (or checked) in each language: the deck's
+# attribute names, and its cards by the values of each attribute asked for, are found once per
+# deck. By the deck's identity and a weak reference to it, as printkit.layout.compile keeps specs.
+_COUNTED = Memo("decks counted by value", entries=64)
+
+
+def _attrs(deck: Deck) -> list[str]:
+    """Every attribute a card of ``deck`` has, sorted."""
+    return _counted(deck, None, lambda: sorted({a for card in deck.cards for a in card.attrs}))
+
+
+def _by(deck: Deck, attr: str) -> dict[str, list[Card]]:
+    """The deck's cards by their value of ``attr`` (each item of a list value counted)."""
+
+    def count() -> dict[str, list[Card]]:
+        out: dict[str, list[Card]] = {}
+        for card in deck.cards:
+            if attr not in card.attrs:
+                continue
+            value = card.attrs[attr]
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                out.setdefault(str(v).lower() if isinstance(v, bool) else str(v), []).append(card)
+        return out
+
+    return _counted(deck, attr, count)
+
+
+def _counted(deck: Deck, attr: str | None, count: Callable[[], Any]) -> Any:
+    key = (id(deck), attr)
+    entry = _COUNTED.get(key)
+    if entry is not None and entry[0]() is deck:
+        return entry[1]
+    found = count()
+    _COUNTED.put(key, (weakref.ref(deck), found))
+    return found
 
 
 def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Mapping[str, Deck]) -> Any:
@@ -88,10 +116,10 @@ def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Ma
             return _copies(members, key)
         raise _unknown(key, f"{prefix}.groups.{rest[0]}", ["copies", "types"])
     if head == "by":
-        attrs = sorted({a for card in deck.cards for a in card.attrs})
+        attrs = _attrs(deck)
         if not rest or rest[0] not in attrs:
             raise _unknown(key, f"{prefix}.by", attrs)
-        values = _by(deck.cards, rest[0])
+        values = _by(deck, rest[0])
         if len(rest) < 2 or rest[1] not in values or len(rest) > 3 or (len(rest) == 3 and rest[2] != "types"):
             raise _unknown(key, f"{prefix}.by.{rest[0]}", values)
         cards = values[rest[1]]

@@ -84,3 +84,31 @@ def test_format_value():
     assert format_value(Fraction(1, 9)) == "1/9"
     assert format_value(Fraction(52)) == "52"
     assert format_value(3.0) == "3"
+
+
+
+def test_counts_by_value_are_each_decks_own(tmp_path):
+    """A deck's counts by value are found once and kept for it, never taken for another deck: an
+    edited spec read again, or a deck at the address of one let go of."""
+    import dataclasses
+    import weakref
+
+    from printkit.rulebook import values
+
+    spec = tmp_path / "deck.yaml"
+    decks = []
+    for kinds in (["a", "a", "b"], ["a", "b", "b", "b"]):
+        cards = "".join(f"      - {{kind: {k}}}\n" for k in kinds)
+        spec.write_text(f"game: example\nname: Kinds\ngroups:\n  - name: cards\n    cards:\n{cards}", encoding="utf-8")
+        (deck,) = load_all_variants(spec)
+        resolve = resolver(ValueContext(deck))
+        for _ in range(2):  # asked again: kept
+            assert [resolve(f"deck.by.kind.{k}") for k in "ab"] == [str(kinds.count(k)) for k in "ab"]
+        decks.append(deck)
+    with pytest.raises(KeyError, match="known under deck.by.kind: a, b"):
+        resolve("deck.by.kind.zzz")
+    # What another deck left under this deck's address is not taken for it.
+    first, second = decks
+    other = dataclasses.replace(second, cards=first.cards)
+    values._COUNTED.put((id(other), "kind"), (weakref.ref(second), {"a": [], "b": list(second.cards)}))
+    assert resolver(ValueContext(other))("deck.by.kind.a") == "2"
