@@ -189,9 +189,10 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
         click.echo(f"checking the specs in {where}", err=True)
     errors = Errors()  # each spec's mistakes; the specs without any are reported all the same
     reports = []
-    for path in paths:
-        with errors.collecting():
-            reports += check_spec(path, None if no_play else engine_play_check)
+    with cycle_collector_paused():  # a check lays out every face, as a build does
+        for path in paths:
+            with errors.collecting():
+                reports += check_spec(path, None if no_play else engine_play_check)
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False))
     elif reports:
