@@ -46,18 +46,20 @@ def icon_names(markup: str) -> tuple[str, ...]:
     """The icon names ``markup`` uses, each once, in order of first use (escaped ones excluded).
 
     Raises :class:`RichTextError` for a span with attributes it does not take."""
-    if ":" not in markup:  # an icon is written :name:, so text without a colon names none
-        if "]{" in markup:
-            _parse(markup)  # but its spans are read, and refused here if they cannot be set
+    if ":" not in markup and "]{" not in markup:  # an icon is written :name:, a span [text]{…}
         return ()
+    # The tokens alone (a span that cannot be set is refused as they are read): no words gathered.
+    # Icons and spans lie within a line, so the whole text's tokens have its paragraphs' own.
     seen: dict[str, None] = {}
-    for paragraph in _parse(markup):
-        for line in paragraph:
-            for word in line:
-                for span in word:
-                    if isinstance(span, _IconSpan):
-                        seen.setdefault(span.name)
+    for kind, value, _ in tokenize(_one_line_break(markup)):
+        if kind == ICON:
+            seen.setdefault(value)
     return tuple(seen)
+
+
+def _one_line_break(markup: str) -> str:
+    """``markup`` with its line breaks written as ``\n``, as :func:`_parse` reads them."""
+    return markup.replace("\r\n", "\n").replace("\r", "\n")
 
 
 # A deck's repeated texts (Calc's numbers, a keyword's reminder) are parsed once; a parse of
@@ -67,7 +69,7 @@ def _parse(markup: str) -> tuple[_Paragraph, ...]:
     """Paragraphs of lines of words; linear in the length of ``markup``."""
     paragraphs: list[_Paragraph] = []
     block: list[str] = []
-    for line in markup.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for line in _one_line_break(markup).split("\n"):
         if line.strip():
             block.append(line)
         elif block:

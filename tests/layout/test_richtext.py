@@ -104,6 +104,29 @@ def test_icon_names():
     assert icon_names("") == ()
 
 
+def test_icon_names_are_the_icons_the_text_sets():
+    """Read from the markup's tokens, the names are those of the icons the words as set hold, for
+    texts of spans, escapes, stars, code and line breaks of every kind."""
+    import random
+
+    from printkit.layout.richparse import _IconSpan, _parse
+
+    pieces = [":gold:", ":ruby:", "\\:coal:", "::gold:", ":a:b:", "[x :ruby:]{color=#c33}", "[y]{size=1.2}", "[z]{size=99}",
+              "*", "**", "`:code:`", "\\", " ", "\n", "\r\n", "\r", "\n\n", "word", ":", "]{", "[", "]"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        try:
+            parsed = _parse(text)
+        except RichTextError:
+            with pytest.raises(RichTextError):
+                icon_names(text)
+            continue
+        words = [span.name for paragraph in parsed for line in paragraph for word in line for span in word
+                 if isinstance(span, _IconSpan)]
+        assert icon_names(text) == tuple(dict.fromkeys(words)), text
+
+
 def test_unknown_icon_suggests_the_nearest_name():
     icons = {"fire": BUILTIN_ICONS["star"], "gem": BUILTIN_ICONS["ruby"], "ruby": BUILTIN_ICONS["ruby"]}
     with pytest.raises(RichTextError) as err:
