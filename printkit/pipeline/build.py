@@ -109,8 +109,6 @@ from printkit.workers import PRELOAD, Workers
 if TYPE_CHECKING:
     from printkit.pipeline.replay import Invocation
 
-# An output file's sha256 by its size and times, hashed once in a build (see earlier_entries).
-Hashed = dict[Path, tuple[tuple, "str | None"]]
 # Each input folder listed once in a build (printkit.pipeline.replay.folder_listing).
 Listings = dict[Path, "replay.Listing | None"]
 
@@ -199,8 +197,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
     remove_temporaries(out_dir, unfinished_builds(out_dir) + recording_builds(out_dir), ownership.signed)
-    hashed: Hashed = {}  # output file -> (size and times, sha256)
-    fresh, entries, keys = _replayed(decks, ctx, producers, hashed, listings)
+    fresh, entries, keys = _replayed(decks, ctx, producers, listings)
     _prepare(fresh, ctx, producers)
     for producer in producers:
         if fresh or producer.deckless:
@@ -210,7 +207,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     _refuse_shared_paths(entries)
     if not export:
         _refuse_exports_inside(out_dir, entries)
-    placed = _put_in_place(ctx, entries, hashed, current)
+    placed = _put_in_place(ctx, entries, current)
     manifest = manifest_bytes(listing(placed.entries + placed.kept))
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
@@ -225,13 +222,13 @@ def _replayable(producers: Sequence[Producer]) -> bool:
 
 
 def _replayed(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-              hashed: Hashed, listings: Listings) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
+              listings: Listings) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
     """The decks to build, the files of those listed again as they are, and each deck's record key
     (:func:`printkit.pipeline.replay.replay`). Every deck is built when a producer cannot replay."""
     if not _replayable(producers):
         return list(decks), [], {}
     out_dir = ctx.options.out_dir
-    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers, listings)
+    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), ctx.hashed), producers, listings)
 
 
 def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer]) -> None:
@@ -288,15 +285,15 @@ class _Placed:
     unjudged: tuple[ManifestEntry, ...] = ()  # kept: their deck's fingerprint cannot be taken now
 
 
-def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
+def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], current: Current) -> _Placed:
     """Rename the staged files into place and remove the stale ones, the manifest naming both
     versions of every file meanwhile (see the module's notes)."""
     out_dir = ctx.options.out_dir
     paths = {e.path for e in entries}
     previous = previous_files(out_dir)  # read again: files may have changed meanwhile
-    earlier = earlier_entries(out_dir, previous, hashed)
+    earlier = earlier_entries(out_dir, previous, ctx.hashed)
     # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
-    ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, hashed))
+    ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, ctx.hashed))
     changing = {target for _, target in ctx.staging.staged}
     # printkit's own files that this build no longer writes, of what it writes in full (an edited
     # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
