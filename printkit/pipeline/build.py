@@ -490,8 +490,8 @@ def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
     Without names the specs are those of :func:`printkit.locate.default_specs`; ``paths``, when
-    given, are the spec files to read instead of looking the names up (``printkit watch`` found
-    them once, when it started). A font file
+    given, are the spec files to read instead of looking the names up (found already: ``printkit
+    build`` before it looked for its record, ``printkit watch`` when it started). A font file
     changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses
