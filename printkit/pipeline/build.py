@@ -295,28 +295,36 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], current: Curr
     # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
     ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, ctx.hashed))
     changing = {target for _, target in ctx.staging.staged}
-    # printkit's own files that this build no longer writes, of what it writes in full (an edited
-    # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
-    # or of a variant of a deck it builds that no longer exists. Files of other decks, variants,
-    # kinds or papers that may still be current stay, as does anything not listed or changed since (not
-    # in ``earlier``). A --card build writes a few files and vouches for no others.
-    stale = [e for e in earlier if e.path not in paths
-             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]
-    # Of the rest, the files of a deck it builds (kinds or papers it does not write: per-card files
-    # without --per-card, rulebooks with --no-rulebooks, another paper's sheets) not made from the
-    # deck's inputs as they are now: they no longer match the deck. And the files of a deck whose
-    # spec, in a folder this build reads specs from, is gone.
-    going = {e.path for e in stale}
-    rest = [] if ctx.options.cards else [e for e in earlier if e.path not in paths and e.path not in going]
-    outdated = [e for e in rest if current.outdated(e)]
-    unjudged = tuple(e for e in rest if current.unjudged(e))
-    orphaned = [e for e in rest if current.spec_gone(e)]
-    stale += outdated + orphaned
-    going = {e.path for e in stale}
-    # Of an export, the earlier files in a folder to send that it does not write (an earlier
-    # export's rulebook, exported again with --no-rulebooks): README.txt says to send everything there.
-    unsent = [e for e in earlier if e.path not in paths and e.path not in going and _sent(e.path, ctx.sent)]
-    stale += unsent
+    # printkit's own earlier files that this build does not write, each judged once. Stale: those of
+    # what it writes in full (an edited card's file under an old name, a card taken out of the deck,
+    # a rulebook whose text is gone) or of a variant of a deck it builds that no longer exists; else
+    # (not with --card: it writes a few files and vouches for no others) those of a deck it builds
+    # (kinds or papers it does not write: per-card files without --per-card, rulebooks with
+    # --no-rulebooks, another paper's sheets) not made from the deck's inputs as they are now, and
+    # those of a deck whose spec, in a folder this build reads specs from, is gone; else, of an
+    # export, those in a folder to send (an earlier export's rulebook, exported again with
+    # --no-rulebooks): README.txt says to send everything there. Files of other decks, variants,
+    # kinds or papers that may still be current stay, as does anything not listed or changed since
+    # (not in ``earlier``).
+    superseded, outdated, orphaned, unsent, unjudged = [], [], [], [], []
+    for e in earlier:
+        if e.path in paths:
+            continue
+        if scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)):
+            superseded.append(e)
+            continue
+        if not ctx.options.cards:
+            if current.unjudged(e):
+                unjudged.append(e)
+            if current.outdated(e):
+                outdated.append(e)
+                continue
+            if current.spec_gone(e):
+                orphaned.append(e)
+                continue
+        if _sent(e.path, ctx.sent):
+            unsent.append(e)
+    stale = superseded + outdated + orphaned + unsent
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
