@@ -349,8 +349,9 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
 
     if not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one, e.g. --out output", param_hint="--out")
+    specs = None  # named ones are looked up by the build, which says which is missing
     if not decks:
-        from printkit.locate import default_specs
+        from printkit.locate import default_specs, spec_paths
 
         found = default_specs()
         click.echo(f"building the specs in {found.where}", err=True)
@@ -358,9 +359,10 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
             from printkit.pipeline.build import refuse_bundled_over_others
 
             refuse_bundled_over_others(Path(out_dir))
+        specs = spec_paths(decks, found)
     # The same command with every input and output as it left them: its files are listed again
     # without reading a spec (nor importing what reads and draws them).
-    command = replay.invocation(click.get_current_context().params, decks, Path(out_dir))
+    command = replay.invocation(click.get_current_context().params, decks, Path(out_dir), specs)
     again = replay.listed_again(command) if command is not None else None
     if again is not None:
         _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
@@ -381,7 +383,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
                                booklet=booklet, rulebooks=rulebooks, cards=tuple(cards), cache=cache,
                                proof=proof, jobs=jobs or default_jobs(), draft=draft)
         options.check_draft()
-        loaded = load_decks(decks, variant)
+        loaded = load_decks(decks, variant, paths=specs)
         with progress_bar(work_units(loaded, options), "Rendering") as progress:
             # Without --variant every variant of each deck is built: earlier files of a variant
             # that is gone are stale.

@@ -146,10 +146,11 @@ def _is_list(head: bytes) -> bool:
     return False
 
 
-def spec_paths(names: Sequence[str]) -> list[Path]:
-    """The specs a command works on: each named one (none: :func:`default_spec_paths`), once each,
-    where first named (``calc calc`` and ``calc decks/calc.yaml`` name one spec)."""
-    paths = [find_spec(n) for n in names] if names else default_spec_paths()[0]
+def spec_paths(names: Sequence[str], found: DefaultSpecs | None = None) -> list[Path]:
+    """The specs a command works on: each named one (none: those of ``found``, else of
+    :func:`default_specs`), once each, where first named (``calc calc`` and ``calc decks/calc.yaml``
+    name one spec)."""
+    paths = [find_spec(n) for n in names] if names else (found or default_specs()).paths
     by_file: dict[Path, Path] = {}
     for path in paths:
         try:

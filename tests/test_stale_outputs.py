@@ -322,6 +322,28 @@ def test_a_deck_whose_spec_is_taken_out_of_the_folder_goes(game):
     assert listed(game) == on_disk(game) - {"spare/notes.txt"}
 
 
+
+def test_one_build_judges_each_earlier_file_once_removing_stale_ones_of_every_kind(game):
+    """A rulebook whose text is gone (though also made from an earlier version of the deck), per-card
+    files of an earlier version, a deck whose spec is gone: one build removes them all, each said once."""
+    shutil.copy(game / "my-game.yaml", game / "spare.yaml")
+    build(game, "--per-card")
+    files = per_card(game)
+    spare = {p for p in listed(game) if p.startswith("spare/")}
+    book = "my-game/rulebook-en-a4.pdf"
+    assert files and spare and book in listed(game)
+    (game / "spare.yaml").unlink()
+    (game / "my-game.rules.en.md").unlink()
+    edit_a_card(game)
+    result = build(game)
+    gone = files | spare | {book}
+    assert not gone & (listed(game) | on_disk(game)) and listed(game) == on_disk(game)
+    assert f"{len(gone)} earlier files removed" in result.output
+    notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+    assert notes == [f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck",
+                     f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists"]
+
+
 # --- a deck whose inputs cannot all be looked at ---
 
 def many_files(folder: Path, count: int = 5_001) -> None:

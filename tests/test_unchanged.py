@@ -83,7 +83,7 @@ def read(monkeypatch) -> list[tuple]:
     """The decks read from their specs from now on (a command listed again reads none)."""
     seen: list[tuple] = []
     real = building.load_decks
-    monkeypatch.setattr(building, "load_decks", lambda *args: seen.append(args) or real(*args))
+    monkeypatch.setattr(building, "load_decks", lambda *args, **kw: seen.append(args) or real(*args, **kw))
     return seen
 
 
@@ -308,3 +308,24 @@ def test_a_stopped_builds_manifest_temporary_is_cleared_by_a_build(folder, read)
     result = run(folder, "loop.yaml", "--per-card", "--no-rulebooks", "--out", "out")
     assert result.exit_code == 0, result.output
     assert read and not stray.exists()
+
+
+def test_a_build_of_every_spec_reads_those_it_found_once_each_and_is_listed_again(tmp_path, read):
+    """No deck named: the specs in ./decks, a spec linked under two names built once (by the name
+    first found), the same command listed again, and a spec added since built by the next one."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "one.yaml").write_text(OTHER, encoding="utf-8")
+    (decks / "same.yaml").symlink_to(decks / "one.yaml")
+    args = ["--no-rulebooks", "--no-proof", "--out", "out"]
+    first = run(tmp_path, *args)
+    assert first.exit_code == 0, first.output
+    assert first.stderr.startswith("building the specs in ./decks\n")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir() and not p.name.startswith(".")) == ["one"]
+    read.clear()
+    again = run(tmp_path, *args)
+    assert again.exit_code == 0 and read == [] and again.stdout == first.stdout
+    (decks / "two.yaml").write_text(OTHER.replace("Other", "Two"), encoding="utf-8")
+    added = run(tmp_path, *args)
+    assert added.exit_code == 0, added.output
+    assert read and (tmp_path / "out" / "two").is_dir() and not (tmp_path / "out" / "same").exists()

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from printkit.errors import BuildError
-from printkit.outputs import current_sha256
-from printkit.pipeline.manifest import previous_files
+from printkit.pipeline.manifest import Hashed, hash_once, previous_files
 
 # What file browsers leave in a folder they open (Finder, Windows Explorer): never picked for an
 # upload, and hidden from the user, who could not find them to move.
@@ -24,16 +23,18 @@ _NAMED = 5  # files named in the error; the rest are counted
 _MAX_FILES = 10_000  # the folders to send are looked through no further: more refuses the export
 
 
-def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
+def foreign_files(out_dir: Path, folders: Iterable[str], hashed: Hashed) -> list[str]:
     """The files in ``out_dir``'s ``folders`` (paths relative to ``out_dir``, ``/``-separated)
     that printkit did not write there, or that were changed since: not listed in its manifest with
     the bytes they hold. Links count as foreign (printkit makes none). Folders holding more than
     :data:`_MAX_FILES` names each are refused (:class:`BuildError`): a file past the limit could be
-    anyone's, and README.txt would tell the user to send it."""
+    anyone's, and README.txt would tell the user to send it. Each file's hash is kept in ``hashed``
+    (:func:`printkit.pipeline.manifest.hash_once`), where the build finds it again."""
     previous = previous_files(out_dir)
+    root = out_dir.resolve()  # the paths the build hashes its listed files by
     found: list[str] = []
     for folder in sorted(set(folders)):
-        top = out_dir / folder
+        top = root / folder
         if top.is_symlink() or not top.is_dir():
             continue
         seen = 0  # counted per folder, so the error names the folder that holds them
@@ -49,17 +50,17 @@ def foreign_files(out_dir: Path, folders: Iterable[str]) -> list[str]:
                 if name in SYSTEM_FILES:
                     continue
                 path = Path(here) / name
-                relative = path.relative_to(out_dir).as_posix()
+                relative = path.relative_to(root).as_posix()
                 listed = {e.sha256 for e in previous.get(relative, [])}
-                if not listed or current_sha256(path) not in listed:
+                if not listed or hash_once(path, hashed) not in listed:
                     found.append(relative)
     return found
 
 
-def refuse_foreign_files(out_dir: Path, folders: Iterable[str]) -> None:
+def refuse_foreign_files(out_dir: Path, folders: Iterable[str], hashed: Hashed) -> None:
     """Refuse (one line, before anything is written) an export whose folders to send hold a file
     printkit did not write (:func:`foreign_files`)."""
-    found = foreign_files(out_dir, folders)
+    found = foreign_files(out_dir, folders, hashed)
     if not found:
         return
     named = ", ".join(found[:_NAMED]) + (f" (and {len(found) - _NAMED} more)" if len(found) > _NAMED else "")
@@ -77,6 +78,6 @@ def take_folders(ctx, folders: Iterable[str]) -> None:
     one holds a file printkit did not write (:func:`refuse_foreign_files`); printkit's earlier files
     there that it does not write go as it ends (:meth:`printkit.pipeline.context.BuildContext.send_folder`)."""
     folders = sorted(set(folders))
-    refuse_foreign_files(ctx.options.out_dir, folders)
+    refuse_foreign_files(ctx.options.out_dir, folders, ctx.hashed)
     for folder in folders:
         ctx.send_folder(folder)

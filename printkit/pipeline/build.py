@@ -109,8 +109,6 @@ from printkit.workers import PRELOAD, Workers
 if TYPE_CHECKING:
     from printkit.pipeline.replay import Invocation
 
-# An output file's sha256 by its size and times, hashed once in a build (see earlier_entries).
-Hashed = dict[Path, tuple[tuple, "str | None"]]
 # Each input folder listed once in a build (printkit.pipeline.replay.folder_listing).
 Listings = dict[Path, "replay.Listing | None"]
 
@@ -199,8 +197,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     # A manifest.json printkit did not write is refused before rendering; one that records killed
     # builds lets their temporaries go (this build holds the folder, so no other is writing them).
     remove_temporaries(out_dir, unfinished_builds(out_dir) + recording_builds(out_dir), ownership.signed)
-    hashed: Hashed = {}  # output file -> (size and times, sha256)
-    fresh, entries, keys = _replayed(decks, ctx, producers, hashed, listings)
+    fresh, entries, keys = _replayed(decks, ctx, producers, listings)
     _prepare(fresh, ctx, producers)
     for producer in producers:
         if fresh or producer.deckless:
@@ -210,7 +207,7 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
     _refuse_shared_paths(entries)
     if not export:
         _refuse_exports_inside(out_dir, entries)
-    placed = _put_in_place(ctx, entries, hashed, current)
+    placed = _put_in_place(ctx, entries, current)
     manifest = manifest_bytes(listing(placed.entries + placed.kept))
     if command is not None and _replayable(producers) and not ctx.options.cards:
         replay.remember_invocation(ctx, command, decks, keys, manifest)
@@ -225,13 +222,13 @@ def _replayable(producers: Sequence[Producer]) -> bool:
 
 
 def _replayed(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer],
-              hashed: Hashed, listings: Listings) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
+              listings: Listings) -> tuple[list[Deck], list[ManifestEntry], dict[int, str]]:
     """The decks to build, the files of those listed again as they are, and each deck's record key
     (:func:`printkit.pipeline.replay.replay`). Every deck is built when a producer cannot replay."""
     if not _replayable(producers):
         return list(decks), [], {}
     out_dir = ctx.options.out_dir
-    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), hashed), producers, listings)
+    return replay.replay(ctx, decks, earlier_entries(out_dir, previous_files(out_dir), ctx.hashed), producers, listings)
 
 
 def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Producer]) -> None:
@@ -288,38 +285,46 @@ class _Placed:
     unjudged: tuple[ManifestEntry, ...] = ()  # kept: their deck's fingerprint cannot be taken now
 
 
-def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], hashed: Hashed, current: Current) -> _Placed:
+def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], current: Current) -> _Placed:
     """Rename the staged files into place and remove the stale ones, the manifest naming both
     versions of every file meanwhile (see the module's notes)."""
     out_dir = ctx.options.out_dir
     paths = {e.path for e in entries}
     previous = previous_files(out_dir)  # read again: files may have changed meanwhile
-    earlier = earlier_entries(out_dir, previous, hashed)
+    earlier = earlier_entries(out_dir, previous, ctx.hashed)
     # Each file's hash as earlier_entries took it just now, while its size and times stay the same.
-    ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, hashed))
+    ctx.staging.check_replaceable(written_files(out_dir, previous), lambda path: hash_once(path, ctx.hashed))
     changing = {target for _, target in ctx.staging.staged}
-    # printkit's own files that this build no longer writes, of what it writes in full (an edited
-    # card's file under an old name, a card taken out of the deck, a rulebook whose text is gone)
-    # or of a variant of a deck it builds that no longer exists. Files of other decks, variants,
-    # kinds or papers that may still be current stay, as does anything not listed or changed since (not
-    # in ``earlier``). A --card build writes a few files and vouches for no others.
-    stale = [e for e in earlier if e.path not in paths
-             and (scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)))]
-    # Of the rest, the files of a deck it builds (kinds or papers it does not write: per-card files
-    # without --per-card, rulebooks with --no-rulebooks, another paper's sheets) not made from the
-    # deck's inputs as they are now: they no longer match the deck. And the files of a deck whose
-    # spec, in a folder this build reads specs from, is gone.
-    going = {e.path for e in stale}
-    rest = [] if ctx.options.cards else [e for e in earlier if e.path not in paths and e.path not in going]
-    outdated = [e for e in rest if current.outdated(e)]
-    unjudged = tuple(e for e in rest if current.unjudged(e))
-    orphaned = [e for e in rest if current.spec_gone(e)]
-    stale += outdated + orphaned
-    going = {e.path for e in stale}
-    # Of an export, the earlier files in a folder to send that it does not write (an earlier
-    # export's rulebook, exported again with --no-rulebooks): README.txt says to send everything there.
-    unsent = [e for e in earlier if e.path not in paths and e.path not in going and _sent(e.path, ctx.sent)]
-    stale += unsent
+    # printkit's own earlier files that this build does not write, each judged once. Stale: those of
+    # what it writes in full (an edited card's file under an old name, a card taken out of the deck,
+    # a rulebook whose text is gone) or of a variant of a deck it builds that no longer exists; else
+    # (not with --card: it writes a few files and vouches for no others) those of a deck it builds
+    # (kinds or papers it does not write: per-card files without --per-card, rulebooks with
+    # --no-rulebooks, another paper's sheets) not made from the deck's inputs as they are now, and
+    # those of a deck whose spec, in a folder this build reads specs from, is gone; else, of an
+    # export, those in a folder to send (an earlier export's rulebook, exported again with
+    # --no-rulebooks): README.txt says to send everything there. Files of other decks, variants,
+    # kinds or papers that may still be current stay, as does anything not listed or changed since
+    # (not in ``earlier``).
+    superseded, outdated, orphaned, unsent, unjudged = [], [], [], [], []
+    for e in earlier:
+        if e.path in paths:
+            continue
+        if scope(e) in ctx.covered or (not ctx.options.cards and current.gone(e, ctx.rule_languages)):
+            superseded.append(e)
+            continue
+        if not ctx.options.cards:
+            if current.unjudged(e):
+                unjudged.append(e)
+            if current.outdated(e):
+                outdated.append(e)
+                continue
+            if current.spec_gone(e):
+                orphaned.append(e)
+                continue
+        if _sent(e.path, ctx.sent):
+            unsent.append(e)
+    stale = superseded + outdated + orphaned + unsent
     going = {e.path for e in stale}
     root = out_dir.resolve()
     placed = {e.path: inside(out_dir, e.path, root) for e in [*earlier, *entries]}
@@ -493,8 +498,8 @@ def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence
 
     Without names, ``variant`` picks the specs that have it; a named spec without it is an error.
     Without names the specs are those of :func:`printkit.locate.default_specs`; ``paths``, when
-    given, are the spec files to read instead of looking the names up (``printkit watch`` found
-    them once, when it started). A font file
+    given, are the spec files to read instead of looking the names up (found already: ``printkit
+    build`` before it looked for its record, ``printkit watch`` when it started). A font file
     changed since it was parsed is read afresh (``printkit watch`` loads again for every rebuild).
     """
     import dataclasses

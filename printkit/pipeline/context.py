@@ -18,7 +18,7 @@ from printkit.layout.geometry import Size, paper_size
 from printkit.layout.imposition import Flip, Page
 from printkit.outputs import Staging, sha256_hex
 from printkit.pipeline.faces import Faces
-from printkit.pipeline.manifest import ManifestEntry, WarningLog, scope
+from printkit.pipeline.manifest import Hashed, ManifestEntry, WarningLog, scope
 from printkit.pipeline.names import deck_folder
 from printkit.workers import PNG_MS, PRELOAD, Later, Workers
 
@@ -95,6 +95,9 @@ class BuildContext:
     # Where pure work runs (printkit.workers): here with one job. The build starts them with what
     # its producers will have them import (Producer.preload).
     workers: Workers | None = None
+    # The output folder's files hashed so far, each read again only once it changes
+    # (printkit.pipeline.manifest.hash_once): an export's folders to send, then every listed file.
+    hashed: Hashed = field(default_factory=dict)
     # Work started before the producer that takes its result runs (a spec's rulebooks), by key.
     ahead: dict[tuple, Later] = field(default_factory=dict)
     _faces: dict[int, "Faces"] = field(default_factory=dict, repr=False)

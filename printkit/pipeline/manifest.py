@@ -446,8 +446,12 @@ def written_files(out_dir: Path, previous: dict[str, list[ManifestEntry]]) -> di
     return written
 
 
+# A file's sha256 by its path, with the size and times it had when hashed (:func:`hash_once`).
+Hashed = dict[Path, tuple[tuple, "str | None"]]
+
+
 def earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
-                     hashed: dict[Path, tuple[tuple, str | None]] | None = None) -> list[ManifestEntry]:
+                     hashed: Hashed | None = None) -> list[ManifestEntry]:
     """Entries of the previous manifest whose files are still there with the same contents.
 
     ``hashed`` keeps each file's hash by its size and times for a later call in the same build,
@@ -464,7 +468,7 @@ def earlier_entries(out_dir: Path, previous: dict[str, list[ManifestEntry]],
     return kept
 
 
-def hash_once(path: Path, hashed: dict[Path, tuple[tuple, str | None]]) -> str | None:
+def hash_once(path: Path, hashed: Hashed) -> str | None:
     """The sha256 of the file at ``path`` (:func:`printkit.outputs.current_sha256`), taken from
     ``hashed`` while the file (not following a link) keeps the size and times it had then."""
     try:

@@ -302,17 +302,19 @@ class Invocation:
         return _invocation_key(cache, self.options, self.specs, self.out_dir, self.started_ns) == self.key
 
 
-def invocation(params: Mapping[str, Any], names: Sequence[str], out_dir: Path) -> Invocation | None:
+def invocation(params: Mapping[str, Any], names: Sequence[str], out_dir: Path,
+               paths: Sequence[Path] | None = None) -> Invocation | None:
     """The command ``printkit build`` was given (all of ``params``, as click parsed them), or None
     when it keeps no record: ``--no-cache``, ``--card``, specs that cannot be found (the build
-    reports it), inputs too many or too recently changed, an unusable cache folder."""
+    reports it), inputs too many or too recently changed, an unusable cache folder. ``paths``, when
+    given, are its specs (:func:`printkit.locate.spec_paths`), found already."""
     from printkit.errors import PrintkitError
     from printkit.locate import spec_paths
 
     if not params.get("cache", True) or params.get("cards"):
         return None
     try:
-        specs = tuple(spec_paths(names))
+        specs = tuple(spec_paths(names) if paths is None else paths)
     except (PrintkitError, OSError):
         return None
     cache = RenderCache(out_dir)

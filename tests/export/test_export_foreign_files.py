@@ -155,3 +155,27 @@ def test_an_earlier_file_printkit_cannot_prove_its_own_stays_with_a_warning(tmp_
             "printkit cannot prove it wrote it, so leaves it; move it out of upload/ before sending everything "
             "in upload/") in result.warnings
     assert not result.notes
+
+
+def test_an_earlier_exports_file_edited_while_the_export_renders_stays(tmp_path, monkeypatch):
+    """The folders to send are looked through before rendering; a file of printkit's there that the
+    user edits meanwhile is theirs by the time the export ends, and is not removed."""
+    from printkit.export import folders, service
+
+    spec = _deck(tmp_path)
+    (tmp_path / "one.rules.en.md").write_text("# One\n\nPlay the Knight.\n", encoding="utf-8")
+    out = tmp_path / "shop"
+    export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out))
+    rulebook = out / "upload" / "rulebook-en-a4.pdf"
+
+    def take_then_edit(ctx, names):
+        folders.take_folders(ctx, names)  # the rulebook is printkit's here
+        rulebook.write_bytes(b"edited by the user")
+
+    monkeypatch.setattr(service, "take_folders", take_then_edit)
+    result = export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out, rulebooks=False))
+    assert rulebook.read_bytes() == b"edited by the user"
+    assert "upload/rulebook-en-a4.pdf" not in result.removed and not result.notes
+    # Not taken for the earlier export's file, which printkit would try to remove and warn of.
+    assert not [w for w in result.warnings if "rulebook" in w]
+    assert "rulebook" not in (out / "manifest.json").read_text(encoding="utf-8")
