@@ -15,6 +15,7 @@ import sys
 import click
 
 from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines, one_line
+from printkit.plural import counted
 
 
 class _GuardedOutput:
@@ -91,7 +92,7 @@ def reports_errors(func):
                 click.echo(f"error: {exc}", err=True)
             _quiet_exit(1)
         except PrintkitError as exc:
-            _fail(*error_lines(exc), *([f"{len(exc.errors)} errors"
+            _fail(*error_lines(exc), *([counted(len(exc.errors), "error")
                                         + (f" (the first {MAX_ERRORS}; fix them and run again)"
                                            if len(exc.errors) >= MAX_ERRORS else "")]
                                        if isinstance(exc, ManyErrors) else []))
@@ -401,8 +402,8 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest, notes=())
         click.echo(f"note: {one_line(note)}", err=True)  # a note may quote a name from the manifest
     for path in paths:
         click.echo(str(Path(out_dir) / path))
-    gone = f", {removed} earlier files removed" if removed else ""
-    click.echo(f"{len(paths)} files{gone}; manifest: {manifest}")
+    gone = f", {counted(removed, 'earlier file')} removed" if removed else ""
+    click.echo(f"{counted(len(paths), 'file')}{gone}; manifest: {manifest}")
 
 
 @main.command()
@@ -540,7 +541,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     folder = result.manifest.parent
-    click.echo(f"{folder}: {len(result.entries)} files; read {folder / 'README.txt'}")
+    click.echo(f"{folder}: {counted(len(result.entries), 'file')}; read {folder / 'README.txt'}")
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -712,7 +713,7 @@ def _difference_lines(analyses) -> list[str]:
 
     diffs = differences(analyses)
     out = [f"paired differences against [{analyses[0]['label']}] (same seeds; Holm-adjusted over "
-           f"{len(diffs)} tests; clear: below {LEVEL:g}):"]
+           f"{counted(len(diffs), 'test')}; clear: below {LEVEL:g}):"]
     for d in diffs:
         if d.clear or d.metric in ("game length (median)", "win rate, seat 0"):
             out.append(f"{'CLEAR ' if d.clear else ''}{d.metric} [{d.other}]: {d.base_value} -> {d.other_value} "

@@ -172,11 +172,6 @@ def press_for(prof: Profile, options: ExportOptions):
     return dataclasses.replace(prof.press, pdfx=pdfx)
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless one: ``1 card``, ``12 cards``, ``1 A4 page``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def file_slug(name: str) -> str:
     """A file-name part from a card's name: ``7+`` -> ``7plus``, ``Ember Drake`` -> ``ember-drake``."""
     text = name.lower()
