@@ -15,7 +15,6 @@ import sys
 import click
 
 from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines, one_line
-from printkit.plural import counted
 
 
 class _GuardedOutput:
@@ -92,7 +91,7 @@ def reports_errors(func):
                 click.echo(f"error: {exc}", err=True)
             _quiet_exit(1)
         except PrintkitError as exc:
-            _fail(*error_lines(exc), *([counted(len(exc.errors), "error")
+            _fail(*error_lines(exc), *([f"{len(exc.errors)} errors"
                                         + (f" (the first {MAX_ERRORS}; fix them and run again)"
                                            if len(exc.errors) >= MAX_ERRORS else "")]
                                        if isinstance(exc, ManyErrors) else []))
@@ -396,6 +395,8 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest, notes=())
     """What ``build`` prints: warnings and notes (on stderr), every file written, how many, the manifest."""
     from pathlib import Path
 
+    from printkit.plural import counted
+
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     for note in notes:
@@ -515,6 +516,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     from printkit.export import ExportOptions, check_colour_options, export_deck
     from printkit.export.profiles import profile
     from printkit.decks import load_deck
+    from printkit.plural import counted
 
     if out_dir is not None and not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
@@ -709,6 +711,7 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 def _difference_lines(analyses) -> list[str]:
     """The paired differences against the first setting as text: game length, seat 0's win rate and
     every clear one (the report has them all)."""
+    from printkit.plural import counted
     from printkit.report.render import LEVEL, differences
 
     diffs = differences(analyses)
