@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from printkit.deck import Deck, count_cards
 from printkit.errors import error_line
 from printkit.paper import SHEET_PAPERS
+from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
 from printkit.spec.models import ExpectSpec
@@ -276,7 +277,7 @@ def format_report(report: DeckReport) -> str:
     title = report.deck + (f" ({report.variant})" if report.variant else "")
     expected = "—" if report.expected is None else str(report.expected)
     status = "ok" if report.ok else "FAILED"
-    lines = [f"{title:<22} {report.total:>5} cards   expected {expected:>5}   {status}"]
+    lines = [f"{title:<22} {counted(report.total, 'card'):>11}   expected {expected:>5}   {status}"]
     rows = [("groups", report.groups), *report.counts.items()]
     for label, values in rows:
         cells = "  ".join(f"{value} {count}" for value, count in values.items()) or "(no card has it)"

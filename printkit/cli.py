@@ -397,14 +397,16 @@ def _list_build(out_dir: str, warnings, paths, removed: int, manifest, notes=())
     """What ``build`` prints: warnings and notes (on stderr), every file written, how many, the manifest."""
     from pathlib import Path
 
+    from printkit.plural import counted
+
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     for note in notes:
         click.echo(f"note: {one_line(note)}", err=True)  # a note may quote a name from the manifest
     for path in paths:
         click.echo(str(Path(out_dir) / path))
-    gone = f", {removed} earlier files removed" if removed else ""
-    click.echo(f"{len(paths)} files{gone}; manifest: {manifest}")
+    gone = f", {counted(removed, 'earlier file')} removed" if removed else ""
+    click.echo(f"{counted(len(paths), 'file')}{gone}; manifest: {manifest}")
 
 
 @main.command()
@@ -516,6 +518,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     from printkit.export import ExportOptions, check_colour_options, export_deck
     from printkit.export.profiles import profile
     from printkit.decks import load_deck
+    from printkit.plural import counted
 
     if out_dir is not None and not out_dir.strip():
         raise click.BadParameter("the output folder is empty; name one or leave --out out", param_hint="--out")
@@ -542,7 +545,7 @@ def export(deck, target, variant, out_dir, base_url, crop_marks, cmyk, pdfx, pap
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     folder = result.manifest.parent
-    click.echo(f"{folder}: {len(result.entries)} files; read {folder / 'README.txt'}")
+    click.echo(f"{folder}: {counted(len(result.entries), 'file')}; read {folder / 'README.txt'}")
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -710,11 +713,12 @@ def simulate(game, games, players, seed, bot, jobs, variant, as_json, no_check, 
 def _difference_lines(analyses) -> list[str]:
     """The paired differences against the first setting as text: game length, seat 0's win rate and
     every clear one (the report has them all)."""
+    from printkit.plural import counted
     from printkit.report.render import LEVEL, differences
 
     diffs = differences(analyses)
     out = [f"paired differences against [{analyses[0]['label']}] (same seeds; Holm-adjusted over "
-           f"{len(diffs)} tests; clear: below {LEVEL:g}):"]
+           f"{counted(len(diffs), 'test')}; clear: below {LEVEL:g}):"]
     for d in diffs:
         if d.clear or d.metric in ("game length (median)", "win rate, seat 0"):
             out.append(f"{'CLEAR ' if d.clear else ''}{d.metric} [{d.other}]: {d.base_value} -> {d.other_value} "

@@ -37,6 +37,7 @@ from urllib.parse import quote
 from printkit.deck import Card, CardSize, Deck
 from printkit.layout import templates
 from printkit.layout.ops import Face
+from printkit.plural import counted
 
 if TYPE_CHECKING:  # build imports this module's producer lazily; no cycle at run time
     from printkit.layout.imposition import Page
@@ -481,7 +482,7 @@ def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, de
         f"<h1>{e(title)} <span class=\"meta\">proof</span></h1>",
     ]
     if draft is not None:
-        said = (f"{len(draft)} picture{'s' if len(draft) != 1 else ''} drawn as placeholders: {', '.join(draft)}"
+        said = (f"{counted(len(draft), 'picture')} drawn as placeholders: {', '.join(draft)}"
                 if draft else "every picture is there")
         out.append(f'<p class="warn-t"><b>DRAFT: not for print.</b> {e(said)}. Build without --draft '
                    f'for the files to print.</p>')
@@ -489,10 +490,9 @@ def proof_html(deck: Deck, tiles: Sequence[tuple[str, Tile]], counts: Counts, de
     fronts = sum(1 for _, t in tiles if t.side != "back")
     backs = sum(1 for _, t in tiles if t.side == "back")
     issues = sum(len(t.warnings) for t in warned)
-    state = (f'<span class="warn-t">{issues} warning{"s" if issues != 1 else ""} on {len(warned)} '
-             f'face{"s" if len(warned) != 1 else ""}</span>') if warned else '<span class="ok">no warnings on any face</span>'
-    out.append(f'<p class="sum">{fronts} distinct front{"s" if fronts != 1 else ""}, {backs} '
-               f'back{"s" if backs != 1 else ""}; {state}</p>')
+    state = (f'<span class="warn-t">{counted(issues, "warning")} on {counted(len(warned), "face")}</span>'
+             if warned else '<span class="ok">no warnings on any face</span>')
+    out.append(f'<p class="sum">{counted(fronts, "distinct front")}, {counted(backs, "back")}; {state}</p>')
     if warned:
         out.append('<ul class="msgs">' + "".join(
             f'<li><a href="#{e(t.anchor)}">{e(t.name)} ({e(t.side)})</a>: {e(t.warnings[0])}'
@@ -529,7 +529,7 @@ def _href(relative: str) -> str:
 def _header_counts(counts: Counts) -> list[str]:
     expected = "" if counts.expected is None else f", expected {counts.expected}"
     verdict = '<span class="ok">counts as expected</span>' if counts.ok else '<span class="bad">counts differ</span>'
-    out = [f'<p class="sum">{counts.total} cards{e(expected)}: {verdict}</p>', '<table class="counts">']
+    out = [f'<p class="sum">{counted(counts.total, "card")}{e(expected)}: {verdict}</p>', '<table class="counts">']
     for label, values in counts.rows:
         cells = "".join(f'<span class="val">{e(v)} <b>{n}</b></span>' for v, n in values) or "(no card has it)"
         out.append(f"<tr><th>{e(label)}</th><td>{cells}</td></tr>")
@@ -547,9 +547,9 @@ def _tile(tile: Tile) -> str:
     cls = ' class="has-warn"' if tile.warnings else ""
     mark = ""
     if tile.warnings:
-        n = len(tile.warnings)
-        mark = (f'<span class="mark"></span><span class="badge" title="{n} warning{"s" if n != 1 else ""}">'
-                f"&#9888; {n}</span>")
+        said = counted(len(tile.warnings), "warning")
+        mark = (f'<span class="mark"></span><span class="badge" title="{said}">'
+                f"&#9888; {len(tile.warnings)}</span>")
     src = f"{_href(tile.image)}?v={tile.sha256[:12]}"
     alt = f"{tile.side} of {tile.name}"
     copies = f"&times;{tile.copies}" if tile.side != "back" else ""

@@ -34,6 +34,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit.errors import BuildError, Errors, PrintkitError, SpecError, error_lines, one_line
 from printkit.locate import DefaultSpecs
+from printkit.plural import counted
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
 MAX_GROUP_MS = 1600  # a stream of changes rebuilds at least this often
@@ -175,15 +176,15 @@ class Outcome:
     def lines(self) -> list[str]:
         stamp = time.strftime("%H:%M:%S")
         if self.error is not None:
-            more = f" (and {len(self.more_errors)} more errors)" if self.more_errors else ""
+            more = f" (and {counted(len(self.more_errors), 'more error')})" if self.more_errors else ""
             return ([f"[{stamp}] {self.reason}: {self.error}{more} (waiting for the next save)"]
                     + [f"  {line}" for line in self.more_errors])
         count = len(self.warnings)
-        said = f"{count} warning{'s' if count != 1 else ''}" if count else "no warnings"
-        lines = [f"[{stamp}] {self.reason}: rebuilt in {self.seconds:.2f} s, {self.files} files, {said}"]
+        said = counted(count, "warning") if count else "no warnings"
+        lines = [f"[{stamp}] {self.reason}: rebuilt in {self.seconds:.2f} s, {counted(self.files, 'file')}, {said}"]
         lines += [f"  warning: {w}" for w in self.warnings[:WARNING_LINES]]
         if count > WARNING_LINES:
-            lines.append(f"  … and {count - WARNING_LINES} more warnings")
+            lines.append(f"  … and {counted(count - WARNING_LINES, 'more warning')}")
         return lines + [f"  note: {one_line(note)}" for note in self.notes]  # a note may quote a name from the manifest
 
 

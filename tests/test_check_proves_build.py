@@ -175,6 +175,19 @@ def test_every_refused_picture_and_font_of_every_group_is_named_in_one_run(tmp_p
         "t.yaml:11:29: image file 'd.png' not found", "5 errors"]
 
 
+def test_a_layout_the_spec_lacks_is_said_with_the_data_files_mistakes_in_one_run(tmp_path):
+    (tmp_path / "cards.csv").write_text("title,copies\nCalm,2\nLoud,x\n", encoding="utf-8")
+    (tmp_path / "t.yaml").write_text(
+        "game: demo\nname: Tiny\nlayouts:\n  front:\n    elements:\n"
+        "      - {kind: text, text: '{title}', x: 0, y: 0, width: 100%, height: 8mm}\n"
+        "groups:\n  - name: a\n    layout: frnt\n    data: cards.csv\n"
+        "  - name: b\n    back_layout: nosuch\n    cards: [{title: Odd}]\n", encoding="utf-8")
+    assert check_and_build(tmp_path, "t.yaml") == [
+        "t.yaml:9:13: unknown layout 'frnt' (did you mean 'front'?); known: front",
+        "t.yaml:12:18: unknown layout 'nosuch'; known: front",
+        "cards.csv:3:2: copies must be a whole number 0..1000, not 'x'", "3 errors"]
+
+
 def test_a_deck_that_checks_builds(tmp_path):
     (tmp_path / "t.yaml").write_text(TINY, encoding="utf-8")
     assert check_and_build(tmp_path, "t.yaml") == []

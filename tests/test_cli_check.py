@@ -334,3 +334,12 @@ def test_counts_list_numbers_in_numeric_order(tmp_path):
     (tmp_path / "mine.yaml").write_text(DEMO, encoding="utf-8")
     result = _check_in(tmp_path, "mine.yaml")
     assert "  cost:      0 1  1 2  12 1  18 1\n" in result.stdout + "\n", result.stdout
+
+
+def test_one_card_is_said_in_the_singular(tmp_path):
+    spec = tmp_path / "single.yaml"
+    spec.write_text("game: demo\nname: Single\ncard: {size: poker}\nexpect: {total: 1}\n"
+                    "groups:\n  - name: only\n    cards:\n      - {id: one}\n")
+    result = run("check", str(spec))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "single                      1 card   expected     1   ok"

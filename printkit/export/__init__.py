@@ -108,6 +108,26 @@ def resized(card: Card, service: ServiceSize) -> Card:
     return dataclasses.replace(card, size=dataclasses.replace(card.size, bleed_mm=service.bleed_mm))
 
 
+def at_service_bleed(deck: Deck, runs: Sequence[Run]) -> tuple[Deck, list[Run]]:
+    """``deck`` and ``runs`` with every card the service prints at the service's bleed, as it is
+    printed: the build's checks then lay out (and warn about) the very faces the export draws, and
+    a picture drawn too small is said once, at the size it prints."""
+    printed: dict[int, Card] = {}
+    out: list[Run] = []
+    for run in runs:
+        if run.size is not None:
+            cards = tuple(resized(card, run.size) for card in run.cards)
+            printed.update(zip(map(id, run.cards), cards))
+            run = dataclasses.replace(run, cards=cards)
+        out.append(run)
+
+    def swap(cards: Sequence[Card]) -> tuple[Card, ...]:
+        return tuple(printed.get(id(card), card) for card in cards)
+
+    components = {name: swap(cards) for name, cards in deck.components.items()}
+    return dataclasses.replace(deck, cards=swap(deck.cards), components=components), out
+
+
 def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], None] | None = None):
     """Write the export folder for ``deck``; returns the build's :class:`printkit.pipeline.context.BuildResult`."""
     from printkit.pipeline.build import build
@@ -117,6 +137,7 @@ def export_deck(deck: Deck, options: ExportOptions, progress: Callable[[int], No
     prof = profile(options.target)
     check_colour_options(prof, options.cmyk, options.pdfx)
     runs, pages = plan(deck, prof)
+    deck, runs = at_service_bleed(deck, runs)
     out_dir = options.out_dir or default_out_dir(deck, options.target)
     refuse_build_folder(out_dir, default_out_dir(deck, options.target))
     if prof.kind == "tts":
@@ -170,11 +191,6 @@ def press_for(prof: Profile, options: ExportOptions):
     if prof.kind != "pdf" or not (options.cmyk or pdfx):
         return None
     return dataclasses.replace(prof.press, pdfx=pdfx)
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless one: ``1 card``, ``12 cards``, ``1 A4 page``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def file_slug(name: str) -> str:

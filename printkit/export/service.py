@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, counted, file_slug, press_for, readme_text, resized, wrap
+from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, wrap
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
@@ -24,6 +24,7 @@ from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement, card_page, full_page
 from printkit.layout.ops import Face, Image, Line
 from printkit.pipeline.manifest import EXPORT_README
+from printkit.plural import counted
 
 # Crop marks for the print-shop PDF: a slug this wide around the bleed holds them.
 SLUG_MM = 6.0

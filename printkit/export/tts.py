@@ -36,13 +36,14 @@ from urllib.parse import quote
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
-from printkit.export import README, ExportOptions, Run, counted, file_slug, readme_text, wrap
+from printkit.export import README, ExportOptions, Run, file_slug, readme_text, wrap
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile
 from printkit.layout import templates
 from printkit.layout.geometry import Box, Size
 from printkit.layout.imposition import Page, Placement
 from printkit.pipeline.manifest import EXPORT_README
+from printkit.plural import counted
 from printkit.units import mm_to_px
 
 JSON_NAME = "deck.json"
@@ -197,7 +198,7 @@ class _Writer:
                 sheet_path = f"{IMAGES}/{file_slug(run.name)}-sheet-{sheet_number}.png"
                 yield ctx.write(sheet_path, png_bytes(sheet), kind="tts-sheet", deck=deck,
                                 cards=sum(len(c) for c in chunk))
-                self.files.append((sheet_path, f"{len(chunk)} faces of {run.title} on a {grid.columns} x "
+                self.files.append((sheet_path, f"{counted(len(chunk), 'face')} of {run.title} on a {grid.columns} x "
                                                f"{grid.rows} grid, {grid.card_px[0]} x {grid.card_px[1]} px a card"))
                 deck_id = self.next_id
                 self.next_id += 1

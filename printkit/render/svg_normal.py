@@ -7,7 +7,8 @@ functions in any case (rgb channels clamped), percentage opacities, compact tran
 (``translate(150-0)rotate(10)``) and ``transform-origin``, paint fallbacks (``url(#missing) #0a0``),
 an ``<ellipse>`` with one radius, percentage radii, a clip path's own transform, nested ``<svg>``
 viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip (an empty
-viewport, or whatever a singular transform squashes flat, removed: it shows nothing),
+viewport, or whatever a singular transform squashes flat, removed: it shows nothing), percentages
+inside either read against its own viewport (a symbol's: its viewBox, as SVG 2 says),
 ``paint-order="stroke"`` as a group of the stroke then the fill, and a colour that is not one left
 out, as browsers leave it.
 
@@ -738,7 +739,10 @@ def normalise(root) -> list[str]:
                     number = _length(value, viewport[0] if name in _ACROSS else viewport[1])
                     if number is not None:
                         element.set(name, _number_text(number))
-        if tag == "svg" and element is not root:
+        if tag == "symbol" and (own := _box(element)) is not None:
+            # its content's percentages are of its own viewBox, whatever <use> shows it (SVG 2)
+            viewport, nested = (own[2], own[3]), True
+        elif tag == "svg" and element is not root:
             element, viewport = viewports.group(element, viewport, _box(element),
                                                 element.get("preserveAspectRatio"), element)
             nested = True

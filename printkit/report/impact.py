@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from printkit.errors import DeckError
+from printkit.plural import counted
 from printkit.report.data import Setting, play_batch
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank
 from printkit.rules.observe import card_names
@@ -96,7 +97,7 @@ def impact_lines(sweep: dict[str, Any]) -> list[str]:
     """The sweep as text lines (one per card)."""
     unit = sweep["length_unit"]
     full = sweep["full_deck"]
-    out = [f"card impact: {sweep['game']}, {sweep['games']} games per deck, {sweep['players']} players, bot "
+    out = [f"card impact: {sweep['game']}, {counted(sweep['games'], 'game')} per deck, {sweep['players']} players, bot "
            f"{sweep['bot']}, seed {sweep['seed']}; full deck: {sweep['position_from']} wins "
            f"{full['first_player_win_rate']:.1%}, median length {full['length_median']:g} {unit}",
            "card   copies  win rate (first) change  Holm p   length change (median, mean)  Holm p"]

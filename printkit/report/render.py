@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from printkit.errors import ReportError
 from printkit.games import module_of
+from printkit.plural import counted
 from printkit.report.stats import holm, mcnemar_exact, paired_median_difference, wilcoxon_signed_rank, wilson
 from printkit.rules.observe import view_for
 
@@ -141,7 +142,7 @@ def differences(analyses: Sequence[dict[str, Any]], seed: int = 0) -> list[Diffe
             only_base, only_other, p = mcnemar_exact(xs, ys)
             p1, p2 = sum(xs) / n, sum(ys) / n
             raw.append((metric, other["label"], f"{p1:.1%}", f"{p2:.1%}", f"{(p2 - p1) * 100:+.1f} pts",
-                        f"McNemar exact ({only_base} games only in the first, {only_other} only here)", p, n))
+                        f"McNemar exact ({counted(only_base, 'game')} only in the first, {only_other} only here)", p, n))
         same_seats = base["players"] == other["players"]
         for metric, values in base["paired"]["samples"].items():
             if metric not in other["paired"]["samples"] or (metric.startswith("score, seat") and not same_seats):

@@ -18,6 +18,7 @@ from itertools import combinations
 from typing import Any, Callable, Sequence
 
 from printkit.errors import DeckError
+from printkit.plural import counted
 from printkit.report.data import Setting, play_batch
 from printkit.report.stats import wilson
 from printkit.rules.play import GameResult
@@ -124,5 +125,5 @@ def tournament_lines(t: dict[str, Any]) -> list[str]:
     out.append("ranking by mean head-to-head win rate:")
     for place, e in enumerate(t["ranking"], 1):
         out.append(f"{place}. {e['bot']}: {e['mean_rate']:.1%} (95 % {e['ci95'][0]:.1%}-{e['ci95'][1]:.1%}, "
-                   f"{e['games']} games); Bradley-Terry: {e['bradley_terry']:.1%} against a mean bot")
+                   f"{counted(e['games'], 'game')}); Bradley-Terry: {e['bradley_terry']:.1%} against a mean bot")
     return out

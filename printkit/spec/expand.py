@@ -13,8 +13,9 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
 from printkit.paper import SHEET_PAPERS, fits_on_paper, no_fit_message, paper_name
-from printkit.spec.fields import no_attribute, unknown_name
+from printkit.spec.fields import no_attribute
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
+from printkit.spec.layout_names import check_layout_names
 from printkit.spec.load import LoadedSpec
 from printkit.spec.models import MAX_CARDS, ArtSpec, GroupSpec, SizeSpec, Spec
 from printkit.memo import Memo
@@ -158,12 +159,6 @@ def _rulebook_languages(loaded: LoadedSpec) -> tuple[str, ...]:
     return tuple(rule_texts(loaded.path, loaded.spec.game))
 
 
-def check_layout_name(loaded: LoadedSpec, name: str | None, path: PathKey) -> None:
-    """Refuse a ``layout:`` or ``back_layout:`` naming no layout of the spec, at ``path``."""
-    if name is not None and name not in loaded.spec.layouts:
-        raise loaded.source.error(path, unknown_name("layout", name, loaded.spec.layouts))
-
-
 def _check_description(loaded: LoadedSpec, cards: list[Card]) -> None:
     """The attribute ``export: {description: ...}`` names must be one the cards have."""
     name = loaded.spec.export.description
@@ -177,16 +172,10 @@ def _check_references(loaded: LoadedSpec) -> None:
     spec = loaded.spec
     if spec.default_variant is not None and spec.default_variant not in spec.variants:
         raise loaded.source.error(("default_variant",), f"unknown variant {spec.default_variant!r}{_known(spec.variants)}")
-    for vname, vspec in spec.variants.items():
-        for key in ("layout", "back_layout"):
-            check_layout_name(loaded, getattr(vspec, key), ("variants", vname, key))
+    check_layout_names(loaded)  # also when loaded, with the data files; here for a spec loaded without them
     for section, groups in (("groups", spec.groups), ("components", spec.components)):
         seen: dict[str, int] = {}
         for i, group in enumerate(groups):
-            for key in ("layout", "back_layout"):
-                check_layout_name(loaded, getattr(group, key), (section, i, key))
-                for oi, override in enumerate(group.overrides):
-                    check_layout_name(loaded, getattr(override, key), (section, i, "overrides", oi, key))
             if group.name in seen:
                 raise loaded.source.error((section, i, "name"), f"duplicate group name {group.name!r}")
             seen[group.name] = i

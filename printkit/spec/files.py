@@ -17,6 +17,7 @@ from typing import Iterable
 from printkit import draft, fonts
 from printkit.errors import BuildError, DataFileError, Errors, PathRefused, SpecError, UnsafeFileError, error_line
 from printkit.safe_read import read_limited
+from printkit.spec.layout_names import check_layout_names
 from printkit.spec.load import LoadedSpec, parse_spec
 from printkit.spec.models import LANG_TAG, GroupSpec
 from printkit.spec.paths import inside_folder
@@ -30,7 +31,14 @@ def load_spec(path: str | Path) -> LoadedSpec:
     so a build that loads the same spec for its sheets and its rulebooks parses it once. The data
     files of its groups (``data: cards.csv``) are read once per call, and parsed once per content.
     """
-    return attach_data(parse_spec(path))
+    loaded = parse_spec(path)
+    errors = Errors()  # a layout the spec lacks and a bad cell are independent mistakes: one run says both
+    with errors.collecting():
+        check_layout_names(loaded)
+    with errors.collecting():
+        loaded = attach_data(loaded)
+    errors.raise_any()
+    return loaded
 
 
 def attach_data(loaded: LoadedSpec) -> LoadedSpec:

@@ -47,3 +47,22 @@ def test_without_a_dpi_in_the_profile_150_is_the_floor(tmp_path):
     # Said by the faces themselves (below 150 everywhere), not again by the export.
     assert not [w for w in warnings if "on the front of" in w]
     assert [w for w in warnings if "art background_image: picture 'bg.png'" in w]
+
+
+def test_a_deck_whose_bleed_differs_from_the_services_is_warned_once_at_the_size_printed(tmp_path):
+    # The deck's 1 mm bleed is laid out by the build's checks, The Game Crafter's 0.125 in by the
+    # export: only the size that prints is said.
+    from click.testing import CliRunner
+
+    from printkit.cli import main
+
+    Image.new("RGB", (100, 140), (200, 50, 50)).save(tmp_path / "pic.png")
+    (tmp_path / "soft.yaml").write_text(
+        "game: soft\nname: Soft\ncard: {size: poker, bleed: 1mm}\nlayouts:\n  front:\n    elements:\n"
+        "      - {kind: image, image: pic.png, x: 0, y: 0, width: 100%, height: 100%, frame: bleed}\n"
+        "groups:\n  - name: cards\n    layout: front\n    cards: [{title: Alpha}]\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", str(tmp_path / "soft.yaml"), "--for", "tgc", "--out",
+                                       str(tmp_path / "tgc")])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines() if "pic.png" in line]
+    assert len(said) == 1 and "100 x 140 px drawn at 69.8 x 97.8 mm is 36 DPI" in said[0], said

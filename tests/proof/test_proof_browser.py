@@ -70,3 +70,13 @@ def test_under_watch_serve_the_page_follows_every_save(tmp_path):
             write_deck(tmp_path, cards=(CALM,), expect=1)
             browser.wait_for("document.querySelectorAll('figure').length === 2", timeout=10)
         assert watch.stop(signal.SIGTERM) == 0
+
+
+def test_a_deck_of_one_card_with_one_warning_is_counted_in_the_singular(tmp_path):
+    require_chromium()
+    spec = write_deck(tmp_path, cards=(LOUD,), expect=1)
+    build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
+    dom = dump_dom((tmp_path / "out/proofing/proof.html").as_uri())
+    said = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r'<p class="sum">(.*?)</p>', dom)]
+    assert said == ["1 card, expected 1: counts as expected", "1 distinct front, 1 back; 1 warning on 1 face"]
+    assert 'class="badge" title="1 warning"' in dom

@@ -97,6 +97,23 @@ def test_an_empty_viewport_or_singular_transform_shows_nothing(tmp_path, case):
         assert result.exit_code == 0 and "Traceback" not in result.output, result.output
 
 
+def test_percentages_inside_a_symbol_are_of_its_own_viewbox(tmp_path):
+    # SVG 2 (and Chromium): 50% inside <symbol viewBox="0 0 10 10"> is 5 user units, whatever the
+    # picture's own viewBox (100 x 100 here, where 50% would cover the whole symbol).
+    text = (f'<svg {SVG} viewBox="0 0 100 100"><rect width="100" height="100" fill="#ffffff"/>'
+            '<defs><symbol id="s" viewBox="0 0 10 10"><rect width="50%" height="100%" fill="#ff0000"/>'
+            '<rect x="75%" y="75%" width="2.5" height="2.5" fill="#0000ff"/></symbol></defs>'
+            '<use href="#s" width="100" height="100"/></svg>')
+    image = picture(tmp_path, text)
+
+    def at(fx: float, fy: float):
+        return image.getpixel((int(image.width * fx), int(image.height * fy)))
+
+    assert near(at(0.25, 0.5), RED) and near(at(0.45, 0.1), RED)
+    assert near(at(0.55, 0.5), WHITE) and near(at(0.7, 0.9), WHITE)
+    assert near(at(0.875, 0.875), (0, 0, 255))
+
+
 def test_a_transform_with_no_inverse_found_as_drawn_is_the_pictures_error():
     from reportlab.graphics.shapes import Group
 
