@@ -277,7 +277,9 @@ def format_report(report: DeckReport) -> str:
     title = report.deck + (f" ({report.variant})" if report.variant else "")
     expected = "—" if report.expected is None else str(report.expected)
     status = "ok" if report.ok else "FAILED"
-    lines = [f"{title:<22} {counted(report.total, 'card'):>11}   expected {expected:>5}   {status}"]
+    # "1 card " in the column of "12 cards": the numbers stand one under another
+    lines = [f"{title:<22} {counted(report.total, 'card'):>{11 if report.total != 1 else 10}}"
+             f"{'' if report.total != 1 else ' '}   expected {expected:>5}   {status}"]
     rows = [("groups", report.groups), *report.counts.items()]
     for label, values in rows:
         cells = "  ".join(f"{value} {count}" for value, count in values.items()) or "(no card has it)"

@@ -342,4 +342,11 @@ def test_one_card_is_said_in_the_singular(tmp_path):
                     "groups:\n  - name: only\n    cards:\n      - {id: one}\n")
     result = run("check", str(spec))
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0] == "single                      1 card   expected     1   ok"
+    first = result.stdout.splitlines()[0]
+    assert first == "single                     1 card    expected     1   ok"
+    several = tmp_path / "several.yaml"
+    several.write_text("game: demo\nname: Several\ngroups:\n  - name: only\n    cards:\n"
+                       + "".join(f"      - {{id: c{i}}}\n" for i in range(12)))
+    many = run("check", str(several)).stdout.splitlines()[0]
+    assert many.startswith("several                   12 cards   expected"), many
+    assert first.index("1 card") == many.index("2 cards") and first.index("expected") == many.index("expected")
