@@ -822,10 +822,16 @@ class _Patterns:
     def __init__(self, ids: dict, viewports: _Viewports) -> None:
         self.ids, self.viewports = ids, viewports
         self.tiles = self.elements = 0
+        self.found: dict[str, tuple | None] = {}  # each pattern read once, however many shapes it fills
 
     def pattern(self, name: str):
-        """(the pattern's attributes through its href chain, the element holding its content)
-        for the pattern ``name`` (None: no pattern)."""
+        """(the pattern's attributes through its href chain, the element holding its content,
+        the number of elements a tile copies) for the pattern ``name`` (None: no pattern)."""
+        if name not in self.found:
+            self.found[name] = self._read(name)
+        return self.found[name]
+
+    def _read(self, name: str):
         element = self.ids.get(name)
         if element is None or _local(element.tag) != "pattern":
             return None
@@ -840,7 +846,8 @@ class _Patterns:
                 content = element
             href = (element.get(_XLINK_HREF) or element.get("href") or "").strip()
             element = self.ids.get(href[1:]) if href.startswith("#") else None
-        return attributes, content
+        copied = 0 if content is None else sum(1 for child in content.iter() if isinstance(child.tag, str)) - 1
+        return attributes, content, copied
 
     def push_down(self, element) -> None:
         """A group's pattern fill given to each child that does not set its own, as it inherits
@@ -865,7 +872,7 @@ class _Patterns:
         if found is None:
             return None
         name, fallback = match.group(2), match.group(3).strip()
-        reason = self._reason(element, found, in_tile)
+        reason = self._reason(element, in_tile)
         tiles = None
         if reason is None:
             tiles, reason = self._tiles(element, viewport, *found)
@@ -883,7 +890,7 @@ class _Patterns:
         self._replace(element, tiles, stroke_first)
         return tiles
 
-    def _reason(self, element, found, in_tile: bool) -> str | None:
+    def _reason(self, element, in_tile: bool) -> str | None:
         """Why the pattern fill of ``element`` is not drawn (None: it is)."""
         if in_tile:
             return "a pattern inside a pattern's tile"
@@ -893,7 +900,7 @@ class _Patterns:
             return "with a clip path in objectBoundingBox units"
         return None
 
-    def _tiles(self, element, viewport, attributes: dict, content) -> tuple:
+    def _tiles(self, element, viewport, attributes: dict, content, per_tile: int) -> tuple:
         """(the group of tiles filling the shape, or None when nothing shows; why it cannot be
         drawn, or None)."""
         from lxml import etree
@@ -935,7 +942,6 @@ class _Patterns:
         first_row = math.floor((min(p[1] for p in corners) - y) / h)
         last_row = math.ceil((max(p[1] for p in corners) - y) / h)
         count = (last_column - first_column) * (last_row - first_row)
-        per_tile = sum(1 for child in content.iter() if isinstance(child.tag, str)) - 1
         if self.tiles + count > MAX_PATTERN_TILES or self.elements + count * per_tile > MAX_PATTERN_ELEMENTS:
             return None, (f"its tiles would pass {MAX_PATTERN_TILES:,} tiles or {MAX_PATTERN_ELEMENTS:,} elements "
                           "in this picture, in all; use larger tiles")
