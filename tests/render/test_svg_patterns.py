@@ -131,3 +131,18 @@ def test_a_pattern_stroke_is_still_a_warning(tmp_path):
     warnings = svg_art(write(tmp_path, text).read_bytes()).warnings
     assert warnings == ("<rect> at line 8: a stroke painted with a gradient or pattern is not drawn; give the "
                         "stroke a plain colour, or convert it to a filled path (Inkscape: Path > Stroke to Path)",)
+
+
+def test_a_pattern_fill_on_a_shape_clipped_in_bounding_box_units_is_a_located_warning(tmp_path):
+    path = write(tmp_path, """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
+  <defs>
+    <pattern id="p" width="5" height="5" patternUnits="userSpaceOnUse"><rect width="2" height="2"/></pattern>
+    <clipPath id="half" clipPathUnits="objectBoundingBox"><rect width="0.5" height="1"/></clipPath>
+  </defs>
+  <rect width="10" height="10" fill="url(#p) #00aa00" clip-path="url(#half)"/>
+</svg>""")
+    assert svg_art(path.read_bytes()).warnings == (
+        "<rect> at line 6: its fill url(#p) is not drawn (with a clip path in objectBoundingBox units); its "
+        "fallback #00aa00 is drawn instead",)
+    picture = printkit_picture(path)
+    assert near(picture.getpixel((picture.width // 4, picture.height // 2)), (0, 0xaa, 0))
