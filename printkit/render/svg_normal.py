@@ -8,11 +8,13 @@ functions in any case (rgb channels clamped), percentage opacities, compact tran
 an ``<ellipse>`` with one radius, percentage radii, a clip path's own transform, nested ``<svg>``
 viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip (an empty
 viewport, or whatever a singular transform squashes flat, removed: it shows nothing),
-``paint-order="stroke"`` as a group of the stroke then the fill, and a colour that is not one left
-out, as browsers leave it.
+``paint-order="stroke"`` as a group of the stroke then the fill, a shape's ``<pattern>`` fill as
+copies of the pattern's tile clipped to the shape, and a colour that is not one left out, as
+browsers leave it.
 
 The rewrites run in time and memory linear in the checked tree: selector matching and ``var()``
-expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError).
+expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError), and
+so are pattern tiles (:data:`MAX_PATTERN_TILES`, :data:`MAX_PATTERN_ELEMENTS`; past them, a warning).
 :func:`normalise` returns, located, what it found but could not draw as written.
 """
 
