@@ -172,9 +172,13 @@ def unsupported(root) -> list[str]:
             say(element, "a stroke painted with a gradient or pattern is not drawn; give the stroke "
                          "a plain colour, or convert it to a filled path (Inkscape: Path > Stroke to Path)")
         fill = _GRADIENT_URL.fullmatch(styles.get("fill", "").strip())
-        if fill and local_name(getattr(ids.get(fill.group(2)), "tag", "")) not in ("linearGradient", "radialGradient"):
-            say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours and "
-                         "linear and radial gradients); expand a pattern into paths")
+        kind = local_name(getattr(ids.get(fill.group(2)), "tag", "")) if fill else ""
+        if fill and kind == "pattern":
+            say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit fills shapes with patterns, not "
+                         f"<{tag}>); fill it with a colour, or expand the pattern into paths")
+        elif fill and kind not in ("linearGradient", "radialGradient"):
+            say(element, f"its fill url(#{fill.group(2)}) is not drawn (printkit draws plain colours, "
+                         "linear and radial gradients and patterns)")
     return found
 
 

@@ -9,11 +9,13 @@ an ``<ellipse>`` with one radius, percentage radii, a clip path's own transform,
 viewports and ``<use>`` of a ``<symbol viewBox>`` as groups with their scaling and clip (an empty
 viewport, or whatever a singular transform squashes flat, removed: it shows nothing), percentages
 inside either read against its own viewport (a symbol's: its viewBox, as SVG 2 says),
-``paint-order="stroke"`` as a group of the stroke then the fill, and a colour that is not one left
-out, as browsers leave it.
+``paint-order="stroke"`` as a group of the stroke then the fill, a shape's ``<pattern>`` fill as
+copies of the pattern's tile clipped to the shape, and a colour that is not one left out, as
+browsers leave it.
 
 The rewrites run in time and memory linear in the checked tree: selector matching and ``var()``
-expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError).
+expansion are bounded (:data:`MAX_SELECTOR_STEPS`, :data:`MAX_SUBSTITUTED`; past them, ImageError), and
+so are pattern tiles (:data:`MAX_PATTERN_TILES`, :data:`MAX_PATTERN_ELEMENTS`; past them, a warning).
 :func:`normalise` returns, located, what it found but could not draw as written.
 """
 
@@ -427,8 +429,8 @@ def _fix_opacity(name: str, value: str) -> str | None:
 
 
 def _paint_fallbacks(root, ids: dict, say) -> None:
-    """``fill="url(#g) #0a0"``: the gradient when printkit draws it, else the fallback colour, as
-    browsers paint a missing reference (a pattern's fallback is warned about)."""
+    """``fill="url(#g) #0a0"``: the gradient or a shape's pattern when printkit draws it, else the
+    fallback colour, as browsers paint a missing reference (a pattern's fallback is warned about)."""
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
@@ -443,6 +445,8 @@ def _paint_fallbacks(root, ids: dict, say) -> None:
             kind = _local(getattr(target, "tag", ""))
             if kind in ("linearGradient", "radialGradient") and name == "fill":
                 return f"url(#{match.group(2)})"
+            if kind == "pattern" and name == "fill" and _local(element.tag) in _GEOMETRY:
+                return None  # drawn, or else its fallback, when the shape is filled (_Patterns)
             if target is not None:
                 say(element, f"its {name} url(#{match.group(2)}) is not drawn (printkit draws plain colours, "
                              f"and linear and radial gradients as fills); its fallback {fallback} is drawn instead")
@@ -571,26 +575,33 @@ class _Viewports:
         self.root, self.ids = root, ids
         self.defs = None
         self.clips: dict[tuple[float, float], str] = {}  # one clip path per viewport size
+        self.made = 0  # clip paths made
 
     def clip(self, w: float, h: float) -> str:
         """A clip path to the viewport (0, 0, ``w``, ``h``), as ``url(#...)``."""
         known = self.clips.get((w, h))
-        if known is not None:
-            return known
+        if known is None:
+            self.clips[(w, h)] = known = self.clip_to(
+                self.root.makeelement(self._tag("rect"), width=_number_text(w), height=_number_text(h)))
+        return known
+
+    def clip_to(self, shape) -> str:
+        """A new clip path holding ``shape``, as ``url(#...)``."""
         from lxml import etree
 
-        namespace = self.root.nsmap.get(None)
-        tag = (lambda name: f"{{{namespace}}}{name}") if namespace else (lambda name: name)
         if self.defs is None:
-            self.defs = etree.Element(tag("defs"))
+            self.defs = etree.Element(self._tag("defs"))
             self.root.insert(0, self.defs)  # svglib knows a clip path once it has met it
-        name = f"printkit-viewport-{len(self.clips) + 1}"
+        self.made += 1
+        name = f"printkit-viewport-{self.made}"
         while name in self.ids:
             name += "-"
-        clip = etree.SubElement(self.defs, tag("clipPath"), id=name)
-        etree.SubElement(clip, tag("rect"), width=_number_text(w), height=_number_text(h))
-        self.clips[(w, h)] = f"url(#{name})"
-        return self.clips[(w, h)]
+        etree.SubElement(self.defs, self._tag("clipPath"), id=name).append(shape)
+        return f"url(#{name})"
+
+    def _tag(self, name: str) -> str:
+        namespace = self.root.nsmap.get(None)
+        return f"{{{namespace}}}{name}" if namespace else name
 
     def group(self, element, viewport: tuple[float, float], box, placement, overflow_of) -> tuple:
         """``element`` (an ``<svg>`` or ``<use>``) turned into ``<g>`` > ``<g clip-path>`` > ``<g
@@ -675,6 +686,327 @@ def _split_paints(element, order: list[str], say) -> None:
     element.append(second)
 
 
+# Pattern fills become tiles: at most this many in one picture, holding at most this many copied
+# elements in all (as images.MAX_SVG_ELEMENTS bounds what <use> repeats); past either, warned.
+MAX_PATTERN_TILES = 5_000
+MAX_PATTERN_ELEMENTS = 20_000
+_PATTERN_ATTRIBUTES = ("patternUnits", "patternContentUnits", "patternTransform", "x", "y", "width", "height",
+                       "viewBox", "preserveAspectRatio")
+# Inherited properties a pattern's tiles take from the pattern, not from the shape they fill:
+# where the shape's parents set one, the tiles get the pattern's value or the initial one.
+_TILE_INHERITS = {
+    "fill": "#000000", "fill-opacity": "1", "fill-rule": "nonzero", "stroke": "none", "stroke-width": "1",
+    "stroke-opacity": "1", "stroke-dasharray": "none", "stroke-dashoffset": "0", "stroke-linecap": "butt",
+    "stroke-linejoin": "miter", "stroke-miterlimit": "4", "color": "#000000", "paint-order": "normal",
+    "marker-start": "none", "marker-mid": "none", "marker-end": "none"}
+# A shape's geometry: what its copy in a clip path keeps.
+_GEOMETRY = {"path": ("d",), "rect": ("x", "y", "width", "height", "rx", "ry"), "circle": ("cx", "cy", "r"),
+             "ellipse": ("cx", "cy", "rx", "ry"), "polygon": ("points",), "polyline": ("points",)}
+_GROUPS = ("g", "a", "switch", "svg")
+
+
+def _inherited_property(element, name: str) -> str | None:
+    """The value of the inherited property ``name`` at ``element`` (its own, else its nearest
+    ancestor's)."""
+    while element is not None:
+        value = (_property(element, name) or "").strip()
+        if value and value != "inherit":
+            return value
+        element = element.getparent()
+    return None
+
+
+def _matrix(transform: list[tuple[str, list[str]]]) -> tuple[float, ...]:
+    """A parsed transform list as the affine matrix (a, b, c, d, e, f)."""
+    a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, 0.0, 0.0
+    for name, written in transform:
+        n = [float(number) for number in written]
+        if name == "matrix":
+            m = n
+        elif name == "translate":
+            m = [1.0, 0.0, 0.0, 1.0, n[0], n[1] if len(n) == 2 else 0.0]
+        elif name == "scale":
+            m = [n[0], 0.0, 0.0, n[-1], 0.0, 0.0]
+        elif name == "rotate":
+            turn = math.radians(n[0])
+            cos, sin = math.cos(turn), math.sin(turn)
+            cx, cy = (n[1], n[2]) if len(n) == 3 else (0.0, 0.0)
+            m = [cos, sin, -sin, cos, cx - cos * cx + sin * cy, cy - sin * cx - cos * cy]
+        else:
+            slope = math.tan(math.radians(n[0]))
+            m = [1.0, 0.0, slope, 1.0, 0.0, 0.0] if name == "skewX" else [1.0, slope, 0.0, 1.0, 0.0, 0.0]
+        a, b, c, d, e, f = (a * m[0] + c * m[1], b * m[0] + d * m[1], a * m[2] + c * m[3], b * m[2] + d * m[3],
+                            a * m[4] + c * m[5] + e, b * m[4] + d * m[5] + f)
+    return a, b, c, d, e, f
+
+
+def _cubic_extent(p0: float, p1: float, p2: float, p3: float) -> tuple[float, float]:
+    """The least and greatest value of a cubic Bézier along one axis (its ends and turning points)."""
+    values = [p0, p3]
+    a, b, c = -p0 + 3 * p1 - 3 * p2 + p3, 2 * (p0 - 2 * p1 + p2), p1 - p0  # the derivative / 3
+    if abs(a) < 1e-12:
+        roots = [-c / b] if abs(b) > 1e-12 else []
+    else:
+        disc = b * b - 4 * a * c
+        roots = [(-b + sign * math.sqrt(disc)) / (2 * a) for sign in (1, -1)] if disc >= 0 else []
+    for t in roots:
+        if 0 < t < 1:
+            u = 1 - t
+            values.append(u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3)
+    return min(values), max(values)
+
+
+def _path_box(d: str) -> tuple[float, float, float, float] | None:
+    """The exact bounding box (x0, y0, x1, y1) of path data, as svglib reads it."""
+    from reportlab.graphics.shapes import Path
+    from svglib.svglib import NodeTracker, Svg2RlgAttributeConverter, Svg2RlgShapeConverter
+    from lxml import etree
+
+    converted = Svg2RlgShapeConverter(None, Svg2RlgAttributeConverter()).convertPath(
+        NodeTracker.from_xml_root(etree.Element("path", d=d)))
+    paths, items = [], [converted]
+    while items:
+        item = items.pop()
+        if isinstance(item, Path):
+            paths.append(item)
+        items.extend(getattr(item, "contents", ()))
+    xs: list[float] = []
+    ys: list[float] = []
+    for path in paths:
+        points, at, last = path.points, 0, None
+        for operator in path.operators:
+            if operator in (0, 1):
+                last = points[at:at + 2]
+                xs.append(last[0])
+                ys.append(last[1])
+                at += 2
+            elif operator == 2:
+                segment = points[at:at + 6]
+                at += 6
+                start = last if last is not None else segment[:2]
+                for axis, found in ((0, xs), (1, ys)):
+                    found.extend(_cubic_extent(start[axis], segment[axis], segment[2 + axis], segment[4 + axis]))
+                last = segment[4:6]
+    if not xs or not all(map(math.isfinite, xs + ys)):
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _shape_box(element, viewport: tuple[float, float]) -> tuple[float, float, float, float] | None:
+    """A shape's bounding box (x0, y0, x1, y1) in its own user space (None: it has none)."""
+    tag = _local(element.tag)
+    width, height = viewport
+    across = lambda name: _length(element.get(name), width, 0.0)  # noqa: E731
+    down = lambda name: _length(element.get(name), height, 0.0)  # noqa: E731
+    if tag == "rect":
+        x, y, w, h = across("x"), down("y"), across("width"), down("height")
+        return (x, y, x + w, y + h) if w > 0 and h > 0 else None
+    if tag == "circle":
+        r = _length(element.get("r"), math.hypot(width, height) / math.sqrt(2), 0.0)
+        return (across("cx") - r, down("cy") - r, across("cx") + r, down("cy") + r) if r > 0 else None
+    if tag == "ellipse":
+        rx, ry = across("rx"), down("ry")
+        return (across("cx") - rx, down("cy") - ry, across("cx") + rx, down("cy") + ry) if rx > 0 and ry > 0 else None
+    if tag in ("polygon", "polyline"):
+        numbers = [float(n) for n in _NUMBER_AT.findall(element.get("points") or "")]
+        xs, ys = numbers[0:len(numbers) - 1:2], numbers[1::2]
+        return (min(xs), min(ys), max(xs), max(ys)) if xs and ys and all(map(math.isfinite, numbers)) else None
+    if tag == "path":
+        return _path_box(element.get("d") or "")
+    return None  # a line encloses nothing
+
+
+class _Patterns:
+    """Shapes filled with a ``<pattern>`` as groups svglib draws: the pattern's tiles, copies of
+    its content, laid over the shape's bounding box and clipped to the shape, the shape's stroke
+    on top. All tiles of a picture count against :data:`MAX_PATTERN_TILES` and
+    :data:`MAX_PATTERN_ELEMENTS`."""
+
+    def __init__(self, ids: dict, viewports: _Viewports) -> None:
+        self.ids, self.viewports = ids, viewports
+        self.tiles = self.elements = 0
+        self.found: dict[str, tuple | None] = {}  # each pattern read once, however many shapes it fills
+
+    def pattern(self, name: str):
+        """(the pattern's attributes through its href chain, the element holding its content,
+        the number of elements a tile copies) for the pattern ``name`` (None: no pattern)."""
+        if name not in self.found:
+            self.found[name] = self._read(name)
+        return self.found[name]
+
+    def _read(self, name: str):
+        element = self.ids.get(name)
+        if element is None or _local(element.tag) != "pattern":
+            return None
+        attributes: dict[str, str] = {}
+        content, seen = None, set()
+        while element is not None and _local(element.tag) == "pattern" and id(element) not in seen:
+            seen.add(id(element))
+            for key in _PATTERN_ATTRIBUTES:
+                if key not in attributes and element.get(key) is not None:
+                    attributes[key] = element.get(key)
+            if content is None and any(isinstance(child.tag, str) for child in element):
+                content = element
+            href = (element.get(_XLINK_HREF) or element.get("href") or "").strip()
+            element = self.ids.get(href[1:]) if href.startswith("#") else None
+        copied = 0 if content is None else sum(1 for child in content.iter() if isinstance(child.tag, str)) - 1
+        return attributes, content, copied
+
+    def push_down(self, element) -> None:
+        """A group's pattern fill given to each child that does not set its own, as it inherits
+        it (the shapes among them are then filled one by one)."""
+        fill = (_property(element, "fill") or "").strip()
+        match = _URL_PAINT.fullmatch(fill)
+        if match is None or _local(getattr(self.ids.get(match.group(2)), "tag", "")) != "pattern":
+            return
+        _drop_property(element, "fill")
+        for child in element:
+            if isinstance(child.tag, str) and (_property(child, "fill") or "inherit").strip() == "inherit":
+                _drop_property(child, "fill")
+                child.set("fill", fill)
+
+    def fill(self, element, viewport: tuple[float, float], in_tile: bool, stroke_first: bool, say):
+        """When the shape ``element`` is filled with a pattern: the group of tiles that now fills
+        it (to be normalised as the rest of the picture), or None when it draws nothing or it
+        cannot be drawn (said; a fallback colour then fills it)."""
+        fill = (_property(element, "fill") or "").strip()
+        match = _URL_PAINT.fullmatch(fill)
+        found = self.pattern(match.group(2)) if match else None
+        if found is None:
+            return None
+        name, fallback = match.group(2), match.group(3).strip()
+        reason = self._reason(element, in_tile)
+        tiles = None
+        if reason is None:
+            tiles, reason = self._tiles(element, viewport, *found)
+        if reason is not None:
+            _drop_property(element, "fill")
+            element.set("fill", fallback or "none")
+            instead = f"its fallback {fallback} is drawn instead" if fallback else \
+                "fill it with a colour, or expand the pattern into paths"
+            say(element, f"its fill url(#{name}) is not drawn ({reason}); {instead}")
+            return None
+        if tiles is None:  # nothing to fill (an empty box, no content)
+            _drop_property(element, "fill")
+            element.set("fill", "none")
+            return None
+        self._replace(element, tiles, stroke_first)
+        return tiles
+
+    def _reason(self, element, in_tile: bool) -> str | None:
+        """Why the pattern fill of ``element`` is not drawn (None: it is)."""
+        if in_tile:
+            return "a pattern inside a pattern's tile"
+        clip = _URL_PAINT.fullmatch((_property(element, "clip-path") or "").strip())
+        target = self.ids.get(clip.group(2)) if clip else None
+        if target is not None and (target.get("clipPathUnits") or "").strip() == "objectBoundingBox":
+            return "with a clip path in objectBoundingBox units"
+        return None
+
+    def _tiles(self, element, viewport, attributes: dict, content, per_tile: int) -> tuple:
+        """(the group of tiles filling the shape, or None when nothing shows; why it cannot be
+        drawn, or None)."""
+        from lxml import etree
+        import copy
+
+        box = _shape_box(element, viewport)
+        if box is None or content is None:
+            return None, None
+        x0, y0, x1, y1 = box
+        bw, bh = x1 - x0, y1 - y0
+        on_box = (attributes.get("patternUnits") or "").strip() != "userSpaceOnUse"
+        if on_box and (bw <= 0 or bh <= 0):
+            return None, None
+        if on_box:
+            x, y = x0 + _length(attributes.get("x"), 1.0, 0.0) * bw, y0 + _length(attributes.get("y"), 1.0, 0.0) * bh
+            w, h = _length(attributes.get("width"), 1.0, 0.0) * bw, _length(attributes.get("height"), 1.0, 0.0) * bh
+        else:
+            width_of, height_of = viewport
+            x, y = _length(attributes.get("x"), width_of, 0.0), _length(attributes.get("y"), height_of, 0.0)
+            w, h = _length(attributes.get("width"), width_of, 0.0), _length(attributes.get("height"), height_of, 0.0)
+        view = _box(attributes) if attributes.get("viewBox") is not None else None
+        fit = _fit(view, attributes.get("preserveAspectRatio"), w, h) if view is not None and w > 0 and h > 0 else ""
+        if not (w > 0 and h > 0) or fit is None or not all(map(math.isfinite, (x, y, w, h))):
+            return None, "its tile has no width or height"
+        if not fit and (attributes.get("patternContentUnits") or "").strip() == "objectBoundingBox":
+            if not (bw > 0 and bh > 0):
+                return None, None
+            fit = f"scale({_number_text(bw)} {_number_text(bh)})"
+        written = parse_transform(attributes.get("patternTransform") or "") or []
+        a, b, c, d, e, f = _matrix(written)
+        determinant = a * d - b * c
+        if not (math.isfinite(determinant) and determinant != 0):
+            return None, None  # squashed flat: nothing shows
+        # The shape's box in the pattern's space, where the tiles are laid in rows and columns.
+        corners = [((d * (px - e) - c * (py - f)) / determinant, (a * (py - f) - b * (px - e)) / determinant)
+                   for px, py in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        first_column = math.floor((min(p[0] for p in corners) - x) / w)
+        last_column = math.ceil((max(p[0] for p in corners) - x) / w)
+        first_row = math.floor((min(p[1] for p in corners) - y) / h)
+        last_row = math.ceil((max(p[1] for p in corners) - y) / h)
+        count = (last_column - first_column) * (last_row - first_row)
+        if self.tiles + count > MAX_PATTERN_TILES or self.elements + count * per_tile > MAX_PATTERN_ELEMENTS:
+            return None, (f"its tiles would pass {MAX_PATTERN_TILES:,} tiles or {MAX_PATTERN_ELEMENTS:,} elements "
+                          "in this picture, in all; use larger tiles")
+        self.tiles += count
+        self.elements += count * per_tile
+        group = element.makeelement(element.tag[:-len(_local(element.tag))] + "g", {})
+        if written:
+            group.set("transform", _written(written))
+        for key, initial in _TILE_INHERITS.items():
+            own = _inherited_property(content, key)
+            if own is not None or _inherited_property(element.getparent(), key) is not None:
+                group.set(key, own if own is not None else initial)
+        clip = self.viewports.clip(w, h)
+        children = [child for child in content if isinstance(child.tag, str)]
+        for row in range(first_row, last_row):
+            for column in range(first_column, last_column):
+                tile = etree.SubElement(group, group.tag, {
+                    "transform": f"translate({_number_text(x + column * w)} {_number_text(y + row * h)})",
+                    "clip-path": clip})
+                holder = etree.SubElement(tile, group.tag, transform=fit) if fit else tile
+                for child in children:
+                    made = copy.deepcopy(child)
+                    for part in made.iter():
+                        if isinstance(part.tag, str):
+                            part.attrib.pop("id", None)  # ids stay unique: the pattern keeps its own
+                    holder.append(made)
+        return group, None
+
+    def _replace(self, element, tiles, stroke_first: bool) -> None:
+        """The shape turned into a group (taking what applies to it as a whole) of its tiles
+        clipped to its outline, and a copy of it painting its stroke and markers."""
+        import copy
+
+        tag = _local(element.tag)
+        outline = element.makeelement(element.tag[:-len(tag)] + ("polygon" if tag == "polyline" else tag),
+                                      {key: element.get(key) for key in _GEOMETRY[tag] if element.get(key) is not None})
+        rule = _inherited_property(element, "fill-rule")
+        if rule:
+            outline.set("clip-rule", rule)
+        opacity = _inherited_property(element, "fill-opacity")
+        whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
+        for name in _WHOLE:
+            value = _property(element, name)
+            if value is not None:
+                whole[name] = value
+                _drop_property(element, name)
+        stroke = copy.deepcopy(element)
+        _drop_property(stroke, "fill")
+        _drop_property(stroke, "paint-order")
+        stroke.set("fill", "none")
+        clipped = element.makeelement(tiles.tag, {"clip-path": self.viewports.clip_to(outline)})
+        if opacity is not None and opacity != "1":
+            clipped.set("opacity", opacity)
+        clipped.append(tiles)
+        element.tag = tiles.tag
+        element.attrib.clear()
+        element.attrib.update(whole)
+        for child in list(element):
+            element.remove(child)
+        element.extend([stroke, clipped] if stroke_first else [clipped, stroke])
+
+
 def normalise(root) -> list[str]:
     """Rewrite the checked SVG ``root`` in place (see the module); what it found but cannot
     draw as written, one located message each."""
@@ -693,6 +1025,7 @@ def normalise(root) -> list[str]:
            and element.get("id") is not None}
     _paint_fallbacks(root, ids, say)
     viewports = _Viewports(root, ids)
+    patterns = _Patterns(ids, viewports)
     box = _box(root)
     start = (box[2], box[3]) if box else (_length(root.get("width"), 100.0, 100.0),
                                           _length(root.get("height"), 100.0, 100.0))
@@ -700,9 +1033,10 @@ def normalise(root) -> list[str]:
             for href in [(element.get(_XLINK_HREF) or element.get("href") or "").strip()] if href.startswith("#")}
     # shared: whether a <use> shows this element, or an ancestor below where its paint-order is
     # set, where that paint-order does not apply (a split shape would take it there too).
-    stack = [(root, start, False, "normal", False)]
+    # in_tile: inside a pattern, whose shapes' own pattern fills are not drawn.
+    stack = [(root, start, False, "normal", False, False)]
     while stack:
-        element, viewport, nested, painting, shared = stack.pop()
+        element, viewport, nested, painting, shared, in_tile = stack.pop()
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
@@ -759,6 +1093,14 @@ def normalise(root) -> list[str]:
                 inner.append(use)
                 continue
         order = _paint_order(painting)
+        if painting != "clip" and tag in _GROUPS:
+            patterns.push_down(element)
+        elif painting != "clip" and tag in _GEOMETRY:
+            tiles = patterns.fill(element, viewport, in_tile, order.index("stroke") < order.index("fill"), say)
+            if tiles is not None:
+                stack.append((tiles, viewport, nested, "normal", shared, True))
+                continue
+        in_tile = in_tile or tag == "pattern"
         if order[0] != "fill" and order.index("stroke") < order.index("fill"):
             if tag in _SHAPES and shared:
                 say(element, f"its paint-order {' '.join(order)!r}, from a parent, is not drawn (a <use> shows "
@@ -769,5 +1111,5 @@ def normalise(root) -> list[str]:
             if tag == "use":
                 say(element, f"its paint-order {' '.join(order)!r} is not drawn (the fill is painted first); "
                              "give the paint-order to the shapes it shows")
-        stack.extend((child, viewport, nested, painting, shared) for child in reversed(element))
+        stack.extend((child, viewport, nested, painting, shared, in_tile) for child in reversed(element))
     return found

@@ -20,52 +20,26 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from PIL import Image as PILImage, ImageChops, ImageFilter
+from PIL import Image as PILImage
 from pypdf import PdfReader
+from svg_pictures import MAX_MEAN, MAX_SHARE_OFF, difference, printkit_picture
 
 from printkit.cli import main
 from printkit.deck import CardSize
-from printkit.images import svg_art
 from printkit.layout.imposition import card_page
 from printkit.layout.ops import Face, Image
 from printkit.render.pdf import render_pages
-from printkit.render.png import render_face
 
 resvg_py = pytest.importorskip("resvg_py")
 
 CORPUS = Path(__file__).parent / "svg_corpus"
 DRAWN = sorted(CORPUS.glob("*.svg"))
 UNSUPPORTED = sorted((CORPUS / "unsupported").glob("*.svg"))
-MAX_MEAN = 8.0
-MAX_SHARE_OFF = 0.004
-OFF = 48
-
-
-def printkit_picture(path: Path) -> PILImage.Image:
-    """``path`` stretched over a card of its own aspect, 60 mm wide, no bleed, as printkit draws it."""
-    x, y, w, h = (float(v) for v in re.split(r"[\s,]+", svg_art(path.read_bytes())._root.get("viewBox").strip()))
-    size = CardSize(60.0, 60.0 * h / w, bleed_mm=0)
-    face = Face((Image(0, 0, size.width_mm, size.height_mm, path, fit="stretch"),))
-    return render_face(face, size).convert("RGB")
 
 
 def resvg_picture(path: Path, width: int, height: int) -> PILImage.Image:
     data = bytes(resvg_py.svg_to_bytes(svg_path=str(path), width=width, height=height, background="#ffffff"))
     return PILImage.open(io.BytesIO(data)).convert("RGB")
-
-
-def difference(ours: PILImage.Image, theirs: PILImage.Image) -> tuple[float, float]:
-    """(mean difference per channel, share of pixels away from ``theirs``'s edges off by more
-    than OFF in some channel)."""
-    diff = ImageChops.difference(ours, theirs)
-    bands = diff.split()
-    pixels = ours.width * ours.height
-    mean = sum(i * count for band in bands for i, count in enumerate(band.histogram())) / (3 * pixels)
-    worst = ImageChops.lighter(ImageChops.lighter(bands[0], bands[1]), bands[2])
-    edges = theirs.convert("L").filter(ImageFilter.FIND_EDGES).point(lambda v: 255 if v > 24 else 0)
-    worst = ImageChops.subtract(worst, edges.filter(ImageFilter.MaxFilter(5)))
-    off = sum(worst.histogram()[OFF + 1:]) / pixels
-    return mean, off
 
 
 @pytest.mark.parametrize("path", DRAWN, ids=lambda p: p.stem)
@@ -171,10 +145,14 @@ def test_a_stylesheet_with_vendor_properties_and_a_var_fallback_prints(tmp_path)
 EXPECTED = {
     "filter": "<circle> at line 6: its filter is not drawn",
     "mask": "<rect> at line 5: its mask is not drawn",
-    "pattern": "<rect> at line 8: its fill url(#dots) is not drawn",
+    "pattern": "<circle> at line 7: its fill url(#fine) is not drawn (a pattern inside a pattern's tile); fill it "
+               "with a colour, or expand the pattern into paths",
+    "pattern-use": "<use> at line 8: its fill url(#dots) is not drawn (printkit fills shapes with patterns, not "
+                   "<use>)",
+    "pattern-tiles": "<rect> at line 8: its fill url(#grain) is not drawn (its tiles would pass 5,000 tiles",
     "stroke-gradient": "<circle> at line 5: a stroke painted with a gradient or pattern is not drawn",
-    "pattern-fallback": "<rect> at line 8: its fill url(#dots) is not drawn (printkit draws plain colours, and "
-                        "linear and radial gradients as fills); its fallback #0000cc is drawn instead",
+    "pattern-fallback": "<rect> at line 8: its fill url(#dots) is not drawn (its tile has no width or height); "
+                        "its fallback #0000cc is drawn instead",
     "paint-order-markers": "<path> at line 4: its paint-order 'markers stroke fill' is not drawn (markers are "
                            "painted last)",
     "unreadable-colour": "<rect> at line 3: its fill '#f0' is not a colour printkit can read, and is left out",
