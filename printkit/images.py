@@ -280,26 +280,28 @@ def _png_chunks(data: bytes | memoryview):
         pos += 12 + length
 
 
-def png_warnings(path: Path) -> tuple[str, ...]:
-    """What printkit cannot draw as written in the PNG at ``path``: a 16-bit RGB picture's one
-    transparent colour (``tRNS``) is matched on each sample's top 8 bits, as Pillow decodes no more.
-    Nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
-    if is_svg(path):
-        return ()
+def picture_warnings(path: Path) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the picture at ``path``: in an SVG, what it leaves
+    out (``<filter> at line 12: ...``); in a 16-bit RGB PNG, its one transparent colour (``tRNS``),
+    matched on each sample's top 8 bits, as Pillow decodes no more. Worked out once while the file
+    is unchanged (:func:`printkit.memo.file_identity`), however many cards show it; nothing for a
+    file that cannot be read now (drawing it says so)."""
     try:
-        checked = picture(path)
-    except ImageError:
+        identity = file_identity(path)
+    except OSError:
         return ()
-    return _PNG_WARNINGS.get_or_make(checked.digest, lambda: _png_warnings(checked))
+    return _WARNINGS.get_or_make((str(path), identity),
+                                 lambda: _svg_warnings(Path(path)) if is_svg(path) else _png_warnings(path))
 
 
-_PNG_WARNINGS = Memo("png warnings", entries=256)  # by sha256
+_WARNINGS = Memo("picture warnings", entries=256)  # by path and file identity
 
 
-def _png_warnings(checked: Picture) -> tuple[str, ...]:
-    if not checked.png:
-        return ()
+def _png_warnings(path: Path) -> tuple[str, ...]:
     try:
+        checked = picture(path)  # the picture drawn
+        if not checked.png:
+            return ()
         data = checked.data
     except ImageError:
         return ()
@@ -594,21 +596,6 @@ def _svg_art(digest: str, data: bytes) -> SvgArt:
     _quiet_svglib()
     found = normalise(root)
     return SvgArt(root, digest, tuple(found + unsupported(root)))
-
-
-def svg_warnings(path: Path) -> tuple[str, ...]:
-    """What printkit cannot draw as written in the SVG at ``path`` (``<filter> at line 12: ...``);
-    nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
-    if not is_svg(path):
-        return ()
-    try:
-        identity = file_identity(path)
-    except OSError:
-        return ()
-    return _SVG_WARNINGS.get_or_make((str(path), identity), lambda: _svg_warnings(Path(path)))
-
-
-_SVG_WARNINGS = Memo("svg warnings", entries=256)  # by path and file identity
 
 
 def _svg_warnings(path: Path) -> tuple[str, ...]:

@@ -102,3 +102,13 @@ def test_the_proof_page_marks_each_face_whose_icons_warn(deck):
     assert warned["001-inline-a"].startswith(f"body: icon &#x27;blurry&#x27;: {shown}")
     assert warned["004-badges-d"].startswith(f"badge: icon &#x27;blurry&#x27;: {shown}")
     assert warned["005-both-e"].startswith("body: icon")  # its first use of the picture on the face
+
+
+def test_an_icons_picture_changed_between_runs_of_one_process_is_warned_of_as_it_is_now(deck):
+    # What a picture's warnings say is kept while its file is unchanged: `printkit watch` checks
+    # again in the same process, and a picture fixed (or broken) meanwhile is said as it is now.
+    for picture, warned in ((BLURRY, 2), (CLEAN, 0), (BLURRY.replace('r="80"', 'r="81"'), 2)):
+        (deck / "art/blurry.svg").write_text(picture, encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", "deck.yaml", "--no-play"])
+        assert result.exit_code == 0, result.output
+        assert len([line for line in said(result.output) if PROBLEM in line]) == warned, result.output
