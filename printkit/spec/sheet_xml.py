@@ -131,7 +131,7 @@ def xlsx_sheet(xml: bytes, limit: int) -> SheetXml:
     cell: dict[str, str | None] | None = None  # the open cell: its type, formula and value as far as read
     opened: int | None = None  # where the open <f> or <v> element's text starts (None: neither is open)
 
-    def close() -> None:
+    def close() -> None:  # the open cell's end
         if cell is None or len(found) >= limit:
             return
         value, kind, formula = cell["v"], cell["t"], cell["f"]
@@ -150,8 +150,9 @@ def xlsx_sheet(xml: bytes, limit: int) -> SheetXml:
                 elif opened is not None:  # a closing tag with nothing open (in a comment, say) reads nothing
                     cell[name], opened = _text(xml, opened, match.start()), None
             continue
-        close()
-        cell, opened = None, None
+        if cell is not None:
+            close()
+            cell, opened = None, None
         if closing:
             continue
         ref = _XLSX_REF.search(attrs)
