@@ -283,25 +283,29 @@ def _png_chunks(data: bytes | memoryview):
 def picture_warnings(path: Path) -> tuple[str, ...]:
     """What printkit cannot draw as written in the picture at ``path``: in an SVG, what it leaves
     out (``<filter> at line 12: ...``); in a 16-bit RGB PNG, its one transparent colour (``tRNS``),
-    matched on each sample's top 8 bits, as Pillow decodes no more. Worked out once while the file
-    is unchanged (:func:`printkit.memo.file_identity`), however many cards show it; nothing for a
-    file that cannot be read now (drawing it says so)."""
-    try:
-        identity = file_identity(path)
-    except OSError:
-        return ()
-    return _WARNINGS.get_or_make((str(path), identity),
-                                 lambda: _svg_warnings(Path(path)) if is_svg(path) else _png_warnings(path))
-
-
-_WARNINGS = Memo("picture warnings", entries=256)  # by path and file identity
-
-
-def _png_warnings(path: Path) -> tuple[str, ...]:
-    try:
-        checked = picture(path)  # the picture drawn
-        if not checked.png:
+    matched on each sample's top 8 bits, as Pillow decodes no more. Worked out once per SVG file
+    while it is unchanged (:func:`printkit.memo.file_identity`) and once per picture drawn, however
+    many cards show it; nothing for a file that cannot be read now (drawing it says so)."""
+    if is_svg(path):
+        try:
+            identity = file_identity(path)
+        except OSError:
             return ()
+        return _WARNINGS.get_or_make((str(path), identity), lambda: _svg_warnings(Path(path)))
+    try:
+        drawn = picture(path)  # the picture checked, however its file changed since
+    except ImageError:
+        return ()
+    return _WARNINGS.get_or_make(drawn.digest, lambda: _png_warnings(drawn))
+
+
+_WARNINGS = Memo("picture warnings", entries=512)  # an SVG's by path and file identity, a picture's by sha256
+
+
+def _png_warnings(checked: Picture) -> tuple[str, ...]:
+    if not checked.png:
+        return ()
+    try:
         data = checked.data
     except ImageError:
         return ()
