@@ -280,20 +280,26 @@ def _png_chunks(data: bytes | memoryview):
         pos += 12 + length
 
 
-def png_warnings(path: Path) -> tuple[str, ...]:
-    """What printkit cannot draw as written in the PNG at ``path``: a 16-bit RGB picture's one
-    transparent colour (``tRNS``) is matched on each sample's top 8 bits, as Pillow decodes no more.
-    Nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
+def picture_warnings(path: Path) -> tuple[str, ...]:
+    """What printkit cannot draw as written in the picture at ``path``: in an SVG, what it leaves
+    out (``<filter> at line 12: ...``); in a 16-bit RGB PNG, its one transparent colour (``tRNS``),
+    matched on each sample's top 8 bits, as Pillow decodes no more. Worked out once per SVG file
+    while it is unchanged (:func:`printkit.memo.file_identity`) and once per picture drawn, however
+    many cards show it; nothing for a file that cannot be read now (drawing it says so)."""
     if is_svg(path):
-        return ()
+        try:
+            identity = file_identity(path)
+        except OSError:
+            return ()
+        return _WARNINGS.get_or_make((str(path), identity), lambda: _svg_warnings(Path(path)))
     try:
-        checked = picture(path)
+        drawn = picture(path)  # the picture checked, however its file changed since
     except ImageError:
         return ()
-    return _PNG_WARNINGS.get_or_make(checked.digest, lambda: _png_warnings(checked))
+    return _WARNINGS.get_or_make(drawn.digest, lambda: _png_warnings(drawn))
 
 
-_PNG_WARNINGS = Memo("png warnings", entries=256)  # by sha256
+_WARNINGS = Memo("picture warnings", entries=512)  # an SVG's by path and file identity, a picture's by sha256
 
 
 def _png_warnings(checked: Picture) -> tuple[str, ...]:
@@ -594,21 +600,6 @@ def _svg_art(digest: str, data: bytes) -> SvgArt:
     _quiet_svglib()
     found = normalise(root)
     return SvgArt(root, digest, tuple(found + unsupported(root)))
-
-
-def svg_warnings(path: Path) -> tuple[str, ...]:
-    """What printkit cannot draw as written in the SVG at ``path`` (``<filter> at line 12: ...``);
-    nothing for other pictures, or for a file that cannot be read now (drawing it says so)."""
-    if not is_svg(path):
-        return ()
-    try:
-        identity = file_identity(path)
-    except OSError:
-        return ()
-    return _SVG_WARNINGS.get_or_make((str(path), identity), lambda: _svg_warnings(Path(path)))
-
-
-_SVG_WARNINGS = Memo("svg warnings", entries=256)  # by path and file identity
 
 
 def _svg_warnings(path: Path) -> tuple[str, ...]:

@@ -3,7 +3,7 @@
 Every store printkit keeps for the life of a process is a :class:`Memo`: least recently used
 first out beyond a count of entries and, where entries are large, a sum of their bytes (an entry
 larger than the whole byte budget is not kept; whoever made it still uses it). They are: pictures
-checked, their verdicts and SVG art (:mod:`printkit.images`), file digests
+checked, their verdicts, warnings and SVG art (:mod:`printkit.images`), file digests
 (:mod:`printkit.safe_read`), PNG structures and pictures decoded or converted to CMYK
 (:mod:`printkit.render.pictures`), SVG forms (:mod:`printkit.render.svg`), path and polygon code
 and font names (:mod:`printkit.render.canvas`), shared shapes

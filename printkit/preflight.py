@@ -88,54 +88,46 @@ def _every_variant(decks: Sequence[Deck]) -> dict[Path, list[Deck]]:
 
 
 def check_rule_texts(decks: Sequence[Deck], errors: Errors, paper: str | None = None,
-                     variants: Mapping[Path, Sequence[Deck]] | None = None) -> dict[Path, tuple[str, ...]]:
+                     variants: Mapping[Path, Sequence[Deck]] | None = None, *,
+                     bundled: bool = False) -> dict[Path, tuple[str, ...]]:
     """Parse each spec's own rule texts with their ``{{ values }}`` and ``:::`` blocks resolved, as
     setting the rulebook does first, and (with ``paper``) lay their figures out on its pages; a
     text's first mistake is kept in ``errors``. What setting them would warn of, by spec.
     ``variants``: each spec's decks, every variant, where the caller has them (else read again).
 
-    printkit's bundled texts are left out (:func:`check_taken_rule_texts` says them): a build does
-    not stop when they do not fit a spec, and finds that when it sets them.
+    With ``bundled``, also what a build warns of about the rulebooks printkit's bundled texts make
+    for specs that have none of their own, as it says it: a text that cannot be set for the spec (a
+    copy that lacks the cards or groups it quotes; that rulebook is left out, the cards built), and
+    what setting a text that fits would warn of; a mistake that would stop the build is kept in
+    ``errors``. A build leaves those to the setting of the books (doing it here too would read each
+    text twice); ``printkit check`` says them, so that a deck that checks builds without a new
+    warning. A spec with no text at all is not said: no text went wrong, and a build says it has no
+    rulebook.
     """
-    from printkit.rulebook.producer import check_rule_text, own_rule_texts
+    from printkit.rulebook.producer import check_rule_text, spec_rule_texts
 
     said: dict[Path, tuple[str, ...]] = {}
-    for spec, texts in own_rule_texts(decks):
-        for lang in texts:
+    for spec, texts, own in spec_rule_texts(decks):
+        decks_of = (variants or {}).get(spec)
+        for lang in texts if own or bundled else ():
             with errors.collecting():
-                said[spec] = said.get(spec, ()) + check_rule_text(spec, lang, (variants or {}).get(spec), paper)
+                found = check_rule_text(spec, lang, decks_of, paper) if own else _bundled(spec, lang, decks_of)
+                said[spec] = said.get(spec, ()) + found
     return said
 
 
-def check_taken_rule_texts(decks: Sequence[Deck], errors: Errors,
-                           variants: Mapping[Path, Sequence[Deck]] | None = None) -> dict[Path, tuple[str, ...]]:
-    """What a build warns of, by spec, about the rulebooks printkit's bundled texts make for specs
-    that have none of their own, as it says it: a text that cannot be set for the spec (a copy
-    that lacks the cards or groups it quotes; that rulebook is left out, the cards built), and
-    what setting a text that fits would warn of. A mistake that would stop the build instead is
-    kept in ``errors``.
+def _bundled(spec: Path, lang: str, decks: Sequence[Deck] | None) -> tuple[str, ...]:
+    """What a build warns of about printkit's bundled text in ``lang`` for ``spec``; raises the
+    mistake that would stop the build (its first: the build stops there)."""
+    from printkit.rulebook.producer import check_rule_text, unfit_warning
 
-    A build leaves this to the setting of the books (doing it here too would read each text twice);
-    ``printkit check`` says it, so that a deck that checks builds without a new warning. A spec
-    with no text at all is not said: no text went wrong, and a build says it has no rulebook.
-    """
-    from printkit.rulebook.producer import check_rule_text, taken_rule_texts, unfit_warning
-
-    said: dict[Path, tuple[str, ...]] = {}
-    for spec, texts, own in taken_rule_texts(decks):
-        if own:
-            continue
-        for lang in texts:
-            try:
-                found = check_rule_text(spec, lang, (variants or {}).get(spec))
-            except PrintkitError as exc:  # the build sets the text, so stops at its first mistake
-                first = exc.errors[0] if isinstance(exc, ManyErrors) else exc
-                if not isinstance(first, BuildError):
-                    errors.add(first)  # a mistake the build refuses
-                    continue
-                found = (unfit_warning(lang, first),)
-            said[spec] = said.get(spec, ()) + found
-    return said
+    try:
+        return check_rule_text(spec, lang, decks)
+    except PrintkitError as exc:
+        first = exc.errors[0] if isinstance(exc, ManyErrors) else exc
+        if not isinstance(first, BuildError):
+            raise first from None
+        return (unfit_warning(lang, first),)
 
 
 def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], paper: Size, *,
@@ -145,15 +137,13 @@ def preflight(decks: Sequence[Deck], faces_of: Callable[[Deck], DeckFaces], pape
     the spec's own rule texts would warn of when set, by spec (:func:`check_rule_texts`; their
     figures laid out on ``rulebook_paper``'s pages: a build leaves that to setting the books,
     which lays each card out once), and with ``every_rulebook`` also what a build warns of about
-    the other rulebooks (:func:`check_taken_rule_texts`)."""
+    printkit's bundled ones."""
     errors = Errors()
     for deck in decks:
         check_faces(deck, faces_of(deck), paper, errors)
     # check expands every variant (a build may be asked for some): the rule texts read those
     variants = _every_variant(decks) if every_rulebook else None
-    said = check_rule_texts(decks, errors, rulebook_paper, variants) if rulebooks and not errors.full else {}
-    if rulebooks and every_rulebook and not errors.full:
-        for spec, more in check_taken_rule_texts(decks, errors, variants).items():
-            said[spec] = said.get(spec, ()) + more
+    said = (check_rule_texts(decks, errors, rulebook_paper, variants, bundled=every_rulebook)
+            if rulebooks and not errors.full else {})
     errors.raise_any()
     return said

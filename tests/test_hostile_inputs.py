@@ -18,7 +18,7 @@ from printkit.render.svg_normal import LENGTH as _LENGTH
 from printkit.rulebook.markdown import RulebookError, parse
 from printkit.spec.fields import Number
 from printkit.spec.models import _HEX, BOX_LENGTH_RE, TEXT_SIZE_RE
-from printkit.spec.sheet_xml import FAR, _WORKBOOK_SHEET, _ods_cells, _xlsx_cells, ods_extents, xlsx_extent
+from printkit.spec.sheet_xml import FAR, _WORKBOOK_SHEET, ods_sheets, xlsx_sheet
 from printkit.units import parse_length_mm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,20 +73,30 @@ _COMMENTED_CLOSES = (b'<row r="1"><c r="A1" t="e"><v>#N/A</v></c><c r="B1"><v>1<
                      + b"</v>xxxxxxxxxxxx" * 200_000 + b"--></c></row>")
 
 
+def _reach(xml: bytes) -> list:
+    return [(sheet.name, sheet.reach) for sheet in ods_sheets(xml, 50)] if b"table:" in xml else \
+        [(None, xlsx_sheet(xml, 50).reach)]
+
+
 @pytest.mark.parametrize("read, xml, expected", [
-    (xlsx_extent, b'<c r="C2"/>' + b"<c " * 300_000, [(None, (2, 3))]),
-    (ods_extents, b'<table:table table:name="S">' + b"<table:table-cell " * 300_000, []),
-    (lambda xml: list(_xlsx_cells(xml, 50)), b'<c r="A1" t="e"><v>#N/A</v></c>' + b"<c " * 300_000, [(0, 0)]),
-    (lambda xml: list(_xlsx_cells(xml, 50)), _COMMENTED_CLOSES, [(0, 0)]),  # B1 holds its value 1
-    (lambda xml: list(_xlsx_cells(xml, 50).values()), b'<c r="A1" t="e"><v>' + b"<x" * 300_000 + b"#N/A</v></c>",
-     ["the cell shows the error <x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<…: type the value it should hold, or "
-      "clear the cell"]),
-    (lambda xml: _ods_cells(xml, "S", 50), b"a" * 5_000_000, {}),
+    (_reach, b'<c r="C2"/>' + b"<c " * 300_000, [(None, (2, 3))]),
+    (_reach, b'<table:table table:name="S">' + b"<table:table-cell " * 300_000, []),
+    (lambda xml: list(xlsx_sheet(xml, 50).unread), b'<c r="A1" t="e"><v>#N/A</v></c>' + b"<c " * 300_000, [(0, 0)]),
+    (lambda xml: list(xlsx_sheet(xml, 50).unread), _COMMENTED_CLOSES, [(0, 0)]),  # B1 holds its value 1
+    (lambda xml: list(xlsx_sheet(xml, 50).unread.values()), b'<c r="A1" t="e"><v>' + b"<x" * 300_000
+     + b"#N/A</v></c>", ["the cell shows the error <x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<x<…: type the value it "
+                         "should hold, or clear the cell"]),
+    (lambda xml: ods_sheets(xml, 50), b"a" * 5_000_000, []),
     (lambda xml: [m.group(1) for m in _WORKBOOK_SHEET.finditer(xml)], b"<sheet a>" + b"<sheet " * 300_000, [b" a"]),
-    (xlsx_extent, b'<c r="' + b"A" * 1_000_000 + b'1"/>', [(None, (1, FAR))]),
-    (xlsx_extent, b'<c r="A' + b"9" * 100_000 + b'"/>', [(None, (FAR, 1))]),
-    (ods_extents, b'<table:table><table:table-row table:number-rows-repeated="' + b"9" * 100_000
+    (_reach, b'<c r="' + b"A" * 1_000_000 + b'1"/>', [(None, (1, FAR))]),
+    (_reach, b'<c r="A' + b"9" * 100_000 + b'"/>', [(None, (FAR, 1))]),
+    (_reach, b'<table:table><table:table-row table:number-rows-repeated="' + b"9" * 100_000
      + b'"><table:table-cell office:value-type="float"/></table:table-row></table:table>', [(None, (FAR, 1))]),
+    # A formula repeated down rows far past every limit, in no column: no cell is marked, however many rows.
+    (lambda xml: [(s.reach, s.unread) for s in ods_sheets(xml, 50)],
+     b'<table:table><table:table-row table:number-rows-repeated="' + b"9" * 100_000
+     + b'"><table:table-cell table:formula="of:=1" table:number-columns-repeated="0"/></table:table-row>'
+       b'</table:table>', [((FAR, 0), {})]),
 ])
 def test_sheet_xml_is_read_in_linear_time(read, xml, expected):
     assert read(xml) == expected

@@ -129,7 +129,7 @@ def test_an_error_in_a_rule_text_set_by_a_worker_is_the_same_one_line(tmp_path, 
         build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out0", jobs=2))
     assert starts == []
     # Left to the books' workers, the same mistake is the same line.
-    monkeypatch.setattr(preflight, "check_rule_texts", lambda decks, errors, paper=None, variants=None: None)
+    monkeypatch.setattr(preflight, "check_rule_texts", lambda decks, errors, paper=None, variants=None, bundled=False: None)
     raised = []
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}"

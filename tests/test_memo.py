@@ -63,7 +63,7 @@ def test_four_threads_share_the_memos_with_a_tiny_budget(tmp_path, monkeypatch):
                     assert pictures._png_info(picture).width == picture.width
                 for svg in svgs:
                     assert images.svg_art(svg.read_bytes()).width == 7.5  # 10 px in points
-                    assert images.svg_warnings(svg) == ()
+                    assert images.picture_warnings(svg) == ()
         except BaseException as exc:  # noqa: BLE001 (any failure of a thread fails the test)
             failures.append(exc)
 

@@ -426,9 +426,9 @@ def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:
     """What printkit cannot draw as written in the picture ``shown`` (an SVG's filters, masks...,
     each naming the element and its line; a 16-bit PNG's transparent colour), each a warning naming
     the picture."""
-    from printkit.images import png_warnings, svg_warnings  # a face of no picture never loads the pictures' checks
+    from printkit import images  # a face of no picture never loads the pictures' checks
 
-    return tuple(f"picture {shown!r}: {warning}" for warning in svg_warnings(path) + png_warnings(path))
+    return tuple(f"picture {shown!r}: {warning}" for warning in images.picture_warnings(path))
 
 
 def icon_warnings(names: Sequence[str], icons: Mapping[str, Icon], where: object,

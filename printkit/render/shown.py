@@ -4,7 +4,7 @@ Pillow opens a 16-bit grey PNG as 0..65535 samples (mode ``I;16``) that its conv
 0..255 (near-white throughout), and it keeps a grey or RGB PNG's one transparent colour (its
 ``tRNS`` chunk) aside in ``info``, where reportlab does not look. Both are made plain here: 16-bit
 samples scaled to 8 bits, the transparent colour made an alpha channel (a 16-bit RGB PNG's is
-matched on the top 8 bits Pillow keeps: :func:`printkit.images.png_warnings` says so).
+matched on the top 8 bits Pillow keeps: :func:`printkit.images.picture_warnings` says so).
 """
 
 from __future__ import annotations

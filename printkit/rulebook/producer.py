@@ -248,9 +248,10 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     return tuple(warnings)
 
 
-def taken_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path], bool]]:
+def spec_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path], bool]]:
     """Each spec of ``decks`` once, with the rule texts it takes by language (none: it has no
-    rulebook) and whether they are its own (beside it) rather than printkit's bundled ones."""
+    rulebook) and whether they are its own (beside it): those refuse a build, printkit's bundled
+    ones only warn."""
     for _, spec, texts, own in _specs(decks):
         yield spec, texts, own
 
@@ -260,14 +261,6 @@ def unfit_warning(lang: str, error: BuildError) -> str:
     quotes cards or groups an edited copy lacks; ``error`` says where and what to write): the
     cards are built all the same, without that rulebook."""
     return f"no {lang} rulebook: {error} (or build with --no-rulebooks)"
-
-
-def own_rule_texts(decks: Sequence[Deck]) -> Iterator[tuple[Path, dict[str, Path]]]:
-    """Each spec of ``decks`` whose rule texts are its own (beside it), with them by language:
-    the texts whose mistakes refuse a build (printkit's bundled ones only warn)."""
-    for _, spec, texts, own in _specs(decks):
-        if own and texts:
-            yield spec, texts
 
 
 def _lookup(doc: md.Document, deck: Deck, content: GameContent, lang: str,

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 from printkit.errors import MAX_ERRORS, DataFileError, Errors, SpecError
 from printkit.safe_read import utf8_text
 from printkit.spec.models import attribute_name_problem
-from printkit.spec.sheet_xml import FAR, ods_extents, unread_cells, xlsx_extent
+from printkit.spec.sheet_xml import FAR, SheetXml, ods_sheets, xlsx_sheet, xlsx_sheet_parts
 
 MAX_DATA_BYTES = 40_000_000       # the data file itself (100,000 rows of a few lines each)
 MAX_COLUMNS = 200                 # columns a sheet may use
@@ -45,6 +45,8 @@ MAX_ZIP_ENTRIES = 1_000           # files inside a workbook
 MAX_UNPACKED_BYTES = 100_000_000  # a workbook's files unpacked, all together
 MAX_SHEET_ROWS = 200_000          # rows a sheet may reach (blank rows are allowed between cards)
 MAX_SHEET_CELLS = 10_000_000      # rows x columns of a sheet's used area, from A1
+
+_XLSX_RELS = "xl/_rels/workbook.xml.rels"  # the parts xl/workbook.xml's sheets lead to
 
 KINDS = {".csv": "csv", ".tsv": "tsv", ".xlsx": "xlsx", ".ods": "ods"}
 COPIES_COLUMNS = ("copies", "qty")
@@ -244,11 +246,11 @@ def _sheet_value(value: Any) -> Any:
     return str(value)
 
 
-def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> None:
+def _unread_grid(grid: list[list[Any]], unread: dict[tuple[int, int], str]) -> None:
     """Mark in ``grid`` the cells that are errors or formulas saved without a value
-    (:func:`printkit.spec.sheet_xml.unread_cells`): the reader gives them as empty text, or leaves
-    them out at the sheet's edge, and a card would silently lack them."""
-    for (row, column), problem in unread_cells(raw, kind, name, MAX_ERRORS).items():
+    (:attr:`printkit.spec.sheet_xml.SheetXml.unread`): the reader gives them as empty text, or
+    leaves them out at the sheet's edge, and a card would silently lack them."""
+    for (row, column), problem in unread.items():
         if not (0 <= row < MAX_SHEET_ROWS and 0 <= column < MAX_COLUMNS):
             continue  # a reference no reader places (A0), or past the sheet's checked extent
         while len(grid) <= row:
@@ -260,7 +262,7 @@ def _unread_grid(grid: list[list[Any]], raw: bytes, kind: str, name: str) -> Non
 
 
 def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str | None) -> DataTable:
-    _check_workbook_zip(raw, written, kind)
+    unread = _check_workbook_zip(raw, written, kind)
     from python_calamine import CalamineWorkbook  # imported only when a workbook is read
 
     try:
@@ -282,7 +284,7 @@ def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str 
             raise
         raise DataFileError(f"workbook {written!r} cannot be read: {exc}") from None
 
-    _unread_grid(grid, raw, kind, name)
+    _unread_grid(grid, unread.get(name, {}))
     where = f"{shown}:{name}!"
 
     def rows() -> Iterable[tuple[int, list[Any]]]:
@@ -296,10 +298,10 @@ def _workbook_table(raw: bytes, shown: str, written: str, kind: str, sheet: str 
                   _text_number_in_sheet)
 
 
-def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
+def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> dict[str, dict[tuple[int, int], str]]:
     """Refuse a workbook that is not a zip of the right kind, unpacks too far, or whose sheets
     reach further than printkit reads: the checks run on the zip and the sheet XML, before the
-    reader sees the file."""
+    reader sees the file. Gives each sheet's unread cells by sheet name, from the same reading."""
     label = kind.upper()
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
@@ -317,25 +319,52 @@ def _check_workbook_zip(raw: bytes, shown: str, kind: str) -> None:
         wanted = "xl/workbook.xml" if kind == "xlsx" else "content.xml"
         if wanted not in names:
             raise DataFileError(f"{shown!r} is not an {label} workbook (it has no {wanted})")
+        parts: dict[str, str] = {}  # XLSX: each sheet's part, by sheet name
+        done: set[zipfile.ZipInfo] = set()
+        if kind == "xlsx":
+            # The reader follows the relationships to each sheet's part, wherever it lies: read first.
+            book = archive.getinfo(wanted)
+            rels = archive.getinfo(_XLSX_RELS) if _XLSX_RELS in names else None
+            parts = xlsx_sheet_parts(_unpacked(archive, book, shown, keep=True),
+                                     _unpacked(archive, rels, shown, keep=True) if rels else b"")
+            done = {info for info in (book, rels) if info}
+        sheet_parts = set(parts.values())
+        sheets: dict[str, list[SheetXml]] = {}  # by the file holding them
         for info in infos:
-            sheet_xml = (kind == "xlsx" and info.filename.startswith("xl/worksheets/")
-                         and info.filename.endswith(".xml")) or (kind == "ods" and info.filename == "content.xml")
-            try:
-                # Unpacked for real, never past the size the zip declares (a mismatch fails its CRC).
-                with archive.open(info) as member:
-                    if sheet_xml:
-                        data = member.read(info.file_size + 1)
-                    else:
-                        data = b""
-                        while member.read(1 << 20):
-                            pass
-            except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, OSError,
-                    EOFError, ValueError) as exc:
-                raise DataFileError(f"workbook {shown!r} is damaged or encrypted ({info.filename}: {exc})") from None
+            if info in done:
+                continue
+            name = info.filename
+            if kind == "xlsx":
+                sheet_xml = (name.startswith("xl/worksheets/") and name.endswith(".xml")) or name in sheet_parts
+            else:
+                sheet_xml = name == wanted
+            data = _unpacked(archive, info, shown, keep=sheet_xml)
             if sheet_xml:
-                extents = xlsx_extent(data) if kind == "xlsx" else ods_extents(data)
-                for sheet, (rows, columns) in extents:
-                    _check_extent(shown, sheet or info.filename, rows, columns)
+                sheets[name] = [xlsx_sheet(data, MAX_ERRORS)] if kind == "xlsx" else ods_sheets(data, MAX_ERRORS)
+                for sheet in sheets[name]:
+                    _check_extent(shown, sheet.name or name, *sheet.reach)
+    if kind == "xlsx":
+        return {sheet: sheets[part][0].unread for sheet, part in parts.items() if part in sheets}
+    unread: dict[str, dict[tuple[int, int], str]] = {}
+    for sheet in sheets[wanted]:
+        if sheet.name is not None:
+            unread.setdefault(sheet.name, sheet.unread)  # the first table of a name, as the reader takes it
+    return unread
+
+
+def _unpacked(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str, keep: bool) -> bytes:
+    """The entry unpacked for real, never past the size the zip declares (a mismatch fails its CRC);
+    its bytes if ``keep``, else nothing."""
+    try:
+        with archive.open(info) as member:
+            if keep:
+                return member.read(info.file_size + 1)
+            while member.read(1 << 20):
+                pass
+            return b""
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, OSError,
+            EOFError, ValueError) as exc:
+        raise DataFileError(f"workbook {shown!r} is damaged or encrypted ({info.filename}: {exc})") from None
 
 
 def _check_extent(shown: str, sheet: str, rows: int, columns: int) -> None:

@@ -1,12 +1,12 @@
 """What a workbook's sheet XML says that printkit needs before, or beyond, its reader.
 
-Where each sheet reaches (:func:`xlsx_extent`, :func:`ods_extents`): read from the XML itself
-before python-calamine builds its grid. And the cells calamine cannot give as the spreadsheet
-shows them (:func:`unread_cells`): it reads an error cell (``#DIV/0!``, ``#N/A``) and a formula
-saved without its value (as openpyxl, pandas and other scripts write formulas) as an empty string,
-the same as a cell holding no text, so a card would silently lack the attribute.
+Read once per sheet (:func:`xlsx_sheet`, :func:`ods_sheets`), in one walk over its cells: where the
+sheet reaches, from the XML itself before python-calamine builds its grid; and the cells calamine
+cannot give as the spreadsheet shows them: it reads an error cell (``#DIV/0!``, ``#N/A``) and a
+formula saved without its value (as openpyxl, pandas and other scripts write formulas) as an empty
+string, the same as a cell holding no text, so a card would silently lack the attribute.
 
-Each is one pass of regular expressions over the tags, linear in the XML, which
+Each walk is one pass of regular expressions over the tags, linear in the XML, which
 :mod:`printkit.spec.data` has checked for size first: a tag's pattern stops at the next ``<`` (no
 well-formed tag holds one), so a file of unclosed tags is not scanned again from each of them.
 """
@@ -14,16 +14,23 @@ well-formed tag holds one), so a file of unclosed tags is not scanned again from
 from __future__ import annotations
 
 import html
-import io
 import posixpath
 import re
-import zipfile
+from dataclasses import dataclass
 
 MAX_SHOWN = 40  # characters of a formula or error quoted in a message
 FAR = 10**15  # a row, column or repeat count read as at least this is past every limit: longer numerals are not read
 
 
-# --- where each sheet reaches ----------------------------------------------------------------
+@dataclass(frozen=True)
+class SheetXml:
+    """One sheet as its XML says: its name (an ODS table's; None for an XLSX part), the last row and
+    column (1-based) it reaches, and its unread cells: what each holds and what to do, by (row,
+    column) counted from 0 at A1 (``the cell shows the error #DIV/0! (its formula =1/0): ...``)."""
+
+    name: str | None
+    reach: tuple[int, int]
+    unread: dict[tuple[int, int], str]
 
 
 def _column_index(letters: bytes) -> int:
@@ -39,88 +46,6 @@ def _count(digits: bytes) -> int:
     """A row number or repeat count; :data:`FAR` for one of more digits than any limit needs."""
     digits = digits.lstrip(b"0")
     return int(digits or b"0") if len(digits) < len(str(FAR)) else FAR
-
-
-_XLSX_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^<>]*)>")
-_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
-
-
-def xlsx_extent(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """The last row and column (1-based) any cell of a worksheet part names, empty cells included
-    (a cell without a reference follows the one before it, as readers place it)."""
-    row = column = max_row = max_column = 0
-    for match in _XLSX_TAG.finditer(xml):
-        ref = _XLSX_REF.search(match.group(2))
-        if match.group(1) == b"row":
-            row = _count(ref.group(2)) if ref and ref.group(2) else row + 1
-            column = 0
-        else:
-            if ref and ref.group(1):
-                column = _column_index(ref.group(1))
-                if ref.group(2):
-                    row = _count(ref.group(2))
-            else:
-                column += 1
-            max_row, max_column = max(max_row, row), max(max_column, column)
-    return [(None, (max_row, max_column))]
-
-
-_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^<>]*?)(/?)>")
-_ODS_NAME = re.compile(rb"""table:name\s*=\s*["']([^"']*)["']""")
-_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
-_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
-
-
-def ods_extents(xml: bytes) -> list[tuple[str | None, tuple[int, int]]]:
-    """Per sheet (table) of an ODS content.xml: the last row and column holding a value or a formula,
-    with repeated rows and cells counted as often as they repeat (empty ones are not kept by readers)."""
-    out: list[tuple[str | None, tuple[int, int]]] = []
-    name: str | None = None
-    row = column = max_row = max_column = 0
-    row_repeat, row_valued = 1, False
-    for match in _ODS_TAG.finditer(xml):
-        closing, tag, attrs, empty = match.groups()
-        if tag == b"table":
-            if closing:
-                out.append((name, (max_row, max_column)))
-            else:
-                found = _ODS_NAME.search(attrs)
-                name = found.group(1).decode("utf-8", "replace") if found else None
-                row = max_row = max_column = 0
-        elif tag == b"table-row":
-            if not closing:
-                found = _ODS_ROWS.search(attrs)
-                row_repeat, row_valued, column = (_count(found.group(1)) if found else 1), False, 0
-            if closing or empty:
-                if row_valued:
-                    max_row = max(max_row, row + row_repeat)
-                row += row_repeat
-        elif not closing:
-            found = _ODS_COLUMNS.search(attrs)
-            repeat = _count(found.group(1)) if found else 1
-            if b"value-type" in attrs or b"table:formula" in attrs or not empty:  # a formula is read too
-                row_valued = True
-                max_column = max(max_column, column + repeat)
-            column += repeat
-    return out
-
-
-# --- cells the reader cannot give ------------------------------------------------------------
-
-
-def unread_cells(raw: bytes, kind: str, sheet: str, limit: int) -> dict[tuple[int, int], str]:
-    """What each such cell of ``sheet`` holds and what to do, by (row, column) counted from 0 at A1
-    (``the cell shows the error #DIV/0! (its formula =1/0): ...``, ``formula =1+2 has no saved
-    value ...``); at most ``limit`` cells. Empty when the sheet's XML cannot be found (the
-    reader's view is kept then)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            if kind == "ods":
-                return _ods_cells(archive.read("content.xml"), sheet, limit)
-            part = _xlsx_part(archive, sheet)
-            return _xlsx_cells(archive.read(part), limit) if part else {}
-    except (KeyError, zipfile.BadZipFile, OSError, ValueError, RuntimeError, EOFError):
-        return {}
 
 
 def _problem(error: str | None, formula: str | None) -> str:
@@ -161,52 +86,61 @@ def _quoted(name: bytes) -> re.Pattern[bytes]:
 _MARKUP = re.compile(rb"<[^<>]*>")
 
 
-# XLSX: xl/workbook.xml names the sheets and their relationship ids, xl/_rels/workbook.xml.rels
-# the parts those lead to.
+# --- XLSX: xl/workbook.xml names the sheets and their relationship ids, xl/_rels/workbook.xml.rels
+# the parts those lead to; each worksheet part is one sheet.
+
 _WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet(?=[\s/>])([^<>]*)>")
 _RELATIONSHIP = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?Relationship(?=[\s/>])([^<>]*)>")
 _NAME, _RID = _quoted(rb"name"), _quoted(rb"(?:[A-Za-z_][\w.-]*:)id")
 _ID, _TARGET = _quoted(rb"Id"), _quoted(rb"Target")
 
 
-def _xlsx_part(archive: zipfile.ZipFile, sheet: str) -> str | None:
-    """The worksheet part of the sheet named ``sheet``."""
-    rid = next((_attr(_RID, m.group(1)) for m in _WORKBOOK_SHEET.finditer(archive.read("xl/workbook.xml"))
-                if _attr(_NAME, m.group(1)) == sheet), None)
-    if rid is None:
-        return None
-    for match in _RELATIONSHIP.finditer(archive.read("xl/_rels/workbook.xml.rels")):
-        target = _attr(_TARGET, match.group(1))
-        if _attr(_ID, match.group(1)) == rid and target:
-            return target.lstrip("/") if target.startswith("/") else posixpath.normpath("xl/" + target)
-    return None
+def xlsx_sheet_parts(workbook: bytes, relationships: bytes) -> dict[str, str]:
+    """The worksheet part each sheet leads to, by sheet name (the first sheet of a name), from
+    xl/workbook.xml and xl/_rels/workbook.xml.rels."""
+    targets: dict[str, str] = {}
+    for match in _RELATIONSHIP.finditer(relationships):
+        rid, target = _attr(_ID, match.group(1)), _attr(_TARGET, match.group(1))
+        if rid is not None and target and rid not in targets:
+            targets[rid] = target.lstrip("/") if target.startswith("/") else posixpath.normpath("xl/" + target)
+    rids: dict[str, str | None] = {}
+    for match in _WORKBOOK_SHEET.finditer(workbook):
+        name = _attr(_NAME, match.group(1))
+        if name is not None:
+            rids.setdefault(name, _attr(_RID, match.group(1)))
+    return {name: targets[rid] for name, rid in rids.items() if rid in targets}
 
 
+# The openings of rows and cells (where each cell is), and, where a sheet has a formula or an error,
+# every tag the cells' contents need: the same groups (closing, tag, attributes) in both.
+_XLSX_POSITIONS = re.compile(rb"<()(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])([^<>]*)>")
 _XLSX_PARTS = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?(row|c|f|v)(?=[\s/>])([^<>]*)>")
+_XLSX_REF = re.compile(rb"""\sr\s*=\s*["']([A-Z]*)([0-9]*)["']""")
 _XLSX_TYPE = _quoted(rb"t")
 _XLSX_ANY = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?f(?=[\s/>])|\st\s*=\s*["']e["']""")  # a formula or an error
 
 
-def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
-    """Error cells (``t="e"``) and formulas without a value (no ``<v>``, or an empty one where the
-    result is not text) of a worksheet part; cells without a reference follow the one before."""
+def xlsx_sheet(xml: bytes, limit: int) -> SheetXml:
+    """A worksheet part: the last row and column any cell names, empty cells included, and at most
+    ``limit`` unread cells: error cells (``t="e"``) and formulas without a value (no ``<v>``, or an
+    empty one where the result is not text). A cell without a reference follows the one before it,
+    as readers place it."""
     found: dict[tuple[int, int], str] = {}
-    if not _XLSX_ANY.search(xml):
-        return found  # most sheets: no cell to look at closer
-    row = column = -1
+    look = _XLSX_ANY.search(xml) is not None  # most sheets: no cell to look at closer
+    row = column = max_row = max_column = 0
     cell: dict[str, str | None] | None = None  # the open cell: its type, formula and value as far as read
     opened: int | None = None  # where the open <f> or <v> element's text starts (None: neither is open)
 
-    def close() -> None:
+    def close() -> None:  # the open cell's end
         if cell is None or len(found) >= limit:
             return
         value, kind, formula = cell["v"], cell["t"], cell["f"]
         if kind == "e":
-            found[(row, column)] = _problem(value or "#VALUE!", formula)
+            found[(row - 1, column - 1)] = _problem(value or "#VALUE!", formula)
         elif formula is not None and (value is None or (not value.strip() and kind not in ("str", "inlineStr"))):
-            found[(row, column)] = _problem(None, formula)
+            found[(row - 1, column - 1)] = _problem(None, formula)
 
-    for match in _XLSX_PARTS.finditer(xml):
+    for match in (_XLSX_PARTS if look else _XLSX_POSITIONS).finditer(xml):
         closing, tag, attrs = match.groups()
         if tag in (b"f", b"v"):
             if cell is not None:
@@ -216,29 +150,36 @@ def _xlsx_cells(xml: bytes, limit: int) -> dict[tuple[int, int], str]:
                 elif opened is not None:  # a closing tag with nothing open (in a comment, say) reads nothing
                     cell[name], opened = _text(xml, opened, match.start()), None
             continue
-        close()
-        cell, opened = None, None
-        if closing or (tag == b"c" and len(found) >= limit):
+        if cell is not None:
+            close()
+            cell, opened = None, None
+        if closing:
             continue
         ref = _XLSX_REF.search(attrs)
         if tag == b"row":
-            row = _count(ref.group(2)) - 1 if ref and ref.group(2) else row + 1
-            column = -1
+            row = _count(ref.group(2)) if ref and ref.group(2) else row + 1
+            column = 0
             continue
         if ref and ref.group(1):
-            column = _column_index(ref.group(1)) - 1
+            column = _column_index(ref.group(1))
             if ref.group(2):
-                row = _count(ref.group(2)) - 1
+                row = _count(ref.group(2))
         else:
             column += 1
-        if not attrs.endswith(b"/"):
+        max_row, max_column = max(max_row, row), max(max_column, column)
+        if look and not attrs.endswith(b"/") and len(found) < limit:
             cell = {"t": _attr(_XLSX_TYPE, attrs) or "n", "f": None, "v": None}
     close()
-    return found
+    return SheetXml(None, (max_row, max_column), found)
 
 
-# ODS: LibreOffice saves an error as calcext:value-type="error" (its office:value-type "string",
-# its text what the cell shows); a formula no program calculated has no office:value-type.
+# --- ODS: content.xml holds every sheet (table). LibreOffice saves an error as
+# calcext:value-type="error" (its office:value-type "string", its text what the cell shows); a
+# formula no program calculated has no office:value-type.
+
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^<>]*?)(/?)>")
+_ODS_ROWS = re.compile(rb"""table:number-rows-repeated\s*=\s*["']([0-9]+)["']""")
+_ODS_COLUMNS = re.compile(rb"""table:number-columns-repeated\s*=\s*["']([0-9]+)["']""")
 _ODS_ERROR = re.compile(rb"""(?<![\w.-])[\w.-]+:value-type\s*=\s*["']error["']""")
 _ODS_FORMULA = _quoted(rb"table:formula")
 _ODS_TABLE_NAME = _quoted(rb"table:name")
@@ -253,18 +194,21 @@ def _ods_formula(attrs: bytes) -> str | None:
     return (formula[language.end():] if language else formula.lstrip("=")) or None
 
 
-def _ods_cells(xml: bytes, sheet: str, limit: int) -> dict[tuple[int, int], str]:
-    """Error cells and formulas without a value of the table named ``sheet`` in content.xml,
-    repeated rows and cells counted as often as they repeat."""
+def ods_sheets(xml: bytes, limit: int) -> list[SheetXml]:
+    """Each table of an ODS content.xml: the last row and column holding a value or a formula, and
+    at most ``limit`` unread cells (error cells, formulas without a value); repeated rows and cells
+    count as often as they repeat (empty ones are not kept by readers)."""
+    out: list[SheetXml] = []
+    look = b"table:formula" in xml or _ODS_ERROR.search(xml) is not None  # most files: no cell to look at closer
+    name: str | None = None
     found: dict[tuple[int, int], str] = {}
-    if b"table:formula" not in xml and not _ODS_ERROR.search(xml):
-        return found  # most sheets: no cell to look at closer
-    inside = False
-    row = column = 0
-    row_repeat = 1
+    row = column = max_row = max_column = 0
+    row_repeat, row_valued = 1, False
     error_at: tuple[range, range, str | None, int] | None = None  # an error cell, until its text is read
 
     def mark(rows: range, columns: range, problem: str) -> None:
+        if not columns:
+            return  # no cell, however many rows
         for r in rows:
             for c in columns:
                 if len(found) >= limit:
@@ -276,29 +220,33 @@ def _ods_cells(xml: bytes, sheet: str, limit: int) -> dict[tuple[int, int], str]
             rows, columns, formula, start = error_at
             mark(rows, columns, _problem(_text(xml, start, match.start()).strip() or "#VALUE!", formula))
             error_at = None
-        if len(found) >= limit:
-            break
         closing, tag, attrs, empty = match.groups()
         if tag == b"table":
-            if closing and inside:
-                break
-            if not closing:
-                inside, row = _attr(_ODS_TABLE_NAME, attrs) == sheet, 0
-        elif not inside:
-            continue
+            if closing:
+                out.append(SheetXml(name, (max_row, max_column), found))
+            else:
+                name = _attr(_ODS_TABLE_NAME, attrs)
+                row = max_row = max_column = 0
+            found = {}
         elif tag == b"table-row":
             if not closing:
                 repeated = _ODS_ROWS.search(attrs)
-                row_repeat, column = (_count(repeated.group(1)) if repeated else 1), 0
+                row_repeat, row_valued, column = (_count(repeated.group(1)) if repeated else 1), False, 0
             if closing or empty:
+                if row_valued:
+                    max_row = max(max_row, row + row_repeat)
                 row += row_repeat
         elif not closing:
             repeated = _ODS_COLUMNS.search(attrs)
             repeat = _count(repeated.group(1)) if repeated else 1
-            cells = (range(row, row + row_repeat), range(column, column + repeat))
-            if tag == b"table-cell" and _ODS_ERROR.search(attrs):
-                error_at = (*cells, _ods_formula(attrs), match.end())
-            elif tag == b"table-cell" and b"office:value-type" not in attrs and _ods_formula(attrs):
-                mark(*cells, _problem(None, _ods_formula(attrs)))
+            if b"value-type" in attrs or b"table:formula" in attrs or not empty:  # a formula is read too
+                row_valued = True
+                max_column = max(max_column, column + repeat)
+            if look and tag == b"table-cell" and len(found) < limit:
+                cells = (range(row, row + row_repeat), range(column, column + repeat))
+                if _ODS_ERROR.search(attrs):
+                    error_at = (*cells, _ods_formula(attrs), match.end())
+                elif b"office:value-type" not in attrs and _ods_formula(attrs):
+                    mark(*cells, _problem(None, _ods_formula(attrs)))
             column += repeat
-    return found
+    return out

@@ -102,3 +102,48 @@ def test_the_proof_page_marks_each_face_whose_icons_warn(deck):
     assert warned["001-inline-a"].startswith(f"body: icon &#x27;blurry&#x27;: {shown}")
     assert warned["004-badges-d"].startswith(f"badge: icon &#x27;blurry&#x27;: {shown}")
     assert warned["005-both-e"].startswith("body: icon")  # its first use of the picture on the face
+
+
+def test_an_icons_picture_changed_between_runs_of_one_process_is_warned_of_as_it_is_now(deck):
+    # What a picture's warnings say is kept while its file is unchanged: `printkit watch` checks
+    # again in the same process, and a picture fixed (or broken) meanwhile is said as it is now.
+    for picture, warned in ((BLURRY, 2), (CLEAN, 0), (BLURRY.replace('r="80"', 'r="81"'), 2)):
+        (deck / "art/blurry.svg").write_text(picture, encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", "deck.yaml", "--no-play"])
+        assert result.exit_code == 0, result.output
+        assert len([line for line in said(result.output) if PROBLEM in line]) == warned, result.output
+
+
+def _png16(transparent: bool) -> bytes:
+    """An 8x8 16-bit RGB PNG, with one transparent colour (tRNS) or none."""
+    import struct
+    import zlib
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+    rows = b"".join(b"\0" + b"\x12\x34" * 3 * 8 for _ in range(8))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 16, 2, 0, 0, 0))
+            + (chunk(b"tRNS", b"\x12\x34" * 3) if transparent else b"") + chunk(b"IDAT", zlib.compress(rows))
+            + chunk(b"IEND", b""))
+
+
+def test_a_png_icons_warning_follows_the_picture_checked(deck):
+    # A PNG is drawn as it was checked when its spec was read: its warning is that picture's, and
+    # the picture checked anew (the spec changed) is warned of as it is then.
+    (deck / "art/gem.png").write_bytes(_png16(transparent=True))
+    spec = SPEC.replace("  clean: art/clean.svg\n", "  clean: art/clean.svg\n  gem: art/gem.png\n").replace(
+        ":clean: and", ":gem: :clean: and")
+    (deck / "deck.yaml").write_text(spec, encoding="utf-8")
+    tRNS = "icon 'gem': picture 'art/gem.png': its transparent colour (tRNS)"
+
+    def warned() -> int:
+        result = CliRunner().invoke(main, ["check", "deck.yaml", "--no-play"])
+        assert result.exit_code == 0, result.output
+        return len([line for line in said(result.output) if tRNS in line])
+
+    assert warned() == 1
+    (deck / "art/gem.png").write_bytes(_png16(transparent=False))
+    warned()  # the spec unchanged: the picture checked before is the one drawn
+    (deck / "deck.yaml").write_text(spec + "# changed\n", encoding="utf-8")
+    assert warned() == 0

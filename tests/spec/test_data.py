@@ -455,6 +455,34 @@ def test_a_row_number_of_thousands_of_digits_is_refused_at_the_data_key(tmp_path
         "printkit reads at most 200000 rows")
 
 
+def test_a_sheet_stored_outside_the_worksheets_folder_is_checked_and_read_as_any(tmp_path):
+    # The reader follows the workbook's relationships to the sheet's part, wherever it lies.
+    parts = _xlsx_parts(write_xlsx(tmp_path / "real.xlsx", {"Cards": [["name", "cost"], ["a", "=1+2"]]}))
+    parts["xl/elsewhere/cards.xml"] = parts.pop("xl/worksheets/sheet1.xml")
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(
+        b"/xl/worksheets/sheet1.xml", b"elsewhere/cards.xml")
+    _zip(tmp_path / "cards.xlsx", parts)
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == f"cards.xlsx:Cards!B2: formula =1+2 {NO_SAVED_VALUE}"
+    parts["xl/elsewhere/cards.xml"] = parts["xl/elsewhere/cards.xml"].replace(b'r="B2"', b'r="XFD1048576"')
+    (tmp_path / "cards.xlsx").unlink()
+    _zip(tmp_path / "cards.xlsx", parts)
+    assert cli_error(spec(tmp_path, "data: cards.xlsx")) == (
+        "deck.yaml:5:11: sheet 'xl/elsewhere/cards.xml' of 'cards.xlsx' reaches cell XFD1048576; "
+        "printkit reads at most 200 columns (to GR)")
+
+
+def test_an_ods_sheet_is_named_as_the_spreadsheet_shows_its_name(tmp_path):
+    far = b'<table:table-row table:number-rows-repeated="300000"><table:table-cell table:formula="of:=1"/>' \
+          b'</table:table-row>'
+    _ods_with_rows(tmp_path, far)
+    parts = _xlsx_parts(tmp_path / "cards.ods")
+    parts["content.xml"] = parts["content.xml"].replace(b'table:name="Cards"', b'table:name="R&amp;D"')
+    (tmp_path / "cards.ods").unlink()
+    _zip(tmp_path / "cards.ods", parts)
+    assert cli_error(spec(tmp_path, "data: cards.ods")) == (
+        "deck.yaml:5:11: sheet 'R&D' of 'cards.ods' reaches cell A300002; printkit reads at most 200000 rows")
+
+
 def test_empty_repeated_ods_rows_and_cells_as_spreadsheets_write_them_are_fine(tmp_path):
     filler = (b'<table:table-row table:number-rows-repeated="1048574">'
               b'<table:table-cell table:number-columns-repeated="16384"/></table:table-row>')
