@@ -511,7 +511,7 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resou
         ops, warnings = _table(element, card, values, resources, box, side)
     else:
         ops, warnings = _draw_shape(element, card, values, resources, box, side=side, pictures_said=pictures_said)
-    if element.rotate:
+    if element.rotate and element.kind != "image":  # a picture turns inside its box itself
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
 
@@ -529,7 +529,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
             return (), ()
         name = element.image.render(values)
         path = resources.image_path(name)
-        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover")
+        # Turned, then fitted into its box: like a text, a turned picture fills (or fits) its own box.
+        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover",
+                      quarter_turns=element.rotate // 90 % 4)
         where = _named(element, side) + (f" ({element.source})" if element.source else "")
         return (image,), picture_warnings(path, name) + sharpness_warnings(image, card, where, name)
     if element.kind == "icon":
