@@ -791,11 +791,11 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
     said = []
     safe, bleed = safe_box(size), bleed_box(size)
     cards = f"{size.width_mm:g}x{size.height_mm:g} mm cards"
-    eps = 0.01
+    eps = design.EDGE_EPS_MM
     for element in layout.elements:
         if element.anchor is not None:
-            continue  # its box stands where its text is set, card by card: not where it is written
-        box = element.box(size)
+            continue  # its box stands where its text is set: each card says it (design.anchored_warnings)
+        box = design.footprint(element, element.box(size))  # where it prints, turned as drawn
         where = f"layout {layout.name!r}, element {element.label}"
         if element.kind == "text":
             out = max(safe.x_mm - box.x_mm, safe.y_mm - box.y_mm, box.right_mm - safe.right_mm,

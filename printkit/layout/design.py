@@ -340,7 +340,49 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
             raise LayoutError(f"layout {layout.name!r}, element {element.label}: {exc}") from None
         if wanted and extent is not None:
             extents[element.name] = extent
+        if element.anchor is not None:  # its box is known only now, where its text was set
+            said = list(said) + anchored_warnings(element, box, card, side)
         yield Placed(element, box, drawn, said)
+
+
+def footprint(element: Element, box: Box) -> Box:
+    """Where ``element`` drawn in ``box`` prints: a text or picture turns within its box, any other
+    element turns about the box's centre, so with ``rotate`` 90 or 270 its box turns with it."""
+    if element.rotate in (90, 270) and element.kind not in ("text", "image"):
+        return Box(box.cx_mm - box.h_mm / 2, box.cy_mm - box.w_mm / 2, box.h_mm, box.w_mm)
+    return box
+
+
+# Lengths within this of an edge count as on it (the sums of percentages and millimetres round).
+EDGE_EPS_MM = 0.01
+
+
+def anchored_warnings(element: Element, box: Box, card: Card, side: str = "front") -> list[str]:
+    """What ``card`` says of ``element``, anchored to a text and placed in ``box`` where that text was
+    set on it: that it runs past the cut on a side its anchor places it (``x``: left or right, ``y``:
+    top or bottom), or, a text, that it leaves the safe zone, as a text's written box is warned of."""
+    anchor, size = element.anchor, card.size
+    drawn = footprint(element, box)
+    past = {}
+    if anchor.x is not None:
+        past.update(left=-drawn.x_mm, right=drawn.right_mm - size.width_mm)
+    if anchor.y is not None:
+        past.update(top=-drawn.y_mm, bottom=drawn.bottom_mm - size.height_mm)
+    sides = [name for name, out in past.items() if out > EDGE_EPS_MM]
+    where = f"{card.cut_label} {_named(element, side)}"
+    if sides:
+        return [f"{where}: placed by {anchor.to!r} as it is set on this card, it runs "
+                f"{max(past[name] for name in sides):.2f} mm past the cut on the {' and '.join(sides)}; give "
+                f"this card a shorter {anchor.to!r}, or the element a smaller gap or box, or clear_of an "
+                "element at that edge so it is left out where it does not fit"]
+    if element.kind == "text":
+        safe = safe_box(size)
+        out = max(safe.x_mm - drawn.x_mm, safe.y_mm - drawn.y_mm, drawn.right_mm - safe.right_mm,
+                  drawn.bottom_mm - safe.bottom_mm)
+        if out > EDGE_EPS_MM:
+            return [f"{where}: placed by {anchor.to!r} as it is set on this card, the text box leaves the "
+                    f"safe zone by {out:.2f} mm; a cut that wanders can take its text off"]
+    return []
 
 
 def placed_boxes(layout: Layout, card: Card, resources: Resources) -> dict[str, Box]:
@@ -511,7 +553,7 @@ def _draw_element(element: Element, card: Card, values: Mapping[str, Any], resou
         ops, warnings = _table(element, card, values, resources, box, side)
     else:
         ops, warnings = _draw_shape(element, card, values, resources, box, side=side, pictures_said=pictures_said)
-    if element.rotate:
+    if element.rotate and element.kind != "image":  # a picture turns inside its box itself
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
     return ops, warnings, None
 
@@ -529,7 +571,9 @@ def _draw_shape(element: Element, card: Card, values: Mapping[str, Any], resourc
             return (), ()
         name = element.image.render(values)
         path = resources.image_path(name)
-        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover")
+        # Turned, then fitted into its box: like a text, a turned picture fills (or fits) its own box.
+        image = Image(box.x_mm, box.y_mm, box.w_mm, box.h_mm, path, fit=element.fit or "cover",
+                      quarter_turns=element.rotate // 90 % 4)
         where = _named(element, side) + (f" ({element.source})" if element.source else "")
         return (image,), picture_warnings(path, name) + sharpness_warnings(image, card, where, name)
     if element.kind == "icon":

@@ -418,8 +418,8 @@ class ElementSpec:
     line_spacing: int | float = spec_field(Number(), 1.2, description="Baselines apart, in text sizes.")
     paragraph_spacing: int | float = spec_field(Number(), 0.35, description="Extra space before a paragraph "
                                                 "(after an empty line), in text sizes.")
-    rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise), about the "
-                             "box's centre.")
+    rotate: int = spec_field(Whole(), 0, description="0, 90, 180 or 270 (degrees, counter-clockwise): a text or "
+                             "picture turns within its box, a shape about the box's centre.")
     both_ends: bool = spec_field(Flag(), False, description="Also draw the element turned half a turn about the "
                                  "card's centre, as a playing card's corner index reads from either end.")
     fit: str | None = spec_field(Optional(TEXT), None, description="text: shrink (default) or none; "

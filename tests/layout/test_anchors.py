@@ -202,3 +202,55 @@ def test_calcs_index_disc_stands_under_any_number_even_one_the_design_never_list
         assert abs((disc[0] + disc[2]) / 2 - (left + right) / 2) < 0.3, card.attrs
         centres.append((disc[0] + disc[2]) / 2)
     assert centres[0] < centres[1] - 2  # under the wider 12, the disc stands further left than under 8
+
+
+PAST_THE_CUT = """\
+game: example
+name: Anchored past the cut
+card: {size: mini, bleed: 3mm, safe: 3mm}
+art: {colors: {background: "#ffffff", ink: "#000000"}}
+layouts:
+  tag:
+    elements:
+      - {name: title, kind: text, text: "{title}", x: 0, y: 2mm, width: 100%, height: 8mm, frame: safe, size: 5mm,
+         fit: none, wrap: false, valign: caps}
+      - {name: cost, kind: text, text: "9", anchor: {to: title, x: after, gap: 1mm}, y: 0, frame: safe, width: 6mm,
+         height: 8mm, size: 5mm, valign: caps}
+      - {name: bar, kind: rect, anchor: {to: title, x: after, gap: 1mm}, y: 20mm, width: 1mm, height: 14mm,
+         fill: "#ff0000", rotate: ROTATE}
+groups:
+  - name: cards
+    layout: tag
+    cards: [{title: WW}, {title: WWWWWWW}, {title: WWWWWWWW}]
+"""
+
+
+def said_on_cards(tmp_path, spec):
+    """Each card's title and what drawing its face says (as a build draws it)."""
+    deck, drawn = cards(tmp_path, spec)
+    return {card.attrs["title"]: design.draw(deck.layouts["tag"], card, deck.resources).warnings for card in drawn}
+
+
+@pytest.mark.parametrize("rotate", [0, 90])
+def test_an_element_its_text_takes_past_the_cut_is_warned_of_on_that_card(tmp_path, rotate):
+    spec = PAST_THE_CUT.replace("ROTATE", str(rotate))
+    said = said_on_cards(tmp_path, spec)
+    assert said["WW"] == ()  # the cost and the bar stay well inside a short title's card
+    # Seven Ws: the cost's box leaves the safe zone (not the card), as a fixed text box is warned of.
+    [safe] = said["WWWWWWW"]
+    assert safe.startswith("cards[title=WWWWWWW]#1 cost: placed by 'title' as it is set on this card, the text "
+                           "box leaves the safe zone by "), safe
+    # Eight: the cost runs off the card; a bar turned a quarter turn about its box's centre lies
+    # across 14 mm and runs off too, where upright (1 mm wide) it stays on.
+    cost, *bar = said["WWWWWWWW"]
+    assert cost.startswith("cards[title=WWWWWWWW]#1 cost: placed by 'title' as it is set on this card, it runs "), cost
+    assert cost.endswith(" mm past the cut on the right; give this card a shorter 'title', or the element a smaller "
+                         "gap or box, or clear_of an element at that edge so it is left out where it does not fit")
+    assert 1.5 < float(cost.split(" it runs ")[1].split(" mm ")[0]) < 3  # its 6 mm box starts ~4 mm short of the cut
+    assert len(bar) == (rotate == 90) and all(" bar: placed by 'title'" in w and "past the cut on the right" in w
+                                              for w in bar), bar
+    # A check lays the faces out as a build does, and says the same, card by card.
+    result = check_in(tmp_path, spec)
+    assert result.exit_code == 0, result.output
+    checked = [line.strip()[len("warning: "):] for line in result.output.splitlines() if "warning:" in line]
+    assert checked == [w for title in ("WWWWWWW", "WWWWWWWW") for w in said[title]], result.output
