@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
-from printkit.errors import error_line
+from printkit.errors import Errors, error_line
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
@@ -122,14 +122,35 @@ class DeckReport:
         }
 
 
-def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
+def check_specs(paths: Sequence[Path], play_check: PlayCheck | None = None) -> tuple[list[DeckReport], Errors]:
+    """The reports of the specs at ``paths`` that pass :func:`check_spec`, and the mistakes of the
+    others, kept (not raised) so that the reports are said too. When every spec passes, two whose
+    decks would share an output folder are the mistake a build of them all would refuse."""
+    from printkit.pipeline.names import check_deck_folders
+
+    errors = Errors()
+    reports: list[DeckReport] = []
+    decks: list[Deck] = []
+    for path in paths:
+        with errors.collecting():
+            reports += check_spec(path, play_check, decks)
+    if not errors.found:
+        with errors.collecting():
+            check_deck_folders(decks)
+    return reports, errors
+
+
+def check_spec(path, play_check: PlayCheck | None = None, decks_out: list[Deck] | None = None) -> list[DeckReport]:
     """One report per variant of the spec at ``path``, once everything a build of it would refuse
-    is found not to be there (else an error, or a ManyErrors naming each, as the build names them)."""
+    is found not to be there (else an error, or a ManyErrors naming each, as the build names them).
+    The decks checked are added to ``decks_out`` when given."""
     loaded = load_spec(path)
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
     laid_out, rule_warnings = check_buildable(decks)
     reports = [check_deck(loaded, deck, play_check, faces=faces) for deck, faces in zip(decks, laid_out)]
+    if decks_out is not None:
+        decks_out += decks
     said = rule_warnings.get(Path(decks[0].spec_path), ()) if decks else ()
     if said:  # the rule texts' warnings are the spec's: said once, with its first deck, as a build says them
         reports[0] = dataclasses.replace(reports[0], warnings=reports[0].warnings + said)

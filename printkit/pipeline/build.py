@@ -100,7 +100,7 @@ from printkit.pipeline.manifest import (
     write_manifest_bytes,
     written_files,
 )
-from printkit.pipeline.names import choose_cards
+from printkit.pipeline.names import check_deck_folders, choose_cards
 from printkit.pipeline.producers import PRODUCERS, Producer
 from printkit.preflight import preflight
 from printkit.render.forms import svg_form_store
@@ -533,19 +533,3 @@ def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks
-
-
-def check_deck_folders(decks: Sequence[Deck]) -> None:
-    """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
-
-    Folders are compared ignoring case, as macOS and Windows do. The error names both specs.
-    """
-    owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
-    for deck in decks:
-        folder = deck_part(deck.deck_id)
-        spec = resolved_spec(Path(deck.spec_path))
-        other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
-        if other != spec:
-            same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"
-            raise BuildError(f"specs {str(other)!r} and {str(spec)!r} would both write to the output "
-                             f"folder {other_folder!r}{same}; rename one of them")
