@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import Errors, error_line
+from printkit.expected import ComponentReport, component_reports, counted_attributes, expected_of, mismatches
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
-from printkit.spec.models import ExpectSpec
 from printkit.spec.options import check_engine_options
 
 if TYPE_CHECKING:
@@ -68,17 +68,6 @@ def names_engine_in_other_case(game: str) -> bool:
     from printkit.games import has_engine
 
     return not has_engine(game) and has_engine(game.lower())
-
-
-@dataclass(frozen=True)
-class ComponentReport:
-    name: str
-    total: int
-    expected: int | None
-
-    @property
-    def ok(self) -> bool:
-        return self.expected is None or self.expected == self.total
 
 
 @dataclass(frozen=True)
@@ -184,43 +173,14 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
     return laid_out, said
 
 
-def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
-    spec = loaded.spec
-    if variant is not None and spec.variants[variant].expect is not None:
-        return spec.variants[variant].expect
-    return spec.expect or ExpectSpec()
-
-
 def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None, *,
                warnings: bool = True, faces: "DeckFaces | None" = None) -> DeckReport:
     """The deck's counts against its spec, its games played by ``play_check`` and (unless
     ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings,
     read from ``faces`` when the deck's faces were laid out already (:func:`check_buildable`)."""
-    expect = expectation(loaded, deck.variant)
-    attrs = list(dict.fromkeys([*deck.count_by, *expect.by]))
-    counts = count_cards(deck.cards, attrs)
+    expected = expected_of(loaded, deck.variant)
+    counts = count_cards(deck.cards, counted_attributes(deck, expected))
     groups = deck.groups()
-    mismatches: list[str] = []
-    if expect.total is not None and expect.total != len(deck):
-        mismatches.append(f"total: expected {expect.total}, found {len(deck)}")
-    for name, want in expect.groups.items():
-        have = groups.get(name, 0)
-        if have != want:
-            mismatches.append(f"group {name}: expected {want}, found {have}")
-    for attr, wanted in expect.by.items():
-        have_counts = counts.get(attr, {})
-        for value in sorted(set(wanted) | set(have_counts), key=str):
-            want, have = wanted.get(value, 0), have_counts.get(value, 0)
-            if want != have:
-                mismatches.append(f"{attr}={value}: expected {want}, found {have}")
-    components = tuple(
-        ComponentReport(
-            name=group.name,
-            total=len(deck.components.get(group.name, ())),
-            expected=group.expect.total if group.expect else None,
-        )
-        for group in loaded.spec.components
-    )
     problems = tuple(play_check(deck)) if play_check else ()
     if names_engine_in_other_case(deck.game):
         problems += (f"game {deck.game!r} is not played: engine names are lower case, "
@@ -230,11 +190,11 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         deck=deck.deck_id,
         variant=deck.variant,
         total=len(deck),
-        expected=expect.total,
+        expected=expected.counts.total if expected.counts else None,
         counts={attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts,
         groups=groups,
-        mismatches=tuple(mismatches),
-        components=components,
+        mismatches=mismatches(deck, expected, counts),
+        components=component_reports(deck, expected),
         problems=problems,
         played=played,
         not_played=not_played(deck.game),

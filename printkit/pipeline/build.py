@@ -68,6 +68,7 @@ from printkit import ownership
 from printkit.cache import NamedEntries
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
+from printkit.expected import count_warning
 from printkit.outputs import (
     current_sha256,
     deck_part,
@@ -235,6 +236,10 @@ def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Produ
     """Before anything is drawn: everything that would refuse the build, said at once; the
     workers started with the work producers hand them early."""
     options = ctx.options
+    for deck in fresh:  # counts the spec does not expect: check fails on them, a build warns
+        said = count_warning(deck)
+        if said:
+            ctx.warn(deck, said)
     if fresh and not options.cards:
         rule_texts = any(p.reads_rule_texts(options) for p in producers)
         preflight(fresh, ctx.faces, options.paper_size, rulebooks=rule_texts)
