@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
-from printkit.errors import error_line
+from printkit.errors import Errors, error_line
+from printkit.expected import ComponentReport, component_reports, counted_attributes, expected_of, mismatches
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
-from printkit.spec.models import ExpectSpec
 from printkit.spec.options import check_engine_options
 
 if TYPE_CHECKING:
@@ -71,17 +71,6 @@ def names_engine_in_other_case(game: str) -> bool:
 
 
 @dataclass(frozen=True)
-class ComponentReport:
-    name: str
-    total: int
-    expected: int | None
-
-    @property
-    def ok(self) -> bool:
-        return self.expected is None or self.expected == self.total
-
-
-@dataclass(frozen=True)
 class DeckReport:
     """Counts of one deck variant compared with the spec's expectations."""
 
@@ -122,14 +111,35 @@ class DeckReport:
         }
 
 
-def check_spec(path, play_check: PlayCheck | None = None) -> list[DeckReport]:
+def check_specs(paths: Sequence[Path], play_check: PlayCheck | None = None) -> tuple[list[DeckReport], Errors]:
+    """The reports of the specs at ``paths`` that pass :func:`check_spec`, and the mistakes of the
+    others, kept (not raised) so that the reports are said too. When every spec passes, two whose
+    decks would share an output folder are the mistake a build of them all would refuse."""
+    from printkit.pipeline.names import check_deck_folders
+
+    errors = Errors()
+    reports: list[DeckReport] = []
+    decks: list[Deck] = []
+    for path in paths:
+        with errors.collecting():
+            reports += check_spec(path, play_check, decks)
+    if not errors.found:
+        with errors.collecting():
+            check_deck_folders(decks)
+    return reports, errors
+
+
+def check_spec(path, play_check: PlayCheck | None = None, decks_out: list[Deck] | None = None) -> list[DeckReport]:
     """One report per variant of the spec at ``path``, once everything a build of it would refuse
-    is found not to be there (else an error, or a ManyErrors naming each, as the build names them)."""
+    is found not to be there (else an error, or a ManyErrors naming each, as the build names them).
+    The decks checked are added to ``decks_out`` when given."""
     loaded = load_spec(path)
     check_engine_options(loaded)
     decks = list(expand_all(loaded))
     laid_out, rule_warnings = check_buildable(decks)
     reports = [check_deck(loaded, deck, play_check, faces=faces) for deck, faces in zip(decks, laid_out)]
+    if decks_out is not None:
+        decks_out += decks
     said = rule_warnings.get(Path(decks[0].spec_path), ()) if decks else ()
     if said:  # the rule texts' warnings are the spec's: said once, with its first deck, as a build says them
         reports[0] = dataclasses.replace(reports[0], warnings=reports[0].warnings + said)
@@ -163,43 +173,14 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
     return laid_out, said
 
 
-def expectation(loaded: LoadedSpec, variant: str | None) -> ExpectSpec:
-    spec = loaded.spec
-    if variant is not None and spec.variants[variant].expect is not None:
-        return spec.variants[variant].expect
-    return spec.expect or ExpectSpec()
-
-
 def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = None, *,
                warnings: bool = True, faces: "DeckFaces | None" = None) -> DeckReport:
     """The deck's counts against its spec, its games played by ``play_check`` and (unless
     ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings,
     read from ``faces`` when the deck's faces were laid out already (:func:`check_buildable`)."""
-    expect = expectation(loaded, deck.variant)
-    attrs = list(dict.fromkeys([*deck.count_by, *expect.by]))
-    counts = count_cards(deck.cards, attrs)
+    expected = expected_of(loaded, deck.variant)
+    counts = count_cards(deck.cards, counted_attributes(deck, expected))
     groups = deck.groups()
-    mismatches: list[str] = []
-    if expect.total is not None and expect.total != len(deck):
-        mismatches.append(f"total: expected {expect.total}, found {len(deck)}")
-    for name, want in expect.groups.items():
-        have = groups.get(name, 0)
-        if have != want:
-            mismatches.append(f"group {name}: expected {want}, found {have}")
-    for attr, wanted in expect.by.items():
-        have_counts = counts.get(attr, {})
-        for value in sorted(set(wanted) | set(have_counts), key=str):
-            want, have = wanted.get(value, 0), have_counts.get(value, 0)
-            if want != have:
-                mismatches.append(f"{attr}={value}: expected {want}, found {have}")
-    components = tuple(
-        ComponentReport(
-            name=group.name,
-            total=len(deck.components.get(group.name, ())),
-            expected=group.expect.total if group.expect else None,
-        )
-        for group in loaded.spec.components
-    )
     problems = tuple(play_check(deck)) if play_check else ()
     if names_engine_in_other_case(deck.game):
         problems += (f"game {deck.game!r} is not played: engine names are lower case, "
@@ -209,11 +190,11 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         deck=deck.deck_id,
         variant=deck.variant,
         total=len(deck),
-        expected=expect.total,
+        expected=expected.counts.total if expected.counts else None,
         counts={attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts,
         groups=groups,
-        mismatches=tuple(mismatches),
-        components=components,
+        mismatches=mismatches(deck, expected, counts),
+        components=component_reports(deck, expected),
         problems=problems,
         played=played,
         not_played=not_played(deck.game),

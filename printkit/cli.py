@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from printkit.errors import Errors, MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines, one_line
+from printkit.errors import MAX_ERRORS, ManyErrors, OutputFailed, PrintkitError, error_lines, one_line
 
 
 class _GuardedOutput:
@@ -179,7 +179,7 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
     """
     import json
 
-    from printkit.check import check_spec, engine_play_check, format_report
+    from printkit.check import check_specs, engine_play_check, format_report
     from printkit.spec import default_spec_paths, find_spec
 
     if decks:
@@ -187,12 +187,9 @@ def check(decks: tuple[str, ...], as_json: bool, no_play: bool) -> None:
     else:
         paths, where = default_spec_paths()
         click.echo(f"checking the specs in {where}", err=True)
-    errors = Errors()  # each spec's mistakes; the specs without any are reported all the same
-    reports = []
     with cycle_collector_paused():  # a check lays out every face, as a build does
-        for path in paths:
-            with errors.collecting():
-                reports += check_spec(path, None if no_play else engine_play_check)
+        # Each spec's mistakes are kept; the specs without any are reported all the same.
+        reports, errors = check_specs(paths, None if no_play else engine_play_check)
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False))
     elif reports:

@@ -202,6 +202,9 @@ class Deck:
         default_factory=dict, compare=False, repr=False)
     # Where in the spec (line, column) its name: is written, for messages about the name itself.
     name_position: tuple[int | None, int | None] = field(default=(None, None), compare=False, repr=False)
+    # What its spec's expect: asks of its counts, and where (printkit.expected.Expected): a build warns
+    # of counts that differ, as printkit check fails on them. None for a deck made without a spec.
+    expected: Any = field(default=None, compare=False, repr=False)
     # When its spec began to be read (time.time_ns()), for printkit.pipeline.replay; None when not known.
     read_at_ns: int | None = field(default=None, compare=False, repr=False)
 

@@ -24,11 +24,16 @@ def errors_of(folder: Path, *args: str) -> tuple[int, list[str]]:
     return result.exit_code, [line for line in result.stderr.splitlines() if line.strip()]
 
 
-def check_and_build(folder: Path, spec: str) -> list[str]:
-    """Run both commands on ``spec``; both fail with the same lines (returned) or both pass."""
-    checked = errors_of(folder, "check", "--no-play", spec)
+def check_and_build(folder: Path, *specs: str) -> list[str]:
+    """Run both commands on ``specs`` (none: the folder's); both fail with the same lines
+    (returned) or both pass. Without specs each first says which folder it reads, in its words."""
+    checked = errors_of(folder, "check", "--no-play", *specs)
     out = folder / "out-of-the-build"
-    built = errors_of(folder, "build", spec, "--out", str(out), "--jobs", "1", "--no-proof")
+    built = errors_of(folder, "build", *specs, "--out", str(out), "--jobs", "1", "--no-proof")
+    if not specs:
+        assert checked[1][:1] == ["checking the specs in this folder"], checked
+        assert built[1][:1] == ["building the specs in this folder"], built
+        checked, built = (checked[0], checked[1][1:]), (built[0], built[1][1:])
     assert checked[0] == built[0], (checked, built)
     if checked[0] == 0:
         return []
@@ -244,3 +249,17 @@ groups:
     assert len(lines) == 3 and lines[-1] == "2 errors", lines
     assert lines[0].startswith("deck.yaml:16:9: ") and "element 1 (rect): 'teel' is not a colour" in lines[0], lines
     assert lines[1].startswith("deck.yaml:17:9: ") and "element 2 (ellipse)" in lines[1] and "the amount '2' of a mix" in lines[1], lines
+
+
+def test_two_specs_that_would_share_an_output_folder_fail_check_as_build(tmp_path):
+    """``my deck.yaml`` and ``my-deck.yaml`` would both write to ``my-deck``: check refuses them as
+    the build does, whether the folder's specs are read or both are named (in either order)."""
+    for name in ("my deck.yaml", "my-deck.yaml"):
+        (tmp_path / name).write_text(TINY, encoding="utf-8")
+    first, second = (str((tmp_path / name).resolve()) for name in ("my deck.yaml", "my-deck.yaml"))
+    said = "would both write to the output folder 'my-deck'; rename one of them"
+    assert check_and_build(tmp_path) == [f"error: specs {first!r} and {second!r} {said}"]
+    assert check_and_build(tmp_path, "my deck.yaml", "my-deck.yaml") == [f"error: specs {first!r} and {second!r} {said}"]
+    assert check_and_build(tmp_path, "my-deck.yaml", "my deck.yaml") == [f"error: specs {second!r} and {first!r} {said}"]
+    (tmp_path / "my deck.yaml").unlink()
+    assert check_and_build(tmp_path) == []

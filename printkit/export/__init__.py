@@ -34,6 +34,7 @@ from typing import Callable, Iterator, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
+from printkit.expected import count_warning
 from printkit.export.profiles import Profile, ServiceSize, profile, size_name
 from printkit.layout import templates
 
@@ -223,6 +224,16 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
             "so that the next export replaces them) and .printkit-cache/ (renders it may reuse) are",
             "printkit's own: do not upload them.", ""]
     return "\n".join(out).encode("utf-8")
+
+
+def count_notes(deck: Deck) -> list[str]:
+    """README.txt's lines on the counts the deck's spec expects and it does not have (none when it
+    has them), read before ordering; the build warns of them too."""
+    said = count_warning(deck)
+    if said is None:
+        return []
+    title = "Counts the spec does not expect"
+    return ["", title, "-" * len(title), wrap(said)]
 
 
 def wrap(text: str, width: int = 96) -> str:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Iterator, NamedTuple, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, wrap
+from printkit.export import (README, ExportOptions, Run, count_notes, file_slug, press_for, readme_text, resized,
+                             wrap)
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
@@ -109,6 +110,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
                      "'Before you order').")
     total = sum(len(copies) for _, groups in included for copies in groups)
     notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
+    notes += count_notes(deck)
     if soft:
         notes += ["", "Pictures that print soft", "------------------------"] + [wrap(line.text) for line in soft]
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind=EXPORT_README, deck=deck)

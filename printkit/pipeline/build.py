@@ -68,6 +68,7 @@ from printkit import ownership
 from printkit.cache import NamedEntries
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
+from printkit.expected import count_warning
 from printkit.outputs import (
     current_sha256,
     deck_part,
@@ -100,7 +101,7 @@ from printkit.pipeline.manifest import (
     write_manifest_bytes,
     written_files,
 )
-from printkit.pipeline.names import choose_cards
+from printkit.pipeline.names import check_deck_folders, choose_cards
 from printkit.pipeline.producers import PRODUCERS, Producer
 from printkit.preflight import preflight
 from printkit.render.forms import svg_form_store
@@ -235,6 +236,10 @@ def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Produ
     """Before anything is drawn: everything that would refuse the build, said at once; the
     workers started with the work producers hand them early."""
     options = ctx.options
+    for deck in fresh:  # counts the spec does not expect: check fails on them, a build warns
+        said = count_warning(deck)
+        if said:
+            ctx.warn(deck, said)
     if fresh and not options.cards:
         rule_texts = any(p.reads_rule_texts(options) for p in producers)
         preflight(fresh, ctx.faces, options.paper_size, rulebooks=rule_texts)
@@ -533,19 +538,3 @@ def load_decks(names: Sequence[str], variant: str | None = None, paths: Sequence
     if not decks:
         raise BuildError(f"no deck has a variant {variant!r}" if variant else "no deck specs found")
     return decks
-
-
-def check_deck_folders(decks: Sequence[Deck]) -> None:
-    """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
-
-    Folders are compared ignoring case, as macOS and Windows do. The error names both specs.
-    """
-    owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
-    for deck in decks:
-        folder = deck_part(deck.deck_id)
-        spec = resolved_spec(Path(deck.spec_path))
-        other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
-        if other != spec:
-            same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"
-            raise BuildError(f"specs {str(other)!r} and {str(spec)!r} would both write to the output "
-                             f"folder {other_folder!r}{same}; rename one of them")

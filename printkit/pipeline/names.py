@@ -1,5 +1,5 @@
-"""Where a build puts a deck's files: its folder, its cards' keys, its print runs and the name of
-each per-card file; how its PDFs name the deck and the card."""
+"""Where a build puts a deck's files: its folder (one spec's alone), its cards' keys, its print
+runs and the name of each per-card file; how its PDFs name the deck and the card."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from printkit.deck import Card, Deck
@@ -14,6 +15,7 @@ from printkit.errors import BuildError
 from printkit.suggest import close_matches
 from printkit.layout import templates
 from printkit.outputs import deck_part, safe_part
+from printkit.pipeline.manifest import resolved_spec
 
 if TYPE_CHECKING:
     from printkit.render.pdf import PdfInfo
@@ -23,6 +25,22 @@ def deck_folder(deck: Deck) -> str:
     """``calc/expert`` or ``clag``: where a deck's files go inside the output folder."""
     parts = [deck_part(deck.deck_id)] + ([safe_part(deck.variant)] if deck.variant else [])
     return "/".join(parts)
+
+
+def check_deck_folders(decks: Sequence[Deck]) -> None:
+    """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
+
+    Folders are compared ignoring case, as macOS and Windows do. The error names both specs.
+    """
+    owners: dict[str, tuple[Path, str]] = {}  # folder, casefolded -> first spec and its folder
+    for deck in decks:
+        folder = deck_part(deck.deck_id)
+        spec = resolved_spec(Path(deck.spec_path))
+        other, other_folder = owners.setdefault(folder.casefold(), (spec, folder))
+        if other != spec:
+            same = "" if folder == other_folder else f" (and {folder!r}, the same folder where case is ignored)"
+            raise BuildError(f"specs {str(other)!r} and {str(spec)!r} would both write to the output "
+                             f"folder {other_folder!r}{same}; rename one of them")
 
 
 def deck_title(deck: Deck) -> str:

@@ -120,10 +120,14 @@ def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Ma
         if not rest or rest[0] not in attrs:
             raise _unknown(key, f"{prefix}.by", attrs)
         values = _by(deck, rest[0])
-        if len(rest) < 2 or rest[1] not in values or len(rest) > 3 or (len(rest) == 3 and rest[2] != "types"):
-            raise _unknown(key, f"{prefix}.by.{rest[0]}", values)
-        cards = values[rest[1]]
-        return _types(cards) if len(rest) == 3 else len(cards)
+        # A value may hold dots (2.5, v1.2, St. Louis): the rest of the key is the value whole
+        # when the attribute has it, else the value before a final ".types".
+        value = ".".join(rest[1:])
+        if len(rest) > 1 and value in values:
+            return len(values[value])
+        if value.endswith(".types") and value[: -len(".types")] in values:
+            return _types(values[value[: -len(".types")]])
+        raise _unknown(key, f"{prefix}.by.{rest[0]}", values)
     if head == "components":
         if not rest or rest[0] not in deck.components:
             raise _unknown(key, f"{prefix}.components", deck.components)

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from printkit.deck import Art, Card, CardSize, Deck, MatchIndex, matches, named_card_size_mm
 from printkit.errors import Errors, PrintkitError, SpecError
+from printkit.expected import expected_of
 from printkit.paper import SHEET_PAPERS, fits_on_paper, no_fit_message, paper_name
 from printkit.spec.fields import no_attribute
 from printkit.spec.files import card_attributes as _card_attributes, font_file as _font, image_file as _image
@@ -148,6 +149,7 @@ def expand(loaded: LoadedSpec, variant: str | None = None) -> Deck:
         description_attr=spec.export.description,
         size_positions=printed,
         name_position=loaded.source.position(("name",)),
+        expected=expected_of(loaded, variant),
     )
 
 

@@ -112,3 +112,28 @@ def test_counts_by_value_are_each_decks_own(tmp_path):
     other = dataclasses.replace(second, cards=first.cards)
     values._COUNTED.put((id(other), "kind"), (weakref.ref(second), {"a": [], "b": list(second.cards)}))
     assert resolver(ValueContext(other))("deck.by.kind.a") == "2"
+
+
+def test_a_value_with_dots_is_reached_whole(tmp_path):
+    """``deck.by.ATTR.REST`` reads REST as the value when the attribute has it (2.5, v1.2,
+    St. Louis), else the value before a final ``.types``; in a variant too."""
+    spec = tmp_path / "deck.yaml"
+    spec.write_text(
+        "game: example\nname: Dots\ngroups:\n  - name: g\n    cards:\n"
+        "      - {power: 2.5}\n      - {power: 2.5}\n      - {power: 1}\n      - {power: 2.5, title: B}\n"
+        "      - {city: St. Louis}\n      - {edition: v1.2}\n      - {edition: v1.2.types}\n"
+        "variants:\n  full: {description: every card}\n  small:\n    exclude: [{title: B}]\n",
+        encoding="utf-8")
+    variants = load_all_variants(spec)
+    resolve = resolver(ValueContext(variants[0], {v.variant: v for v in variants}))
+    assert resolve("deck.by.power.2.5") == "3"
+    assert resolve("deck.by.power.2.5.types") == "2"
+    assert resolve("deck.by.power.1") == "1"
+    assert resolve("deck.by.city.St. Louis") == "1"
+    # The value whole first: an edition called "v1.2.types" is counted as itself.
+    assert resolve("deck.by.edition.v1.2") == resolve("deck.by.edition.v1.2.types") == "1"
+    assert resolve("deck.variants.small.by.power.2.5") == "2"
+    assert resolve("deck.variants.small.by.power.2.5.types") == "1"
+    for key in ("deck.by.power.2", "deck.by.power.2.5.copies", "deck.by.power"):
+        with pytest.raises(KeyError, match=r"known under deck.by.power: 1, 2.5\)"):
+            resolve(key)

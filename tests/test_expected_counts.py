@@ -1,0 +1,83 @@
+"""Counts a spec's ``expect:`` gives and its deck lacks: ``printkit check`` lists them and fails; a
+build and an export say them as one warning per deck (exit 0) and an export's README.txt carries it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_in import invoke_in, line_of
+
+SPEC = """game: count
+name: Count
+groups:
+  - name: g
+    generate: {cost: [1, 2, 3]}
+    copies: 3
+expect:
+  total: 10
+  by:
+    cost: {"1": 4, "2": 3, "3": 3}
+variants:
+  all: {description: every card}
+  fewer:
+    exclude: [{cost: 3}]
+    expect: {total: 6, groups: {g: 7}}
+"""
+FIRST = ["total: expected 10, found 9", "cost=1: expected 4, found 3"]
+FEWER = ["total: expected 6, found 6", "group g: expected 7, found 6"]
+
+
+def _folder(tmp_path: Path, spec: str = SPEC) -> Path:
+    (tmp_path / "count.yaml").write_text(spec, encoding="utf-8")
+    return tmp_path
+
+
+def _counts_warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "expect: gives" in line]
+
+
+def test_check_lists_the_mismatches_a_build_warns_of(tmp_path):
+    folder = _folder(tmp_path)
+    checked = invoke_in(folder, "check", "--no-play", "count.yaml")
+    assert checked.exit_code == 1
+    listed = [line.strip()[len("mismatch: "):] for line in checked.stdout.splitlines()
+              if line.strip().startswith("mismatch: ")]
+    assert listed == FIRST + FEWER[1:]
+
+    built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
+    assert built.exit_code == 0, built.output
+    all_line = line_of(SPEC, "expect:")
+    fewer_line = line_of(SPEC, "    expect: {")
+    assert _counts_warnings(built.stderr) == [
+        f"warning: count/all: count.yaml:{all_line}:1: the deck does not have the counts its expect: gives "
+        f"({'; '.join(FIRST)}); printkit check lists them and fails",
+        f"warning: count/fewer: count.yaml:{fewer_line}:5: the deck does not have the counts its expect: gives "
+        f"({FEWER[1]}); printkit check lists them and fails",
+    ]
+    assert (folder / "out" / "count" / "all" / "sheets-a4.pdf").is_file()
+    # Built again from its record, the build says it again.
+    again = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
+    assert _counts_warnings(again.stderr) == _counts_warnings(built.stderr)
+
+
+def test_an_export_warns_and_its_readme_says_it(tmp_path):
+    folder = _folder(tmp_path, SPEC.split("variants:")[0])
+    result = invoke_in(folder, "export", "count.yaml", "--for", "tgc", "--out", "ex")
+    assert result.exit_code == 0, result.output
+    [warning] = _counts_warnings(result.stderr)
+    said = f"count.yaml:{line_of(SPEC, 'expect:')}:1: the deck does not have the counts its expect: gives"
+    assert warning.startswith(f"warning: count: {said} ({'; '.join(FIRST)})")
+    readme = (folder / "ex" / "README.txt").read_text(encoding="utf-8")
+    section = readme.split("Counts the spec does not expect\n-------------------------------\n")[1].split("\n\n")[0]
+    assert " ".join(section.split()) == warning[len("warning: count: "):]
+
+
+def test_counts_as_expected_say_nothing(tmp_path):
+    folder = _folder(tmp_path, SPEC.split("variants:")[0].replace("total: 10", "total: 9")
+                     .replace('"1": 4', '"1": 3'))
+    assert invoke_in(folder, "check", "--no-play", "count.yaml").exit_code == 0
+    built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
+    assert built.exit_code == 0 and _counts_warnings(built.stderr) == []
+    exported = invoke_in(folder, "export", "count.yaml", "--for", "tgc", "--out", "ex")
+    assert exported.exit_code == 0 and _counts_warnings(exported.stderr) == []
+    assert "Counts the spec does not expect" not in (folder / "ex" / "README.txt").read_text(encoding="utf-8")
