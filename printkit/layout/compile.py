@@ -73,12 +73,20 @@ class Compiled:
 _COMPILED = Memo("layouts compiled", entries=64)
 
 
-def compiled(loaded: LoadedSpec) -> Compiled:
-    """The spec's layouts and icons, compiled once per loaded spec (every variant shares them)."""
+def compiled(loaded: LoadedSpec, *, recheck: bool = False) -> Compiled:
+    """The spec's layouts and icons, compiled once per loaded spec (every variant shares them).
+
+    ``recheck`` (a new expansion of the spec): its icons' pictures are checked again, since one
+    may have been saved since (``printkit watch`` reads a spec it has read before only once); a
+    picture the check now refuses is refused at its line, as when the spec was first read."""
     key = id(loaded)
     entry = _COMPILED.get(key)
     if entry is not None and entry[0]() is loaded:
-        return entry[1]
+        if not recheck:
+            return entry[1]
+        icons = _icons(loaded)  # each picture read again only if its file changed
+        if icons == entry[1].icons:
+            return entry[1]
     found = Compiled(_compile_layouts(loaded), _icons(loaded))
     _COMPILED.put(key, (weakref.ref(loaded), found))
     return found
@@ -520,7 +528,7 @@ def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
     spec = loaded.spec
     if not (spec.layouts or spec.icons):
         return deck
-    comp = compiled(loaded)
+    comp = compiled(loaded, recheck=True)
     cards = deck.all_cards()
     bind(loaded, cards, deck.languages)
     said = warnings(loaded, cards)
@@ -534,13 +542,15 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
     """Check that every card can be drawn by its layouts (the deck's rulebook in ``languages``):
     attributes, pictures, icons, colours.
 
-    Each distinct card is checked once; pictures are resolved and checked once per name.
+    Each distinct card is checked once; pictures are resolved and checked once per name (again
+    at each binding: a picture saved since the last is checked as it is now).
     """
     if not any(c.layout or c.back_layout for c in cards):
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
     refused: set[tuple] = set()  # values said already (see _bind_card)
+    looked_at: set[str] = set()  # the pictures' names checked in this binding
     errors = Errors()  # each card's own mistakes are independent: one run names them all
     for card in cards:
         if errors.full:
@@ -553,12 +563,12 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused, errors)
+                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused, errors, looked_at)
     errors.raise_any()
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
-               languages: tuple[str, ...], refused: set[tuple], errors: Errors) -> None:
+               languages: tuple[str, ...], refused: set[tuple], errors: Errors, looked_at: set[str]) -> None:
     """Check ``card`` against ``layout`` (the deck's rulebook in ``languages``); a value in
     ``refused`` (element, key, value) was said already and is not said again: one error for a
     picture or icon many cards read, and for a mistake the layout writes itself (a picture, icon,
@@ -609,16 +619,19 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
             if element.image is not None:
                 name = element.image.render(values)
                 own = not element.image.placeholders
-                if name not in comp.images and not said(element, ("image",), name):
+                if name not in looked_at and not said(element, ("image",), name):
+                    looked_at.add(name)
                     try:
                         path = inside_folder(loaded.path.parent, name, "image")
-                        check_image(path, LayoutError, shown=name)
+                        check_image(path, LayoutError, shown=name)  # read again only if its file changed
                         comp.images[name] = path
                     except PathRefused as exc:  # a draft tolerates a missing picture, never one outside
+                        comp.images.pop(name, None)  # checked before, refused now
                         if not exc.missing:
                             raise fail(element, str(exc), ("image",), name, own) from None
                         _draft_or_refuse(loaded, comp, name, fail(element, str(exc), ("image",), name, own))
                     except LayoutError as exc:
+                        comp.images.pop(name, None)
                         _draft_or_refuse(loaded, comp, name, fail(element, str(exc), ("image",), name, own))
             if element.icon is not None:
                 name = element.icon.render(values)
