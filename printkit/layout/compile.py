@@ -28,7 +28,7 @@ from printkit.layout.anchors import Anchor
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_item
 from printkit.layout.geometry import bleed_box, safe_box
-from printkit.games import icons as builtin_icons
+from printkit.games import icons as builtin_icons, module_of
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import close_key, no_attribute as _no_attribute, unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
@@ -519,6 +519,7 @@ def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
     against its cards, and the warnings they leave; a spec without any: ``deck`` as it is."""
     spec = loaded.spec
     if not (spec.layouts or spec.icons):
+        bind(loaded, deck.all_cards(), deck.languages)  # the generic face's text names icons too
         return deck
     comp = compiled(loaded)
     cards = deck.all_cards()
@@ -534,9 +535,13 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
     """Check that every card can be drawn by its layouts (the deck's rulebook in ``languages``):
     attributes, pictures, icons, colours.
 
-    Each distinct card is checked once; pictures are resolved and checked once per name.
+    Each distinct card is checked once; pictures are resolved and checked once per name. A card
+    without a layout whose game draws no front of its own is checked against the generic face,
+    whose text names icons as a layout's does.
     """
-    if not any(c.layout or c.back_layout for c in cards):
+    generic = _generic_front(loaded.spec.game)
+    if not any(c.layout or c.back_layout for c in cards) and (
+            generic is None or not any(_on_generic_front(c) for c in cards)):
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
@@ -546,15 +551,31 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
         if errors.full:
             break
         for side, name in (("front", card.layout), ("back", card.back_layout)):
-            if name is None:
+            if name is not None:
+                layout = comp.layouts[name]
+            elif side == "front" and generic is not None and _on_generic_front(card):
+                layout = generic
+            else:
                 continue
             key = (name, card.group, repr(sorted(card.attrs.items())), card.art.colors.items().__repr__())
             if key in seen:
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused, errors)
+                _bind_card(loaded, comp, layout, card, side, languages, refused, errors)
     errors.raise_any()
+
+
+def _generic_front(game: str) -> Layout | None:
+    """The generic face, when it draws the fronts of a deck of ``game`` without a layout (the game
+    has no front of its own); else None."""
+    return builtin_layout("generic") if not hasattr(module_of(game, "faces"), "front") else None
+
+
+def _on_generic_front(card: Card) -> bool:
+    """Whether ``card``'s front is the generic face's (where the game has none): no layout of its
+    own, and not a whole page (a ``sheet``), which the generic ``page`` draws with no text of its own."""
+    return card.layout is None and card.get("sheet") is None
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
@@ -582,7 +603,9 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 return owned[-1]
         # A card from a data file is read by every spec naming the file: say which.
         spec = f" of {loaded.path}" if card.from_data else ""
-        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side})"
+        own_layout = comp.layouts.get(layout.name) is layout  # else the generic face (see bind)
+        drawn_by = f"layout {layout.name!r} ({side})" if own_layout else "the generic face"
+        return at_source(card.source or str(loaded.path), f"{card.short_label}: {drawn_by}"
                                                           f"{spec}, element {element.label}: {message}")
 
     def said(element: Element, key: PathKey, value: str) -> bool:

@@ -59,7 +59,11 @@ def front(card: Card, deck: Deck, *, proving: bool = False) -> Face:
     if card.layout is not None:
         return drawable(_designed(card, deck, card.layout, "front", proving), card)
     own = getattr(module_of(deck.game, "faces"), "front", None)
-    return drawable(own(card) if own is not None else generic.front(card, deck.game), card)
+    if own is not None:
+        return drawable(own(card), card)
+    # A spec with icons of its own gives them to the generic face's text as to its layouts'.
+    icons = deck.resources.icons if deck.resources is not None else None
+    return drawable(generic.front(card, deck.game, icons), card)
 
 
 def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:
