@@ -28,7 +28,7 @@ from printkit.layout.anchors import Anchor
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_item
 from printkit.layout.geometry import bleed_box, safe_box
-from printkit.games import icons as builtin_icons, module_of
+from printkit.games import draws_front, icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import close_key, no_attribute as _no_attribute, unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
@@ -536,25 +536,25 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
     attributes, pictures, icons, colours.
 
     Each distinct card is checked once; pictures are resolved and checked once per name. A card
-    without a layout whose game draws no front of its own is checked against the generic face,
-    whose text names icons as a layout's does.
+    the generic face draws (no layout, and no face of its game's design) is checked against it:
+    its text names icons as a layout's does.
     """
-    generic = _generic_front(loaded.spec.game)
-    if not any(c.layout or c.back_layout for c in cards) and (
-            generic is None or not any(_on_generic_front(c) for c in cards)):
+    game = loaded.spec.game
+    generic = [_on_generic_front(c, game) for c in cards]
+    if not any(c.layout or c.back_layout for c in cards) and not any(generic):
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
     refused: set[tuple] = set()  # values said already (see _bind_card)
     errors = Errors()  # each card's own mistakes are independent: one run names them all
-    for card in cards:
+    for card, on_generic in zip(cards, generic):
         if errors.full:
             break
         for side, name in (("front", card.layout), ("back", card.back_layout)):
             if name is not None:
                 layout = comp.layouts[name]
-            elif side == "front" and generic is not None and _on_generic_front(card):
-                layout = generic
+            elif side == "front" and on_generic:
+                layout = builtin_layout("generic")
             else:
                 continue
             key = (name, card.group, repr(sorted(card.attrs.items())), card.art.colors.items().__repr__())
@@ -566,16 +566,11 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
     errors.raise_any()
 
 
-def _generic_front(game: str) -> Layout | None:
-    """The generic face, when it draws the fronts of a deck of ``game`` without a layout (the game
-    has no front of its own); else None."""
-    return builtin_layout("generic") if not hasattr(module_of(game, "faces"), "front") else None
-
-
-def _on_generic_front(card: Card) -> bool:
-    """Whether ``card``'s front is the generic face's (where the game has none): no layout of its
-    own, and not a whole page (a ``sheet``), which the generic ``page`` draws with no text of its own."""
-    return card.layout is None and card.get("sheet") is None
+def _on_generic_front(card: Card, game: str) -> bool:
+    """Whether ``card`` (of ``game``) is drawn by the generic face: no layout of its own, not a whole
+    page (a ``sheet``, which the generic ``page`` draws with no text of its own), and no face of
+    its game's design."""
+    return card.layout is None and card.get("sheet") is None and not draws_front(game, card)
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,

@@ -313,3 +313,31 @@ def test_an_unknown_icon_in_the_text_is_a_located_error_of_check_and_build(tmp_p
         assert "write \\: for a colon that is not an icon" in line
     assert not (tmp_path / "out" / "orchard").exists()
     assert spec.exists()
+
+
+@pytest.mark.parametrize("game", ["calc", "clag"])
+def test_a_games_component_without_a_design_of_its_own_reads_the_specs_icons(tmp_path, game):
+    # Calc and Clag draw a component their design does not (a reference) with the generic face: its
+    # text names the spec's own icons as a layout's does, and a misspelt one is found by check.
+    from cli_in import invoke_in
+    from printkit.layout.ops import Image
+
+    from ._ops import texts
+
+    (tmp_path / "spark.svg").write_text(_SPARK, encoding="utf-8")
+    spec = tmp_path / "deck.yaml"
+    card = "{symbol: plus, number: 7}" if game == "calc" else "{suit: spades, rank: A}"
+    head = (f"game: {game}\nname: Mine\nicons: {{spark: spark.svg}}\ngroups:\n  - name: cards\n    cards: [{card}]\n"
+            "components:\n  - name: refs\n")
+    spec.write_text(head + '    cards: [{reference: rules, title: Rules, text: "Gain :spark: **now**."}]\n',
+                    encoding="utf-8")
+    deck = expand(load_spec(spec))
+    face = templates.front(deck.all_cards()[-1], deck)
+    assert any(isinstance(op, Image) and op.path.name == "spark.svg" for op in face.ops)
+    assert "**" not in "".join(op.text for op in texts(face))
+    spec.write_text(head + '    cards: [{reference: rules, title: Rules, text: "Gain :sprak:."}]\n', encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "deck.yaml", "--no-play")
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("deck.yaml:9:13: refs 'Rules': the generic face, element 'text': "
+                           "unknown icon ':sprak:' (did you mean ':spark:'?)"), line
