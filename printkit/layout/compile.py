@@ -56,10 +56,11 @@ class Compiled:
     # checked again by the next build (a draft's tolerance never lets a later build pass it).
     drafted: dict[str, Path] = field(default_factory=dict)
 
-    def resources(self, languages: tuple[str, ...]) -> Resources:
+    def resources(self, languages: tuple[str, ...], deck_name: str) -> Resources:
         """What the layouts draw with, for a deck whose rulebook is in ``languages`` ({_languages}):
-        the deck's own, read as it expands, since a rule text may come or go while the spec stays."""
-        return Resources(icons=self.icons, image_path=self._image_path, languages=languages)
+        the deck's own, read as it expands, since a rule text may come or go while the spec stays;
+        and the deck's name ({_deck_name})."""
+        return Resources(icons=self.icons, image_path=self._image_path, languages=languages, deck_name=deck_name)
 
     def _image_path(self, name: str) -> Path:
         try:
@@ -525,7 +526,8 @@ def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
     cards = deck.all_cards()
     bind(loaded, cards, deck.languages)
     said = warnings(loaded, cards)
-    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(deck.languages), warnings=said)
+    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(deck.languages, deck.name),
+                               warnings=said)
 
 
 # --- binding cards -----------------------------------------------------------------------------
@@ -583,7 +585,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card, languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
+    values = {**design.own_values(card, languages, loaded.spec.name), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str, key: PathKey | None = None, value: str = "",
              own: bool = False) -> SpecError:
