@@ -517,7 +517,8 @@ def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
 
 def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
     """``deck`` (expanded from ``loaded``) with the spec's layouts and icons compiled and checked
-    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is."""
+    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is, its
+    cards the generic face draws checked against it."""
     spec = loaded.spec
     if not (spec.layouts or spec.icons):
         bind(loaded, deck.all_cards(), deck.languages)  # the generic face's text names icons too

@@ -3,9 +3,10 @@
 Every face is a layout of ``generic.yaml`` beside this module, written in the language designers
 use. Front (``generic``): the background colour (and image) to the bleed edge, a thin frame at the safe
 zone, a title (the card's ``title``, else its ``name``, else its group) large at the top, the
-``text`` attribute as a paragraph in the middle and every other attribute as a ``key: value``
-line, at the bottom under a text or large in the middle without one; over a background image
-each block of text sits on a plate of the background colour. Back (``back``): the back colour or
+``text`` attribute as a paragraph in the middle (read as markup, as a layout's text is) and every
+other attribute as a ``key: value`` line (printed as written), at the bottom under a text or large
+in the middle without one; over a background image each block of text sits on a plate of the
+background colour. Back (``back``): the back colour or
 image and the back label. Whole pages (``page``): the group and a ``key: value`` line per attribute.
 """
 
