@@ -16,7 +16,8 @@ Scalar = str | int | float | bool
 # printkit's own values a layout's templates read beside a card's attributes ({_group},
 # {_back_label}, ...): no attribute may take one of their names, which a template would read as
 # printkit's.
-OWN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image", "_role", "_languages")
+OWN_VALUES = ("_group", "_attributes", "_back_label", "_background_image", "_back_image", "_role", "_languages",
+              "_deck_name")
 
 
 def own_value_message(name: str) -> str:

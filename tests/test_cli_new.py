@@ -67,6 +67,26 @@ def test_the_starter_card_prints_its_picture_text_and_inline_icon(tmp_path):
     assert near((0xD1, 0x8A, 0x12), tolerance=20)  # the spark icon, beside the type and in the text
 
 
+def test_the_starter_back_prints_the_name_the_spec_says_after_a_rename(tmp_path):
+    # The back reads the deck's name ({_deck_name}), so renaming the game in name: renames its backs.
+    import pypdfium2 as pdfium
+
+    invoke_in(tmp_path, "new", "mygame")
+    game = tmp_path / "mygame"
+    spec = game / "mygame.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace('name: "Mygame"', 'name: "Harbour Lights"'),
+                    encoding="utf-8")
+    built = invoke_in(game, "build", "--per-card", "--no-rulebooks", "--no-proof")
+    assert built.exit_code == 0 and "warning" not in built.output.lower(), built.output
+    [back] = (game / "output" / "mygame" / "cards").glob("back*.pdf")
+    document = pdfium.PdfDocument(str(back))
+    try:
+        text = document[0].get_textpage().get_text_range()
+    finally:
+        document.close()
+    assert text.strip() == "Harbour Lights"
+
+
 @pytest.mark.parametrize("name", ["../up", "a/b", "a\\b", ".hidden", "my.game", "", "1st", "게임", "con", "x" * 65])
 def test_a_name_that_cannot_be_a_folder_and_a_game_key_is_one_error_line(tmp_path, name):
     result = invoke_in(tmp_path, "new", name)

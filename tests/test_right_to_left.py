@@ -48,7 +48,9 @@ def test_a_card_drawn_by_the_generic_template_is_refused_too(tmp_path):
     result = invoke_in(tmp_path, "check")
     assert result.exit_code != 0
     assert REFUSED in result.output and "deck.yaml:6:" in result.output
-    assert "write the card's text in a left-to-right script" in result.output
+    # Found as the card is checked against the generic face, as a layout's cards are: named by attribute.
+    assert "the generic face, element 'title'" in result.output
+    assert "write the card's 'title' in a left-to-right script" in result.output
 
 
 def test_card_text_and_rule_text_say_the_one_rule(tmp_path):

@@ -23,6 +23,7 @@ from printkit.errors import DeckError, GameError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
+    from printkit.deck import Card
     from printkit.layout.icons import Icon
     from printkit.rules.base import Engine
 
@@ -267,6 +268,15 @@ def module_of(name: str, part: Part) -> ModuleType | None:
     """The ``part`` module of the game called ``name``; None when no such game or part."""
     game = get(name)
     return None if game is None else game.module(part)
+
+
+def draws_front(name: str, card: Card) -> bool:
+    """Whether the game called ``name`` draws ``card``'s front with faces of its own: it has a
+    ``front``, and ``designs(card)`` when it says which cards it designs. Else (a card with no layout
+    of its own) the generic face draws it."""
+    module = module_of(name, "faces")
+    designs = getattr(module, "designs", None)
+    return hasattr(module, "front") and (designs is None or designs(card))
 
 
 def icons(game: str | None = None) -> Mapping[str, Icon]:

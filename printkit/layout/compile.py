@@ -28,7 +28,7 @@ from printkit.layout.anchors import Anchor
 from printkit.layout.design import Element, Layout, LayoutError, Length, Resources
 from printkit.layout.placeholders import ATTRIBUTES, LOOKUPS, Template, split_item
 from printkit.layout.geometry import bleed_box, safe_box
-from printkit.games import icons as builtin_icons
+from printkit.games import draws_front, icons as builtin_icons
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.spec.fields import close_key, no_attribute as _no_attribute, unknown_name as _unknown
 from printkit.spec.load import LoadedSpec
@@ -56,10 +56,11 @@ class Compiled:
     # checked again by the next build (a draft's tolerance never lets a later build pass it).
     drafted: dict[str, Path] = field(default_factory=dict)
 
-    def resources(self, languages: tuple[str, ...]) -> Resources:
+    def resources(self, languages: tuple[str, ...], deck_name: str) -> Resources:
         """What the layouts draw with, for a deck whose rulebook is in ``languages`` ({_languages}):
-        the deck's own, read as it expands, since a rule text may come or go while the spec stays."""
-        return Resources(icons=self.icons, image_path=self._image_path, languages=languages)
+        the deck's own, read as it expands, since a rule text may come or go while the spec stays;
+        and the deck's name ({_deck_name})."""
+        return Resources(icons=self.icons, image_path=self._image_path, languages=languages, deck_name=deck_name)
 
     def _image_path(self, name: str) -> Path:
         try:
@@ -524,15 +525,18 @@ def _table_key_reading(table: TableSpec, attr: str) -> PathKey:
 
 def designed(loaded: LoadedSpec, deck: Deck) -> Deck:
     """``deck`` (expanded from ``loaded``) with the spec's layouts and icons compiled and checked
-    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is."""
+    against its cards, and the warnings they leave; a spec without any: ``deck`` as it is, its
+    cards the generic face draws checked against it."""
     spec = loaded.spec
     if not (spec.layouts or spec.icons):
+        bind(loaded, deck.all_cards(), deck.languages)  # the generic face's text names icons too
         return deck
     comp = compiled(loaded, recheck=True)
     cards = deck.all_cards()
     bind(loaded, cards, deck.languages)
     said = warnings(loaded, cards)
-    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(deck.languages), warnings=said)
+    return dataclasses.replace(deck, layouts=comp.layouts, resources=comp.resources(deck.languages, deck.name),
+                               warnings=said)
 
 
 # --- binding cards -----------------------------------------------------------------------------
@@ -543,28 +547,43 @@ def bind(loaded: LoadedSpec, cards: Sequence[Card], languages: tuple[str, ...]) 
     attributes, pictures, icons, colours.
 
     Each distinct card is checked once; pictures are resolved and checked once per name (again
-    at each binding: a picture saved since the last is checked as it is now).
+    at each binding: a picture saved since the last is checked as it is now). A card the generic
+    face draws (no layout, and no face of its game's design) is checked against it: its text
+    names icons as a layout's does.
     """
-    if not any(c.layout or c.back_layout for c in cards):
+    game = loaded.spec.game
+    generic = [_on_generic_front(c, game) for c in cards]
+    if not any(c.layout or c.back_layout for c in cards) and not any(generic):
         return
     comp = compiled(loaded)
     seen: set[tuple] = set()
     refused: set[tuple] = set()  # values said already (see _bind_card)
     looked_at: set[str] = set()  # the pictures' names checked in this binding
     errors = Errors()  # each card's own mistakes are independent: one run names them all
-    for card in cards:
+    for card, on_generic in zip(cards, generic):
         if errors.full:
             break
         for side, name in (("front", card.layout), ("back", card.back_layout)):
-            if name is None:
+            if name is not None:
+                layout = comp.layouts[name]
+            elif side == "front" and on_generic:
+                layout = builtin_layout("generic")
+            else:
                 continue
             key = (name, card.group, repr(sorted(card.attrs.items())), card.art.colors.items().__repr__())
             if key in seen:
                 continue
             seen.add(key)
             with errors.collecting():
-                _bind_card(loaded, comp, comp.layouts[name], card, side, languages, refused, errors, looked_at)
+                _bind_card(loaded, comp, layout, card, side, languages, refused, errors, looked_at)
     errors.raise_any()
+
+
+def _on_generic_front(card: Card, game: str) -> bool:
+    """Whether ``card`` (of ``game``) is drawn by the generic face: no layout of its own, not a whole
+    page (a ``sheet``, which the generic ``page`` draws with no text of its own), and no face of
+    its game's design."""
+    return card.layout is None and card.get("sheet") is None and not draws_front(game, card)
 
 
 def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, side: str,
@@ -577,7 +596,7 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
     from printkit.images import check_image
     from printkit.spec.paths import PathRefused, inside_folder
 
-    values = {**design.own_values(card, languages), ATTRIBUTES: "", LOOKUPS: layout.lookups}
+    values = {**design.own_values(card, languages, loaded.spec.name), ATTRIBUTES: "", LOOKUPS: layout.lookups}
 
     def fail(element: Element, message: str, key: PathKey | None = None, value: str = "",
              own: bool = False) -> SpecError:
@@ -592,7 +611,9 @@ def _bind_card(loaded: LoadedSpec, comp: Compiled, layout: Layout, card: Card, s
                 return owned[-1]
         # A card from a data file is read by every spec naming the file: say which.
         spec = f" of {loaded.path}" if card.from_data else ""
-        return at_source(card.source or str(loaded.path), f"{card.short_label}: layout {layout.name!r} ({side})"
+        own_layout = comp.layouts.get(layout.name) is layout  # else the generic face (see bind)
+        drawn_by = f"layout {layout.name!r} ({side})" if own_layout else "the generic face"
+        return at_source(card.source or str(loaded.path), f"{card.short_label}: {drawn_by}"
                                                           f"{spec}, element {element.label}: {message}")
 
     def said(element: Element, key: PathKey, value: str) -> bool:

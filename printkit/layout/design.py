@@ -10,8 +10,8 @@ Placeholders are read by :mod:`printkit.layout.placeholders`; besides the card's
 template may read printkit's own values: ``{_group}`` the card's group, ``{_back_label}`` the
 deck's back label (``art.back.label``), ``{_background_image}`` and ``{_back_image}`` the file
 names of the card's background and back pictures, ``{_role}`` the card's role, ``{_languages}``
-the rulebook's languages, English first, and ``{_attributes}`` every attribute no other element
-shows, as ``key: value`` lines.
+the rulebook's languages, English first, ``{_deck_name}`` the deck's name (the spec's ``name:``),
+and ``{_attributes}`` every attribute no other element shows, as ``key: value`` lines.
 """
 
 from __future__ import annotations
@@ -56,8 +56,11 @@ BACKGROUND_IMAGE = "_background_image"
 BACK_IMAGE = "_back_image"
 # A condition's name a card has when its back has a label (art.back.label): what frames it is drawn.
 BACK_LABEL = "_back_label"
+# The deck's name (the spec's ``name:``), which every deck has: a back that prints the game's name
+# reads it, so renaming the game renames its backs.
+DECK_NAME = "_deck_name"
 # printkit's own values that are the deck's or a card's art, not the card's own attributes.
-DECK_VALUES = frozenset({LANGUAGES, BACKGROUND_IMAGE, BACK_IMAGE, BACK_LABEL})
+DECK_VALUES = frozenset({LANGUAGES, BACKGROUND_IMAGE, BACK_IMAGE, BACK_LABEL, DECK_NAME})
 DEFAULT_INK = "#1d1d1f"
 DEFAULT_BACK = "#404040"
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -234,6 +237,7 @@ class Resources:
     icons: Mapping[str, Icon] = field(default_factory=dict)  # the deck's and the built-in ones
     image_path: Callable[[str], Path] = lambda name: Path(name)
     languages: tuple[str, ...] = ()  # the deck's rulebook's languages (``{_languages}``)
+    deck_name: str = ""  # the deck's name (``{_deck_name}``); a game's own design reads none
 
     @cached_property
     def has_pictures(self) -> bool:
@@ -313,7 +317,7 @@ def laid_out(layout: Layout, card: Card, resources: Resources, side: str = "fron
     size = card.size
     languages = english_first(resources.languages)
     shown = [e for e in layout.elements if e.shown_for(card, languages)]
-    values = own_values(card, languages)
+    values = own_values(card, languages, resources.deck_name)
     values[LOOKUPS] = layout.lookups
     if layout.lists_attributes and any(ATTRIBUTES in t.names for e in shown for t in e.templates):
         values[ATTRIBUTES] = _attribute_lines(card, shown, values)
@@ -448,20 +452,22 @@ def _has(card: Card, name: str, languages: Sequence[str] = ()) -> bool:
         return card.art.back_image is not None
     if name == BACK_LABEL:
         return bool(card.art.back_label)
+    if name == DECK_NAME:
+        return True  # every spec names its deck
     if name.endswith("]"):  # minerals[2]: the list attribute has a third item
         attr, index = split_item(name)
         return attr in card.attrs and index is not None and item_of(card.attrs[attr], index) is not None
     return name in card.attrs
 
 
-def own_values(card: Card, languages: Sequence[str] = ()) -> dict[str, Any]:
+def own_values(card: Card, languages: Sequence[str] = (), deck_name: str = "") -> dict[str, Any]:
     """What a card's placeholders may read: its attributes and printkit's own values but
-    ``_attributes``, with the deck's rulebook's ``languages``."""
+    ``_attributes``, with the deck's rulebook's ``languages`` and the deck's name."""
     picture, back_picture = card.art.background_image, card.art.back_image
     return {**card.attrs, "_group": card.group, "_back_label": card.art.back_label or "",
             BACKGROUND_IMAGE: picture.name if picture is not None else "",
             BACK_IMAGE: back_picture.name if back_picture is not None else "", ROLE: card.role or "",
-            LANGUAGES: list(english_first(languages))}
+            LANGUAGES: list(english_first(languages)), DECK_NAME: deck_name}
 
 
 def picture_warnings(path: Path, shown: str) -> tuple[str, ...]:

@@ -143,6 +143,10 @@ class Template:
                     raise LayoutError(f"{{{_short(inner)}}} is not an item such as {{minerals[0]}} nor a lookup "
                                       "such as {names[mineral]} or {names[minerals[0]]}")
                 if lookup is None and any(not n or not set(n) <= _NAME_CHARS or n[0] in "-0123456789" for n in names):
+                    if text[i - 1:i] == "]":  # a span's style, written as a card's text writes it
+                        raise LayoutError(f"{{{_short(inner)}}} is not a placeholder: a span's style in a layout's "
+                                          f"text is written with doubled braces: ]{{{{{_short(inner)}}}}} (a card's "
+                                          "attribute value takes single braces)")
                     raise LayoutError(f"{{{_short(inner)}}} is not a placeholder such as {{cost}}, {{cost:02d}} "
                                       "or {title|name}")
                 if fmt and not _FORMAT.match(fmt):

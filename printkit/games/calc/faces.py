@@ -36,15 +36,27 @@ def card_name(card: Card) -> str:
     return f"{card.get('number')}{symbol}"
 
 
+def designs(card: Card) -> bool:
+    """Whether the design draws ``card``'s front; any other's is the generic face's, which the
+    deck draws with its spec's icons."""
+    return _front_layout(card) is not None
+
+
+def _front_layout(card: Card) -> str | None:
+    """The design's layout for ``card``'s front: a player aid, the joker or a number card; else None."""
+    if "aid" in card.attrs:
+        return "aid"
+    if card.get("kind") == "joker":
+        return "joker"
+    if "symbol" in card.attrs and "number" in card.attrs:
+        return "number"
+    return None
+
+
 def front(card: Card) -> Face:
     """A number card or the joker as the design draws it, a player aid's face, else the generic face."""
-    if "aid" in card.attrs:
-        return design_file.draw(DESIGN, "aid", card, colors=DEFAULT_COLORS)
-    if card.get("kind") == "joker":
-        return design_file.draw(DESIGN, "joker", card, colors=DEFAULT_COLORS)
-    if "symbol" in card.attrs and "number" in card.attrs:
-        return design_file.draw(DESIGN, "number", card, colors=DEFAULT_COLORS)
-    return generic.front(card)
+    layout = _front_layout(card)
+    return generic.front(card) if layout is None else design_file.draw(DESIGN, layout, card, colors=DEFAULT_COLORS)
 
 
 def back(card: Card) -> Face:

@@ -39,13 +39,25 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, float], ...]] = {
 }
 
 
+def designs(card: Card) -> bool:
+    """Whether the design draws ``card``'s front; any other's is the generic face's, which the
+    deck draws with its spec's icons."""
+    return _front_layout(card) is not None
+
+
+def _front_layout(card: Card) -> str | None:
+    """The design's layout for ``card``'s front: a player aid or a playing card; else None."""
+    if "aid" in card.attrs:
+        return "aid"
+    if "suit" in card.attrs and "rank" in card.attrs:
+        return "playing_card"
+    return None
+
+
 def front(card: Card) -> Face:
     """A playing card as the design draws it, a player aid's face, else the generic face."""
-    if "aid" in card.attrs:
-        return design_file.draw(DESIGN, "aid", card, colors=SUIT_COLORS)
-    if "suit" in card.attrs and "rank" in card.attrs:
-        return design_file.draw(DESIGN, "playing_card", card, colors=SUIT_COLORS)
-    return generic.front(card)
+    layout = _front_layout(card)
+    return generic.front(card) if layout is None else design_file.draw(DESIGN, layout, card, colors=SUIT_COLORS)
 
 
 def back(card: Card) -> Face:

@@ -25,7 +25,7 @@ from typing import Callable, Hashable
 
 from printkit import direction, fonts
 from printkit.deck import Card, Deck
-from printkit.games import module_of
+from printkit.games import draws_front, module_of
 from printkit.errors import LayoutError, SpecError
 from printkit.layout import slug
 from printkit.layout.ops import Face, Text
@@ -58,8 +58,11 @@ def front(card: Card, deck: Deck, *, proving: bool = False) -> Face:
     ``proving`` (a check): texts of a spec layout that provably fit are not set (:func:`design.draw`)."""
     if card.layout is not None:
         return drawable(_designed(card, deck, card.layout, "front", proving), card)
-    own = getattr(module_of(deck.game, "faces"), "front", None)
-    return drawable(own(card) if own is not None else generic.front(card, deck.game), card)
+    if draws_front(deck.game, card):
+        return drawable(module_of(deck.game, "faces").front(card), card)
+    # A spec with icons of its own gives them to the generic face's text as to its layouts'.
+    icons = deck.resources.icons if deck.resources is not None else None
+    return drawable(generic.front(card, deck.game, icons), card)
 
 
 def back(card: Card, deck: Deck, *, proving: bool = False) -> Face:

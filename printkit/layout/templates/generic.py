@@ -3,19 +3,24 @@
 Every face is a layout of ``generic.yaml`` beside this module, written in the language designers
 use. Front (``generic``): the background colour (and image) to the bleed edge, a thin frame at the safe
 zone, a title (the card's ``title``, else its ``name``, else its group) large at the top, the
-``text`` attribute as a paragraph in the middle and every other attribute as a ``key: value``
-line, at the bottom under a text or large in the middle without one; over a background image
-each block of text sits on a plate of the background colour. Back (``back``): the back colour or
+``text`` attribute as a paragraph in the middle (read as markup, as a layout's text is) and every
+other attribute as a ``key: value`` line (printed as written), at the bottom under a text or large
+in the middle without one; over a background image each block of text sits on a plate of the
+background colour. Back (``back``): the back colour or
 image and the back label. Whole pages (``page``): the group and a ``key: value`` line per attribute.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Mapping
 
 from printkit.deck import Card
 from printkit.layout.ops import Face
 from printkit.layout.templates import design_file
+
+if TYPE_CHECKING:
+    from printkit.layout.icons import Icon
 
 # The back colour of a deck that names none (the colour every back layout starts with).
 BACK = "#404040"
@@ -25,15 +30,17 @@ GENERIC = Path(__file__).resolve().with_name("generic.yaml")
 COLOR_NAMES = ("background", "ink")
 
 
-def front(card: Card, game: str | None = None) -> Face:
+def front(card: Card, game: str | None = None, deck_icons: Mapping[str, Icon] | None = None) -> Face:
     """The front as the built-in layout ``generic.yaml`` (beside this module) draws it, with the
-    icons a deck of ``game`` may name."""
+    icons its text may name: the deck's own (``deck_icons``: its spec's and those offered to a deck
+    of its game), else those a deck of ``game`` is offered."""
     from printkit.games import icons
     from printkit.layout import design
     # The built-in layout is a spec printkit ships; reading it is the spec layer's work.
     from printkit.layout.compile import builtin_layout
 
-    return design.draw(builtin_layout("generic"), card, design.Resources(icons=icons(game)))
+    offered = deck_icons if deck_icons is not None else icons(game)
+    return design.draw(builtin_layout("generic"), card, design.Resources(icons=offered))
 
 
 def back(card: Card) -> Face:

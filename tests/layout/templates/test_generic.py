@@ -1,5 +1,6 @@
 """The plain template for games printkit has no design for."""
 
+import json
 import shutil
 
 import pytest
@@ -256,3 +257,87 @@ def test_text_below_the_legibility_floor_is_a_warning_naming_the_card_and_field(
     [warning] = generic.front(card).warnings
     assert warning.startswith("fruit[basket=purple]#1 attributes_alone: text set at ")
     assert "below the legibility floor of 2.12 mm (6 pt)" in warning
+
+
+# A four-pointed star in a green no other part of the face has, easy to find in a rendering.
+_SPARK = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">'
+          '<path d="M12 1 L14.6 9.4 L23 12 L14.6 14.6 L12 23 L9.4 14.6 L1 12 L9.4 9.4 Z" fill="#00c000"/></svg>')
+
+
+def _spark_deck(tmp_path, text, extra="", title="Your turn"):
+    """A deck of a game printkit has no design for, with a ``spark`` icon of its own and one card
+    (line 7) whose ``text`` is ``text``, ``extra`` its further attributes; the spec's path."""
+    (tmp_path / "spark.svg").write_text(_SPARK, encoding="utf-8")
+    spec = tmp_path / "deck.yaml"
+    spec.write_text("game: orchard\nname: Orchard\nicons: {spark: spark.svg}\ngroups:\n  - name: aids\n"
+                    f"    cards:\n      - {{title: {json.dumps(title)}, text: {json.dumps(text)}{extra}}}\n", encoding="utf-8")
+    return spec
+
+
+def test_the_text_reads_markup_as_a_layouts_text_does(tmp_path):
+    # Icons and bold as a designer writes them in card text: the spec's own icon drawn, the word
+    # in stars set bold, and none of the marks printed.
+    from ._ops import image_share, texts
+
+    deck = expand(load_spec(_spark_deck(tmp_path, "Draw, play :spark:, then **pass**.")))
+    card = deck.cards[0]
+    face = templates.front(card, deck)
+    printed = "".join(op.text for op in texts(face))
+    assert ":spark:" not in printed and "*" not in printed
+    [passed] = [op for op in texts(face) if "pass" in op.text]
+    [draw] = [op for op in texts(face) if "Draw" in op.text]
+    assert passed.font.name != draw.font.name and "Bold" in passed.font.name, (passed.font, draw.font)
+    assert image_share(face, card, 0.05, 0.2, 0.95, 0.66, color=(0, 192, 0), dpi=150) > 0.001
+
+
+def test_a_colon_written_as_backslash_colon_prints_and_the_attribute_lines_stay_as_written(tmp_path):
+    from ._ops import texts
+
+    spec = _spark_deck(tmp_path, "Wait until 10\\:30.", ", time: '10:30'", title="Dawn: 5:30")
+    deck = expand(load_spec(spec))
+    printed = [op.text for op in texts(templates.front(deck.cards[0], deck))]
+    assert "Dawn: 5:30" in printed and "time: 10:30" in printed
+    assert "10:30." in " ".join(printed)
+
+
+def test_an_unknown_icon_in_the_text_is_a_located_error_of_check_and_build(tmp_path):
+    from cli_in import invoke_in
+
+    spec = _spark_deck(tmp_path, "Draw, play :sprak:.")
+    for command in (("check", "deck.yaml", "--no-play"), ("build", "deck.yaml", "--out", "out")):
+        result = invoke_in(tmp_path, *command)
+        assert result.exit_code == 1, result.output
+        [line] = result.stderr.strip().splitlines()
+        assert line.startswith("deck.yaml:7:9: aids 'Your turn': the generic face, element 'text': "
+                               "unknown icon ':sprak:' (did you mean ':spark:'?)"), line
+        assert "write \\: for a colon that is not an icon" in line
+    assert not (tmp_path / "out" / "orchard").exists()
+    assert spec.exists()
+
+
+@pytest.mark.parametrize("game", ["calc", "clag"])
+def test_a_games_component_without_a_design_of_its_own_reads_the_specs_icons(tmp_path, game):
+    # Calc and Clag draw a component their design does not (a reference) with the generic face: its
+    # text names the spec's own icons as a layout's does, and a misspelt one is found by check.
+    from cli_in import invoke_in
+    from printkit.layout.ops import Image
+
+    from ._ops import texts
+
+    (tmp_path / "spark.svg").write_text(_SPARK, encoding="utf-8")
+    spec = tmp_path / "deck.yaml"
+    card = "{symbol: plus, number: 7}" if game == "calc" else "{suit: spades, rank: A}"
+    head = (f"game: {game}\nname: Mine\nicons: {{spark: spark.svg}}\ngroups:\n  - name: cards\n    cards: [{card}]\n"
+            "components:\n  - name: refs\n")
+    spec.write_text(head + '    cards: [{reference: rules, title: Rules, text: "Gain :spark: **now**."}]\n',
+                    encoding="utf-8")
+    deck = expand(load_spec(spec))
+    face = templates.front(deck.all_cards()[-1], deck)
+    assert any(isinstance(op, Image) and op.path.name == "spark.svg" for op in face.ops)
+    assert "**" not in "".join(op.text for op in texts(face))
+    spec.write_text(head + '    cards: [{reference: rules, title: Rules, text: "Gain :sprak:."}]\n', encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "deck.yaml", "--no-play")
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("deck.yaml:9:13: refs 'Rules': the generic face, element 'text': "
+                           "unknown icon ':sprak:' (did you mean ':spark:'?)"), line
