@@ -480,7 +480,7 @@ def test_cli_prints_layout_warnings_naming_card_and_field(tmp_path):
 def test_a_template_failure_names_the_deck_and_card(tmp_path, monkeypatch):
     from printkit.layout import templates
 
-    def broken(card, game=None):
+    def broken(card, game=None, deck_icons=None):
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(templates.generic, "front", broken)
