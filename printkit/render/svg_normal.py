@@ -643,6 +643,18 @@ _SHAPES = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon")
 _WHOLE = ("id", "transform", "opacity", "clip-path", "mask", "filter", "mix-blend-mode")
 
 
+def _taken_whole(element) -> dict[str, str]:
+    """The properties of ``element`` that apply to the shape as a whole (:data:`_WHOLE`), taken off
+    it (its attributes and its style alike), for the group that stands in its place."""
+    whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
+    for name in _WHOLE:
+        value = _property(element, name)
+        if value is not None:
+            whole[name] = value
+            _drop_property(element, name)
+    return whole
+
+
 def _paint_order(value: str | None) -> list[str]:
     """``paint-order`` as the full order of fill, stroke and markers ('normal': that order)."""
     words = [word for word in (value or "normal").split() if word in ("fill", "stroke", "markers")]
@@ -661,12 +673,7 @@ def _split_paints(element, order: list[str], say) -> None:
         say(element, f"its paint-order {' '.join(order)!r} is not drawn (markers are painted last); "
                      "draw the markers as separate shapes")
         return
-    whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
-    for name in _WHOLE:
-        value = _property(element, name)
-        if value is not None:
-            whole[name] = value
-            _drop_property(element, name)
+    whole = _taken_whole(element)
     _drop_property(element, "paint-order")
     first = copy.deepcopy(element)
     second = copy.deepcopy(element)
@@ -985,12 +992,7 @@ class _Patterns:
         if rule:
             outline.set("clip-rule", rule)
         opacity = _inherited_property(element, "fill-opacity")
-        whole = {name: element.attrib.pop(name) for name in _WHOLE if name in element.attrib}
-        for name in _WHOLE:
-            value = _property(element, name)
-            if value is not None:
-                whole[name] = value
-                _drop_property(element, name)
+        whole = _taken_whole(element)
         stroke = copy.deepcopy(element)
         _drop_property(stroke, "fill")
         _drop_property(stroke, "paint-order")
