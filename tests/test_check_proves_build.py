@@ -288,3 +288,16 @@ def test_a_setup_that_deals_what_the_deck_has_passes(tmp_path):
     (tmp_path / "deck.rules.en.md").write_text("# Scouts\n\n::: setup Deck: back xrest; Hand: scout x2, king\n",
                                                encoding="utf-8")
     assert check_and_build(tmp_path, "deck.yaml") == []
+
+
+def test_inline_code_in_a_rule_text_prints_its_values_as_written(tmp_path):
+    import pypdfium2 as pdfium
+
+    (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text(
+        "# Scouts\n\nThe deck has {{ deck.total }} cards: `{{ deck.total }}` says so, `{{ deck.nope }}` is no value.\n",
+        encoding="utf-8")
+    assert check_and_build(tmp_path, "deck.yaml") == []  # a key in code is not looked up
+    pdf = pdfium.PdfDocument(tmp_path / "out-of-the-build" / "deck" / "rulebook-en-a4.pdf")
+    text = " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in pdf)
+    assert "The deck has 4 cards: {{ deck.total }} says so, {{ deck.nope }} is no value." in text, text
