@@ -84,6 +84,8 @@ class Art:
     back_image: Path | None = None
     back_color: str | None = None
     back_label: str | None = None
+    # A colour's name -> "spec.yaml:LINE:COLUMN" where the level that gave it wrote it (for warnings).
+    colors_at: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def color(self, name: str, default: str) -> str:
         return self.colors.get(name, default)

@@ -263,3 +263,41 @@ def test_two_specs_that_would_share_an_output_folder_fail_check_as_build(tmp_pat
     assert check_and_build(tmp_path, "my-deck.yaml", "my deck.yaml") == [f"error: specs {second!r} and {first!r} {said}"]
     (tmp_path / "my deck.yaml").unlink()
     assert check_and_build(tmp_path) == []
+
+
+SCOUTS = ("game: demo\nname: Scouts\ngroups:\n  - name: scouts\n    copies: 2\n    cards: [{name: scout}]\n"
+          "  - name: others\n    cards: [{name: king}, {name: pawn}]\n")
+
+
+@pytest.mark.parametrize("setup, said", [
+    ("Hand: scout x5, king", "'::: setup' deals 5 of 'scout', but the deck has 2; give its piles at most 2 in all"),
+    ("Hand: scout; Table: Scout x2", "'::: setup' deals 3 of 'scout', but the deck has 2"),
+    ("Deck: back x3; Hand: king, pawn", "'::: setup' deals 5 cards of the deck, but it has 4"),
+    ("Deck: back xrest; Hand: back x5", "'::: setup' deals 5 cards of the deck, but it has 4"),
+])
+def test_a_setup_that_deals_more_than_the_deck_has_fails_check_at_its_line(tmp_path, setup, said):
+    (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text(f"# Scouts\n\nSet up the table.\n\n::: setup {setup}\n\nPlay.\n",
+                                               encoding="utf-8")
+    lines = check_and_build(tmp_path, "deck.yaml")
+    assert len(lines) == 1 and lines[0].startswith(f"deck.rules.en.md:5: setup: {said}"), lines
+
+
+def test_a_setup_that_deals_what_the_deck_has_passes(tmp_path):
+    (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text("# Scouts\n\n::: setup Deck: back xrest; Hand: scout x2, king\n",
+                                               encoding="utf-8")
+    assert check_and_build(tmp_path, "deck.yaml") == []
+
+
+def test_inline_code_in_a_rule_text_prints_its_values_as_written(tmp_path):
+    import pypdfium2 as pdfium
+
+    (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text(
+        "# Scouts\n\nThe deck has {{ deck.total }} cards: `{{ deck.total }}` says so, `{{ deck.nope }}` is no value.\n",
+        encoding="utf-8")
+    assert check_and_build(tmp_path, "deck.yaml") == []  # a key in code is not looked up
+    pdf = pdfium.PdfDocument(tmp_path / "out-of-the-build" / "deck" / "rulebook-en-a4.pdf")
+    text = " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in pdf)
+    assert "The deck has 4 cards: {{ deck.total }} says so, {{ deck.nope }} is no value." in text, text

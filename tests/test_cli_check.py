@@ -214,7 +214,10 @@ def test_check_warns_about_colour_names_no_card_reads_without_failing(tmp_path):
     spec.write_text(ORCHARD.format(game="orchard") + "art:\n  colors: {backgound: '#fff8e7', ink: '#222222'}\n")
     result = run("check", "--no-play", str(spec))
     assert result.exit_code == 0, result.output
-    assert "  warning: art.colors: 'backgound' (did you mean 'background'?) is not a colour name" in result.stdout
+    # said where the name is written (the last line, in the colours' braces)
+    line = len(spec.read_text(encoding="utf-8").splitlines())
+    assert f"  warning: {spec}:{line}:12: art.colors: 'backgound' (did you mean 'background'?) is not a colour " \
+        "name" in result.stdout, result.stdout
     report = json.loads(run("check", "--json", "--no-play", str(spec)).stdout)["decks"][0]
     assert report["ok"] is True and len(report["warnings"]) == 1 and "'backgound'" in report["warnings"][0]
     clean = json.loads(run("check", "--json", "--no-play", "calc").stdout)["decks"]

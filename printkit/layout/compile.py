@@ -784,7 +784,7 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
     for expect in [loaded.spec.expect] + [v.expect for v in loaded.spec.variants.values()]:
         if expect is not None:
             counted |= set(expect.by)
-    unread: dict[str, None] = {}
+    unread: dict[str, Card] = {}  # an attribute no layout reads -> the first card that gives it
     reads: dict[tuple, set[str]] = {}  # (layout, back layout) -> the attributes they read
     for card in drawn:
         read = reads.get((card.layout, card.back_layout))
@@ -795,7 +795,7 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
             continue  # a layout that lists the other attributes shows every one
         for attr in card.attrs:
             if attr not in read and attr not in counted:
-                unread.setdefault(attr)
+                unread.setdefault(attr, card)
     if unread:
         from printkit.spec.data import COPIES_COLUMNS  # only to name what an unread attribute misspells
 
@@ -809,7 +809,8 @@ def warnings(loaded: LoadedSpec, cards: Sequence[Card]) -> tuple[str, ...]:
 
         names = ", ".join(named(a) for a in unread)
         verb = "is an attribute" if len(unread) == 1 else "are attributes"
-        out.append(f"{names} {verb} of cards drawn by layouts that no layout of theirs reads, so "
+        first = next(iter(unread.values())).source  # where the first of them is given
+        out.append(f"{_at(first)}{names} {verb} of cards drawn by layouts that no layout of theirs reads, so "
                    f"{'it prints' if len(unread) == 1 else 'they print'} nowhere (a misspelling?)")
     boxes: dict[tuple[str, CardSize], None] = {}
     for card in drawn:
@@ -830,7 +831,7 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
         if element.anchor is not None:
             continue  # its box stands where its text is set: each card says it (design.anchored_warnings)
         box = design.footprint(element, element.box(size))  # where it prints, turned as drawn
-        where = f"layout {layout.name!r}, element {element.label}"
+        where = f"{_at(element.source)}layout {layout.name!r}, element {element.label}"
         if element.kind == "text":
             out = max(safe.x_mm - box.x_mm, safe.y_mm - box.y_mm, box.right_mm - safe.right_mm,
                       box.bottom_mm - safe.bottom_mm)
@@ -848,6 +849,11 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
                 said.append(f"{where}: the picture reaches the cut on the {', '.join(short)} of {cards} but "
                             "stops short of the bleed; a white sliver may show (use frame: bleed)")
     return said
+
+
+def _at(source: str | None) -> str:
+    """A warning's opening ``FILE:LINE:COLUMN: `` (or ``FILE:ROW: ``) for what is written at ``source``."""
+    return f"{source}: " if source else ""
 
 
 # --- printkit's own layouts --------------------------------------------------------------------

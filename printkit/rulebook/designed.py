@@ -211,6 +211,7 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
     ``back`` or a card of the deck) or the component's, so ``Deck: back xrest`` shows the deck as
     setup leaves it, computed from the deck."""
     zones: list[tuple[str, list]] = []
+    dealt: dict[str, tuple[str, int]] = {}  # a card's name as written -> how many the piles deal of it
     for part in (p.strip() for p in spec.split(";")):
         if not part:
             continue
@@ -227,6 +228,10 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
             back = label.casefold() == BACK
             card = deck.cards[0] if back else find_card(deck, label)
             items.append((card, back, count))
+            if not back and count != REST:
+                key = label.strip().casefold()
+                shown, so_far = dealt.get(key, (label.strip(), 0))
+                dealt[key] = (shown, so_far + count)
         if not items:
             raise FigureError(f"setup zone {name.strip()!r} holds no cards")
         zones.append((smarten(name.strip()), items))
@@ -234,6 +239,7 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
         raise FigureError("'::: setup' needs zones, e.g. '::: setup Deck: back x20; Hand: back x5'")
     if len(zones) > MAX_ZONES:
         raise FigureError(f"'::: setup' lays out at most {MAX_ZONES} zones, got {len(zones)}")
+    _check_dealt(deck, dealt)
     _count_rests(deck, [items for _, items in zones])
     for name, _ in zones:
         _runs(name, bold=True)
@@ -252,19 +258,34 @@ def _card_set(deck: Deck, card: Card, back: bool) -> tuple[str, int]:
     return "", len(deck.cards)
 
 
+def _check_dealt(deck: Deck, dealt: dict[str, tuple[str, int]]) -> None:
+    """FigureError if the piles deal more of a card (by name, all its copies) than the deck has."""
+    for key, (label, count) in dealt.items():
+        has = sum(1 for card in deck.all_cards() if any(n.casefold() == key for n in _names_of(card)))
+        if count > has:
+            raise FigureError(f"'::: setup' deals {count} of {label!r}, but the deck has {has}; "
+                              f"give its piles at most {has} in all")
+
+
 def _count_rests(deck: Deck, zones: list[list]) -> None:
     """Replace each ``xrest`` count in the zones' piles (in place) by what the other piles leave of its set."""
     placed: dict[str, int] = {}
+    sizes: dict[str, int] = {}
     rests: dict[str, tuple[list, int]] = {}
     for items in zones:
         for i, (card, back, count) in enumerate(items):
-            name, _ = _card_set(deck, card, back)
+            name, size = _card_set(deck, card, back)
             if count == REST:
                 if name in rests:
                     raise FigureError(f"'::: setup' has two piles 'xrest' of {name or 'the deck'}; one takes the rest")
                 rests[name] = (items, i)
             else:
                 placed[name] = placed.get(name, 0) + count
+                sizes[name] = size
+    for name, count in placed.items():
+        if count > sizes[name]:
+            raise FigureError(f"'::: setup' deals {count} cards of {name or 'the deck'}, but it has "
+                              f"{sizes[name]}; give its piles at most {sizes[name]} in all")
     for name, (items, i) in rests.items():
         card, back, _ = items[i]
         left = _card_set(deck, card, back)[1] - placed.get(name, 0)

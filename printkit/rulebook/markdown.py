@@ -5,7 +5,7 @@ title; ``#``/``##``/``###`` headings; paragraphs; ``- `` and ``1. `` lists (not 
 tables with a separator row; ``> `` notes; ``::: kind name`` directives; inline ``**bold**``,
 ``*italic*``, ``code`` in backticks, backslash escapes, ``:icon:`` and ``[text]{color=… size=…}``
 spans, read as card text reads them (:mod:`printkit.layout.markup`) but strictly, and
-``{{ key }}`` values.
+``{{ key }}`` values (outside code: code prints as written).
 
 Parsing is pure: ``parse`` takes the text and an optional ``resolve`` callback for ``{{ key }}``
 values, so errors can name the exact line of a bad key, and inline errors their column too.
@@ -27,7 +27,8 @@ from typing import Callable, Collection, Union
 
 from printkit.errors import BuildError, MarkupError, RulebookError
 from printkit.layout.markup import (
-    BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color, unknown_icon,
+    ASCII_PUNCTUATION, BOLD, CODE, END, ICON, ITALIC, LITERAL, PLAIN, SPAN, TEXT, hex_color, tokenize, unknown_color,
+    unknown_icon,
 )
 from printkit.typography import smarten
 
@@ -272,16 +273,48 @@ _DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*))?$")
 _SEPARATOR_CELL_RE = re.compile(r"^:?-{3,}:?$")
 
 
+def code_parts(line: str, open_before: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    """The parts of ``line`` inside inline code, as (start, end) indexes, and whether code is still
+    open at its end. ``open_before``: code opened on an earlier line of the same text runs into this
+    one (a paragraph's lines are joined). Backticks are read as the markup's tokenizer reads them:
+    outside code a backslash before ASCII punctuation escapes it; inside, the next backtick ends it."""
+    parts: list[tuple[int, int]] = []
+    start = 0 if open_before else -1  # where the open code began (-1: none is open)
+    i, n = 0, len(line)
+    while i < n:
+        if start >= 0:
+            end = line.find("`", i)
+            if end < 0:
+                break
+            parts.append((start, end))
+            start, i = -1, end + 1
+        elif line[i] == "\\" and i + 1 < n and line[i + 1] in ASCII_PUNCTUATION:
+            i += 2
+        elif line[i] == "`":
+            start, i = i + 1, i + 1
+        else:
+            i += 1
+    if start >= 0:
+        parts.append((start, n))
+    return parts, start >= 0
+
+
 def substitute(line: str, resolve: Resolver, path: str, lineno: int,
-               shifts: list[tuple[int, int]] | None = None) -> str:
-    """Replace every ``{{ key }}`` in one line; the resolver raises KeyError with a message.
+               shifts: list[tuple[int, int]] | None = None, code: list[tuple[int, int]] = ()) -> str:
+    """Replace every ``{{ key }}`` in one line but those touching ``code`` (the line's inline code,
+    :func:`code_parts`, printed as written); the resolver raises KeyError with a message.
 
     ``shifts`` gets, for each value, (index after it in the new line, index after its ``}}`` in
     ``line``), so a place in the new line can be traced back to where it was written."""
     grown = 0  # how much longer the line has grown so far
+    passed = 0  # the code parts before this match (both come in order: linear in the line)
 
     def one(match: re.Match[str]) -> str:
-        nonlocal grown
+        nonlocal grown, passed
+        while passed < len(code) and code[passed][1] <= match.start():
+            passed += 1
+        if passed < len(code) and code[passed][0] < match.end():
+            return match.group(0)  # in code: as written
         key = match.group(1).strip()
         try:
             value = escape(str(resolve(key)))
@@ -358,6 +391,7 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
     blocks = _Blocks(path, titled="title" in front)
     in_comment = False
     opened = (0, 0)  # the line and column of the comment being read
+    in_code = False  # inline code opened on an earlier line of this text runs on (a blank line ends it)
     for lineno, raw in numbered:
         stripped = raw.strip()
         if in_comment:
@@ -365,10 +399,12 @@ def parse(text: str, path: str | Path = "<rulebook>", resolve: Resolver | None =
         elif stripped.startswith("<!--"):
             in_comment, opened = not stripped.endswith("-->"), (lineno, raw.index("<!--") + 1)
         elif directive := _DIRECTIVE_RE.match(raw):
+            in_code = False
             blocks.directive(_directive(directive, path, lineno))
         else:
             shifts: list[tuple[int, int]] = []
-            line = substitute(raw, resolve, path, lineno, shifts) if resolve is not None else raw
+            code, in_code = code_parts(raw, in_code and bool(stripped))
+            line = substitute(raw, resolve, path, lineno, shifts, code) if resolve is not None else raw
             blocks.line(line, lineno, shifts, indented=raw[:2] == "  ")
     if in_comment:
         raise RulebookError(path, opened[0], "a '<!--' comment opened here is never closed with '-->'", opened[1])
@@ -427,7 +463,7 @@ def _front_matter(lines: list[str], numbered: list[tuple[int, str]], path: str, 
             raise RulebookError(path, lineno, f"front matter takes 'title: …' and 'subtitle: …', got {raw!r}")
         shifts: list[tuple[int, int]] = []
         if resolve is not None:
-            value = substitute(value, resolve, path, lineno, shifts)
+            value = substitute(value, resolve, path, lineno, shifts, code_parts(value)[0])
         front[key] = _Where()
         front[key].add(value, lineno, 0, shifts, column)
     return {key: front[key] for key in ("title", "subtitle") if key in front}, numbered[end + 1:]

@@ -563,6 +563,10 @@ def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: Pa
     if spec is None:
         return parent
     colors = {**parent.colors, **spec.colors}
+    colors_at = dict(parent.colors_at)
+    for name in spec.colors:
+        line, column = loaded.source.position(path + ("colors", name), key=True)
+        colors_at[name] = f"{loaded.path}:{line}:{column}" if line else str(loaded.path)
 
     errors = Errors()  # each font and picture of the level is said, not only the first refused
 
@@ -590,6 +594,7 @@ def _resolve_art(loaded: LoadedSpec, parent: Art, spec: ArtSpec | None, path: Pa
         back_image=picture(back.image, None, ("back", "image")) if back else parent.back_image,
         back_color=back.color if back else parent.back_color,
         back_label=back.label if back else parent.back_label,
+        colors_at=colors_at,
     )
     errors.raise_any()
     return art

@@ -105,7 +105,8 @@ def test_figure_words_and_code_are_set_in_the_specs_own_font(tmp_path):
     shutil.copy(CJK_FONT, tmp_path / "fonts" / CJK_FONT.name)
     spec = ('game: cjk\nname: CJK\nart: {font: fonts/DroidSansFallbackFull.ttf}\ngroups:\n'
             '  - name: cards\n    cards: [{title: "漢字 카드"}]\n')
-    text = "# 漢字\n\nIntro `code 漢字`.\n\n::: cards 漢字 카드\n\n::: setup 漢字: back x3\n"
+    # The setup deals the deck's one card.
+    text = "# 漢字\n\nIntro `code 漢字`.\n\n::: cards 漢字 카드\n\n::: setup 漢字: back x1\n"
     folder = _folder(tmp_path, spec, text, "cjk", "zh-Hant")
     assert invoke_in(folder, "check", "--no-play").exit_code == 0
     build = invoke_in(folder, "build", "--no-proof")

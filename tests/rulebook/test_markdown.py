@@ -132,6 +132,29 @@ def test_unknown_value_names_file_and_line():
         md.parse("# T\n\nok\n{{ deck.nope }}\n", "r.md", resolve)
 
 
+def test_code_prints_its_values_as_written_and_text_around_it_gets_them():
+    values = {"deck.total": "4", "deck.name": "Scouts"}
+    text = ("---\ntitle: `{{deck.name}}` is {{deck.name}}\n---\n\n"
+            "Write `{{deck.total}}` for {{ deck.total }}, or `printkit build\n{{ deck.name }}` over lines;\n"
+            "\\`{{deck.total}}\\` is escaped, `{{ deck.nope }}` is never looked up.\n\n"
+            "- `a` {{deck.total}} `b`\n\n| `{{deck.total}}` | {{deck.total}} |\n|---|---|\n| x | y |\n")
+    doc = md.parse(text, "r.md", values.__getitem__)
+    assert doc.title == "`{{deck.name}}` is Scouts"
+    para, item, table = doc.blocks
+    assert para.text == ("Write `{{deck.total}}` for 4, or `printkit build {{ deck.name }}` over lines; "
+                         "\\`4\\` is escaped, `{{ deck.nope }}` is never looked up.")
+    assert item.items == ("`a` 4 `b`",)
+    assert table.header == ("`{{deck.total}}`", "4")
+
+
+def test_code_ends_with_its_paragraph():
+    # A backtick left open is an error of its paragraph; the next paragraph's values are looked up.
+    with pytest.raises(RulebookError, match=r"^r\.md:3:6: unclosed `"):
+        md.parse("# T\n\nopen `code\n\n{{ x }}\n", "r.md", {"x": "1"}.__getitem__)
+    with pytest.raises(RulebookError, match=r"^r\.md:5: y$"):
+        md.parse("# T\n\nopen `code\n\n{{ y }}\n", "r.md", {"x": "1"}.__getitem__)
+
+
 def test_a_text_without_title_takes_the_default_title():
     doc = md.parse("## Cards\n\nText.\n", "r.md", default_title="My Deck")
     assert doc.title == "My Deck" and [b.text for b in doc.blocks if isinstance(b, md.Heading)] == ["Cards"]

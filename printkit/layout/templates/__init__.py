@@ -224,7 +224,9 @@ def palette_warning(deck: Deck) -> str | None:
         named.append(f"{name!r}" + (f" (did you mean {hint!r}?)" if hint else ""))
     verb = "is not a colour name the cards read, so it changes" if len(named) == 1 else \
         "are not colour names the cards read, so they change"
-    return f"art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
+    first = next(c.art.colors_at.get(unknown[0]) for c in deck.all_cards() if unknown[0] in c.art.colors)
+    at = f"{first}: " if first else ""  # where the first of them is written
+    return f"{at}art.colors: {', '.join(named)} {verb} nothing; {which} reads: {', '.join(known)}"
 
 
 def drawable(face: Face, card: Card) -> Face:
