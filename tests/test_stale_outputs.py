@@ -446,3 +446,46 @@ def test_a_spec_whose_path_cannot_be_resolved_has_one_place(tmp_path):
     loop.symlink_to(loop)  # a loop of links: its reader reports it
     assert resolved_spec(loop) == loop
     assert spec_place(loop)[0] == "loop.yaml"
+
+
+def test_files_not_printkits_in_a_deck_folder_are_left_and_said_at_every_build(game):
+    out = game / "output"
+    (out / "my-game" / "cards").mkdir()
+    old = out / "my-game" / "cards" / "050-cards-old.png"
+    old.write_bytes(b"an earlier export of the user's")
+    (out / "mine.txt").write_text("beside the decks: not in a folder printkit writes\n")
+    said = ("note: 1 file in the deck folders printkit writes is not printkit's (it did not write it, or it was "
+            "changed since), so it was left as it is: my-game/cards/050-cards-old.png; move it out of the output "
+            "folder before sending it to be printed")
+    assert said in build(game).output  # listed again from its record: nothing else changed
+    assert said in build(game, "--no-cache").output  # built
+    assert old.read_bytes() == b"an earlier export of the user's" and (out / "mine.txt").is_file()
+
+    for n in range(6):
+        (out / "my-game" / f"notes-{n}.txt").write_text("mine\n")
+    text = build(game).output
+    assert ("note: 7 files in the deck folders printkit writes are not printkit's (it did not write them, or they "
+            "were changed since), so they were left as they are: my-game/notes-0.txt, my-game/notes-1.txt, "
+            "my-game/notes-2.txt, my-game/notes-3.txt, my-game/notes-4.txt (and 2 more); move them out") in text
+    shutil.rmtree(out / "my-game" / "cards")
+    for n in range(6):
+        (out / "my-game" / f"notes-{n}.txt").unlink()
+    assert "not printkit's" not in build(game).output
+    exported = invoke_in(game, "export", "my-game", "--for", "tgc")  # into output/my-game/export-tgc: its own
+    assert exported.exit_code == 0 and (out / "my-game" / "export-tgc" / "README.txt").is_file(), exported.output
+    assert "not printkit's" not in build(game, "--no-cache").output
+
+
+def test_looking_for_files_not_printkits_reads_no_file_the_build_just_wrote(tmp_path, monkeypatch):
+    # The build knows what it put in place: hashing its files again would double a large build's reading.
+    import printkit.pipeline.manifest as manifest
+
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    read: list[Path] = []
+    hashed = manifest.current_sha256
+    monkeypatch.setattr(manifest, "current_sha256", lambda path: read.append(path) or hashed(path))
+    build(tmp_path / "my-game", "--per-card", "--no-cache")
+    assert len(listed(tmp_path / "my-game")) > 10 and read == []
+    (tmp_path / "my-game" / "output" / "my-game" / "mine.txt").write_text("mine\n")
+    assert "my-game/mine.txt" in build(tmp_path / "my-game", "--per-card", "--no-cache").output
+    assert len(read) == len(set(read))  # each listed file read once (as it is now: not known to the build)
