@@ -408,13 +408,15 @@ _FILES = ("file", "files")
 def removal_notes(outdated: Sequence[ManifestEntry], orphaned: Sequence[ManifestEntry],
                   current: Current, unjudged: Sequence[ManifestEntry] = ()) -> tuple[str, ...]:
     """What a build says of the files it removed as made from other inputs than the deck's now
-    (``current``): ``calc/expert: removed 12 per-card files made from an earlier version of the
-    deck``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
+    (``current``): ``calc/expert: removed 12 per-card files made before a file the deck may read was
+    saved again``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
     which no longer exists``); and of the files it kept without knowing whether they match the
     deck (``unjudged``: ``calc: kept 12 per-card files without checking them against the deck (…)``)."""
     counts: Counter[tuple[str, str, tuple[str, str], str]] = Counter()
     for entry in outdated:
-        why = ("made from an earlier version of the deck" if entry.inputs is not None
+        # The fingerprint is of the folder's files by size and times (hashing them all on each
+        # build costs too much): a file saved again unchanged differs as an edited one does.
+        why = ("made before a file the deck may read was saved again" if entry.inputs is not None
                else "not known to be made from the deck as it is now")
         counts[(_deck_folder(entry), "removed", _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
     for entry in orphaned:

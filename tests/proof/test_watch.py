@@ -161,7 +161,7 @@ def test_an_interrupt_lost_inside_a_build_still_ends_the_watch(monkeypatch):
     assert signal.getsignal(signal.SIGINT) is before  # the handlers are as they were
 
 
-def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_deck(tmp_path):
+def test_a_rebuild_says_what_it_removed_as_made_before_a_file_of_the_deck_was_saved_again(tmp_path):
     from printkit.pipeline.context import BuildOptions
     from printkit.watch import rebuild
 
@@ -174,7 +174,8 @@ def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_d
     options = BuildOptions(out_dir=tmp_path / "out", rulebooks=False, jobs=1)
     outcome = rebuild(Target((str(spec),), (tmp_path,), (spec,)), None, options, "proofing.yaml changed")
     assert outcome.error is None
-    assert "  note: proofing: removed 4 per-card files made from an earlier version of the deck" in outcome.lines()
+    assert ("  note: proofing: removed 4 per-card files made before a file the deck may read was saved again"
+            in outcome.lines())
     assert not cards.exists()
 
 
