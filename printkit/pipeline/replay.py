@@ -357,7 +357,7 @@ def listed_again(command: Invocation) -> Listed | None:
     """What the same command built before, when its inputs and its output folder are as that build
     left them (so building again would write nothing); None otherwise."""
     from printkit.errors import BuildError
-    from printkit.outputs import exclusive
+    from printkit.outputs import exclusive, inside
 
     cache = RenderCache(command.out_dir)
     data = cache.get(command.key)
@@ -369,6 +369,11 @@ def listed_again(command: Invocation) -> Listed | None:
         folders = [str(folder) for folder in record["folders"]]
     except (ValueError, KeyError, TypeError):
         return None
+    try:
+        for folder in folders:
+            inside(command.out_dir, folder)
+    except BuildError:
+        return None  # not a record printkit kept: the build looks for itself
     hashed: Hashed = {}  # the listed files, hashed once for both questions
     try:
         with exclusive(command.out_dir):  # as a build would: not while another writes the folder
