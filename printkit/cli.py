@@ -362,7 +362,7 @@ def build(decks, variant, paper, out_dir, per_card, flip, back_offset, gap, rule
     command = replay.invocation(click.get_current_context().params, decks, Path(out_dir), specs)
     again = replay.listed_again(command) if command is not None else None
     if again is not None:
-        _list_build(out_dir, again.warnings, again.paths, 0, again.manifest)
+        _list_build(out_dir, again.warnings, again.paths, 0, again.manifest, again.notes)
         return
     from printkit.cache import picture_verdicts_kept
     from printkit.pipeline.build import build as run_build, load_decks

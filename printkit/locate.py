@@ -150,7 +150,12 @@ def spec_paths(names: Sequence[str], found: DefaultSpecs | None = None) -> list[
     """The specs a command works on: each named one (none: those of ``found``, else of
     :func:`default_specs`), once each, where first named (``calc calc`` and ``calc decks/calc.yaml``
     name one spec)."""
-    paths = [find_spec(n) for n in names] if names else (found or default_specs()).paths
+    return distinct_specs([find_spec(n) for n in names] if names else (found or default_specs()).paths)
+
+
+def distinct_specs(paths: Sequence[Path]) -> list[Path]:
+    """``paths`` with each spec file once, by the first name it has there: a link to a spec beside
+    it is the spec, built once (as are ``calc`` and ``decks/calc.yaml``)."""
     by_file: dict[Path, Path] = {}
     for path in paths:
         try:

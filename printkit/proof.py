@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Sequence
 from urllib.parse import quote
 
-from printkit.deck import Card, CardSize, Deck
+from printkit.deck import Card, CardSize, Deck, count_cards
+from printkit.expected import Expected, component_reports, counted_attributes, mismatches
 from printkit.layout import templates
 from printkit.layout.ops import Face
 from printkit.plural import counted
@@ -120,7 +121,6 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
     from printkit.workers import THUMBNAIL_MS
 
     plans = [(deck, *_plan(deck, ctx)) for deck in decks]
-    specs: dict = {}  # each spec read once for its variants' counts
     # Each face described once (what it draws, at what size): the same face in two decks (a
     # game's variants) is one picture, and the render cache keys its contact sheet by these.
     described = [["".join(pages_description([p[5]])) + f"\n{p[6]!r} {p[7]!r}\n" for p in planned]
@@ -194,7 +194,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
             tiles.append((run, Tile(side, name, detail, group, copies, relative, *sizes[i], top,
                                     sha256, warnings, stem)))
         yield from entries
-        page = proof_html(deck, tiles, _counts(deck, specs), tuple(notes), _links(deck, ctx, folder),
+        page = proof_html(deck, tiles, _counts(deck), tuple(notes), _links(deck, ctx, folder),
                           draft=_placeholders(deck, ctx.faces(deck).placeholders) if ctx.options.draft else None)
         yield ctx.write(f"{folder}/{PROOF_PAGE}", page, kind=KIND_PAGE, deck=deck,
                         cards=sum(t.copies for _, t in tiles if t.side != "back"))
@@ -328,27 +328,20 @@ class Counts:
     mismatches: tuple[str, ...]
 
 
-def _counts(deck: Deck, specs: dict | None = None) -> Counts:
-    """The deck's counts against its spec's ``expect``: ``printkit check`` without playing.
-    ``specs`` keeps each spec read (by path) for the other variants of the same build."""
-    from printkit.check import check_deck
-    from printkit.errors import PrintkitError
-    from printkit.spec import load_spec
-
-    specs = {} if specs is None else specs
-    try:
-        loaded = specs.get(deck.spec_path)
-        if loaded is None:
-            loaded = specs[deck.spec_path] = load_spec(deck.spec_path)
-    except PrintkitError:  # a deck made in code, or a spec changed since: counts without expectations
-        rows = (("groups", tuple(deck.groups().items())),) + tuple(
-            (attr, _in_order(values)) for attr, values in deck.counts().items())
-        return Counts(len(deck), None, True, rows, (), ())
-    report = check_deck(loaded, deck, None, warnings=False)  # the page shows the build's own
-    rows = (("groups", tuple(report.groups.items())),) + tuple(
-        (attr, _in_order(values)) for attr, values in report.counts.items())
-    comps = tuple((c.name, c.total, c.expected) for c in report.components)
-    return Counts(report.total, report.expected, report.ok, rows, comps, report.mismatches)
+def _counts(deck: Deck) -> Counts:
+    """The deck's counts against what its spec expects (``deck.expected``), compared as ``printkit
+    check`` compares them (:mod:`printkit.expected`), without playing. A deck made in code expects
+    nothing: its counts alone."""
+    expected = deck.expected if deck.expected is not None else Expected()
+    counts = count_cards(deck.cards, counted_attributes(deck, expected))
+    found = mismatches(deck, expected, counts)
+    components = component_reports(deck, expected)
+    shown = {attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts
+    rows = (("groups", tuple(deck.groups().items())),) + tuple(
+        (attr, _in_order(values)) for attr, values in shown.items())
+    return Counts(len(deck), expected.counts.total if expected.counts else None,
+                  not found and all(c.ok for c in components), rows,
+                  tuple((c.name, c.total, c.expected) for c in components), found)
 
 
 def _in_order(values: dict[str, int]) -> tuple[tuple[str, int], ...]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from printkit.errors import BuildError, Errors, PrintkitError, SpecError, error_lines, one_line
-from printkit.locate import DefaultSpecs
+from printkit.locate import DefaultSpecs, distinct_specs
 from printkit.plural import counted
 
 STEP_MS = 100  # quiet time after the last change before a rebuild starts
@@ -86,7 +86,8 @@ def target(names: Sequence[str]) -> Target:
 def watched_specs(target: Target, known: Sequence[Path] | None) -> list[Path]:
     """The spec files a rebuild reads: ``known`` (those the last rebuild read; None: the first
     build's, as found at the start), and with no deck named any new spec in the watched folder by
-    the rule that found the first ones.
+    the rule that found the first ones; each file once, as a build lists them (a link to a spec
+    beside it is that spec).
 
     A known spec that is gone is an error naming it, so nothing is built until it is back (or the
     watch is started again without it); no spec at all is one too. Never are specs looked for in
@@ -97,8 +98,8 @@ def watched_specs(target: Target, known: Sequence[Path] | None) -> list[Path]:
             return list(target.first_specs())  # a named spec missing from the start: the spec reader says so
         known = target.found.paths
     specs = list(known)
-    if target.found is not None:
-        specs = sorted({*target.found.listed_again(), *(path for path in known if path.exists())})
+    if target.found is not None:  # as a build lists them (printkit.locate.spec_paths): each file once
+        specs = distinct_specs(sorted({*target.found.listed_again(), *(path for path in known if path.exists())}))
     errors = Errors()
     for path in known:
         if not path.exists():

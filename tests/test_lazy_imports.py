@@ -1,6 +1,6 @@
-"""A command imports what it uses: ``--help`` no drawing library, a build no checker and no rule
-engine (when its spec sets no engine options), no rasteriser when nothing is rasterised, nothing
-only some decks need.
+"""A command imports what it uses: ``--help`` no drawing library, a build no checker (its proof page
+and rulebooks included) and no rule engine (when its spec sets no engine options and it writes no
+rulebook), no rasteriser when nothing is rasterised, nothing only some decks need.
 
 Each command runs in a fresh interpreter (a test process has imported everything already) and
 reports the modules it ended with.
@@ -66,6 +66,15 @@ def test_a_card_build_imports_neither_the_check_nor_an_engine_nor_the_rasteriser
                    "printkit.jpeg", "printkit.render.svg", "printkit.layout.table", "printkit.layout.fitbound",
                    "difflib"):
         assert unused not in loaded, unused
+
+
+def test_a_default_build_imports_no_check(tmp_path):
+    # The proof page compares the deck's counts with what its spec expects through the deck itself
+    # (printkit.expected), as the build's own warning does: neither it nor the rulebooks need the check.
+    loaded = modules_after("build", "calc", "--variant", "expert", "--jobs", "1", "--no-cache",
+                           "--out", str(tmp_path / "out"))
+    assert (tmp_path / "out" / "calc" / "expert" / "proof.html").is_file()
+    assert "printkit.check" not in loaded
 
 
 def test_engine_options_are_still_checked_by_a_build(tmp_path):

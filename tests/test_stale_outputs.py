@@ -60,7 +60,7 @@ def test_a_rulebook_whose_text_is_gone_is_removed(game):
     # the spec's folder as it was (a text in it): it goes, said as such.
     kept = build(game, "--no-rulebooks")
     assert "no rulebook" not in kept.output and book not in listed(game) and not (game / "output" / book).exists()
-    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in kept.output
+    assert "note: my-game: removed 1 rulebook made before a file the deck may read was saved again" in kept.output
 
     result = build(game)
     assert "no rulebook: no rule text beside my-game.yaml" in result.output
@@ -85,8 +85,8 @@ def test_a_language_whose_text_is_gone_loses_its_rulebooks_on_every_paper_and_bo
     result = build(game, "my-game")
     assert {p for p in listed(game) if "/rulebook-" in p} == {"my-game/rulebook-en-a4.pdf"}
     assert "7 earlier files removed" in result.output  # 3 French rulebooks, 2 English ones, 2 sheets
-    assert "note: my-game: removed 2 rulebooks made from an earlier version of the deck" in result.output
-    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 2 rulebooks made before a file the deck may read was saved again" in result.output
+    assert "note: my-game: removed 2 sheet files made before a file the deck may read was saved again" in result.output
     assert listed(game) == on_disk(game)
 
 
@@ -199,7 +199,7 @@ def test_a_build_that_would_write_into_an_export_folder_inside_its_own_is_refuse
     assert listed(game) == before
 
 
-# --- files of a kind or paper a build does not write, made from an earlier version of the deck ---
+# --- files of a kind or paper a build does not write, made before a file of the deck's was saved again ---
 
 def edit_a_card(folder: Path) -> None:
     cards = folder / "cards.csv"
@@ -220,8 +220,8 @@ def test_per_card_files_of_an_earlier_version_of_the_deck_go_with_a_build_withou
     result = build(game)
     assert per_card(game) == set() and not (game / "output" / "my-game" / "cards").exists()
     assert listed(game) == on_disk(game)
-    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
-        in result.output
+    assert (f"note: my-game: removed {len(files)} per-card files made before a file the deck may read "
+            "was saved again") in result.output
     assert f"{len(files)} earlier files removed" in result.output
 
 
@@ -231,6 +231,25 @@ def test_per_card_files_of_the_deck_as_it_is_stay_with_a_build_without_per_card(
     result = build(game)
     assert per_card(game) == files and files <= listed(game)
     assert "removed" not in result.output
+
+
+def test_a_save_that_changes_nothing_is_said_as_a_save_not_as_another_version_of_the_deck(game):
+    # The inputs' fingerprint is taken from the folder's file sizes and times, not their bytes: a
+    # file saved again unchanged makes the kept files outdated, and the note says what is known.
+    import os
+
+    build(game, "--per-card")
+    files = per_card(game)
+    cards = game / "cards.csv"
+    before = cards.read_bytes()
+    stat = cards.stat()
+    os.utime(cards, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))  # touch cards.csv
+    result = build(game, "--no-rulebooks")
+    assert cards.read_bytes() == before and per_card(game) == set()
+    notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
+    assert notes == [f"note: my-game: removed {len(files)} per-card files made before a file the deck may read "
+                     "was saved again",
+                     "note: my-game: removed 1 rulebook made before a file the deck may read was saved again"]
 
 
 def test_a_users_copy_among_outdated_per_card_files_stays(game):
@@ -252,7 +271,7 @@ def test_rulebooks_of_an_earlier_version_of_the_deck_go_with_no_rulebooks(game):
     edit_a_card(game)
     result = build(game, "--no-rulebooks")
     assert not books & (listed(game) | on_disk(game))
-    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 1 rulebook made before a file the deck may read was saved again" in result.output
 
 
 def test_another_papers_sheets_of_an_earlier_version_of_the_deck_go(game):
@@ -263,8 +282,8 @@ def test_another_papers_sheets_of_an_earlier_version_of_the_deck_go(game):
     result = build(game, "--paper", "letter")
     assert not a4 & (listed(game) | on_disk(game))
     assert {"my-game/sheets-letter.pdf", "alignment-a4.pdf"} <= listed(game)  # the alignment test is no deck's
-    assert "note: my-game: removed 2 sheet files made from an earlier version of the deck" in result.output
-    assert "note: my-game: removed 1 rulebook made from an earlier version of the deck" in result.output
+    assert "note: my-game: removed 2 sheet files made before a file the deck may read was saved again" in result.output
+    assert "note: my-game: removed 1 rulebook made before a file the deck may read was saved again" in result.output
     assert listed(game) == on_disk(game)
 
 
@@ -340,7 +359,8 @@ def test_one_build_judges_each_earlier_file_once_removing_stale_ones_of_every_ki
     assert not gone & (listed(game) | on_disk(game)) and listed(game) == on_disk(game)
     assert f"{len(gone)} earlier files removed" in result.output
     notes = [line for line in result.output.splitlines() if line.startswith("note: ")]
-    assert notes == [f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck",
+    assert notes == [f"note: my-game: removed {len(files)} per-card files made before a file the deck may read was "
+                     "saved again",
                      f"note: spare: removed {len(spare)} files of spare.yaml, which no longer exists"]
 
 
@@ -373,8 +393,8 @@ def test_kept_files_stay_and_go_with_an_edit_when_the_many_files_are_in_a_hidden
     edit_a_card(game)
     result = build(game)
     assert per_card(game) == set() and listed(game) == on_disk(game)
-    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
-        in result.output
+    assert (f"note: my-game: removed {len(files)} per-card files made before a file the deck may read "
+            "was saved again") in result.output
 
 
 def test_a_picture_in_a_hidden_folder_is_refused_with_its_place(game):
@@ -402,8 +422,8 @@ def test_files_stamped_by_a_clock_ahead_of_the_builds_do_not_keep_kept_files_fro
     edit_a_card(game)  # stamped by the file system's clock, an hour ahead
     result = build(game)
     assert per_card(game) == set() and listed(game) == on_disk(game)
-    assert f"note: my-game: removed {len(files)} per-card files made from an earlier version of the deck" \
-        in result.output
+    assert (f"note: my-game: removed {len(files)} per-card files made before a file the deck may read "
+            "was saved again") in result.output
 
 
 def test_kept_files_stay_after_a_printkit_update(game, monkeypatch, tmp_path):
@@ -446,3 +466,46 @@ def test_a_spec_whose_path_cannot_be_resolved_has_one_place(tmp_path):
     loop.symlink_to(loop)  # a loop of links: its reader reports it
     assert resolved_spec(loop) == loop
     assert spec_place(loop)[0] == "loop.yaml"
+
+
+def test_files_not_printkits_in_a_deck_folder_are_left_and_said_at_every_build(game):
+    out = game / "output"
+    (out / "my-game" / "cards").mkdir()
+    old = out / "my-game" / "cards" / "050-cards-old.png"
+    old.write_bytes(b"an earlier export of the user's")
+    (out / "mine.txt").write_text("beside the decks: not in a folder printkit writes\n")
+    said = ("note: 1 file in the deck folders printkit writes is not printkit's (it did not write it, or it was "
+            "changed since), so it was left as it is: my-game/cards/050-cards-old.png; move it out of the output "
+            "folder before sending it to be printed")
+    assert said in build(game).output  # listed again from its record: nothing else changed
+    assert said in build(game, "--no-cache").output  # built
+    assert old.read_bytes() == b"an earlier export of the user's" and (out / "mine.txt").is_file()
+
+    for n in range(6):
+        (out / "my-game" / f"notes-{n}.txt").write_text("mine\n")
+    text = build(game).output
+    assert ("note: 7 files in the deck folders printkit writes are not printkit's (it did not write them, or they "
+            "were changed since), so they were left as they are: my-game/notes-0.txt, my-game/notes-1.txt, "
+            "my-game/notes-2.txt, my-game/notes-3.txt, my-game/notes-4.txt (and 2 more); move them out") in text
+    shutil.rmtree(out / "my-game" / "cards")
+    for n in range(6):
+        (out / "my-game" / f"notes-{n}.txt").unlink()
+    assert "not printkit's" not in build(game).output
+    exported = invoke_in(game, "export", "my-game", "--for", "tgc")  # into output/my-game/export-tgc: its own
+    assert exported.exit_code == 0 and (out / "my-game" / "export-tgc" / "README.txt").is_file(), exported.output
+    assert "not printkit's" not in build(game, "--no-cache").output
+
+
+def test_looking_for_files_not_printkits_reads_no_file_the_build_just_wrote(tmp_path, monkeypatch):
+    # The build knows what it put in place: hashing its files again would double a large build's reading.
+    import printkit.pipeline.manifest as manifest
+
+    assert invoke_in(tmp_path, "new", "my-game").exit_code == 0
+    read: list[Path] = []
+    hashed = manifest.current_sha256
+    monkeypatch.setattr(manifest, "current_sha256", lambda path: read.append(path) or hashed(path))
+    build(tmp_path / "my-game", "--per-card", "--no-cache")
+    assert len(listed(tmp_path / "my-game")) > 10 and read == []
+    (tmp_path / "my-game" / "output" / "my-game" / "mine.txt").write_text("mine\n")
+    assert "my-game/mine.txt" in build(tmp_path / "my-game", "--per-card", "--no-cache").output
+    assert len(read) == len(set(read))  # each listed file read once (as it is now: not known to the build)

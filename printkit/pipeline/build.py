@@ -55,6 +55,8 @@ the manifest and the warnings do not depend on ``jobs``.
 A file already at an output path is replaced only if the previous manifest lists it with the hash
 it still has. Anything else (a user's file, no manifest, a file edited since printkit wrote it, a
 ``manifest.json`` that is not printkit's) refuses the whole build before any rename, naming the file.
+Any other file in the folders of the decks built that the new manifest does not list stays, and the
+build says so in a note (:func:`printkit.pipeline.foreign.foreign_note`).
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ from printkit.pipeline.manifest import (
     earlier_entries,
     enclosing_manifests,
     hash_once,
+    hash_placed,
     listing,
     manifest_bytes,
     previous_files,
@@ -101,7 +104,8 @@ from printkit.pipeline.manifest import (
     write_manifest_bytes,
     written_files,
 )
-from printkit.pipeline.names import check_deck_folders, choose_cards
+from printkit.pipeline.foreign import foreign_note
+from printkit.pipeline.names import check_deck_folders, choose_cards, deck_folders
 from printkit.pipeline.producers import PRODUCERS, Producer
 from printkit.preflight import preflight
 from printkit.render.forms import svg_form_store
@@ -214,8 +218,10 @@ def _build_locked(decks: Sequence[Deck], ctx: BuildContext, producers: Sequence[
         replay.remember_invocation(ctx, command, decks, keys, manifest)
     target = _write_last_manifest(ctx, manifest, placed.swapped)
     notes, warnings = unsent_notes(placed.unsent, placed.removed)
-    return BuildResult(tuple(placed.entries), tuple(ctx.warnings) + warnings, target, placed.removed,
-                       removal_notes(placed.outdated, placed.orphaned, current, placed.unjudged) + notes)
+    notes = removal_notes(placed.outdated, placed.orphaned, current, placed.unjudged) + notes
+    if not export:  # an export refuses them in its folders to send (printkit.export.folders)
+        notes += tuple(filter(None, [foreign_note(out_dir, deck_folders(decks), ctx.hashed)]))
+    return BuildResult(tuple(placed.entries), tuple(ctx.warnings) + warnings, target, placed.removed, notes)
 
 
 def _replayable(producers: Sequence[Producer]) -> bool:
@@ -352,6 +358,9 @@ def _put_in_place(ctx: BuildContext, entries: list[ManifestEntry], current: Curr
                        unfinished=[ctx.staging.build_id])
         ctx.record.written = False  # the manifest just written is the truth now, whatever follows
     ctx.staging.commit()
+    for e in entries:  # what the build's note of files not printkit's finds listed, not read again
+        if placed[e.path] in temporaries:
+            hash_placed(placed[e.path], e.sha256, ctx.hashed)
     removed = _remove_stale(out_dir, stale)
     # A stale file that could not go (changed or locked meanwhile, or not proven printkit's)
     # stays listed while it matches.
@@ -399,13 +408,15 @@ _FILES = ("file", "files")
 def removal_notes(outdated: Sequence[ManifestEntry], orphaned: Sequence[ManifestEntry],
                   current: Current, unjudged: Sequence[ManifestEntry] = ()) -> tuple[str, ...]:
     """What a build says of the files it removed as made from other inputs than the deck's now
-    (``current``): ``calc/expert: removed 12 per-card files made from an earlier version of the
-    deck``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
+    (``current``): ``calc/expert: removed 12 per-card files made before a file the deck may read was
+    saved again``, and as files of a spec that no longer exists (``old: removed 9 files of old.yaml,
     which no longer exists``); and of the files it kept without knowing whether they match the
     deck (``unjudged``: ``calc: kept 12 per-card files without checking them against the deck (…)``)."""
     counts: Counter[tuple[str, str, tuple[str, str], str]] = Counter()
     for entry in outdated:
-        why = ("made from an earlier version of the deck" if entry.inputs is not None
+        # The fingerprint is of the folder's files by size and times (hashing them all on each
+        # build costs too much): a file saved again unchanged differs as an edited one does.
+        why = ("made before a file the deck may read was saved again" if entry.inputs is not None
                else "not known to be made from the deck as it is now")
         counts[(_deck_folder(entry), "removed", _KIND_WORDS.get(entry.kind, _FILES), why)] += 1
     for entry in orphaned:

@@ -67,9 +67,10 @@ class BuildResult:
     warnings: tuple[str, ...]
     manifest: Path
     removed: tuple[str, ...] = ()  # earlier files of what this build wrote that it no longer writes
-    # What it says of the files it removed as made from an earlier version of their deck or of a
-    # spec that no longer exists, and of those it kept unchecked
-    # (printkit.pipeline.build.removal_notes), one line each.
+    # What it says of the files it removed as made before a file their deck may read was saved
+    # again or as files of a spec that no longer exists, and of those it kept unchecked
+    # (printkit.pipeline.build.removal_notes), and of the files in its decks' folders that are not
+    # printkit's (printkit.pipeline.foreign.foreign_note), one line each.
     notes: tuple[str, ...] = ()
 
 

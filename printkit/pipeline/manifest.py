@@ -472,8 +472,7 @@ def hash_once(path: Path, hashed: Hashed) -> str | None:
     """The sha256 of the file at ``path`` (:func:`printkit.outputs.current_sha256`), taken from
     ``hashed`` while the file (not following a link) keeps the size and times it had then."""
     try:
-        stat = os.lstat(path)
-        signature = (identity_of(stat), stat.st_mode)  # the link itself: a file swapped for a link differs
+        signature = _signature(path)
     except OSError:
         return None
     known = hashed.get(path)
@@ -482,3 +481,18 @@ def hash_once(path: Path, hashed: Hashed) -> str | None:
     sha = current_sha256(path)
     hashed[path] = (signature, sha)
     return sha
+
+
+def hash_placed(path: Path, sha256: str, hashed: Hashed) -> None:
+    """Keep ``sha256`` in ``hashed`` as the hash of the file just renamed into place at ``path``
+    from a temporary printkit wrote with those bytes (the rename changed its times), so that
+    :func:`hash_once` does not read it again."""
+    try:
+        hashed[path] = (_signature(path), sha256)
+    except OSError:
+        pass
+
+
+def _signature(path: Path) -> tuple:
+    stat = os.lstat(path)
+    return (identity_of(stat), stat.st_mode)  # the link itself: a file swapped for a link differs

@@ -27,6 +27,12 @@ def deck_folder(deck: Deck) -> str:
     return "/".join(parts)
 
 
+def deck_folders(decks: Sequence[Deck]) -> list[str]:
+    """The folders the decks' files go in, each once (``calc`` for ``calc/expert`` and ``calc/standard``:
+    their rulebooks go there)."""
+    return list(dict.fromkeys(deck_part(deck.deck_id) for deck in decks))
+
+
 def check_deck_folders(decks: Sequence[Deck]) -> None:
     """Refuse two specs whose decks would share an output folder (``my deck`` and ``my-deck``).
 

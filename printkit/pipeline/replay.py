@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from printkit.cache import RenderCache
 from printkit.memo import identity_of
-from printkit.pipeline.manifest import MANIFEST, ManifestEntry, manifest_bytes
+from printkit.pipeline.foreign import foreign_note
+from printkit.pipeline.manifest import MANIFEST, Hashed, ManifestEntry, hash_once, manifest_bytes
 
 if TYPE_CHECKING:
     from printkit.deck import Deck
@@ -349,13 +350,14 @@ class Listed:
     warnings: tuple[str, ...]
     paths: tuple[str, ...]
     manifest: Path
+    notes: tuple[str, ...] = ()  # of the files in its deck folders that are not printkit's
 
 
 def listed_again(command: Invocation) -> Listed | None:
     """What the same command built before, when its inputs and its output folder are as that build
     left them (so building again would write nothing); None otherwise."""
     from printkit.errors import BuildError
-    from printkit.outputs import exclusive
+    from printkit.outputs import exclusive, inside
 
     cache = RenderCache(command.out_dir)
     data = cache.get(command.key)
@@ -364,22 +366,32 @@ def listed_again(command: Invocation) -> Listed | None:
     try:
         record = json.loads(data)
         manifest_sha, paths, warnings = record["manifest"], record["paths"], record["warnings"]
+        folders = [str(folder) for folder in record["folders"]]
     except (ValueError, KeyError, TypeError):
         return None
     try:
+        for folder in folders:
+            inside(command.out_dir, folder)
+    except BuildError:
+        return None  # not a record printkit kept: the build looks for itself
+    hashed: Hashed = {}  # the listed files, hashed once for both questions
+    try:
         with exclusive(command.out_dir):  # as a build would: not while another writes the folder
-            if not _as_left(command.out_dir, str(manifest_sha)):
+            if not _as_left(command.out_dir, str(manifest_sha), hashed):
                 return None
+            # Said as the build says it: the folder may have gained a file since.
+            note = foreign_note(command.out_dir, folders, hashed)
     except BuildError:
         return None  # another build is writing: the build says so
-    return Listed(tuple(map(str, warnings)), tuple(map(str, paths)), (command.out_dir / MANIFEST).resolve())
+    return Listed(tuple(map(str, warnings)), tuple(map(str, paths)), (command.out_dir / MANIFEST).resolve(),
+                  (note,) if note else ())
 
 
-def _as_left(out_dir: Path, manifest_sha: str) -> bool:
+def _as_left(out_dir: Path, manifest_sha: str, hashed: Hashed) -> bool:
     """Whether ``out_dir`` holds the manifest whose sha256 is ``manifest_sha``, every file it
     lists with the bytes it lists, and no temporary a killed build left for the next to remove."""
     from printkit.errors import BuildError
-    from printkit.outputs import current_sha256, inside
+    from printkit.outputs import inside
     from printkit.safe_read import UnsafeFileError, read_limited
 
     path = out_dir / MANIFEST
@@ -391,7 +403,7 @@ def _as_left(out_dir: Path, manifest_sha: str) -> bool:
             return False
         files = json.loads(data)["files"]
         root = out_dir.resolve()
-        return all(current_sha256(inside(out_dir, item["path"], resolved_root=root)) == item["sha256"]
+        return all(hash_once(inside(out_dir, item["path"], resolved_root=root), hashed) == item["sha256"]
                    for item in files)
     except (OSError, UnsafeFileError, ValueError, KeyError, TypeError, AttributeError, BuildError):
         return False
@@ -401,7 +413,7 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
                         manifest: bytes) -> None:
     """Keep what ``command`` lists (stored with the cache) when every deck of it kept a record and
     its inputs are still as they were when it started; ``manifest`` is the manifest it leaves."""
-    from printkit.pipeline.names import deck_folder
+    from printkit.pipeline.names import deck_folder, deck_folders
     from printkit.pipeline.manifest import WarningLog
 
     if not all(id(deck) in keys for deck in decks) or not command.still_as_started(ctx.cache):
@@ -416,7 +428,8 @@ def remember_invocation(ctx: "BuildContext", command: Invocation, decks: Sequenc
         for text, labels in ctx.warning_log.of_folder(folder):
             warnings.restore(folder, text, labels)
     ctx.cache.pending[command.key] = json.dumps(
-        {"manifest": _listing_sha(manifest), "paths": paths, "warnings": warnings.lines()}).encode()
+        {"manifest": _listing_sha(manifest), "paths": paths, "warnings": warnings.lines(),
+         "folders": deck_folders(decks)}).encode()
 
 
 def _listing_sha(manifest: bytes) -> str | None:

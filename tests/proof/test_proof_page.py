@@ -167,6 +167,27 @@ def test_the_counts_are_compared_with_expect(tmp_path):
     assert "2 cards, expected 3" in text and "counts differ" in text and "total: expected 3, found 2" in text
 
 
+def test_the_counts_are_those_of_the_spec_the_deck_was_made_of(tmp_path):
+    # The page compares the deck with what it carries of its spec's expect:, as the build's warning
+    # does: a spec saved again after the deck was made does not change what this page says of it.
+    spec = write_deck(tmp_path, cards=(CALM, LOUD), expect=2)
+    decks = load_decks([str(spec)])
+    write_deck(tmp_path, cards=(CALM, LOUD), expect=5)
+    build(decks, BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
+    text = "".join(Page((tmp_path / "out/proofing/proof.html").read_text(encoding="utf-8")).text)
+    assert "2 cards, expected 2: counts as expected" in text and "expected 5" not in text
+
+
+def test_the_counts_verdict_says_nothing_of_playing(tmp_path):
+    # A game named like a rule engine in another case is something printkit check fails for (it
+    # would not be played); its counts are as expected all the same, and the page says only those.
+    spec = write_deck(tmp_path, cards=(CALM, LOUD), expect=2)
+    spec.write_text(spec.read_text(encoding="utf-8").replace("game: demo", "game: Stack"), encoding="utf-8")
+    build(load_decks([str(spec)]), BuildOptions(out_dir=tmp_path / "out", rulebooks=False))
+    text = "".join(Page((tmp_path / "out/proofing/proof.html").read_text(encoding="utf-8")).text)
+    assert "2 cards, expected 2: counts as expected" in text
+
+
 def test_a_rebuild_that_changes_nothing_changes_no_proof_file(built, tmp_path):
     out, _ = built
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}

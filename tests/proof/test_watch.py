@@ -161,7 +161,7 @@ def test_an_interrupt_lost_inside_a_build_still_ends_the_watch(monkeypatch):
     assert signal.getsignal(signal.SIGINT) is before  # the handlers are as they were
 
 
-def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_deck(tmp_path):
+def test_a_rebuild_says_what_it_removed_as_made_before_a_file_of_the_deck_was_saved_again(tmp_path):
     from printkit.pipeline.context import BuildOptions
     from printkit.watch import rebuild
 
@@ -174,7 +174,8 @@ def test_a_rebuild_says_what_it_removed_as_made_from_an_earlier_version_of_the_d
     options = BuildOptions(out_dir=tmp_path / "out", rulebooks=False, jobs=1)
     outcome = rebuild(Target((str(spec),), (tmp_path,), (spec,)), None, options, "proofing.yaml changed")
     assert outcome.error is None
-    assert "  note: proofing: removed 4 per-card files made from an earlier version of the deck" in outcome.lines()
+    assert ("  note: proofing: removed 4 per-card files made before a file the deck may read was saved again"
+            in outcome.lines())
     assert not cards.exists()
 
 
@@ -203,6 +204,26 @@ def test_a_spec_gone_for_a_moment_is_said_and_never_builds_printkits_own_decks(t
     back = rebuild(watched, None, options, "g.yaml changed", gone.specs or first.specs)
     assert back.error is None and back.specs == (Path("g.yaml"), Path("h.yaml"))
     assert sorted(p.name for p in (game / "output").iterdir() if not p.name.startswith(".")) == ["alignment-a4.pdf", "g", "h", "manifest.json"]
+
+
+def test_with_no_deck_named_a_spec_under_two_names_is_built_once_as_build_builds_it(tmp_path, monkeypatch):
+    from printkit.pipeline.context import BuildOptions
+    from printkit.watch import rebuild
+
+    assert invoke_in(tmp_path, "new", "g").exit_code == 0
+    game = tmp_path / "g"
+    (game / "z-link.yaml").symlink_to("g.yaml")  # the same spec under another name, beside it
+    built = invoke_in(game, "build", "--no-rulebooks", "--no-proof", "--jobs", "1", "--no-cache")
+    assert built.exit_code == 0, built.output
+    monkeypatch.chdir(game)
+    watched = target(())
+    options = BuildOptions(out_dir=Path("output"), rulebooks=False, proof=False, jobs=1)
+    first = rebuild(watched, None, options, "first build")
+    assert first.error is None and first.specs == (Path("g.yaml"),)
+    assert f"{first.files} files; manifest: " in built.output  # what build wrote, not the deck twice
+    (game / "a-link.yaml").symlink_to("g.yaml")  # a new name for it, sorted before the others
+    again = rebuild(watched, None, options, "a-link.yaml changed", first.specs)
+    assert again.error is None and again.specs == (Path("a-link.yaml"),) and again.files == first.files
 
 
 def test_a_named_spec_gone_is_waited_for_not_looked_up_among_printkits_decks(tmp_path, monkeypatch):
