@@ -32,7 +32,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printkit.errors import BuildError
 from printkit.fonts import SYMBOLS
-from printkit.layout.geometry import Box
 from printkit.layout.imposition import Page
 from printkit.layout.ops import Face, Image, Text
 from printkit.render import pdfx
@@ -40,6 +39,7 @@ from printkit.render.canvas import DocumentImages, draw_all, draw_ops, enter_car
 from printkit.render.cmyk import DEFAULT_PRESS, Press, press_of
 from printkit.render.color import SRGB_NAME, srgb_icc
 from printkit.render.forms import end_form
+from printkit.render.page_boxes import set_page_boxes
 from printkit.render.pictures import SharedSetting, binary_streams
 from printkit.render.subset_tags import embed_fonts
 from printkit.units import mm_to_pt
@@ -407,8 +407,7 @@ def _drawn(pages: Sequence[Page], info: PdfInfo, cmyk: bool | Press = False, kee
     for page in pages:
         w, h = page.size.width_mm, page.size.height_mm
         canvas.setPageSize((mm_to_pt(w), mm_to_pt(h)))
-        canvas.setTrimBox(_box_pt(page.trim or Box(0, 0, w, h), h))
-        canvas.setBleedBox(_box_pt(page.bleed or Box(0, 0, w, h), h))
+        set_page_boxes(canvas, w, h, page.trim, page.bleed)
         as_forms = tuple(placed[p.face] > 1 for p in page.placements)
         stream = kept.get(page)
         if stream is not None and stream[2] == as_forms:
@@ -495,9 +494,3 @@ def _form(canvas: Canvas, face: Face, forms: dict[str, str], images: "DocumentIm
         draw_all(canvas, face.ops, images)
         end_form(canvas)
     return name
-
-
-def _box_pt(box: Box, page_height_mm: float) -> list[float]:
-    """A page-frame box (y down, mm) as a PDF box array [x1 y1 x2 y2] in points (y up)."""
-    return [round(mm_to_pt(v), 4) for v in
-            (box.x_mm, page_height_mm - box.bottom_mm, box.right_mm, page_height_mm - box.y_mm)]

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printkit import fonts
 from printkit.errors import BuildError
 from printkit.layout.geometry import paper_size
+from printkit.render.page_boxes import set_page_boxes
 from printkit.render.subset_tags import embed_fonts
 from printkit.units import mm_to_pt
 
@@ -141,6 +142,11 @@ def booklet_canvas(imposition: Imposition, lang: str = "en", margin_mm: float = 
             self._restartAccumulators()
             self.pop_state_stack()
             self.setPageSize(sheet_pt)
+            # A sheet is folded in the middle and stapled, never cut: its two pages fill it exactly
+            # and have no bleed, and a fold is no trim line, so the finished sheet is the whole
+            # sheet: its TrimBox and BleedBox are the sheet (in place of the book page's, which
+            # the document set on this canvas for the pages captured as forms).
+            set_page_boxes(self, imposition.sheet_width_mm, imposition.sheet_height_mm)
             for index, side in enumerate(saddle_stitch_order(pages, blank_back=True)):
                 # a None is a page added after the book's last
                 for slot, number in enumerate((side.left, side.right)):

@@ -12,6 +12,7 @@ from reportlab.platypus.flowables import Flowable
 
 from printkit import fonts
 from printkit.layout.icons import Icon
+from printkit.render.page_boxes import set_page_boxes
 from printkit.rulebook.composition import (
     FLOAT_GAP,
     FigureGroup,
@@ -59,6 +60,7 @@ class RulebookDoc(BaseDocTemplate):
         # A compact book starts on a numbered body page: its title heads the first page of text.
         self.addPageTemplates(templates[::-1] if compact else templates)
         self.styles = styles
+        self._page_mm = (p.width_mm, p.height_mm)
         self._icons = icons  # the icons ``:name:`` draws in the book being set
         self.links = links
         self._margin = margin
@@ -187,6 +189,9 @@ class RulebookDoc(BaseDocTemplate):
 
         super().handle_documentBegin()
         add_output_intent(self.canv)  # the book's colours are sRGB, as the cards'
+        # A book page has no bleed, its paper is its finished size: TrimBox and BleedBox are the
+        # page itself, named on every page as on the cards' (a print shop's preflight wants both).
+        set_page_boxes(self.canv, *self._page_mm)
         draw_icons_on(self.canv, self._icons)
 
     def _footer(self, canvas, doc) -> None:

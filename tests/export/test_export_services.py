@@ -219,6 +219,24 @@ def test_print_shop_export_has_the_rulebooks(exports):
     assert "upload/rulebook-en-a4.pdf" in readme and "upload/rulebook-ko-a4.pdf" in readme
 
 
+def test_every_page_of_every_print_shop_file_names_a_trim_box_and_a_bleed_box(exports):
+    # A print shop's preflight checks every page of every file it receives for both boxes: the
+    # cards' trim inside their bleed, a rulebook page (no bleed) trimmed to itself.
+    import pikepdf
+
+    pdfs = sorted((exports("emberfall", "print-shop") / "upload").glob("*.pdf"))
+    assert {p.name for p in pdfs} == {"cards.pdf", "rulebook-en-a4.pdf", "rulebook-ko-a4.pdf"}
+    for path in pdfs:
+        with pikepdf.open(path) as pdf:
+            for page in pdf.pages:
+                assert "/TrimBox" in page.obj and "/BleedBox" in page.obj, path.name
+                media, bleed, trim = ([float(v) for v in page.obj[key]] for key in ("/MediaBox", "/BleedBox", "/TrimBox"))
+                assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2], path.name
+                assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3], path.name
+                if path.name.startswith("rulebook-"):
+                    assert trim == bleed == media
+
+
 def test_print_shop_without_rule_texts_says_so(tmp_path):
     from printkit.export import ExportOptions, export_deck
     from printkit.decks import load_deck

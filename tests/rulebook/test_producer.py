@@ -6,6 +6,7 @@ import io
 import json
 import re
 
+import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
@@ -136,6 +137,23 @@ def test_paper_sizes(paper, size_mm):
     page = PdfReader(io.BytesIO(render_rulebook(CALC, "ko", paper).data)).pages[0]
     assert float(page.mediabox.width) == pytest.approx(mm_to_pt(size_mm[0]), abs=0.1)
     assert float(page.mediabox.height) == pytest.approx(mm_to_pt(size_mm[1]), abs=0.1)
+
+
+@pytest.mark.parametrize("paper, booklet", [("a4", False), ("letter", False), ("a5", False), ("a4", True),
+                                           ("letter", True)])
+def test_every_page_names_a_trim_box_and_a_bleed_box_the_page_itself(paper, booklet):
+    # A print shop's preflight (and PDF/X) wants both boxes on every page. A book page has no bleed
+    # and is its finished size; a booklet sheet is folded and stapled, never cut, so its trim is
+    # the whole sheet too.
+    with pikepdf.open(io.BytesIO(render_rulebook(CALC, "en", paper, booklet=booklet).data)) as pdf:
+        assert len(pdf.pages) > 1
+        for page in pdf.pages:
+            media = [float(v) for v in page.obj["/MediaBox"]]
+            assert "/TrimBox" in page.obj and "/BleedBox" in page.obj
+            assert [float(v) for v in page.obj["/TrimBox"]] == media
+            assert [float(v) for v in page.obj["/BleedBox"]] == media
+        width, height = (float(v) for v in pdf.pages[0].obj["/MediaBox"][2:])
+        assert width > height if booklet else width < height  # a booklet's boxes are its landscape sheet's
 
 
 def test_unknown_value_in_a_rule_text_is_a_located_build_error(tmp_path):
