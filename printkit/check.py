@@ -160,8 +160,9 @@ def check_buildable(decks: Sequence[Deck], paper: str = "a4") -> tuple[list["Dec
     what the build would warn of about the rulebooks, by spec: its own texts' warnings when set,
     and each rulebook it would leave out because printkit's text does not fit the spec.
 
-    Nothing is drawn, so a text that a cheap bound proves to fit its box is not set (``proving``):
-    the faces say every error and warning a build's would, but lack those texts' ops."""
+    Nothing is drawn, so a text that a cheap bound proves to fit its box is not set, nor a plain
+    shape drawn (``proving``): the faces say every error and warning a build's would, but lack
+    those ops."""
     from printkit.pipeline.faces import Faces
     from printkit.layout.geometry import paper_size
     from printkit.preflight import preflight
@@ -230,11 +231,9 @@ def face_warnings(deck: Deck, laid_out: "DeckFaces | None" = None) -> tuple[str,
     """
     from printkit.pipeline.names import all_cards, card_key
     from printkit.pipeline.manifest import WarningLog
-    from printkit.games import module_of
+    from printkit.games import draws_front
     from printkit.layout import templates
 
-    module = module_of(deck.game, "faces")
-    generic_front = module is None or not hasattr(module, "front")
     log = WarningLog()  # grouped as a build groups them
     seen: set[str] = set()
     for card in all_cards(deck):
@@ -243,7 +242,7 @@ def face_warnings(deck: Deck, laid_out: "DeckFaces | None" = None) -> tuple[str,
             continue
         seen.add(key)
         faces = []
-        if card.layout is not None or generic_front:
+        if card.layout is not None or not draws_front(deck.game, card):  # the generic face's too
             faces.append(laid_out.front(card) if laid_out is not None else templates.front(card, deck))
         if card.back_layout is not None:
             faces.append(laid_out.back(card) if laid_out is not None else templates.back(card, deck))

@@ -3,6 +3,7 @@ same located lines (all of a deck's independent mistakes in one run), and what p
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import zlib
@@ -301,3 +302,18 @@ def test_inline_code_in_a_rule_text_prints_its_values_as_written(tmp_path):
     pdf = pdfium.PdfDocument(tmp_path / "out-of-the-build" / "deck" / "rulebook-en-a4.pdf")
     text = " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in pdf)
     assert "The deck has 4 cards: {{ deck.total }} says so, {{ deck.nope }} is no value." in text, text
+
+
+def test_check_warns_of_a_game_component_the_generic_face_draws_as_build_does(tmp_path):
+    # Calc designs its cards and aids; a component of a copied spec it does not design is drawn by
+    # the generic face, whose text check lays out and warns of as the build does.
+    spec = (ROOT / "decks" / "calc.yaml").read_text(encoding="utf-8")
+    spec = spec.replace("\ncomponents:\n", "\ncomponents:\n  - name: notes\n    cards:\n      - {title: Note, text: \""
+                        + " ".join(["word"] * 600) + "\"}\n", 1)
+    (tmp_path / "calc.yaml").write_text(spec, encoding="utf-8")
+    checked = invoke_in(tmp_path, "check", "calc.yaml", "--no-play")
+    built = invoke_in(tmp_path, "build", "calc.yaml", "--no-rulebooks", "--no-proof", "--out", str(tmp_path / "out"))
+    # build names the deck (calc/standard: ...) before a warning; check says it under the deck's table
+    said = lambda text: {re.sub(r"^calc/\w+: ", "", line.split("warning: ", 1)[1])  # noqa: E731
+                         for line in text.splitlines() if "warning:" in line and "notes[" in line}
+    assert said(built.output) and said(checked.output) == said(built.output), (checked.output, built.output)

@@ -263,7 +263,8 @@ def draw(layout: Layout, card: Card, resources: Resources, side: str = "front", 
 
     LayoutError names the element and what is wrong; the caller adds the card and where it came from.
     ``proving`` (a check, which draws nothing): a text a bound proves to fit is left out of the
-    ops instead of set; the face's errors and warnings are the same.
+    ops instead of set, and so are plain shapes (their colours are checked where the layout is
+    bound to the card); the face's errors and warnings are the same.
     """
     check_requires(layout, card)
     size = card.size

@@ -23,8 +23,8 @@ class Faces:
     """Fronts and backs of one deck's cards, laid out once per distinct card and reused."""
 
     def __init__(self, deck: Deck, ctx: "BuildContext", draft: bool = False, proving: bool = False) -> None:
-        # proving (a check, which draws nothing): texts that provably fit are not set; the faces
-        # say the same errors and warnings but lack those texts' ops.
+        # proving (a check, which draws nothing): texts that provably fit are not set, plain shapes
+        # not drawn; the faces say the same errors and warnings but lack those ops.
         self.deck, self.ctx, self.draft, self.proving = deck, ctx, draft, proving
         self._cache: dict[tuple, Face] = {}
         self._distinct: dict[Face, Face] = {}  # equal faces (every card's same back) kept once

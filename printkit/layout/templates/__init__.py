@@ -55,7 +55,8 @@ def card_name(card: Card, deck: Deck) -> str:
 
 def front(card: Card, deck: Deck, *, proving: bool = False) -> Face:
     """The front of ``card``: its spec layout, else its game's template (or the generic one).
-    ``proving`` (a check): texts of a spec layout that provably fit are not set (:func:`design.draw`)."""
+    ``proving`` (a check): texts of a spec layout that provably fit are not set, its plain shapes
+    not drawn (:func:`design.draw`)."""
     if card.layout is not None:
         return drawable(_designed(card, deck, card.layout, "front", proving), card)
     if draws_front(deck.game, card):
