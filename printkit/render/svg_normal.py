@@ -947,14 +947,18 @@ class _Patterns:
         # The shape's box in the pattern's space, where the tiles are laid in rows and columns.
         corners = [((d * (px - e) - c * (py - f)) / determinant, (a * (py - f) - b * (px - e)) / determinant)
                    for px, py in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
-        first_column = math.floor((min(p[0] for p in corners) - x) / w)
-        last_column = math.ceil((max(p[0] for p in corners) - x) / w)
-        first_row = math.floor((min(p[1] for p in corners) - y) / h)
-        last_row = math.ceil((max(p[1] for p in corners) - y) / h)
+        too_many = (f"its tiles would pass {MAX_PATTERN_TILES:,} tiles or {MAX_PATTERN_ELEMENTS:,} elements "
+                    "in this picture, in all; use larger tiles")
+        # A tile tiny against the shape makes these counts too large for any number (infinite).
+        reach = [(min(p[0] for p in corners) - x) / w, (max(p[0] for p in corners) - x) / w,
+                 (min(p[1] for p in corners) - y) / h, (max(p[1] for p in corners) - y) / h]
+        if not all(map(math.isfinite, reach)) or max(reach[1] - reach[0], reach[3] - reach[2]) > MAX_PATTERN_TILES:
+            return None, too_many
+        first_column, last_column = math.floor(reach[0]), math.ceil(reach[1])
+        first_row, last_row = math.floor(reach[2]), math.ceil(reach[3])
         count = (last_column - first_column) * (last_row - first_row)
         if self.tiles + count > MAX_PATTERN_TILES or self.elements + count * per_tile > MAX_PATTERN_ELEMENTS:
-            return None, (f"its tiles would pass {MAX_PATTERN_TILES:,} tiles or {MAX_PATTERN_ELEMENTS:,} elements "
-                          "in this picture, in all; use larger tiles")
+            return None, too_many
         self.tiles += count
         self.elements += count * per_tile
         group = element.makeelement(element.tag[:-len(_local(element.tag))] + "g", {})

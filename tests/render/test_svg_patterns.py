@@ -78,6 +78,16 @@ def test_the_tiles_of_a_picture_count_together_and_those_past_the_limit_are_a_lo
                             "all; use larger tiles); fill it with a colour, or expand the pattern into paths",)
 
 
+@pytest.mark.parametrize("size", ["1e-310", "1e-30"])
+def test_a_tile_too_small_to_count_is_a_located_warning(tmp_path, size):
+    # 100 user units over a tile of 1e-310 is more tiles than a float can hold: not a traceback.
+    art = svg_art(write(tmp_path, SQUARES.format(size=size, content='<rect width="1" height="1"/>',
+                                                 shapes='  <rect width="100" height="100" fill="url(#fine)"/>'))
+                  .read_bytes())
+    assert len(art.warnings) == 1 and art.warnings[0].startswith("<rect> at line 5: its fill url(#fine) is not drawn "
+                                                                 "(its tiles would pass"), art.warnings
+
+
 def test_tiles_copying_too_many_elements_are_a_located_warning(tmp_path):
     each = MAX_PATTERN_ELEMENTS // 100 + 1  # 100 tiles, well within MAX_PATTERN_TILES
     content = '<rect width="0.5" height="0.5"/>' * each
