@@ -445,11 +445,12 @@ def _paint_fallbacks(root, ids: dict, say) -> None:
             kind = _local(getattr(target, "tag", ""))
             if kind in ("linearGradient", "radialGradient") and name == "fill":
                 return f"url(#{match.group(2)})"
-            if kind == "pattern" and name == "fill" and _local(element.tag) in _GEOMETRY:
-                return None  # drawn, or else its fallback, when the shape is filled (_Patterns)
+            if kind == "pattern" and name == "fill" and (_local(element.tag) in _GEOMETRY or _local(element.tag) in _GROUPS):
+                return None  # drawn, or else its fallback, when the shape (a group's: each) is filled (_Patterns)
             if target is not None:
-                say(element, f"its {name} url(#{match.group(2)}) is not drawn (printkit draws plain colours, "
-                             f"and linear and radial gradients as fills); its fallback {fallback} is drawn instead")
+                say(element, f"its {name} url(#{match.group(2)}) is not drawn (printkit draws plain colours, linear "
+                             f"and radial gradients as fills, and patterns as a shape's fill); its fallback "
+                             f"{fallback} is drawn instead")
             return fallback
 
         _edit_properties(element, choose)

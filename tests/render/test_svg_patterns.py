@@ -156,3 +156,16 @@ def test_a_pattern_fill_on_a_shape_clipped_in_bounding_box_units_is_a_located_wa
         "fallback #00aa00 is drawn instead",)
     picture = printkit_picture(path)
     assert near(picture.getpixel((picture.width // 4, picture.height // 2)), (0, 0xaa, 0))
+
+
+@pytest.mark.parametrize("fill", ["url(#p)", "url(#p) #0000ff"])
+def test_a_groups_pattern_fill_fills_its_shapes_with_or_without_a_fallback(tmp_path, fill):
+    path = write(tmp_path, f"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+  <defs><pattern id="p" patternUnits="userSpaceOnUse" width="10" height="10"><rect width="5" height="5" fill="#ff0000"/></pattern></defs>
+  <g fill="{fill}"><rect width="100" height="100"/></g>
+</svg>""")
+    assert svg_art(path.read_bytes()).warnings == ()
+    picture = printkit_picture(path)
+    scale = picture.width / 100
+    assert near(picture.getpixel((round(2.5 * scale), round(2.5 * scale))), (255, 0, 0))
+    assert near(picture.getpixel((round(7.5 * scale), round(7.5 * scale))), (255, 255, 255))  # not the fallback
