@@ -10,8 +10,8 @@ and font names (:mod:`printkit.render.canvas`), shared shapes
 (:mod:`printkit.layout.design`), texts set (:mod:`printkit.layout.richtext`), faces' file sets
 (:mod:`printkit.layout.ops`), layouts compiled (:mod:`printkit.layout.compile`), specs read and
 overrides selected (:mod:`printkit.spec`), decks counted by value (:mod:`printkit.rulebook.values`).
-A per-spec or per-deck entry is keyed by its identity and holds a weak reference to it, so a later
-spec or deck at the same address never takes it.
+A per-spec or per-deck entry is kept by :meth:`Memo.of`: by its identity and a weak reference to
+it, so a later spec or deck at the same address never takes it.
 
 A file is unchanged while its :func:`file_identity` is: its size, modification and change times
 (``st_ctime_ns`` moves on every write and rename, so a file rewritten in place with its old size
@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Hashable, NamedTuple
 
@@ -121,6 +122,20 @@ class Memo:
         if value is _MISSING:
             value = make()
             self.put(key, value, size(value) if size is not None else 0)
+        return value
+
+    def of(self, owner: object, key: Hashable, make: Callable[[], Any],
+           still: Callable[[Any], bool] | None = None) -> Any:
+        """The value kept for ``key`` of ``owner`` (an object without a hash of its own, such as a
+        loaded spec or a deck), else ``make()`` kept and given; with ``still``, a kept value for
+        which ``still(value)`` is false is made again. Kept by the owner's identity and a weak
+        reference to it: a later owner at the same address never takes it, and it goes in turn."""
+        full = (id(owner), key)
+        entry = self.get(full)
+        if entry is not None and entry[0]() is owner and (still is None or still(entry[1])):
+            return entry[1]
+        value = make()
+        self.put(full, (weakref.ref(owner), value))
         return value
 
     def pop(self, key: Hashable) -> None:

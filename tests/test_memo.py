@@ -210,3 +210,24 @@ def test_four_threads_write_the_pdfs_one_thread_writes(tmp_path, monkeypatch):
     expected = [render_pages(pages, f"doc {n}") for n, pages in enumerate(documents)]
     assert all(results[n] == {expected[n]} for n in range(len(documents)))
     assert rl_config.useA85 == 1  # reportlab's own setting, put back by the last render
+
+
+def test_a_value_of_an_owner_is_never_taken_for_another_at_its_address():
+    import weakref
+
+    from printkit.memo import Memo
+
+    class Owner:  # like a loaded spec: no hash of its own
+        __hash__ = None
+
+    memo = Memo("owned", entries=8)
+    first, second = Owner(), Owner()
+    made = []
+    assert memo.of(first, "k", lambda: made.append(1) or "first's") == "first's"
+    assert memo.of(first, "k", lambda: made.append(2) or "again") == "first's" and made == [1]
+    # an entry another owner left at this one's address (it was let go of, the address reused)
+    memo.put((id(second), "k"), (weakref.ref(first), "first's"))
+    assert memo.of(second, "k", lambda: "second's") == "second's"
+    # a value no longer true of its owner is made again
+    assert memo.of(first, "k", lambda: "made again", still=lambda value: value != "first's") == "made again"
+    assert memo.of(first, "k", lambda: "not asked", still=lambda value: True) == "made again"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import functools
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
@@ -69,9 +68,7 @@ class Compiled:
             raise LayoutError(f"image {name!r} was not checked when the deck expanded") from None
 
 
-# By the loaded spec's identity (it holds dicts, so it has no hash) and a weak reference to it: an
-# entry of a spec let go of is never taken for a later spec at the same address, and goes in turn.
-_COMPILED = Memo("layouts compiled", entries=64)
+_COMPILED = Memo("layouts compiled", entries=64)  # by the loaded spec (Memo.of)
 
 
 def compiled(loaded: LoadedSpec, *, recheck: bool = False) -> Compiled:
@@ -80,17 +77,9 @@ def compiled(loaded: LoadedSpec, *, recheck: bool = False) -> Compiled:
     ``recheck`` (a new expansion of the spec): its icons' pictures are checked again, since one
     may have been saved since (``printkit watch`` reads a spec it has read before only once); a
     picture the check now refuses is refused at its line, as when the spec was first read."""
-    key = id(loaded)
-    entry = _COMPILED.get(key)
-    if entry is not None and entry[0]() is loaded:
-        if not recheck:
-            return entry[1]
-        icons = _icons(loaded)  # each picture read again only if its file changed
-        if icons == entry[1].icons:
-            return entry[1]
-    found = Compiled(_compile_layouts(loaded), _icons(loaded))
-    _COMPILED.put(key, (weakref.ref(loaded), found))
-    return found
+    # each icon's picture read again only if its file changed
+    still = (lambda found: _icons(loaded) == found.icons) if recheck else None
+    return _COMPILED.of(loaded, None, lambda: Compiled(_compile_layouts(loaded), _icons(loaded)), still)
 
 
 def _icons(loaded: LoadedSpec) -> dict[str, Icon]:

@@ -6,7 +6,6 @@ the bad key and what is known at that point, so the parser can report file and l
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -52,13 +51,13 @@ def _types(cards: Iterable[Card]) -> int:
 
 # A text quotes many counts of one deck, and is set (or checked) in each language: the deck's
 # attribute names, and its cards by the values of each attribute asked for, are found once per
-# deck. By the deck's identity and a weak reference to it, as printkit.layout.compile keeps specs.
+# deck (Memo.of).
 _COUNTED = Memo("decks counted by value", entries=64)
 
 
 def _attrs(deck: Deck) -> list[str]:
     """Every attribute a card of ``deck`` has, sorted."""
-    return _counted(deck, None, lambda: sorted({a for card in deck.cards for a in card.attrs}))
+    return _COUNTED.of(deck, None, lambda: sorted({a for card in deck.cards for a in card.attrs}))
 
 
 def _by(deck: Deck, attr: str) -> dict[str, list[Card]]:
@@ -74,17 +73,7 @@ def _by(deck: Deck, attr: str) -> dict[str, list[Card]]:
                 out.setdefault(str(v).lower() if isinstance(v, bool) else str(v), []).append(card)
         return out
 
-    return _counted(deck, attr, count)
-
-
-def _counted(deck: Deck, attr: str | None, count: Callable[[], Any]) -> Any:
-    key = (id(deck), attr)
-    entry = _COUNTED.get(key)
-    if entry is not None and entry[0]() is deck:
-        return entry[1]
-    found = count()
-    _COUNTED.put(key, (weakref.ref(deck), found))
-    return found
+    return _COUNTED.of(deck, attr, count)
 
 
 def deck_value(deck: Deck, parts: list[str], key: str, prefix: str, variants: Mapping[str, Deck]) -> Any:
