@@ -12,8 +12,9 @@ from pathlib import Path
 
 from printkit.deck import Card
 from printkit.games.calc import icons
+from printkit.errors import LayoutError
 from printkit.layout.ops import Face
-from printkit.layout.templates import design_file, generic
+from printkit.layout.templates import design_file
 
 # Okabe-Ito hues, used when a spec names no colour for a symbol.
 DEFAULT_COLORS = {**icons.SYMBOL_COLORS, "joker": "#e69f00"}
@@ -54,9 +55,12 @@ def _front_layout(card: Card) -> str | None:
 
 
 def front(card: Card) -> Face:
-    """A number card or the joker as the design draws it, a player aid's face, else the generic face."""
+    """A number card, the joker or a player aid as the design draws it; a card the design does not draw (:func:`designs`) is
+    the generic face's, which printkit draws with the deck's icons (LayoutError here)."""
     layout = _front_layout(card)
-    return generic.front(card) if layout is None else design_file.draw(DESIGN, layout, card, colors=DEFAULT_COLORS)
+    if layout is None:
+        raise LayoutError(f"{card.label}: Calc's design draws no such card; the generic face draws it")
+    return design_file.draw(DESIGN, layout, card, colors=DEFAULT_COLORS)
 
 
 def back(card: Card) -> Face:

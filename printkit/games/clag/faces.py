@@ -16,8 +16,9 @@ from pathlib import Path
 from printkit.deck import Card
 from printkit.errors import DeckError
 from printkit.games.clag.icons import SUIT_COLORS
+from printkit.errors import LayoutError
 from printkit.layout.ops import Face
-from printkit.layout.templates import design_file, generic
+from printkit.layout.templates import design_file
 
 # The art.colors names these faces read (the design's layouts and the generic face).
 COLOR_NAMES = ("background", "ink", "spades", "hearts", "diamonds", "clubs")
@@ -55,9 +56,12 @@ def _front_layout(card: Card) -> str | None:
 
 
 def front(card: Card) -> Face:
-    """A playing card as the design draws it, a player aid's face, else the generic face."""
+    """A playing card or a player aid as the design draws it; a card the design does not draw (:func:`designs`) is
+    the generic face's, which printkit draws with the deck's icons (LayoutError here)."""
     layout = _front_layout(card)
-    return generic.front(card) if layout is None else design_file.draw(DESIGN, layout, card, colors=SUIT_COLORS)
+    if layout is None:
+        raise LayoutError(f"{card.label}: Clag's design draws no such card; the generic face draws it")
+    return design_file.draw(DESIGN, layout, card, colors=SUIT_COLORS)
 
 
 def back(card: Card) -> Face:
