@@ -42,6 +42,10 @@ sets text in a spec's own font as it is now. printkit's bundled fonts are regist
 reportlab under their file names, once per process.
 """
 
+A compiled layout element keeps on itself what it works out again and again from the few card
+sizes, fonts and colours of a deck (its box, ``design.Element.box``; its text's style,
+``design._style``): a handful of entries each, made alike by any thread, let go of with the layout.
+
 from __future__ import annotations
 
 import os
