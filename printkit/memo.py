@@ -40,11 +40,11 @@ and what is kept of them by path is let go of when a build finds one of their fi
 (:func:`printkit.fonts.forget_changed_fonts`, by :func:`file_identity`), so ``printkit watch``
 sets text in a spec's own font as it is now. printkit's bundled fonts are registered with
 reportlab under their file names, once per process.
-"""
 
 A compiled layout element keeps on itself what it works out again and again from the few card
 sizes, fonts and colours of a deck (its box, ``design.Element.box``; its text's style,
 ``design._style``): a handful of entries each, made alike by any thread, let go of with the layout.
+"""
 
 from __future__ import annotations
 
