@@ -215,7 +215,8 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
     out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
            wrap(prof.upload), ""]
     out += list(lines)
-    out += ["", LOOK, "-" * len(LOOK)]
+    look = LOOK_TTS if prof.kind == "tts" else LOOK
+    out += ["", look, "-" * len(look)]
     if warned:
         out += [wrap("printkit warned of these as it made this export (the same lines as on the command line): "
                      "fix them in the deck and export again, or be sure they are as you want them.")]
@@ -235,8 +236,10 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
     return "\n".join(out).encode("utf-8")
 
 
-# The heading of README.txt's list of what the export warned of.
+# The heading of README.txt's list of what the export warned of (a print service's; Tabletop
+# Simulator's, where nothing is ordered).
 LOOK = "Look at these before you order"
+LOOK_TTS = "Look at these before you load the deck"
 
 
 def warned_of(deck: Deck, ctx) -> list[str]:

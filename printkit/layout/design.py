@@ -709,17 +709,19 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
         extent = _turned_extent(extent, element.rotate // 90, box)
-    if fitted.warnings and extent is not None:  # a text that did not fit may run out of its box
-        warnings += overflow_warnings(extent, box, card.size, where)
+    cut = past_the_cut(extent, box, card.size) if fitted.warnings and extent is not None else None
+    if cut:  # said with what the text's fitting warned of: one line per text
+        warnings[0] += f"; {cut}"
     if element.plate:
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings, extent
 
 
-def overflow_warnings(extent: Box, box: Box, size: CardSize, where: object) -> list[str]:
-    """What a text set beyond its ``box`` (it did not fit) says when the lines set there (their
-    ``extent``, to the last baseline: the letters reach a little further) reach past the trim,
-    where the cut takes them off, or else past the safe zone, where a cut that wanders can."""
+def past_the_cut(extent: Box, box: Box, size: CardSize) -> str | None:
+    """What a text set beyond its ``box`` (it did not fit) adds to its warning when the lines set
+    there (their ``extent``, to the last baseline: the letters reach a little further) reach past
+    the trim, where the cut takes them off, or else past the safe zone, where a cut that wanders
+    can; None when they stay inside it."""
     def past(edge: Box) -> dict[str, float]:
         return {"top": edge.y_mm - extent.y_mm, "bottom": extent.bottom_mm - edge.bottom_mm,
                 "left": edge.x_mm - extent.x_mm, "right": extent.right_mm - edge.right_mm}
@@ -729,10 +731,9 @@ def overflow_warnings(extent: Box, box: Box, size: CardSize, where: object) -> l
                              (safe_box(size), "safe zone", "may be cut off by a cut that wanders")):
         out = {side: length for side, length in past(edge).items() if side in beyond and length > EDGE_EPS_MM}
         if out:
-            return [f"{where}: the text runs out of its box and at least {max(out.values()):.2f} mm past the "
-                    f"{name} at the {' and '.join(out)}: what lies there {fate}; give it a larger box or "
-                    "fewer words"]
-    return []
+            return (f"the text runs out of its box and at least {max(out.values()):.2f} mm past the {name} at the "
+                    f"{' and '.join(out)}: what lies there {fate}; give it a larger box or fewer words")
+    return None
 
 
 def _style(element: Element, card: Card, color: str) -> RichStyle:

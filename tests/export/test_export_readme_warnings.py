@@ -7,7 +7,7 @@ import pypdfium2 as pdfium
 from click.testing import CliRunner
 
 from printkit.cli import main
-from printkit.export import LOOK
+from printkit.export import LOOK, LOOK_TTS
 
 LONG = " ".join(["Draw a card, then discard one."] * 12)
 DECK = """game: warned
@@ -29,27 +29,28 @@ WARNED = (f'      - {{title: Long, text: "{LONG}"}}\n'
           '      - {title: Far, text: "Rule 規則."}\n')
 
 
-def _export(tmp_path, more: str, *flags: str, y: str = "60mm"):
+def _export(tmp_path, more: str, *flags: str, y: str = "60mm", target: str = "print-shop"):
     spec = tmp_path / "warned.yaml"
     spec.write_text(DECK.format(more=more, y=y), encoding="utf-8")
-    out = tmp_path / "ex"
-    result = CliRunner().invoke(main, ["export", str(spec), "--for", "print-shop", "--out", str(out), *flags])
+    out = tmp_path / target
+    result = CliRunner().invoke(main, ["export", str(spec), "--for", target, "--out", str(out), *flags])
     assert result.exit_code == 0, result.output
     readme = (out / "README.txt").read_text(encoding="utf-8")
-    look = readme.split(f"{LOOK}\n{'-' * len(LOOK)}\n")[1].split("\n\n")[0]
+    heading = LOOK_TTS if target == "tts" else LOOK
+    look = readme.split(f"{heading}\n{'-' * len(heading)}\n")[1].split("\n\n")[0]
     return look, [line for line in result.stderr.splitlines() if line.startswith("warning: ")], out
 
 
 def test_an_overflowing_text_and_a_missing_character_are_in_the_readme_as_warned(tmp_path):
     look, warnings, out = _export(tmp_path, WARNED, "--pdfx")
-    assert len(warnings) == 3, warnings
+    assert len(warnings) == 2, warnings
     # Each warning of the command line is one "- " entry, without the deck's folder.
     entries = [" ".join(entry.split()) for entry in look.split("\n- ")[1:]]
     assert entries == [w[len("warning: warned: "):] for w in warnings]
-    overflow, cut, missing = entries
+    overflow, missing = entries
     assert overflow.startswith("cards[title=Long") and "does not fit 57.5x12.0 mm even at the minimum size" in overflow
-    assert "rules: the text runs out of its box and at least" in cut
-    assert "past the trim at the bottom: what lies there will be cut off" in cut
+    assert "(12 lines); the text runs out of its box and at least" in overflow
+    assert "past the trim at the bottom: what lies there will be cut off" in overflow
     assert "no font can draw the character(s) '則規' in 'Rule 規則.'" in missing
     assert "they would print as nothing" in missing
 
@@ -84,3 +85,20 @@ def test_a_clean_export_says_there_is_nothing_to_look_at(tmp_path):
     look, warnings, _ = _export(tmp_path, "")
     assert warnings == []
     assert look == "None: printkit warned of nothing as it made this export."
+
+
+def test_the_rulebooks_sent_and_a_tabletop_simulator_deck_say_theirs(tmp_path):
+    # A table whose words cannot stay whole on the page: the build warns of it, and so now does
+    # the export that sends the rulebook, in its README.
+    words = [f"Supercalifragilistic{i}" for i in range(12)]
+    (tmp_path / "warned.rules.en.md").write_text(
+        "# Warned\n\n|" + "|".join(words) + "|\n|" + "|".join("---" for _ in words) + "|\n|"
+        + "|".join("Antidisestablishmentarianism" for _ in words) + "|\n", encoding="utf-8")
+    look, warnings, out = _export(tmp_path, "")
+    assert (out / "upload" / "rulebook-en-a4.pdf").is_file()
+    [said] = warnings
+    assert said.startswith(f"warning: warned: {tmp_path / 'warned.rules.en.md'}:3: table: its columns cannot keep")
+    assert " ".join(look.split()).endswith("- " + said[len("warning: warned: "):])
+    look, warnings, _ = _export(tmp_path, WARNED, target="tts")
+    assert [" ".join(entry.split()) for entry in look.split("\n- ")[1:]] == [
+        w[len("warning: warned: "):] for w in warnings] and len(warnings) == 2
