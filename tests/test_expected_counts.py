@@ -68,8 +68,9 @@ def test_an_export_warns_and_its_readme_says_it(tmp_path):
     said = f"count.yaml:{line_of(SPEC, 'expect:')}:1: the deck does not have the counts its expect: gives"
     assert warning.startswith(f"warning: count: {said} ({'; '.join(FIRST)})")
     readme = (folder / "ex" / "README.txt").read_text(encoding="utf-8")
-    section = readme.split("Counts the spec does not expect\n-------------------------------\n")[1].split("\n\n")[0]
-    assert " ".join(section.split()) == warning[len("warning: count: "):]
+    section = readme.split("Look at these before you order\n------------------------------\n")[1].split("\n\n")[0]
+    said = [" ".join(entry.split()) for entry in section.split("\n- ")[1:]]
+    assert said == [warning[len("warning: count: "):]]
 
 
 def test_counts_as_expected_say_nothing(tmp_path):
@@ -80,4 +81,4 @@ def test_counts_as_expected_say_nothing(tmp_path):
     assert built.exit_code == 0 and _counts_warnings(built.stderr) == []
     exported = invoke_in(folder, "export", "count.yaml", "--for", "tgc", "--out", "ex")
     assert exported.exit_code == 0 and _counts_warnings(exported.stderr) == []
-    assert "Counts the spec does not expect" not in (folder / "ex" / "README.txt").read_text(encoding="utf-8")
+    assert "the deck does not have the counts" not in (folder / "ex" / "README.txt").read_text(encoding="utf-8")

@@ -18,8 +18,10 @@ What goes where:
   ``README.txt``;
 - the print shop also gets the deck's rulebooks (profile key ``rulebook``), one PDF per language;
 - ``README.txt`` says what to upload where, and how many copies of each file to order (for
-  MakePlayingCards, which deck size: it sells fixed ones), and names each picture that prints
-  below the profile's ``dpi`` (else 150 DPI) where it is placed;
+  MakePlayingCards, which deck size: it sells fixed ones), and, under one heading, everything the
+  export warned of about the deck's cards and rulebooks (a text that does not fit, a character
+  left out, a picture that prints below the profile's ``dpi``, else 150 DPI, counts the spec does
+  not expect ...), or that it warned of nothing;
 - a file in the folders to upload that printkit did not write refuses the export before anything
   is written (:mod:`printkit.export.folders`).
 """
@@ -34,7 +36,6 @@ from typing import Callable, Iterator, Sequence
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
-from printkit.expected import count_warning
 from printkit.export.profiles import Profile, ServiceSize, profile, size_name
 from printkit.layout import templates
 
@@ -206,13 +207,22 @@ def file_slug(name: str) -> str:
 
 
 def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence[tuple[str, str]],
-                left_out: Sequence[str]) -> bytes:
-    """README.txt: what the folder is for, what to upload where, each file with its copies."""
+                left_out: Sequence[str], warned: Sequence[str]) -> bytes:
+    """README.txt: what the folder is for, what to upload where, each file with its copies, and
+    what the export ``warned`` of (:func:`warned_of`), to look at before ordering."""
     from printkit.pipeline.names import deck_title
 
     out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
            wrap(prof.upload), ""]
     out += list(lines)
+    look = LOOK_TTS if prof.kind == "tts" else LOOK
+    out += ["", look, "-" * len(look)]
+    if warned:
+        out += [wrap("printkit warned of these as it made this export (the same lines as on the command line): "
+                     "fix them in the deck and export again, or be sure they are as you want them.")]
+        out += [wrap(line, bullet=True) for line in warned]
+    else:
+        out.append("None: printkit warned of nothing as it made this export.")
     if prof.asks:
         out += ["", "Before you order", "----------------", wrap(prof.asks)]
     out += ["", "Files", "-----"]
@@ -226,18 +236,30 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
     return "\n".join(out).encode("utf-8")
 
 
-def count_notes(deck: Deck) -> list[str]:
-    """README.txt's lines on the counts the deck's spec expects and it does not have (none when it
-    has them), read before ordering; the build warns of them too."""
-    said = count_warning(deck)
-    if said is None:
-        return []
-    title = "Counts the spec does not expect"
-    return ["", title, "-" * len(title), wrap(said)]
+# The heading of README.txt's list of what the export warned of (a print service's; Tabletop
+# Simulator's, where nothing is ordered).
+LOOK = "Look at these before you order"
+LOOK_TTS = "Look at these before you load the deck"
 
 
-def wrap(text: str, width: int = 96) -> str:
-    """``text`` with its spaces made single, in lines of at most ``width`` characters."""
+def warned_of(deck: Deck, ctx) -> list[str]:
+    """What the build warned of about ``deck`` so far (its cards and faces, the pictures on them,
+    its counts, its rulebooks), one line per warning grouped as the command line says them, without
+    the deck's folder: README.txt's list (an export writes its README last)."""
+    from printkit.pipeline.names import deck_folder
+
+    return ctx.warning_log.lines(deck_folder(deck))
+
+
+def wrap(text: str, width: int = 96, bullet: bool = False) -> str:
+    """``text`` with its spaces made single, in lines of at most ``width`` characters; a ``bullet``
+    begins with ``- `` and its other lines are indented to match, never breaking at a hyphen (a
+    warning's file names and quoted words stay whole)."""
     import textwrap
 
-    return "\n".join(textwrap.wrap(" ".join(text.split()), width)) if text else ""
+    if bullet:
+        lines = textwrap.wrap(" ".join(text.split()), width, initial_indent="- ", subsequent_indent="  ",
+                              break_on_hyphens=False)
+    else:
+        lines = textwrap.wrap(" ".join(text.split()), width)
+    return "\n".join(lines) if text else ""

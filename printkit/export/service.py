@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import (README, ExportOptions, Run, count_notes, file_slug, press_for, readme_text, resized,
-                             wrap)
+from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, warned_of, wrap
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
@@ -97,10 +96,8 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
         else:
             left_out.append(f"{counted(len(pages), 'full-page sheet')} (score sheets and the "
                             f"like): not cards, so not for {prof.name}; print them from `printkit build`.")
-    soft = soft_pictures(prof, included, faces)
-    for line in soft:
-        if line.warn:
-            ctx.warn(deck, line.text)
+    for line in soft_pictures(prof, included, faces):
+        ctx.warn(deck, line)
     bleeds = sorted({f"{run.size.bleed_mm:g} mm" for run, _ in included})
     notes.append(f"Every card carries {', '.join(bleeds)} of bleed on each side beyond its trim; keep text "
                  "3 mm inside the trim.")
@@ -110,24 +107,15 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
                      "'Before you order').")
     total = sum(len(copies) for _, groups in included for copies in groups)
     notes.append(f"{counted(total, 'card')} in all ({deck_title(deck)}).")
-    notes += count_notes(deck)
-    if soft:
-        notes += ["", "Pictures that print soft", "------------------------"] + [wrap(line.text) for line in soft]
-    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out), kind=EXPORT_README, deck=deck)
+    yield ctx.write(README, readme_text(deck, prof, notes, files, left_out, warned_of(deck, ctx)),
+                    kind=EXPORT_README, deck=deck)
 
 
-class SoftPicture(NamedTuple):
-    """A picture that prints below the resolution the export asks, said once per picture and drawn
-    size: the line, and whether the build must warn too (a face's own warning said it otherwise)."""
-
-    text: str
-    warn: bool
-
-
-def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
-    """Each PNG or JPEG on the cards exported that prints below the profile's own ``dpi`` (where
-    it states one) or :data:`~printkit.layout.resolution.LOW_DPI`, once per picture and drawn size,
-    naming the first card that shows it and how many more distinct cards do."""
+def soft_pictures(prof: Profile, included, faces) -> list[str]:
+    """What to warn of each PNG or JPEG on the cards exported that prints below the profile's own
+    ``dpi`` (where it states one) but not below :data:`~printkit.layout.resolution.LOW_DPI` (the
+    face's own warning says those), once per picture and drawn size, naming the first card that
+    shows it and how many more distinct cards do."""
     from printkit.layout.resolution import LOW_DPI, PRINT_DPI, resolution
 
     below = prof.stated_dpi or LOW_DPI
@@ -140,7 +128,7 @@ def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
             for side, face in (("front", faces.front(card)), ("back", faces.back(card))):
                 for op in face.ops:
                     placed = resolution(op) if isinstance(op, Image) else None
-                    if placed is None or placed.dpi >= below:
+                    if placed is None or placed.dpi >= below or placed.dpi < LOW_DPI:
                         continue
                     key = (str(op.path), tuple(round(v, 1) for v in placed.drawn_mm))
                     seen = found.setdefault(key, [placed, card, side, set()])
@@ -148,8 +136,8 @@ def soft_pictures(prof: Profile, included, faces) -> list[SoftPicture]:
     lines = []
     for (path, _), (placed, card, side, cards) in found.items():
         more = f" and {counted(len(cards) - 1, 'more distinct card')}" if len(cards) > 1 else ""
-        lines.append(SoftPicture(f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: "
-                                 f"{placed.said(below, wanted, asks)}.", placed.dpi >= LOW_DPI))
+        lines.append(f"picture {Path(path).name!r} on the {side} of {card.short_label}{more}: "
+                     f"{placed.said(below, wanted, asks)}.")
     return lines
 
 
@@ -272,6 +260,8 @@ def _rulebooks(deck: Deck, ctx, files, left_out) -> Iterator:
                 raise error  # the designer's own text: its mistakes are theirs to fix
             left_out.append(f"The {lang} rulebook: {error}")
             continue
+        for said in dict.fromkeys(result.warnings):  # as a build says them, and README.txt with them
+            ctx.warn(deck, said)
         path = f"{UPLOAD}/rulebook-{lang}-{paper}.pdf"
         yield ctx.write(path, result.data, kind="export-rulebook", deck=deck, paper=result.paper,
                         pages=result.pages, lang=lang)

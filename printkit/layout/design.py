@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, 
 from printkit.deck import Card, CardSize, matches
 from printkit.layout.anchors import Anchor, anchored_box
 from printkit.layout.color import mix, on_color
-from printkit.layout.geometry import Box, bleed_box, safe_box
+from printkit.layout.geometry import Box, bleed_box, safe_box, trim_box
 from printkit.layout.icons import Icon, ImageIcon
 from printkit.layout.markup import BREAK, CODE, ICON, LITERAL, TEXT, tokenize
 from printkit.layout.ops import Ellipse, Face, Image, Line, Op, Rect
@@ -710,9 +710,31 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if element.rotate:
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
         extent = _turned_extent(extent, element.rotate // 90, box)
+    cut = past_the_cut(extent, box, card.size) if fitted.warnings and extent is not None else None
+    if cut:  # said with what the text's fitting warned of: one line per text
+        warnings[0] += f"; {cut}"
     if element.plate:
         ops = tuple(text_plate(card, ops)) + tuple(ops)
     return ops, warnings, extent
+
+
+def past_the_cut(extent: Box, box: Box, size: CardSize) -> str | None:
+    """What a text set beyond its ``box`` (it did not fit) adds to its warning when the lines set
+    there (their ``extent``, to the last baseline: the letters reach a little further) reach past
+    the trim, where the cut takes them off, or else past the safe zone, where a cut that wanders
+    can; None when they stay inside it."""
+    def past(edge: Box) -> dict[str, float]:
+        return {"top": edge.y_mm - extent.y_mm, "bottom": extent.bottom_mm - edge.bottom_mm,
+                "left": edge.x_mm - extent.x_mm, "right": extent.right_mm - edge.right_mm}
+
+    beyond = {side for side, out in past(box).items() if out > EDGE_EPS_MM}
+    for edge, name, fate in ((trim_box(size), "trim", "will be cut off"),
+                             (safe_box(size), "safe zone", "may be cut off by a cut that wanders")):
+        out = {side: length for side, length in past(edge).items() if side in beyond and length > EDGE_EPS_MM}
+        if out:
+            return (f"the text runs out of its box and at least {max(out.values()):.2f} mm past the {name} at the "
+                    f"{' and '.join(out)}: what lies there {fate}; give it a larger box or fewer words")
+    return None
 
 
 def _style(element: Element, card: Card, color: str) -> RichStyle:

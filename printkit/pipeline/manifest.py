@@ -73,13 +73,17 @@ class WarningLog:
         for label in labels:
             said.setdefault(label)
 
-    def lines(self) -> list[str]:
-        """``folder: card field: problem (and N more distinct cards)``, the folder when there is one."""
+    def lines(self, folder: str | None = None) -> list[str]:
+        """``folder: card field: problem (and N more distinct cards)``, the folder when there is one;
+        given ``folder``, the lines of that folder's warnings alone, without it (an export's README)."""
         out = []
-        for (folder, text), labels in self._said.items():
+        for (where, text), labels in self._said.items():
+            if folder is not None and where != folder:
+                continue
             more = len(labels) - 1
             also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
-            out.append(f"{folder + ': ' if folder else ''}{next(iter(labels), '')}{text}{also}")
+            named = where + ": " if where and folder is None else ""
+            out.append(f"{named}{next(iter(labels), '')}{text}{also}")
         return out
 
 

@@ -1,4 +1,5 @@
-"""README.txt names each picture that prints below the service's DPI (its profile's, else 150)."""
+"""README.txt names each picture that prints below the service's DPI (its profile's, else 150), among
+what the export warned of."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ def _export(tmp_path, pixels, target):
     spec.write_text(DECK, encoding="utf-8")
     out = tmp_path / target
     result = export_deck(load_deck(str(spec)), ExportOptions(target=target, out_dir=out))
-    readme = " ".join((out / "README.txt").read_text(encoding="utf-8").split())
-    return readme, result.warnings
+    readme = (out / "README.txt").read_text(encoding="utf-8")
+    # What the export warned of, one "- " line each (wrapped), as a person reads it.
+    look = readme.split("Look at these before you order\n------------------------------\n")[1].split("\n\n")[0]
+    return " ".join(look.split()), result.warnings
 
 
 def test_below_the_services_own_dpi_is_named_once_for_all_cards(tmp_path):
@@ -32,21 +35,23 @@ def test_below_the_services_own_dpi_is_named_once_for_all_cards(tmp_path):
     readme, warnings = _export(tmp_path, (550, 750), "tgc")
     line = ("picture 'bg.png' on the front of cards 'Alpha' and 1 more distinct card: 550 x 750 px drawn at "
             "69.8 x 95.2 mm is 200 DPI, below 300; The Game Crafter asks 300 DPI: give it at least 825 x 1125 px.")
-    assert "Pictures that print soft ------------------------ " + line in readme
+    assert "- " + line in readme
     assert readme.count("picture 'bg.png'") == 1
     assert [w for w in warnings if "bg.png" in w] == [f"soft: {line}"]
 
 
 def test_without_a_dpi_in_the_profile_150_is_the_floor(tmp_path):
     readme, _ = _export(tmp_path, (550, 750), "print-shop")
-    assert "Pictures that print soft" not in readme
+    assert readme == "None: printkit warned of nothing as it made this export."
     readme, warnings = _export(tmp_path, (55, 75), "print-shop")
-    assert ("picture 'bg.png' on the front of cards 'Alpha' and 1 more distinct card: 55 x 75 px drawn at "
-            "69.8 x 95.2 mm is 20 DPI, below 150; print services commonly ask 300 DPI: give it at least "
-            "825 x 1125 px.") in readme
-    # Said by the faces themselves (below 150 everywhere), not again by the export.
+    # Said by the faces themselves (below 150 everywhere), not again by the export; README.txt
+    # says it as the command line does.
     assert not [w for w in warnings if "on the front of" in w]
-    assert [w for w in warnings if "art background_image: picture 'bg.png'" in w]
+    [said] = [w for w in warnings if "bg.png" in w]
+    assert said == ("soft: cards[title=Alpha]#1 art background_image: picture 'bg.png': 55 x 75 px drawn at "
+                    "69.8 x 95.2 mm is 20 DPI, below 150; print services commonly ask 300 DPI: give it at least "
+                    "825 x 1125 px (and 1 more distinct card)")
+    assert "- " + said[len("soft: "):] in readme and readme.count("bg.png") == 1
 
 
 def test_a_deck_whose_bleed_differs_from_the_services_is_warned_once_at_the_size_printed(tmp_path):
