@@ -464,14 +464,19 @@ def _shows_something(block: md.Block | None) -> bool:
 TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
 
 
+def _list_indent(block: md.ListBlock, styles: Styles) -> float:
+    """How far a list's items are set in from the text's edge, in points."""
+    return styles.body.fontSize * (1.8 if block.ordered else 1.4)
+
+
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
     items = [ListItem(paragraph(item, where, styles.body, tie=True)) for item in block.items]
     size = styles.body.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", bulletFormat="%s.", bulletFontName=styles.body.fontName,
-                            bulletFontSize=size, leftIndent=size * 1.8, bulletDedent=size * 1.5)
+                            bulletFontSize=size, leftIndent=_list_indent(block, styles), bulletDedent=size * 1.5)
     return ListFlowable(items, bulletType="bullet", start="•", bulletFontName=styles.body.fontName,
-                        bulletFontSize=size, leftIndent=size * 1.4, bulletDedent=size * 1.0)
+                        bulletFontSize=size, leftIndent=_list_indent(block, styles), bulletDedent=size * 1.0)
 
 
 MAX_TABLE_STRETCH = 1.6  # how far a narrow table's natural column widths are widened
@@ -532,7 +537,7 @@ def _span_chars(spans: Iterable[md.Span], size: float, bold: bool) -> list[list[
 def code_pieces(spans: tuple[md.Span, ...], size: float, bold: bool, tie: bool,
                 at_spaces: bool) -> list[tuple[float, str]]:
     """For each code span of ``spans`` set at ``size``, the widest piece of text it is in that no
-    line may break: (its width in points, its text). The code is one piece with what touches it
+    line may break: (its width in points, the code's characters in it). The code is one piece with what touches it
     up to a space (its own spaces no-break), or with ``at_spaces`` broken at its spaces too. With
     ``tie`` the last word of at most RUNT_CHARS characters is one piece with the word before it,
     as tie_last_word sets it."""
@@ -565,7 +570,7 @@ def code_pieces(spans: tuple[md.Span, ...], size: float, bold: bool, tie: bool,
         if ch == SHY:  # a break with a hyphen before it
             close()
             width, text, inside = 0.0, [], set()
-        elif ch != ZWSP:
+        elif code >= 0 and ch != ZWSP:
             text.append(ch)
     close()
     return widest
@@ -726,6 +731,64 @@ def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None 
     return out
 
 
+def code_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None = None,
+                  font_bold: Path | None = None) -> list[str]:
+    """A warning at the line of each paragraph, list or note of ``doc``'s text whose inline code
+    has a piece without a space that is wider than its lines on pages of one of ``papers``: it is
+    split between letters there (``font`` and ``font_bold``: the spec's own, as :func:`render`
+    takes them). Headings and table cells are not looked at (a table says its own split words)."""
+    register_fonts()
+    found: dict[int, tuple[list[str], dict[str, None]]] = {}  # by line: its papers and pieces
+    with setting(font, font_bold):
+        for p in papers:
+            styles = make_styles(p)
+            width_pt = mm_to_pt(p.width_mm - 2 * p.margin_mm)
+            for block in doc.blocks:
+                for text, line_pt in _code_texts(block, styles, width_pt):
+                    try:
+                        pieces = code_pieces(md.parse_inline(text, doc.path, block.line), styles.body.fontSize,
+                                             False, True, at_spaces=True)
+                    except KeyError:  # a character no font has: an error of its own
+                        continue
+                    wide = [piece for width, piece in pieces if width > line_pt + 1e-6]
+                    if wide:
+                        names, said = found.setdefault(block.line, ([], {}))
+                        if p.name not in names:
+                            names.append(p.name)
+                        said.update(dict.fromkeys(wide))
+    out = []
+    for line, (names, said) in found.items():
+        pieces = list(said)
+        listed = ", ".join(repr(piece) for piece in pieces[:3]) + (f" and {len(pieces) - 3} more" if len(pieces) > 3
+                                                                    else "")
+        out.append(md.RulebookError(doc.path, line, (
+            f"inline code: {listed} has no space to break a line at and is wider than a line on {', '.join(names)} "
+            "pages, so it is split between letters; shorten it, or put a space or a zero-width space (U+200B) where "
+            "it may break")).located())
+    return out
+
+
+def _code_texts(block: md.Block, styles: Styles, width_pt: float) -> Iterator[tuple[str, float]]:
+    """Each text of ``block`` with inline code that is set in the body's style, with the width of
+    its lines in points."""
+    if isinstance(block, md.Paragraph):
+        texts, line_pt = (block.text,), width_pt
+    elif isinstance(block, md.ListBlock):
+        texts, line_pt = block.items, width_pt - _list_indent(block, styles)
+    elif isinstance(block, md.Note):
+        texts, line_pt = block.paragraphs, width_pt - 2 * _note_padding(styles)
+    else:
+        return
+    for text in texts:
+        if "`" in text:
+            yield text, line_pt
+
+
+def _note_padding(styles: Styles) -> float:
+    """The room a note leaves each side of its text, in points."""
+    return styles.body.fontSize
+
+
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
     paras = [paragraph(p, where, styles.body, tie=True) for p in block.paragraphs]
     size = styles.body.fontSize
@@ -734,8 +797,8 @@ def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
         *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#fdf3dc")),
         ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor("#e69f00")),
-        ("LEFTPADDING", (0, 0), (-1, -1), size),
-        ("RIGHTPADDING", (0, 0), (-1, -1), size),
+        ("LEFTPADDING", (0, 0), (-1, -1), _note_padding(styles)),
+        ("RIGHTPADDING", (0, 0), (-1, -1), _note_padding(styles)),
         ("TOPPADDING", (0, 0), (-1, -1), size * 0.7),
         ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.1),
     ]))
