@@ -23,11 +23,14 @@ Setting
   (``.,!?)」`` …) nor after opening punctuation (``(「`` …), with no hyphen added; a size at which
   that happens does not count as fitting.
 - Korean: words are kept whole where that fits reasonably. A word containing Hangul syllables
-  that does not fit on the rest of a line is broken between two Hangul syllables when the line
-  is less than three quarters full (so a long word does not leave a wide gap behind it);
-  otherwise it starts the next line (always, with ``RichStyle.keep_words``). A break between two syllables is never next to
-  punctuation, so the punctuation rule above holds here too; it is no break between characters
-  in the sense of fitting (Korean may break there), so it makes no text smaller.
+  that does not fit on the rest of a line starts the next line, unless that would leave the
+  line mostly empty (less than half full, :data:`KEEP_WHOLE_FROM`): it is then broken between
+  two Hangul syllables, so a long word does not leave a wide gap behind it (never, with
+  ``RichStyle.keep_words``). A break between two syllables is never next to punctuation, so the
+  punctuation rule above holds here too. A Hangul word wider than a whole line is a word wider
+  than the box as a Latin one is: a size at which it must be broken (between syllables, else
+  between letters) does not count as fitting, and a word broken so at the size chosen is named
+  in the warning.
 - Icons are squares centred on the middle of the capitals (a little taller than the cap height,
   never beyond the font's ascent), with a small space on either side. An icon with no colour of
   its own takes the text's colour; in a span with a colour, every icon that can be recoloured
@@ -39,11 +42,11 @@ Setting
 - Characters a font lacks are set in the next font of the chain that has them, as
   :mod:`printkit.layout.text` does; characters no font has are named in the warning.
 - Fitting: ``fit="shrink"`` sets the whole block at the largest size on a 0.05 mm grid in
-  [min, max] at which every line fits the box's width, all lines its height and no word is broken
-  between characters; ``"none"`` sets it at the maximum. Text that does not fit is still set (at
+  [min, max] at which every line fits the box's width, all lines its height and no word wider
+  than a line is broken; ``"none"`` sets it at the maximum. Text that does not fit is still set (at
   the minimum) with a warning; of a text far too long for its box at most :data:`MAX_LINES` lines
-  are drawn. A word broken between characters is a warning naming it (the text is then as small
-  as it may be, so it is broken the least).
+  are drawn. A word broken for being wider than a line is a warning naming it (the text is then
+  as small as it may be, so it is broken the least).
 
 Widths are measured once, at unit size, and scaled: a size is tried by breaking lines against
 ``box width / size``, stopping as soon as the lines are taller than the box. The maximum size is
@@ -79,8 +82,9 @@ from printkit.layout.text import (
 )
 from printkit.memo import Memo
 
-# A Hangul word that does not fit moves whole to the next line once the line is this full.
-KEEP_WHOLE_FROM = 0.75
+# A Hangul word that does not fit moves whole to the next line once the line is this full:
+# breaking it between syllables is for a line that would otherwise stay mostly empty.
+KEEP_WHOLE_FROM = 0.5
 
 CLOSING = frozenset(".,!?;:%)]}\u00bb\u2019\u201d\u2026\u3001\u3002\u3009\u300b\u300d\u300f\u3011\u3015"
                     "\u3017\u3019\u301b\uff01\uff09\uff0c\uff0e\uff1a\uff1b\uff1f\uff3d\uff5d")
@@ -97,16 +101,22 @@ def _is_hangul(ch: str) -> bool:
     return "\uac00" <= ch <= "\ud7a3"
 
 
+_Cut = Literal["soft", "syllables", "letters"]
+# Cuts that break a word wider than a line: a size that needs one does not count as fitting.
+_BROKEN: frozenset[_Cut | None] = frozenset({"syllables", "letters"})
+
+
 class _Frag:
     """Part of a word on one line: pieces from ``start`` up to ``end`` (piece, character), its width,
     and ``cut``, how the word goes on past ``end``: None (it ends there, or goes on after a Hangul
-    syllable), ``"soft"`` (at a soft hyphen: a hyphen is drawn, its width in ``width``) or
-    ``"letters"`` (between letters: the word is wider than a line)."""
+    syllable as Korean may), ``"soft"`` (at a soft hyphen: a hyphen is drawn, its width in
+    ``width``), ``"syllables"`` (between Hangul syllables because the word is wider than a line)
+    or ``"letters"`` (between letters: the word is wider than a line)."""
 
     __slots__ = ("word", "start", "end", "width", "cut")
 
     def __init__(self, word: _WordM, start: tuple[int, int], end: tuple[int, int], width: float,
-                 cut: Literal["soft", "letters"] | None = None):
+                 cut: _Cut | None = None):
         self.word, self.start, self.end, self.width, self.cut = word, start, end, width, cut
 
 
@@ -215,8 +225,9 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                     start, rest = soft[0], rest - soft[1]
                 elif word.hangul and not setting.keep_words and used < KEEP_WHOLE_FROM * width and avail > 0:
                     cut = _split(word, start, avail, True, measure, force=False)
-                    if cut is not None:
-                        line.append(_Frag(word, start, cut[0], cut[1]))
+                    if cut is not None:  # a word wider than a line would be broken anyway: it counts
+                        wide = word.width + word.overhang > width + 1e-9
+                        line.append(_Frag(word, start, cut[0], cut[1], "syllables" if wide else None))
                         used += gap + cut[1]
                         start, rest = cut[0], rest - cut[1]
                 yield line, used
@@ -231,7 +242,7 @@ def _hard_line(words: tuple[_Word, ...], setting: _Setting, width: float,
                 start, rest = soft[0], rest - soft[1]
                 continue
             cut = _split(word, start, avail, True, measure, force=False) if word.hangul else None
-            cut_kind: Literal["letters"] | None = None
+            cut_kind: _Cut = "syllables"
             if cut is None:
                 cut = _split(word, start, avail, False, measure, force=True)
                 cut_kind = "letters"
@@ -249,7 +260,8 @@ class _Laid:
     lines: list[tuple[list[_Frag], float, float]]  # fragments, width (em, with overhang), baseline offset (em)
     more: bool  # lines were left out (MAX_LINES, or stopped at the first that does not fit)
     overflows: bool = False  # a line is wider than the box, or below it
-    broken: tuple[_WordM, ...] = ()  # words broken between letters, each once
+    broken: tuple[_WordM, ...] = ()  # words wider than a line, broken between syllables or letters, each once
+    letters: bool = False  # one of them was broken between letters (not only between Hangul syllables)
 
     @property
     def fits(self) -> bool:
@@ -260,7 +272,7 @@ class _Laid:
 def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure: _Measure,
              stop_when_too_tall: bool) -> _Laid:
     """The text's lines at ``size``; with ``stop_when_too_tall``, only up to the first line that
-    does not fit (past the box, or a word broken between letters)."""
+    does not fit (past the box, or a word wider than a line broken)."""
     width = box.w_mm / size
     height = box.h_mm / size
     m = setting.metrics
@@ -269,6 +281,7 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
     offset = 0.0
     overflows = False
     broken: dict[int, _WordM] = {}
+    letters = False
     for paragraph in setting.parsed:
         for l_index, hard in enumerate(paragraph):
             for k, (frags, used) in enumerate(_hard_line(hard, setting, width, measure)):
@@ -278,11 +291,12 @@ def _lay_out(setting: _Setting, style: RichStyle, box: Box, size: float, measure
                 lines.append((frags, used + over if frags else 0.0, offset))
                 if used + over > width + 1e-9 or top + m.descent + offset > height + 1e-9:
                     overflows = True
-                if frags and frags[-1].cut == "letters":
+                if frags and frags[-1].cut in _BROKEN:
                     broken.setdefault(id(frags[-1].word), frags[-1].word)
+                    letters = letters or frags[-1].cut == "letters"
                 if (stop_when_too_tall and (overflows or broken)) or len(lines) >= MAX_LINES:
-                    return _Laid(lines, True, overflows, tuple(broken.values()))
-    return _Laid(lines, False, overflows, tuple(broken.values()))
+                    return _Laid(lines, True, overflows, tuple(broken.values()), letters)
+    return _Laid(lines, False, overflows, tuple(broken.values()), letters)
 
 
 def _one_line_index(setting: _Setting, box: Box, sizes: list[float], measure: _Measure,
@@ -491,7 +505,8 @@ def _fit_rich(markup: str, box: Box, style: RichStyle, max_size_mm: float, min_s
         warnings.append(f"{where}: text {_short(plain)!r} does not fit {box.w_mm:.1f}x{box.h_mm:.1f} mm {at} "
                         f"({count})")
     if laid.broken:
-        warnings.append(_broken_warning(laid.broken, box, size, low if fit == "shrink" else None, where))
+        warnings.append(_broken_warning(laid.broken, laid.letters, box, size, low if fit == "shrink" else None,
+                                        where))
     warnings.extend(_glyph_warnings(setting, where))
     ops: list[Op] = []
     spans: list[tuple[float, float, float]] = []  # each line set: its start, end and baseline
@@ -518,14 +533,16 @@ def _set_extent(spans: list[tuple[float, float, float]], cap_mm: float) -> Box |
     return Box(left, top, max(s[1] for s in spans) - left, spans[-1][2] - top)
 
 
-def _broken_warning(words: tuple[_WordM, ...], box: Box, size: float, low: float | None, where: object) -> str:
-    """What a text whose ``words`` had to be broken between letters says (``low``: the minimum
-    size the text shrank to, None when it does not shrink)."""
+def _broken_warning(words: tuple[_WordM, ...], letters: bool, box: Box, size: float, low: float | None,
+                    where: object) -> str:
+    """What a text whose ``words`` had to be broken (between letters if ``letters``, else between
+    Hangul syllables) says (``low``: the minimum size the text shrank to, None when it does not shrink)."""
     named = [repr(_short("".join(p.text for p in w.pieces if p.text).replace(SOFT_HYPHEN, ""))) for w in words[:3]]
     more = f" and {len(words) - 3} more" if len(words) > 3 else ""
     said = f"the word {named[0]} is" if len(words) == 1 else f"the words {', '.join(named)}{more} are"
     at = f"even at the minimum size {low:g} mm" if low is not None else f"at {size:g} mm"
-    return (f"{where}: {said} wider than the {box.w_mm:.1f} mm box {at}, so broken between letters; give it a "
+    between = "letters" if letters else "syllables"
+    return (f"{where}: {said} wider than the {box.w_mm:.1f} mm box {at}, so broken between {between}; give it a "
             f"wider box or a smaller size, or put soft hyphens (U+00AD) where a word may break")
 
 

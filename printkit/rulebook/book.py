@@ -49,7 +49,7 @@ from printkit.rulebook.content import Table as ContentTable
 from printkit.rulebook.contents import BookContents
 from printkit.rulebook.document import RulebookDoc
 from printkit.rulebook.inline_icons import icon_color, icon_markup
-from printkit.rulebook.paragraphs import NBSP, BookParagraph, HeadingParagraph
+from printkit.rulebook.paragraphs import NBSP, BookParagraph, CodeBreaks, HeadingParagraph
 # PAPERS and paper: a book's page sizes are named through this module (producer, booklet)
 from printkit.rulebook.styles import PAPERS, Paper, Styles, make_styles, paper  # noqa: F401
 from printkit.units import mm_to_pt
@@ -226,8 +226,11 @@ def xml_escape(text: str) -> str:
 
 
 def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str | None = None,
-                 style: ParagraphStyle | None = None) -> str:
+                 style: ParagraphStyle | None = None, breaking: frozenset[int] = frozenset()) -> str:
     """reportlab paragraph markup for styled spans, naming a font for every run.
+
+    Inline code is set as one piece (its spaces no-break) but the code spans of the indices
+    ``breaking`` (counted among the code spans), which break at their spaces.
 
     Text that is one plain run in ``style_font`` (the font of the paragraph style it is set in)
     is left bare: the style sets that font already, and reportlab parses a paragraph without tags
@@ -238,13 +241,17 @@ def spans_markup(spans: Iterable[md.Span], bold: bool = False, style_font: str |
     spans = tuple(spans)
     parts = []
     regular_faces, bold_faces = _BOOK_FACES.get()
+    codes = 0
     for span in spans:
         faces = bold_faces if (span.bold or bold) and not span.code else regular_faces
         if span.icon is not None:
             parts.append(_icon_markup(span, faces, style))
             continue
-        # A command or value in code is read as one piece: its spaces do not break a line.
-        runs = font_runs(span.text.replace(" ", NBSP) if span.code else span.text, faces)
+        # A command or value in code is read as one piece: its spaces do not break a line, unless
+        # it is wider than one.
+        whole = span.code and codes not in breaking
+        codes += span.code
+        runs = font_runs(span.text.replace(" ", NBSP) if whole else span.text, faces)
         if len(spans) == 1 and len(runs) == 1 and not (span.code or span.italic) and span.color is None and \
                 span.size == 1.0 and fonts.font_name(runs[0][0]) == style_font and ZWSP not in runs[0][1]:
             return xml_escape(runs[0][1])
@@ -326,9 +333,21 @@ def inline(text: str, where: tuple[str, int | None], bold: bool = False, style_f
 def paragraph(text: str, where: tuple[str, int | None], style: ParagraphStyle, bold: bool = False,
               tie: bool = False) -> "BookParagraph":
     """A paragraph of the rule text's inline syntax set in ``style`` (``tie``: its last short word
-    never stands alone on the last line, see tie_last_word)."""
+    never stands alone on the last line, see tie_last_word); its inline code breaks at its spaces
+    where it is wider than a line (:class:`~printkit.rulebook.paragraphs.CodeBreaks`)."""
     markup = inline(text, where, bold, style.fontName, style)
-    return BookParagraph(tie_last_word(markup) if tie else markup, style)
+    if "`" not in text:
+        return BookParagraph(tie_last_word(markup) if tie else markup, style)
+    spans = md.parse_inline(text, *where)
+    if not any(span.code and " " in span.text for span in spans):
+        return BookParagraph(tie_last_word(markup) if tie else markup, style)
+
+    def variant(breaking: frozenset[int]) -> str:
+        made = spans_markup(spans, bold, style.fontName, style, breaking)
+        return tie_last_word(made) if tie else made
+
+    widths = tuple(width for width, _ in code_pieces(spans, style.fontSize, bold, tie, at_spaces=False))
+    return BookParagraph(tie_last_word(markup) if tie else markup, style, code=CodeBreaks(widths, variant))
 
 
 # Resolves a directive to its data: (kind, name, line) -> Figure | Example | ContentTable.
@@ -445,14 +464,19 @@ def _shows_something(block: md.Block | None) -> bool:
 TABLE_FONT = (("FONTNAME", (0, 0), (-1, -1), fonts.font_name(fonts.KOREAN)),)
 
 
+def _list_indent(block: md.ListBlock, styles: Styles) -> float:
+    """How far a list's items are set in from the text's edge, in points."""
+    return styles.body.fontSize * (1.8 if block.ordered else 1.4)
+
+
 def _list(block: md.ListBlock, styles: Styles, where) -> ListFlowable:
     items = [ListItem(paragraph(item, where, styles.body, tie=True)) for item in block.items]
     size = styles.body.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", bulletFormat="%s.", bulletFontName=styles.body.fontName,
-                            bulletFontSize=size, leftIndent=size * 1.8, bulletDedent=size * 1.5)
+                            bulletFontSize=size, leftIndent=_list_indent(block, styles), bulletDedent=size * 1.5)
     return ListFlowable(items, bulletType="bullet", start="•", bulletFontName=styles.body.fontName,
-                        bulletFontSize=size, leftIndent=size * 1.4, bulletDedent=size * 1.0)
+                        bulletFontSize=size, leftIndent=_list_indent(block, styles), bulletDedent=size * 1.0)
 
 
 MAX_TABLE_STRETCH = 1.6  # how far a narrow table's natural column widths are widened
@@ -480,25 +504,76 @@ MIN_TABLE_TEXT_PT = 6.0
 def _measured(text: str, where, size: float, bold: bool) -> list[tuple[str, float]]:
     """Each character of a cell's text (an icon as U+FFFC) with its width in points at ``size``,
     in the font that sets it (bold, code and fallback fonts included)."""
-    regular_faces, bold_faces = _BOOK_FACES.get()
-    measured: list[tuple[str, float]] = []
     try:
-        for span in md.parse_inline(text, *where):
-            faces = bold_faces if (span.bold or bold) and not span.code else regular_faces
-            at = size * span.size
-            if span.icon is not None:  # as wide as icon_markup makes it, glued to its neighbours
-                cap = font_metrics(faces.main).cap_height * at
-                measured.append(("\ufffc", ICON_CAP_HEIGHTS * cap + 2 * ICON_SIDE_GAP_EM * at))
-                continue
-            chars = span.text.replace(" ", NBSP) if span.code else span.text
-            for font, run in font_runs(chars, faces):
-                name = fonts.font_name(font)
-                hyphen = pdfmetrics.stringWidth("-", name, at)  # a soft hyphen is set so where the line breaks
-                measured += [(ch, hyphen if ch == SHY else 0.0 if ch == ZWSP else pdfmetrics.stringWidth(ch, name, at))
-                             for ch in run]
+        return [each for span in _span_chars(md.parse_inline(text, *where), size, bold) for each in span]
     except KeyError as exc:
         raise md.RulebookError(where[0], where[1], f"{exc.args[0]} in {text!r}") from None
-    return measured
+
+
+def _span_chars(spans: Iterable[md.Span], size: float, bold: bool) -> list[list[tuple[str, float]]]:
+    """For each of ``spans``, its characters (an icon as U+FFFC, a space in code as a no-break
+    space) with their widths in points at ``size``, in the fonts that set them. Raises KeyError
+    for a character no font has."""
+    regular_faces, bold_faces = _BOOK_FACES.get()
+    out: list[list[tuple[str, float]]] = []
+    for span in spans:
+        measured: list[tuple[str, float]] = []
+        out.append(measured)
+        faces = bold_faces if (span.bold or bold) and not span.code else regular_faces
+        at = size * span.size
+        if span.icon is not None:  # as wide as icon_markup makes it, glued to its neighbours
+            cap = font_metrics(faces.main).cap_height * at
+            measured.append(("\ufffc", ICON_CAP_HEIGHTS * cap + 2 * ICON_SIDE_GAP_EM * at))
+            continue
+        chars = span.text.replace(" ", NBSP) if span.code else span.text
+        for font, run in font_runs(chars, faces):
+            name = fonts.font_name(font)
+            hyphen = pdfmetrics.stringWidth("-", name, at)  # a soft hyphen is set so where the line breaks
+            measured += [(ch, hyphen if ch == SHY else 0.0 if ch == ZWSP else pdfmetrics.stringWidth(ch, name, at))
+                         for ch in run]
+    return out
+
+
+def code_pieces(spans: tuple[md.Span, ...], size: float, bold: bool, tie: bool,
+                at_spaces: bool) -> list[tuple[float, str]]:
+    """For each code span of ``spans`` set at ``size``, the widest piece of text it is in that no
+    line may break: (its width in points, the code's characters in it). The code is one piece with what touches it
+    up to a space (its own spaces no-break), or with ``at_spaces`` broken at its spaces too. With
+    ``tie`` the last word of at most RUNT_CHARS characters is one piece with the word before it,
+    as tie_last_word sets it."""
+    chars: list[tuple[str, float, int]] = []  # each character, its width, the code span it is in (or -1)
+    codes = 0
+    for span, measured in zip(spans, _span_chars(spans, size, bold)):
+        chars += [(ch, w, codes if span.code else -1) for ch, w in measured]
+        codes += span.code
+    breaks = [i for i, (ch, _, code) in enumerate(chars)
+              if ch in (" ", ZWSP) or (at_spaces and code >= 0 and ch == NBSP)]
+    if tie and breaks and 0 < len("".join(ch for ch, _, _ in chars[breaks[-1] + 1:]).strip()) <= RUNT_CHARS:
+        breaks.pop()
+    at = set(breaks)
+    widest = [(0.0, "")] * codes
+    width, text, inside = 0.0, [], set()
+
+    def close() -> None:
+        for code in inside:
+            if width > widest[code][0]:
+                widest[code] = (width, "".join(text).replace(NBSP, " "))
+
+    for i, (ch, w, code) in enumerate(chars):
+        if i in at:
+            close()
+            width, text, inside = 0.0, [], set()
+            continue
+        width += w
+        if code >= 0:
+            inside.add(code)
+        if ch == SHY:  # a break with a hyphen before it
+            close()
+            width, text, inside = 0.0, [], set()
+        elif code >= 0 and ch != ZWSP:
+            text.append(ch)
+    close()
+    return widest
 
 
 def _words(measured: list[tuple[str, float]], tie: bool = True) -> list[tuple[str, float]]:
@@ -656,6 +731,64 @@ def table_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None 
     return out
 
 
+def code_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None = None,
+                  font_bold: Path | None = None) -> list[str]:
+    """A warning at the line of each paragraph, list or note of ``doc``'s text whose inline code
+    has a piece without a space that is wider than its lines on pages of one of ``papers``: it is
+    split between letters there (``font`` and ``font_bold``: the spec's own, as :func:`render`
+    takes them). Headings and table cells are not looked at (a table says its own split words)."""
+    register_fonts()
+    found: dict[int, tuple[list[str], dict[str, None]]] = {}  # by line: its papers and pieces
+    with setting(font, font_bold):
+        for p in papers:
+            styles = make_styles(p)
+            width_pt = mm_to_pt(p.width_mm - 2 * p.margin_mm)
+            for block in doc.blocks:
+                for text, line_pt in _code_texts(block, styles, width_pt):
+                    try:
+                        pieces = code_pieces(md.parse_inline(text, doc.path, block.line), styles.body.fontSize,
+                                             False, True, at_spaces=True)
+                    except KeyError:  # a character no font has: an error of its own
+                        continue
+                    wide = [piece for width, piece in pieces if width > line_pt + 1e-6]
+                    if wide:
+                        names, said = found.setdefault(block.line, ([], {}))
+                        if p.name not in names:
+                            names.append(p.name)
+                        said.update(dict.fromkeys(wide))
+    out = []
+    for line, (names, said) in found.items():
+        pieces = list(said)
+        listed = ", ".join(repr(piece) for piece in pieces[:3]) + (f" and {len(pieces) - 3} more" if len(pieces) > 3
+                                                                    else "")
+        out.append(md.RulebookError(doc.path, line, (
+            f"inline code: {listed} has no space to break a line at and is wider than a line on {', '.join(names)} "
+            "pages, so it is split between letters; shorten it, or put a space or a zero-width space (U+200B) where "
+            "it may break")).located())
+    return out
+
+
+def _code_texts(block: md.Block, styles: Styles, width_pt: float) -> Iterator[tuple[str, float]]:
+    """Each text of ``block`` with inline code that is set in the body's style, with the width of
+    its lines in points."""
+    if isinstance(block, md.Paragraph):
+        texts, line_pt = (block.text,), width_pt
+    elif isinstance(block, md.ListBlock):
+        texts, line_pt = block.items, width_pt - _list_indent(block, styles)
+    elif isinstance(block, md.Note):
+        texts, line_pt = block.paragraphs, width_pt - 2 * _note_padding(styles)
+    else:
+        return
+    for text in texts:
+        if "`" in text:
+            yield text, line_pt
+
+
+def _note_padding(styles: Styles) -> float:
+    """The room a note leaves each side of its text, in points."""
+    return styles.body.fontSize
+
+
 def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
     paras = [paragraph(p, where, styles.body, tie=True) for p in block.paragraphs]
     size = styles.body.fontSize
@@ -664,8 +797,8 @@ def _note(block: md.Note, styles: Styles, width_pt: float, where) -> Table:
         *TABLE_FONT,
         ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#fdf3dc")),
         ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor("#e69f00")),
-        ("LEFTPADDING", (0, 0), (-1, -1), size),
-        ("RIGHTPADDING", (0, 0), (-1, -1), size),
+        ("LEFTPADDING", (0, 0), (-1, -1), _note_padding(styles)),
+        ("RIGHTPADDING", (0, 0), (-1, -1), _note_padding(styles)),
         ("TOPPADDING", (0, 0), (-1, -1), size * 0.7),
         ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.1),
     ]))

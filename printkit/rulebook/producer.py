@@ -224,6 +224,8 @@ def check_rule_text(spec_path: Path, lang: str, variants: Sequence[Deck] | None 
     # a book may be set on any of the papers: a table that splits a word on one says which
     warnings.update(dict.fromkeys(book.table_warnings(doc, list(book.PAPERS.values()),
                                                       deck.art.font, deck.art.font_bold)))
+    warnings.update(dict.fromkeys(book.code_warnings(doc, list(book.PAPERS.values()),
+                                                     deck.art.font, deck.art.font_bold)))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
 
     def hinted(exc: BuildError) -> BuildError:
@@ -313,6 +315,7 @@ def _render(doc: md.Document, deck: Deck, content: GameContent, lang: str, paper
     # figures', in text order
     page_paper = bk.imposition_for(paper).page_paper if booklet else paper
     warnings = dict.fromkeys(picture_warnings(doc, inline_names(deck)[0]) + book.table_warnings(
+        doc, [book.paper(page_paper)], deck.art.font, deck.art.font_bold) + book.code_warnings(
         doc, [book.paper(page_paper)], deck.art.font, deck.art.font_bold))
     lookup = _lookup(doc, deck, content, lang, lambda said: warnings.setdefault(said))
     figure = _figure_maker(deck, front)

@@ -289,6 +289,17 @@ def test_korean_keeps_words_whole_when_the_line_is_mostly_full():
     assert texts(fitted) == ["카드를 아무 페이에", "내려놓는다"]
 
 
+def test_korean_moves_a_word_whole_when_the_line_it_leaves_is_over_half_full():
+    # The tester's card text: the line left behind is about 70% full, not "mostly empty"; the
+    # word used to be broken as "…놓아도 됩니다(원" / "하면).".
+    width = text_width_mm("카드를 덱 맨 아래에 놓아도 됩니다(원", fonts.KOREAN, 4) + 0.3
+    left = text_width_mm("카드를 덱 맨 아래에 놓아도", fonts.KOREAN, 4)
+    assert 0.5 < left / width < 0.75
+    fitted = fit("카드를 덱 맨 아래에 놓아도 됩니다(원하면).", Box(0, 0, width, 30), max_size=4, min_size=4)
+    assert texts(fitted) == ["카드를 덱 맨 아래에 놓아도", "됩니다(원하면)."]
+    assert fitted.warning is None
+
+
 def test_korean_breaks_between_syllables_when_a_line_would_stay_short():
     fitted = fit("패 가나다라마바사아자차카타파하", Box(0, 0, 24, 30), max_size=4, min_size=4)
     first, *rest = texts(fitted)

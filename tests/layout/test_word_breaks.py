@@ -99,9 +99,52 @@ def test_text_shrinks_for_its_longest_word_and_says_an_overflow_as_before():
     assert len(fitted.warnings) == 1 and "does not fit 40.0x10.0 mm even at the minimum size" in fitted.warning
 
 
-def test_korean_still_breaks_between_syllables_at_its_largest_size():
-    fitted = fit("패 가나다라마바사아자차카타파하", Box(0, 0, 24, 30), max_size=4, min_size=2)
-    assert fitted.size_mm == 4 and fitted.warning is None and len(texts(fitted)) > 1
+def test_korean_still_breaks_between_syllables_at_its_largest_size_after_a_mostly_empty_line():
+    # The word fits a line of its own, but moving it whole would leave "패" alone on a line.
+    box = Box(0, 0, text_width_mm("가나다라마바사", fonts.KOREAN, 4) + 0.3, 30)
+    fitted = fit("패 가나다라마바사", box, max_size=4, min_size=2)
+    assert fitted.size_mm == 4 and fitted.warning is None
+    first, second = texts(fitted)
+    assert first.startswith("패 가") and first.replace(" ", "") + second == "패가나다라마바사"
+
+
+TITLE = "대장님의아주긴이름입니다정말로"
+BOLD = RichStyle((fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD), (fonts.KOREAN_BOLD, fonts.SYMBOLS_BOLD))
+
+
+def test_a_korean_word_wider_than_the_box_is_set_whole_at_a_smaller_size():
+    # The tester's title: at 5 mm it is wider than the 44 mm box, at 3 mm it fits. It used to be
+    # set at 5 mm as "대장님의아주긴이름입니다정말" / "로", a lone syllable on the second line.
+    box = Box(5, 5, 44, 8.5)
+    assert text_width_mm(TITLE, fonts.KOREAN_BOLD, 5) > 44 >= text_width_mm(TITLE, fonts.KOREAN_BOLD, 3)
+    fitted = fit(f"**{TITLE}**", box, max_size=5, min_size=3)
+    assert texts(fitted) == [TITLE] and fitted.warning is None
+    assert 3 <= fitted.size_mm < 5 and text_width_mm(TITLE, fonts.KOREAN_BOLD, fitted.size_mm) <= 44
+    assert text_width_mm(TITLE, fonts.KOREAN_BOLD, fitted.size_mm + 0.05) > 44  # as large as it fits whole
+    image = rasterise(fitted.ops)
+    assert bands(image) == 1 and ink_right(image) <= 49 + 0.2
+
+
+def test_a_korean_word_too_wide_even_at_the_minimum_is_broken_between_syllables_with_a_warning():
+    fitted = fit(TITLE, Box(5, 5, 20, 30), max_size=5, min_size=3)
+    assert fitted.size_mm == 3
+    lines = texts(fitted)
+    assert len(lines) > 1 and "".join(lines) == TITLE
+    assert fitted.warning == (f"cards#1 word: the word {TITLE!r} is wider than the 20.0 mm box even at the minimum "
+                              "size 3 mm, so broken between syllables; give it a wider box or a smaller size, or put "
+                              "soft hyphens (U+00AD) where a word may break")
+    assert bands(rasterise(fitted.ops)) == len(lines)
+
+
+def test_a_korean_word_wider_than_the_box_shrinks_after_other_words_too():
+    # At 5 mm it would go "패 대장님의아주긴" / "이름입니다정말로", its rest fitting the next line:
+    # still a word wider than a line, so the text is set smaller, where the word fits one line
+    # (and, the first line being mostly empty, still starts after "패").
+    assert text_width_mm(TITLE, fonts.KOREAN, 5) > 30
+    fitted = fit(f"패 {TITLE}", Box(0, 0, 30, 30), max_size=5, min_size=2)
+    assert fitted.warning is None and fitted.size_mm < 5
+    assert text_width_mm(TITLE, fonts.KOREAN, fitted.size_mm) <= 30
+    assert "".join(texts(fitted)).replace(" ", "") == "패" + TITLE
 
 
 # --- soft hyphens ------------------------------------------------------------------------------

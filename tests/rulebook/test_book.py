@@ -353,6 +353,62 @@ def test_inline_code_does_not_break_at_its_spaces():
     assert f"printkit{NBSP}build{NBSP}calc" in spans_markup(md.parse_inline("run `printkit build calc` now"))
 
 
+COMMAND = "printkit build mygame --booklet --rulebook-paper a5 --per-card --gap 3 --flip short --back-offset 1,2"
+
+
+def _page_lines(text: str, paper: str = "a5") -> list[str]:
+    """The lines of a book of ``text``, as printed."""
+    import pypdfium2 as pdfium
+
+    data, _ = book.render(md.parse(text, "t.md"), "en", lambda block: None, lambda fig, width: None, book.paper(paper))
+    pages = [page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data)]
+    return [line.strip() for page in pages for line in page.splitlines()]
+
+
+def test_inline_code_longer_than_a_line_breaks_only_at_its_spaces():
+    # The tester's A5 book: the command was split as "--flip s" / "hort".
+    lines = _page_lines(f"# M\n\n## Print\n\nRun `{COMMAND}` to print.\n")
+    body = [line for line in lines if "--" in line]
+    first, second = body
+    assert first.startswith("Run ") and second.endswith(" to print."), body
+    head, tail = first[len("Run "):], second[:-len(" to print.")]
+    assert f"{head} {tail}" == COMMAND  # broken at one of its spaces, every word of it whole
+
+
+def test_inline_code_that_fits_a_line_moves_to_the_next_whole():
+    code = "printkit check --no-play --rulebook-paper a5"
+    lines = _page_lines(f"# M\n\n## Check\n\nA sentence long enough to fill most of a line first, then `{code}` as typed.\n")
+    assert any(line.startswith(code) for line in lines), lines
+    assert book.code_warnings(md.parse(f"# M\n\nRun `{COMMAND}` now.\n", "t.md"), list(book.PAPERS.values())) == []
+
+
+def test_inline_code_with_a_piece_wider_than_a_line_is_a_warning_at_its_line():
+    url = "https://example.com/a/very/long/path/without/any/spaces/at/all/to/break/at/index.html"
+    doc = md.parse(f"# M\n\nSome text.\n\nLoad `{url}` now.\n\n- an item `{url}`\n", "t.md")
+    assert book.code_warnings(doc, [book.paper("a4"), book.paper("a5")]) == [
+        f"t.md:5: inline code: {url!r} has no space to break a line at and is wider than a line on a5 pages, so it is "
+        "split between letters; shorten it, or put a space or a zero-width space (U+200B) where it may break",
+        f"t.md:7: inline code: {url!r} has no space to break a line at and is wider than a line on a5 pages, so it is "
+        "split between letters; shorten it, or put a space or a zero-width space (U+200B) where it may break"]
+    assert book.code_warnings(doc, [book.paper("a4")]) == []
+
+
+def test_check_and_build_say_inline_code_is_split_between_letters_at_its_line(tmp_path):
+    from cli_in import invoke_in
+
+    url = "https://example.com/a/very/long/path/without/any/spaces/at/all/to/break/at/index.html"
+    (tmp_path / "cd.yaml").write_text("game: cd\nname: Cd\ngroups:\n  - name: a\n    cards: [{title: A}]\n",
+                                      encoding="utf-8")
+    (tmp_path / "cd.rules.en.md").write_text(f"# A\n\nLoad `{url}` now.\n", encoding="utf-8")
+    for command, papers in ((("check", "cd.yaml", "--no-play"), "a5, half-letter"),
+                            (("build", "cd.yaml", "--out", "out", "--no-proof", "--rulebook-paper", "a5"), "a5")):
+        result = invoke_in(tmp_path, *command)
+        assert result.exit_code == 0, result.output
+        said = [line for line in result.output.splitlines() if "cd.rules.en.md" in line]
+        assert len(said) == 1 and f"cd.rules.en.md:3: inline code: {url!r} has no space to break a line at and is " \
+            f"wider than a line on {papers} pages" in said[0], said
+
+
 def test_soft_hyphens_and_zero_width_spaces_stay_out_of_the_outline_and_title():
     import io
 

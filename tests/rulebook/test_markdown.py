@@ -56,6 +56,20 @@ second line.
     )
 
 
+@pytest.mark.parametrize("nested, marker", [("  - nested item", "-"), ("    * deeper", "*"), ("  2. numbered", "2.")])
+def test_a_list_item_indented_under_another_is_an_error_at_its_line(nested, marker):
+    # Read as the item's text it printed as "• item - nested item", without a word.
+    text = f"# T\n\n- item\n{nested}\n- item3\n"
+    with pytest.raises(RulebookError) as err:
+        md.parse(text, "r.md")
+    column = len(nested) - len(nested.lstrip()) + 1
+    assert str(err.value) == (
+        f"r.md:4:{column}: lists do not nest: {nested.strip()!r} is indented under the item before it; start it at "
+        f"the beginning of the line for an item of its own, or leave out its {marker!r} to continue the item above")
+    # An indented line of text still continues the item.
+    assert md.parse("# T\n\n- item\n  more - of it\n", "r.md").blocks == (md.ListBlock(False, ("item more - of it",), 3),)
+
+
 def test_first_heading_is_the_title_and_levels_are_normalised():
     doc = md.parse("# Stack\n\n## Intro\n\ntext\n\n### Sub\n\n## Next\n", "s.md")
     assert doc.title == "Stack" and doc.subtitle is None

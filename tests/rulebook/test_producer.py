@@ -170,6 +170,18 @@ def test_unknown_figure_is_a_located_build_error(tmp_path):
         render_rulebook(CALC, "en", text_path=text)
 
 
+def test_a_nested_list_item_is_refused_at_its_line_by_check_and_build(tmp_path):
+    from printkit.rulebook.producer import check_rule_text
+
+    spec = _copy_spec(tmp_path, "mycalc", "My Calc")
+    (tmp_path / "mycalc.rules.en.md").write_text("# T\n\n- item\n  - nested item\n- item3\n")
+    said = r"mycalc\.rules\.en\.md:4:3: lists do not nest: '- nested item' is indented under the item before it"
+    with pytest.raises(RulebookError, match=said):
+        check_rule_text(spec, "en")
+    with pytest.raises(RulebookError, match=said):
+        render_rulebook(spec, "en", "a4")
+
+
 def test_build_writes_rulebooks_and_booklets_with_manifest_entries(tmp_path):
     assert set(rule_texts(CALC)) == {"ko", "en"}
     decks = load_all_variants(CALC)
