@@ -291,6 +291,16 @@ def test_a_setup_that_deals_what_the_deck_has_passes(tmp_path):
     assert check_and_build(tmp_path, "deck.yaml") == []
 
 
+def test_a_list_item_indented_by_a_tab_under_another_fails_check_and_build_at_its_line(tmp_path):
+    (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text(
+        "# Scouts\n\n## Turn\n\n- Draw a card.\n\t- If the deck is empty, shuffle.\n- Play a card.\n", encoding="utf-8")
+    assert check_and_build(tmp_path, "deck.yaml") == [
+        "deck.rules.en.md:6:2: lists do not nest: '- If the deck is empty, shuffle.' is indented under the item "
+        "before it; start it at the beginning of the line for an item of its own, or leave out its '-' and start "
+        "the line with two spaces to continue the item above"]
+
+
 def test_inline_code_in_a_rule_text_prints_its_values_as_written(tmp_path):
     import pypdfium2 as pdfium
 

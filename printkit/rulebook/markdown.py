@@ -543,14 +543,17 @@ class _Blocks:
                     self.ordered, self.items_line = ordered, lineno
                 self.items.append(_Where())
                 self.items[-1].add(item.group(1).strip(), lineno, item.start(1), shifts)
+            elif self.items and lead and (nested := _NUMBERED_RE.match(stripped) or _BULLET_RE.match(stripped)):
+                # Indented by any whitespace (a tab, one space), read as text it would print as
+                # "• item - nested item" or as a stray "- nested item" paragraph. The column counts
+                # characters, a tab as one. Only two spaces continue an item, so the advice says so.
+                marker = stripped[:nested.start(1)].rstrip()
+                spaces = "" if indented else " and start the line with two spaces"
+                raise RulebookError(self.path, lineno, (
+                    f"lists do not nest: {stripped!r} is indented under the item before it; start it at the "
+                    f"beginning of the line for an item of its own, or leave out its {marker!r}{spaces} to "
+                    "continue the item above"), lead + 1)
             elif self.items and indented:
-                nested = _NUMBERED_RE.match(stripped) or _BULLET_RE.match(stripped)
-                if nested:  # read as text it would print as "• item - nested item"
-                    marker = stripped[:nested.start(1)].rstrip()
-                    raise RulebookError(self.path, lineno, (
-                        f"lists do not nest: {stripped!r} is indented under the item before it; start it at the "
-                        f"beginning of the line for an item of its own, or leave out its {marker!r} to continue "
-                        "the item above"), lead + 1)
                 self.items[-1].add(stripped, lineno, lead, shifts)
             else:
                 self.close(items=True)

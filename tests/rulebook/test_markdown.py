@@ -70,6 +70,21 @@ def test_a_list_item_indented_under_another_is_an_error_at_its_line(nested, mark
     assert md.parse("# T\n\n- item\n  more - of it\n", "r.md").blocks == (md.ListBlock(False, ("item more - of it",), 3),)
 
 
+@pytest.mark.parametrize("nested, column", [("\t- nested item", 2), (" \t 2. numbered", 4), (" * one space", 2)])
+def test_a_list_item_indented_by_a_tab_or_one_space_under_another_is_the_same_error(nested, column):
+    # Not two spaces, it printed as a stray "- nested item" paragraph. A tab counts as one column.
+    marker = nested.split()[0]
+    with pytest.raises(RulebookError) as err:
+        md.parse(f"# T\n\n- item\n{nested}\n- item3\n", "r.md")
+    assert str(err.value) == (
+        f"r.md:4:{column}: lists do not nest: {nested.strip()!r} is indented under the item before it; start it at "
+        f"the beginning of the line for an item of its own, or leave out its {marker!r} and start the line with two "
+        "spaces to continue the item above")
+    # Such a line of text is a paragraph of its own, as before: only two spaces continue an item.
+    assert md.parse("# T\n\n- item\n\tmore\n", "r.md").blocks == (
+        md.ListBlock(False, ("item",), 3), md.Paragraph("more", 4))
+
+
 def test_first_heading_is_the_title_and_levels_are_normalised():
     doc = md.parse("# Stack\n\n## Intro\n\ntext\n\n### Sub\n\n## Next\n", "s.md")
     assert doc.title == "Stack" and doc.subtitle is None
