@@ -275,6 +275,10 @@ SCOUTS = ("game: demo\nname: Scouts\ngroups:\n  - name: scouts\n    copies: 2\n 
     ("Hand: scout; Table: Scout x2", "'::: setup' deals 3 of 'scout', but the deck has 2"),
     ("Deck: back x3; Hand: king, pawn", "'::: setup' deals 5 cards of the deck, but it has 4"),
     ("Deck: back xrest; Hand: back x5", "'::: setup' deals 5 cards of the deck, but it has 4"),
+    # A card's rest is the rest of that card, not of the deck: none is left of 2 scouts both in hand.
+    ("Hand: scout x2; Deck: scout xrest",
+     "'::: setup': the rest of 'scout' is 0 cards (the deck has 2, the other piles deal 2); a pile holds 1 to 60"),
+    ("Hand: back x3; Deck: scout xrest", "'::: setup' deals 5 cards of the deck, but it has 4"),
 ])
 def test_a_setup_that_deals_more_than_the_deck_has_fails_check_at_its_line(tmp_path, setup, said):
     (tmp_path / "deck.yaml").write_text(SCOUTS, encoding="utf-8")
@@ -299,6 +303,18 @@ def test_a_list_item_indented_by_a_tab_under_another_fails_check_and_build_at_it
         "deck.rules.en.md:6:2: lists do not nest: '- If the deck is empty, shuffle.' is indented under the item "
         "before it; start it at the beginning of the line for an item of its own, or leave out its '-' and start "
         "the line with two spaces to continue the item above"]
+
+
+def test_a_setup_pile_of_a_cards_rest_shows_how_many_of_that_card_are_left(tmp_path):
+    import pypdfium2 as pdfium
+
+    (tmp_path / "deck.yaml").write_text(SCOUTS.replace("copies: 2", "copies: 3"), encoding="utf-8")
+    (tmp_path / "deck.rules.en.md").write_text("# Scouts\n\n::: setup Hand: scout, king; Deck: scout xrest\n",
+                                               encoding="utf-8")
+    assert check_and_build(tmp_path, "deck.yaml") == []
+    pdf = pdfium.PdfDocument(tmp_path / "out-of-the-build" / "deck" / "rulebook-en-a4.pdf")
+    text = " ".join(page.get_textpage().get_text_range() for page in pdf)
+    assert "\u00d72" in text and "\u00d73" not in text, text  # 3 scouts less 1 in hand, not 5 cards less 2
 
 
 def test_inline_code_in_a_rule_text_prints_its_values_as_written(tmp_path):

@@ -207,11 +207,12 @@ def _pile(item: str) -> tuple[str, int]:
 def setup_figure(deck: Deck, spec: str) -> Setup:
     """``::: setup Zone: item, item xN; Zone: ...``: named zones holding cards, backs and piles.
 
-    A pile ``xrest`` holds what the other zones leave of its cards' set: the deck's cards (for
-    ``back`` or a card of the deck) or the component's, so ``Deck: back xrest`` shows the deck as
-    setup leaves it, computed from the deck."""
+    A pile ``xrest`` holds what the other zones leave: ``back xrest`` of the deck's cards, so
+    ``Deck: back xrest`` shows the deck as setup leaves it, and ``NAME xrest`` of the cards so
+    named (``Pool: ember xrest``, the ember tokens not handed out), computed from the deck."""
     zones: list[tuple[str, list]] = []
     dealt: dict[str, tuple[str, int]] = {}  # a card's name as written -> how many the piles deal of it
+    named_rests: list[tuple[list, int, str]] = []  # each ``NAME xrest`` pile: its zone's items, its place, NAME
     for part in (p.strip() for p in spec.split(";")):
         if not part:
             continue
@@ -228,7 +229,9 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
             back = label.casefold() == BACK
             card = deck.cards[0] if back else find_card(deck, label)
             items.append((card, back, count))
-            if not back and count != REST:
+            if not back and count == REST:
+                named_rests.append((items, len(items) - 1, label.strip()))
+            elif not back:
                 key = label.strip().casefold()
                 shown, so_far = dealt.get(key, (label.strip(), 0))
                 dealt[key] = (shown, so_far + count)
@@ -240,6 +243,7 @@ def setup_figure(deck: Deck, spec: str) -> Setup:
     if len(zones) > MAX_ZONES:
         raise FigureError(f"'::: setup' lays out at most {MAX_ZONES} zones, got {len(zones)}")
     _check_dealt(deck, dealt)
+    _count_named_rests(deck, named_rests, dealt)
     _count_rests(deck, [items for _, items in zones])
     for name, _ in zones:
         _runs(name, bold=True)
@@ -258,40 +262,63 @@ def _card_set(deck: Deck, card: Card, back: bool) -> tuple[str, int]:
     return "", len(deck.cards)
 
 
+def _copies(deck: Deck, key: str) -> int:
+    """How many cards of the deck and its components a name (casefolded) names, copies included."""
+    return sum(1 for card in deck.all_cards() if any(n.casefold() == key for n in _names_of(card)))
+
+
 def _check_dealt(deck: Deck, dealt: dict[str, tuple[str, int]]) -> None:
     """FigureError if the piles deal more of a card (by name, all its copies) than the deck has."""
     for key, (label, count) in dealt.items():
-        has = sum(1 for card in deck.all_cards() if any(n.casefold() == key for n in _names_of(card)))
+        has = _copies(deck, key)
         if count > has:
             raise FigureError(f"'::: setup' deals {count} of {label!r}, but the deck has {has}; "
                               f"give its piles at most {has} in all")
 
 
+def _count_named_rests(deck: Deck, rests: list[tuple[list, int, str]], dealt: dict[str, tuple[str, int]]) -> None:
+    """Replace each ``NAME xrest`` count (in place) by what the other piles leave of the cards so named:
+    the rest of that card, not of the deck, which a pile of its face could not show."""
+    seen: set[str] = set()
+    for items, i, label in rests:
+        key = label.casefold()
+        if key in seen:
+            raise FigureError(f"'::: setup' has two piles 'xrest' of {label!r}; one takes the rest")
+        seen.add(key)
+        has, given = _copies(deck, key), dealt.get(key, (label, 0))[1]
+        left = has - given
+        if not 1 <= left <= MAX_PILE:
+            raise FigureError(f"'::: setup': the rest of {label!r} is {left} cards (the deck has {has}, the other "
+                              f"piles deal {given}); a pile holds 1 to {MAX_PILE}")
+        card, back, _ = items[i]
+        items[i] = (card, back, left)
+
+
 def _count_rests(deck: Deck, zones: list[list]) -> None:
-    """Replace each ``xrest`` count in the zones' piles (in place) by what the other piles leave of its set."""
+    """Replace the ``back xrest`` count in the zones' piles (in place) by what the other piles leave of
+    the deck; FigureError if the piles, named rests included, add up to more than their set holds."""
     placed: dict[str, int] = {}
     sizes: dict[str, int] = {}
-    rests: dict[str, tuple[list, int]] = {}
+    rests: list[tuple[list, int]] = []
     for items in zones:
         for i, (card, back, count) in enumerate(items):
-            name, size = _card_set(deck, card, back)
             if count == REST:
-                if name in rests:
-                    raise FigureError(f"'::: setup' has two piles 'xrest' of {name or 'the deck'}; one takes the rest")
-                rests[name] = (items, i)
+                if rests:
+                    raise FigureError("'::: setup' has two piles 'xrest' of the deck; one takes the rest")
+                rests.append((items, i))
             else:
+                name, size = _card_set(deck, card, back)
                 placed[name] = placed.get(name, 0) + count
                 sizes[name] = size
     for name, count in placed.items():
         if count > sizes[name]:
             raise FigureError(f"'::: setup' deals {count} cards of {name or 'the deck'}, but it has "
                               f"{sizes[name]}; give its piles at most {sizes[name]} in all")
-    for name, (items, i) in rests.items():
+    for items, i in rests:
         card, back, _ = items[i]
-        left = _card_set(deck, card, back)[1] - placed.get(name, 0)
+        left = len(deck.cards) - placed.get("", 0)
         if not 1 <= left <= MAX_PILE:
-            raise FigureError(f"'::: setup': the rest of {name or 'the deck'} is {left} cards; a pile holds "
-                              f"1 to {MAX_PILE}")
+            raise FigureError(f"'::: setup': the rest of the deck is {left} cards; a pile holds 1 to {MAX_PILE}")
         items[i] = (card, back, left)
 
 

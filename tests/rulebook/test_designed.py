@@ -146,9 +146,18 @@ def test_a_pile_of_the_rest_counts_what_the_other_zones_leave(deck):
     assert "Rival\u2019s embers" in piles  # a zone's name is set as text is: the apostrophe curly
 
 
+def test_a_cards_pile_of_the_rest_counts_what_the_other_zones_leave_of_that_card(deck):
+    # Kindle has 2 copies: one in hand leaves one to discard, and the deck's rest is less both.
+    setup = designed.setup_figure(deck, "Deck: back xrest; Hand: kindle; Discard: Kindle xrest")
+    piles = {zone.name: [count for _, _, count in zone.items] for zone in setup.zones}
+    assert piles == {"Deck": [len(deck.cards) - 2], "Hand": [1], "Discard": [1]}
+
+
 @pytest.mark.parametrize("spec, said", [
-    ("Deck: back xrest; More: kindle xrest", "two piles 'xrest' of the deck"),
+    ("Deck: back xrest; More: back xrest", "two piles 'xrest' of the deck"),
+    ("Hand: kindle xrest; More: Kindle xrest", "two piles 'xrest' of 'Kindle'"),
     ("Deck: back xrest; Hand: back x60", "the rest of the deck is 0 cards"),
+    ("Hand: kindle x2; Deck: kindle xrest", r"the rest of 'kindle' is 0 cards \(the deck has 2, the other piles deal 2\)"),
 ])
 def test_a_rest_that_cannot_be_counted_says_why(deck, spec, said):
     with pytest.raises(designed.FigureError, match=said):
