@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import Errors, error_line
-from printkit.expected import (ComponentReport, at, component_reports, counted_attributes, expected_of,
+from printkit.expected import (ComponentReport, at, component_reports, counted_attributes, expected_of, group_mismatches,
                                mismatches)
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
@@ -211,9 +211,11 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
 
 def located_mismatches(deck: Deck, expected, counts) -> tuple[tuple[str, str], ...]:
     """Each count of the deck that its spec's ``expect:`` keys do not give, with where the key is
-    ("" when unknown): the deck's (or variant's) mismatches."""
+    ("" when unknown): the deck's (or variant's) mismatches, then each group's own total."""
     deck_at = at(deck.spec_path, expected.line, expected.column) if expected.line is not None else ""
-    return tuple((m, deck_at) for m in mismatches(deck, expected, counts))
+    return (tuple((m, deck_at) for m in mismatches(deck, expected, counts))
+            + tuple((m, at(deck.spec_path, own.line, own.column) if own.line is not None else "")
+                    for own, m in group_mismatches(deck, expected)))
 
 
 def paper_warnings(deck: Deck) -> tuple[str, ...]:

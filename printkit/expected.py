@@ -2,8 +2,8 @@
 ``printkit check``, which lists the mismatches and fails, and for a build or export, which warns.
 
 The deck's ``expect:`` (or its variant's) gives its total, groups and counts by attribute; a
-component's own ``expect: {total: N}`` gives its number of pieces. Each mismatch is said at the
-``expect:`` it comes from.
+group's or component's own ``expect: {total: N}`` gives its number of cards. Each mismatch is
+said at the ``expect:`` it comes from.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class Own(NamedTuple):
-    """A component's own ``expect: {total: N}``: its name, N, and where the key is."""
+    """A group's or component's own ``expect: {total: N}``: its name, N, and where the key is."""
 
     name: str
     total: int | None
@@ -44,12 +44,13 @@ class ComponentReport:
 class Expected:
     """What a spec expects of one of its decks, and where its ``expect:`` is: the variant's own
     ``expect`` when it gives one, else the spec's (None: it expects nothing); each component's
-    total."""
+    total, and the total of each of the variant's groups that gives one."""
 
     counts: "ExpectSpec | None" = None
     components: tuple[Own, ...] = ()
     line: int | None = None
     column: int | None = None
+    groups: tuple[Own, ...] = ()
 
 
 def expected_of(loaded: "LoadedSpec", variant: str | None) -> Expected:
@@ -60,11 +61,14 @@ def expected_of(loaded: "LoadedSpec", variant: str | None) -> Expected:
     counts = own if own is not None else spec.expect
     line, column = loaded.source.position(where, key=True) if counts is not None else (None, None)
     components = tuple(_own(loaded, "components", index, group) for index, group in enumerate(spec.components))
-    return Expected(counts, components, line, column)
+    groups = tuple(_own(loaded, "groups", index, group) for index, group in enumerate(spec.groups)
+                   if group.expect is not None and group.expect.total is not None
+                   and (group.variants is None or variant in group.variants))
+    return Expected(counts, components, line, column, groups)
 
 
 def _own(loaded: "LoadedSpec", kind: str, index: int, group) -> Own:
-    """The total group ``index`` of ``kind`` (components) expects, at its ``expect:`` key."""
+    """The total group ``index`` of ``kind`` (groups, components) expects, at its ``expect:`` key."""
     if group.expect is None:
         return Own(group.name, None)
     return Own(group.name, group.expect.total, *loaded.source.position((kind, index, "expect"), key=True))
@@ -113,10 +117,18 @@ def component_reports(deck: Deck, expected: Expected) -> tuple[ComponentReport, 
                  for own in expected.components)
 
 
+def group_mismatches(deck: Deck, expected: Expected) -> tuple[tuple[Own, str], ...]:
+    """Each group whose own ``expect: {total: N}`` is not its number of cards in ``deck``, with the
+    mismatch as ``group c: expected 99, found 2``."""
+    groups = deck.groups()
+    return tuple((own, f"group {own.name}: expected {own.total}, found {groups.get(own.name, 0)}")
+                 for own in expected.groups if groups.get(own.name, 0) != own.total)
+
+
 def count_warnings(deck: Deck) -> tuple[str, ...]:
     """The lines a build or export of ``deck`` says when its counts are not those its spec expects:
-    one at the deck's (or variant's) ``expect:`` with every mismatch of it, and one at each
-    component's own ``expect:`` that is not met; none when all match or nothing is known."""
+    one at the deck's (or variant's) ``expect:`` with every mismatch of it, and one at each group's
+    and component's own ``expect:`` that is not met; none when all match or nothing is known."""
     expected = deck.expected
     if expected is None:
         return ()
@@ -124,6 +136,7 @@ def count_warnings(deck: Deck) -> tuple[str, ...]:
     found = list(mismatches(deck, expected))
     if found:
         said.append((expected.line, expected.column, found))
+    said += [(own.line, own.column, [text]) for own, text in group_mismatches(deck, expected)]
     said += [(own.line, own.column, [f"component {c.name}: expected {c.expected}, found {c.total}"])
              for own, c in zip(expected.components, component_reports(deck, expected)) if not c.ok]
     return tuple(SpecError(deck.spec_path, line, column,
