@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import Errors, error_line
-from printkit.expected import ComponentReport, component_reports, counted_attributes, expected_of, mismatches
+from printkit.expected import (ComponentReport, at, component_reports, counted_attributes, expected_of, group_mismatches,
+                               mismatches)
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
@@ -86,6 +87,7 @@ class DeckReport:
     played: str | None = None  # what the rule check played, when it ran
     not_played: str | None = None  # why no rule engine plays this game, when none does
     warnings: tuple[str, ...] = ()  # what the build would warn about the deck's spec (not a failure)
+    mismatches_at: tuple[str, ...] = ()  # where the expect: of each mismatch is ("" when unknown)
 
     @property
     def ok(self) -> bool:
@@ -101,8 +103,10 @@ class DeckReport:
             "counts": self.counts,
             "groups": self.groups,
             "mismatches": list(self.mismatches),
+            "mismatches_at": list(self.mismatches_at),
             "components": [
-                {"name": c.name, "total": c.total, "expected": c.expected, "ok": c.ok} for c in self.components
+                {"name": c.name, "total": c.total, "expected": c.expected, "ok": c.ok, "at": c.at}
+                for c in self.components
             ],
             "problems": list(self.problems),
             "played": self.played,
@@ -187,6 +191,7 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems += (f"game {deck.game!r} is not played: engine names are lower case, "
                      f"write game: {deck.game.lower()}",)
     played = play_summary(deck) if play_check is engine_play_check else None
+    located = located_mismatches(deck, expected, counts)
     return DeckReport(
         deck=deck.deck_id,
         variant=deck.variant,
@@ -194,13 +199,23 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         expected=expected.counts.total if expected.counts else None,
         counts={attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts,
         groups=groups,
-        mismatches=mismatches(deck, expected, counts),
+        mismatches=tuple(text for text, _ in located),
         components=component_reports(deck, expected),
         problems=problems,
         played=played,
         not_played=not_played(deck.game),
         warnings=spec_warnings(deck, faces) + paper_warnings(deck) if warnings else (),
+        mismatches_at=tuple(where for _, where in located),
     )
+
+
+def located_mismatches(deck: Deck, expected, counts) -> tuple[tuple[str, str], ...]:
+    """Each count of the deck that its spec's ``expect:`` keys do not give, with where the key is
+    ("" when unknown): the deck's (or variant's) mismatches, then each group's own total."""
+    deck_at = at(deck.spec_path, expected.line, expected.column) if expected.line is not None else ""
+    return (tuple((m, deck_at) for m in mismatches(deck, expected, counts))
+            + tuple((m, at(deck.spec_path, own.line, own.column) if own.line is not None else "")
+                    for own, m in group_mismatches(deck, expected)))
 
 
 def paper_warnings(deck: Deck) -> tuple[str, ...]:
@@ -266,9 +281,10 @@ def format_report(report: DeckReport) -> str:
         lines.append(f"  {label + ':':<10} {cells}")
     for comp in report.components:
         exp = "" if comp.expected is None else f" (expected {comp.expected})"
-        mark = "" if comp.ok else "  MISMATCH"
+        mark = "" if comp.ok else "  MISMATCH" + (f" at {comp.at}" if comp.at else "")
         lines.append(f"  component {comp.name}: {comp.total}{exp}{mark}")
-    lines += [f"  mismatch: {m}" for m in report.mismatches]
+    lines += [f"  mismatch: {m}" + (f" ({where})" if where else "")
+              for m, where in zip(report.mismatches, report.mismatches_at or [""] * len(report.mismatches))]
     if report.played:
         lines.append(f"  rules:     {report.played}: {'all finished, invariants intact' if not report.problems else 'FAILED'}")
     elif report.not_played:

@@ -1,10 +1,15 @@
 """Expected counts: a deck's counts against its spec's ``expect:``, compared once here for
-``printkit check``, which lists the mismatches and fails, and for a build or export, which warns."""
+``printkit check``, which lists the mismatches and fails, and for a build or export, which warns.
+
+The deck's ``expect:`` (or its variant's) gives its total, groups and counts by attribute; a
+group's or component's own ``expect: {total: N}`` gives its number of cards. Each mismatch is
+said at the ``expect:`` it comes from.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import SpecError
@@ -14,11 +19,21 @@ if TYPE_CHECKING:
     from printkit.spec.models import ExpectSpec
 
 
+class Own(NamedTuple):
+    """A group's or component's own ``expect: {total: N}``: its name, N, and where the key is."""
+
+    name: str
+    total: int | None
+    line: int | None = None
+    column: int | None = None
+
+
 @dataclass(frozen=True)
 class ComponentReport:
     name: str
     total: int
     expected: int | None
+    at: str = ""  # where its expect: is, e.g. "deck.yaml:7:28" ("" when unknown)
 
     @property
     def ok(self) -> bool:
@@ -28,12 +43,14 @@ class ComponentReport:
 @dataclass(frozen=True)
 class Expected:
     """What a spec expects of one of its decks, and where its ``expect:`` is: the variant's own
-    ``expect`` when it gives one, else the spec's (None: it expects nothing); each component's total."""
+    ``expect`` when it gives one, else the spec's (None: it expects nothing); each component's
+    total, and the total of each of the variant's groups that gives one."""
 
     counts: "ExpectSpec | None" = None
-    components: tuple[tuple[str, int | None], ...] = ()
+    components: tuple[Own, ...] = ()
     line: int | None = None
     column: int | None = None
+    groups: tuple[Own, ...] = ()
 
 
 def expected_of(loaded: "LoadedSpec", variant: str | None) -> Expected:
@@ -43,8 +60,23 @@ def expected_of(loaded: "LoadedSpec", variant: str | None) -> Expected:
     where = ("variants", variant, "expect") if own is not None else ("expect",)
     counts = own if own is not None else spec.expect
     line, column = loaded.source.position(where, key=True) if counts is not None else (None, None)
-    components = tuple((group.name, group.expect.total if group.expect else None) for group in spec.components)
-    return Expected(counts, components, line, column)
+    components = tuple(_own(loaded, "components", index, group) for index, group in enumerate(spec.components))
+    groups = tuple(_own(loaded, "groups", index, group) for index, group in enumerate(spec.groups)
+                   if group.expect is not None and group.expect.total is not None
+                   and (group.variants is None or variant in group.variants))
+    return Expected(counts, components, line, column, groups)
+
+
+def _own(loaded: "LoadedSpec", kind: str, index: int, group) -> Own:
+    """The total group ``index`` of ``kind`` (groups, components) expects, at its ``expect:`` key."""
+    if group.expect is None:
+        return Own(group.name, None)
+    return Own(group.name, group.expect.total, *loaded.source.position((kind, index, "expect"), key=True))
+
+
+def at(path, line: int | None, column: int | None) -> str:
+    """``path:line:column`` of an ``expect:`` key (as much of it as is known)."""
+    return SpecError(path, line, column, "").located()[:-2]
 
 
 def counted_attributes(deck: Deck, expected: Expected) -> list[str]:
@@ -80,21 +112,34 @@ def mismatches(deck: Deck, expected: Expected, counts: dict[str, dict[str, int]]
 
 def component_reports(deck: Deck, expected: Expected) -> tuple[ComponentReport, ...]:
     """Each component's pieces, with the total the spec expects of it."""
-    return tuple(ComponentReport(name, len(deck.components.get(name, ())), want)
-                 for name, want in expected.components)
+    return tuple(ComponentReport(own.name, len(deck.components.get(own.name, ())), own.total,
+                                 at(deck.spec_path, own.line, own.column) if own.line is not None else "")
+                 for own in expected.components)
 
 
-def count_warning(deck: Deck) -> str | None:
-    """One line for a build or export of ``deck`` whose counts are not those its spec expects: at
-    the spec's ``expect:`` (when known), every mismatch; None when all match or nothing is known."""
+def group_mismatches(deck: Deck, expected: Expected) -> tuple[tuple[Own, str], ...]:
+    """Each group whose own ``expect: {total: N}`` is not its number of cards in ``deck``, with the
+    mismatch as ``group c: expected 99, found 2``."""
+    groups = deck.groups()
+    return tuple((own, f"group {own.name}: expected {own.total}, found {groups.get(own.name, 0)}")
+                 for own in expected.groups if groups.get(own.name, 0) != own.total)
+
+
+def count_warnings(deck: Deck) -> tuple[str, ...]:
+    """The lines a build or export of ``deck`` says when its counts are not those its spec expects:
+    one at the deck's (or variant's) ``expect:`` with every mismatch of it, and one at each group's
+    and component's own ``expect:`` that is not met; none when all match or nothing is known."""
     expected = deck.expected
     if expected is None:
-        return None
+        return ()
+    said: list[tuple[int | None, int | None, list[str]]] = []
     found = list(mismatches(deck, expected))
-    found += [f"component {c.name}: expected {c.expected}, found {c.total}"
-              for c in component_reports(deck, expected) if not c.ok]
-    if not found:
-        return None
-    return SpecError(deck.spec_path, expected.line, expected.column,
-                     f"the deck does not have the counts its expect: gives ({'; '.join(found)}); "
-                     "printkit check lists them and fails").located()
+    if found:
+        said.append((expected.line, expected.column, found))
+    said += [(own.line, own.column, [text]) for own, text in group_mismatches(deck, expected)]
+    said += [(own.line, own.column, [f"component {c.name}: expected {c.expected}, found {c.total}"])
+             for own, c in zip(expected.components, component_reports(deck, expected)) if not c.ok]
+    return tuple(SpecError(deck.spec_path, line, column,
+                           f"the deck does not have the counts its expect: gives ({'; '.join(texts)}); "
+                           "printkit check lists them and fails").located()
+                 for line, column, texts in said)

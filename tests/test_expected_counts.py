@@ -42,7 +42,8 @@ def test_check_lists_the_mismatches_a_build_warns_of(tmp_path):
     assert checked.exit_code == 1
     listed = [line.strip()[len("mismatch: "):] for line in checked.stdout.splitlines()
               if line.strip().startswith("mismatch: ")]
-    assert listed == FIRST + FEWER[1:]
+    all_at, fewer_at = f"count.yaml:{line_of(SPEC, 'expect:')}:1", f"count.yaml:{line_of(SPEC, '    expect: {')}:5"
+    assert listed == [f"{m} ({all_at})" for m in FIRST] + [f"{FEWER[1]} ({fewer_at})"]
 
     built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
     assert built.exit_code == 0, built.output
@@ -82,3 +83,47 @@ def test_counts_as_expected_say_nothing(tmp_path):
     exported = invoke_in(folder, "export", "count.yaml", "--for", "tgc", "--out", "ex")
     assert exported.exit_code == 0 and _counts_warnings(exported.stderr) == []
     assert "the deck does not have the counts" not in (folder / "ex" / "README.txt").read_text(encoding="utf-8")
+
+
+OWN = """game: count
+name: Count
+groups:
+  - {name: g, generate: {cost: [1, 2, 3]}, expect: {total: 99}}
+  - {name: h, generate: {cost: [4]}, expect: {total: 1}}
+components:
+  - {name: tok, generate: {n: [1, 2, 3]}, expect: {total: 5}}
+expect: {total: 3}
+"""
+
+
+def test_each_mismatch_is_said_at_the_expect_it_comes_from(tmp_path):
+    # A group's own total is checked (it was accepted and never read); a component's and the
+    # deck's mismatches are each said at their own expect:, not all at the deck's.
+    folder = _folder(tmp_path, OWN)
+    group_at = f"count.yaml:{line_of(OWN, 'name: g')}:{OWN.splitlines()[3].index('expect:') + 1}"
+    tok_at = f"count.yaml:{line_of(OWN, 'name: tok')}:{OWN.splitlines()[6].index('expect:') + 1}"
+    deck_at = f"count.yaml:{line_of(OWN, 'expect: {total: 3}')}:1"
+    checked = invoke_in(folder, "check", "--no-play", "count.yaml")
+    assert checked.exit_code == 1, checked.output
+    lines = [line.strip() for line in checked.stdout.splitlines()]
+    assert [line for line in lines if line.startswith("mismatch: ")] == [
+        f"mismatch: total: expected 3, found 4 ({deck_at})", f"mismatch: group g: expected 99, found 3 ({group_at})"]
+    assert f"component tok: 3 (expected 5)  MISMATCH at {tok_at}" in lines
+
+    built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
+    assert built.exit_code == 0, built.output
+    tail = "; printkit check lists them and fails"
+    assert _counts_warnings(built.stderr) == [
+        f"warning: count: {deck_at}: the deck does not have the counts its expect: gives (total: expected 3, found 4){tail}",
+        f"warning: count: {group_at}: the deck does not have the counts its expect: gives (group g: expected 99, found 3){tail}",
+        f"warning: count: {tok_at}: the deck does not have the counts its expect: gives (component tok: expected 5, found 3){tail}",
+    ]
+
+
+def test_a_groups_own_total_met_says_nothing(tmp_path):
+    folder = _folder(tmp_path, OWN.replace("total: 99", "total: 3").replace("total: 5", "total: 3")
+                     .replace("expect: {total: 3}\n", "expect: {total: 4}\n"))
+    checked = invoke_in(folder, "check", "--no-play", "count.yaml")
+    assert checked.exit_code == 0, checked.output
+    built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
+    assert built.exit_code == 0 and _counts_warnings(built.stderr) == []

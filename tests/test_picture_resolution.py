@@ -168,3 +168,22 @@ def test_a_finding_is_worded_by_one_function_for_build_and_export(tmp_path):
     assert found.said() == low_resolution(op) == ("40 x 55 px drawn at 40.0 x 55.0 mm is 25 DPI, below 150; print "
                                                   "services commonly ask 300 DPI: give it at least 473 x 650 px")
     assert found.said(300, 300, "The Game Crafter asks") == low_resolution(op, 300, 300, "The Game Crafter asks")
+
+
+def test_a_picture_turned_a_quarter_is_said_in_its_files_own_pixels(tmp_path, monkeypatch):
+    # 200 x 100 px turned 90 degrees into a 30 x 60 mm box: asking for 355 x 709 px would have the
+    # designer redraw it sideways; the file's own orientation is 709 x 355.
+    _png(tmp_path / "r200.png", (200, 100))
+    (tmp_path / "rot.yaml").write_text(
+        "game: rot\nname: Rot\ncard: {size: poker}\nlayouts:\n  f:\n    elements:\n"
+        "      - {kind: image, image: r200.png, x: 0, y: 0, width: 30mm, height: 60mm, fit: contain, rotate: 90}\n"
+        "groups:\n  - {name: c, layout: f, cards: [{title: a}]}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    checked = CliRunner().invoke(main, ["check", "rot.yaml"])
+    assert checked.exit_code == 0, checked.output
+    assert ("picture 'r200.png': 200 x 100 px, turned a quarter turn, drawn at 30.0 x 60.0 mm is 85 DPI, below "
+            "150; print services commonly ask 300 DPI: give it at least 709 x 355 px") in checked.output
+    found = resolution(Image(0, 0, 30, 60, tmp_path / "r200.png", fit="contain", quarter_turns=3))
+    assert found.turned and found.said().startswith("200 x 100 px, turned a quarter turn,")
+    upright = resolution(Image(0, 0, 60, 30, tmp_path / "r200.png", fit="contain", quarter_turns=2))
+    assert not upright.turned and upright.said().endswith("give it at least 709 x 355 px")

@@ -689,8 +689,10 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
     if not size > 0:
         return (), (), None
     where = _Where(card, _named(element, side))
+    unbroken = None
     if not element.wrap:  # as large as keeps every line whole, but never below the minimum
-        size = max(min(size, _unbroken_size(markup, style.regular, inner.w_mm, where)), min(minimum, size))
+        unbroken = _unbroken_size(markup, style.regular, inner.w_mm, where)
+        size = max(min(size, unbroken), min(minimum, size))
     floor = card.size.min_text_mm if element.legibility_floor_mm is None else element.legibility_floor_mm
     fitted = fit_rich(markup, inner, style, max_size_mm=size, min_size_mm=min(minimum, size),
                       fit="none" if element.fit == "none" else "shrink", icons=resources.icons,
@@ -698,6 +700,10 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
                       prove_from_mm=floor if proving and not element.plate else None)
     ops = fitted.ops
     warnings = list(fitted.warnings)
+    if unbroken is not None and unbroken / _UNBROKEN_SLACK < size - 1e-6:  # wider than the box even unslacked
+        warnings.append(f"{where}: a line of this wrap: false text is wider than its box even at {size:.2f} mm "
+                        f"({size * 72 / 25.4:.1f} pt), its smallest size: it is broken onto more lines; give it a "
+                        f"wider box, fewer words or a smaller min_size")
     if (ops or fitted.proved) and fitted.size_mm < floor - 1e-6 and not fitted.warnings:  # an overflow says it already
         warnings.append(f"{where}: text set at {fitted.size_mm:.2f} mm ({fitted.size_mm * 72 / 25.4:.1f} pt), below the "
                         f"legibility floor of {floor:.2f} mm ({floor * 72 / 25.4:.3g} pt); give it a larger box or "

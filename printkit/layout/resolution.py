@@ -23,23 +23,31 @@ LOW_DPI = 150  # below this a picture is warned about: half of what a print serv
 
 
 class Resolution(NamedTuple):
-    """A picture as placed: its shown pixels, the size it is drawn at (mm), and its DPI (the lower
-    of across and down, which differ when stretched)."""
+    """A picture as placed: its shown pixels (across and down as drawn, after its quarter turns),
+    the size it is drawn at (mm), its DPI (the lower of across and down, which differ when
+    stretched), and whether it is drawn a quarter turn from how the file shows it."""
 
     pixels: tuple[int, int]
     drawn_mm: tuple[float, float]
     dpi: float
+    turned: bool = False
 
     def needed(self, dpi: float) -> tuple[int, int]:
-        """The pixels the picture needs, in its own proportions, to print at ``dpi`` where drawn."""
+        """The pixels the picture needs, in its own proportions as drawn, to print at ``dpi``."""
         return tuple(math.ceil(side * dpi / MM_PER_IN - 1e-6) for side in self.drawn_mm)
 
     def said(self, below: float = LOW_DPI, wanted: float = PRINT_DPI, asks: str = "print services commonly ask") -> str:
-        """The finding in words: the pixels, the size drawn at, the DPI below ``below``, and the
-        pixels needed for ``wanted`` DPI (``asks``: who asks for that)."""
+        """The finding in words: the file's own pixels, the size drawn at, the DPI below ``below``,
+        and the pixels needed for ``wanted`` DPI (``asks``: who asks for that). Sizes in pixels are
+        the file's own across and down, even when it is drawn turned, so that a designer resizing
+        the file to them does not get it sideways."""
         (px_w, px_h), (w_mm, h_mm) = self.pixels, self.drawn_mm
         need_w, need_h = self.needed(wanted)
-        return (f"{px_w} x {px_h} px drawn at {w_mm:.1f} x {h_mm:.1f} mm is {self.dpi:.0f} DPI, below "
+        turned = ""
+        if self.turned:
+            px_w, px_h, need_w, need_h = px_h, px_w, need_h, need_w
+            turned = ", turned a quarter turn,"
+        return (f"{px_w} x {px_h} px{turned} drawn at {w_mm:.1f} x {h_mm:.1f} mm is {self.dpi:.0f} DPI, below "
                 f"{below:g}; {asks} {wanted:g} DPI: give it at least {need_w} x {need_h} px")
 
 
@@ -59,7 +67,7 @@ def resolution(op: Image) -> Resolution | None:
         px_w, px_h = px_h, px_w
     drawn = fit_image(px_w, px_h, Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm), op.fit)
     dpi = min(px_w / (drawn.w_mm / MM_PER_IN), px_h / (drawn.h_mm / MM_PER_IN))
-    return Resolution((px_w, px_h), (drawn.w_mm, drawn.h_mm), dpi)
+    return Resolution((px_w, px_h), (drawn.w_mm, drawn.h_mm), dpi, bool(op.quarter_turns % 2))
 
 
 def low_resolution(op: Image, below: float = LOW_DPI, wanted: float = PRINT_DPI,

@@ -70,7 +70,7 @@ from printkit import ownership
 from printkit.cache import NamedEntries
 from printkit.deck import Deck
 from printkit.errors import BuildError, Errors, PrintkitError
-from printkit.expected import count_warning
+from printkit.expected import count_warnings
 from printkit.outputs import (
     current_sha256,
     deck_part,
@@ -243,8 +243,7 @@ def _prepare(fresh: Sequence[Deck], ctx: BuildContext, producers: Sequence[Produ
     workers started with the work producers hand them early."""
     options = ctx.options
     for deck in fresh:  # counts the spec does not expect: check fails on them, a build warns
-        said = count_warning(deck)
-        if said:
+        for said in count_warnings(deck):
             ctx.warn(deck, said)
     if fresh and not options.cards:
         rule_texts = any(p.reads_rule_texts(options) for p in producers)

@@ -94,8 +94,10 @@ def test_full_bleed_art_turned_sideways_covers_the_whole_card(tmp_path):
 
 def test_a_turned_pictures_resolution_is_judged_at_the_size_it_prints(tmp_path):
     # 160 x 80 px turned into 20 x 40 mm is 80 x 160 px on 20 x 40 mm: about 102 DPI. Drawn
-    # upright over that box (as before) it was 80 x 40 mm, said to be 51 DPI.
+    # upright over that box (as before) it was 80 x 40 mm, said to be 51 DPI. Its pixels are said
+    # as the file has them, turned.
     wide_picture(tmp_path, (160, 80))
     result = check_in(tmp_path, SPEC.replace("ROTATE", "90").replace("FIT", "cover"))
     assert result.exit_code == 0, result.output
-    assert "picture 'wide.png': 80 x 160 px drawn at 20.0 x 40.0 mm is 102 DPI" in result.output, result.output
+    assert ("picture 'wide.png': 160 x 80 px, turned a quarter turn, drawn at 20.0 x 40.0 mm is 102 DPI"
+            in result.output), result.output
