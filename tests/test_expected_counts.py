@@ -127,3 +127,12 @@ def test_a_groups_own_total_met_says_nothing(tmp_path):
     assert checked.exit_code == 0, checked.output
     built = invoke_in(folder, "build", "count.yaml", "--out", "out", "--jobs", "1", "--no-proof", "--no-rulebooks")
     assert built.exit_code == 0 and _counts_warnings(built.stderr) == []
+
+
+def test_a_groups_expect_takes_its_total_alone(tmp_path):
+    # Counts by value or by group are the deck's to expect: written on a group, they were never read.
+    (tmp_path / "d.yaml").write_text("game: demo\nname: G\ngroups:\n  - name: c\n"
+                                     "    expect: {total: 2, by: {kind: {a: 2}}}\n    cards: [{kind: a}, {kind: a}]\n",
+                                     encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "d.yaml", "--no-play")
+    assert result.exit_code == 1 and "d.yaml:5:24: unknown key 'by'" in result.output, result.output

@@ -537,6 +537,14 @@ class ExpectSpec:
 
 
 @dataclass(frozen=True, kw_only=True)
+class OwnExpectSpec:
+    """What a group or component expects of its own cards: how many there are (the deck's
+    ``expect:`` counts its groups and values)."""
+
+    total: int | None = spec_field(Optional(COUNT), None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Override:
     """Changes for the cards a ``match`` selects: copies, extra attributes, art."""
 
@@ -571,7 +579,7 @@ class GroupSpec:
     art: ArtSpec | None = spec_field(Optional(Model(ArtSpec)), None)
     variants: list[str] | None = spec_field(Optional(ListOf(TEXT)), None, description="Only in these variants.")
     size: str | SizeSpec | None = spec_field(Optional(SIZE), None, description="A card size for this group only (components).")
-    expect: ExpectSpec | None = spec_field(Optional(Model(ExpectSpec)), None)
+    expect: OwnExpectSpec | None = spec_field(Optional(Model(OwnExpectSpec)), None)
     layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's fronts (a name "
                                     "in layouts); without one, the game's own design or the generic face.")
     back_layout: str | None = spec_field(Optional(NAME), None, description="The layout of the group's backs.")

@@ -148,7 +148,7 @@ def test_schema_describes_models_fields_and_limits():
     assert schema["properties"]["groups"]["items"] == {"$ref": "#/$defs/GroupSpec"}
     assert schema["properties"]["groups"]["minItems"] == 1
     assert set(schema["$defs"]) == {"ArtSpec", "BackArt", "CardFormatSpec", "SizeSpec", "CombineSpec",
-                                    "ExpectSpec", "Override", "GroupSpec", "VariantSpec", "LayoutSpec",
+                                    "ExpectSpec", "OwnExpectSpec", "Override", "GroupSpec", "VariantSpec", "LayoutSpec",
                                     "ElementSpec", "AnchorSpec", "ExportSpec", "TableSpec", "TableColumnSpec",
                                     "TableRepeatSpec", "TableRowSpec"}
     element = schema["$defs"]["ElementSpec"]
