@@ -214,7 +214,7 @@ def readme_text(deck: Deck, prof: Profile, lines: Sequence[str], files: Sequence
 
     out = [f"{deck_title(deck)}: export for {prof.name}", "=" * 60, "", "What to do", "----------",
            wrap(prof.upload), ""]
-    out += list(lines)
+    out += [wrap(line) for line in lines]
     look = LOOK_TTS if prof.kind == "tts" else LOOK
     out += ["", look, "-" * len(look)]
     if warned:

@@ -309,8 +309,8 @@ def _pdfs(deck: Deck, prof: Profile, included, faces, options: ExportOptions, ct
     n = len(fronts)
     order = (f"pages 1-{n} fronts, {n + 1}-{2 * n} their backs in the same order" if n > 1
              else "page 1 its front, page 2 its back")
-    files.append((path, f"{counted(n, 'card')} ({runs}): {order}"
-                        + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
+    held = counted(n, "card") if runs == counted(n, "card") else f"{counted(n, 'card')} ({runs})"  # not "12 cards (12 cards)"
+    files.append((path, f"{held}: {order}" + ("; crop marks in a 6 mm slug" if options.crop_marks else "")))
 
 
 def _colour_note(prof: Profile, options: ExportOptions) -> str:

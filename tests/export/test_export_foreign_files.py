@@ -88,7 +88,7 @@ def test_readme_says_one_card_and_one_page_in_the_singular(tmp_path):
     export_deck(load_deck(str(spec)), ExportOptions(target="print-shop", out_dir=out))
     readme = (out / "README.txt").read_text(encoding="utf-8")
     assert "1 card in all (One)." in readme
-    assert "upload/cards.pdf           1 card (1 card): page 1 its front, page 2 its back" in readme
+    assert "upload/cards.pdf           1 card: page 1 its front, page 2 its back" in readme
     assert "upload/rulebook-en-a4.pdf  the rulebook (en): 1 A4 page, one copy per game" in readme
     export_deck(load_deck(str(spec)), ExportOptions(target="tgc", out_dir=tmp_path / "tgc"))
     readme = (tmp_path / "tgc" / "README.txt").read_text(encoding="utf-8")

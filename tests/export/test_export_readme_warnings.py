@@ -6,6 +6,7 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 from click.testing import CliRunner
 
+from cli_in import invoke_in
 from printkit.cli import main
 from printkit.export import LOOK, LOOK_TTS
 
@@ -102,3 +103,24 @@ def test_the_rulebooks_sent_and_a_tabletop_simulator_deck_say_theirs(tmp_path):
     look, warnings, _ = _export(tmp_path, WARNED, target="tts")
     assert [" ".join(entry.split()) for entry in look.split("\n- ")[1:]] == [
         w[len("warning: warned: "):] for w in warnings] and len(warnings) == 2
+
+
+def test_a_deck_of_plain_cards_is_counted_once_in_the_file_list(tmp_path):
+    (tmp_path / "p.yaml").write_text("game: demo\nname: Plain\ngroups:\n  - name: a\n    cards: [{n: 1}, {n: 2}]\n",
+                                     encoding="utf-8")
+    result = invoke_in(tmp_path, "export", "p.yaml", "--for", "print-shop", "--no-rulebooks", "--out", "ex")
+    assert result.exit_code == 0, result.output
+    listed = next(line for line in (tmp_path / "ex" / "README.txt").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("upload/cards.pdf"))
+    assert listed.split(None, 1)[1] == "2 cards: pages 1-2 fronts, 3-4 their backs in the same order", listed
+
+
+def test_the_readme_reads_in_lines_of_a_page_width_above_its_file_list(tmp_path):
+    (tmp_path / "p.yaml").write_text("game: demo\nname: Plain\ngroups:\n  - name: a\n    cards: [{n: 1}, {n: 2}]\n",
+                                     encoding="utf-8")
+    result = invoke_in(tmp_path, "export", "p.yaml", "--for", "print-shop", "--cmyk", "--no-rulebooks", "--out", "ex")
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "ex" / "README.txt").read_text(encoding="utf-8")
+    above = text.split("\nFiles\n", 1)[0].splitlines()
+    assert any(line.startswith("Colour: CMYK") for line in above)
+    assert max(map(len, above)) <= 96, [line for line in above if len(line) > 96]
