@@ -60,7 +60,9 @@ def expected_of(loaded: "LoadedSpec", variant: str | None) -> Expected:
     where = ("variants", variant, "expect") if own is not None else ("expect",)
     counts = own if own is not None else spec.expect
     line, column = loaded.source.position(where, key=True) if counts is not None else (None, None)
-    components = tuple(_own(loaded, "components", index, group) for index, group in enumerate(spec.components))
+    # a group or component only in some variants is counted in those alone
+    components = tuple(_own(loaded, "components", index, group) for index, group in enumerate(spec.components)
+                       if group.variants is None or variant in group.variants)
     groups = tuple(_own(loaded, "groups", index, group) for index, group in enumerate(spec.groups)
                    if group.expect is not None and group.expect.total is not None
                    and (group.variants is None or variant in group.variants))

@@ -136,3 +136,20 @@ def test_a_groups_expect_takes_its_total_alone(tmp_path):
                                      encoding="utf-8")
     result = invoke_in(tmp_path, "check", "d.yaml", "--no-play")
     assert result.exit_code == 1 and "d.yaml:5:24: unknown key 'by'" in result.output, result.output
+
+
+def test_a_component_in_some_variants_is_expected_in_those_alone(tmp_path):
+    (tmp_path / "d.yaml").write_text(
+        "game: demo\nname: V\nvariants: {big: {}, small: {}}\ngroups:\n  - name: c\n    cards: [{n: 1}]\n"
+        "components:\n  - name: tok\n    variants: [big]\n    expect: {total: 2}\n    cards: [{t: 1}, {t: 2}]\n",
+        encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "d.yaml", "--no-play")
+    assert result.exit_code == 0 and "MISMATCH" not in result.output, result.output
+    assert "component tok: 2 (expected 2)" in result.output
+
+
+def test_a_groups_empty_expect_is_refused_at_its_key(tmp_path):
+    (tmp_path / "d.yaml").write_text("game: demo\nname: G\ngroups:\n  - name: c\n    expect: {}\n    cards: [{n: 1}]\n",
+                                     encoding="utf-8")
+    result = invoke_in(tmp_path, "check", "d.yaml", "--no-play")
+    assert result.exit_code == 1 and "d.yaml:5:13: missing required key 'total'" in result.output, result.output

@@ -541,7 +541,7 @@ class OwnExpectSpec:
     """What a group or component expects of its own cards: how many there are (the deck's
     ``expect:`` counts its groups and values)."""
 
-    total: int | None = spec_field(Optional(COUNT), None)
+    total: int = spec_field(COUNT)
 
 
 @dataclass(frozen=True, kw_only=True)
