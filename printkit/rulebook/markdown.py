@@ -273,6 +273,16 @@ _DIRECTIVE_RE = re.compile(r"^:::\s*(\S+)(?:\s+(.*))?$")
 _SEPARATOR_CELL_RE = re.compile(r"^:?-{3,}:?$")
 
 
+def _nested_marker(stripped: str) -> "re.Match[str] | None":
+    """The list marker an indented line under an item starts with, if it would start a list there:
+    a bullet, or a number 1 (a line such as "2024. was" continues the item's text, as a list that
+    does not start at 1 cannot interrupt a paragraph)."""
+    numbered = _NUMBERED_RE.match(stripped)
+    if numbered is not None:
+        return numbered if stripped[:numbered.start(1)].strip().rstrip(".)").lstrip("0") == "1" else None
+    return _BULLET_RE.match(stripped)
+
+
 def code_parts(line: str, open_before: bool = False) -> tuple[list[tuple[int, int]], bool]:
     """The parts of ``line`` inside inline code, as (start, end) indexes, and whether code is still
     open at its end. ``open_before``: code opened on an earlier line of the same text runs into this
@@ -543,7 +553,7 @@ class _Blocks:
                     self.ordered, self.items_line = ordered, lineno
                 self.items.append(_Where())
                 self.items[-1].add(item.group(1).strip(), lineno, item.start(1), shifts)
-            elif self.items and lead and (nested := _NUMBERED_RE.match(stripped) or _BULLET_RE.match(stripped)):
+            elif self.items and lead and (nested := _nested_marker(stripped)):
                 # Indented by any whitespace (a tab, one space), read as text it would print as
                 # "• item - nested item" or as a stray "- nested item" paragraph. The column counts
                 # characters, a tab as one. Only two spaces continue an item, so the advice says so.

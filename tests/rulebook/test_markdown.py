@@ -56,7 +56,7 @@ second line.
     )
 
 
-@pytest.mark.parametrize("nested, marker", [("  - nested item", "-"), ("    * deeper", "*"), ("  2. numbered", "2.")])
+@pytest.mark.parametrize("nested, marker", [("  - nested item", "-"), ("    * deeper", "*"), ("  1. numbered", "1.")])
 def test_a_list_item_indented_under_another_is_an_error_at_its_line(nested, marker):
     # Read as the item's text it printed as "• item - nested item", without a word.
     text = f"# T\n\n- item\n{nested}\n- item3\n"
@@ -70,7 +70,7 @@ def test_a_list_item_indented_under_another_is_an_error_at_its_line(nested, mark
     assert md.parse("# T\n\n- item\n  more - of it\n", "r.md").blocks == (md.ListBlock(False, ("item more - of it",), 3),)
 
 
-@pytest.mark.parametrize("nested, column", [("\t- nested item", 2), (" \t 2. numbered", 4), (" * one space", 2)])
+@pytest.mark.parametrize("nested, column", [("\t- nested item", 2), (" \t 1. numbered", 4), (" * one space", 2)])
 def test_a_list_item_indented_by_a_tab_or_one_space_under_another_is_the_same_error(nested, column):
     # Not two spaces, it printed as a stray "- nested item" paragraph. A tab counts as one column.
     marker = nested.split()[0]
@@ -83,6 +83,12 @@ def test_a_list_item_indented_by_a_tab_or_one_space_under_another_is_the_same_er
     # Such a line of text is a paragraph of its own, as before: only two spaces continue an item.
     assert md.parse("# T\n\n- item\n\tmore\n", "r.md").blocks == (
         md.ListBlock(False, ("item",), 3), md.Paragraph("more", 4))
+
+
+def test_a_number_other_than_1_under_an_item_continues_its_text():
+    # A list that does not start at 1 cannot interrupt a paragraph: "2024. was" is the item's text.
+    assert md.parse("# T\n\n- founded in\n  2024. was the year\n", "r.md").blocks == (
+        md.ListBlock(False, ("founded in 2024. was the year",), 3),)
 
 
 def test_first_heading_is_the_title_and_levels_are_normalised():
