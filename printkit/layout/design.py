@@ -717,7 +717,7 @@ def _text(element: Element, card: Card, values: Mapping[str, Any], resources: Re
         ops = turn_ops(ops, element.rotate // 90, box.cx_mm, box.cy_mm)
         extent = _turned_extent(extent, element.rotate // 90, box)
     cut = past_the_cut(extent, box, card.size) if fitted.warnings and extent is not None else None
-    if cut:  # said with what the text's fitting warned of: one line per text
+    if cut:  # said with what the text's fitting warned of, on its line
         warnings[0] += f"; {cut}"
     if element.plate:
         ops = tuple(text_plate(card, ops)) + tuple(ops)

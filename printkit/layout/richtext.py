@@ -541,9 +541,11 @@ def _broken_warning(words: tuple[_WordM, ...], letters: bool, box: Box, size: fl
     more = f" and {len(words) - 3} more" if len(words) > 3 else ""
     said = f"the word {named[0]} is" if len(words) == 1 else f"the words {', '.join(named)}{more} are"
     at = f"even at the minimum size {low:g} mm" if low is not None else f"at {size:g} mm"
-    between = "letters" if letters else "syllables"
+    # Hangul is broken between syllables without a hyphen: a space or a zero-width space marks where
+    between, mark = ("letters", "put soft hyphens (U+00AD)") if letters else ("syllables", "put a space or a "
+                                                                              "zero-width space (U+200B)")
     return (f"{where}: {said} wider than the {box.w_mm:.1f} mm box {at}, so broken between {between}; give it a "
-            f"wider box or a smaller size, or put soft hyphens (U+00AD) where a word may break")
+            f"wider box or a smaller size, or {mark} where a word may break")
 
 
 def _glyph_warnings(setting: _Setting, where: str) -> list[str]:

@@ -736,7 +736,8 @@ def code_warnings(doc: md.Document, papers: Iterable[Paper], font: Path | None =
     """A warning at the line of each paragraph, list or note of ``doc``'s text whose inline code
     has a piece without a space that is wider than its lines on pages of one of ``papers``: it is
     split between letters there (``font`` and ``font_bold``: the spec's own, as :func:`render`
-    takes them). Headings and table cells are not looked at (a table says its own split words)."""
+    takes them). Headings, captions, the title and table cells are not looked at (a table says its
+    own split words)."""
     register_fonts()
     found: dict[int, tuple[list[str], dict[str, None]]] = {}  # by line: its papers and pieces
     with setting(font, font_bold):

@@ -132,7 +132,7 @@ def test_a_korean_word_too_wide_even_at_the_minimum_is_broken_between_syllables_
     assert len(lines) > 1 and "".join(lines) == TITLE
     assert fitted.warning == (f"cards#1 word: the word {TITLE!r} is wider than the 20.0 mm box even at the minimum "
                               "size 3 mm, so broken between syllables; give it a wider box or a smaller size, or put "
-                              "soft hyphens (U+00AD) where a word may break")
+                              "a space or a zero-width space (U+200B) where a word may break")  # no hyphen in Hangul
     assert bands(rasterise(fitted.ops)) == len(lines)
 
 
