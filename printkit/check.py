@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from printkit.deck import Deck, count_cards
 from printkit.errors import Errors, error_line
-from printkit.expected import (ComponentReport, at, component_reports, counted_attributes, expected_of, group_mismatches,
-                               mismatches)
+from printkit.expected import ComponentReport, at, component_reports, counted_attributes, expected_of, located_mismatches
 from printkit.paper import SHEET_PAPERS
 from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
@@ -191,7 +190,8 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         problems += (f"game {deck.game!r} is not played: engine names are lower case, "
                      f"write game: {deck.game.lower()}",)
     played = play_summary(deck) if play_check is engine_play_check else None
-    located = located_mismatches(deck, expected, counts)
+    located = tuple((text, at(deck.spec_path, line, column))
+                    for text, line, column in located_mismatches(deck, expected, counts))
     return DeckReport(
         deck=deck.deck_id,
         variant=deck.variant,
@@ -207,15 +207,6 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
         warnings=spec_warnings(deck, faces) + paper_warnings(deck) if warnings else (),
         mismatches_at=tuple(where for _, where in located),
     )
-
-
-def located_mismatches(deck: Deck, expected, counts) -> tuple[tuple[str, str], ...]:
-    """Each count of the deck that its spec's ``expect:`` keys do not give, with where the key is
-    ("" when unknown): the deck's (or variant's) mismatches, then each group's own total."""
-    deck_at = at(deck.spec_path, expected.line, expected.column) if expected.line is not None else ""
-    return (tuple((m, deck_at) for m in mismatches(deck, expected, counts))
-            + tuple((m, at(deck.spec_path, own.line, own.column) if own.line is not None else "")
-                    for own, m in group_mismatches(deck, expected)))
 
 
 def paper_warnings(deck: Deck) -> tuple[str, ...]:

@@ -77,8 +77,8 @@ def _own(loaded: "LoadedSpec", kind: str, index: int, group) -> Own:
 
 
 def at(path, line: int | None, column: int | None) -> str:
-    """``path:line:column`` of an ``expect:`` key (as much of it as is known)."""
-    return SpecError(path, line, column, "").located()[:-2]
+    """``path:line:column`` of an ``expect:`` key (as much of it as is known); "" when its line is not."""
+    return SpecError(path, line, column, "").located()[:-2] if line is not None else ""
 
 
 def counted_attributes(deck: Deck, expected: Expected) -> list[str]:
@@ -115,8 +115,17 @@ def mismatches(deck: Deck, expected: Expected, counts: dict[str, dict[str, int]]
 def component_reports(deck: Deck, expected: Expected) -> tuple[ComponentReport, ...]:
     """Each component's pieces, with the total the spec expects of it."""
     return tuple(ComponentReport(own.name, len(deck.components.get(own.name, ())), own.total,
-                                 at(deck.spec_path, own.line, own.column) if own.line is not None else "")
+                                 at(deck.spec_path, own.line, own.column))
                  for own in expected.components)
+
+
+def located_mismatches(deck: Deck, expected: Expected,
+                       counts: dict[str, dict[str, int]] | None = None) -> tuple[tuple[str, int | None, int | None], ...]:
+    """Each count ``deck`` lacks of what its spec expects, with the line and column of the
+    ``expect:`` that gives it: the deck's (or variant's) mismatches, then each group's own total
+    (components are reported apart, :func:`component_reports`). ``counts`` as :func:`mismatches`."""
+    return (tuple((text, expected.line, expected.column) for text in mismatches(deck, expected, counts))
+            + tuple((text, own.line, own.column) for own, text in group_mismatches(deck, expected)))
 
 
 def group_mismatches(deck: Deck, expected: Expected) -> tuple[tuple[Own, str], ...]:
@@ -134,14 +143,14 @@ def count_warnings(deck: Deck) -> tuple[str, ...]:
     expected = deck.expected
     if expected is None:
         return ()
-    said: list[tuple[int | None, int | None, list[str]]] = []
-    found = list(mismatches(deck, expected))
-    if found:
-        said.append((expected.line, expected.column, found))
-    said += [(own.line, own.column, [text]) for own, text in group_mismatches(deck, expected)]
-    said += [(own.line, own.column, [f"component {c.name}: expected {c.expected}, found {c.total}"])
-             for own, c in zip(expected.components, component_reports(deck, expected)) if not c.ok]
+    said: dict[tuple[int | None, int | None], list[str]] = {}  # by the expect: that gives them
+    for text, line, column in located_mismatches(deck, expected):
+        said.setdefault((line, column), []).append(text)
+    for own, c in zip(expected.components, component_reports(deck, expected)):
+        if not c.ok:
+            said.setdefault((own.line, own.column), []).append(f"component {c.name}: expected {c.expected}, "
+                                                               f"found {c.total}")
     return tuple(SpecError(deck.spec_path, line, column,
                            f"the deck does not have the counts its expect: gives ({'; '.join(texts)}); "
                            "printkit check lists them and fails").located()
-                 for line, column, texts in said)
+                 for (line, column), texts in said.items())

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from urllib.parse import quote
 
 from printkit.deck import Card, CardSize, Deck, count_cards
-from printkit.expected import Expected, component_reports, counted_attributes, group_mismatches, mismatches
+from printkit.expected import Expected, component_reports, counted_attributes, located_mismatches
 from printkit.layout import templates
 from printkit.layout.ops import Face
 from printkit.plural import counted
@@ -334,7 +334,7 @@ def _counts(deck: Deck) -> Counts:
     nothing: its counts alone."""
     expected = deck.expected if deck.expected is not None else Expected()
     counts = count_cards(deck.cards, counted_attributes(deck, expected))
-    found = mismatches(deck, expected, counts) + tuple(said for _, said in group_mismatches(deck, expected))
+    found = tuple(text for text, _, _ in located_mismatches(deck, expected, counts))
     components = component_reports(deck, expected)
     shown = {attr: counts[attr] for attr in deck.count_by} if deck.count_by else counts
     rows = (("groups", tuple(deck.groups().items())),) + tuple(
