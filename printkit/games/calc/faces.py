@@ -55,8 +55,9 @@ def _front_layout(card: Card) -> str | None:
 
 
 def front(card: Card) -> Face:
-    """A number card, the joker or a player aid as the design draws it; a card the design does not draw (:func:`designs`) is
-    the generic face's, which printkit draws with the deck's icons (LayoutError here)."""
+    """A number card, the joker or a player aid as the design draws it; a card the design does not
+    draw (:func:`designs`) is the generic face's, which printkit draws with the deck's icons
+    (LayoutError here)."""
     layout = _front_layout(card)
     if layout is None:
         raise LayoutError(f"{card.label}: Calc's design draws no such card; the generic face draws it")
