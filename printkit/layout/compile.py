@@ -46,7 +46,8 @@ _NOT_PRINTED = {"id"}
 
 @dataclass
 class Compiled:
-    """A spec's layouts and icons, and the pictures its cards' layouts name (checked once each)."""
+    """A spec's layouts and icons, and the pictures its cards' layouts name (each checked once per
+    binding to the cards: :func:`bind`)."""
 
     layouts: dict[str, Layout]
     icons: dict[str, Icon]
