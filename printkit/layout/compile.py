@@ -823,8 +823,7 @@ def _box_warnings(layout: Layout, size: CardSize) -> list[str]:
         box = design.footprint(element, element.box(size))  # where it prints, turned as drawn
         where = f"{_at(element.source)}layout {layout.name!r}, element {element.label}"
         if element.kind == "text":
-            out = max(safe.x_mm - box.x_mm, safe.y_mm - box.y_mm, box.right_mm - safe.right_mm,
-                      box.bottom_mm - safe.bottom_mm)
+            out = max(box.past(safe).values())
             if out > eps:
                 said.append(f"{where}: the text box leaves the safe zone of {cards} by {out:.2f} mm; "
                             "a cut that wanders can take its text off")

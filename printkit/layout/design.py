@@ -368,11 +368,9 @@ def anchored_warnings(element: Element, box: Box, card: Card, side: str = "front
     top or bottom), or, a text, that it leaves the safe zone, as a text's written box is warned of."""
     anchor, size = element.anchor, card.size
     drawn = footprint(element, box)
-    past = {}
-    if anchor.x is not None:
-        past.update(left=-drawn.x_mm, right=drawn.right_mm - size.width_mm)
-    if anchor.y is not None:
-        past.update(top=-drawn.y_mm, bottom=drawn.bottom_mm - size.height_mm)
+    cut = drawn.past(trim_box(size))
+    placed = (("left", "right") if anchor.x is not None else ()) + (("top", "bottom") if anchor.y is not None else ())
+    past = {name: cut[name] for name in placed}
     sides = [name for name, out in past.items() if out > EDGE_EPS_MM]
     where = f"{card.cut_label} {_named(element, side)}"
     if sides:
@@ -381,9 +379,7 @@ def anchored_warnings(element: Element, box: Box, card: Card, side: str = "front
                 f"this card a shorter {anchor.to!r}, or the element a smaller gap or box, or clear_of an "
                 "element at that edge so it is left out where it does not fit"]
     if element.kind == "text":
-        safe = safe_box(size)
-        out = max(safe.x_mm - drawn.x_mm, safe.y_mm - drawn.y_mm, drawn.right_mm - safe.right_mm,
-                  drawn.bottom_mm - safe.bottom_mm)
+        out = max(drawn.past(safe_box(size)).values())
         if out > EDGE_EPS_MM:
             return [f"{where}: placed by {anchor.to!r} as it is set on this card, the text box leaves the "
                     f"safe zone by {out:.2f} mm; a cut that wanders can take its text off"]
@@ -729,14 +725,10 @@ def past_the_cut(extent: Box, box: Box, size: CardSize) -> str | None:
     there (their ``extent``, to the last baseline: the letters reach a little further) reach past
     the trim, where the cut takes them off, or else past the safe zone, where a cut that wanders
     can; None when they stay inside it."""
-    def past(edge: Box) -> dict[str, float]:
-        return {"top": edge.y_mm - extent.y_mm, "bottom": extent.bottom_mm - edge.bottom_mm,
-                "left": edge.x_mm - extent.x_mm, "right": extent.right_mm - edge.right_mm}
-
-    beyond = {side for side, out in past(box).items() if out > EDGE_EPS_MM}
+    beyond = {side for side, out in extent.past(box).items() if out > EDGE_EPS_MM}
     for edge, name, fate in ((trim_box(size), "trim", "will be cut off"),
                              (safe_box(size), "safe zone", "may be cut off by a cut that wanders")):
-        out = {side: length for side, length in past(edge).items() if side in beyond and length > EDGE_EPS_MM}
+        out = {side: length for side, length in extent.past(edge).items() if side in beyond and length > EDGE_EPS_MM}
         if out:
             return (f"the text runs out of its box and at least {max(out.values()):.2f} mm past the {name} at the "
                     f"{' and '.join(out)}: what lies there {fate}; give it a larger box or fewer words")

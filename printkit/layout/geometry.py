@@ -60,6 +60,11 @@ class Box:
     def shift(self, dx_mm: float, dy_mm: float) -> "Box":
         return Box(self.x_mm + dx_mm, self.y_mm + dy_mm, self.w_mm, self.h_mm)
 
+    def past(self, edge: "Box") -> dict[str, float]:
+        """How far the box reaches past ``edge`` on each side (mm; negative: inside it), by side."""
+        return {"top": edge.y_mm - self.y_mm, "bottom": self.bottom_mm - edge.bottom_mm,
+                "left": edge.x_mm - self.x_mm, "right": self.right_mm - edge.right_mm}
+
     def intersects(self, other: "Box") -> bool:
         """True when the two boxes share interior area (touching edges do not count)."""
         return (self.x_mm < other.right_mm and other.x_mm < self.right_mm
