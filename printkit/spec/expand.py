@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import weakref
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -454,18 +453,13 @@ def _check_overrides(loaded: LoadedSpec, variant: str | None, missed: list) -> N
                          f"matches no card in group {group.name!r}{where}", _card_attributes([group]), prototypes)
 
 
-# Per loaded spec (by identity, while it lives), (section, group, variant) -> the indexes of the
-# group's overrides that select a card the variant keeps.
+# Per loaded spec (Memo.of), (section, group, variant) -> the indexes of the group's overrides that
+# select a card the variant keeps.
 _SELECTED = Memo("overrides selected", entries=64)
 
 
 def _selected_for(loaded: LoadedSpec) -> dict[tuple, Any]:
-    key = id(loaded)
-    entry = _SELECTED.get(key)
-    if entry is None or entry[0]() is not loaded:
-        entry = (weakref.ref(loaded), {})
-        _SELECTED.put(key, entry)
-    return entry[1]
+    return _SELECTED.of(loaded, None, dict)
 
 
 def _overrides_selected(group: GroupSpec, prototypes: Sequence[Mapping[str, Any]]) -> list[set[int]]:
