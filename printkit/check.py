@@ -11,7 +11,6 @@ from printkit.deck import Deck, count_cards
 from printkit.errors import Errors, error_line
 from printkit.expected import ComponentReport, at, component_reports, counted_attributes, expected_of, located_mismatches
 from printkit.paper import SHEET_PAPERS
-from printkit.plural import counted
 from printkit.spec import LoadedSpec, load_spec
 from printkit.decks import expand_all
 from printkit.spec.options import check_engine_options
@@ -182,7 +181,8 @@ def check_deck(loaded: LoadedSpec, deck: Deck, play_check: PlayCheck | None = No
     """The deck's counts against its spec, its games played by ``play_check`` and (unless
     ``warnings`` is false: a build lays the faces out and warns by itself) its spec's warnings,
     read from ``faces`` when the deck's faces were laid out already (:func:`check_buildable`)."""
-    expected = expected_of(loaded, deck.variant)
+    # what the spec expects, as the deck was expanded with it (a deck made otherwise: read now)
+    expected = deck.expected if deck.expected is not None else expected_of(loaded, deck.variant)
     counts = count_cards(deck.cards, counted_attributes(deck, expected))
     groups = deck.groups()
     problems = tuple(play_check(deck)) if play_check else ()
@@ -263,9 +263,8 @@ def format_report(report: DeckReport) -> str:
     title = report.deck + (f" ({report.variant})" if report.variant else "")
     expected = "—" if report.expected is None else str(report.expected)
     status = "ok" if report.ok else "FAILED"
-    # "1 card " in the column of "12 cards": the numbers stand one under another
-    lines = [f"{title:<22} {counted(report.total, 'card'):>{11 if report.total != 1 else 10}}"
-             f"{'' if report.total != 1 else ' '}   expected {expected:>5}   {status}"]
+    noun = "card" if report.total == 1 else "cards"  # a column of its own: the numbers stand one under another
+    lines = [f"{title:<22} {report.total:>5} {noun:<5}   expected {expected:>5}   {status}"]
     rows = [("groups", report.groups), *report.counts.items()]
     for label, values in rows:
         cells = "  ".join(f"{value} {count}" for value, count in values.items()) or "(no card has it)"
