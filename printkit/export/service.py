@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from printkit.deck import Card, CardSize, Deck
-from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, resized, warned_of, wrap
+from printkit.export import README, ExportOptions, Run, file_slug, press_for, readme_text, warned_of
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile, size_name
 from printkit.layout import templates
@@ -65,7 +65,7 @@ def produce_service(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Seque
             continue
         distinct: dict[str, list[Card]] = {}
         for card in run.cards:
-            distinct.setdefault(card_key(card), []).append(resized(card, run.size))
+            distinct.setdefault(card_key(card), []).append(card)  # at the service's bleed (at_service_bleed)
         included.append((run, list(distinct.values())))
 
     if prof.kind == "images":
@@ -230,9 +230,9 @@ def _order_lines(prof: Profile, decks: Sequence[OrderDeck]) -> list[str]:
                 spare = size - order.cards
                 line += (f": order {_a(size)} {size}-card deck, the smallest size that holds them, and fill its "
                          f"{counted(spare, 'other slot')} with extra copies of any of its cards")
-        lines.append(wrap(line + "."))
+        lines.append(line + ".")
     if prof.order_sizes:
-        lines.append(wrap(f"{prof.name} sells decks of " + ", ".join(str(n) for n in prof.order_sizes) + " cards."))
+        lines.append(f"{prof.name} sells decks of " + ", ".join(str(n) for n in prof.order_sizes) + " cards.")
     return lines
 
 

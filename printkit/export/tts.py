@@ -36,7 +36,7 @@ from urllib.parse import quote
 
 from printkit.deck import Card, Deck
 from printkit.errors import BuildError
-from printkit.export import README, ExportOptions, Run, file_slug, readme_text, warned_of, wrap
+from printkit.export import README, ExportOptions, Run, file_slug, readme_text, warned_of
 from printkit.export.folders import take_folders
 from printkit.export.profiles import Profile
 from printkit.layout import templates
@@ -142,7 +142,6 @@ def produce_tts(deck: Deck, prof: Profile, runs: Sequence[Run], pages: Sequence[
              "as plain text for description (markup removed, icons as words).",
              "Tokens (square components smaller than the cards) are round tiles at their real size, one tile "
              "per copy.", "Colour: sRGB; each PNG carries an sRGB ICC profile."]
-    notes = [wrap(note) for note in notes]
     yield ctx.write(README, readme_text(deck, prof, notes, files, left_out, warned_of(deck, ctx)),
                     kind=EXPORT_README, deck=deck)
 
