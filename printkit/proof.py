@@ -189,7 +189,7 @@ def produce_proof(decks: Sequence[Deck], ctx: "BuildContext") -> Iterator["Manif
         for i, p in enumerate(planned):
             side, name, detail, group, copies, _, size, dpi, stem, warnings, run = p
             if side == "back":
-                detail = f"behind {copies} card{'s' if copies != 1 else ''}"
+                detail = f"behind {counted(copies, 'card')}"
             relative, top, sha256 = place[i]
             tiles.append((run, Tile(side, name, detail, group, copies, relative, *sizes[i], top,
                                     sha256, warnings, stem)))

@@ -492,7 +492,6 @@ def refuse_bundled_over_others(out_dir: Path) -> None:
     is missing for a moment (renamed, mid ``git checkout``) would get four decks it never had,
     which later builds of the game leave there."""
     from printkit.locate import DECKS_DIR
-    from printkit.pipeline.manifest import previous_files, spec_place
 
     try:
         listed = [entry for entries in previous_files(out_dir).values() for entry in entries]

@@ -18,6 +18,7 @@ from printkit.errors import BuildError, PrintkitError
 from printkit.memo import identity_of
 from printkit.outputs import BUILD_ID, Staging, canonical, current_sha256, inside
 from printkit.ownership import Written
+from printkit.plural import counted
 
 MANIFEST = "manifest.json"
 
@@ -81,7 +82,7 @@ class WarningLog:
             if folder is not None and where != folder:
                 continue
             more = len(labels) - 1
-            also = f" (and {more} more distinct card{'s' if more > 1 else ''})" if more > 0 else ""
+            also = f" (and {counted(more, 'more distinct card')})" if more > 0 else ""
             named = where + ": " if where and folder is None else ""
             out.append(f"{named}{next(iter(labels), '')}{text}{also}")
         return out
