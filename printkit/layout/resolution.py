@@ -16,8 +16,8 @@ from typing import NamedTuple
 from printkit.errors import ImageError
 from printkit.layout.geometry import Box, fit_image
 from printkit.layout.ops import Image
+from printkit.units import MM_PER_INCH
 
-MM_PER_IN = 25.4
 PRINT_DPI = 300  # what print services commonly ask of a picture where it is printed
 LOW_DPI = 150  # below this a picture is warned about: half of what a print service asks
 
@@ -34,7 +34,7 @@ class Resolution(NamedTuple):
 
     def needed(self, dpi: float) -> tuple[int, int]:
         """The pixels the picture needs, in its own proportions as drawn, to print at ``dpi``."""
-        return tuple(math.ceil(side * dpi / MM_PER_IN - 1e-6) for side in self.drawn_mm)
+        return tuple(math.ceil(side * dpi / MM_PER_INCH - 1e-6) for side in self.drawn_mm)
 
     def said(self, below: float = LOW_DPI, wanted: float = PRINT_DPI, asks: str = "print services commonly ask") -> str:
         """The finding in words: the file's own pixels, the size drawn at, the DPI below ``below``,
@@ -66,7 +66,7 @@ def resolution(op: Image) -> Resolution | None:
     if op.quarter_turns % 2:
         px_w, px_h = px_h, px_w
     drawn = fit_image(px_w, px_h, Box(op.x_mm, op.y_mm, op.w_mm, op.h_mm), op.fit)
-    dpi = min(px_w / (drawn.w_mm / MM_PER_IN), px_h / (drawn.h_mm / MM_PER_IN))
+    dpi = min(px_w / (drawn.w_mm / MM_PER_INCH), px_h / (drawn.h_mm / MM_PER_INCH))
     return Resolution((px_w, px_h), (drawn.w_mm, drawn.h_mm), dpi, bool(op.quarter_turns % 2))
 
 
