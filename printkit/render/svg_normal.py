@@ -26,7 +26,7 @@ import re
 from collections import ChainMap
 
 from printkit.errors import ImageError, SelectorTooCostly
-from printkit.render.svg import NUMBER, at_line, local_name as _local, picture_placement, style_declarations
+from printkit.render.svg import NUMBER, _multiply, at_line, local_name as _local, picture_placement, style_declarations
 
 _NUMBER_AT = re.compile(NUMBER)
 _SEPARATOR = re.compile(r"\s*,?\s*")
@@ -445,7 +445,8 @@ def _paint_fallbacks(root, ids: dict, say) -> None:
             kind = _local(getattr(target, "tag", ""))
             if kind in ("linearGradient", "radialGradient") and name == "fill":
                 return f"url(#{match.group(2)})"
-            if kind == "pattern" and name == "fill" and (_local(element.tag) in _GEOMETRY or _local(element.tag) in _GROUPS):
+            if kind == "pattern" and name == "fill" and (_local(element.tag) in _GEOMETRY
+                                                         or _local(element.tag) in _GROUPS):
                 return None  # drawn, or else its fallback, when the shape (a group's: each) is filled (_Patterns)
             if target is not None:
                 say(element, f"its {name} url(#{match.group(2)}) is not drawn (printkit draws plain colours, linear "
@@ -726,7 +727,7 @@ def _inherited_property(element, name: str) -> str | None:
 
 def _matrix(transform: list[tuple[str, list[str]]]) -> tuple[float, ...]:
     """A parsed transform list as the affine matrix (a, b, c, d, e, f)."""
-    a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, 0.0, 0.0
+    current: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     for name, written in transform:
         n = [float(number) for number in written]
         if name == "matrix":
@@ -743,9 +744,8 @@ def _matrix(transform: list[tuple[str, list[str]]]) -> tuple[float, ...]:
         else:
             slope = math.tan(math.radians(n[0]))
             m = [1.0, 0.0, slope, 1.0, 0.0, 0.0] if name == "skewX" else [1.0, slope, 0.0, 1.0, 0.0, 0.0]
-        a, b, c, d, e, f = (a * m[0] + c * m[1], b * m[0] + d * m[1], a * m[2] + c * m[3], b * m[2] + d * m[3],
-                            a * m[4] + c * m[5] + e, b * m[4] + d * m[5] + f)
-    return a, b, c, d, e, f
+        current = _multiply(current, m)
+    return current
 
 
 def _cubic_extent(p0: float, p1: float, p2: float, p3: float) -> tuple[float, float]:
