@@ -127,11 +127,22 @@ def _styles(element) -> dict[str, str]:
     return found
 
 
-def _inherited(element, name: str) -> str | None:
-    """The value of the inherited property ``name`` at ``element``: its own, else its nearest
-    ancestor's ("inherit" passes it on)."""
+def own_property(element, name: str) -> str | None:
+    """The element's own value of ``name``: its style declaration, else its attribute."""
+    style = element.get("style")
+    if not style or name not in style:  # no declaration of it (most elements have no style at all)
+        return element.get(name)
+    for key, value in reversed(style_declarations(style)):
+        if key == name:
+            return value
+    return element.get(name)
+
+
+def inherited_property(element, name: str) -> str | None:
+    """The value of the inherited property ``name`` at ``element`` (its own, else its nearest
+    ancestor's)."""
     while element is not None:
-        value = _styles(element).get(name, "").strip()
+        value = (own_property(element, name) or "").strip()
         if value and value != "inherit":
             return value
         element = element.getparent()
@@ -236,7 +247,7 @@ def _read_gradient(node, ids: dict, convert_color: Callable[[str], Any]) -> Grad
         last = offset
         color = convert_color(styles.get("stop-color", "black")) or colors.black
         if color == "currentColor":  # the stop's colour property, inherited as any other
-            color = convert_color(_inherited(child, "color") or "black")
+            color = convert_color(inherited_property(child, "color") or "black")
             color = colors.black if color in (None, "currentColor") else color
         color = color.clone()
         try:

@@ -26,7 +26,9 @@ import re
 from collections import ChainMap
 
 from printkit.errors import ImageError, SelectorTooCostly
-from printkit.render.svg import NUMBER, _multiply, at_line, local_name as _local, picture_placement, style_declarations
+from printkit.render.svg import (NUMBER, _multiply, at_line, inherited_property as _inherited_property,
+                                 local_name as _local, own_property as _property, picture_placement,
+                                 style_declarations)
 
 _NUMBER_AT = re.compile(NUMBER)
 _SEPARATOR = re.compile(r"\s*,?\s*")
@@ -136,17 +138,6 @@ def _edit_properties(element, edit) -> None:
                 changed = True
         if changed:
             element.set("style", ";".join(f"{name}:{value}" for name, value in declarations))
-
-
-def _property(element, name: str) -> str | None:
-    """The element's own value of ``name``: its style declaration, else its attribute."""
-    style = element.get("style")
-    if not style or name not in style:  # no declaration of it (most elements have no style at all)
-        return element.get(name)
-    for key, value in reversed(style_declarations(style)):
-        if key == name:
-            return value
-    return element.get(name)
 
 
 def _drop_property(element, name: str) -> None:
@@ -712,17 +703,6 @@ _TILE_INHERITS = {
 _GEOMETRY = {"path": ("d",), "rect": ("x", "y", "width", "height", "rx", "ry"), "circle": ("cx", "cy", "r"),
              "ellipse": ("cx", "cy", "rx", "ry"), "polygon": ("points",), "polyline": ("points",)}
 _GROUPS = ("g", "a", "switch", "svg")
-
-
-def _inherited_property(element, name: str) -> str | None:
-    """The value of the inherited property ``name`` at ``element`` (its own, else its nearest
-    ancestor's)."""
-    while element is not None:
-        value = (_property(element, name) or "").strip()
-        if value and value != "inherit":
-            return value
-        element = element.getparent()
-    return None
 
 
 def _matrix(transform: list[tuple[str, list[str]]]) -> tuple[float, ...]:
